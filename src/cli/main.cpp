@@ -1,0 +1,61 @@
+// g500: one executable, several subcommands (bfs, gen, ...). See README.md.
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "cli/subcommand.hpp"
+#include "util/error.hpp"
+
+namespace g500::cli {
+std::map<std::string, SubcommandInfo>& subcommands() {
+  static std::map<std::string, SubcommandInfo> registry;
+  return registry;
+}
+}  // namespace g500::cli
+
+static void print_usage(FILE* out) {
+  std::fprintf(out, "usage: g500 SUBCOMMAND [options]   (g500 SUBCOMMAND --help for its options)\n\nsubcommands:\n");
+  for (const auto& [name, info] : g500::cli::subcommands())
+    std::fprintf(out, "  %-8s %s\n", name.c_str(), info.help.c_str());
+}
+
+int main(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int status = 0;
+  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+    if (rank == 0) print_usage(argc < 2 ? stderr : stdout);
+    status = argc < 2 ? 2 : 0;
+  } else {
+    auto& registry = g500::cli::subcommands();
+    auto found = registry.find(argv[1]);
+    if (found == registry.end()) {
+      if (rank == 0) std::fprintf(stderr, "g500: error: unknown subcommand '%s' (try g500 --help)\n", argv[1]);
+      status = 2;
+    } else {
+      std::string prog = std::string("g500 ") + argv[1];
+      std::vector<char*> sub_argv{prog.data()};
+      for (int i = 2; i < argc; ++i) sub_argv.push_back(argv[i]);
+      try {
+        status = found->second.run(static_cast<int>(sub_argv.size()), sub_argv.data());
+      } catch (const g500::UsageError& e) {
+        if (rank == 0) std::fprintf(stderr, "g500 %s: error: %s\n", argv[1], e.what());
+        status = 2;
+      } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "g500 %s: error: out of memory on rank %d\n", argv[1], rank);
+        MPI_Abort(MPI_COMM_WORLD, 3);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "g500 %s: internal error on rank %d: %s\n", argv[1], rank, e.what());
+        MPI_Abort(MPI_COMM_WORLD, 4);
+      }
+    }
+  }
+  MPI_Finalize();
+  return status;
+}

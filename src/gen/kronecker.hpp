@@ -1,0 +1,39 @@
+// Kronecker graph generator, bit-identical to the Graph500 reference 3.0 generator.
+// (interface fixed here; implementation in kronecker.cpp)
+#pragma once
+#include <cstdint>
+
+namespace g500::gen {
+
+struct KroneckerSpec {
+  int scale = 16;
+  int edgefactor = 16;
+  uint64_t seed1 = 2;
+  uint64_t seed2 = 3;
+  int64_t nvertices() const { return int64_t{1} << scale; }
+  int64_t nedges() const { return static_cast<int64_t>(edgefactor) << scale; }
+};
+
+struct Edge {
+  int64_t v0;
+  int64_t v1;
+};
+
+class KroneckerGenerator {
+ public:
+  explicit KroneckerGenerator(const KroneckerSpec& spec);
+  const KroneckerSpec& spec() const { return spec_; }
+  // Writes edges with indices [begin, end) in generation order (labels already scrambled), and
+  // their SSSP weights when `weights` is not null. Thread-safe; any range, in any order.
+  void generate(int64_t begin, int64_t end, Edge* edges, float* weights) const;
+
+ private:
+  KroneckerSpec spec_;
+  // precomputed state lives here (implementation detail)
+};
+
+// The reference's make_random_numbers(count, seed1, seed2, position): `count` doubles in [0,1)
+// drawn from the splittable MRG stream starting at `position` (each double takes two outputs).
+void make_random_numbers(int64_t count, uint64_t seed1, uint64_t seed2, int64_t position, double* out);
+
+}  // namespace g500::gen
