@@ -3,6 +3,8 @@
 #pragma once
 #include <cstdint>
 
+#include "gen/mrg.hpp"
+
 namespace g500::gen {
 
 struct KroneckerSpec {
@@ -26,10 +28,19 @@ class KroneckerGenerator {
   // Writes edges with indices [begin, end) in generation order (labels already scrambled), and
   // their SSSP weights when `weights` is not null. Thread-safe; any range, in any order.
   void generate(int64_t begin, int64_t end, Edge* edges, float* weights) const;
+  // Same result as generate(), split over the OpenMP threads (call from outside a parallel region).
+  void generate_parallel(int64_t begin, int64_t end, Edge* edges, float* weights) const;
+  // Straightforward one-edge-at-a-time version of generate() (slow; used to cross-check).
+  void generate_simple(int64_t begin, int64_t end, Edge* edges, float* weights) const;
+  // The vertex-label permutation applied to every generated endpoint.
+  int64_t scramble(int64_t v) const;
 
  private:
   KroneckerSpec spec_;
-  // precomputed state lives here (implementation detail)
+  mrg::State origin_;       // stream state before any jump (from the seeds)
+  uint64_t scramble0_ = 0;  // the two 64-bit scramble keys drawn from the stream
+  uint64_t scramble1_ = 0;
+  void generate_block_range(int64_t begin, int64_t end, Edge* edges, float* weights) const;
 };
 
 // The reference's make_random_numbers(count, seed1, seed2, position): `count` doubles in [0,1)
