@@ -23,8 +23,8 @@ namespace g500::gen {
 
 namespace {
 
-constexpr int kLanes = 8;
-constexpr int kLog2Lanes = 3;
+constexpr int kLanes = 1 << 4;
+constexpr int kLog2Lanes = 4;
 constexpr uint32_t kDenominator = 10000;
 constexpr uint32_t kBC = 1900;                                  // B and C numerators
 constexpr uint32_t kD = 500;                                    // D numerator (A = 5700)

@@ -1,0 +1,133 @@
+// `g500 gen`: generate the Graph500 Kronecker edge list (reference 3.0 compatible) in parallel over
+// the MPI ranks and write it as tsv or bin (formats in src/gen/edge_file.hpp, docs/gen.md).
+// `--benchmark` generates without writing and reports the generation rate.
+#include <mpi.h>
+#include <omp.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cli/subcommand.hpp"
+#include "gen/edge_file.hpp"
+#include "gen/kronecker.hpp"
+#include "util/error.hpp"
+
+namespace g500::cli {
+namespace {
+
+bool parse_u64(const std::string& text, uint64_t& value) {
+  if (text.empty()) return false;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+// Throws UsageError unless text is "A,B" with two unsigned 64-bit integers.
+void parse_seed(const std::string& text, uint64_t& a, uint64_t& b) {
+  auto comma = text.find(',');
+  if (comma == std::string::npos || !parse_u64(text.substr(0, comma), a) || !parse_u64(text.substr(comma + 1), b))
+    throw UsageError(fmt::format("--seed must be two unsigned 64-bit integers A,B (got '{}')", text));
+}
+
+double benchmark(const gen::KroneckerSpec& spec, bool weights, int repeat) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int64_t n = spec.nedges();
+  const int64_t lo = static_cast<int64_t>(static_cast<__int128>(n) * rank / size);
+  const int64_t hi = static_cast<int64_t>(static_cast<__int128>(n) * (rank + 1) / size);
+  gen::KroneckerGenerator generator(spec);
+  const int64_t chunk = int64_t{1} << 20;
+  std::vector<gen::Edge> edges(static_cast<size_t>(std::min(chunk, std::max<int64_t>(hi - lo, 1))));
+  std::vector<float> w(weights ? edges.size() : 0);
+  int64_t checksum = 0;
+  double best = 1e300;
+  for (int r = 0; r < repeat; ++r) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    for (int64_t b = lo; b < hi; b += chunk) {
+      int64_t e = std::min(hi, b + chunk);
+      generator.generate_parallel(b, e, edges.data(), weights ? w.data() : nullptr);
+      checksum += edges[0].v0 ^ edges[e - b - 1].v1;  // keep the work observable
+    }
+    double local = MPI_Wtime() - t0, elapsed = 0;
+    MPI_Allreduce(&local, &elapsed, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    best = std::min(best, elapsed);
+  }
+  if (rank == 0)
+    std::printf("gen benchmark: SCALE=%d edgefactor=%d edges=%lld ranks=%d threads/rank=%d: best of %d: %.3f s, "
+                "%.1f M edges/s (checksum %lld)\n",
+                spec.scale, spec.edgefactor, static_cast<long long>(n), size, omp_get_max_threads(), repeat, best,
+                static_cast<double>(n) / best / 1e6, static_cast<long long>(checksum));
+  return best;
+}
+
+int run_gen(int argc, char** argv) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  CLI::App app{"Generate the Graph500 Kronecker edge list (reference 3.0 compatible) and write it to a file."};
+  int scale = 0, edgefactor = 16, repeat = 3;
+  std::string seed_text = "2,3", output, format = "tsv";
+  bool weights = false, force = false, bench = false;
+  app.add_option("--scale", scale, "log2 of the number of vertices (1..42)")->required();
+  app.add_option("--edgefactor", edgefactor, "edges per vertex (default 16)");
+  app.add_option("--seed", seed_text, "the two generator seeds A,B (default 2,3)");
+  app.add_option("--output", output, "output file (written via a temporary file, then renamed)");
+  app.add_option("--format", format, "tsv or bin (default tsv)");
+  app.add_flag("--weights", weights, "also write each edge's float32 SSSP weight");
+  app.add_flag("--force", force, "write even if the output looks larger than the free disk space");
+  app.add_flag("--benchmark", bench, "only generate (no output) and report edges per second");
+  app.add_option("--repeat", repeat, "with --benchmark: number of timed runs (default 3)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    if (rank == 0) std::fputs(app.help().c_str(), stdout);
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    std::string message = e.what();
+    if (message.empty()) message = e.get_name();
+    std::replace(message.begin(), message.end(), '\n', ' ');
+    throw UsageError(message);
+  }
+
+  gen::KroneckerSpec spec;
+  if (scale < 1 || scale > 42) throw UsageError(fmt::format("--scale must be between 1 and 42 (got {})", scale));
+  if (edgefactor < 1) throw UsageError(fmt::format("--edgefactor must be at least 1 (got {})", edgefactor));
+  if (static_cast<int64_t>(edgefactor) > (INT64_MAX >> scale))
+    throw UsageError(fmt::format("--edgefactor {} is too large for SCALE {}", edgefactor, scale));
+  parse_seed(seed_text, spec.seed1, spec.seed2);
+  spec.scale = scale;
+  spec.edgefactor = edgefactor;
+  gen::EdgeWriteOptions options;
+  if (format == "tsv")
+    options.format = gen::EdgeFormat::tsv;
+  else if (format == "bin")
+    options.format = gen::EdgeFormat::bin;
+  else
+    throw UsageError(fmt::format("unknown --format '{}' (expected tsv or bin)", format));
+  options.weights = weights;
+  options.force = force;
+
+  if (bench) {
+    if (repeat < 1) throw UsageError(fmt::format("--repeat must be at least 1 (got {})", repeat));
+    benchmark(spec, weights, repeat);
+    return 0;
+  }
+  if (output.empty()) throw UsageError("--output FILE is required (or use --benchmark)");
+
+  auto result = gen::write_generated_edges(spec, output, options);
+  if (rank == 0)
+    std::fprintf(stderr, "g500 gen: wrote %lld edges (%lld bytes) to %s in %.3f s (generation %.3f s)\n",
+                 static_cast<long long>(spec.nedges()), static_cast<long long>(result.bytes), output.c_str(),
+                 result.total_seconds, result.generate_seconds);
+  return 0;
+}
+
+const SubcommandRegistrar registrar("gen", "generate the Kronecker edge list and write it (tsv or bin)", run_gen);
+
+}  // namespace
+}  // namespace g500::cli
