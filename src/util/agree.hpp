@@ -1,6 +1,6 @@
-// Collective agreement on errors seen by only some ranks: every rank calls agree_or_throw with its
-// local error text (empty when fine); if any rank failed, every rank throws UsageError carrying the
-// lowest failing rank's message, so no rank is left waiting in a later collective.
+// Collective agreement on errors seen by only some ranks, so that no rank is left waiting in a
+// later collective: every rank passes its local error text (empty when fine) and gets back the
+// lowest failing rank's message (empty when every rank was fine).
 #pragma once
 #include <mpi.h>
 
@@ -8,6 +8,8 @@
 
 namespace g500 {
 
+std::string first_error(const std::string& local_error, MPI_Comm comm = MPI_COMM_WORLD);
+// Throws UsageError with first_error's message when any rank failed.
 void agree_or_throw(const std::string& local_error, MPI_Comm comm = MPI_COMM_WORLD);
 
 }  // namespace g500

@@ -1,0 +1,143 @@
+#include "bfs/benchmark.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <thread>
+
+#include "graph/roots.hpp"
+#include "util/agree.hpp"
+#include "util/error.hpp"
+#include "util/memory.hpp"
+#include "validate/validate.hpp"
+
+namespace g500 {
+namespace {
+
+int choose_threads(int requested, MPI_Comm comm) {
+  if (requested > 0) return requested;
+  const int local_ranks = ranks_on_this_node(comm);
+  const int procs = omp_get_num_procs();
+  const int hardware = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  // Unbound ranks see every core and share them; a rank bound to a core set uses all of it.
+  return procs >= hardware ? std::max(1, hardware / local_ranks) : std::max(1, procs);
+}
+
+// Bytes one rank needs for the graph, kernel 1's buffers, the BFS and validation arrays.
+double estimated_bytes_per_rank(const gen::KroneckerSpec& spec, const Distribution& d) {
+  const double ranks = static_cast<double>(d.R) * d.C;
+  const double entries = 2.0 * static_cast<double>(spec.nedges()) / ranks;  // directed edges per rank
+  const double rows = static_cast<double>(d.row_set_size()), cols = static_cast<double>(d.col_set_size());
+  const double graph = entries * sizeof(LocalId) + rows * 2 * sizeof(int64_t) + d.block * sizeof(int64_t);
+  const double exchange = entries * sizeof(uint64_t);  // worst top-down level sends every frontier edge
+  const double validation = rows * (sizeof(int32_t) + sizeof(int64_t)) + cols * sizeof(int32_t);
+  const double fixed = 512.0 * 1024 * 1024;  // chunk buffers, MPI and runtime
+  return graph + exchange + validation + fixed;
+}
+
+std::string format_gib(double bytes) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
+  return text;
+}
+
+int64_t teps_edge_count(const LocalGraph& graph, const std::vector<int64_t>& parents, MPI_Comm comm) {
+  int64_t sum = 0;
+  for (size_t k = 0; k < parents.size(); ++k)
+    if (parents[k] >= 0) sum += graph.owned_degree[k];
+  MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_INT64_T, MPI_SUM, comm);
+  return sum / 2;
+}
+
+}  // namespace
+
+BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
+  MPI_Comm world = MPI_COMM_WORLD;
+  int nranks = 1, rank = 0;
+  MPI_Comm_size(world, &nranks);
+  MPI_Comm_rank(world, &rank);
+  BenchmarkResult result;
+  const GridShape shape = config.grid_text.empty() ? default_grid_shape(nranks) : parse_grid_shape(config.grid_text, nranks);
+  ProcessGrid grid(world, shape);
+  result.ranks = nranks;
+  result.grid_rows = shape.rows;
+  result.grid_cols = shape.cols;
+  result.threads = choose_threads(config.threads, world);
+  omp_set_num_threads(result.threads);
+
+  const Distribution probe(config.spec.nvertices(), shape.rows, shape.cols, grid.row(), grid.col());
+  if (!probe.ids_fit_32_bits())
+    throw UsageError("SCALE " + std::to_string(config.spec.scale) + " on a " + std::to_string(shape.rows) + "x" +
+                     std::to_string(shape.cols) + " grid needs more than 2^32 vertices per grid row or column; use more ranks");
+  {
+    const double need = estimated_bytes_per_rank(config.spec, probe) * ranks_on_this_node(world);
+    const double have = static_cast<double>(physical_memory_bytes());
+    std::string error;
+    if (!force && have > 0 && need > have)
+      error = "SCALE " + std::to_string(config.spec.scale) + " needs about " + format_gib(need) +
+              " on this node but it has " + format_gib(have) + " (use more nodes, a smaller SCALE, or --force)";
+    agree_or_throw(error, world);
+  }
+
+  gen::KroneckerGenerator generator(config.spec);
+  EdgeSource source = kronecker_edge_source(generator, rank, nranks);
+  result.input_edges = config.spec.nedges();
+
+  MPI_Barrier(world);
+  double start = MPI_Wtime();
+  LocalGraph graph = build_local_graph(source, grid);
+  MPI_Barrier(world);
+  result.construction_seconds = MPI_Wtime() - start;
+  unsigned long long graph_bytes = graph.memory_bytes();
+  MPI_Allreduce(MPI_IN_PLACE, &graph_bytes, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
+  result.graph_bytes_max_rank = graph_bytes;
+
+  const std::vector<int64_t> roots = choose_roots(config.spec, config.nroots, graph, grid);
+  DistributedBfs bfs(graph, grid, config.bfs);
+  if (config.warmup && !roots.empty()) bfs.run(roots.front());
+
+  for (int64_t root : roots) {
+    BfsRun run = bfs.run(root);
+    RootResult r;
+    r.root = root;
+    MPI_Allreduce(&run.seconds, &r.seconds, 1, MPI_DOUBLE, MPI_MAX, world);
+    r.level_sizes = run.level_sizes;
+    for (int64_t size : run.level_sizes) r.reached += size;
+    r.trace = std::move(run.trace);
+    MPI_Allreduce(run.profile.seconds.data(), r.profile.seconds.data(), static_cast<int>(r.profile.seconds.size()),
+                  MPI_DOUBLE, MPI_SUM, world);
+    for (double& s : r.profile.seconds) s /= nranks;
+    if (config.validate) {
+      const double validate_start = MPI_Wtime();
+      ValidationResult check = validate_bfs(graph, grid, root, bfs.parents());
+      r.validate_seconds = MPI_Wtime() - validate_start;
+      if (!check.ok) {
+        result.validation_failed = true;
+        result.validation_error = "validation failed for root " + std::to_string(root) + ": " + check.error;
+        result.roots.push_back(std::move(r));
+        break;
+      }
+      if (check.level_sizes != r.level_sizes || check.reached != r.reached) {
+        result.validation_failed = true;
+        result.validation_error = "validation failed for root " + std::to_string(root) +
+                                  ": the BFS level sizes differ from the depths of its tree";
+        result.roots.push_back(std::move(r));
+        break;
+      }
+      r.validated = true;
+      r.nedge = check.nedge;
+      r.depth_hash = check.depth_hash;
+    } else {
+      r.nedge = teps_edge_count(graph, bfs.parents(), world);
+    }
+    r.teps = r.seconds > 0 ? static_cast<double>(r.nedge) / r.seconds : 0;
+    result.roots.push_back(std::move(r));
+  }
+  unsigned long long peak = peak_rss_bytes();
+  MPI_Allreduce(MPI_IN_PLACE, &peak, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
+  result.peak_rss_bytes_max_rank = peak;
+  return result;
+}
+
+}  // namespace g500

@@ -1,0 +1,55 @@
+// The Graph500 BFS benchmark run: kernel 1 once, then kernel 2 from every root, each result
+// validated; collects what the result block and the JSON report need.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bfs/bfs.hpp"
+#include "gen/kronecker.hpp"
+#include "graph/local_graph.hpp"
+
+namespace g500 {
+
+struct BenchmarkConfig {
+  gen::KroneckerSpec spec;
+  int nroots = 64;
+  std::string grid_text;     // "RxC" or empty for the default shape
+  int threads = 0;           // OpenMP threads per rank (0 = automatic)
+  bool validate = true;
+  bool warmup = true;        // one untimed BFS first, as the reference does
+  BfsOptions bfs;
+};
+
+struct RootResult {
+  int64_t root = 0;
+  double seconds = 0;
+  int64_t nedge = 0;
+  double teps = 0;
+  int64_t reached = 0;
+  std::vector<int64_t> level_sizes;
+  bool validated = false;
+  double validate_seconds = -1;
+  uint64_t depth_hash = 0;
+  comm::PhaseProfile profile;      // maximum over ranks per phase
+  std::vector<LevelTrace> trace;
+};
+
+struct BenchmarkResult {
+  int ranks = 1;
+  int grid_rows = 1, grid_cols = 1;
+  int threads = 1;
+  double generation_seconds = 0;
+  double construction_seconds = 0;
+  size_t graph_bytes_max_rank = 0;
+  int64_t input_edges = 0;
+  std::vector<RootResult> roots;
+  bool validation_failed = false;
+  std::string validation_error;
+  size_t peak_rss_bytes_max_rank = 0;
+};
+
+// Collective. Validation failures end the root loop and are reported in the result.
+BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force = false);
+
+}  // namespace g500

@@ -1,0 +1,65 @@
+// Kernel 2: the 2D-distributed direction-optimizing BFS (001 section 3, Algorithms 1-3, with the
+// Yoo distribution of 4.3 and the bottom-up communication of 4.5). The level loop and direction
+// choice live in bfs.cpp; each direction is its own file (top_down.cpp, bottom_up.cpp).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "bfs/bfs_options.hpp"
+#include "comm/collectives.hpp"
+#include "comm/phase_profile.hpp"
+#include "graph/local_graph.hpp"
+#include "util/bitmap.hpp"
+
+namespace g500 {
+
+enum class Direction { kTopDown, kBottomUp };
+
+struct LevelTrace {
+  Direction direction;
+  int64_t frontier_size;   // vertices in the frontier this level expanded
+  int64_t edges_examined;  // adjacency entries read, summed over ranks
+  double seconds;
+};
+
+struct BfsRun {
+  int64_t root = 0;
+  double seconds = 0;
+  std::vector<int64_t> level_sizes;  // vertices discovered per level, level 0 = root
+  comm::PhaseProfile profile;        // this rank's time per phase
+  std::vector<LevelTrace> trace;     // filled when options.trace
+};
+
+class DistributedBfs {
+ public:
+  DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid, const BfsOptions& options);
+  // Collective: runs one BFS from `root`; afterwards parents() holds the owned vertices' parents
+  // (global ids, -1 when unreached, the root its own parent).
+  BfsRun run(int64_t root);
+  const std::vector<int64_t>& parents() const { return parent_; }
+
+ private:
+  struct StepResult {
+    int64_t edges_examined = 0;
+  };
+  StepResult top_down_step(comm::PhaseProfile& profile);
+  StepResult bottom_up_step(comm::PhaseProfile& profile);
+  void frontier_list_to_bitmap();
+
+  const LocalGraph& graph_;
+  const ProcessGrid& grid_;
+  const Distribution& dist_;
+  BfsOptions options_;
+  comm::AlltoallvFn alltoallv_;
+  comm::AllgathervFn allgatherv_;
+
+  std::vector<int64_t> parent_;       // owned vertices
+  Bitmap visited_;                    // owned vertices
+  std::vector<LocalId> frontier_;     // owned offsets of the current frontier
+  Bitmap frontier_bits_;              // the same frontier as a bitmap (bottom-up input)
+  std::vector<LocalId> next_;         // owned offsets discovered this level
+  Bitmap column_frontier_;            // frontier over this grid column's vertex range
+  std::vector<uint64_t> rotating_;    // visited words passed around the grid row (4.5)
+};
+
+}  // namespace g500

@@ -1,0 +1,19 @@
+// Tunable parameters of the distributed BFS (kernel 2).
+#pragma once
+#include <string>
+
+namespace g500 {
+
+struct BfsOptions {
+  // Direction switching (Beamer et al. 2012; 001 Algorithm 1 "next-direction"): go bottom-up when
+  // the frontier's edges exceed the unvisited vertices' edges / alpha, back to top-down when the
+  // frontier holds fewer than N / beta vertices. Beamer's published values, which suit Kronecker
+  // graphs.
+  double alpha = 14.0;
+  double beta = 24.0;
+  std::string alltoallv = "mpi";   // algorithm names from comm/collectives.hpp
+  std::string allgatherv = "mpi";
+  bool trace = false;              // record a per-level trace
+};
+
+}  // namespace g500

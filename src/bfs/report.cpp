@@ -1,0 +1,179 @@
+#include "bfs/report.hpp"
+
+#include <fmt/printf.h>
+
+#include "util/stats.hpp"
+
+namespace g500 {
+namespace {
+
+struct Series {
+  std::vector<double> times, nedges, validate_times;
+};
+
+Series collect(const BenchmarkResult& result) {
+  Series s;
+  for (const auto& r : result.roots) {
+    s.times.push_back(r.seconds);
+    s.nedges.push_back(static_cast<double>(r.nedge));
+    s.validate_times.push_back(r.validate_seconds);
+  }
+  return s;
+}
+
+comm::PhaseProfile total_profile(const BenchmarkResult& result) {
+  comm::PhaseProfile total;
+  for (const auto& r : result.roots) total += r.profile;
+  return total;
+}
+
+void line(FILE* out, const char* key, const std::string& value) { std::fprintf(out, "%-32s%s\n", key, value.c_str()); }
+std::string g(double v) { return fmt::sprintf("%g", v); }
+std::string g11(double v) { return fmt::sprintf("%.11g", v); }
+
+}  // namespace
+
+void print_result_block(FILE* out, const BenchmarkConfig& config, const BenchmarkResult& result) {
+  const Series s = collect(result);
+  line(out, "SCALE:", std::to_string(config.spec.scale));
+  line(out, "edgefactor:", std::to_string(config.spec.edgefactor));
+  line(out, "NBFS:", std::to_string(result.roots.size()));
+  line(out, "graph_generation:", g(result.generation_seconds));
+  line(out, "num_mpi_processes:", std::to_string(result.ranks));
+  line(out, "construction_time:", g(result.construction_seconds));
+  const Statistics t = compute_statistics(s.times);
+  line(out, "bfs  min_time:", g(t.min));
+  line(out, "bfs  firstquartile_time:", g(t.firstquartile));
+  line(out, "bfs  median_time:", g(t.median));
+  line(out, "bfs  thirdquartile_time:", g(t.thirdquartile));
+  line(out, "bfs  max_time:", g(t.max));
+  line(out, "bfs  mean_time:", g(t.mean));
+  line(out, "bfs  stddev_time:", g(t.stddev));
+  const Statistics n = compute_statistics(s.nedges);
+  line(out, "min_nedge:", g11(n.min));
+  line(out, "firstquartile_nedge:", g11(n.firstquartile));
+  line(out, "median_nedge:", g11(n.median));
+  line(out, "thirdquartile_nedge:", g11(n.thirdquartile));
+  line(out, "max_nedge:", g11(n.max));
+  line(out, "mean_nedge:", g11(n.mean));
+  line(out, "stddev_nedge:", g11(n.stddev));
+  const TepsStatistics teps = compute_teps_statistics(s.times, s.nedges);
+  line(out, "bfs  min_TEPS:", g(teps.min));
+  line(out, "bfs  firstquartile_TEPS:", g(teps.firstquartile));
+  line(out, "bfs  median_TEPS:", g(teps.median));
+  line(out, "bfs  thirdquartile_TEPS:", g(teps.thirdquartile));
+  line(out, "bfs  max_TEPS:", g(teps.max));
+  std::fprintf(out, "%-29s!  %s\n", "bfs  harmonic_mean_TEPS:", g(teps.harmonic_mean).c_str());
+  line(out, "bfs  harmonic_stddev_TEPS:", g(teps.harmonic_stddev));
+  const Statistics v = compute_statistics(s.validate_times);
+  line(out, "bfs  min_validate:", g(v.min));
+  line(out, "bfs  firstquartile_validate:", g(v.firstquartile));
+  line(out, "bfs  median_validate:", g(v.median));
+  line(out, "bfs  thirdquartile_validate:", g(v.thirdquartile));
+  line(out, "bfs  max_validate:", g(v.max));
+  line(out, "bfs  mean_validate:", g(v.mean));
+  line(out, "bfs  stddev_validate:", g(v.stddev));
+}
+
+void print_phase_profile(FILE* out, const BenchmarkResult& result) {
+  const comm::PhaseProfile total = total_profile(result);
+  const double sum = total.total();
+  std::fprintf(out, "\nBFS time per phase (mean over ranks, summed over %zu BFS runs):\n", result.roots.size());
+  for (size_t p = 0; p < total.seconds.size(); ++p) {
+    const double share = sum > 0 ? 100.0 * total.seconds[p] / sum : 0.0;
+    std::fprintf(out, "  %-12s %10.4f s  %5.1f %%\n", comm::phase_name(static_cast<comm::Phase>(p)), total.seconds[p], share);
+  }
+}
+
+nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult& result) {
+  using nlohmann::json;
+  json j;
+  j["config"] = {{"scale", config.spec.scale},
+                 {"edgefactor", config.spec.edgefactor},
+                 {"ranks", result.ranks},
+                 {"grid", {{"rows", result.grid_rows}, {"cols", result.grid_cols}}},
+                 {"threads", result.threads},
+                 {"seeds", {config.spec.seed1, config.spec.seed2}},
+                 {"nroots", config.nroots},
+                 {"options",
+                  {{"validate", config.validate},
+                   {"alpha", config.bfs.alpha},
+                   {"beta", config.bfs.beta},
+                   {"alltoallv", config.bfs.alltoallv},
+                   {"allgatherv", config.bfs.allgatherv},
+                   {"trace", config.bfs.trace}}}};
+  json roots = json::array();
+  for (const auto& r : result.roots) {
+    json one = {{"root", r.root},         {"time_s", r.seconds},        {"nedge", r.nedge},
+                {"teps", r.teps},         {"reached", r.reached},        {"level_sizes", r.level_sizes},
+                {"validated", r.validated}, {"validate_time_s", r.validate_seconds}};
+    json profile;
+    for (size_t p = 0; p < r.profile.seconds.size(); ++p)
+      profile[comm::phase_name(static_cast<comm::Phase>(p))] = r.profile.seconds[p];
+    one["profile"] = profile;
+    if (!r.trace.empty()) {
+      json levels = json::array();
+      for (const auto& level : r.trace)
+        levels.push_back({{"direction", level.direction == Direction::kTopDown ? "top-down" : "bottom-up"},
+                          {"frontier", level.frontier_size},
+                          {"edges_examined", level.edges_examined},
+                          {"time_s", level.seconds}});
+      one["levels"] = levels;
+    }
+    roots.push_back(one);
+  }
+  j["roots"] = roots;
+  const Series s = collect(result);
+  const Statistics t = compute_statistics(s.times), n = compute_statistics(s.nedges), v = compute_statistics(s.validate_times);
+  const TepsStatistics teps = compute_teps_statistics(s.times, s.nedges);
+  j["summary"] = {{"SCALE", config.spec.scale},
+                  {"edgefactor", config.spec.edgefactor},
+                  {"NBFS", result.roots.size()},
+                  {"graph_generation", result.generation_seconds},
+                  {"num_mpi_processes", result.ranks},
+                  {"construction_time", result.construction_seconds},
+                  {"min_time", t.min},
+                  {"firstquartile_time", t.firstquartile},
+                  {"median_time", t.median},
+                  {"thirdquartile_time", t.thirdquartile},
+                  {"max_time", t.max},
+                  {"mean_time", t.mean},
+                  {"stddev_time", t.stddev},
+                  {"min_nedge", n.min},
+                  {"firstquartile_nedge", n.firstquartile},
+                  {"median_nedge", n.median},
+                  {"thirdquartile_nedge", n.thirdquartile},
+                  {"max_nedge", n.max},
+                  {"mean_nedge", n.mean},
+                  {"stddev_nedge", n.stddev},
+                  {"min_TEPS", teps.min},
+                  {"firstquartile_TEPS", teps.firstquartile},
+                  {"median_TEPS", teps.median},
+                  {"thirdquartile_TEPS", teps.thirdquartile},
+                  {"max_TEPS", teps.max},
+                  {"harmonic_mean_TEPS", teps.harmonic_mean},
+                  {"harmonic_stddev_TEPS", teps.harmonic_stddev},
+                  {"min_validate", v.min},
+                  {"firstquartile_validate", v.firstquartile},
+                  {"median_validate", v.median},
+                  {"thirdquartile_validate", v.thirdquartile},
+                  {"max_validate", v.max},
+                  {"mean_validate", v.mean},
+                  {"stddev_validate", v.stddev},
+                  {"validation_passed", !result.validation_failed}};
+  const comm::PhaseProfile total = total_profile(result);
+  json profile;
+  for (size_t p = 0; p < total.seconds.size(); ++p) {
+    const double share = total.total() > 0 ? total.seconds[p] / total.total() : 0.0;
+    profile[comm::phase_name(static_cast<comm::Phase>(p))] = {{"seconds", total.seconds[p]}, {"share", share}};
+  }
+  j["profile"] = profile;
+  j["memory"] = {{"graph_bytes_max_rank", result.graph_bytes_max_rank},
+                 {"peak_rss_bytes_max_rank", result.peak_rss_bytes_max_rank},
+                 {"bytes_per_input_edge", result.input_edges > 0 ? static_cast<double>(result.peak_rss_bytes_max_rank) *
+                                                                       result.ranks / static_cast<double>(result.input_edges)
+                                                                 : 0.0}};
+  return j;
+}
+
+}  // namespace g500

@@ -1,0 +1,17 @@
+// Output of a benchmark run: the result block with the reference 3.0 field names and formulas,
+// the per-phase profile table, and the JSON report (--json).
+#pragma once
+#include <cstdio>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "bfs/benchmark.hpp"
+
+namespace g500 {
+
+void print_result_block(FILE* out, const BenchmarkConfig& config, const BenchmarkResult& result);
+void print_phase_profile(FILE* out, const BenchmarkResult& result);
+nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult& result);
+
+}  // namespace g500

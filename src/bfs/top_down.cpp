@@ -1,0 +1,90 @@
+// Top-down step of the 2D BFS (001 Algorithm 2 with Algorithm 4's thread parallelisation).
+//
+// One CSR serves both directions, so the top-down step uses the transposed roles of the paper's
+// Algorithm 2: the frontier is gathered along the grid row (each process of row i owns one block
+// of row set i), each frontier vertex x's neighbours y (column-local ids) are read from this
+// process's rows, and the candidate (y, parent x) is sent along the grid column to y's owner, which
+// keeps the first candidate for each unvisited y. Communication volume is the same as the paper's;
+// the gathered frontier is smaller because C <= R.
+#include <omp.h>
+
+#include "bfs/bfs.hpp"
+#include "comm/exchange.hpp"
+
+namespace g500 {
+
+DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& profile) {
+  using comm::Phase;
+  using comm::ScopedPhase;
+  const Distribution& d = dist_;
+  const int C = d.C;
+
+  // 1. Gather the frontier of this grid row (owned offsets), as row-local ids.
+  std::vector<int> counts(C), displs(C);
+  std::vector<LocalId> gathered;
+  {
+    ScopedPhase timed(profile, Phase::kAllgatherv);
+    int mine = static_cast<int>(frontier_.size());
+    MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, grid_.row_comm());
+    int64_t total = 0;
+    for (int r = 0; r < C; ++r) {
+      displs[r] = static_cast<int>(total);
+      total += counts[r];
+    }
+    gathered.resize(total);
+    allgatherv_(frontier_.data(), mine, MPI_UINT32_T, gathered.data(), counts.data(), displs.data(),
+                MPI_UINT32_T, grid_.row_comm());
+  }
+
+  // 2. Expand: candidates (y offset in its owner's block, x row-local) per destination row.
+  const int nthreads = omp_get_max_threads();
+  comm::ThreadBuckets buckets = comm::make_thread_buckets(nthreads, d.R);
+  int64_t examined = 0;
+  {
+    ScopedPhase timed(profile, Phase::kCalculation);
+    for (int r = 0; r < C; ++r)
+      for (int k = displs[r]; k < displs[r] + counts[r]; ++k) gathered[k] += static_cast<LocalId>(r * d.block);
+    const int64_t nfrontier = static_cast<int64_t>(gathered.size());
+    const uint64_t block = static_cast<uint64_t>(d.block);
+#pragma omp parallel num_threads(nthreads) reduction(+ : examined)
+    {
+      auto& mine = buckets[omp_get_thread_num()];
+#pragma omp for schedule(dynamic, 64)
+      for (int64_t k = 0; k < nfrontier; ++k) {
+        const LocalId x = gathered[k];
+        const int64_t begin = graph_.row_begin(x), end = graph_.row_end(x);
+        examined += end - begin;
+        for (int64_t e = begin; e < end; ++e) {
+          const uint64_t y = graph_.neighbors[e];
+          mine[y / block].push_back(((y % block) << 32) | x);
+        }
+      }
+    }
+  }
+
+  // 3. Exchange along the grid column and keep the first candidate per unvisited vertex.
+  comm::Received in = comm::exchange(buckets, grid_.col_comm(), alltoallv_, profile);
+  ScopedPhase timed(profile, Phase::kCalculation);
+  std::vector<std::vector<LocalId>> found(nthreads);
+#pragma omp parallel num_threads(nthreads)
+  {
+    auto& mine = found[omp_get_thread_num()];
+    for (int src = 0; src < d.R; ++src) {
+      const uint64_t* records = in.records.data() + in.displs[src];
+#pragma omp for schedule(static) nowait
+      for (int k = 0; k < in.counts[src]; ++k) {
+        const LocalId y = static_cast<LocalId>(records[k] >> 32);
+        const int64_t x = static_cast<int64_t>(records[k] & 0xffffffffULL);
+        if (visited_.test_and_set_atomic(y)) {
+          parent_[y] = d.global_from_row_local(x, src);
+          mine.push_back(y);
+        }
+      }
+    }
+  }
+  next_.clear();
+  for (auto& part : found) next_.insert(next_.end(), part.begin(), part.end());
+  return StepResult{examined};
+}
+
+}  // namespace g500

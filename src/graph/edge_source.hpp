@@ -1,0 +1,24 @@
+// Where kernel 1 reads its input edges from. Each rank reads its own share (a contiguous range of
+// the global edge list) in chunks; reading the same range twice must give the same edges, which
+// lets kernel 1 count in one pass and fill in a second without keeping the edge list in memory.
+#pragma once
+#include <cstdint>
+#include <functional>
+
+#include "gen/kronecker.hpp"
+
+namespace g500 {
+
+struct EdgeSource {
+  int64_t nvertices = 0;
+  int64_t global_edges = 0;
+  int64_t local_begin = 0;  // this rank's share of the global edge list
+  int64_t local_count = 0;
+  // Writes edges [local_begin + offset, local_begin + offset + count) to out (may use threads).
+  std::function<void(int64_t offset, int64_t count, gen::Edge* out)> read;
+};
+
+// This rank's share of the Kronecker edge list: ranks take equal contiguous index ranges.
+EdgeSource kronecker_edge_source(const gen::KroneckerGenerator& generator, int rank, int nranks);
+
+}  // namespace g500

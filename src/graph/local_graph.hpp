@@ -1,0 +1,34 @@
+// Kernel 1 output: this process's block A(i, j) of the adjacency matrix (001 section 3.2) in CSR
+// form, indexed by the row-local id of v with the column-local ids of its neighbours u, plus the
+// full degree of each owned vertex. Self-loops are dropped; both directions of every edge are
+// stored (at the two processes that own them); duplicate edges are kept, as the reference does.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "graph/distribution.hpp"
+#include "graph/edge_source.hpp"
+#include "graph/grid.hpp"
+
+namespace g500 {
+
+struct LocalGraph {
+  Distribution dist;
+  std::vector<int64_t> row_starts;    // row_set_size() + 1 entries
+  std::vector<LocalId> neighbors;     // column-local ids, sorted within each row
+  std::vector<int64_t> owned_degree;  // B entries: degree of each owned vertex over the whole graph
+  int64_t global_directed_edges = 0;  // 2 x (input edges that are not self-loops)
+
+  int64_t row_begin(int64_t v) const { return row_starts[v]; }
+  int64_t row_end(int64_t v) const { return row_starts[v + 1]; }
+  int64_t local_edges() const { return static_cast<int64_t>(neighbors.size()); }
+  size_t memory_bytes() const {
+    return row_starts.size() * sizeof(int64_t) + neighbors.size() * sizeof(LocalId) +
+           owned_degree.size() * sizeof(int64_t);
+  }
+};
+
+// Kernel 1: builds every process's block from the distributed edge source (collective).
+LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid);
+
+}  // namespace g500

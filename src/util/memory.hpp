@@ -1,0 +1,13 @@
+// Memory facts of this node and process: physical memory, ranks sharing the node, peak RSS.
+#pragma once
+#include <mpi.h>
+
+#include <cstddef>
+
+namespace g500 {
+
+size_t physical_memory_bytes();
+size_t peak_rss_bytes();  // this process (VmHWM)
+int ranks_on_this_node(MPI_Comm comm);
+
+}  // namespace g500
