@@ -67,9 +67,6 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
   omp_set_num_threads(result.threads);
 
   const Distribution probe(config.spec.nvertices(), shape.rows, shape.cols, grid.row(), grid.col());
-  if (!probe.ids_fit_32_bits())
-    throw UsageError("SCALE " + std::to_string(config.spec.scale) + " on a " + std::to_string(shape.rows) + "x" +
-                     std::to_string(shape.cols) + " grid needs more than 2^32 vertices per grid row or column; use more ranks");
   {
     const double need = estimated_bytes_per_rank(config.spec, probe) * ranks_on_this_node(world);
     const double have = static_cast<double>(physical_memory_bytes());
@@ -79,6 +76,9 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
               " on this node but it has " + format_gib(have) + " (use more nodes, a smaller SCALE, or --force)";
     agree_or_throw(error, world);
   }
+  if (!probe.ids_fit_32_bits())
+    throw UsageError("SCALE " + std::to_string(config.spec.scale) + " on a " + std::to_string(shape.rows) + "x" +
+                     std::to_string(shape.cols) + " grid needs more than 2^32 vertices per grid row or column; use more ranks");
 
   gen::KroneckerGenerator generator(config.spec);
   EdgeSource source = kronecker_edge_source(generator, rank, nranks);

@@ -1,0 +1,55 @@
+// Kernel 1 + kernel 2 + validation against the reference test vectors: for every root at SCALE
+// 8..16, reached, level sizes, the TEPS edge count and the depth hash equal the vectors.
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include "bfs/bfs.hpp"
+#include "bfs_fixture.hpp"
+#include "graph/roots.hpp"
+#include "testvectors.hpp"
+#include "validate/validate.hpp"
+
+namespace g500 {
+namespace {
+
+void check_scale(int scale, int threads, GridShape shape = {}) {
+  omp_set_num_threads(threads);
+  const auto vec = testing::load_graph_vector(scale);
+  auto built = testing::build_test_graph(scale, shape);
+  const LocalGraph& graph = built->graph;
+  EXPECT_EQ(graph.global_directed_edges, 2 * (vec.nedges_generated - vec.self_loops));
+
+  const auto roots = choose_roots(built->spec, 64, graph, *built->grid);
+  ASSERT_EQ(roots.size(), vec.roots.size());
+  DistributedBfs bfs(graph, *built->grid, BfsOptions{});
+  for (size_t k = 0; k < roots.size(); ++k) {
+    const auto& want = vec.roots[k];
+    ASSERT_EQ(roots[k], want.root) << "root " << k;
+    BfsRun run = bfs.run(roots[k]);
+    EXPECT_EQ(run.level_sizes, want.level_sizes) << "scale " << scale << " root " << want.root;
+    ValidationResult check = validate_bfs(graph, *built->grid, roots[k], bfs.parents());
+    ASSERT_TRUE(check.ok) << check.error;
+    EXPECT_EQ(check.reached, want.reached);
+    EXPECT_EQ(check.level_sizes, want.level_sizes);
+    EXPECT_EQ(check.nedge, want.nedge_for_teps);
+    EXPECT_EQ(check.depth_hash, want.depth_hash) << "scale " << scale << " root " << want.root;
+  }
+}
+
+TEST(BfsVectors, Scale8) { check_scale(8, 1); }
+TEST(BfsVectors, Scale10TwoThreads) { check_scale(10, 2); }
+TEST(BfsVectors, Scale12) { check_scale(12, 1); }
+TEST(BfsVectors, Scale14TwoThreads) { check_scale(14, 2); }
+TEST(BfsVectors, Scale16) { check_scale(16, 1); }
+
+TEST(BfsVectors, TransposedGridShape) {
+  // R < C is allowed with --grid; the results must not depend on the shape.
+  int nranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  GridShape shape = default_grid_shape(nranks);
+  check_scale(12, 1, GridShape{shape.cols, shape.rows});
+  check_scale(12, 1, GridShape{1, nranks});
+}
+
+}  // namespace
+}  // namespace g500

@@ -1,0 +1,173 @@
+// The validator must reject corrupted BFS trees: a parent that is not a neighbour, a cycle, a
+// wrong level, an unreached vertex of the component, a root that is not its own parent, and an
+// out-of-range parent. Each corruption is chosen from a serial view of the SCALE 10 graph.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <deque>
+#include <set>
+
+#include "bfs/bfs.hpp"
+#include "bfs_fixture.hpp"
+#include "graph/roots.hpp"
+#include "validate/validate.hpp"
+
+namespace g500 {
+namespace {
+
+struct SerialView {
+  std::vector<std::set<int64_t>> adj;
+  std::vector<int> depth;
+};
+
+SerialView serial_view(const gen::KroneckerSpec& spec, int64_t root) {
+  SerialView view;
+  const int64_t n = spec.nvertices();
+  std::vector<gen::Edge> edges(spec.nedges());
+  gen::KroneckerGenerator(spec).generate(0, spec.nedges(), edges.data(), nullptr);
+  view.adj.resize(n);
+  for (const auto& e : edges)
+    if (e.v0 != e.v1) {
+      view.adj[e.v0].insert(e.v1);
+      view.adj[e.v1].insert(e.v0);
+    }
+  view.depth.assign(n, -1);
+  std::deque<int64_t> queue{root};
+  view.depth[root] = 0;
+  while (!queue.empty()) {
+    int64_t v = queue.front();
+    queue.pop_front();
+    for (int64_t u : view.adj[v])
+      if (view.depth[u] < 0) {
+        view.depth[u] = view.depth[v] + 1;
+        queue.push_back(u);
+      }
+  }
+  return view;
+}
+
+class ValidationCorruption : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    built_ = testing::build_test_graph(10);
+    root_ = choose_roots(built_->spec, 1, built_->graph, *built_->grid).at(0);
+    DistributedBfs bfs(built_->graph, *built_->grid, BfsOptions{});
+    bfs.run(root_);
+    parents_ = bfs.parents();
+    view_ = serial_view(built_->spec, root_);
+    // The full parent array on every rank, to find vertices with the wanted properties.
+    const Distribution& d = built_->graph.dist;
+    int nranks = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    std::vector<int64_t> all(static_cast<size_t>(d.block) * nranks);
+    MPI_Allgather(parents_.data(), static_cast<int>(d.block), MPI_INT64_T, all.data(), static_cast<int>(d.block),
+                  MPI_INT64_T, MPI_COMM_WORLD);
+    global_parent_.assign(d.nvertices, -1);
+    for (int r = 0; r < nranks; ++r) {
+      int64_t begin = 0;
+      int64_t mine = d.owned_begin();
+      MPI_Bcast(&mine, 1, MPI_INT64_T, r, MPI_COMM_WORLD);
+      begin = mine;
+      for (int64_t k = 0; k < d.block && begin + k < d.nvertices; ++k) global_parent_[begin + k] = all[r * d.block + k];
+    }
+  }
+
+  void set_parent(int64_t v, int64_t p) {
+    const Distribution& d = built_->graph.dist;
+    if (v >= d.owned_begin() && v < d.owned_begin() + d.block) parents_[v - d.owned_begin()] = p;
+  }
+  std::string validate() {
+    ValidationResult r = validate_bfs(built_->graph, *built_->grid, root_, parents_);
+    EXPECT_FALSE(r.ok);
+    return r.error;
+  }
+  bool has_children(int64_t v) const { return std::count(global_parent_.begin(), global_parent_.end(), v) > (v == root_); }
+
+  std::unique_ptr<testing::BuiltGraph> built_;
+  int64_t root_ = 0;
+  std::vector<int64_t> parents_, global_parent_;
+  SerialView view_;
+};
+
+TEST_F(ValidationCorruption, UncorruptedPasses) {
+  ValidationResult r = validate_bfs(built_->graph, *built_->grid, root_, parents_);
+  EXPECT_TRUE(r.ok) << r.error;
+}
+
+TEST_F(ValidationCorruption, ParentNotANeighbour) {
+  const int64_t n = built_->spec.nvertices();
+  int64_t victim = -1, fake = -1;
+  for (int64_t v = 0; v < n && victim < 0; ++v) {
+    if (view_.depth[v] < 2) continue;
+    for (int64_t w = 0; w < n; ++w)
+      if (view_.depth[w] == view_.depth[v] - 1 && !view_.adj[v].count(w)) {
+        victim = v;
+        fake = w;
+        break;
+      }
+  }
+  ASSERT_GE(victim, 0);
+  set_parent(victim, fake);
+  EXPECT_NE(validate().find("is not one of its neighbours"), std::string::npos);
+}
+
+TEST_F(ValidationCorruption, Cycle) {
+  const int64_t n = built_->spec.nvertices();
+  int64_t a = -1, b = -1;
+  for (int64_t v = 0; v < n && a < 0; ++v)
+    if (v != root_ && view_.depth[v] > 0)
+      for (int64_t u : view_.adj[v])
+        if (u != root_ && view_.depth[u] == view_.depth[v]) {
+          a = v;
+          b = u;
+          break;
+        }
+  ASSERT_GE(a, 0);
+  set_parent(a, b);
+  set_parent(b, a);
+  EXPECT_NE(validate().find("does not reach the root"), std::string::npos);
+}
+
+TEST_F(ValidationCorruption, WrongLevel) {
+  // A neighbour one level deeper as parent: the vertex's depth becomes two more than its
+  // original parent's, which is still its neighbour.
+  const int64_t n = built_->spec.nvertices();
+  int64_t victim = -1, deeper = -1;
+  for (int64_t v = 0; v < n && victim < 0; ++v)
+    if (v != root_ && view_.depth[v] > 0 && !has_children(v))
+      for (int64_t u : view_.adj[v])
+        if (view_.depth[u] == view_.depth[v] && global_parent_[u] != v) {
+          victim = v;
+          deeper = u;
+          break;
+        }
+  ASSERT_GE(victim, 0);
+  set_parent(victim, deeper);
+  EXPECT_NE(validate().find("levels must differ by at most one"), std::string::npos);
+}
+
+TEST_F(ValidationCorruption, UnreachedVertexInComponent) {
+  const int64_t n = built_->spec.nvertices();
+  int64_t leaf = -1;
+  for (int64_t v = 0; v < n && leaf < 0; ++v)
+    if (v != root_ && view_.depth[v] > 0 && !has_children(v)) leaf = v;
+  ASSERT_GE(leaf, 0);
+  set_parent(leaf, -1);
+  EXPECT_NE(validate().find("joins depths"), std::string::npos);
+}
+
+TEST_F(ValidationCorruption, RootNotItsOwnParent) {
+  set_parent(root_, *view_.adj[root_].begin());
+  EXPECT_NE(validate().find("is not its own parent"), std::string::npos);
+}
+
+TEST_F(ValidationCorruption, ParentOutOfRange) {
+  const int64_t n = built_->spec.nvertices();
+  int64_t v = 0;
+  while (v == root_ || view_.depth[v] < 0) ++v;
+  set_parent(v, n + 5);
+  EXPECT_NE(validate().find("invalid parent"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace g500

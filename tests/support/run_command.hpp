@@ -1,0 +1,20 @@
+// Runs a shell command (typically g500 under mpiexec) and captures its exit status and output.
+#pragma once
+#include <string>
+
+namespace g500::testing {
+
+struct CommandResult {
+  int status = -1;  // exit status, -1 if it did not exit normally
+  std::string out;
+  std::string err;
+};
+
+CommandResult run_command(const std::string& command);
+// mpiexec -n RANKS [--oversubscribe] g500 ARGS
+CommandResult run_g500(int ranks, const std::string& args);
+// A fresh empty directory for a test's files.
+std::string make_temp_dir();
+std::string read_file(const std::string& path);
+
+}  // namespace g500::testing
