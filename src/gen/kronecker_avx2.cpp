@@ -3,7 +3,7 @@
 //
 // Eight consecutive edges are generated together, as two groups of four 64-bit lanes:
 //  * the MRG recurrence z_n = x z_{n-1} + y z_{n-5} (mod 2^31-1) runs per lane on a five-entry
-//    register ring (levels are fully unrolled per SCALE, so the ring needs no memory);
+//    register ring (the level loop is unrolled five times, so the ring rotates by renaming);
 //  * the quadrant of each draw v is found without a division: with m = ceil(2^45 / 10000),
 //    (v * m) mod 2^45 is an exact fixed-point image of (v mod 10000) / 10000 for every
 //    v < 2^31 - 1 (checked exhaustively), so comparing it with ceil(k 2^45 / 10000) decides
@@ -19,9 +19,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
-#include <array>
 #include <cstring>
-#include <utility>
 
 namespace g500::gen::detail {
 namespace {
@@ -105,36 +103,84 @@ struct GroupOut {
   V src, tgt, weight_draw, min_draw;
 };
 
-// All levels for one group of four lanes whose states are z (z[0] most recent).
-template <int S>
-inline GroupOut walk(const V z[5], const Constants& c) {
-  V ring[5];
-  for (int i = 0; i < 5; ++i) ring[i] = z[4 - i];  // ring[n % 5] holds z_n, oldest first
-  V src = _mm256_setzero_si256(), not_tgt = _mm256_setzero_si256(), lowest = _mm256_set1_epi64x(-1);
-#pragma GCC unroll 64
-  for (int level = 0; level < S; ++level) {
-    const int n = level + 5;
-    V v = mrg_next(ring[(n - 1) % 5], ring[n % 5], c);
-    ring[n % 5] = v;
-    lowest = _mm256_min_epu32(lowest, v);
-    V frac = _mm256_and_si256(_mm256_mul_epu32(v, c.magic), c.mask45);
-    V ge1900 = _mm256_cmpgt_epi64(frac, c.ge1900);
-    V ge3800 = _mm256_cmpgt_epi64(frac, c.ge3800);
-    V ge9500 = _mm256_cmpgt_epi64(frac, c.ge9500);
-    V src_bit = _mm256_or_si256(_mm256_xor_si256(ge1900, ge3800), ge9500);  // quadrant C or D
-    V tgt_zero = _mm256_andnot_si256(ge9500, ge1900);                        // quadrant A or C
-    src = _mm256_sub_epi64(_mm256_add_epi64(src, src), src_bit);             // masks are 0 / -1
-    not_tgt = _mm256_sub_epi64(_mm256_add_epi64(not_tgt, not_tgt), tgt_zero);
-  }
-  const int n = S + 5;
+// Per-group walk state: r[n % 5] holds the stream output z_n (z_0 = oldest state entry).
+struct Walker {
+  V r[5];
+  V src, not_tgt, lowest;
+};
+
+#define G500_INLINE inline __attribute__((always_inline))
+
+G500_INLINE void start(Walker& w, const V z[5]) {
+  for (int i = 0; i < 5; ++i) w.r[i] = z[4 - i];
+  w.src = _mm256_setzero_si256();
+  w.not_tgt = _mm256_setzero_si256();
+  w.lowest = _mm256_set1_epi64x(-1);
+}
+
+// One level: the draw replaces the oldest ring entry O (the most recent one is O - 1 mod 5).
+template <int O>
+G500_INLINE void level(Walker& w, const Constants& c) {
+  V v = mrg_next(w.r[(O + 4) % 5], w.r[O], c);
+  w.r[O] = v;
+  w.lowest = _mm256_min_epu32(w.lowest, v);
+  V frac = _mm256_and_si256(_mm256_mul_epu32(v, c.magic), c.mask45);
+  V ge1900 = _mm256_cmpgt_epi64(frac, c.ge1900);
+  V ge3800 = _mm256_cmpgt_epi64(frac, c.ge3800);
+  V ge9500 = _mm256_cmpgt_epi64(frac, c.ge9500);
+  V src_bit = _mm256_or_si256(_mm256_xor_si256(ge1900, ge3800), ge9500);  // quadrant C or D
+  V tgt_zero = _mm256_andnot_si256(ge9500, ge1900);                        // quadrant A or C
+  w.src = _mm256_sub_epi64(_mm256_add_epi64(w.src, w.src), src_bit);       // masks are 0 / -1
+  w.not_tgt = _mm256_sub_epi64(_mm256_add_epi64(w.not_tgt, w.not_tgt), tgt_zero);
+}
+
+template <int O>
+G500_INLINE void level2(Walker& a, Walker& b, const Constants& c) {
+  level<O>(a, c);
+  level<O>(b, c);
+}
+
+G500_INLINE GroupOut finish(Walker& w, V weight_draw, const Constants& c) {
   GroupOut out;
-  out.weight_draw = mrg_next(ring[(n - 1) % 5], ring[n % 5], c);
-  V tgt = _mm256_xor_si256(not_tgt, c.low_mask);
-  V first_diff = top_bit(_mm256_xor_si256(src, tgt));
-  out.src = _mm256_andnot_si256(first_diff, src);
+  out.weight_draw = weight_draw;
+  V tgt = _mm256_xor_si256(w.not_tgt, c.low_mask);
+  V first_diff = top_bit(_mm256_xor_si256(w.src, tgt));
+  out.src = _mm256_andnot_si256(first_diff, w.src);
   out.tgt = _mm256_or_si256(tgt, first_diff);
-  out.min_draw = lowest;
+  out.min_draw = w.lowest;
   return out;
+}
+
+// All levels for two groups of four lanes (states za, zb; z[0] most recent), interleaved so the
+// two recurrence chains overlap. The level loop is unrolled five times: the ring rotates by
+// renaming only.
+void walk2(const V za[5], const V zb[5], int scale, const Constants& c, GroupOut& out_a, GroupOut& out_b) {
+  Walker a, b;
+  start(a, za);
+  start(b, zb);
+  int left = scale;
+  for (; left >= 5; left -= 5) {
+    level2<0>(a, b, c);
+    level2<1>(a, b, c);
+    level2<2>(a, b, c);
+    level2<3>(a, b, c);
+    level2<4>(a, b, c);
+  }
+  // The remaining 0..4 levels, then the weight: the next output (weights are never redrawn).
+  if (left > 0) level2<0>(a, b, c);
+  if (left > 1) level2<1>(a, b, c);
+  if (left > 2) level2<2>(a, b, c);
+  if (left > 3) level2<3>(a, b, c);
+  V wa, wb;
+  switch (left) {
+    case 0: wa = mrg_next(a.r[4], a.r[0], c); wb = mrg_next(b.r[4], b.r[0], c); break;
+    case 1: wa = mrg_next(a.r[0], a.r[1], c); wb = mrg_next(b.r[0], b.r[1], c); break;
+    case 2: wa = mrg_next(a.r[1], a.r[2], c); wb = mrg_next(b.r[1], b.r[2], c); break;
+    case 3: wa = mrg_next(a.r[2], a.r[3], c); wb = mrg_next(b.r[2], b.r[3], c); break;
+    default: wa = mrg_next(a.r[3], a.r[4], c); wb = mrg_next(b.r[3], b.r[4], c); break;
+  }
+  out_a = finish(a, wa, c);
+  out_b = finish(b, wb, c);
 }
 
 inline void store_edges(Edge* e, V s, V t) {
@@ -190,8 +236,8 @@ Constants make_constants(int scale, uint64_t k0, uint64_t k1) {
   return c;
 }
 
-template <int S>
-void run(const mrg::State& first, uint64_t k0, uint64_t k1, int64_t count, Edge* edges, float* weights) {
+void run(const mrg::State& first, const int S, uint64_t k0, uint64_t k1, int64_t count, Edge* edges,
+         float* weights) {
   const Constants c = make_constants(S, k0, k1);
   // Lane l (group l / 4, slot l % 4) starts at edge l.
   alignas(32) uint64_t init[2][5][4];
@@ -208,8 +254,8 @@ void run(const mrg::State& first, uint64_t k0, uint64_t k1, int64_t count, Edge*
   alignas(32) Edge tmp_edges[8];
   alignas(32) float tmp_weights[8];
   for (int64_t base = 0; base < count; base += 8) {
-    GroupOut a = walk<S>(za, c);
-    GroupOut b = walk<S>(zb, c);
+    GroupOut a, b;
+    walk2(za, zb, S, c, a, b);
     V redraw_a = _mm256_cmpgt_epi64(c.redraw_below, a.min_draw);
     V redraw_b = _mm256_cmpgt_epi64(c.redraw_below, b.min_draw);
     const bool any_redraw = !_mm256_testz_si256(_mm256_or_si256(redraw_a, redraw_b), _mm256_set1_epi64x(-1));
@@ -250,21 +296,12 @@ void run(const mrg::State& first, uint64_t k0, uint64_t k1, int64_t count, Edge*
   }
 }
 
-using RunFn = void (*)(const mrg::State&, uint64_t, uint64_t, int64_t, Edge*, float*);
-
-template <int... S>
-constexpr std::array<RunFn, sizeof...(S)> make_table(std::integer_sequence<int, S...>) {
-  return {&run<S + 1>...};
-}
-
-const auto kRunTable = make_table(std::make_integer_sequence<int, 42>{});
-
 }  // namespace
 
 void generate_avx2(const mrg::State& first, int scale, uint64_t k0, uint64_t k1, int64_t count, Edge* edges,
                    float* weights) {
   if (count <= 0) return;
-  kRunTable[scale - 1](first, k0, k1, count, edges, weights);
+  run(first, scale, k0, k1, count, edges, weights);
 }
 
 }  // namespace g500::gen::detail
