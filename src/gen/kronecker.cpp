@@ -16,10 +16,10 @@
 
 #include "gen/kronecker_detail.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 namespace g500::gen {
 
@@ -33,6 +33,9 @@ constexpr int kLog2Lanes = 4;
 }  // namespace
 
 KroneckerGenerator::KroneckerGenerator(const KroneckerSpec& spec) : spec_(spec) {
+  if (spec.scale < 1 || spec.scale > 42 || spec.edgefactor < 1)
+    throw std::invalid_argument("KroneckerGenerator: need 1 <= scale <= 42 and edgefactor >= 1 (got scale " +
+                                std::to_string(spec.scale) + ", edgefactor " + std::to_string(spec.edgefactor) + ")");
   origin_ = mrg::seed_state(spec.seed1, spec.seed2);
   // The scramble keys come from a far-away part of the stream (50 * 2^128 + 7 * 2^64 steps).
   mrg::State keys = mrg::skip(origin_, 50, 7, 0);
