@@ -157,6 +157,9 @@ TEST_F(Fixture, BadInputGivesOneLineAndNonZeroStatus) {
       {"--scale abc" + out, "--scale"},
       {"--edgefactor 4" + out, "--scale is required"},
       {"--scale 8", "--output"},
+      // 2^36 * 16 edges: far more than any test machine's free space (about 26 TB of tsv).
+      {"--scale 36" + out, "bytes but only"},
+      {"--scale 36 --format bin --weights" + out, "needs 21990232555552 bytes but only"},
   };
   for (const auto& c : cases) {
     for (int np : {1, 2}) {
