@@ -1,4 +1,5 @@
-// Edge-list writers (tsv, bin) and the bin reader; formats are documented in edge_file.hpp.
+// Edge-list writers (tsv, bin) for the reference-3.0-compatible Kronecker generator, and the bin
+// reader; formats are documented in edge_file.hpp.
 #include "gen/edge_file.hpp"
 
 #include <fcntl.h>

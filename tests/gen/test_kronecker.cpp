@@ -128,6 +128,22 @@ TEST(Kronecker, FastPathMatchesSimplePathAtRandomRanges) {
   }
 }
 
+// Callers may call generate() from their own OpenMP threads.
+TEST(Kronecker, GenerateInsideOpenMPRegion) {
+  KroneckerGenerator g(spec_for(14));
+  const int64_t n = g.spec().nedges(), chunk = 9999;
+  std::vector<Edge> a(n), b(n);
+  std::vector<float> wa(n), wb(n);
+  g.generate(0, n, a.data(), wa.data());
+#pragma omp parallel for schedule(dynamic) num_threads(3)
+  for (int64_t lo = 0; lo < n; lo += chunk) {
+    const int64_t hi = std::min(n, lo + chunk);
+    g.generate(lo, hi, b.data() + lo, wb.data() + lo);
+  }
+  EXPECT_EQ(0, std::memcmp(a.data(), b.data(), n * sizeof(Edge)));
+  EXPECT_EQ(0, std::memcmp(wa.data(), wb.data(), n * sizeof(float)));
+}
+
 TEST(Kronecker, ScrambleIsAPermutation) {
   KroneckerGenerator g(spec_for(12));
   std::vector<char> seen(g.spec().nvertices(), 0);
