@@ -1,4 +1,5 @@
-// Edge-list writers (tsv, bin) and the bin reader; formats are documented in edge_file.hpp.
+// Edge-list writers (tsv, bin) for the reference-3.0-compatible Kronecker generator, and the bin
+// reader; formats are documented in edge_file.hpp.
 #include "gen/edge_file.hpp"
 
 #include <fcntl.h>
@@ -100,6 +101,26 @@ std::string pwrite_all(int fd, const char* data, size_t len, int64_t offset) {
   return "";
 }
 
+// Problems with writing `bytes` to `path` (rank 0 only): missing directory, a directory in the
+// way, or not enough free space (unless force). Returns "" when fine.
+std::string check_target(const std::string& path, int64_t bytes, bool approximate, bool force) {
+  const std::string dir = directory_of(path);
+  struct stat st{};
+  struct statvfs vfs{};
+  if (::stat(dir.c_str(), &st) != 0)
+    return fmt::format("cannot write output '{}': directory '{}' does not exist", path, dir);
+  if (!S_ISDIR(st.st_mode)) return fmt::format("cannot write output '{}': '{}' is not a directory", path, dir);
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    return fmt::format("cannot write output '{}': it is a directory", path);
+  if (!force && ::statvfs(dir.c_str(), &vfs) == 0) {
+    const auto free_bytes = static_cast<unsigned long long>(vfs.f_bavail) * vfs.f_frsize;
+    if (static_cast<unsigned long long>(bytes) > free_bytes)
+      return fmt::format("output '{}' needs {}{} bytes but only {} bytes are free in '{}' (use --force to try anyway)",
+                         path, approximate ? "about " : "", bytes, free_bytes, dir);
+  }
+  return "";
+}
+
 struct RankRange {
   int64_t begin, end;
 };
@@ -159,6 +180,33 @@ EdgeWriteResult write_generated_edges(const KroneckerSpec& spec, const std::stri
 
   // Byte layout: header, then the ranks' parts in rank order.
   const std::string header = tsv ? tsv_header(spec, options.weights) : bin_header_bytes(spec, options.weights);
+  const int64_t nedges = spec.nedges();
+
+  // Check the target before any real work. bin sizes are exact; tsv lines vary, so rank 0
+  // estimates from 64 samples of 64 edges spread over the whole graph.
+  std::string error;
+  if (rank == 0) {
+    int64_t estimate = static_cast<int64_t>(header.size());
+    if (tsv) {
+      const int64_t runs = 64, run = std::min<int64_t>(64, nedges);
+      std::vector<Edge> e(run);
+      std::vector<float> w(run);
+      int64_t sampled_bytes = 0;
+      std::string text;
+      for (int64_t r = 0; r < runs; ++r) {
+        const int64_t lo = static_cast<int64_t>(static_cast<__int128>(nedges - run) * r / (runs - 1));
+        gen.generate(lo, lo + run, e.data(), options.weights ? w.data() : nullptr);
+        text.clear();
+        sampled_bytes += static_cast<int64_t>(format_tsv(e.data(), options.weights ? w.data() : nullptr, run, text));
+      }
+      estimate += static_cast<int64_t>(static_cast<long double>(sampled_bytes) / (runs * run) * nedges);
+    } else {
+      estimate += nedges * bin_record_bytes(options.weights);
+    }
+    error = check_target(path, estimate, tsv, options.force);
+  }
+  agree_or_throw(error, comm);
+
   int64_t local_bytes = 0;
   if (tsv) {
     // tsv lines have varying length: a first pass measures this rank's part (regenerating later
@@ -176,26 +224,7 @@ EdgeWriteResult write_generated_edges(const KroneckerSpec& spec, const std::stri
   MPI_Allreduce(&local_bytes, &total, 1, MPI_INT64_T, MPI_SUM, comm);
   total += static_cast<int64_t>(header.size());
   const int64_t my_offset = static_cast<int64_t>(header.size()) + before;
-
-  // Room on the disk?
-  std::string error;
-  const std::string dir = directory_of(path);
-  if (rank == 0) {
-    struct stat st{};
-    struct statvfs vfs{};
-    if (::stat(dir.c_str(), &st) != 0) {
-      error = fmt::format("cannot write output '{}': directory '{}' does not exist", path, dir);
-    } else if (!S_ISDIR(st.st_mode)) {
-      error = fmt::format("cannot write output '{}': '{}' is not a directory", path, dir);
-    } else if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-      error = fmt::format("cannot write output '{}': it is a directory", path);
-    } else if (::statvfs(dir.c_str(), &vfs) == 0) {
-      const auto free_bytes = static_cast<unsigned long long>(vfs.f_bavail) * vfs.f_frsize;
-      if (static_cast<unsigned long long>(total) > free_bytes && !options.force)
-        error = fmt::format("output '{}' needs {} bytes but only {} bytes are free in '{}' (use --force to try anyway)",
-                            path, total, free_bytes, dir);
-    }
-  }
+  if (tsv && rank == 0) error = check_target(path, total, false, options.force);  // now exact
   agree_or_throw(error, comm);
 
   // Temporary name shared by all ranks.

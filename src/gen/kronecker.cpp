@@ -9,78 +9,33 @@
 // while source and target prefixes are equal. The next output after the last level is the
 // weight. Both endpoints are then relabelled by a keyed hash / bit-reversal permutation.
 //
-// The fast path processes kLanes consecutive edges side by side (structure-of-arrays, so the
-// compiler vectorises the modular arithmetic) and hands the extremely rare edges that needed a
-// redraw to the one-edge path.
+// With AVX2 the work is done by kronecker_avx2.cpp. The portable path here processes kLanes
+// consecutive edges side by side (structure-of-arrays, so the compiler can vectorise the modular
+// arithmetic). Both hand the extremely rare edges that needed a redraw to the one-edge walk.
 #include "gen/kronecker.hpp"
 
-#include <omp.h>
+#include "gen/kronecker_detail.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 namespace g500::gen {
 
 namespace {
 
+using namespace detail;
+
 constexpr int kLanes = 1 << 4;
 constexpr int kLog2Lanes = 4;
-constexpr uint32_t kDenominator = 10000;
-constexpr uint32_t kBC = 1900;                                  // B and C numerators
-constexpr uint32_t kD = 500;                                    // D numerator (A = 5700)
-constexpr uint32_t kRedrawBelow = mrg::kModulus % kDenominator;  // modulo-bias rejection
-
-inline uint64_t reverse_bits(uint64_t x) {
-  x = __builtin_bswap64(x);
-  x = ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((x & 0x0F0F0F0F0F0F0F0FULL) << 4);
-  x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
-  x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
-  return x;
-}
-
-inline int64_t permute_label(uint64_t v, int scale, uint64_t k0, uint64_t k1) {
-  const int drop = 64 - scale;
-  v += k0 + k1;
-  v *= (k0 | 0x4519840211493211ULL);
-  v = reverse_bits(v) >> drop;
-  v *= (k1 | 0x3050852102C843A5ULL);
-  v = reverse_bits(v) >> drop;
-  return static_cast<int64_t>(v);
-}
-
-// Quadrant from one draw in [0, 10000): 0 = A (top-left), 1 = B, 2 = C, 3 = D.
-inline int quadrant(uint32_t q) {
-  if (q < kBC) return 1;
-  if (q < 2 * kBC) return 2;
-  if (q < kDenominator - kD) return 0;
-  return 3;
-}
-
-// One edge from its stream state, exactly as the reference walks it.
-inline void one_edge(mrg::State st, int scale, uint64_t& src, uint64_t& tgt, float& weight) {
-  uint64_t s = 0, t = 0;
-  bool diverged = false;
-  for (int level = 0; level < scale; ++level) {
-    uint32_t v = mrg::next(st);
-    while (v < kRedrawBelow) v = mrg::next(st);
-    int quad = quadrant(v % kDenominator);
-    uint64_t sb = quad >> 1, tb = quad & 1;
-    if (!diverged && sb > tb) std::swap(sb, tb);
-    diverged = diverged || sb != tb;
-    s = (s << 1) | sb;
-    t = (t << 1) | tb;
-  }
-  src = s;
-  tgt = t;
-  weight = mrg::to_weight(mrg::next(st));
-}
-
-// Jump matrices between edges: edge i+1 is 2^64 steps after edge i.
-inline const mrg::Matrix& edge_jump_pow2(int k) { return mrg::step_pow2(64 + k); }
 
 }  // namespace
 
 KroneckerGenerator::KroneckerGenerator(const KroneckerSpec& spec) : spec_(spec) {
+  if (spec.scale < 1 || spec.scale > 42 || spec.edgefactor < 1)
+    throw std::invalid_argument("KroneckerGenerator: need 1 <= scale <= 42 and edgefactor >= 1 (got scale " +
+                                std::to_string(spec.scale) + ", edgefactor " + std::to_string(spec.edgefactor) + ")");
   origin_ = mrg::seed_state(spec.seed1, spec.seed2);
   // The scramble keys come from a far-away part of the stream (50 * 2^128 + 7 * 2^64 steps).
   mrg::State keys = mrg::skip(origin_, 50, 7, 0);
@@ -122,6 +77,15 @@ void KroneckerGenerator::generate_parallel(int64_t begin, int64_t end, Edge* edg
 }
 
 void KroneckerGenerator::generate_block_range(int64_t begin, int64_t end, Edge* edges, float* weights) const {
+#ifdef __AVX2__
+  generate_avx2(mrg::skip(origin_, 0, static_cast<uint64_t>(begin), 0), spec_.scale, scramble0_, scramble1_,
+                end - begin, edges, weights);
+#else
+  generate_portable(begin, end, edges, weights);
+#endif
+}
+
+void KroneckerGenerator::generate_portable(int64_t begin, int64_t end, Edge* edges, float* weights) const {
   const int scale = spec_.scale;
   const uint64_t k0 = scramble0_, k1 = scramble1_;
   constexpr uint32_t P = mrg::kModulus;

@@ -32,6 +32,8 @@ class KroneckerGenerator {
   void generate_parallel(int64_t begin, int64_t end, Edge* edges, float* weights) const;
   // Straightforward one-edge-at-a-time version of generate() (slow; used to cross-check).
   void generate_simple(int64_t begin, int64_t end, Edge* edges, float* weights) const;
+  // The non-SIMD blocked version (what generate() uses when built without AVX2); for tests.
+  void generate_portable(int64_t begin, int64_t end, Edge* edges, float* weights) const;
   // The vertex-label permutation applied to every generated endpoint.
   int64_t scramble(int64_t v) const;
 
