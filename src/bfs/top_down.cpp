@@ -45,7 +45,6 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
     for (int r = 0; r < C; ++r)
       for (int k = displs[r]; k < displs[r] + counts[r]; ++k) gathered[k] += static_cast<LocalId>(r * d.block);
     const int64_t nfrontier = static_cast<int64_t>(gathered.size());
-    const uint64_t block = static_cast<uint64_t>(d.block);
 #pragma omp parallel num_threads(nthreads) reduction(+ : examined)
     {
       auto& mine = buckets[omp_get_thread_num()];
@@ -56,7 +55,8 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
         examined += end - begin;
         for (int64_t e = begin; e < end; ++e) {
           const uint64_t y = graph_.neighbors[e];
-          mine[y / block].push_back(((y % block) << 32) | x);
+          const uint64_t owner_row = d.by_block.divide(y);
+          mine[owner_row].push_back(((y - owner_row * d.block) << 32) | x);
         }
       }
     }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "graph/local_graph.hpp"
+#include "util/fast_divisor.hpp"
 
 namespace g500 {
 namespace {
@@ -84,6 +85,48 @@ std::vector<Payload> route_entries(const gen::Edge* edges, int64_t count, const 
   return recv;
 }
 
+// Thread t owns rows [t * per_thread, (t + 1) * per_thread).
+struct RowRanges {
+  RowRanges(int64_t nrows, int nthreads)
+      : threads(nthreads), per_thread(FastDivisor(std::max<int64_t>(1, (nrows + nthreads - 1) / nthreads))) {}
+  int threads;
+  FastDivisor per_thread;
+};
+
+// Applies apply(entry) to every entry, each by the thread owning row_of(entry): a stable counting
+// sort of the entries by owning thread, then every thread walks its own part in order.
+template <class Entry, class RowOf, class Apply>
+void for_each_by_row_range(const std::vector<Entry>& entries, const RowRanges& ranges, RowOf row_of, Apply apply) {
+  const int T = ranges.threads;
+  const int64_t n = static_cast<int64_t>(entries.size());
+  std::vector<int64_t> counts(static_cast<size_t>(T) * T + 1, 0);  // [slice][owner]
+  std::vector<Entry> sorted(n);
+#pragma omp parallel num_threads(T)
+  {
+    const int t = omp_get_thread_num();
+    const int64_t lo = n * t / T, hi = n * (t + 1) / T;
+    int64_t* mine = &counts[static_cast<size_t>(t) * T];
+    for (int64_t k = lo; k < hi; ++k) ++mine[ranges.per_thread.divide(row_of(entries[k]))];
+#pragma omp barrier
+#pragma omp single
+    {
+      int64_t total = 0;
+      for (int owner = 0; owner < T; ++owner)
+        for (int slice = 0; slice < T; ++slice) {
+          int64_t& c = counts[static_cast<size_t>(slice) * T + owner];
+          const int64_t here = c;
+          c = total;
+          total += here;
+        }
+    }
+    for (int64_t k = lo; k < hi; ++k) sorted[mine[ranges.per_thread.divide(row_of(entries[k]))]++] = entries[k];
+#pragma omp barrier
+    const int64_t begin = t == 0 ? 0 : counts[static_cast<size_t>(T - 1) * T + (t - 1)];
+    const int64_t end = counts[static_cast<size_t>(T - 1) * T + t];
+    for (int64_t k = begin; k < end; ++k) apply(sorted[k]);
+  }
+}
+
 // Calls body(chunk_edges, count) for every chunk of this rank's share; every rank makes the same
 // number of calls (some with count 0) because each one is collective.
 template <class Body>
@@ -109,33 +152,28 @@ LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid) 
 
   // Pass 1: row lengths.
   std::vector<int64_t> lengths(nrows + 1, 0);
+  const RowRanges ranges(nrows, omp_get_max_threads());
   for_each_chunk(source, grid.world(), buffer, [&](const gen::Edge* edges, int64_t count) {
     auto rows = route_entries<uint32_t>(edges, count, d, grid, [](LocalId v, LocalId) { return v; });
-#pragma omp parallel for schedule(static)
-    for (size_t k = 0; k < rows.size(); ++k)
-      std::atomic_ref<int64_t>(lengths[rows[k]]).fetch_add(1, std::memory_order_relaxed);
+    for_each_by_row_range(rows, ranges, [](uint32_t entry) { return entry; },
+                          [&](uint32_t entry) { ++lengths[entry]; });
   });
   g.row_starts.assign(nrows + 1, 0);
   for (int64_t v = 0; v < nrows; ++v) g.row_starts[v + 1] = g.row_starts[v] + lengths[v];
   g.neighbors.resize(g.row_starts[nrows]);
 
-  // Pass 2: fill at per-row cursors (lengths is reused as the cursor array).
+  // Pass 2: fill at per-row cursors (lengths is reused as the cursor array). Each thread fills
+  // its own range of rows in arrival order, so the result is deterministic and needs no atomics.
   std::copy(g.row_starts.begin(), g.row_starts.end() - 1, lengths.begin());
   for_each_chunk(source, grid.world(), buffer, [&](const gen::Edge* edges, int64_t count) {
     auto entries = route_entries<uint64_t>(edges, count, d, grid, [](LocalId v, LocalId u) {
       return (static_cast<uint64_t>(v) << 32) | u;
     });
-#pragma omp parallel for schedule(static)
-    for (size_t k = 0; k < entries.size(); ++k) {
-      const LocalId v = static_cast<LocalId>(entries[k] >> 32);
-      const int64_t at = std::atomic_ref<int64_t>(lengths[v]).fetch_add(1, std::memory_order_relaxed);
-      g.neighbors[at] = static_cast<LocalId>(entries[k]);
-    }
+    for_each_by_row_range(entries, ranges, [](uint64_t entry) { return static_cast<uint32_t>(entry >> 32); },
+                          [&](uint64_t entry) {
+                            g.neighbors[lengths[entry >> 32]++] = static_cast<LocalId>(entry);
+                          });
   });
-  // Sorted rows make the result independent of arrival order.
-#pragma omp parallel for schedule(dynamic, 1024)
-  for (int64_t v = 0; v < nrows; ++v)
-    std::sort(g.neighbors.begin() + g.row_starts[v], g.neighbors.begin() + g.row_starts[v + 1]);
 
   // Full degree of each owned vertex: sum of its row lengths over the processes of the grid row.
   std::vector<int64_t> row_degree(nrows);

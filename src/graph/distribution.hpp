@@ -11,6 +11,8 @@
 #pragma once
 #include <cstdint>
 
+#include "util/fast_divisor.hpp"
+
 namespace g500 {
 
 using LocalId = uint32_t;
@@ -28,22 +30,27 @@ struct Distribution {
     int64_t b = (n + parts - 1) / parts;
     block = (b + 63) / 64 * 64;
     if (block == 0) block = 64;
+    by_block = FastDivisor(static_cast<uint64_t>(block));
+    by_rows = FastDivisor(static_cast<uint64_t>(R));
   }
+  FastDivisor by_block, by_rows;
 
   int64_t row_set_size() const { return block * C; }  // vertices indexed by row-local ids
   int64_t col_set_size() const { return block * R; }  // vertices indexed by column-local ids
   int64_t owned_begin() const { return (static_cast<int64_t>(col) * R + row) * block; }
 
-  static int64_t block_of(int64_t v, int64_t b) { return v / b; }
-  int grid_row_of(int64_t v) const { return static_cast<int>((v / block) % R); }
-  int grid_col_of(int64_t v) const { return static_cast<int>((v / block) / R); }
+  int64_t block_of(int64_t v) const { return static_cast<int64_t>(by_block.divide(v)); }
+  int grid_row_of(int64_t v) const { return static_cast<int>(by_rows.remainder(by_block.divide(v))); }
+  int grid_col_of(int64_t v) const { return static_cast<int>(by_rows.divide(by_block.divide(v))); }
   LocalId row_local(int64_t v) const {
-    return static_cast<LocalId>((v / block) / R * block + v % block);
+    const uint64_t k = by_block.divide(v);
+    return static_cast<LocalId>(by_rows.divide(k) * block + (v - k * block));
   }
   LocalId col_local(int64_t v) const { return static_cast<LocalId>(v - static_cast<int64_t>(grid_col_of(v)) * R * block); }
   // Global id of a row-local index of grid row `i`.
   int64_t global_from_row_local(int64_t x, int i) const {
-    return ((x / block) * R + i) * block + x % block;
+    const int64_t position = static_cast<int64_t>(by_block.divide(x));
+    return (position * R + i) * block + (x - position * block);
   }
   // Global id of a column-local index of grid column `j`.
   int64_t global_from_col_local(int64_t u, int j) const { return static_cast<int64_t>(j) * R * block + u; }

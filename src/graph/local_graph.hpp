@@ -15,7 +15,7 @@ namespace g500 {
 struct LocalGraph {
   Distribution dist;
   std::vector<int64_t> row_starts;    // row_set_size() + 1 entries
-  std::vector<LocalId> neighbors;     // column-local ids, sorted within each row
+  std::vector<LocalId> neighbors;     // column-local ids, in a deterministic arrival order
   std::vector<int64_t> owned_degree;  // B entries: degree of each owned vertex over the whole graph
   int64_t global_directed_edges = 0;  // 2 x (input edges that are not self-loops)
 

@@ -50,3 +50,27 @@ TEST(Grid, DefaultShapeIsClosestFactorsWithRowsAtLeastCols) {
 
 }  // namespace
 }  // namespace g500
+
+#include <random>
+
+#include "util/fast_divisor.hpp"
+
+namespace g500 {
+namespace {
+
+TEST(FastDivisor, MatchesHardwareDivision) {
+  std::mt19937_64 rng(7);
+  for (uint64_t d : {1ULL, 2ULL, 3ULL, 6ULL, 7ULL, 64ULL, 174784ULL, 1ULL << 20, (1ULL << 20) + 64, 1000003ULL,
+                     (1ULL << 40) + 12345, ~0ULL}) {
+    FastDivisor f(d);
+    for (int k = 0; k < 20000; ++k) {
+      uint64_t x = k < 1000 ? static_cast<uint64_t>(k) : (k % 2 ? rng() : rng() >> (k % 63));
+      ASSERT_EQ(f.divide(x), x / d) << x << " / " << d;
+      ASSERT_EQ(f.remainder(x), x % d) << x << " % " << d;
+    }
+    ASSERT_EQ(f.divide(~0ULL), ~0ULL / d);
+  }
+}
+
+}  // namespace
+}  // namespace g500
