@@ -16,15 +16,28 @@ DistributedBfs::DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid,
       grid_(grid),
       dist_(graph.dist),
       options_(options),
-      alltoallv_(comm::find_alltoallv(options.alltoallv)),
       allgatherv_(comm::find_allgatherv(options.allgatherv)),
+      nthreads_(omp_get_max_threads()),
+      row_exchange_(grid.row_comm(), nthreads_, comm::find_alltoallv(options.alltoallv)),
+      column_exchange_(grid.col_comm(), nthreads_, comm::find_alltoallv(options.alltoallv)),
       parent_(dist_.block, -1),
       visited_(dist_.block),
       frontier_bits_(dist_.block),
       column_frontier_(dist_.col_set_size()),
+      found_(nthreads_),
       rotating_(dist_.block / kBitsPerWord) {
-  if (!alltoallv_) throw UsageError("unknown --alltoallv algorithm '" + options.alltoallv + "'");
+  if (!comm::find_alltoallv(options.alltoallv)) throw UsageError("unknown --alltoallv algorithm '" + options.alltoallv + "'");
   if (!allgatherv_) throw UsageError("unknown --allgatherv algorithm '" + options.allgatherv + "'");
+}
+
+void DistributedBfs::prepare() { std::fill(parent_.begin(), parent_.end(), -1); }
+
+void DistributedBfs::collect_next() {
+  next_.clear();
+  for (auto& part : found_) {
+    next_.insert(next_.end(), part.begin(), part.end());
+    part.clear();
+  }
 }
 
 void DistributedBfs::frontier_list_to_bitmap() {
@@ -59,7 +72,6 @@ BfsRun DistributedBfs::run(int64_t root) {
 
   {
     comm::ScopedPhase timed(profile, Phase::kCalculation);
-    std::fill(parent_.begin(), parent_.end(), -1);
     visited_.clear();
     frontier_.clear();
   }
@@ -73,7 +85,7 @@ BfsRun DistributedBfs::run(int64_t root) {
     frontier_.push_back(r);
     unvisited_edges_local -= graph_.owned_degree[r];
   }
-  int64_t unvisited_edges = graph_.global_directed_edges - 0;
+  int64_t unvisited_edges = 0;
   {
     // Global counts for the first decision: frontier {root}.
     int64_t frontier_edges_local = 0;

@@ -3,16 +3,16 @@
 // The frontier bitmap of this grid column's vertex range is gathered along the column. The
 // unvisited vertices of row set i are visited in C sub-steps: in sub-step s this process examines
 // the block owned by P(i, j+s), skipping vertices whose bit is set in the rotating visited bitmap
-// of that block, and stops at the first neighbour in the frontier. The bitmap then moves one step
-// along the row (sendrecv), so a vertex found here is skipped by the processes after us. The found
-// (child, parent) pairs go to their owners in one alltoallv at the end of the level.
+// of that block (and rows without edges), and stops at the first neighbour in the frontier. The
+// bitmap then moves one step along the row (sendrecv), so a vertex found here is skipped by the
+// processes after us. Pairs found in our own block (sub-step 0) are applied at once; the others
+// go to their owners in one alltoallv at the end of the level.
 #include <omp.h>
 
 #include <bit>
 #include <cstring>
 
 #include "bfs/bfs.hpp"
-#include "comm/exchange.hpp"
 
 namespace g500 {
 
@@ -24,7 +24,10 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
   const int64_t block_words = d.block / kBitsPerWord;
 
   // 1. Frontier over the column's vertex range: owned frontier bitmaps gathered along the column.
-  {
+  if (R == 1) {
+    ScopedPhase timed(profile, Phase::kCalculation);
+    std::memcpy(column_frontier_.data(), frontier_bits_.data(), block_words * sizeof(uint64_t));
+  } else {
     ScopedPhase timed(profile, Phase::kAllgatherv);
     std::vector<int> counts(R, static_cast<int>(block_words)), displs(R);
     for (int r = 0; r < R; ++r) displs[r] = static_cast<int>(r * block_words);
@@ -33,40 +36,54 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
   }
 
   // 2. C sub-steps over the blocks of the row set, the visited bitmap rotating along the row.
-  const int nthreads = omp_get_max_threads();
-  comm::ThreadBuckets buckets = comm::make_thread_buckets(nthreads, C);
+  comm::ThreadBuckets& buckets = row_exchange_.start();
   std::memcpy(rotating_.data(), visited_.data(), block_words * sizeof(uint64_t));
   const uint64_t* frontier = column_frontier_.data();
+  const uint64_t* has_edges = graph_.row_has_edges.data();
+  const LocalId* neighbors = graph_.neighbors.data();
+  const int64_t* row_starts = graph_.row_starts.data();
   int64_t examined = 0;
   for (int s = 0; s < C; ++s) {
     const int target = (j + s) % C;  // the grid-row position owning the block examined now
     const int64_t base = static_cast<int64_t>(target) * d.block;
+    const int64_t base_word = base / kBitsPerWord;
+    const bool own_block = s == 0;
     {
       ScopedPhase timed(profile, Phase::kCalculation);
-#pragma omp parallel num_threads(nthreads) reduction(+ : examined)
+#pragma omp parallel num_threads(nthreads_) reduction(+ : examined)
       {
-        auto& out = buckets[omp_get_thread_num()][target];
-#pragma omp for schedule(dynamic, 256)
+        const int t = omp_get_thread_num();
+        auto& out = buckets[t][target];
+        auto& mine = found_[t];
+#pragma omp for schedule(dynamic, 64)
         for (int64_t w = 0; w < block_words; ++w) {
-          uint64_t unvisited = ~rotating_[w];
-          while (unvisited) {
-            const int bit = std::countr_zero(unvisited);
-            unvisited &= unvisited - 1;
+          uint64_t candidates = ~rotating_[w] & has_edges[base_word + w];
+          uint64_t found_bits = 0;
+          while (candidates) {
+            const int bit = std::countr_zero(candidates);
+            candidates &= candidates - 1;
             const int64_t offset = w * kBitsPerWord + bit;
             const int64_t v = base + offset;
-            const int64_t begin = graph_.row_begin(v), end = graph_.row_end(v);
+            const int64_t begin = row_starts[v], end = row_starts[v + 1];
             for (int64_t e = begin; e < end; ++e) {
-              const LocalId u = graph_.neighbors[e];
+              const LocalId u = neighbors[e];
               if ((frontier[u / kBitsPerWord] >> (u % kBitsPerWord)) & 1U) {
                 examined += e - begin + 1;
-                out.push_back((static_cast<uint64_t>(offset) << 32) | u);
-                rotating_[w] |= uint64_t{1} << bit;
+                found_bits |= uint64_t{1} << bit;
+                if (own_block) {
+                  parent_[offset] = d.global_from_col_local(u, j);
+                  mine.push_back(static_cast<LocalId>(offset));
+                } else {
+                  out.push_back((static_cast<uint64_t>(offset) << 32) | u);
+                }
                 goto next_vertex;
               }
             }
             examined += end - begin;
           next_vertex:;
           }
+          rotating_[w] |= found_bits;
+          if (own_block) visited_.data()[w] |= found_bits;
         }
       }
     }
@@ -78,26 +95,27 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
   }
 
   // 3. Found pairs to their owners along the row.
-  comm::Received in = comm::exchange(buckets, grid_.row_comm(), alltoallv_, profile);
-  ScopedPhase timed(profile, Phase::kCalculation);
-  std::vector<std::vector<LocalId>> found(nthreads);
-#pragma omp parallel num_threads(nthreads)
-  {
-    auto& mine = found[omp_get_thread_num()];
-    for (int src = 0; src < C; ++src) {
-      const uint64_t* records = in.records.data() + in.displs[src];
+  if (C > 1) {
+    const auto& pieces = row_exchange_.deliver(profile);
+    ScopedPhase timed(profile, Phase::kCalculation);
+#pragma omp parallel num_threads(nthreads_)
+    {
+      auto& mine = found_[omp_get_thread_num()];
+      for (const auto& piece : pieces) {
+        const uint64_t* records = piece.records;
+        const int64_t count = static_cast<int64_t>(piece.count);
 #pragma omp for schedule(static) nowait
-      for (int k = 0; k < in.counts[src]; ++k) {
-        const LocalId v = static_cast<LocalId>(records[k] >> 32);
-        const int64_t u = static_cast<int64_t>(records[k] & 0xffffffffULL);
-        visited_.test_and_set_atomic(v);
-        parent_[v] = d.global_from_col_local(u, src);
-        mine.push_back(v);
+        for (int64_t k = 0; k < count; ++k) {
+          const LocalId v = static_cast<LocalId>(records[k] >> 32);
+          visited_.test_and_set_atomic(v);
+          parent_[v] = d.global_from_col_local(static_cast<int64_t>(records[k] & 0xffffffffULL), piece.source);
+          mine.push_back(v);
+        }
       }
     }
   }
-  next_.clear();
-  for (auto& part : found) next_.insert(next_.end(), part.begin(), part.end());
+  ScopedPhase timed(profile, Phase::kCalculation);
+  collect_next();
   return StepResult{examined};
 }
 

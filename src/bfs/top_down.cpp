@@ -9,7 +9,6 @@
 #include <omp.h>
 
 #include "bfs/bfs.hpp"
-#include "comm/exchange.hpp"
 
 namespace g500 {
 
@@ -21,7 +20,6 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
 
   // 1. Gather the frontier of this grid row (owned offsets), as row-local ids.
   std::vector<int> counts(C), displs(C);
-  std::vector<LocalId> gathered;
   {
     ScopedPhase timed(profile, Phase::kAllgatherv);
     int mine = static_cast<int>(frontier_.size());
@@ -31,26 +29,25 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
       displs[r] = static_cast<int>(total);
       total += counts[r];
     }
-    gathered.resize(total);
-    allgatherv_(frontier_.data(), mine, MPI_UINT32_T, gathered.data(), counts.data(), displs.data(),
-                MPI_UINT32_T, grid_.row_comm());
+    gathered_.resize(total);
+    allgatherv_(frontier_.data(), mine, MPI_UINT32_T, gathered_.data(), counts.data(), displs.data(), MPI_UINT32_T,
+                grid_.row_comm());
   }
 
   // 2. Expand: candidates (y offset in its owner's block, x row-local) per destination row.
-  const int nthreads = omp_get_max_threads();
-  comm::ThreadBuckets buckets = comm::make_thread_buckets(nthreads, d.R);
+  comm::ThreadBuckets& buckets = column_exchange_.start();
   int64_t examined = 0;
   {
     ScopedPhase timed(profile, Phase::kCalculation);
-    for (int r = 0; r < C; ++r)
-      for (int k = displs[r]; k < displs[r] + counts[r]; ++k) gathered[k] += static_cast<LocalId>(r * d.block);
-    const int64_t nfrontier = static_cast<int64_t>(gathered.size());
-#pragma omp parallel num_threads(nthreads) reduction(+ : examined)
+    for (int r = 1; r < C; ++r)
+      for (int k = displs[r]; k < displs[r] + counts[r]; ++k) gathered_[k] += static_cast<LocalId>(r * d.block);
+    const int64_t nfrontier = static_cast<int64_t>(gathered_.size());
+#pragma omp parallel num_threads(nthreads_) reduction(+ : examined)
     {
       auto& mine = buckets[omp_get_thread_num()];
-#pragma omp for schedule(dynamic, 64)
+#pragma omp for schedule(dynamic, 16)
       for (int64_t k = 0; k < nfrontier; ++k) {
-        const LocalId x = gathered[k];
+        const LocalId x = gathered_[k];
         const int64_t begin = graph_.row_begin(x), end = graph_.row_end(x);
         examined += end - begin;
         for (int64_t e = begin; e < end; ++e) {
@@ -63,27 +60,25 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
   }
 
   // 3. Exchange along the grid column and keep the first candidate per unvisited vertex.
-  comm::Received in = comm::exchange(buckets, grid_.col_comm(), alltoallv_, profile);
+  const auto& pieces = column_exchange_.deliver(profile);
   ScopedPhase timed(profile, Phase::kCalculation);
-  std::vector<std::vector<LocalId>> found(nthreads);
-#pragma omp parallel num_threads(nthreads)
+#pragma omp parallel num_threads(nthreads_)
   {
-    auto& mine = found[omp_get_thread_num()];
-    for (int src = 0; src < d.R; ++src) {
-      const uint64_t* records = in.records.data() + in.displs[src];
+    auto& mine = found_[omp_get_thread_num()];
+    for (const auto& piece : pieces) {
+      const uint64_t* records = piece.records;
+      const int64_t count = static_cast<int64_t>(piece.count);
 #pragma omp for schedule(static) nowait
-      for (int k = 0; k < in.counts[src]; ++k) {
+      for (int64_t k = 0; k < count; ++k) {
         const LocalId y = static_cast<LocalId>(records[k] >> 32);
-        const int64_t x = static_cast<int64_t>(records[k] & 0xffffffffULL);
         if (visited_.test_and_set_atomic(y)) {
-          parent_[y] = d.global_from_row_local(x, src);
+          parent_[y] = d.global_from_row_local(static_cast<int64_t>(records[k] & 0xffffffffULL), piece.source);
           mine.push_back(y);
         }
       }
     }
   }
-  next_.clear();
-  for (auto& part : found) next_.insert(next_.end(), part.begin(), part.end());
+  collect_next();
   return StepResult{examined};
 }
 

@@ -25,6 +25,7 @@ void check_scale(int scale, int threads, GridShape shape = {}) {
   for (size_t k = 0; k < roots.size(); ++k) {
     const auto& want = vec.roots[k];
     ASSERT_EQ(roots[k], want.root) << "root " << k;
+    bfs.prepare();
     BfsRun run = bfs.run(roots[k]);
     EXPECT_EQ(run.level_sizes, want.level_sizes) << "scale " << scale << " root " << want.root;
     ValidationResult check = validate_bfs(graph, *built->grid, roots[k], bfs.parents());
