@@ -85,7 +85,7 @@ void require_tuned_algorithm(CollOp op, int algorithm) {
     throw UsageError("--algo ompi:N needs Open MPI's coll/tuned component (its MPI_T variables are not visible)");
   if (!s.dynamic_rules || s.algorithm != algorithm)
     throw UsageError(fmt::format(
-        "--algo ompi:{} is not in force (coll_tuned_use_dynamic_rules={}, coll_tuned_{}_algorithm={}); "
+        "--algo ompi:{} is not in force (coll_tuned_use_dynamic_rules={}, coll_tuned_{}_algorithm={}). "
         "Open MPI reads these at start-up: run as mpiexec {} ... g500 coll ...",
         algorithm, s.dynamic_rules ? 1 : 0, op_name(op), s.algorithm, tuned_mpiexec_flags(op, algorithm)));
 }
