@@ -22,6 +22,9 @@ namespace {
 
 using namespace g500::comm;
 
+// 004's least-squares fit for Bintree3d (the Trinaryx6 fit is NetworkParams' default).
+constexpr double kBintree3dLatency = 4.29e-6, kBintree3dBandwidth = 6.64e9;
+
 struct CollArgs {
   bool check = false, list = false, simulate = false, segment_model = false;
   std::string op, algo = kMpiAlgorithm, sizes, csv, fit, shape, segment = "0", fit_csv;
@@ -137,8 +140,8 @@ int run_coll(int argc, char** argv) {
   app.add_option("--fit-csv", args.fit_csv, "With --fit: write predicted versus measured as CSV");
   app.add_flag("--segment-model", args.segment_model, "Optimal segment sizes of Eqs. 5 and 7 versus numeric minimum");
   app.add_flag("--simulate", args.simulate, "Predict every algorithm on 004's Table 1 shapes (torus model)");
-  app.add_option("--latency", args.latency, "Model latency L [s]")->capture_default_str();
-  app.add_option("--bandwidth", args.bandwidth, "Model bandwidth B [bytes/s]")->capture_default_str();
+  auto* latency_option = app.add_option("--latency", args.latency, "Model latency L [s] (default: 004's fits)");
+  auto* bandwidth_option = app.add_option("--bandwidth", args.bandwidth, "Model bandwidth B [bytes/s] (default: 004's fits)");
   app.add_option("--hop-latency", args.hop_latency, "Simulation: latency per router hop [s]")->capture_default_str();
   try {
     app.parse(argc, argv);
@@ -166,7 +169,11 @@ int run_coll(int argc, char** argv) {
     std::string error, text;
     if (rank_of_world() == 0) {
       try {
-        text = format_segment_study(args.latency, args.bandwidth, shape, sizes, args.csv);
+        // 004's fitted values per algorithm unless the user gives L and B.
+        const bool given = latency_option->count() > 0 || bandwidth_option->count() > 0;
+        const LinkCost ktree{args.latency, args.bandwidth};
+        const LinkCost bintree3d = given ? ktree : LinkCost{kBintree3dLatency, kBintree3dBandwidth};
+        text = format_segment_study(ktree, bintree3d, shape, sizes, args.csv);
       } catch (const g500::UsageError& e) {
         error = e.what();
       }

@@ -98,15 +98,16 @@ void write_fit_csv(const std::string& path, const std::vector<FittedGroup>& grou
                          g.fit.latency, g.fit.bandwidth);
 }
 
-std::string format_segment_study(double latency, double bandwidth, const Shape3& shape,
+std::string format_segment_study(const LinkCost& kt, const LinkCost& b3, const Shape3& shape,
                                  const std::vector<double>& messages, const std::string& csv_path) {
   constexpr int kSixTrees = 6;
   constexpr double kSmallestSegment = 16;
   std::string text = fmt::format(
-      "segment-size model on shape {} with L = {:.3g} us, B = {:.3g} GB/s\n"
-      "k-tree (k = 6, Eq. 4): optimum from d t/d mS = 0 uses NX+NY+NZ-3 (derived); 004's Eq. 5 prints -2\n"
-      "bintree3d (Eq. 6/7): optimum sqrt(L B M / (sum floor log2 N - 1))\n\n",
-      shape.text(), latency * 1e6, bandwidth / 1e9);
+      "segment-size model on shape {}\n"
+      "k-tree (k = 6, Eq. 4), L = {:.3g} us, B = {:.3g} GB/s: optimum from d t/d mS = 0 uses NX+NY+NZ-3\n"
+      "  (derived); 004's Eq. 5 prints NX+NY+NZ-2\n"
+      "bintree3d (Eq. 6), L = {:.3g} us, B = {:.3g} GB/s: optimum Eq. 7, sqrt(L B M / (sum floor log2 N - 1))\n\n",
+      shape.text(), kt.latency * 1e6, kt.bandwidth / 1e9, b3.latency * 1e6, b3.bandwidth / 1e9);
   text += fmt::format("{:>9} | {:>11} {:>11} {:>11} {:>11} | {:>11} {:>11} {:>11}\n", "M", "kt derived", "kt printed",
                       "kt numeric", "t(opt) us", "b3d Eq.7", "b3d numeric", "t(opt) us");
   std::ofstream csv;
@@ -115,22 +116,22 @@ std::string format_segment_study(double latency, double bandwidth, const Shape3&
     csv << "algo,shape,L_s,B_Bps,bytes,segment,t_model_s,optimum_derived,optimum_printed,optimum_numeric\n";
   }
   for (double m : messages) {
-    auto ktree = [&](double s) { return ktree_time(latency, bandwidth, m, s, shape, kSixTrees); };
-    auto b3d = [&](double s) { return bintree3d_time(latency, bandwidth, m, s, shape); };
-    const double kt_derived = ktree_optimal_segment(latency, bandwidth, m, shape, kSixTrees);
-    const double kt_printed = ktree_optimal_segment(latency, bandwidth, m, shape, kSixTrees, true);
+    auto ktree = [&](double s) { return ktree_time(kt.latency, kt.bandwidth, m, s, shape, kSixTrees); };
+    auto b3d = [&](double s) { return bintree3d_time(b3.latency, b3.bandwidth, m, s, shape); };
+    const double kt_derived = ktree_optimal_segment(kt.latency, kt.bandwidth, m, shape, kSixTrees);
+    const double kt_printed = ktree_optimal_segment(kt.latency, kt.bandwidth, m, shape, kSixTrees, true);
     const double kt_numeric = minimise_segment(ktree, kSmallestSegment, m);
-    const double b3_formula = bintree3d_optimal_segment(latency, bandwidth, m, shape);
+    const double b3_formula = bintree3d_optimal_segment(b3.latency, b3.bandwidth, m, shape);
     const double b3_numeric = minimise_segment(b3d, kSmallestSegment, m);
     text += fmt::format("{:>9} | {:>11.0f} {:>11.0f} {:>11.0f} {:>11.2f} | {:>11.0f} {:>11.0f} {:>11.2f}\n",
                         human_bytes(m), kt_derived, kt_printed, kt_numeric, ktree(kt_derived) * 1e6, b3_formula,
                         b3_numeric, b3d(b3_formula) * 1e6);
     if (csv.is_open())
       for (double s = kSmallestSegment; s <= m; s *= std::sqrt(2.0)) {
-        csv << fmt::format("ktree6,{},{:.6g},{:.6g},{:.0f},{:.1f},{:.9g},{:.1f},{:.1f},{:.1f}\n", shape.text(), latency,
-                           bandwidth, m, s, ktree(s), kt_derived, kt_printed, kt_numeric);
-        csv << fmt::format("bintree3d,{},{:.6g},{:.6g},{:.0f},{:.1f},{:.9g},{:.1f},{:.1f},{:.1f}\n", shape.text(), latency,
-                           bandwidth, m, s, b3d(s), b3_formula, b3_formula, b3_numeric);
+        csv << fmt::format("ktree6,{},{:.6g},{:.6g},{:.0f},{:.1f},{:.9g},{:.1f},{:.1f},{:.1f}\n", shape.text(), kt.latency,
+                           kt.bandwidth, m, s, ktree(s), kt_derived, kt_printed, kt_numeric);
+        csv << fmt::format("bintree3d,{},{:.6g},{:.6g},{:.0f},{:.1f},{:.9g},{:.1f},{:.1f},{:.1f}\n", shape.text(), b3.latency,
+                           b3.bandwidth, m, s, b3d(s), b3_formula, b3_formula, b3_numeric);
       }
   }
   return text;

@@ -25,7 +25,11 @@ void write_fit_csv(const std::string& path, const std::vector<FittedGroup>& grou
 
 // Fig. 8: cost of Eq. 4 (k = 6) and Eq. 6 versus segment size for several M, with the optimal
 // segment by the derivation (-3), as printed in 004's Eq. 5 (-2), Eq. 7, and numeric minimisation.
-std::string format_segment_study(double latency, double bandwidth, const Shape3& shape,
+struct LinkCost {
+  double latency;    // L [s]
+  double bandwidth;  // B [bytes/s]
+};
+std::string format_segment_study(const LinkCost& ktree, const LinkCost& bintree3d, const Shape3& shape,
                                  const std::vector<double>& messages, const std::string& csv_path);
 
 std::string format_simulation(const std::vector<SimulationRow>& rows);

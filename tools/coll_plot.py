@@ -1,0 +1,161 @@
+#!/usr/bin/python3
+"""Plots for `g500 coll` (paper 004 style).
+
+  coll_plot.py harness CSV... --out DIR        throughput vs message size per algorithm (Figs. 1-7),
+                                               one PNG per operation and process count
+  coll_plot.py --segment-model CSV --out DIR   cost vs segment size with the optima (Fig. 8)
+  coll_plot.py --simulation CSV --out DIR      simulated throughput per Table 1 shape (Figs. 1, 5, 6)
+"""
+import argparse
+import collections
+import csv
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+MARKERS = "os^vD<>px*h+"
+
+
+def read_rows(paths):
+    rows = []
+    for path in paths:
+        with open(path, newline="") as f:
+            rows.extend(csv.DictReader(f))
+    return rows
+
+
+def curve_label(row):
+    label = row["algo"] if row["algo"].startswith("ompi:") is False else row["ran"]
+    if row["shape"] not in ("-", ""):
+        label += f" {row['shape']}"
+    if int(row["segment"]) > 0:
+        label += f" seg {int(row['segment']) // 1024}K" if int(row["segment"]) >= 1024 else f" seg {row['segment']}"
+    return label
+
+
+def plot_harness(paths, out):
+    rows = read_rows(paths)
+    by_figure = collections.defaultdict(lambda: collections.defaultdict(list))
+    for r in rows:
+        if int(r["bytes"]) == 0:
+            continue
+        by_figure[(r["op"], r["np"])][curve_label(r)].append((int(r["bytes"]), float(r["throughput_Bps"]) / 1e6))
+    written = []
+    for (op, np), curves in sorted(by_figure.items()):
+        fig, ax = plt.subplots(figsize=(8, 5.5))
+        for i, (label, points) in enumerate(sorted(curves.items())):
+            points.sort()
+            ax.plot([p[0] for p in points], [p[1] for p in points], marker=MARKERS[i % len(MARKERS)],
+                    markersize=4, linewidth=1, label=label)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("message size M [bytes]")
+        ylabel = {"bcast": "T = M / t", "allgatherv": "T = (NP-1) M / t"}.get(op, "T = (NP-NLP) NLP M / t")
+        ax.set_ylabel(f"throughput {ylabel} [MB/s]")
+        ax.set_title(f"{op}, {np} ranks (measured; this machine)")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7, ncol=2)
+        fig.tight_layout()
+        path = os.path.join(out, f"coll_{op}_np{np}.png")
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
+def plot_segment_model(path, out):
+    rows = read_rows([path])
+    written = []
+    for algo in sorted({r["algo"] for r in rows}):
+        fig, ax = plt.subplots(figsize=(8, 5.5))
+        sizes = sorted({int(r["bytes"]) for r in rows if r["algo"] == algo})
+        for i, m in enumerate(sizes):
+            pts = sorted((float(r["segment"]), float(r["t_model_s"]) * 1e6) for r in rows
+                         if r["algo"] == algo and int(r["bytes"]) == m)
+            line, = ax.plot([p[0] for p in pts], [p[1] for p in pts], linewidth=1.2, label=f"M = {m // 1024} KiB")
+            first = next(r for r in rows if r["algo"] == algo and int(r["bytes"]) == m)
+            ax.axvline(float(first["optimum_derived"]), color=line.get_color(), linestyle="--", linewidth=0.8)
+            if first["optimum_printed"] != first["optimum_derived"]:
+                ax.axvline(float(first["optimum_printed"]), color=line.get_color(), linestyle=":", linewidth=0.8)
+            ax.plot([float(first["optimum_numeric"])], [min(p[1] for p in pts)], marker="o", color=line.get_color())
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("segment size mS [bytes]")
+        ax.set_ylabel("model cost t [us]")
+        eq = ("Eq. 4 (k = 6)\ndashed: optimum with NX+NY+NZ-3 (derived), dotted: -2 (Eq. 5 as printed)"
+              if algo.startswith("ktree") else "Eq. 6\ndashed: optimum of Eq. 7")
+        ax.set_title(f"{algo} on {rows[0]['shape']}: {eq}; dots: numeric minimum", fontsize=9)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        target = os.path.join(out, f"coll_segment_model_{algo}.png")
+        fig.savefig(target, dpi=110)
+        plt.close(fig)
+        written.append(target)
+    return written
+
+
+def plot_simulation(path, out):
+    rows = read_rows([path])
+    written = []
+    for op in sorted({r["op"] for r in rows}):
+        sizes = [s for s in ("small", "middle", "large") if any(r["size"] == s and r["op"] == op for r in rows)]
+        algos = sorted({r["algo"] for r in rows if r["op"] == op})
+        fig, axes = plt.subplots(len(sizes), 1, figsize=(9, 3.2 * len(sizes)), squeeze=False)
+        for ax, size in zip(axes[:, 0], sizes):
+            sub = [r for r in rows if r["op"] == op and r["size"] == size]
+            shapes = sorted({(int(r["dims"]), r["shape"]) for r in sub})
+            width = 0.8 / len(shapes)
+            messages = sorted({int(r["bytes"]) for r in sub})
+            for j, (dims, shape) in enumerate(shapes):
+                xs, ys = [], []
+                for a_index, algo in enumerate(algos):
+                    for m_index, m in enumerate(messages):
+                        match = [r for r in sub if r["algo"] == algo and r["shape"] == shape and int(r["bytes"]) == m]
+                        if match:
+                            xs.append(a_index * (len(messages) + 1) + m_index + j * width)
+                            ys.append(float(match[0]["throughput_Bps"]) / 1e6)
+                ax.bar(xs, ys, width=width, label=f"{dims}D {shape}")
+            ticks = [a * (len(messages) + 1) + (len(messages) - 1) / 2 for a in range(len(algos))]
+            ax.set_xticks(ticks)
+            ax.set_xticklabels([f"{a}\n({', '.join(str(m // 1024) + 'K' for m in messages)})" for a in algos],
+                               fontsize=7)
+            ax.set_yscale("log")
+            ax.set_ylabel("T [MB/s]")
+            ax.set_title(f"{op}, {size}: simulated throughput on the torus model", fontsize=9)
+            ax.legend(fontsize=7)
+            ax.grid(True, axis="y", which="both", alpha=0.3)
+        fig.tight_layout()
+        target = os.path.join(out, f"coll_simulation_{op}.png")
+        fig.savefig(target, dpi=110)
+        plt.close(fig)
+        written.append(target)
+    return written
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("csv", nargs="*", help="harness CSV files (g500 coll --op ... --csv)")
+    parser.add_argument("--segment-model", help="CSV of g500 coll --segment-model --csv")
+    parser.add_argument("--simulation", help="CSV of g500 coll --simulate --csv")
+    parser.add_argument("--out", default=".", help="directory for the PNG files")
+    args = parser.parse_args()
+    if not (args.csv or args.segment_model or args.simulation):
+        parser.error("give harness CSV files, --segment-model or --simulation")
+    os.makedirs(args.out, exist_ok=True)
+    written = []
+    if args.csv:
+        written += plot_harness(args.csv, args.out)
+    if args.segment_model:
+        written += plot_segment_model(args.segment_model, args.out)
+    if args.simulation:
+        written += plot_simulation(args.simulation, args.out)
+    for path in written:
+        print(path)
+
+
+if __name__ == "__main__":
+    main()
