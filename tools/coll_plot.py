@@ -5,6 +5,7 @@
                                                one PNG per operation and process count
   coll_plot.py --segment-model CSV --out DIR   cost vs segment size with the optima (Fig. 8)
   coll_plot.py --simulation CSV --out DIR      simulated throughput per Table 1 shape (Figs. 1, 5, 6)
+  coll_plot.py harness CSV... --table SIZES    markdown table of throughput at the given sizes (bytes, comma-separated)
 """
 import argparse
 import collections
@@ -64,6 +65,24 @@ def plot_harness(paths, out):
         plt.close(fig)
         written.append(path)
     return written
+
+
+def print_table(paths, sizes):
+    rows = read_rows(paths)
+    sizes = [int(x) for x in sizes.split(",")]
+    curves = collections.defaultdict(dict)
+    for r in rows:
+        if int(r["bytes"]) in sizes:
+            curves[(r["op"], r["np"], curve_label(r), r["ran"])][int(r["bytes"])] = float(r["throughput_Bps"]) / 1e6
+    print("| op | np | algorithm | ran | " + " | ".join(f"T at {human(m)} [MB/s]" for m in sizes) + " |")
+    print("|---" * (4 + len(sizes)) + "|")
+    for (op, np, label, ran), values in sorted(curves.items()):
+        cells = " | ".join(f"{values[m]:.1f}" if m in values else "-" for m in sizes)
+        print(f"| {op} | {np} | {label} | {ran} | {cells} |")
+
+
+def human(m):
+    return f"{m // 1048576} MiB" if m >= 1048576 else f"{m // 1024} KiB" if m >= 1024 else f"{m} B"
 
 
 def plot_segment_model(path, out):
@@ -142,7 +161,11 @@ def main():
     parser.add_argument("--segment-model", help="CSV of g500 coll --segment-model --csv")
     parser.add_argument("--simulation", help="CSV of g500 coll --simulate --csv")
     parser.add_argument("--out", default=".", help="directory for the PNG files")
+    parser.add_argument("--table", help="print a markdown table at these sizes instead of plotting")
     args = parser.parse_args()
+    if args.table:
+        print_table(args.csv, args.table)
+        return
     if not (args.csv or args.segment_model or args.simulation):
         parser.error("give harness CSV files, --segment-model or --simulation")
     os.makedirs(args.out, exist_ok=True)

@@ -93,15 +93,19 @@ void unpack_parcels(const std::vector<char>& in, std::vector<Parcel>& into) {
   }
 }
 
-// Sends a byte buffer to `to` while receiving one of unknown length from `from`.
+// Sends a byte buffer to `to` while receiving one of unknown length from `from` (probed).
 int exchange_bytes(const std::vector<char>& out, int to, std::vector<char>& in, int from, MPI_Comm comm) {
-  std::int64_t out_size = static_cast<std::int64_t>(out.size()), in_size = 0;
-  int status = MPI_Sendrecv(&out_size, 1, MPI_INT64_T, to, kCollectiveTag, &in_size, 1, MPI_INT64_T,
-                            from, kCollectiveTag, comm, MPI_STATUS_IGNORE);
+  MPI_Request request;
+  int status = MPI_Isend(out.data(), static_cast<int>(out.size()), MPI_BYTE, to, kCollectiveTag, comm, &request);
   if (status != MPI_SUCCESS) return status;
-  in.resize(static_cast<std::size_t>(in_size));
-  return MPI_Sendrecv(out.data(), static_cast<int>(out.size()), MPI_BYTE, to, kCollectiveTag, in.data(),
-                      static_cast<int>(in_size), MPI_BYTE, from, kCollectiveTag, comm, MPI_STATUS_IGNORE);
+  MPI_Status probed;
+  MPI_Probe(from, kCollectiveTag, comm, &probed);
+  int length = 0;
+  MPI_Get_count(&probed, MPI_BYTE, &length);
+  in.resize(static_cast<std::size_t>(length));
+  status = MPI_Recv(in.data(), length, MPI_BYTE, from, kCollectiveTag, comm, MPI_STATUS_IGNORE);
+  int sent = MPI_Wait(&request, MPI_STATUS_IGNORE);
+  return status != MPI_SUCCESS ? status : sent;
 }
 
 }  // namespace
