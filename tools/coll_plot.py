@@ -37,33 +37,69 @@ def curve_label(row):
     return label
 
 
-def plot_harness(paths, out):
-    rows = read_rows(paths)
-    by_figure = collections.defaultdict(lambda: collections.defaultdict(list))
+def draw_curves(ax, curves, title, op):
+    for i, (label, points) in enumerate(sorted(curves.items())):
+        points.sort()
+        ax.plot([p[0] for p in points], [p[1] for p in points], marker=MARKERS[i % len(MARKERS)],
+                markersize=4, linewidth=1, label=label)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("message size M [bytes]")
+    ylabel = {"bcast": "T = M / t", "allgatherv": "T = (NP-1) M / t"}.get(op, "T = (NP-NLP) NLP M / t")
+    ax.set_ylabel(f"throughput {ylabel} [MB/s]")
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, ncol=2)
+
+
+def collect(rows, keep):
+    curves = collections.defaultdict(list)
     for r in rows:
-        if int(r["bytes"]) == 0:
-            continue
-        by_figure[(r["op"], r["np"])][curve_label(r)].append((int(r["bytes"]), float(r["throughput_Bps"]) / 1e6))
+        if int(r["bytes"]) > 0 and keep(r):
+            curves[curve_label(r)].append((int(r["bytes"]), float(r["throughput_Bps"]) / 1e6))
+    return curves
+
+
+def save(fig, out, name, written):
+    fig.tight_layout()
+    path = os.path.join(out, name)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    written.append(path)
+
+
+def plot_harness(paths, out, bcast_segment):
+    """Alltoall(v)/allgatherv: one panel per op and process count. Bcast (like 004's Figs. 5-7):
+    generic algorithms, then the shape-aware ones per shape at one segment size, then the
+    segment-size comparison."""
+    rows = read_rows(paths)
     written = []
-    for (op, np), curves in sorted(by_figure.items()):
+    for op, np in sorted({(r["op"], r["np"]) for r in rows}):
+        sub = [r for r in rows if r["op"] == op and r["np"] == np]
+        if op != "bcast":
+            fig, ax = plt.subplots(figsize=(8, 5.5))
+            draw_curves(ax, collect(sub, lambda r: True), f"{op}, {np} ranks (measured on this 2-core machine)", op)
+            save(fig, out, f"coll_{op}_np{np}.png", written)
+            continue
+        shapes = sorted({r["shape"] for r in sub if r["shape"] != "-"}, key=lambda t: (t.count("x"), t))
+        panels = 1 + len(shapes)
+        columns = 2
+        grid_rows = (panels + columns - 1) // columns
+        fig, grid = plt.subplots(grid_rows, columns, figsize=(7 * columns, 5 * grid_rows), squeeze=False)
+        axes = grid.reshape(1, -1)
+        for unused in axes[0, panels:]:
+            unused.set_visible(False)
+        draw_curves(axes[0, 0], collect(sub, lambda r: r["shape"] == "-" and int(r["segment"]) in (0, bcast_segment)),
+                    f"bcast, {np} ranks: generic algorithms\n(segment {bcast_segment} B where used)", op)
+        for ax, shape in zip(axes[0, 1:], shapes):
+            draw_curves(ax, collect(sub, lambda r, s=shape: r["shape"] == s and int(r["segment"]) == bcast_segment),
+                        f"bcast, {np} ranks: shape-aware algorithms\non {shape}, segment {bcast_segment} B", op)
+        save(fig, out, f"coll_bcast_np{np}.png", written)
         fig, ax = plt.subplots(figsize=(8, 5.5))
-        for i, (label, points) in enumerate(sorted(curves.items())):
-            points.sort()
-            ax.plot([p[0] for p in points], [p[1] for p in points], marker=MARKERS[i % len(MARKERS)],
-                    markersize=4, linewidth=1, label=label)
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_xlabel("message size M [bytes]")
-        ylabel = {"bcast": "T = M / t", "allgatherv": "T = (NP-1) M / t"}.get(op, "T = (NP-NLP) NLP M / t")
-        ax.set_ylabel(f"throughput {ylabel} [MB/s]")
-        ax.set_title(f"{op}, {np} ranks (measured; this machine)")
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7, ncol=2)
-        fig.tight_layout()
-        path = os.path.join(out, f"coll_{op}_np{np}.png")
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        written.append(path)
+        draw_curves(ax, collect(sub, lambda r: r["algo"] in ("ktree6", "pipeline", "bintree3d") and
+                                r["shape"] in ("-", np)),
+                    f"bcast, {np} ranks, 1D shape: segment size (like 004's Fig. 7)", op)
+        save(fig, out, f"coll_bcast_segments_np{np}.png", written)
     return written
 
 
@@ -161,6 +197,8 @@ def main():
     parser.add_argument("--segment-model", help="CSV of g500 coll --segment-model --csv")
     parser.add_argument("--simulation", help="CSV of g500 coll --simulate --csv")
     parser.add_argument("--out", default=".", help="directory for the PNG files")
+    parser.add_argument("--bcast-segment", type=int, default=16384,
+                        help="segment size [bytes] of the bcast panels (default 16384)")
     parser.add_argument("--table", help="print a markdown table at these sizes instead of plotting")
     args = parser.parse_args()
     if args.table:
@@ -171,7 +209,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     written = []
     if args.csv:
-        written += plot_harness(args.csv, args.out)
+        written += plot_harness(args.csv, args.out, args.bcast_segment)
     if args.segment_model:
         written += plot_segment_model(args.segment_model, args.out)
     if args.simulation:
