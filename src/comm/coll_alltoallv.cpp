@@ -52,44 +52,43 @@ int alltoallv_pairwise(const void* sendbuf, const int* sendcounts, const int* sd
 
 namespace {
 
-// A block of bytes on its way from `source` to `destination` through intermediate ranks.
+// A block of bytes on its way from `source` to `destination`; `data` points into the caller's
+// send buffer or into a received message kept alive for the whole call.
 struct Parcel {
   std::int64_t source;
   std::int64_t destination;
-  std::vector<char> bytes;
+  std::int64_t length;
+  const char* data;
 };
 
 constexpr int kParcelHeaderWords = 3;  // source, destination, length
 
-std::vector<char> pack_parcels(const std::vector<Parcel*>& parcels) {
+// Message layout: parcel count, then (source, destination, length) per parcel, then the payloads.
+void pack_parcels(const std::vector<const Parcel*>& parcels, std::vector<char>& out) {
   std::size_t total = sizeof(std::int64_t) * (1 + kParcelHeaderWords * parcels.size());
-  for (const Parcel* p : parcels) total += p->bytes.size();
-  std::vector<char> out(total);
+  for (const Parcel* p : parcels) total += static_cast<std::size_t>(p->length);
+  out.resize(total);
   auto* words = reinterpret_cast<std::int64_t*>(out.data());
   *words++ = static_cast<std::int64_t>(parcels.size());
   for (const Parcel* p : parcels) {
     *words++ = p->source;
     *words++ = p->destination;
-    *words++ = static_cast<std::int64_t>(p->bytes.size());
+    *words++ = p->length;
   }
   char* payload = reinterpret_cast<char*>(words);
   for (const Parcel* p : parcels) {
-    if (!p->bytes.empty()) std::memcpy(payload, p->bytes.data(), p->bytes.size());
-    payload += p->bytes.size();
+    if (p->length > 0) std::memcpy(payload, p->data, static_cast<std::size_t>(p->length));
+    payload += p->length;
   }
-  return out;
 }
 
 void unpack_parcels(const std::vector<char>& in, std::vector<Parcel>& into) {
   const auto* words = reinterpret_cast<const std::int64_t*>(in.data());
-  std::int64_t count = *words++;
+  const std::int64_t count = *words++;
   const char* payload = reinterpret_cast<const char*>(words + kParcelHeaderWords * count);
-  for (std::int64_t i = 0; i < count; ++i) {
-    Parcel p{words[0], words[1], {}};
-    p.bytes.assign(payload, payload + words[2]);
+  for (std::int64_t i = 0; i < count; ++i, words += kParcelHeaderWords) {
+    into.push_back(Parcel{words[0], words[1], words[2], payload});
     payload += words[2];
-    words += kParcelHeaderWords;
-    into.push_back(std::move(p));
   }
 }
 
@@ -127,36 +126,38 @@ int alltoallv_dimwise(const void* sendbuf, const int* sendcounts, const int* sdi
 
   std::vector<Parcel> held;
   held.reserve(size);
-  for (int dest = 0; dest < size; ++dest) {
-    const char* start = byte_offset(sendbuf, sdispls[dest] * send_extent);
-    held.push_back(Parcel{rank, dest, std::vector<char>(start, start + sendcounts[dest] * send_extent)});
-  }
+  for (int dest = 0; dest < size; ++dest)
+    held.push_back(Parcel{rank, dest, sendcounts[dest] * send_extent,
+                          byte_offset(sendbuf, sdispls[dest] * send_extent)});
+  std::vector<std::vector<char>> received;  // every incoming message, alive until the end
+  std::vector<char> outgoing;
   const auto me = shape.coords_of(rank);
   for (int d = 0; d < 3; ++d) {
     const int extent = shape.n[d];
     if (extent == 1) continue;
+    std::vector<std::vector<const Parcel*>> by_coordinate(extent);
+    for (const Parcel& p : held) by_coordinate[shape.coords_of(static_cast<int>(p.destination))[d]].push_back(&p);
     std::vector<Parcel> next;
-    std::vector<std::vector<Parcel*>> by_coordinate(extent);
-    for (Parcel& p : held) by_coordinate[shape.coords_of(static_cast<int>(p.destination))[d]].push_back(&p);
-    for (Parcel* p : by_coordinate[me[d]]) next.push_back(std::move(*p));
+    next.reserve(held.size());
+    for (const Parcel* p : by_coordinate[me[d]]) next.push_back(*p);
     for (int step = 1; step < extent; ++step) {
       auto to_coords = me, from_coords = me;
       to_coords[d] = (me[d] + step) % extent;
       from_coords[d] = (me[d] - step + extent) % extent;
-      std::vector<char> incoming;
-      int status = exchange_bytes(pack_parcels(by_coordinate[to_coords[d]]), shape.rank_of(to_coords),
-                                  incoming, shape.rank_of(from_coords), comm);
+      pack_parcels(by_coordinate[to_coords[d]], outgoing);
+      received.emplace_back();
+      int status = exchange_bytes(outgoing, shape.rank_of(to_coords), received.back(),
+                                  shape.rank_of(from_coords), comm);
       if (status != MPI_SUCCESS) return status;
-      unpack_parcels(incoming, next);
+      unpack_parcels(received.back(), next);
     }
     held = std::move(next);
   }
   for (const Parcel& p : held) {
     const auto source = static_cast<int>(p.source);
-    const auto capacity = static_cast<std::size_t>(recvcounts[source] * recv_extent);
-    if (p.bytes.size() > capacity) return MPI_ERR_TRUNCATE;
-    if (!p.bytes.empty())
-      std::memcpy(byte_offset(recvbuf, rdispls[source] * recv_extent), p.bytes.data(), p.bytes.size());
+    if (p.length > recvcounts[source] * recv_extent) return MPI_ERR_TRUNCATE;
+    if (p.length > 0)
+      std::memcpy(byte_offset(recvbuf, rdispls[source] * recv_extent), p.data, static_cast<std::size_t>(p.length));
   }
   return MPI_SUCCESS;
 }
