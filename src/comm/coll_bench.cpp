@@ -113,7 +113,7 @@ double throughput_of(CollOp op, int processes, int ranks_per_node, std::int64_t 
 }
 
 std::vector<BenchRow> run_bench(const BenchConfig& config, MPI_Comm comm) {
-  const auto [rank, size] = comm_facts(comm);
+  const int size = comm_facts(comm).size;
   if (config.reps < 1 || config.warmup < 0) throw UsageError("--reps must be at least 1 and --warmup at least 0");
   if (config.ranks_per_node < 1 || config.ranks_per_node > size)
     throw UsageError(fmt::format("--ranks-per-node must be between 1 and {}", size));
@@ -174,7 +174,6 @@ std::vector<BenchRow> run_bench(const BenchConfig& config, MPI_Comm comm) {
     row.throughput = throughput_of(config.op, size, config.ranks_per_node, bytes, row.median_seconds);
     rows.push_back(row);
   }
-  (void)rank;
   return rows;
 }
 

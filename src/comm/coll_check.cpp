@@ -54,10 +54,14 @@ std::string compare(const std::vector<unsigned char>& got, const std::vector<uns
 // Counts of the alltoallv/allgatherv patterns: "even" (all equal), "uneven" (pseudo-random with
 // zeros; every third rank sends nothing) and "zero".
 int pattern_count(const std::string& pattern, int base, int from, int to) {
+  constexpr int kSilentEvery = 3;  // ranks 1, 4, 7, ... send nothing in the uneven pattern
+  constexpr unsigned kMixFrom = 7919, kMixTo = 104729, kMixBase = 31;  // primes scrambling the counts
   if (pattern == "even") return base;
   if (pattern == "zero") return 0;
-  if (from % 3 == 1) return 0;
-  return static_cast<int>((static_cast<unsigned>(from * 7919 + to * 104729 + base * 31)) % (2 * base + 1));
+  if (from % kSilentEvery == 1) return 0;
+  const unsigned mixed = static_cast<unsigned>(from) * kMixFrom + static_cast<unsigned>(to) * kMixTo +
+                         static_cast<unsigned>(base) * kMixBase;
+  return static_cast<int>(mixed % static_cast<unsigned>(2 * base + 1));
 }
 const std::vector<std::string> kPatterns{"even", "uneven", "zero"};
 

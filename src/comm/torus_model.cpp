@@ -16,6 +16,7 @@ namespace {
 // Rounds (or shifts) simulated exactly per algorithm; the rest are represented by these samples.
 constexpr int kMaxSampledShifts = 48;
 constexpr int kPlus = 0, kMinus = 1;
+constexpr int kDirections = 6;  // +-X, +-Y, +-Z links per node
 
 // Signed step count along one dimension under shortest-way routing (ties go +).
 int signed_distance(int from, int to, int n) {
@@ -155,7 +156,6 @@ int first_hop_direction(const Shape3& torus, int from, int to) {
 double tree_delivery_time(const Shape3& torus, const std::vector<TreeLinks>& tree, const std::map<long long, double>& share,
                           int pieces, double piece, const NetworkParams& net) {
   const int p = torus.size();
-  constexpr int kDirections = 6;
   std::vector<std::vector<double>> arrival(p);
   arrival[0].assign(pieces, 0.0);
   std::vector<int> order{0};
@@ -254,15 +254,13 @@ double simulate_bcast(const std::string& algorithm, const Shape3& torus, double 
   std::vector<std::vector<TreeLinks>> forest;
   for (int t = 0; t < trees; ++t) forest.push_back(trees_for(algorithm, t, torus));
   if (algorithm == "splitbintree") {  // tree 0 carries the left half, tree 1 the right half
-    const SplitHalves halves = split_halves(p);
     forest[0][0].children.resize(std::min<std::size_t>(1, forest[0][0].children.size()));
     if (forest[1][0].children.size() == 2) forest[1][0].children = {forest[1][0].children[1]};
     else forest[1][0].children.clear();
-    (void)halves;
   }
   // How many trees use each directed link (dimension-order routes of the tree edges).
   std::map<long long, int> link_users;
-  auto link_key = [&](int node, int direction) { return static_cast<long long>(node) * 6 + direction; };
+  auto link_key = [&](int node, int direction) { return static_cast<long long>(node) * kDirections + direction; };
   auto for_each_link = [&](int from, int to, auto&& visit) {
     auto at = torus.coords_of(from);
     const auto target = torus.coords_of(to);
