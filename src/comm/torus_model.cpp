@@ -246,54 +246,80 @@ double simulate_alltoall(const std::string& algorithm, const Shape3& torus, doub
   throw UsageError("no simulation for alltoall algorithm '" + algorithm + "'");
 }
 
-double simulate_bcast(const std::string& algorithm, const Shape3& torus, double message, double segment,
-                      const NetworkParams& net) {
-  const int p = torus.size();
-  if (p <= 1 || message <= 0) return 0;
-  const int trees = algorithm == "ktree6" ? 6 : algorithm == "ktree3" ? 3 : algorithm == "splitbintree" ? 2 : 1;
-  std::vector<std::vector<TreeLinks>> forest;
-  for (int t = 0; t < trees; ++t) forest.push_back(trees_for(algorithm, t, torus));
+namespace {
+
+using Forest = std::vector<std::vector<TreeLinks>>;  // forest[tree][rank]
+
+int trees_of(const std::string& algorithm) {
+  return algorithm == "ktree6" ? 6 : algorithm == "ktree3" ? 3 : algorithm == "splitbintree" ? 2 : 1;
+}
+
+Forest forest_for(const std::string& algorithm, const Shape3& torus) {
+  Forest forest;
+  for (int t = 0; t < trees_of(algorithm); ++t) forest.push_back(trees_for(algorithm, t, torus));
   if (algorithm == "splitbintree") {  // tree 0 carries the left half, tree 1 the right half
     forest[0][0].children.resize(std::min<std::size_t>(1, forest[0][0].children.size()));
     if (forest[1][0].children.size() == 2) forest[1][0].children = {forest[1][0].children[1]};
     else forest[1][0].children.clear();
   }
-  // How many trees use each directed link (dimension-order routes of the tree edges).
-  std::map<long long, int> link_users;
-  auto link_key = [&](int node, int direction) { return static_cast<long long>(node) * kDirections + direction; };
-  auto for_each_link = [&](int from, int to, auto&& visit) {
-    auto at = torus.coords_of(from);
-    const auto target = torus.coords_of(to);
-    for (int d = 0; d < 3; ++d) {
-      const int n = torus.n[d];
-      int step = signed_distance(at[d], target[d], n);
-      while (step != 0) {
-        const int direction = 2 * d + (step > 0 ? kPlus : kMinus);
-        visit(link_key(torus.rank_of(at), direction));
-        at[d] = ((at[d] + (step > 0 ? 1 : -1)) % n + n) % n;
-        step += step > 0 ? -1 : 1;
-      }
-    }
-  };
-  if (trees > 1) {
-    for (int t = 0; t < trees; ++t) {
-      std::map<long long, bool> used;
-      for (int r = 0; r < p; ++r)
-        for (int child : forest[t][r].children) for_each_link(r, child, [&](long long key) { used[key] = true; });
-      for (const auto& [key, flag] : used) ++link_users[key];
+  return forest;
+}
+
+// Calls visit(link key) for every directed link on the dimension-order route from -> to.
+template <typename Visit>
+void visit_route_links(const Shape3& torus, int from, int to, Visit&& visit) {
+  auto at = torus.coords_of(from);
+  const auto target = torus.coords_of(to);
+  for (int d = 0; d < 3; ++d) {
+    const int n = torus.n[d];
+    int step = signed_distance(at[d], target[d], n);
+    while (step != 0) {
+      const int direction = 2 * d + (step > 0 ? kPlus : kMinus);
+      visit(static_cast<long long>(torus.rank_of(at)) * kDirections + direction);
+      at[d] = ((at[d] + (step > 0 ? 1 : -1)) % n + n) % n;
+      step += step > 0 ? -1 : 1;
     }
   }
+}
+
+// How many trees of the forest use each directed link.
+std::map<long long, int> trees_per_link(const Shape3& torus, const Forest& forest) {
+  std::map<long long, int> users;
+  for (const auto& tree : forest) {
+    std::map<long long, bool> used;
+    for (int r = 0; r < torus.size(); ++r)
+      for (int child : tree[r].children) visit_route_links(torus, r, child, [&](long long key) { used[key] = true; });
+    for (const auto& [key, flag] : used) ++users[key];
+  }
+  return users;
+}
+
+}  // namespace
+
+int max_trees_per_link(const std::string& algorithm, const Shape3& torus) {
+  int most = 0;
+  for (const auto& [key, users] : trees_per_link(torus, forest_for(algorithm, torus))) most = std::max(most, users);
+  return most;
+}
+
+double simulate_bcast(const std::string& algorithm, const Shape3& torus, double message, double segment,
+                      const NetworkParams& net) {
+  const int p = torus.size();
+  if (p <= 1 || message <= 0) return 0;
+  const Forest forest = forest_for(algorithm, torus);
+  const int trees = static_cast<int>(forest.size());
+  const auto users = trees > 1 ? trees_per_link(torus, forest) : std::map<long long, int>{};
   double slowest = 0;
   const double part = message / trees;
   const bool segmented = segment > 0 && algorithm != "linear" && algorithm != "chain";
   const double piece = segmented ? std::min(segment, part) : part;
   const int pieces = std::max(1, static_cast<int>(std::ceil(part / piece)));
   for (int t = 0; t < trees; ++t) {
-    std::map<long long, double> share;
+    std::map<long long, double> share;  // edge (parent * P + child) -> trees on its busiest link
     for (int r = 0; r < p; ++r)
       for (int child : forest[t][r].children) {
         int most = 1;
-        if (trees > 1) for_each_link(r, child, [&](long long key) { most = std::max(most, link_users[key]); });
+        if (trees > 1) visit_route_links(torus, r, child, [&](long long key) { most = std::max(most, users.at(key)); });
         share[static_cast<long long>(r) * p + child] = most;
       }
     slowest = std::max(slowest, tree_delivery_time(torus, forest[t], share, pieces, piece, net));

@@ -45,6 +45,10 @@ double simulate_alltoall(const std::string& algorithm, const Shape3& torus, doub
 double simulate_bcast(const std::string& algorithm, const Shape3& torus, double message, double segment,
                       const NetworkParams& network);
 
+// Largest number of trees of a multi-tree bcast (ktree3, ktree6, splitbintree) whose
+// dimension-order routes use one directed link (1 = the trees are link-disjoint).
+int max_trees_per_link(const std::string& algorithm, const Shape3& torus);
+
 // One row of the Table 1 simulation.
 struct SimulationRow {
   std::string size_name, shape, op, algorithm;

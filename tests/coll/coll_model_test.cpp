@@ -138,3 +138,14 @@ TEST(BcastTrees, EveryTreeSpansAllRanksOnce) {
 }
 
 }  // namespace
+
+namespace {
+TEST(TorusModel, KtreeLinkSharingIsCounted) {
+  using namespace g500::comm;
+  // On a ring all three "plus" trees are the same chain, so they share every link.
+  EXPECT_EQ(max_trees_per_link("ktree3", Shape3{{16, 1, 1}}), 3);
+  // On 3D the rotated trees overlap only partly.
+  EXPECT_LE(max_trees_per_link("ktree3", Shape3{{8, 6, 8}}), 3);
+  EXPECT_GE(max_trees_per_link("ktree6", Shape3{{8, 6, 8}}), 1);
+}
+}  // namespace
