@@ -5,6 +5,8 @@
                                                one PNG per operation and process count
   coll_plot.py --segment-model CSV --out DIR   cost vs segment size with the optima (Fig. 8)
   coll_plot.py --simulation CSV --out DIR      simulated throughput per Table 1 shape (Figs. 1, 5, 6)
+  coll_plot.py --segment-measured CSV --out DIR  measured bcast time vs segment size with the fitted
+                                               model of Eq. 4 / Eq. 6 (tools/coll_segment_sweep.sh)
   coll_plot.py harness CSV... --table SIZES    markdown table of throughput at the given sizes (bytes, comma-separated)
 """
 import argparse
@@ -191,11 +193,93 @@ def plot_simulation(path, out):
     return written
 
 
+def floor_log2(n):
+    return n.bit_length() - 1
+
+
+def steps_of(algo, dims, message, segment):
+    """Steps of Eq. 4 (ktreeK: NX+NY+NZ + M/(k mS) - 3) or Eq. 6 (bintree3d), per-step bytes mS."""
+    if algo.startswith("ktree"):
+        k = int(algo[5:])
+        piece = min(segment, message / k)
+        return sum(dims) + message / (k * piece) - 3, piece
+    piece = min(segment, message)
+    return sum(floor_log2(n) for n in dims) + message / piece - 1, piece
+
+
+def fit_latency_bandwidth(points):
+    """Least squares of relative errors for t = a L + b X (X = 1/B); points are (a, b, t)."""
+    saa = sab = sbb = sat = sbt = 0.0
+    for a, b, t in points:
+        w = 1 / (t * t)
+        saa += w * a * a
+        sab += w * a * b
+        sbb += w * b * b
+        sat += w * a * t
+        sbt += w * b * t
+    det = saa * sbb - sab * sab
+    latency = (sat * sbb - sbt * sab) / det
+    inverse_bandwidth = (saa * sbt - sab * sat) / det
+    return latency, inverse_bandwidth
+
+
+def plot_segment_measured(path, out):
+    rows = read_rows([path])
+    fig, ax = plt.subplots(figsize=(8, 5.5))
+    report = []
+    for i, (algo, shape, message) in enumerate(sorted({(r["algo"], r["shape"], int(r["bytes"])) for r in rows})):
+        dims = [int(x) for x in shape.split("x")] + [1] * (3 - len(shape.split("x")))
+        sub = sorted((int(r["segment"]), float(r["t_median_s"])) for r in rows
+                     if (r["algo"], r["shape"], int(r["bytes"])) == (algo, shape, message))
+        points = []
+        for segment, t in sub:
+            steps, piece = steps_of(algo, dims, message, segment)
+            points.append((steps, steps * piece, t))
+        latency, inverse_bandwidth = fit_latency_bandwidth(points)
+        color = f"C{i}"
+        ax.plot([s for s, _ in sub], [t * 1e6 for _, t in sub], "o", color=color, label=f"{algo} {shape} measured")
+        grid = [sub[0][0] * 2 ** (j / 8) for j in range(8 * 13) if sub[0][0] * 2 ** (j / 8) <= sub[-1][0]]
+        model = []
+        for segment in grid:
+            steps, piece = steps_of(algo, dims, message, segment)
+            model.append((steps * latency + steps * piece * inverse_bandwidth) * 1e6)
+        ax.plot(grid, model, "-", color=color,
+                label=f"model: L = {latency * 1e6:.2f} us, B = {1e-6 / inverse_bandwidth if inverse_bandwidth > 0 else float('inf'):.0f} MB/s")
+        if latency > 0 and inverse_bandwidth > 0:
+            bandwidth = 1 / inverse_bandwidth
+            if algo.startswith("ktree"):
+                k = int(algo[5:])
+                optimum = (latency * bandwidth * message / (k * (sum(dims) - 3))) ** 0.5 if sum(dims) > 3 else message / k
+            else:
+                levels = sum(floor_log2(n) for n in dims) - 1
+                optimum = (latency * bandwidth * message / levels) ** 0.5 if levels > 0 else message
+            ax.axvline(optimum, color=color, linestyle="--", linewidth=0.8)
+            best = min(sub, key=lambda p: p[1])[0]
+            report.append(f"{algo} {shape} M={message}: L={latency * 1e6:.2f} us B={bandwidth / 1e6:.0f} MB/s "
+                          f"optimum (Eq. 5 derived / Eq. 7) {optimum:.0f} B, best measured segment {best} B")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("segment size mS [bytes]")
+    ax.set_ylabel("bcast time t [us] (median over reps, max over ranks)")
+    ax.set_title("bcast cost vs segment size, measured on this 2-core machine, with fitted model\n"
+                 "(dashed: optimal segment from the fitted L and B)", fontsize=9)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    target = os.path.join(out, "coll_segment_measured.png")
+    fig.savefig(target, dpi=110)
+    plt.close(fig)
+    for line in report:
+        print(line)
+    return [target]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("csv", nargs="*", help="harness CSV files (g500 coll --op ... --csv)")
     parser.add_argument("--segment-model", help="CSV of g500 coll --segment-model --csv")
     parser.add_argument("--simulation", help="CSV of g500 coll --simulate --csv")
+    parser.add_argument("--segment-measured", help="CSV of tools/coll_segment_sweep.sh")
     parser.add_argument("--out", default=".", help="directory for the PNG files")
     parser.add_argument("--bcast-segment", type=int, default=16384,
                         help="segment size [bytes] of the bcast panels (default 16384)")
@@ -204,8 +288,8 @@ def main():
     if args.table:
         print_table(args.csv, args.table)
         return
-    if not (args.csv or args.segment_model or args.simulation):
-        parser.error("give harness CSV files, --segment-model or --simulation")
+    if not (args.csv or args.segment_model or args.simulation or args.segment_measured):
+        parser.error("give harness CSV files, --segment-model, --simulation or --segment-measured")
     os.makedirs(args.out, exist_ok=True)
     written = []
     if args.csv:
@@ -214,6 +298,8 @@ def main():
         written += plot_segment_model(args.segment_model, args.out)
     if args.simulation:
         written += plot_simulation(args.simulation, args.out)
+    if args.segment_measured:
+        written += plot_segment_measured(args.segment_measured, args.out)
     for path in written:
         print(path)
 
