@@ -5,8 +5,8 @@
 // the block owned by P(i, j+s), skipping vertices whose bit is set in the rotating visited bitmap
 // of that block (and rows without edges), and stops at the first neighbour in the frontier. The
 // bitmap then moves one step along the row (sendrecv), so a vertex found here is skipped by the
-// processes after us. Pairs found in our own block (sub-step 0) are applied at once; the others
-// go to their owners in one alltoallv at the end of the level.
+// processes after us. Pairs found in our own block (sub-step 0) are applied here; the others go
+// to their owners in one alltoallv at the end of the level.
 #include <omp.h>
 
 #include <bit>
@@ -58,6 +58,16 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
 #pragma omp for schedule(dynamic, 64)
         for (int64_t w = 0; w < block_words; ++w) {
           uint64_t candidates = ~rotating_[w] & has_edges[base_word + w];
+          // The first neighbour of each candidate row is usually a cache miss: ask for the rows of
+          // the next word now so that those misses overlap with this word's work.
+          if (w + 1 < block_words) {
+            uint64_t ahead = ~rotating_[w + 1] & has_edges[base_word + w + 1];
+            while (ahead) {
+              const int bit = std::countr_zero(ahead);
+              ahead &= ahead - 1;
+              __builtin_prefetch(neighbors + row_starts[base + (w + 1) * kBitsPerWord + bit]);
+            }
+          }
           uint64_t found_bits = 0;
           while (candidates) {
             const int bit = std::countr_zero(candidates);
@@ -70,12 +80,7 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
               if ((frontier[u / kBitsPerWord] >> (u % kBitsPerWord)) & 1U) {
                 examined += e - begin + 1;
                 found_bits |= uint64_t{1} << bit;
-                if (own_block) {
-                  parent_[offset] = d.global_from_col_local(u, j);
-                  mine.push_back(static_cast<LocalId>(offset));
-                } else {
-                  out.push_back((static_cast<uint64_t>(offset) << 32) | u);
-                }
+                out.push_back((static_cast<uint64_t>(offset) << 32) | u);
                 goto next_vertex;
               }
             }
@@ -84,6 +89,14 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
           }
           rotating_[w] |= found_bits;
           if (own_block) visited_.data()[w] |= found_bits;
+        }
+        if (own_block) {  // our own block's pairs need no communication
+          for (uint64_t record : out) {
+            const LocalId v = static_cast<LocalId>(record >> 32);
+            parent_[v] = d.global_from_col_local(static_cast<int64_t>(record & 0xffffffffULL), j);
+            mine.push_back(v);
+          }
+          out.clear();
         }
       }
     }
