@@ -47,9 +47,14 @@ class DistributedBfs {
   };
   StepResult top_down_step(comm::PhaseProfile& profile);
   StepResult bottom_up_step(comm::PhaseProfile& profile);
-  void frontier_list_to_bitmap();
-  // Appends the per-thread discoveries to next_.
-  void collect_next();
+  // Records that thread t discovered owned vertex v (its bit in next_bits_ is set by the caller).
+  void discover(int t, LocalId v) {
+    found_[t].push_back(v);
+    found_edges_[t].value += graph_.owned_degree[v];
+  }
+  // Makes this level's discoveries the next frontier: always as a bitmap, and as a list when the
+  // next level goes top-down.
+  void advance_frontier(bool need_list);
 
   const LocalGraph& graph_;
   const ProcessGrid& grid_;
@@ -64,8 +69,12 @@ class DistributedBfs {
   Bitmap visited_;                    // owned vertices
   std::vector<LocalId> frontier_;     // owned offsets of the current frontier
   Bitmap frontier_bits_;              // the same frontier as a bitmap (bottom-up input)
-  std::vector<LocalId> next_;         // owned offsets discovered this level
+  Bitmap next_bits_;                  // owned vertices discovered this level
+  struct alignas(64) PaddedCount {
+    int64_t value = 0;
+  };
   std::vector<std::vector<LocalId>> found_;  // per-thread discoveries of this level
+  std::vector<PaddedCount> found_edges_;     // per-thread degree sums of those discoveries
   std::vector<LocalId> gathered_;     // top-down: the frontier of the whole grid row
   Bitmap column_frontier_;            // frontier over this grid column's vertex range
   std::vector<uint64_t> rotating_;    // visited words passed around the grid row (4.5)

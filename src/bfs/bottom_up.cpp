@@ -54,7 +54,6 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
       {
         const int t = omp_get_thread_num();
         auto& out = buckets[t][target];
-        auto& mine = found_[t];
 #pragma omp for schedule(dynamic, 64)
         for (int64_t w = 0; w < block_words; ++w) {
           uint64_t candidates = ~rotating_[w] & has_edges[base_word + w];
@@ -88,13 +87,16 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
           next_vertex:;
           }
           rotating_[w] |= found_bits;
-          if (own_block) visited_.data()[w] |= found_bits;
+          if (own_block) {
+            visited_.data()[w] |= found_bits;
+            next_bits_.data()[w] |= found_bits;
+          }
         }
         if (own_block) {  // our own block's pairs need no communication
           for (uint64_t record : out) {
             const LocalId v = static_cast<LocalId>(record >> 32);
             parent_[v] = d.global_from_col_local(static_cast<int64_t>(record & 0xffffffffULL), j);
-            mine.push_back(v);
+            discover(t, v);
           }
           out.clear();
         }
@@ -113,7 +115,7 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
     ScopedPhase timed(profile, Phase::kCalculation);
 #pragma omp parallel num_threads(nthreads_)
     {
-      auto& mine = found_[omp_get_thread_num()];
+      const int t = omp_get_thread_num();
       for (const auto& piece : pieces) {
         const uint64_t* records = piece.records;
         const int64_t count = static_cast<int64_t>(piece.count);
@@ -121,14 +123,13 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
         for (int64_t k = 0; k < count; ++k) {
           const LocalId v = static_cast<LocalId>(records[k] >> 32);
           visited_.test_and_set_atomic(v);
+          next_bits_.test_and_set_atomic(v);
           parent_[v] = d.global_from_col_local(static_cast<int64_t>(records[k] & 0xffffffffULL), piece.source);
-          mine.push_back(v);
+          discover(t, v);
         }
       }
     }
   }
-  ScopedPhase timed(profile, Phase::kCalculation);
-  collect_next();
   return StepResult{examined};
 }
 

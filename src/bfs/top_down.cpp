@@ -64,7 +64,7 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
   ScopedPhase timed(profile, Phase::kCalculation);
 #pragma omp parallel num_threads(nthreads_)
   {
-    auto& mine = found_[omp_get_thread_num()];
+    const int t = omp_get_thread_num();
     for (const auto& piece : pieces) {
       const uint64_t* records = piece.records;
       const int64_t count = static_cast<int64_t>(piece.count);
@@ -73,12 +73,12 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
         const LocalId y = static_cast<LocalId>(records[k] >> 32);
         if (visited_.test_and_set_atomic(y)) {
           parent_[y] = d.global_from_row_local(static_cast<int64_t>(records[k] & 0xffffffffULL), piece.source);
-          mine.push_back(y);
+          next_bits_.test_and_set_atomic(y);
+          discover(t, y);
         }
       }
     }
   }
-  collect_next();
   return StepResult{examined};
 }
 
