@@ -42,6 +42,7 @@ struct MapOptions {
   double bandwidth_gbs = LinkParameters::kFugakuLinkBandwidth / kGiga;
   double latency_us = LinkParameters::kFugakuLatency / kMicro;
   long long max_routes = SimulationBudget::kDefaultMaxRoutes;
+  long long max_routes_alltoall = SimulationBudget::kDefaultMaxRoutesAlltoall;
 };
 
 std::optional<std::pair<int, int>> parse_grid(const std::string& text) {
@@ -74,7 +75,10 @@ void print_ring(const Topology& box, const GridMapping& m) {
   std::printf("row ring: C = %d members along %s: %s\n", cols, axes_label(box, m.col_axes).c_str(),
               m.ring_adjacent ? "fully physically adjacent (last -> first included)"
                               : "NOT fully physically adjacent");
-  if (m.col_axes.size() >= 1 && cols > 2) {
+  if (m.col_axes.size() == 1 && cols > 2) {
+    const Axis& a = box.axes()[m.col_axes.front()];
+    std::printf("  single axis %s: the wrap closes only on a torus (%s)\n", a.name.c_str(), a.torus ? "torus" : "mesh");
+  } else if (m.col_axes.size() > 1 && cols > 2) {
     auto rc = ring_conditions(box, m.col_axes);
     std::vector<int> vertical(m.col_axes.begin() + 1, m.col_axes.end());
     std::printf("  000 conditions: vertical part %s even: %s; last axis %s torus or 2-node: %s%s\n",
@@ -159,11 +163,12 @@ void run_simulation(const MapOptions& o, const SystemSpec& system, const GridMap
       start = end + 1;
     }
   }
-  if (o.message_bytes <= 0 || o.bandwidth_gbs <= 0 || o.latency_us < 0 || o.max_routes < 1)
+  if (o.message_bytes <= 0 || o.bandwidth_gbs <= 0 || o.latency_us < 0 || o.max_routes < 1 || o.max_routes_alltoall < 1)
     throw UsageError("--message-bytes, --bandwidth and --max-routes must be positive, --latency >= 0");
   LinkParameters link{o.bandwidth_gbs * kGiga, o.latency_us * kMicro, o.message_bytes};
   SimulationBudget budget;
   budget.max_routes = o.max_routes;
+  budget.max_routes_alltoall = o.max_routes_alltoall;
   Topology box = box_topology(system, m.extents);
   auto layouts = comparison_layouts(system, m);
   auto t0 = std::chrono::steady_clock::now();
@@ -176,21 +181,25 @@ void run_simulation(const MapOptions& o, const SystemSpec& system, const GridMap
   for (const auto& l : layouts)
     std::printf("  %-12s %-14s %dx%d, row ring %s\n", l.name.c_str(), l.axes.c_str(), l.placement.rows,
                 l.placement.cols, l.ring_adjacent ? "adjacent" : "not adjacent");
-  std::printf("%-12s %-9s %-15s %14s %9s %12s %12s %9s %8s %10s\n", "layout", "grid", "pattern", "messages",
-              "sampled", "max_link_MB", "mean_link_MB", "mean_hops", "max_hops", "est_ms");
+  std::printf("%-12s %-9s %-15s %14s %9s %12s %12s %9s %8s %11s\n", "layout", "grid", "pattern", "messages",
+              "sampled", "max_link_MB", "mean_link_MB", "mean_hops", "max_hops", "est_ms/step");
   bool sampled = false;
   for (const auto& r : rows) {
     std::string s = r.report.sampled_sources ? std::to_string(r.report.sampled_sources) : "-";
     sampled = sampled || r.report.sampled_sources;
-    std::printf("%-12s %-9s %-15s %14lld %9s %12.3f %12.3f %9.2f %8d %10.3f\n", r.layout.c_str(), r.grid.c_str(),
+    std::printf("%-12s %-9s %-15s %14lld %9s %12.3f %12.3f %9.2f %8d %11.3f\n", r.layout.c_str(), r.grid.c_str(),
                 pattern_name(r.pattern).c_str(), static_cast<long long>(r.report.messages), s.c_str(),
                 r.report.max_link_bytes / kMega, r.report.mean_link_bytes / kMega, r.report.mean_hops,
                 r.report.max_hops, r.report.estimated_seconds / kMilli);
   }
+  std::printf("block %.0f bytes per rank; per message: col-allgatherv block, row-alltoallv block/(C-1),"
+              " row-ring block/2 per direction with C sub-steps per step, alltoall and bcast block\n",
+              link.message_bytes);
   if (sampled)
-    std::printf("sampled: patterns over %lld messages route a fixed-seed random sample of source ranks"
-                " exactly and scale the loads (the 'sampled' column gives the number of sources)\n",
-                o.max_routes);
+    std::printf("sampled: a pattern over its route budget (%lld, alltoall %lld) routes a fixed-seed random sample"
+                " of source ranks exactly and scales the loads ('sampled' = number of sources; max is then"
+                " an over-estimate)\n",
+                o.max_routes, o.max_routes_alltoall);
   std::printf("simulation time %.1f s\n", seconds);
   if (!o.link_csv.empty()) {
     write_link_csv(o.link_csv, box, rows);
@@ -291,6 +300,7 @@ int run_map(int argc, char** argv) {
   app.add_option("--bandwidth", o.bandwidth_gbs, "link bandwidth in GB/s (default 6.8, TofuD)");
   app.add_option("--latency", o.latency_us, "latency in microseconds (default 0.5)");
   app.add_option("--max-routes", o.max_routes, "route budget per pattern before source sampling");
+  app.add_option("--max-routes-alltoall", o.max_routes_alltoall, "route budget for the global alltoall");
   app.add_option("--link-csv", o.link_csv, "write per-link loads of the simulation (for tools/plot_link_loads.py)");
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -41,4 +41,14 @@ int64_t message_count(Pattern p, int rows, int cols) {
   return 0;
 }
 
+double message_bytes(Pattern p, int /*rows*/, int cols, double block_bytes) {
+  switch (p) {
+    case Pattern::RowAlltoallv: return cols > 1 ? block_bytes / (cols - 1) : 0;
+    case Pattern::RowRing: return block_bytes / 2;
+    default: return block_bytes;
+  }
+}
+
+int rounds_per_step(Pattern p, int /*rows*/, int cols) { return p == Pattern::RowRing ? cols : 1; }
+
 }  // namespace g500::topo

@@ -6,6 +6,13 @@
 //   row-ring        every rank sends to (row, col+1) and (row, col-1) (sendrecv both directions)
 //   alltoall        every rank sends to every other rank
 //   bcast           binomial tree from rank 0: rank s sends to s + 2^k for every 2^k > s
+// Message sizes follow 001 Table 3 with a per-rank block B (one rank's share of the frontier
+// bitmap, n/(8RC) bytes, independent of the grid shape):
+//   col-allgatherv  B to each of the R-1 column peers
+//   row-alltoallv   B in total per rank, split evenly over the C-1 row peers (Table 3: the
+//                   bottom-up alltoallv moves 2n words per BFS in all, a fixed volume per rank)
+//   row-ring        B/2 per direction per sub-step; a bottom-up step runs C sub-steps (rounds)
+//   alltoall, bcast B per message
 #pragma once
 #include <cstdint>
 #include <string>
@@ -20,6 +27,8 @@ std::string pattern_name(Pattern p);
 Pattern parse_pattern(const std::string& name);  // throws UsageError; "all" is handled by callers
 
 int64_t message_count(Pattern p, int rows, int cols);
+double message_bytes(Pattern p, int rows, int cols, double block_bytes);
+int rounds_per_step(Pattern p, int rows, int cols);  // C for the row ring, else 1
 // Calls dest(rank) for every message sent by `src`.
 template <class Dest>
 void for_each_destination(Pattern p, int rows, int cols, int src, Dest&& dest) {

@@ -5,6 +5,8 @@
 #include <numeric>
 #include <random>
 
+#include "topo/segment_loads.hpp"
+
 namespace g500::topo {
 
 bool link_exists(const Topology& topo, int64_t slot) {
@@ -28,9 +30,11 @@ LoadReport simulate(const Topology& topo, const Placement& placement, Pattern pa
   std::vector<int> sources(nranks);
   std::iota(sources.begin(), sources.end(), 0);
   double scale = 1.0;
-  if (rep.messages > budget.max_routes && pattern != Pattern::Bcast) {
+  const int64_t route_budget = pattern == Pattern::Alltoall ? std::min(budget.max_routes, budget.max_routes_alltoall)
+                                                              : budget.max_routes;
+  if (rep.messages > route_budget && pattern != Pattern::Bcast) {
     const double per_source = static_cast<double>(rep.messages) / nranks;
-    int keep = static_cast<int>(std::max(1.0, static_cast<double>(budget.max_routes) / per_source));
+    int keep = static_cast<int>(std::max(1.0, static_cast<double>(route_budget) / per_source));
     keep = std::min(keep, nranks);
     std::mt19937_64 rng(budget.seed);
     std::shuffle(sources.begin(), sources.end(), rng);
@@ -39,18 +43,42 @@ LoadReport simulate(const Topology& topo, const Placement& placement, Pattern pa
     rep.sampled_sources = keep;
     scale = static_cast<double>(nranks) / keep;
   }
-  std::vector<double> load(topo.link_slot_count(), 0.0);
-  int64_t total_hops = 0;
-  const double bytes = link.message_bytes * scale;
-  for (int src : sources) {
-    const int64_t from = placement.node_of_rank[src];
-    for_each_destination(pattern, rows, cols, src, [&](int dst) {
-      const int hops = topo.route(from, placement.node_of_rank[dst], [&](int64_t l) { load[l] += bytes; });
-      total_hops += hops;
-      rep.max_hops = std::max(rep.max_hops, hops);
-      ++rep.routed_messages;
-    });
+  // Every message of a pattern has the same size, so links count messages;
+  // bytes = count * message size * sampling scale.
+  SegmentLoads total(topo);
+  const int nd = topo.ndims();
+  std::vector<int16_t> rank_coord(static_cast<size_t>(nranks) * nd);
+  for (int r = 0; r < nranks; ++r) {
+    const Coord c = topo.coord(placement.node_of_rank[r]);
+    for (int d = 0; d < nd; ++d) rank_coord[static_cast<size_t>(r) * nd + d] = static_cast<int16_t>(c[d]);
   }
+  int64_t total_hops = 0, routed = 0;
+  int max_hops = 0;
+  const int64_t nsources = static_cast<int64_t>(sources.size());
+  const double bytes = message_bytes(pattern, rows, cols, link.message_bytes) * scale;
+#pragma omp parallel reduction(+ : total_hops, routed) reduction(max : max_hops)
+  {
+    SegmentLoads local(topo);
+#pragma omp for schedule(dynamic, 64)
+    for (int64_t i = 0; i < nsources; ++i) {
+      const int src = sources[i];
+      const int64_t from = placement.node_of_rank[src];
+      for_each_destination(pattern, rows, cols, src, [&](int dst) {
+        const int hops = local.add_route(from, &rank_coord[static_cast<size_t>(src) * nd],
+                                         &rank_coord[static_cast<size_t>(dst) * nd]);
+        total_hops += hops;
+        max_hops = std::max(max_hops, hops);
+        ++routed;
+      });
+    }
+#pragma omp critical
+    total.merge(local);
+  }
+  const std::vector<int64_t> count = total.counts();
+  std::vector<double> load(count.size());
+  for (size_t l = 0; l < count.size(); ++l) load[l] = static_cast<double>(count[l]) * bytes;
+  rep.routed_messages = routed;
+  rep.max_hops = max_hops;
   double sum = 0;
   for (int64_t l = 0; l < topo.link_slot_count(); ++l) {
     if (!link_exists(topo, l)) continue;
@@ -60,7 +88,8 @@ LoadReport simulate(const Topology& topo, const Placement& placement, Pattern pa
   }
   rep.mean_link_bytes = rep.links ? sum / rep.links : 0;
   rep.mean_hops = rep.routed_messages ? static_cast<double>(total_hops) / rep.routed_messages : 0;
-  rep.estimated_seconds = rep.max_hops * link.latency + rep.max_link_bytes / link.bandwidth;
+  rep.estimated_seconds = (rep.max_hops * link.latency + rep.max_link_bytes / link.bandwidth) *
+                          rounds_per_step(pattern, rows, cols);
   if (keep_link_bytes) rep.link_bytes = std::move(load);
   return rep;
 }

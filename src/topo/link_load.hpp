@@ -1,9 +1,10 @@
 // Link-load simulator (issue #5 item 5; 001 section 5.6, 003 section 5.4): route every message of
 // a pattern with dimension-order routing over the topology, accumulate bytes per directed link,
-// and estimate the time as  max_hops * latency + max_link_bytes / link_bandwidth  (all messages
-// of the pattern in flight together; the most loaded link decides). When the pattern has more
-// messages than the budget, a fixed-seed random sample of source ranks is routed exactly and the
-// loads are scaled by (ranks / sampled sources).
+// and estimate the time of one round as  max_hops * latency + max_link_bytes / link_bandwidth
+// (all messages of the round in flight together; the most loaded link decides), times the rounds
+// per BFS step (comm_patterns.hpp: C sub-steps for the row ring). When a pattern has more messages
+// than the budget, a fixed-seed random sample of source ranks is routed exactly and the loads are
+// scaled by (ranks / sampled sources); the max link load of a sampled run is an over-estimate.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -19,12 +20,19 @@ struct LinkParameters {
   static constexpr double kFugakuLatency = 0.5e-6;       // s per hop-path (001: 0.49-0.54 us)
   double bandwidth = kFugakuLinkBandwidth;
   double latency = kFugakuLatency;
-  double message_bytes = 1 << 16;
+  // One rank's block: its share of the frontier bitmap at 2^24 vertices per node (001 5.2 weak
+  // scaling, SCALE 24 per node): 2^24 bits = 2 MiB. See comm_patterns.hpp for per-pattern sizes.
+  static constexpr double kDefaultBlockBytes = (1 << 24) / 8;
+  double message_bytes = kDefaultBlockBytes;
 };
 
 struct SimulationBudget {
-  static constexpr int64_t kDefaultMaxRoutes = 20'000'000;
+  // Routes every whole-Fugaku BFS pattern exactly (the largest is the scheduler shape's column
+  // allgatherv, 158,976 x 1,103 = 175 M messages); only alltoall (2.5e10) is sampled.
+  static constexpr int64_t kDefaultMaxRoutes = 200'000'000;
+  static constexpr int64_t kDefaultMaxRoutesAlltoall = 10'000'000;
   int64_t max_routes = kDefaultMaxRoutes;
+  int64_t max_routes_alltoall = kDefaultMaxRoutesAlltoall;
   uint64_t seed = 20201117;  // fixed: reruns give the same sample
 };
 

@@ -85,7 +85,7 @@ std::string describe_axes(const std::vector<Axis>& axes) {
   std::string s;
   for (const auto& a : axes) {
     if (!s.empty()) s += ",";
-    s += a.name + std::to_string(a.size) + (a.torus ? "t" : "m");
+    s += a.name + (a.name.size() > 1 ? "=" : "") + std::to_string(a.size) + (a.torus ? "t" : "m");
   }
   return s;
 }
