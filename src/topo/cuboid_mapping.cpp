@@ -143,6 +143,9 @@ void comm_candidates(int n, const std::array<long long, 7>& room, const std::arr
         if (remaining % f != 0 || f > room[ax]) continue;
         if ((ax == A || ax == C) && f != kTwoNodeAxis) continue;
         if (ax == B && f != kRingB) continue;
+        if (ax == kYB && std::any_of(current.begin(), current.end(),
+                                     [](const CuboidFactor& g) { return g.axis == "Y" || g.axis == "b"; }))
+          continue;  // YB replaces Y and b
         current.push_back(CuboidFactor{kAxisNames[ax], false, f});
         self(self, remaining / f, ax + 1);
         current.pop_back();
