@@ -127,7 +127,7 @@ GridMapping choose_grid_mapping(const SystemSpec& system, const GridRequest& req
                      std::to_string(request.nodes) + " nodes (every axis extent must divide it)");
   const bool tofu = system.has_tofu_axes();
   const std::vector<int> full_unit{0, 0, 0, 2, 3, 2};  // a, b, c fully used (Tofu unit)
-  using Key = std::tuple<int, double, int, int, std::vector<int>, unsigned>;
+  using Key = std::tuple<double, int, int, int, std::vector<int>, unsigned>;
   std::optional<Key> best;
   std::vector<int> best_box;
   for (const auto& ext : boxes) {
@@ -150,7 +150,7 @@ GridMapping choose_grid_mapping(const SystemSpec& system, const GridRequest& req
         continue;
       }
       const bool closes = closing_order(box, cols).has_value();
-      Key key{closes ? 0 : 1, std::fabs(std::log(static_cast<double>(r) / c)), unit ? 0 : 1,
+      Key key{std::fabs(std::log(static_cast<double>(r) / c)), closes ? 0 : 1, unit ? 0 : 1,
               hop_diameter(box), ext, ~mask};  // ties: C takes the later axes (XY x Zabc)
       if (!best || key < *best) { best = key; best_box = ext; }
     }

@@ -51,8 +51,8 @@ struct GridRequest {
   long long nodes = 0;
   std::optional<std::pair<int, int>> grid;  // --grid R x C; otherwise R >= C, R/C closest to 1
 };
-// Chooses box and split: a closing ring first, then R/C closest to 1, then (Tofu systems) a full
-// abc unit, then the smallest hop diameter. Throws UsageError when nothing fits.
+// Chooses box and split: R/C closest to 1 first (001 5.2), then a ring that closes, then (Tofu
+// systems) a full abc unit, then the smallest hop diameter. Throws UsageError when nothing fits.
 GridMapping choose_grid_mapping(const SystemSpec& system, const GridRequest& request);
 
 // The Fugaku scheduler's 2D job shape YZc x Xab (001 section 5.6) on a Tofu box.
