@@ -192,6 +192,20 @@ void run_simulation(const MapOptions& o, const SystemSpec& system, const GridMap
                 r.report.max_link_bytes / kMega, r.report.mean_link_bytes / kMega, r.report.mean_hops,
                 r.report.max_hops, r.report.estimated_seconds / kMilli);
   }
+  // One bottom-up BFS step communicates with all three BFS patterns (001 Table 3, Algorithm 6).
+  for (const auto& l : layouts) {
+    double step = 0;
+    int found = 0;
+    for (const auto& r : rows)
+      if (r.layout == l.name && (r.pattern == Pattern::ColAllgatherv || r.pattern == Pattern::RowAlltoallv ||
+                                 r.pattern == Pattern::RowRing)) {
+        step += r.report.estimated_seconds;
+        ++found;
+      }
+    if (found == 3)
+      std::printf("bfs step (col-allgatherv + row-alltoallv + C row-ring sub-steps) %-12s %10.3f ms\n",
+                  l.name.c_str(), step / kMilli);
+  }
   std::printf("block %.0f bytes per rank; per message: col-allgatherv block, row-alltoallv block/(C-1),"
               " row-ring block/2 per direction with C sub-steps per step, alltoall and bcast block\n",
               link.message_bytes);
