@@ -5,8 +5,11 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
+#include <numeric>
 #include <optional>
+#include <random>
 #include <string>
 
 #include "cli/subcommand.hpp"
@@ -43,6 +46,7 @@ struct MapOptions {
   double latency_us = LinkParameters::kFugakuLatency / kMicro;
   long long max_routes = SimulationBudget::kDefaultMaxRoutes;
   long long max_routes_alltoall = SimulationBudget::kDefaultMaxRoutesAlltoall;
+  std::optional<unsigned long long> shuffle_seed;
 };
 
 std::optional<std::pair<int, int>> parse_grid(const std::string& text) {
@@ -103,27 +107,36 @@ void write_outputs(const MapOptions& o, const SystemSpec& system, const Placemen
                    const Topology& box) {
   if (o.output.empty()) return;
   const int64_t n = static_cast<int64_t>(p.rows) * p.cols;
+  // --shuffle-ranks: rank r takes entry entry_of[r] (grid cell and node) - a synthetic permuted map.
+  std::vector<int64_t> entry_of(n);
+  std::iota(entry_of.begin(), entry_of.end(), 0);
+  if (o.shuffle_seed) {
+    std::mt19937_64 rng(*o.shuffle_seed);
+    std::shuffle(entry_of.begin(), entry_of.end(), rng);
+  }
   if (o.format == "csv") {
     std::vector<RankmapRow> rows(n);
     for (int64_t r = 0; r < n; ++r) {
-      rows[r].row = static_cast<int>(r / p.cols);
-      rows[r].col = static_cast<int>(r % p.cols);
-      if (coords6) rows[r].coord.assign((*coords6)[r].begin(), (*coords6)[r].end());
-      else rows[r].coord = box.coord(p.node_of_rank[r]);
+      const int64_t e = entry_of[r];
+      rows[r].row = static_cast<int>(e / p.cols);
+      rows[r].col = static_cast<int>(e % p.cols);
+      if (coords6) rows[r].coord.assign((*coords6)[e].begin(), (*coords6)[e].end());
+      else rows[r].coord = box.coord(p.node_of_rank[e]);
     }
     write_rankmap_csv(o.output, axis_names(system.axes), rows);
   } else {
     std::vector<std::vector<int>> tuples(n);
     for (int64_t r = 0; r < n; ++r) {
-      if (logical) tuples[r].assign((*logical)[r].begin(), (*logical)[r].end());
+      const int64_t e = entry_of[r];
+      if (logical) tuples[r].assign((*logical)[e].begin(), (*logical)[e].end());
       else if (system.has_tofu_axes()) {
-        auto c = box.coord(p.node_of_rank[r]);
+        auto c = box.coord(p.node_of_rank[e]);
         std::array<int, 6> c6{}, e6{};
         for (int d = 0; d < 6; ++d) { c6[d] = c[d]; e6[d] = box.axes()[d].size; }
         auto l = logical_job_coord(c6, e6);
         tuples[r].assign(l.begin(), l.end());
       } else {
-        tuples[r] = box.coord(p.node_of_rank[r]);
+        tuples[r] = box.coord(p.node_of_rank[e]);
       }
     }
     write_coordinate_map(o.output, tuples);
@@ -315,6 +328,8 @@ int run_map(int argc, char** argv) {
   app.add_option("--latency", o.latency_us, "latency in microseconds (default 0.5)");
   app.add_option("--max-routes", o.max_routes, "route budget per pattern before source sampling");
   app.add_option("--max-routes-alltoall", o.max_routes_alltoall, "route budget for the global alltoall");
+  app.add_option("--shuffle-ranks", o.shuffle_seed,
+                 "permute which rank gets which grid cell/node (seed), for testing --rankmap consumers");
   app.add_option("--link-csv", o.link_csv, "write per-link loads of the simulation (for tools/plot_link_loads.py)");
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -81,7 +81,7 @@ int64_t count_ring_breaks(const Topology& box, const Placement& p) {
 std::string axes_label(const Topology& box, const std::vector<int>& axes) {
   std::string s;
   for (int d : axes) s += box.axes()[d].name;
-  return s.empty() ? "-" : s;
+  return s.empty() ? "no axis" : s;
 }
 
 GridMapping map_grid(const Topology& box, const std::vector<int>& extents, std::vector<int> row_axes,

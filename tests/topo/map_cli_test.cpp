@@ -165,3 +165,17 @@ TEST(MapCli, OutputIsReplacedAtomically) {
   EXPECT_EQ(lines_of(path).size(), 13u);
   std::remove(path.c_str());
 }
+
+TEST(MapCli, ShuffledRanksStillFormAValidMap) {
+  const auto path = temp("shuffled.csv");
+  auto r = run_map("--shape 2m,3t,2m --nodes 12 --grid 3x4 --shuffle-ranks 5 --output " + path);
+  ASSERT_EQ(r.status, 0) << r.err;
+  int rows = 0, cols = 0;
+  auto placement = g500::topo::read_rankmap_csv(path, 12, &rows, &cols);
+  EXPECT_EQ(rows, 3);
+  EXPECT_EQ(cols, 4);
+  int moved = 0;
+  for (int rank = 0; rank < 12; ++rank) moved += placement[rank].row * cols + placement[rank].col != rank;
+  EXPECT_GT(moved, 0);
+  std::remove(path.c_str());
+}
