@@ -244,13 +244,11 @@ void run_grid(const MapOptions& o, const SystemSpec& system, long long nodes) {
   std::printf("method grid (001 5.6): R = %d (%s), C = %d (%s), R/C = %s\n", r, axes_label(box, m.row_axes).c_str(),
               c, axes_label(box, m.col_axes).c_str(), ratio_text(r, c).c_str());
   print_ring(box, m);
-  if (system.has_tofu_axes() && !o.grid.empty()) {
-  } else if (system.has_tofu_axes()) {
+  if (system.has_tofu_axes() && o.grid.empty()) {
     GridMapping s = scheduler_2d_mapping(system, m.extents);
     std::printf("scheduler 2D job shape for comparison: %s x %s = %d x %d, R/C = %s\n",
                 axes_label(box, s.row_axes).c_str(), axes_label(box, s.col_axes).c_str(), s.placement.rows,
-                s.placement.cols, ratio_text(std::max(s.placement.rows, s.placement.cols),
-                                             std::min(s.placement.rows, s.placement.cols)).c_str());
+                s.placement.cols, ratio_text(s.placement.rows, s.placement.cols).c_str());
   }
   write_outputs(o, system, m.placement, nullptr, nullptr, box);
   if (!o.simulate.empty()) run_simulation(o, system, m);
