@@ -29,6 +29,10 @@ namespace {
 using namespace g500::topo;
 
 constexpr double kGiga = 1e9, kMicro = 1e-6, kMega = 1e6, kMilli = 1e-3;
+// Simulation memory grows with the links (12 per Tofu node, per thread); 2^21 nodes is 13x Fugaku.
+constexpr long long kMaxSimulatedNodes = 1LL << 21;
+// --link-csv writes one line per link and pattern: keep it to picture-sized shapes.
+constexpr long long kMaxLinkCsvNodes = 50'000;
 
 struct MapOptions {
   std::string system = "fugaku";
@@ -176,13 +180,16 @@ void run_simulation(const MapOptions& o, const SystemSpec& system, const GridMap
       start = end + 1;
     }
   }
-  if (o.message_bytes <= 0 || o.bandwidth_gbs <= 0 || o.latency_us < 0 || o.max_routes < 1 || o.max_routes_alltoall < 1)
-    throw UsageError("--message-bytes, --bandwidth and --max-routes must be positive, --latency >= 0");
   LinkParameters link{o.bandwidth_gbs * kGiga, o.latency_us * kMicro, o.message_bytes};
   SimulationBudget budget;
   budget.max_routes = o.max_routes;
   budget.max_routes_alltoall = o.max_routes_alltoall;
   Topology box = box_topology(system, m.extents);
+  if (box.node_count() > kMaxSimulatedNodes)
+    throw UsageError("--simulate supports at most " + std::to_string(kMaxSimulatedNodes) + " nodes");
+  if (!o.link_csv.empty() && box.node_count() > kMaxLinkCsvNodes)
+    throw UsageError("--link-csv supports at most " + std::to_string(kMaxLinkCsvNodes) +
+                     " nodes (choose a smaller --nodes or --shape for the picture)");
   auto layouts = comparison_layouts(system, m);
   auto t0 = std::chrono::steady_clock::now();
   auto rows = compare_layouts(box, layouts, patterns, link, budget, !o.link_csv.empty());
@@ -346,6 +353,10 @@ int run_map(int argc, char** argv) {
         throw UsageError("unknown --method '" + o.method + "' (grid or cuboid)");
       if (o.format != "csv" && o.format != "fugaku-rankmap")
         throw UsageError("unknown --format '" + o.format + "' (csv or fugaku-rankmap)");
+      if (!(o.message_bytes > 0) || !(o.bandwidth_gbs > 0) || !(o.latency_us >= 0) || o.max_routes < 1 ||
+          o.max_routes_alltoall < 1)
+        throw UsageError("--message-bytes, --bandwidth and --max-routes must be positive, --latency >= 0");
+      if (!o.link_csv.empty() && o.simulate.empty()) throw UsageError("--link-csv needs --simulate");
       SystemSpec system = o.shape.empty() ? system_preset(o.system) : parse_shape(o.shape);
       long long capacity = 1;
       for (const auto& a : system.axes) capacity *= a.size;

@@ -21,6 +21,7 @@ constexpr int kSplitPenalty = 8;      // score cost of sharing an axis between c
 constexpr size_t kMaxFirstCandidates = 4000;
 const std::vector<std::string> kAxisNames{"X", "Y", "Z", "a", "b", "c", "YB"};
 constexpr int kYB = 6;
+constexpr int kAxisCodes = 7;  // X, Y, Z, a, b, c, YB
 
 int axis_code(const std::string& name) {
   for (size_t i = 0; i < kAxisNames.size(); ++i)
@@ -29,7 +30,7 @@ int axis_code(const std::string& name) {
 }
 
 struct Caps {
-  std::array<long long, 7> cap{};  // remaining room per axis code (YB handled via Y and b)
+  std::array<long long, kAxisCodes> cap{};  // remaining room per axis code (YB handled via Y and b)
 };
 }  // namespace
 
@@ -89,7 +90,7 @@ void validate_cuboid_spec(const CuboidSpec& spec, const SystemSpec& system) {
     throw UsageError("--method cuboid needs a system with axes X,Y,Z,a,b,c (fugaku or k)");
   if (spec.comms.empty()) throw UsageError("--cuboid has no communicators");
   std::map<std::pair<std::string, bool>, int> parts;
-  std::array<long long, 7> used{1, 1, 1, 1, 1, 1, 1};
+  std::array<long long, kAxisCodes> used{1, 1, 1, 1, 1, 1, 1};
   for (const auto& comm : spec.comms) {
     if (comm.size() > static_cast<size_t>(kMaxAxesPerComm))
       throw UsageError("a communicator in --cuboid uses more than 3 axes (it must be a 3D cuboid)");
@@ -126,7 +127,7 @@ struct Candidate {
 };
 
 // All ways to write n as a product of up to 3 factors > 1 on distinct axes within `room`.
-void comm_candidates(int n, const std::array<long long, 7>& room, const std::array<bool, 7>& taken,
+void comm_candidates(int n, const std::array<long long, kAxisCodes>& room, const std::array<bool, kAxisCodes>& taken,
                      std::vector<Candidate>& out) {
   std::vector<CuboidFactor> current;
   auto rec = [&](auto&& self, int remaining, int next_axis) -> void {
@@ -137,7 +138,7 @@ void comm_candidates(int n, const std::array<long long, 7>& room, const std::arr
       return;
     }
     if (current.size() == static_cast<size_t>(kMaxAxesPerComm)) return;
-    for (int ax = next_axis; ax < 7; ++ax) {
+    for (int ax = next_axis; ax < kAxisCodes; ++ax) {
       if (taken[ax]) continue;
       for (int f = 2; f <= remaining; ++f) {
         if (remaining % f != 0 || f > room[ax]) continue;
@@ -159,23 +160,23 @@ void comm_candidates(int n, const std::array<long long, 7>& room, const std::arr
 CuboidSpec auto_cuboid_spec(const std::vector<int>& comm_sizes, const SystemSpec& system) {
   if (!system.has_tofu_axes())
     throw UsageError("--method cuboid needs a system with axes X,Y,Z,a,b,c (fugaku or k)");
-  std::array<long long, 7> room{system.axes[X].size, system.axes[Y].size, system.axes[Z].size,
+  std::array<long long, kAxisCodes> room{system.axes[X].size, system.axes[Y].size, system.axes[Z].size,
                                 kTwoNodeAxis, kRingB, kTwoNodeAxis,
                                 static_cast<long long>(system.axes[Y].size) * kRingB};
   std::optional<std::pair<int, CuboidSpec>> best;
   // Depth-first over communicators; an axis used before is split (outer part) at a score cost.
   std::vector<CuboidComm> chosen;
-  std::array<int, 7> uses{};
+  std::array<int, kAxisCodes> uses{};
   size_t explored_first = 0;
-  auto rec = [&](auto&& self, size_t k, std::array<long long, 7> left, int score) -> void {
+  auto rec = [&](auto&& self, size_t k, std::array<long long, kAxisCodes> left, int score) -> void {
     if (best && score >= best->first) return;
     if (k == comm_sizes.size()) {
       best = {score, CuboidSpec{chosen}};
       return;
     }
-    std::array<bool, 7> taken{};
+    std::array<bool, kAxisCodes> taken{};
     const bool yb_used = uses[kYB] > 0, y_or_b_used = uses[Y] > 0 || uses[B] > 0;
-    for (int ax = 0; ax < 7; ++ax) taken[ax] = uses[ax] >= 2;  // inner + outer at most
+    for (int ax = 0; ax < kAxisCodes; ++ax) taken[ax] = uses[ax] >= 2;  // inner + outer at most
     if (yb_used) taken[Y] = taken[B] = true;
     if (y_or_b_used) taken[kYB] = true;
     taken[A] = taken[A] || uses[A] > 0;
@@ -224,7 +225,7 @@ CuboidLayout enumerate_cuboid(const CuboidSpec& spec, const SystemSpec& system) 
   validate_cuboid_spec(spec, system);
   CuboidLayout out;
   // Inner part sizes per axis code (the outer part's coordinate is scaled by them).
-  std::array<int, 7> inner{1, 1, 1, 1, 1, 1, 1}, total{1, 1, 1, 1, 1, 1, 1};
+  std::array<int, kAxisCodes> inner{1, 1, 1, 1, 1, 1, 1}, total{1, 1, 1, 1, 1, 1, 1};
   for (const auto& comm : spec.comms)
     for (const auto& f : comm) {
       const int ax = axis_code(f.axis);
@@ -248,7 +249,7 @@ CuboidLayout enumerate_cuboid(const CuboidSpec& spec, const SystemSpec& system) 
   out.coord_of_rank.resize(nranks);
   out.logical_of_rank.resize(nranks);
   for (long long r = 0; r < nranks; ++r) {
-    std::array<int, 7> value{};
+    std::array<int, kAxisCodes> value{};
     long long rest = r;
     for (const auto& comm : spec.comms)
       for (const auto& f : comm) {

@@ -13,6 +13,7 @@ namespace g500::topo {
 
 namespace {
 constexpr int kTwoNodeAxis = 2;
+constexpr size_t kMaxPermutedAxes = 6;  // 720 orders; longer axis lists only try rotations
 
 std::vector<int> sizes_of(const Topology& box, const std::vector<int>& axes) {
   std::vector<int> s;
@@ -58,6 +59,13 @@ RingConditions ring_conditions(const Topology& box, const std::vector<int>& axes
 std::optional<std::vector<int>> closing_order(const Topology& box, const std::vector<int>& axes) {
   if (axes.empty() || ring_conditions(box, axes).closes) return axes;
   std::vector<int> order = axes;
+  if (order.size() > kMaxPermutedAxes) {
+    for (size_t k = 1; k < order.size(); ++k) {
+      std::rotate(order.begin(), order.begin() + 1, order.end());
+      if (ring_conditions(box, order).closes) return order;
+    }
+    return std::nullopt;
+  }
   std::sort(order.begin(), order.end());
   do {
     if (ring_conditions(box, order).closes) return order;

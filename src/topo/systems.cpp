@@ -76,6 +76,8 @@ SystemSpec parse_shape(const std::string& text) {
       throw UsageError("--shape '" + text + "' has more than " + std::to_string(kMaxNodes) + " nodes");
     if (!names.insert(name).second) throw UsageError("axis name '" + name + "' repeated in --shape");
     spec.axes.push_back(Axis{name, size, flag == 't'});
+    if (static_cast<int>(spec.axes.size()) > kMaxShapeAxes)
+      throw UsageError("--shape has more than " + std::to_string(kMaxShapeAxes) + " axes");
     start = end + 1;
   }
   return spec;

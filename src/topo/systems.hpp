@@ -11,6 +11,8 @@ namespace g500::topo {
 
 // Largest node count the tools accept (ranks are int; link-load arrays are 12 slots per node).
 inline constexpr long long kMaxNodes = 1LL << 24;
+// Most axes a --shape may have (Tofu has 6); keeps the axis-split search small.
+inline constexpr int kMaxShapeAxes = 8;
 
 struct SystemSpec {
   std::string name;  // "fugaku", "k" or "shape"

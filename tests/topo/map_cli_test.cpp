@@ -151,6 +151,12 @@ TEST(MapCli, BadInputIsOneLineAndNonZero) {
   expect_one_line_error(run_map("--method cuboid --cuboid A3/X2"), "at most 2");
   expect_one_line_error(run_map("--system fugaku --shape 2m"), "");
   expect_one_line_error(run_map("--bogus"), "");
+  expect_one_line_error(run_map("--nodes 12 --simulate bfs --message-bytes -1"), "--message-bytes");
+  expect_one_line_error(run_map("--shape 2t,2t,2t,2t,2t,2t,2t,2t,2t"), "more than 8 axes");
+  expect_one_line_error(run_map("--shape 256t,256t,64t --simulate bfs"), "--simulate supports at most");
+  expect_one_line_error(run_map("--nodes 7919"), "no box");
+  expect_one_line_error(run_map("--method cuboid --nodes 7919"), "no cuboid factorisation");
+  expect_one_line_error(run_map("--cuboid A2/X2 --nodes 5"), "has 4 ranks but --nodes is 5");
   EXPECT_EQ(run_map("--help").status, 0);
 }
 
