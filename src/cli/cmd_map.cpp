@@ -39,6 +39,8 @@ struct MapOptions {
   std::string shape;
   long long nodes = 0;
   std::string grid;
+  std::string axes;
+  bool nodes_given = false;
   std::string method = "grid";
   std::string cuboid;
   std::string output;
@@ -242,8 +244,19 @@ void run_simulation(const MapOptions& o, const SystemSpec& system, const GridMap
 }
 
 void run_grid(const MapOptions& o, const SystemSpec& system, long long nodes) {
-  GridRequest req{nodes, parse_grid(o.grid)};
-  GridMapping m = choose_grid_mapping(system, req);
+  GridMapping m;
+  if (o.axes.empty()) {
+    m = choose_grid_mapping(system, GridRequest{nodes, parse_grid(o.grid)});
+  } else {
+    m = map_named_axes(system, o.axes);
+    nodes = static_cast<long long>(m.placement.rows) * m.placement.cols;
+    if (o.nodes_given && o.nodes != nodes)
+      throw UsageError("--axes " + o.axes + " spans " + std::to_string(nodes) + " nodes but --nodes is " +
+                       std::to_string(o.nodes));
+    if (auto g = parse_grid(o.grid); g && (g->first != m.placement.rows || g->second != m.placement.cols))
+      throw UsageError("--grid " + o.grid + " does not match --axes " + o.axes + " (" +
+                       std::to_string(m.placement.rows) + "x" + std::to_string(m.placement.cols) + ")");
+  }
   Topology box = box_topology(system, m.extents);
   const int r = m.placement.rows, c = m.placement.cols;
   std::printf("system %s %s, nodes %lld, box %s\n", system.name.c_str(), describe_axes(system.axes).c_str(),
@@ -322,6 +335,7 @@ int run_map(int argc, char** argv) {
   system_opt->excludes(shape_opt);
   app.add_option("--nodes", o.nodes, "number of nodes (default: the whole system)");
   app.add_option("--grid", o.grid, "process grid RxC (default: R >= C, R/C closest to 1)");
+  app.add_option("--axes", o.axes, "explicit axis split ROW/COL, e.g. XY/Zabc (grid method; snake in this order)");
   app.add_option("--method", o.method, "grid (001 5.6 axis split + snake) or cuboid (003 Method A)");
   app.add_option("--cuboid", o.cuboid, "explicit Method A factors, e.g. a2,Y4,c2/X8,Z8,b3 (implies --method cuboid)");
   app.add_option("--output", o.output, "write the rank map here");
@@ -361,6 +375,8 @@ int run_map(int argc, char** argv) {
       long long capacity = 1;
       for (const auto& a : system.axes) capacity *= a.size;
       const bool cuboid = o.method == "cuboid" || !o.cuboid.empty();
+      o.nodes_given = app.count("--nodes") > 0;
+      if (!o.axes.empty() && cuboid) throw UsageError("--axes belongs to --method grid");
       long long nodes = o.nodes;
       if (app.count("--nodes") && nodes < 1) throw UsageError("--nodes must be at least 1");
       if (!app.count("--nodes") && !(cuboid && !o.cuboid.empty())) {

@@ -177,6 +177,45 @@ GridMapping choose_grid_mapping(const SystemSpec& system, const GridRequest& req
   return map_grid(box, best_box, rows, cols);
 }
 
+GridMapping map_named_axes(const SystemSpec& system, const std::string& split) {
+  const std::string help = " (expected ROW/COL axis names, e.g. XY/Zabc or d0,d1/d2)";
+  const auto slash = split.find('/');
+  if (slash == std::string::npos || split.find('/', slash + 1) != std::string::npos)
+    throw UsageError("bad --axes '" + split + "'" + help);
+  std::vector<int> extents(system.axes.size(), 1);
+  auto parse_side = [&](const std::string& side) {
+    std::vector<std::string> names;
+    if (side.find(',') != std::string::npos) {
+      size_t start = 0;
+      while (start <= side.size()) {
+        size_t end = side.find(',', start);
+        if (end == std::string::npos) end = side.size();
+        names.push_back(side.substr(start, end - start));
+        start = end + 1;
+      }
+    } else if (std::any_of(system.axes.begin(), system.axes.end(), [&](const Axis& a) { return a.name == side; })) {
+      names.push_back(side);
+    } else {
+      for (char ch : side) names.emplace_back(1, ch);
+    }
+    std::vector<int> axes;
+    for (const auto& name : names) {
+      int found = -1;
+      for (size_t d = 0; d < system.axes.size(); ++d)
+        if (system.axes[d].name == name) found = static_cast<int>(d);
+      if (found < 0) throw UsageError("unknown axis '" + name + "' in --axes '" + split + "'" + help);
+      if (extents[found] != 1 || system.axes[found].size == 1)
+        throw UsageError("axis '" + name + "' used twice or of size 1 in --axes '" + split + "'");
+      extents[found] = system.axes[found].size;
+      axes.push_back(found);
+    }
+    return axes;
+  };
+  auto rows = parse_side(split.substr(0, slash));
+  auto cols = parse_side(split.substr(slash + 1));
+  return map_grid(box_topology(system, extents), extents, rows, cols);
+}
+
 GridMapping scheduler_2d_mapping(const SystemSpec& system, const std::vector<int>& extents) {
   if (!system.has_tofu_axes())
     throw UsageError("the scheduler's 2D job shape YZc x Xab needs a system with axes X,Y,Z,a,b,c");

@@ -55,6 +55,10 @@ struct GridRequest {
 // systems) a full abc unit, then the smallest hop diameter. Throws UsageError when nothing fits.
 GridMapping choose_grid_mapping(const SystemSpec& system, const GridRequest& request);
 
+// An explicit split "ROW/COL" of whole system axes, e.g. "XY/Zabc" (one letter per axis) or
+// "d0,d1/d2" (comma lists); the box spans the named axes fully. Throws UsageError.
+GridMapping map_named_axes(const SystemSpec& system, const std::string& split);
+
 // The Fugaku scheduler's 2D job shape YZc x Xab (001 section 5.6) on a Tofu box.
 GridMapping scheduler_2d_mapping(const SystemSpec& system, const std::vector<int>& extents);
 // Plain rank order: rank r on node id r of the box (first axis fastest), same R x C.

@@ -110,3 +110,22 @@ TEST(GridMapping, RequestedGrid) {
   EXPECT_THROW(choose_grid_mapping(parse_shape("4m,3m"), {12, std::make_pair(2, 6)}), g500::UsageError);
 
 }
+
+TEST(GridMapping, NamedAxes) {
+  auto system = fugaku_system();
+  GridMapping paper = map_named_axes(system, "XY/Zabc");
+  EXPECT_EQ(paper.placement.rows, 552);
+  EXPECT_EQ(paper.placement.cols, 288);
+  EXPECT_TRUE(paper.ring_adjacent);
+  EXPECT_FALSE(paper.col_axes_reordered);
+  GridMapping sched = map_named_axes(system, "YZc/Xab");
+  EXPECT_EQ(sched.placement.rows, 1104);
+  EXPECT_EQ(sched.placement.cols, 144);
+  EXPECT_TRUE(sched.ring_adjacent);
+  EXPECT_TRUE(sched.col_axes_reordered);  // Xab ends on the 3-ring b: reordered to close
+  GridMapping fig11 = map_named_axes(system, "/abc");
+  EXPECT_EQ(fig11.placement.cols, 12);
+  EXPECT_EQ(map_named_axes(parse_shape("4t,4t,2m"), "d0/d1,d2").placement.cols, 8);
+  for (const char* bad : {"XY", "XY/Zabc/", "XQ/Z", "XX/Z", "X/X"})
+    EXPECT_THROW(map_named_axes(system, bad), g500::UsageError) << bad;
+}

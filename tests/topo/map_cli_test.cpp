@@ -157,6 +157,8 @@ TEST(MapCli, BadInputIsOneLineAndNonZero) {
   expect_one_line_error(run_map("--nodes 7919"), "no box");
   expect_one_line_error(run_map("--method cuboid --nodes 7919"), "no cuboid factorisation");
   expect_one_line_error(run_map("--cuboid A2/X2 --nodes 5"), "has 4 ranks but --nodes is 5");
+  expect_one_line_error(run_map("--axes XQ/Zabc"), "unknown axis 'Q'");
+  expect_one_line_error(run_map("--axes XY/Zabc --nodes 12"), "spans 158976 nodes but --nodes is 12");
   EXPECT_EQ(run_map("--help").status, 0);
 }
 
