@@ -161,7 +161,10 @@ void write_link_csv(const std::string& path, const Topology& box, const std::vec
       const int axis = static_cast<int>((l / 2) % box.ndims());
       text += row.layout + "," + pattern_name(row.pattern) + "," + std::to_string(node) + "," +
               box.axes()[axis].name + "," + (l % 2 == 0 ? "+" : "-");
-      for (int v : box.coord(node)) text += "," + std::to_string(v);
+      for (int v : box.coord(node)) {
+        text += ',';
+        text += std::to_string(v);
+      }
       char buf[40];
       std::snprintf(buf, sizeof buf, ",%.6g\n", row.report.link_bytes[l]);
       text += buf;

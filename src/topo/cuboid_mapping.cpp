@@ -213,7 +213,10 @@ CuboidSpec auto_cuboid_spec(const std::vector<int>& comm_sizes, const SystemSpec
   rec(rec, 0, room, 0);
   if (!best) {
     std::string sizes;
-    for (int n : comm_sizes) sizes += (sizes.empty() ? "" : "x") + std::to_string(n);
+    for (int n : comm_sizes) {
+      if (!sizes.empty()) sizes += 'x';
+      sizes += std::to_string(n);
+    }
     throw UsageError("no cuboid factorisation of " + sizes + " fits " + system.name +
                      " (a, c at most 2, b 3, X Y Z within the system; primes other than 2, 3 must fit X, Y or Z)");
   }

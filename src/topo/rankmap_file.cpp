@@ -68,11 +68,17 @@ void write_file_atomically(const std::string& path, const std::string& text) {
 void write_rankmap_csv(const std::string& path, const std::vector<std::string>& axis_names,
                        const std::vector<RankmapRow>& rows) {
   std::string text = "rank,row,col";
-  for (const auto& name : axis_names) text += "," + lower(name);
+  for (const auto& name : axis_names) {
+    text += ',';
+    text += lower(name);
+  }
   text += "\n";
   for (size_t r = 0; r < rows.size(); ++r) {
     text += std::to_string(r) + "," + std::to_string(rows[r].row) + "," + std::to_string(rows[r].col);
-    for (int v : rows[r].coord) text += "," + std::to_string(v);
+    for (int v : rows[r].coord) {
+      text += ',';
+      text += std::to_string(v);
+    }
     text += "\n";
   }
   write_file_atomically(path, text);
@@ -82,7 +88,10 @@ void write_coordinate_map(const std::string& path, const std::vector<std::vector
   std::string text;
   for (const auto& t : tuples) {
     text += "(";
-    for (size_t i = 0; i < t.size(); ++i) text += (i ? "," : "") + std::to_string(t[i]);
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (i) text += ',';
+      text += std::to_string(t[i]);
+    }
     text += ")\n";
   }
   write_file_atomically(path, text);

@@ -53,7 +53,8 @@ SystemSpec parse_shape(const std::string& text) {
     size_t end = text.find(',', start);
     if (end == std::string::npos) end = text.size();
     std::string item = text.substr(start, end - start);
-    std::string name = "d" + std::to_string(spec.axes.size());
+    std::string name = std::string(1, 'd');
+    name += std::to_string(spec.axes.size());
     if (auto eq = item.find('='); eq != std::string::npos) {
       name = item.substr(0, eq);
       item = item.substr(eq + 1);
