@@ -3,7 +3,11 @@
 
 #include <random>
 
+#include <map>
+
+#include "topo/allocation.hpp"
 #include "topo/grid_mapping.hpp"
+#include "topo/layout_comparison.hpp"
 #include "topo/link_load.hpp"
 #include "topo/segment_loads.hpp"
 #include "topo/systems.hpp"
@@ -112,4 +116,23 @@ TEST(LinkLoad, SamplingScalesToTheFullVolume) {
   EXPECT_GT(sampled.sampled_sources, 0);
   EXPECT_LT(sampled.routed_messages, exact.routed_messages);
   EXPECT_NEAR(sampled.mean_link_bytes / exact.mean_link_bytes, 1.0, 0.25);
+}
+
+TEST(LinkLoad, SixDMappingWinsTheBfsStepOnOneSixteenthFugaku) {
+  // 9,936 nodes (001 6.1 uses 1/16 of Fugaku): plain rank order vs scheduler 2D shape vs 6D mapping.
+  auto system = fugaku_system();
+  GridMapping m = choose_grid_mapping(system, {9936, std::nullopt});
+  Topology box = box_topology(system, m.extents);
+  auto layouts = comparison_layouts(system, m);
+  ASSERT_EQ(layouts.size(), 3u);
+  const std::vector<Pattern> bfs{Pattern::ColAllgatherv, Pattern::RowAlltoallv, Pattern::RowRing};
+  auto rows = compare_layouts(box, layouts, bfs, LinkParameters{}, SimulationBudget{}, false);
+  std::map<std::string, double> step;
+  for (const auto& r : rows) {
+    EXPECT_EQ(r.report.sampled_sources, 0);  // exact at this size
+    step[r.layout] += r.report.estimated_seconds;
+    if (r.layout == "6d-mapping" && r.pattern == Pattern::RowRing) EXPECT_EQ(r.report.max_hops, 1);
+  }
+  EXPECT_LT(step["6d-mapping"], step["plain"]);
+  EXPECT_LT(step["6d-mapping"], step["scheduler-2d"]);
 }
