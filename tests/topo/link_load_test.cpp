@@ -1,9 +1,8 @@
 // Tests for the link-load simulator (issue #5 item 5) on shapes small enough to count by hand.
 #include <gtest/gtest.h>
 
-#include <random>
-
 #include <map>
+#include <random>
 
 #include "topo/allocation.hpp"
 #include "topo/grid_mapping.hpp"
