@@ -187,3 +187,15 @@ TEST(MapCli, ShuffledRanksStillFormAValidMap) {
   EXPECT_GT(moved, 0);
   std::remove(path.c_str());
 }
+
+TEST(MapCli, GridMethodRankmapFormatIsBijective) {
+  const auto path = temp("grid.map");
+  auto r = run_map("--system fugaku --nodes 1152 --format fugaku-rankmap --output " + path);
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto lines = lines_of(path);
+  ASSERT_EQ(lines.size(), 1152u);
+  std::set<std::string> unique(lines.begin(), lines.end());
+  EXPECT_EQ(unique.size(), 1152u);
+  for (const auto& l : lines) ASSERT_TRUE(l.front() == '(' && l.back() == ')') << l;
+  std::remove(path.c_str());
+}
