@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "graph/roots.hpp"
+#include "topo/rankmap_file.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
 #include "util/memory.hpp"
@@ -58,8 +59,17 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
   MPI_Comm_size(world, &nranks);
   MPI_Comm_rank(world, &rank);
   BenchmarkResult result;
-  const GridShape shape = config.grid_text.empty() ? default_grid_shape(nranks) : parse_grid_shape(config.grid_text, nranks);
-  ProcessGrid grid(world, shape);
+  GridShape shape = config.grid_text.empty() ? default_grid_shape(nranks) : parse_grid_shape(config.grid_text, nranks);
+  std::vector<std::pair<int, int>> placement;
+  if (!config.rankmap_path.empty()) {
+    int rows = 0, cols = 0;
+    for (const auto& p : topo::read_rankmap_csv(config.rankmap_path, nranks, &rows, &cols)) placement.emplace_back(p.row, p.col);
+    if (!config.grid_text.empty() && (rows != shape.rows || cols != shape.cols))
+      throw UsageError("--grid " + config.grid_text + " disagrees with the " + std::to_string(rows) + "x" +
+                       std::to_string(cols) + " grid of --rankmap " + config.rankmap_path);
+    shape = GridShape{rows, cols};
+  }
+  ProcessGrid grid(world, shape, placement);
   result.ranks = nranks;
   result.grid_rows = shape.rows;
   result.grid_cols = shape.cols;

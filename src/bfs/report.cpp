@@ -101,7 +101,8 @@ nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult&
                    {"beta", config.bfs.beta},
                    {"alltoallv", config.bfs.alltoallv},
                    {"allgatherv", config.bfs.allgatherv},
-                   {"trace", config.bfs.trace}}}};
+                   {"trace", config.bfs.trace},
+                   {"rankmap", config.rankmap_path}}}};
   json roots = json::array();
   for (const auto& r : result.roots) {
     json one = {{"root", r.root},         {"time_s", r.seconds},        {"nedge", r.nedge},
