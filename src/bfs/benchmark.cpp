@@ -53,6 +53,29 @@ int64_t teps_edge_count(const LocalGraph& graph, const std::vector<int64_t>& par
 
 }  // namespace
 
+const std::vector<std::string>& switchable_techniques() {
+  static const std::vector<std::string> names{"bcsr", "bu-alltoallv"};
+  return names;
+}
+
+void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config) {
+  static const std::vector<std::string> planned{"reorder", "yoo", "lb-topdown", "sparse-switch", "overlap"};
+  size_t start = 0;
+  while (start <= list.size()) {
+    const size_t comma = list.find(',', start);
+    const std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    start = comma == std::string::npos ? list.size() + 1 : comma + 1;
+    if (name.empty()) continue;
+    if (name == "bcsr") config.graph.bcsr = false;
+    else if (name == "bu-alltoallv") config.bfs.bu_alltoallv = false;
+    else if (std::find(planned.begin(), planned.end(), name) != planned.end())
+      throw UsageError("--disable " + name + ": this technique is not built yet, so it cannot be switched off (switchable: bcsr, bu-alltoallv)");
+    else
+      throw UsageError("--disable: unknown technique '" + name + "' (switchable: bcsr, bu-alltoallv)");
+    config.disabled.push_back(name);
+  }
+}
+
 BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
   MPI_Comm world = MPI_COMM_WORLD;
   int nranks = 1, rank = 0;
@@ -96,13 +119,21 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
 
   MPI_Barrier(world);
   double start = MPI_Wtime();
-  LocalGraph graph = build_local_graph(source, grid);
+  LocalGraph graph = build_local_graph(source, grid, config.graph);
   MPI_Barrier(world);
   result.construction_seconds = MPI_Wtime() - start;
   MPI_Allreduce(&graph.input_read_seconds, &result.generation_seconds, 1, MPI_DOUBLE, MPI_MAX, world);
   unsigned long long graph_bytes = graph.memory_bytes();
   MPI_Allreduce(MPI_IN_PLACE, &graph_bytes, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
   result.graph_bytes_max_rank = graph_bytes;
+  {
+    const RowIndex::Memory m = graph.rows.memory();
+    unsigned long long sizes[5] = {m.row_starts, m.bitmap, m.offsets, m.plain_csr_row_starts,
+                                   graph.neighbors.size() * sizeof(LocalId)};
+    MPI_Allreduce(MPI_IN_PLACE, sizes, 5, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
+    result.row_index_max_rank = RowIndex::Memory{sizes[0], sizes[1], sizes[2], sizes[3]};
+    result.neighbors_bytes_max_rank = sizes[4];
+  }
 
   const std::vector<int64_t> roots = choose_roots(config.spec, config.nroots, graph, grid);
   DistributedBfs bfs(graph, grid, config.bfs);

@@ -20,7 +20,14 @@ struct BenchmarkConfig {
   bool validate = true;
   bool warmup = true;        // one untimed BFS first, as the reference does
   BfsOptions bfs;
+  GraphOptions graph;
+  std::vector<std::string> disabled;  // technique names switched off, as given
 };
+
+// The techniques of 001 section 4 that `--disable` accepts (implemented ones).
+const std::vector<std::string>& switchable_techniques();
+// Applies `--disable a,b,...`; throws UsageError for an unknown name or one not built yet.
+void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config);
 
 struct RootResult {
   int64_t root = 0;
@@ -43,6 +50,8 @@ struct BenchmarkResult {
   double generation_seconds = 0;
   double construction_seconds = 0;
   size_t graph_bytes_max_rank = 0;
+  RowIndex::Memory row_index_max_rank{};  // per array, largest over ranks
+  size_t neighbors_bytes_max_rank = 0;
   int64_t input_edges = 0;
   std::vector<RootResult> roots;
   bool validation_failed = false;

@@ -52,6 +52,10 @@ class DistributedBfs {
     found_[t].push_back(v);
     found_edges_[t].value += graph_.owned_degree[v];
   }
+  // Applies received (child offset, column-local parent) pairs found by grid column source_col;
+  // called inside a parallel region by every thread.
+  void apply_found_pairs(int t, const uint64_t* records, int64_t count, int source_col);
+  void send_pairs_now(int target, int s, comm::PhaseProfile& profile);
   // Makes this level's discoveries the next frontier: always as a bitmap, and as a list when the
   // next level goes top-down.
   void advance_frontier(bool need_list);

@@ -31,10 +31,13 @@ int run_bfs_command(int argc, char** argv) {
   app.add_option("--beta", config.bfs.beta, "direction switch: go top-down when frontier vertices < N / beta")->check(CLI::PositiveNumber)->capture_default_str();
   app.add_option("--alltoallv", config.bfs.alltoallv, "alltoallv algorithm (see g500 coll)")->capture_default_str();
   app.add_option("--allgatherv", config.bfs.allgatherv, "allgatherv algorithm (see g500 coll)")->capture_default_str();
+  std::string disabled;
+  app.add_option("--disable", disabled, "switch off techniques of 001 section 4, comma-separated: bcsr, bu-alltoallv");
   app.add_flag("--trace", config.bfs.trace, "record per-level direction, frontier size, edges examined and time in the JSON");
   if (!parse_or_throw(app, argc, argv)) return 0;
   if (!seed_text.empty()) parse_seed_pair(seed_text, config.spec.seed1, config.spec.seed2);
   config.validate = !no_validate;
+  apply_disabled_techniques(disabled, config);
 
   std::unique_ptr<AtomicOutputFile> json_file;
   if (!json_path.empty()) json_file = std::make_unique<AtomicOutputFile>(json_path, MPI_COMM_WORLD);
@@ -52,6 +55,7 @@ int run_bfs_command(int argc, char** argv) {
     } else {
       print_result_block(stdout, config, result);
       print_phase_profile(stdout, result);
+      print_graph_memory(stdout, result);
       std::printf("peak memory per rank: %.1f MiB; %.1f bytes per input edge\n",
                   static_cast<double>(result.peak_rss_bytes_max_rank) / (1024.0 * 1024.0),
                   static_cast<double>(result.peak_rss_bytes_max_rank) * result.ranks / static_cast<double>(result.input_edges));

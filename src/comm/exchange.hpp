@@ -39,6 +39,8 @@ class Exchanger {
   Exchanger(MPI_Comm comm, int nthreads, AlltoallvFn alltoallv);
   // Empties every bucket (keeping its memory) and returns them for filling.
   ThreadBuckets& start();
+  // The buckets as they are (not emptied), for a caller that sends some of them itself.
+  ThreadBuckets& start_bucket_view() { return buckets_; }
   // Collective: delivers the buckets; returns what arrived as pieces tagged with their source
   // rank, valid until the next start().
   const std::vector<Piece>& deliver(PhaseProfile& profile);

@@ -240,7 +240,7 @@ bool keep_entries_for_pass_two(const EdgeSource& source, const ProcessGrid& grid
 
 }  // namespace
 
-LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid) {
+LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, const GraphOptions& options) {
   LocalGraph g;
   g.dist = Distribution(source.nvertices, grid.rows(), grid.cols(), grid.row(), grid.col());
   const Distribution& d = g.dist;
@@ -258,12 +258,12 @@ LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid) 
     applier.run(entries, n, [&](uint64_t entry) { ++cursor[entry_row(entry)]; });
     if (keep) kept.insert(kept.end(), entries, entries + n);
   });
-  g.row_starts.assign(nrows + 1, 0);
-  for (int64_t v = 0; v < nrows; ++v) g.row_starts[v + 1] = g.row_starts[v] + cursor[v];
-  g.neighbors.resize(g.row_starts[nrows]);
+  std::vector<int64_t> row_starts(nrows + 1, 0);
+  for (int64_t v = 0; v < nrows; ++v) row_starts[v + 1] = row_starts[v] + cursor[v];
+  g.neighbors.resize(row_starts[nrows]);
 
   // Pass 2: fill each row at its cursor, in arrival order.
-  std::copy(g.row_starts.begin(), g.row_starts.end() - 1, cursor.begin());
+  std::copy(row_starts.begin(), row_starts.end() - 1, cursor.begin());
   auto fill = [&](const uint64_t* entries, int64_t n) {
     applier.run(entries, n, [&](uint64_t entry) { g.neighbors[cursor[entry_row(entry)]++] = static_cast<LocalId>(entry); });
   };
@@ -275,15 +275,12 @@ LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid) 
   }
 
   // Full degree of each owned vertex: sum of its row lengths over the processes of the grid row.
-  std::vector<int64_t> row_degree(nrows);
-  g.row_has_edges = Bitmap(nrows);
-  for (int64_t v = 0; v < nrows; ++v) {
-    row_degree[v] = g.row_starts[v + 1] - g.row_starts[v];
-    if (row_degree[v] > 0) g.row_has_edges.set(v);
-  }
+  std::vector<int64_t>& row_degree = cursor;  // reused: row lengths again
+  for (int64_t v = 0; v < nrows; ++v) row_degree[v] = row_starts[v + 1] - row_starts[v];
   g.owned_degree.assign(d.block, 0);
   MPI_Reduce_scatter_block(row_degree.data(), g.owned_degree.data(), static_cast<int>(d.block), MPI_INT64_T,
                            MPI_SUM, grid.row_comm());
+  g.rows = RowIndex(std::move(row_starts), options.bcsr);
   int64_t local = g.local_edges();
   MPI_Allreduce(&local, &g.global_directed_edges, 1, MPI_INT64_T, MPI_SUM, grid.world());
   return g;
