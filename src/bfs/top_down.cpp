@@ -4,8 +4,9 @@
 // Algorithm 2: the frontier is gathered along the grid row (each process of row i owns one block
 // of row set i), each frontier vertex x's neighbours y (column-local ids) are read from this
 // process's rows, and the candidate (y, parent x) is sent along the grid column to y's owner, which
-// keeps the first candidate for each unvisited y. Communication volume is the same as the paper's;
-// the gathered frontier is smaller because C <= R.
+// keeps the first candidate for each unvisited y (candidates for our own vertices are settled at
+// once). Communication volume is the same as the paper's; the gathered frontier is smaller
+// because C <= R.
 #include <omp.h>
 
 #include "bfs/bfs.hpp"
@@ -42,9 +43,11 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
     for (int r = 1; r < C; ++r)
       for (int k = displs[r]; k < displs[r] + counts[r]; ++k) gathered_[k] += static_cast<LocalId>(r * d.block);
     const int64_t nfrontier = static_cast<int64_t>(gathered_.size());
+    const uint64_t my_row = static_cast<uint64_t>(d.row);
 #pragma omp parallel num_threads(nthreads_) reduction(+ : examined)
     {
-      auto& mine = buckets[omp_get_thread_num()];
+      const int t = omp_get_thread_num();
+      auto& mine = buckets[t];
 #pragma omp for schedule(dynamic, 16)
       for (int64_t k = 0; k < nfrontier; ++k) {
         const LocalId x = gathered_[k];
@@ -53,7 +56,16 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
         for (int64_t e = begin; e < end; ++e) {
           const uint64_t y = graph_.neighbors[e];
           const uint64_t owner_row = d.by_block.divide(y);
-          mine[owner_row].push_back(((y - owner_row * d.block) << 32) | x);
+          const LocalId offset = static_cast<LocalId>(y - owner_row * d.block);
+          if (owner_row == my_row) {  // we own y ourselves: no message needed
+            if (visited_.test_and_set_atomic(offset)) {
+              parent_[offset] = d.global_from_row_local(x, d.row);
+              next_bits_.test_and_set_atomic(offset);
+              discover(t, offset);
+            }
+          } else {
+            mine[owner_row].push_back((static_cast<uint64_t>(offset) << 32) | x);
+          }
         }
       }
     }
