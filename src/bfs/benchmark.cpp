@@ -54,12 +54,12 @@ int64_t teps_edge_count(const LocalGraph& graph, const std::vector<int64_t>& par
 }  // namespace
 
 const std::vector<std::string>& switchable_techniques() {
-  static const std::vector<std::string> names{"bcsr", "bu-alltoallv"};
+  static const std::vector<std::string> names{"bcsr", "bu-alltoallv", "lb-topdown"};
   return names;
 }
 
 void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config) {
-  static const std::vector<std::string> planned{"reorder", "yoo", "lb-topdown", "sparse-switch", "overlap"};
+  static const std::vector<std::string> planned{"reorder", "yoo", "sparse-switch", "overlap"};
   size_t start = 0;
   while (start <= list.size()) {
     const size_t comma = list.find(',', start);
@@ -68,10 +68,11 @@ void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config)
     if (name.empty()) continue;
     if (name == "bcsr") config.graph.bcsr = false;
     else if (name == "bu-alltoallv") config.bfs.bu_alltoallv = false;
+    else if (name == "lb-topdown") config.bfs.lb_topdown = false;
     else if (std::find(planned.begin(), planned.end(), name) != planned.end())
-      throw UsageError("--disable " + name + ": this technique is not built yet, so it cannot be switched off (switchable: bcsr, bu-alltoallv)");
+      throw UsageError("--disable " + name + ": this technique is not built yet, so it cannot be switched off (switchable: bcsr, bu-alltoallv, lb-topdown)");
     else
-      throw UsageError("--disable: unknown technique '" + name + "' (switchable: bcsr, bu-alltoallv)");
+      throw UsageError("--disable: unknown technique '" + name + "' (switchable: bcsr, bu-alltoallv, lb-topdown)");
     config.disabled.push_back(name);
   }
 }

@@ -80,6 +80,12 @@ class DistributedBfs {
   std::vector<std::vector<LocalId>> found_;  // per-thread discoveries of this level
   std::vector<PaddedCount> found_edges_;     // per-thread degree sums of those discoveries
   std::vector<LocalId> gathered_;     // top-down: the frontier of the whole grid row
+  struct RowPiece {
+    LocalId row;
+    int64_t begin, end;
+  };
+  static constexpr int64_t kEdgesPerPiece = 1024;  // top-down work item size with lb-topdown
+  std::vector<RowPiece> pieces_;      // top-down work items
   Bitmap column_frontier_;            // frontier over this grid column's vertex range
   std::vector<uint64_t> rotating_;    // visited words passed around the grid row (4.5)
 };

@@ -9,6 +9,8 @@
 // because C <= R.
 #include <omp.h>
 
+#include <algorithm>
+
 #include "bfs/bfs.hpp"
 
 namespace g500 {
@@ -43,17 +45,32 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
     for (int r = 1; r < C; ++r)
       for (int k = displs[r]; k < displs[r] + counts[r]; ++k) gathered_[k] += static_cast<LocalId>(r * d.block);
     const int64_t nfrontier = static_cast<int64_t>(gathered_.size());
+    // Work items: whole rows (Algorithm 4), or with `lb-topdown` rows longer than kEdgesPerPiece
+    // cut into pieces, so one high-degree frontier vertex no longer keeps one thread busy while
+    // the others wait (the load balancing of 4.4).
+    pieces_.clear();
+    for (int64_t k = 0; k < nfrontier; ++k) {
+      const LocalId x = gathered_[k];
+      const int64_t begin = graph_.row_begin(x), end = graph_.row_end(x);
+      if (!options_.lb_topdown) {
+        pieces_.push_back(RowPiece{x, begin, end});
+        continue;
+      }
+      for (int64_t from = begin; from < end; from += kEdgesPerPiece)
+        pieces_.push_back(RowPiece{x, from, std::min(end, from + kEdgesPerPiece)});
+    }
+    const int64_t npieces = static_cast<int64_t>(pieces_.size());
     const uint64_t my_row = static_cast<uint64_t>(d.row);
 #pragma omp parallel num_threads(nthreads_) reduction(+ : examined)
     {
       const int t = omp_get_thread_num();
       auto& mine = buckets[t];
-#pragma omp for schedule(dynamic, 16)
-      for (int64_t k = 0; k < nfrontier; ++k) {
-        const LocalId x = gathered_[k];
-        const int64_t begin = graph_.row_begin(x), end = graph_.row_end(x);
-        examined += end - begin;
-        for (int64_t e = begin; e < end; ++e) {
+#pragma omp for schedule(dynamic, 4)
+      for (int64_t k = 0; k < npieces; ++k) {
+        const RowPiece piece = pieces_[k];
+        const LocalId x = piece.row;
+        examined += piece.end - piece.begin;
+        for (int64_t e = piece.begin; e < piece.end; ++e) {
           const uint64_t y = graph_.neighbors[e];
           const uint64_t owner_row = d.by_block.divide(y);
           const LocalId offset = static_cast<LocalId>(y - owner_row * d.block);

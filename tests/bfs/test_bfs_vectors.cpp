@@ -59,10 +59,15 @@ TEST(BfsVectors, TechniqueSwitches) {
   no_bcsr.bcsr = false;
   BfsOptions no_bu_alltoallv;
   no_bu_alltoallv.bu_alltoallv = false;
+  BfsOptions no_lb_topdown;
+  no_lb_topdown.lb_topdown = false;
+  BfsOptions all_off_bfs = no_bu_alltoallv;
+  all_off_bfs.lb_topdown = false;
   for (int scale : {10, 14}) {
     check_scale(scale, 2, {}, no_bcsr, {});
     check_scale(scale, 1, {}, {}, no_bu_alltoallv);
-    check_scale(scale, 2, {}, no_bcsr, no_bu_alltoallv);
+    check_scale(scale, 2, {}, {}, no_lb_topdown);
+    check_scale(scale, 2, {}, no_bcsr, all_off_bfs);
   }
 }
 
