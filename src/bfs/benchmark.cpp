@@ -54,7 +54,7 @@ int64_t teps_edge_count(const LocalGraph& graph, const std::vector<int64_t>& par
 }  // namespace
 
 const std::vector<std::string>& switchable_techniques() {
-  static const std::vector<std::string> names{"bcsr", "bu-alltoallv", "lb-topdown"};
+  static const std::vector<std::string> names{"bcsr", "degree-sort", "bu-alltoallv", "lb-topdown"};
   return names;
 }
 
@@ -67,12 +67,13 @@ void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config)
     start = comma == std::string::npos ? list.size() + 1 : comma + 1;
     if (name.empty()) continue;
     if (name == "bcsr") config.graph.bcsr = false;
+    else if (name == "degree-sort") config.graph.degree_sort = false;
     else if (name == "bu-alltoallv") config.bfs.bu_alltoallv = false;
     else if (name == "lb-topdown") config.bfs.lb_topdown = false;
     else if (std::find(planned.begin(), planned.end(), name) != planned.end())
-      throw UsageError("--disable " + name + ": this technique is not built yet, so it cannot be switched off (switchable: bcsr, bu-alltoallv, lb-topdown)");
+      throw UsageError("--disable " + name + ": this technique is not built yet, so it cannot be switched off (switchable: bcsr, degree-sort, bu-alltoallv, lb-topdown)");
     else
-      throw UsageError("--disable: unknown technique '" + name + "' (switchable: bcsr, bu-alltoallv, lb-topdown)");
+      throw UsageError("--disable: unknown technique '" + name + "' (switchable: bcsr, degree-sort, bu-alltoallv, lb-topdown)");
     config.disabled.push_back(name);
   }
 }

@@ -33,7 +33,8 @@ struct LocalGraph {
 };
 
 struct GraphOptions {
-  bool bcsr = true;  // bitmap-based CSR row index (001 4.1); false: plain CSR
+  bool bcsr = true;         // bitmap-based CSR row index (001 4.1); false: plain CSR
+  bool degree_sort = true;  // each row's neighbours by descending degree (the aim of 001 4.2)
 };
 
 // Kernel 1: builds every process's block from the distributed edge source (collective).
