@@ -25,14 +25,19 @@ int choose_threads(int requested, MPI_Comm comm) {
   return procs >= hardware ? std::max(1, hardware / local_ranks) : std::max(1, procs);
 }
 
-// Bytes one rank needs for the graph, kernel 1's buffers, the BFS and validation arrays.
+// Bytes one rank needs at its peak: the graph, kernel 1's row arrays and chunk buffers, the BFS
+// exchange buffers and validation's arrays.
 double estimated_bytes_per_rank(const gen::KroneckerSpec& spec, const Distribution& d) {
   const double ranks = static_cast<double>(d.R) * d.C;
   const double entries = 2.0 * static_cast<double>(spec.nedges()) / ranks;  // directed edges per rank
   const double rows = static_cast<double>(d.row_set_size()), cols = static_cast<double>(d.col_set_size());
-  const double graph = entries * sizeof(LocalId) + rows * 2 * sizeof(int64_t) + d.block * sizeof(int64_t);
-  const double exchange = entries * sizeof(uint64_t);  // worst top-down level sends every frontier edge
-  const double validation = rows * (sizeof(int32_t) + sizeof(int64_t)) + cols * sizeof(int32_t);
+  const double owned = static_cast<double>(d.block);
+  const double graph = entries * sizeof(LocalId) + rows * 2 * sizeof(int64_t) + owned * sizeof(int64_t);
+  // Top-down runs while the frontier's edges are below 1/alpha of the unvisited ones, so one
+  // level's candidates (sent and received, 8 bytes each) stay below about 2/14 of the entries.
+  constexpr double kTopDownShare = 2.0 / 14.0;
+  const double exchange = entries * sizeof(uint64_t) * kTopDownShare;
+  const double validation = rows * (sizeof(int32_t) + sizeof(int64_t)) + cols * sizeof(int32_t) + owned * 48;
   const double fixed = 512.0 * 1024 * 1024;  // chunk buffers, MPI and runtime
   return graph + exchange + validation + fixed;
 }

@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <atomic>
 #include <cstdlib>
 
 #include "comm/exchange.hpp"
@@ -40,30 +41,44 @@ std::string check_parent_values(const Distribution& d, int64_t root, const std::
 }
 
 // Rule 2: depths by walking the tree down from the root, one level per round. A vertex with a
-// parent but no depth afterwards sits on a cycle or below an unreached vertex.
+// parent but no depth afterwards sits on a cycle or below an unreached vertex. (Each vertex names
+// one parent, so it is in one child list and gets its depth at most once.)
 std::string compute_tree_depths(const Distribution& d, const ProcessGrid& grid, int64_t root,
                                 const std::vector<int64_t>& parents, std::vector<int32_t>& depth) {
   const int nranks = grid.size();
+  const int nthreads = omp_get_max_threads();
   comm::PhaseProfile unused;
   comm::AlltoallvFn alltoallv = comm::find_alltoallv("mpi");
   const int64_t first = d.owned_begin();
   // Children lists at each parent's owner.
-  comm::ThreadBuckets out = comm::make_thread_buckets(1, nranks);
-  for (int64_t k = 0; k < d.block; ++k) {
-    const int64_t p = parents[k], v = first + k;
-    if (p < 0 || v == root) continue;
-    auto& bucket = out[0][owner_rank(d, grid, p)];
-    bucket.push_back(static_cast<uint64_t>(owned_offset(d, p)));
-    bucket.push_back(static_cast<uint64_t>(v));
+  comm::ThreadBuckets out = comm::make_thread_buckets(nthreads, nranks);
+#pragma omp parallel num_threads(nthreads)
+  {
+    auto& mine = out[omp_get_thread_num()];
+#pragma omp for schedule(static)
+    for (int64_t k = 0; k < d.block; ++k) {
+      const int64_t p = parents[k], v = first + k;
+      if (p < 0 || v == root) continue;
+      auto& bucket = mine[owner_rank(d, grid, p)];
+      bucket.push_back(static_cast<uint64_t>(owned_offset(d, p)));
+      bucket.push_back(static_cast<uint64_t>(v));
+    }
   }
   comm::Received in = comm::exchange(out, grid.world(), alltoallv, unused);
+  const int64_t nrecords = static_cast<int64_t>(in.records.size());
   std::vector<int64_t> child_start(d.block + 1, 0);
-  for (size_t k = 0; k < in.records.size(); k += 2) ++child_start[in.records[k] + 1];
+#pragma omp parallel for schedule(static)
+  for (int64_t k = 0; k < nrecords; k += 2)
+    std::atomic_ref<int64_t>(child_start[in.records[k] + 1]).fetch_add(1, std::memory_order_relaxed);
   for (int64_t k = 0; k < d.block; ++k) child_start[k + 1] += child_start[k];
-  std::vector<int64_t> children(in.records.size() / 2);
+  std::vector<int64_t> children(nrecords / 2);
   {
     std::vector<int64_t> cursor(child_start.begin(), child_start.end() - 1);
-    for (size_t k = 0; k < in.records.size(); k += 2) children[cursor[in.records[k]]++] = static_cast<int64_t>(in.records[k + 1]);
+#pragma omp parallel for schedule(static)
+    for (int64_t k = 0; k < nrecords; k += 2) {
+      const int64_t at = std::atomic_ref<int64_t>(cursor[in.records[k]]).fetch_add(1, std::memory_order_relaxed);
+      children[at] = static_cast<int64_t>(in.records[k + 1]);
+    }
   }
 
   depth.assign(d.block, kUnreached);
@@ -72,33 +87,39 @@ std::string compute_tree_depths(const Distribution& d, const ProcessGrid& grid, 
     depth[owned_offset(d, root)] = 0;
     frontier.push_back(owned_offset(d, root));
   }
-  std::string error;
   for (;;) {
     comm::clear_thread_buckets(out);
-    for (int64_t p : frontier)
-      for (int64_t c = child_start[p]; c < child_start[p + 1]; ++c) {
-        const int64_t child = children[c];
-        out[0][owner_rank(d, grid, child)].push_back((static_cast<uint64_t>(owned_offset(d, child)) << 32) |
+    const int64_t nfrontier = static_cast<int64_t>(frontier.size());
+#pragma omp parallel num_threads(nthreads)
+    {
+      auto& mine = out[omp_get_thread_num()];
+#pragma omp for schedule(dynamic, 256)
+      for (int64_t f = 0; f < nfrontier; ++f) {
+        const int64_t p = frontier[f];
+        for (int64_t c = child_start[p]; c < child_start[p + 1]; ++c) {
+          const int64_t child = children[c];
+          mine[owner_rank(d, grid, child)].push_back((static_cast<uint64_t>(owned_offset(d, child)) << 32) |
                                                      static_cast<uint32_t>(depth[p] + 1));
+        }
       }
+    }
     in = comm::exchange(out, grid.world(), alltoallv, unused);
-    frontier.clear();
-    for (uint64_t record : in.records) {
-      const int64_t k = static_cast<int64_t>(record >> 32);
-      if (depth[k] != kUnreached && error.empty())
-        error = "vertex " + std::to_string(first + k) + " is reached twice through the tree";
-      depth[k] = static_cast<int32_t>(record & 0xffffffffU);
-      frontier.push_back(k);
+    frontier.resize(in.records.size());
+#pragma omp parallel for schedule(static)
+    for (size_t r = 0; r < in.records.size(); ++r) {
+      const int64_t k = static_cast<int64_t>(in.records[r] >> 32);
+      depth[k] = static_cast<int32_t>(in.records[r] & 0xffffffffU);
+      frontier[r] = k;
     }
     int64_t active = static_cast<int64_t>(frontier.size());
     MPI_Allreduce(MPI_IN_PLACE, &active, 1, MPI_INT64_T, MPI_SUM, grid.world());
     if (active == 0) break;
   }
-  for (int64_t k = 0; k < d.block && error.empty(); ++k)
+  for (int64_t k = 0; k < d.block; ++k)
     if (parents[k] >= 0 && depth[k] == kUnreached)
-      error = "the parent chain of vertex " + std::to_string(first + k) +
-              " does not reach the root (a cycle or an unreached parent)";
-  return error;
+      return "the parent chain of vertex " + std::to_string(first + k) +
+             " does not reach the root (a cycle or an unreached parent)";
+  return {};
 }
 
 }  // namespace

@@ -57,6 +57,10 @@ TEST(BfsVectors, TransposedGridShape) {
 TEST(BfsVectors, TechniqueSwitches) {
   GraphOptions no_bcsr;
   no_bcsr.bcsr = false;
+  GraphOptions no_degree_sort;
+  no_degree_sort.degree_sort = false;
+  GraphOptions no_graph_techniques = no_bcsr;
+  no_graph_techniques.degree_sort = false;
   BfsOptions no_bu_alltoallv;
   no_bu_alltoallv.bu_alltoallv = false;
   BfsOptions no_lb_topdown;
@@ -67,7 +71,8 @@ TEST(BfsVectors, TechniqueSwitches) {
     check_scale(scale, 2, {}, no_bcsr, {});
     check_scale(scale, 1, {}, {}, no_bu_alltoallv);
     check_scale(scale, 2, {}, {}, no_lb_topdown);
-    check_scale(scale, 2, {}, no_bcsr, all_off_bfs);
+    check_scale(scale, 1, {}, no_degree_sort, {});
+    check_scale(scale, 2, {}, no_graph_techniques, all_off_bfs);
   }
 }
 
