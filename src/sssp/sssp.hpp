@@ -1,0 +1,85 @@
+// Kernel 3: distributed delta-stepping SSSP (Meyer and Sanders 2003) on the BFS's 2D process grid
+// and Yoo distribution (graph/distribution.hpp), with the reference 3.0 float32 edge weights.
+//
+// Bulk-synchronous buckets of width delta. For the current bucket k:
+//  - light phases: the active vertices of bucket k (owned, each with its tentative distance) are
+//    gathered along the grid row, every process relaxes their light edges (w < delta) whose
+//    result stays inside bucket k ("inner short" edges, Chakaravarthy et al. 2014) and sends the
+//    improved candidates to the owners along the grid column; vertices improved into bucket k are
+//    the next active set; repeat until no process has an active vertex;
+//  - heavy phase: every vertex settled in bucket k relaxes, once, its remaining edges (the heavy
+//    ones and the light ones that leave the bucket).
+// Rows are sorted by weight (graph/weighted_graph.hpp), so both edge sets are a prefix / suffix
+// of a row found without scanning. Each process remembers the best candidate it has already sent
+// for every vertex of its column set and drops candidates that are not better. OpenMP threads
+// share the relaxation of the gathered vertices.
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "comm/exchange.hpp"
+#include "comm/phase_profile.hpp"
+#include "graph/weighted_graph.hpp"
+
+namespace g500 {
+
+struct SsspOptions {
+  // Bucket width. Tuned on SCALE 16..20 Kronecker graphs with uniform [0, 1) weights and average
+  // degree 32 (docs/sssp.md).
+  double delta = 0.05;
+};
+
+inline constexpr double kUnreachedDistance = std::numeric_limits<double>::infinity();
+
+struct SsspRun {
+  int64_t root = 0;
+  double seconds = 0;
+  int64_t buckets = 0;          // non-empty buckets processed
+  int64_t phases = 0;           // light + heavy phases (each one gather + one exchange)
+  int64_t relaxations = 0;      // edges relaxed by this rank
+  comm::PhaseProfile profile;   // this rank's time per phase
+};
+
+class DistributedSssp {
+ public:
+  DistributedSssp(const WeightedLocalGraph& graph, const ProcessGrid& grid, const SsspOptions& options);
+  // Collective: shortest paths from `root`. Afterwards distances()/parents() hold the owned
+  // vertices' values (kUnreachedDistance and -1 when unreached; the root has 0 and itself).
+  SsspRun run(int64_t root);
+  const std::vector<double>& distances() const { return dist_; }
+  const std::vector<int64_t>& parents() const { return parent_; }
+
+ private:
+  int64_t bucket_of(double d) const { return static_cast<int64_t>(d * inverse_delta_); }
+  // Gathers (owned offset, distance) of `vertices` along the grid row and relaxes, for each, the
+  // edges selected by `heavy` (false: the inner light edges of bucket k; true: the rest). Sends
+  // the candidates to their owners and applies them; returns the number of owned vertices that
+  // improved into bucket k (left in next_).
+  void relax(const std::vector<LocalId>& vertices, int64_t k, bool heavy, SsspRun& run);
+  void apply(const comm::Received& in, int64_t k);
+
+  const WeightedLocalGraph& wg_;
+  const LocalGraph& graph_;
+  const ProcessGrid& grid_;
+  const Distribution& dist_of_;
+  SsspOptions options_;
+  double inverse_delta_;
+  comm::AlltoallvFn alltoallv_;
+  int nthreads_ = 1;
+
+  std::vector<double> dist_;                 // owned
+  std::vector<int64_t> parent_;              // owned
+  std::vector<uint64_t> sent_best_;          // column set: bits of the best candidate sent so far
+  std::vector<std::vector<LocalId>> buckets_;  // owned offsets, lazily deleted
+  std::vector<uint32_t> mark_;               // owned: epoch of the last insertion into next_
+  std::vector<uint32_t> settled_mark_;       // owned: epoch of the bucket that settled it
+  uint32_t epoch_ = 0;
+  uint32_t bucket_epoch_ = 0;
+  std::vector<LocalId> next_;
+  comm::ThreadBuckets out_;
+  std::vector<uint64_t> gathered_;
+  std::vector<int> gather_counts_, gather_displs_;
+};
+
+}  // namespace g500
