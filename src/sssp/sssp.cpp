@@ -33,33 +33,27 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
   mark_.assign(block, 0);
   settled_mark_.assign(block, 0);
   out_ = comm::make_thread_buckets(nthreads_, grid.rows());
+  improved_.resize(nthreads_);
+  row_dist_.resize(dist_of_.row_set_size());
+  col_dist_.resize(dist_of_.col_set_size());
+  proposal_.resize(dist_of_.row_set_size());
   gather_counts_.assign(grid.cols(), 0);
   gather_displs_.assign(grid.cols(), 0);
 }
 
-void DistributedSssp::apply(const comm::Received& in, int64_t k) {
-  const auto& rec = in.records;
-  for (size_t r = 0; r < rec.size(); r += 3) {
-    const LocalId x = static_cast<LocalId>(rec[r]);
-    const double nd = double_of(rec[r + 1]);
-    if (!(nd < dist_[x])) continue;
-    dist_[x] = nd;
-    parent_[x] = static_cast<int64_t>(rec[r + 2]);
-    const int64_t b = bucket_of(nd);
-    if (b == k) {
-      if (mark_[x] != epoch_) {
-        mark_[x] = epoch_;
-        next_.push_back(x);
-      }
-    } else {
-      if (static_cast<size_t>(b) >= buckets_.size()) buckets_.resize(b + 1);
-      buckets_[b].push_back(x);
+void DistributedSssp::improve(LocalId x, double nd, std::vector<LocalId>& improved) {
+  std::atomic_ref<double> slot(dist_[x]);
+  double seen = slot.load(std::memory_order_relaxed);
+  while (nd < seen)
+    if (slot.compare_exchange_weak(seen, nd, std::memory_order_relaxed)) {
+      if (std::atomic_ref<uint32_t>(mark_[x]).exchange(epoch_, std::memory_order_relaxed) != epoch_) improved.push_back(x);
+      return;
     }
-  }
 }
 
 void DistributedSssp::relax(const std::vector<LocalId>& vertices, int64_t k, bool heavy, SsspRun& run) {
   const Distribution& d = dist_of_;
+  const int ncols = grid_.cols(), nrows_grid = grid_.rows();
   // Expand: (row-local id, distance) of the vertices, gathered along the grid row.
   std::vector<uint64_t> mine(vertices.size() * 2);
   {
@@ -70,38 +64,43 @@ void DistributedSssp::relax(const std::vector<LocalId>& vertices, int64_t k, boo
       mine[2 * n + 1] = bits_of(dist_[vertices[n]]);
     }
   }
-  {
+  const std::vector<uint64_t>* records = &mine;
+  if (ncols > 1) {
     comm::ScopedPhase timed(run.profile, comm::Phase::kAllgatherv);
     int count = static_cast<int>(mine.size());
     MPI_Allgather(&count, 1, MPI_INT, gather_counts_.data(), 1, MPI_INT, grid_.row_comm());
     int total = 0;
-    for (int r = 0; r < grid_.cols(); ++r) {
+    for (int r = 0; r < ncols; ++r) {
       gather_displs_[r] = total;
       total += gather_counts_[r];
     }
     gathered_.resize(total);
     MPI_Allgatherv(mine.data(), count, MPI_UINT64_T, gathered_.data(), gather_counts_.data(), gather_displs_.data(),
                    MPI_UINT64_T, grid_.row_comm());
+    records = &gathered_;
   }
-  // Relax: candidates for column-set vertices, kept only when better than what was already sent.
+  // Relax: candidates for owned vertices are applied at once; the others are sent to their owners
+  // when better than what this process already sent.
   int64_t relaxed = 0;
+  for (auto& list : improved_) list.clear();
   {
     comm::ScopedPhase timed(run.profile, comm::Phase::kCalculation);
-    comm::clear_thread_buckets(out_);
-    const int64_t n = static_cast<int64_t>(gathered_.size() / 2);
+    if (nrows_grid > 1) comm::clear_thread_buckets(out_);
+    const uint64_t* gathered = records->data();
+    const int64_t n = static_cast<int64_t>(records->size() / 2);
     const float* weights = wg_.weights.data();
     const LocalId* neighbors = graph_.neighbors.data();
     const int64_t* starts = graph_.row_starts.data();
-    const double limit = static_cast<double>(k + 1) * options_.delta;
-    (void)limit;
+    const uint64_t my_row = static_cast<uint64_t>(d.row);
+    const uint64_t block = static_cast<uint64_t>(d.block);
 #pragma omp parallel num_threads(nthreads_) reduction(+ : relaxed)
     {
-      auto& buckets = out_[omp_get_thread_num()];
+      const int t = omp_get_thread_num();
+      auto& improved = improved_[t];
 #pragma omp for schedule(dynamic, 16)
       for (int64_t r = 0; r < n; ++r) {
-        const int64_t x = static_cast<int64_t>(gathered_[2 * r]);
-        const double dx = double_of(gathered_[2 * r + 1]);
-        const uint64_t parent = static_cast<uint64_t>(d.global_from_row_local(x, d.row));
+        const int64_t x = static_cast<int64_t>(gathered[2 * r]);
+        const double dx = double_of(gathered[2 * r + 1]);
         int64_t e = starts[x], end = starts[x + 1];
         // First edge whose candidate leaves bucket k (weights ascending).
         int64_t lo = e, hi = end;
@@ -113,32 +112,109 @@ void DistributedSssp::relax(const std::vector<LocalId>& vertices, int64_t k, boo
         if (heavy) e = lo;
         else end = lo;
         relaxed += end - e;
+        if (nrows_grid == 1) {
+          for (; e < end; ++e) improve(neighbors[e], dx + static_cast<double>(weights[e]), improved);
+          continue;
+        }
+        auto& buckets = out_[t];
         for (; e < end; ++e) {
           const double nd = dx + static_cast<double>(weights[e]);
           const LocalId u = neighbors[e];
+          const uint64_t owner = d.by_block.divide(u);
+          const LocalId offset = static_cast<LocalId>(u - owner * block);
+          if (owner == my_row) {
+            improve(offset, nd, improved);
+            continue;
+          }
           std::atomic_ref<uint64_t> best(sent_best_[u]);
           uint64_t seen = best.load(std::memory_order_relaxed);
-          bool improved = false;
-          while (nd < double_of(seen)) {
+          bool better = false;
+          while (nd < double_of(seen))
             if (best.compare_exchange_weak(seen, bits_of(nd), std::memory_order_relaxed)) {
-              improved = true;
+              better = true;
               break;
             }
-          }
-          if (!improved) continue;
-          const uint64_t owner = d.by_block.divide(u);
+          if (!better) continue;
           auto& out = buckets[owner];
-          out.push_back(u - owner * static_cast<uint64_t>(d.block));
+          out.push_back(offset);
           out.push_back(bits_of(nd));
-          out.push_back(parent);
         }
       }
     }
   }
   run.relaxations += relaxed;
-  comm::Received in = comm::exchange(out_, grid_.col_comm(), alltoallv_, run.profile);
+  if (nrows_grid > 1) {
+    comm::Received in = comm::exchange(out_, grid_.col_comm(), alltoallv_, run.profile);
+    comm::ScopedPhase timed(run.profile, comm::Phase::kCalculation);
+    const int64_t n = static_cast<int64_t>(in.records.size() / 2);
+    const uint64_t* rec = in.records.data();
+#pragma omp parallel num_threads(nthreads_)
+    {
+      auto& improved = improved_[omp_get_thread_num()];
+#pragma omp for schedule(static)
+      for (int64_t r = 0; r < n; ++r) improve(static_cast<LocalId>(rec[2 * r]), double_of(rec[2 * r + 1]), improved);
+    }
+  }
+  // Improved vertices: into the next active set (still in bucket k) or a later bucket.
   comm::ScopedPhase timed(run.profile, comm::Phase::kCalculation);
-  apply(in, k);
+  for (const auto& list : improved_)
+    for (LocalId x : list) {
+      const int64_t b = bucket_of(dist_[x]);
+      if (b == k) {
+        next_.push_back(x);
+      } else {
+        if (static_cast<size_t>(b) >= buckets_.size()) buckets_.resize(b + 1);
+        buckets_[b].push_back(x);
+      }
+    }
+}
+
+// Parents from the final distances: for every reached v of the row set, a neighbour u of the
+// column set with dist[u] + w == dist[v] and dist[u] < dist[v] (a zero-weight edge to an equal
+// distance is taken only from a smaller vertex id, which keeps the tree acyclic); the processes of
+// the grid row reduce their proposals (maximum id) to the owner.
+void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
+  const Distribution& d = dist_of_;
+  const int block = static_cast<int>(d.block);
+  {
+    comm::ScopedPhase timed(run.profile, comm::Phase::kAllgatherv);
+    if (grid_.cols() > 1) MPI_Allgather(dist_.data(), block, MPI_DOUBLE, row_dist_.data(), block, MPI_DOUBLE, grid_.row_comm());
+    else std::copy(dist_.begin(), dist_.end(), row_dist_.begin());
+    if (grid_.rows() > 1) MPI_Allgather(dist_.data(), block, MPI_DOUBLE, col_dist_.data(), block, MPI_DOUBLE, grid_.col_comm());
+    else std::copy(dist_.begin(), dist_.end(), col_dist_.begin());
+  }
+  {
+    comm::ScopedPhase timed(run.profile, comm::Phase::kCalculation);
+    const int64_t nrows = d.row_set_size();
+    const float* weights = wg_.weights.data();
+    const LocalId* neighbors = graph_.neighbors.data();
+    const int64_t* starts = graph_.row_starts.data();
+#pragma omp parallel for schedule(dynamic, 1024) num_threads(nthreads_)
+    for (int64_t v = 0; v < nrows; ++v) {
+      const double dv = row_dist_[v];
+      int64_t found = -1;
+      const int64_t gv = d.global_from_row_local(v, d.row);
+      if (dv < kUnreachedDistance && gv != root) {
+        for (int64_t e = starts[v]; e < starts[v + 1]; ++e) {
+          const double du = col_dist_[neighbors[e]], w = static_cast<double>(weights[e]);
+          if (du + w != dv) continue;
+          const int64_t gu = d.global_from_col_local(neighbors[e], d.col);
+          if (du < dv || gu < gv) {
+            found = gu;
+            break;
+          }
+        }
+      }
+      proposal_[v] = found;
+    }
+  }
+  comm::ScopedPhase timed(run.profile, comm::Phase::kAlltoallv);
+  if (grid_.cols() > 1)
+    MPI_Reduce_scatter_block(proposal_.data(), parent_.data(), block, MPI_INT64_T, MPI_MAX, grid_.row_comm());
+  else
+    std::copy(proposal_.begin(), proposal_.end(), parent_.begin());
+  const int64_t first = d.owned_begin();
+  if (root >= first && root < first + d.block) parent_[root - first] = root;
 }
 
 SsspRun DistributedSssp::run(int64_t root) {
@@ -155,7 +231,6 @@ SsspRun DistributedSssp::run(int64_t root) {
   const int64_t first = d.owned_begin();
   if (root >= first && root < first + d.block) {
     dist_[root - first] = 0;
-    parent_[root - first] = root;
     buckets_[0].push_back(static_cast<LocalId>(root - first));
   }
   std::vector<LocalId> active, settled;
@@ -217,10 +292,12 @@ SsspRun DistributedSssp::run(int64_t root) {
       ++run.phases;
       std::swap(active, next_);
     }
+    ++epoch_;
     relax(settled, k, true, run);
     ++run.phases;
     ++k;
   }
+  compute_parents(root, run);
   run.seconds = timer.seconds();
   return run;
 }

@@ -10,9 +10,13 @@
 //  - heavy phase: every vertex settled in bucket k relaxes, once, its remaining edges (the heavy
 //    ones and the light ones that leave the bucket).
 // Rows are sorted by weight (graph/weighted_graph.hpp), so both edge sets are a prefix / suffix
-// of a row found without scanning. Each process remembers the best candidate it has already sent
-// for every vertex of its column set and drops candidates that are not better. OpenMP threads
-// share the relaxation of the gathered vertices.
+// of a row found without scanning. Candidates for vertices this process owns are applied at once
+// (atomic minimum); the others go to their owners, each process remembering the best candidate it
+// has already sent for every vertex of its column set and dropping those that are not better.
+// OpenMP threads share the relaxation of the gathered vertices and the applying of candidates.
+// Parents are not carried through the search: afterwards every reached vertex takes as parent a
+// neighbour u with dist[u] + w == dist[v] exactly (one exists, since every distance is such a sum
+// of a final distance and a weight), found in one pass over the edges and reduced along the row.
 #pragma once
 #include <cstdint>
 #include <limits>
@@ -57,7 +61,10 @@ class DistributedSssp {
   // the candidates to their owners and applies them; returns the number of owned vertices that
   // improved into bucket k (left in next_).
   void relax(const std::vector<LocalId>& vertices, int64_t k, bool heavy, SsspRun& run);
-  void apply(const comm::Received& in, int64_t k);
+  // Atomic minimum of the owned tentative distance; a vertex improved for the first time in this
+  // phase goes to `improved`.
+  void improve(LocalId x, double nd, std::vector<LocalId>& improved);
+  void compute_parents(int64_t root, SsspRun& run);
 
   const WeightedLocalGraph& wg_;
   const LocalGraph& graph_;
@@ -77,6 +84,9 @@ class DistributedSssp {
   uint32_t epoch_ = 0;
   uint32_t bucket_epoch_ = 0;
   std::vector<LocalId> next_;
+  std::vector<std::vector<LocalId>> improved_;  // per thread
+  std::vector<double> row_dist_, col_dist_;      // compute_parents()
+  std::vector<int64_t> proposal_;
   comm::ThreadBuckets out_;
   std::vector<uint64_t> gathered_;
   std::vector<int> gather_counts_, gather_displs_;
