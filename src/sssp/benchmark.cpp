@@ -107,6 +107,7 @@ SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, bool force) {
     MPI_Allreduce(&run.seconds, &r.seconds, 1, MPI_DOUBLE, MPI_MAX, world);
     r.buckets = run.buckets;
     r.phases = run.phases;
+    r.pull_phases = run.pull_phases;
     MPI_Allreduce(&run.relaxations, &r.relaxations, 1, MPI_INT64_T, MPI_SUM, world);
     MPI_Allreduce(run.profile.seconds.data(), r.profile.seconds.data(), static_cast<int>(r.profile.seconds.size()),
                   MPI_DOUBLE, MPI_SUM, world);

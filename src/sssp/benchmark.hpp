@@ -32,7 +32,7 @@ struct SsspRootResult {
   double sum_dist = 0, max_dist = 0;
   bool validated = false;
   double validate_seconds = -1;
-  int64_t buckets = 0, phases = 0, relaxations = 0;
+  int64_t buckets = 0, phases = 0, pull_phases = 0, relaxations = 0;
   comm::PhaseProfile profile;     // mean over ranks per phase
   double dijkstra_seconds = -1;   // when compared
   bool dijkstra_agrees = false;   // sum and max of the distances equal Dijkstra's (relative 1e-9)

@@ -106,7 +106,7 @@ nlohmann::json sssp_result_json(const SsspConfig& config, const SsspBenchmarkRes
                  {"threads", result.threads},
                  {"seeds", {config.spec.seed1, config.spec.seed2}},
                  {"nroots", config.nroots},
-                 {"options", {{"validate", config.validate}, {"delta", config.sssp.delta}, {"compare_dijkstra", config.compare_dijkstra}}}};
+                 {"options", {{"validate", config.validate}, {"delta", config.sssp.delta}, {"pull_factor", config.sssp.pull_factor}, {"compare_dijkstra", config.compare_dijkstra}}}};
   json roots = json::array();
   for (const auto& r : result.roots) {
     json one = {{"root", r.root},
@@ -118,6 +118,7 @@ nlohmann::json sssp_result_json(const SsspConfig& config, const SsspBenchmarkRes
                 {"max_dist", r.max_dist},
                 {"buckets", r.buckets},
                 {"phases", r.phases},
+                {"pull_phases", r.pull_phases},
                 {"relaxations", r.relaxations},
                 {"validated", r.validated},
                 {"validate_time_s", r.validate_seconds}};

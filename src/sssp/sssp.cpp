@@ -34,6 +34,8 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
   settled_mark_.assign(block, 0);
   out_ = comm::make_thread_buckets(nthreads_, grid.rows());
   improved_.resize(nthreads_);
+  out_row_ = comm::make_thread_buckets(nthreads_, grid.cols());
+  col_stamp_.assign(dist_of_.col_set_size(), 0);
   row_dist_.resize(dist_of_.row_set_size());
   col_dist_.resize(dist_of_.col_set_size());
   proposal_.resize(dist_of_.row_set_size());
@@ -155,6 +157,10 @@ void DistributedSssp::relax(const std::vector<LocalId>& vertices, int64_t k, boo
       for (int64_t r = 0; r < n; ++r) improve(static_cast<LocalId>(rec[2 * r]), double_of(rec[2 * r + 1]), improved);
     }
   }
+  place_improved(k, run);
+}
+
+void DistributedSssp::place_improved(int64_t k, SsspRun& run) {
   // Improved vertices: into the next active set (still in bucket k) or a later bucket.
   comm::ScopedPhase timed(run.profile, comm::Phase::kCalculation);
   for (const auto& list : improved_)
@@ -167,6 +173,137 @@ void DistributedSssp::relax(const std::vector<LocalId>& vertices, int64_t k, boo
         buckets_[b].push_back(x);
       }
     }
+}
+
+// Should the heavy phase of bucket k pull? Push relaxes the remaining edges of every vertex
+// settled in k (about their degrees); pull scans, for every unsettled vertex u with tentative
+// distance t(u), the edges lighter than t(u) - k*delta (about deg(u) * min(1, t(u) - k*delta) with
+// weights uniform in [0, 1)), plus a pass over the row set. Collective.
+bool DistributedSssp::heavy_should_pull(const std::vector<LocalId>& settled, int64_t k, SsspRun& run) {
+  if (options_.pull_factor <= 0) return false;
+  comm::ScopedPhase timed(run.profile, comm::Phase::kCalculation);
+  const Distribution& d = dist_of_;
+  double cost[2] = {0, 0};  // push, pull
+  for (LocalId x : settled) cost[0] += static_cast<double>(graph_.owned_degree[x]);
+  MPI_Allreduce(MPI_IN_PLACE, cost, 1, MPI_DOUBLE, MPI_SUM, grid_.world());
+  if (cost[0] * 32 < static_cast<double>(graph_.global_directed_edges)) return false;
+  const double lower = static_cast<double>(k) * options_.delta;
+  double pull = static_cast<double>(d.row_set_size());
+#pragma omp parallel for reduction(+ : pull) schedule(static) num_threads(nthreads_)
+  for (int64_t x = 0; x < d.block; ++x) {
+    const double t = dist_[x];
+    if (graph_.owned_degree[x] == 0 || bucket_of(t) <= k) continue;
+    pull += static_cast<double>(graph_.owned_degree[x]) * std::min(1.0, t - lower);
+  }
+  cost[1] = pull;
+  MPI_Allreduce(MPI_IN_PLACE, cost + 1, 1, MPI_DOUBLE, MPI_SUM, grid_.world());
+  return cost[1] * options_.pull_factor < cost[0];
+}
+
+// Heavy phase by pulling: every unsettled vertex u of the row set looks, among its edges lighter
+// than t(u) - k*delta (a prefix), for neighbours settled in bucket k and keeps the best candidate;
+// candidates go to the owners along the grid row. Covers exactly the useful relaxations of the
+// push heavy phase (settled targets need none; inner edges were relaxed by the light phases).
+void DistributedSssp::pull_heavy(const std::vector<LocalId>& settled, int64_t k, SsspRun& run) {
+  const Distribution& d = dist_of_;
+  ++bucket_stamp_;
+  // The settled vertices of bucket k with their distances over the column set.
+  std::vector<uint64_t> mine(settled.size() * 2);
+  const uint64_t base = static_cast<uint64_t>(d.row) * static_cast<uint64_t>(d.block);
+  for (size_t n = 0; n < settled.size(); ++n) {
+    mine[2 * n] = base + settled[n];
+    mine[2 * n + 1] = bits_of(dist_[settled[n]]);
+  }
+  const std::vector<uint64_t>* records = &mine;
+  {
+    comm::ScopedPhase timed(run.profile, comm::Phase::kAllgatherv);
+    if (grid_.rows() > 1) {
+      std::vector<int> counts(grid_.rows()), displs(grid_.rows());
+      int count = static_cast<int>(mine.size());
+      MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, grid_.col_comm());
+      int total = 0;
+      for (int r = 0; r < grid_.rows(); ++r) {
+        displs[r] = total;
+        total += counts[r];
+      }
+      gathered_.resize(total);
+      MPI_Allgatherv(mine.data(), count, MPI_UINT64_T, gathered_.data(), counts.data(), displs.data(), MPI_UINT64_T,
+                     grid_.col_comm());
+      records = &gathered_;
+    }
+    if (grid_.cols() > 1)
+      MPI_Allgather(dist_.data(), static_cast<int>(d.block), MPI_DOUBLE, row_dist_.data(), static_cast<int>(d.block),
+                    MPI_DOUBLE, grid_.row_comm());
+    else
+      std::copy(dist_.begin(), dist_.end(), row_dist_.begin());
+  }
+  for (auto& list : improved_) list.clear();
+  int64_t scanned = 0;
+  {
+    comm::ScopedPhase timed(run.profile, comm::Phase::kCalculation);
+    const int64_t n = static_cast<int64_t>(records->size() / 2);
+    const uint64_t* rec = records->data();
+    for (int64_t r = 0; r < n; ++r) {
+      col_stamp_[rec[2 * r]] = bucket_stamp_;
+      col_dist_[rec[2 * r]] = double_of(rec[2 * r + 1]);
+    }
+    const int ncols = grid_.cols();
+    if (ncols > 1) comm::clear_thread_buckets(out_row_);
+    const float* weights = wg_.weights.data();
+    const LocalId* neighbors = graph_.neighbors.data();
+    const int64_t* starts = graph_.row_starts.data();
+    const int64_t nrows = d.row_set_size();
+    // Settled distances are >= k * delta up to rounding.
+    const double lower = static_cast<double>(k) * options_.delta * (1 - 1e-12);
+    const uint32_t stamp = bucket_stamp_;
+    const uint64_t block = static_cast<uint64_t>(d.block);
+#pragma omp parallel num_threads(nthreads_) reduction(+ : scanned)
+    {
+      const int t = omp_get_thread_num();
+      auto& improved = improved_[t];
+#pragma omp for schedule(dynamic, 512)
+      for (int64_t u = 0; u < nrows; ++u) {
+        const double tu = row_dist_[u];
+        if (bucket_of(tu) <= k) continue;
+        double best = tu;
+        int64_t e = starts[u];
+        const int64_t end = starts[u + 1];
+        for (; e < end; ++e) {
+          const double w = static_cast<double>(weights[e]);
+          if (lower + w >= best) break;
+          const LocalId v = neighbors[e];
+          if (col_stamp_[v] != stamp) continue;
+          const double nd = col_dist_[v] + w;
+          if (nd < best) best = nd;
+        }
+        scanned += e - starts[u];
+        if (!(best < tu)) continue;
+        const uint64_t owner = d.by_block.divide(static_cast<uint64_t>(u));
+        const LocalId offset = static_cast<LocalId>(u - owner * block);
+        if (static_cast<int>(owner) == d.col) {
+          improve(offset, best, improved);
+        } else {
+          auto& out = out_row_[t][owner];
+          out.push_back(offset);
+          out.push_back(bits_of(best));
+        }
+      }
+    }
+  }
+  run.relaxations += scanned;
+  if (grid_.cols() > 1) {
+    comm::Received in = comm::exchange(out_row_, grid_.row_comm(), alltoallv_, run.profile);
+    comm::ScopedPhase timed(run.profile, comm::Phase::kCalculation);
+    const int64_t n = static_cast<int64_t>(in.records.size() / 2);
+    const uint64_t* rec = in.records.data();
+#pragma omp parallel num_threads(nthreads_)
+    {
+      auto& improved = improved_[omp_get_thread_num()];
+#pragma omp for schedule(static)
+      for (int64_t r = 0; r < n; ++r) improve(static_cast<LocalId>(rec[2 * r]), double_of(rec[2 * r + 1]), improved);
+    }
+  }
+  place_improved(k, run);
 }
 
 // Parents from the final distances: for every reached v of the row set, a neighbour u of the
@@ -293,7 +430,12 @@ SsspRun DistributedSssp::run(int64_t root) {
       std::swap(active, next_);
     }
     ++epoch_;
-    relax(settled, k, true, run);
+    if (heavy_should_pull(settled, k, run)) {
+      pull_heavy(settled, k, run);
+      ++run.pull_phases;
+    } else {
+      relax(settled, k, true, run);
+    }
     ++run.phases;
     ++k;
   }

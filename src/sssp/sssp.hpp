@@ -32,6 +32,10 @@ struct SsspOptions {
   // Bucket width. Tuned on SCALE 16..20 Kronecker graphs with uniform [0, 1) weights and average
   // degree 32 (docs/sssp.md).
   double delta = 0.05;
+  // The heavy phase of a bucket pulls (unsettled vertices look for settled neighbours along
+  // their light-enough edges) instead of pushing when the estimated push work exceeds
+  // pull_factor times the estimated pull work; 0 = always push.
+  double pull_factor = 1.0;
 };
 
 inline constexpr double kUnreachedDistance = std::numeric_limits<double>::infinity();
@@ -41,7 +45,8 @@ struct SsspRun {
   double seconds = 0;
   int64_t buckets = 0;          // non-empty buckets processed
   int64_t phases = 0;           // light + heavy phases (each one gather + one exchange)
-  int64_t relaxations = 0;      // edges relaxed by this rank
+  int64_t pull_phases = 0;      // heavy phases done by pulling
+  int64_t relaxations = 0;      // edges relaxed (push) or scanned (pull) by this rank
   comm::PhaseProfile profile;   // this rank's time per phase
 };
 
@@ -55,7 +60,10 @@ class DistributedSssp {
   const std::vector<int64_t>& parents() const { return parent_; }
 
  private:
-  int64_t bucket_of(double d) const { return static_cast<int64_t>(d * inverse_delta_); }
+  int64_t bucket_of(double d) const {
+    const double b = d * inverse_delta_;
+    return b < 9e18 ? static_cast<int64_t>(b) : std::numeric_limits<int64_t>::max();  // unreached: no bucket
+  }
   // Gathers (owned offset, distance) of `vertices` along the grid row and relaxes, for each, the
   // edges selected by `heavy` (false: the inner light edges of bucket k; true: the rest). Sends
   // the candidates to their owners and applies them; returns the number of owned vertices that
@@ -65,6 +73,9 @@ class DistributedSssp {
   // phase goes to `improved`.
   void improve(LocalId x, double nd, std::vector<LocalId>& improved);
   void compute_parents(int64_t root, SsspRun& run);
+  void place_improved(int64_t k, SsspRun& run);
+  bool heavy_should_pull(const std::vector<LocalId>& settled, int64_t k, SsspRun& run);
+  void pull_heavy(const std::vector<LocalId>& settled, int64_t k, SsspRun& run);
 
   const WeightedLocalGraph& wg_;
   const LocalGraph& graph_;
@@ -87,6 +98,9 @@ class DistributedSssp {
   std::vector<std::vector<LocalId>> improved_;  // per thread
   std::vector<double> row_dist_, col_dist_;      // compute_parents()
   std::vector<int64_t> proposal_;
+  comm::ThreadBuckets out_row_;                  // pull candidates, by row-communicator rank
+  std::vector<uint32_t> col_stamp_;              // column set: bucket_stamp_ when settled in bucket k
+  uint32_t bucket_stamp_ = 0;
   comm::ThreadBuckets out_;
   std::vector<uint64_t> gathered_;
   std::vector<int> gather_counts_, gather_displs_;
