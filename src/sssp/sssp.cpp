@@ -186,7 +186,7 @@ bool DistributedSssp::heavy_should_pull(const std::vector<LocalId>& settled, int
   double cost[2] = {0, 0};  // push, pull
   for (LocalId x : settled) cost[0] += static_cast<double>(graph_.owned_degree[x]);
   MPI_Allreduce(MPI_IN_PLACE, cost, 1, MPI_DOUBLE, MPI_SUM, grid_.world());
-  if (cost[0] * 32 < static_cast<double>(graph_.global_directed_edges)) return false;
+  if (cost[0] * 1024 < static_cast<double>(graph_.global_directed_edges)) return false;
   const double lower = static_cast<double>(k) * options_.delta;
   double pull = static_cast<double>(d.row_set_size());
 #pragma omp parallel for reduction(+ : pull) schedule(static) num_threads(nthreads_)

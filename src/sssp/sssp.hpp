@@ -35,7 +35,7 @@ struct SsspOptions {
   // The heavy phase of a bucket pulls (unsettled vertices look for settled neighbours along
   // their light-enough edges) instead of pushing when the estimated push work exceeds
   // pull_factor times the estimated pull work; 0 = always push.
-  double pull_factor = 1.0;
+  double pull_factor = 0.25;
 };
 
 inline constexpr double kUnreachedDistance = std::numeric_limits<double>::infinity();
