@@ -48,11 +48,13 @@ TEST(SsspVectors, Scale8) { check_scale(8, 1); }
 TEST(SsspVectors, Scale10TwoThreads) { check_scale(10, 2); }
 TEST(SsspVectors, Scale12) { check_scale(12, 1); }
 TEST(SsspVectors, Scale14TwoThreads) { check_scale(14, 2); }
-TEST(SsspVectors, Scale16) { check_scale(16, 1); }
+// A wider bucket at SCALE 16 (fewer bulk-synchronous phases) keeps the 6-rank oversubscribed run
+// short; the default delta is covered by the smaller scales.
+TEST(SsspVectors, Scale16) { check_scale(16, 1, 0.15); }
 
 TEST(SsspVectors, OtherDeltas) {
   // Any bucket width gives the same distances: tiny (Dijkstra-like), wide (Bellman-Ford-like).
-  check_scale(10, 1, 0.01);
+  check_scale(10, 1, 0.02);
   check_scale(10, 2, 0.5);
   check_scale(10, 1, 4.0);
 }
