@@ -29,7 +29,7 @@
 namespace g500 {
 
 struct SsspOptions {
-  // Bucket width. Tuned on SCALE 16..20 Kronecker graphs with uniform [0, 1) weights and average
+  // Bucket width. Tuned on SCALE 16..17 Kronecker graphs with uniform [0, 1) weights and average
   // degree 32 (docs/sssp.md).
   double delta = 0.05;
   // The heavy phase of a bucket pulls (unsettled vertices look for settled neighbours along
@@ -66,8 +66,8 @@ class DistributedSssp {
   }
   // Gathers (owned offset, distance) of `vertices` along the grid row and relaxes, for each, the
   // edges selected by `heavy` (false: the inner light edges of bucket k; true: the rest). Sends
-  // the candidates to their owners and applies them; returns the number of owned vertices that
-  // improved into bucket k (left in next_).
+  // the candidates to their owners and applies them; the owned vertices that
+  // improve into bucket k are appended to next_, the others to their buckets.
   void relax(const std::vector<LocalId>& vertices, int64_t k, bool heavy, SsspRun& run);
   // Atomic minimum of the owned tentative distance; a vertex improved for the first time in this
   // phase goes to `improved`.
