@@ -1,0 +1,182 @@
+// Kernel 1 with weights (see graph/weighted_graph.hpp). Same routing as build_graph.cpp: every
+// rank reads its share of the edge list in chunks and sends each directed entry (v, u, w) to
+// P(row(v), col(u)); pass 1 counts row lengths, pass 2 re-reads the chunks and fills the CSR.
+// Rows are then sorted by (weight, neighbour), which also makes the result independent of the
+// arrival order, so the fill may use atomic cursors.
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <vector>
+
+#include "graph/weighted_graph.hpp"
+
+namespace g500 {
+namespace {
+
+constexpr int64_t kChunkEdges = int64_t{1} << 22;
+
+struct WeightedEntry {
+  LocalId v;
+  LocalId u;
+  float w;
+};
+
+// Routes the directed entries of `count` edges to the processes that store them and returns what
+// this process receives; with_uw = false sends only v (pass 1).
+std::vector<WeightedEntry> route(const gen::Edge* edges, const float* weights, int64_t count, const Distribution& d,
+                                 const ProcessGrid& grid) {
+  const int nranks = grid.size();
+  const int nthreads = omp_get_max_threads();
+  std::vector<int64_t> counts(static_cast<size_t>(nthreads) * nranks, 0);
+  auto dest_of = [&](int64_t v, int64_t u) { return grid.world_rank_of(d.grid_row_of(v), d.grid_col_of(u)); };
+#pragma omp parallel num_threads(nthreads)
+  {
+    const int t = omp_get_thread_num();
+    const int64_t lo = count * t / nthreads, hi = count * (t + 1) / nthreads;
+    int64_t* mine = &counts[static_cast<size_t>(t) * nranks];
+    for (int64_t e = lo; e < hi; ++e) {
+      const int64_t a = edges[e].v0, b = edges[e].v1;
+      if (a == b) continue;
+      ++mine[dest_of(a, b)];
+      ++mine[dest_of(b, a)];
+    }
+  }
+  std::vector<int> send_counts(nranks), send_displs(nranks);
+  std::vector<int64_t> cursor(counts.size());
+  int64_t total = 0;
+  for (int r = 0; r < nranks; ++r) {
+    send_displs[r] = static_cast<int>(total * sizeof(WeightedEntry));
+    const int64_t before = total;
+    for (int t = 0; t < nthreads; ++t) {
+      cursor[static_cast<size_t>(t) * nranks + r] = total;
+      total += counts[static_cast<size_t>(t) * nranks + r];
+    }
+    send_counts[r] = static_cast<int>((total - before) * sizeof(WeightedEntry));
+  }
+  std::vector<WeightedEntry> send(total);
+#pragma omp parallel num_threads(nthreads)
+  {
+    const int t = omp_get_thread_num();
+    const int64_t lo = count * t / nthreads, hi = count * (t + 1) / nthreads;
+    int64_t* next = &cursor[static_cast<size_t>(t) * nranks];
+    for (int64_t e = lo; e < hi; ++e) {
+      const int64_t a = edges[e].v0, b = edges[e].v1;
+      if (a == b) continue;
+      const float w = weights[e];
+      send[next[dest_of(a, b)]++] = WeightedEntry{d.row_local(a), d.col_local(b), w};
+      send[next[dest_of(b, a)]++] = WeightedEntry{d.row_local(b), d.col_local(a), w};
+    }
+  }
+  std::vector<int> recv_counts(nranks), recv_displs(nranks);
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, grid.world());
+  int64_t received = 0;
+  for (int r = 0; r < nranks; ++r) {
+    recv_displs[r] = static_cast<int>(received);
+    received += recv_counts[r];
+  }
+  std::vector<WeightedEntry> recv(received / sizeof(WeightedEntry));
+  MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), MPI_BYTE, recv.data(), recv_counts.data(),
+                recv_displs.data(), MPI_BYTE, grid.world());
+  return recv;
+}
+
+template <class Body>
+void for_each_chunk(const WeightedEdgeSource& source, MPI_Comm comm, std::vector<gen::Edge>& buffer,
+                    std::vector<float>& weights, Body body) {
+  const int64_t local_count = source.edges.local_count;
+  int64_t chunks = (local_count + kChunkEdges - 1) / kChunkEdges;
+  MPI_Allreduce(MPI_IN_PLACE, &chunks, 1, MPI_INT64_T, MPI_MAX, comm);
+  for (int64_t c = 0; c < chunks; ++c) {
+    const int64_t offset = std::min(local_count, c * kChunkEdges);
+    const int64_t count = std::min(local_count - offset, kChunkEdges);
+    if (count > 0) source.read(offset, count, buffer.data(), weights.data());
+    body(buffer.data(), weights.data(), count);
+  }
+}
+
+}  // namespace
+
+WeightedEdgeSource kronecker_weighted_edge_source(const gen::KroneckerGenerator& generator, int rank, int nranks) {
+  WeightedEdgeSource source;
+  source.edges = kronecker_edge_source(generator, rank, nranks);
+  const int64_t begin = source.edges.local_begin;
+  source.read = [&generator, begin](int64_t offset, int64_t count, gen::Edge* out, float* weights) {
+    constexpr int64_t kPiece = 4096;
+    const int64_t pieces = (count + kPiece - 1) / kPiece;
+#pragma omp parallel for schedule(dynamic, 4)
+    for (int64_t p = 0; p < pieces; ++p) {
+      const int64_t first = p * kPiece;
+      const int64_t last = std::min(count, first + kPiece);
+      generator.generate(begin + offset + first, begin + offset + last, out + first, weights + first);
+    }
+  };
+  return source;
+}
+
+WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, const ProcessGrid& grid) {
+  WeightedLocalGraph wg;
+  LocalGraph& g = wg.graph;
+  g.dist = Distribution(source.edges.nvertices, grid.rows(), grid.cols(), grid.row(), grid.col());
+  const Distribution& d = g.dist;
+  const int64_t nrows = d.row_set_size();
+  const size_t chunk = static_cast<size_t>(std::min(source.edges.local_count, kChunkEdges));
+  std::vector<gen::Edge> buffer(chunk);
+  std::vector<float> weights(chunk);
+
+  // Pass 1: row lengths.
+  std::vector<int64_t> lengths(nrows + 1, 0);
+  for_each_chunk(source, grid.world(), buffer, weights, [&](const gen::Edge* edges, const float* w, int64_t count) {
+    auto entries = route(edges, w, count, d, grid);
+    const int64_t n = static_cast<int64_t>(entries.size());
+#pragma omp parallel for schedule(static)
+    for (int64_t k = 0; k < n; ++k) std::atomic_ref<int64_t>(lengths[entries[k].v]).fetch_add(1, std::memory_order_relaxed);
+  });
+  g.row_starts.assign(nrows + 1, 0);
+  for (int64_t v = 0; v < nrows; ++v) g.row_starts[v + 1] = g.row_starts[v] + lengths[v];
+  g.neighbors.resize(g.row_starts[nrows]);
+  wg.weights.resize(g.row_starts[nrows]);
+
+  // Pass 2: fill at atomic per-row cursors (the order is fixed afterwards by the row sort).
+  std::copy(g.row_starts.begin(), g.row_starts.end() - 1, lengths.begin());
+  for_each_chunk(source, grid.world(), buffer, weights, [&](const gen::Edge* edges, const float* w, int64_t count) {
+    auto entries = route(edges, w, count, d, grid);
+    const int64_t n = static_cast<int64_t>(entries.size());
+#pragma omp parallel for schedule(static)
+    for (int64_t k = 0; k < n; ++k) {
+      const int64_t at = std::atomic_ref<int64_t>(lengths[entries[k].v]).fetch_add(1, std::memory_order_relaxed);
+      g.neighbors[at] = entries[k].u;
+      wg.weights[at] = entries[k].w;
+    }
+  });
+
+  // Sort every row by (weight, neighbour).
+#pragma omp parallel
+  {
+    std::vector<std::pair<float, LocalId>> row;
+#pragma omp for schedule(dynamic, 256)
+    for (int64_t v = 0; v < nrows; ++v) {
+      const int64_t b = g.row_starts[v], e = g.row_starts[v + 1];
+      if (e - b < 2) continue;
+      row.resize(e - b);
+      for (int64_t k = b; k < e; ++k) row[k - b] = {wg.weights[k], g.neighbors[k]};
+      std::sort(row.begin(), row.end());
+      for (int64_t k = b; k < e; ++k) {
+        wg.weights[k] = row[k - b].first;
+        g.neighbors[k] = row[k - b].second;
+      }
+    }
+  }
+
+  std::vector<int64_t> row_degree(nrows);
+  for (int64_t v = 0; v < nrows; ++v) row_degree[v] = g.row_starts[v + 1] - g.row_starts[v];
+  g.owned_degree.assign(d.block, 0);
+  MPI_Reduce_scatter_block(row_degree.data(), g.owned_degree.data(), static_cast<int>(d.block), MPI_INT64_T, MPI_SUM,
+                           grid.row_comm());
+  int64_t local = g.local_edges();
+  MPI_Allreduce(&local, &g.global_directed_edges, 1, MPI_INT64_T, MPI_SUM, grid.world());
+  return wg;
+}
+
+}  // namespace g500

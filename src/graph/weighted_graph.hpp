@@ -1,0 +1,36 @@
+// Kernel 1 for SSSP (Graph500 3.0 kernel 3): the same 2D block A(i, j) as the BFS graph
+// (graph/local_graph.hpp), plus the reference generator's float32 weight of every stored entry.
+// This is a separate build so that the unweighted BFS construction stays as it is.
+//
+// Each row (the neighbours of one row-local v) is sorted by (weight, neighbour): delta-stepping
+// then finds its light edges, and the edges that stay inside the current bucket, as a prefix.
+// Parallel edges keep their own weights; self-loops are dropped.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "graph/local_graph.hpp"
+
+namespace g500 {
+
+// The BFS edge source plus a reader that also yields the weights.
+struct WeightedEdgeSource {
+  EdgeSource edges;
+  // Writes edges [local_begin + offset, + count) and their weights (may use threads).
+  std::function<void(int64_t offset, int64_t count, gen::Edge* out, float* weights)> read;
+};
+
+WeightedEdgeSource kronecker_weighted_edge_source(const gen::KroneckerGenerator& generator, int rank, int nranks);
+
+struct WeightedLocalGraph {
+  LocalGraph graph;            // row_starts, neighbors, owned_degree, global_directed_edges
+  std::vector<float> weights;  // parallel to graph.neighbors
+
+  size_t memory_bytes() const { return graph.memory_bytes() + weights.size() * sizeof(float); }
+};
+
+// Kernel 1 with weights (collective).
+WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, const ProcessGrid& grid);
+
+}  // namespace g500

@@ -1,0 +1,79 @@
+#include "sssp/dijkstra.hpp"
+
+#include <omp.h>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <queue>
+
+#include "util/timer.hpp"
+
+namespace g500 {
+
+SerialWeightedGraph build_serial_weighted_graph(const gen::KroneckerGenerator& generator) {
+  SerialWeightedGraph g;
+  const int64_t n = generator.spec().nvertices(), m = generator.spec().nedges();
+  g.nvertices = n;
+  std::vector<gen::Edge> edges(m);
+  std::vector<float> w(m);
+  generator.generate_parallel(0, m, edges.data(), w.data());
+  g.starts.assign(n + 1, 0);
+  for (const auto& e : edges)
+    if (e.v0 != e.v1) {
+      ++g.starts[e.v0 + 1];
+      ++g.starts[e.v1 + 1];
+    }
+  for (int64_t v = 0; v < n; ++v) g.starts[v + 1] += g.starts[v];
+  g.targets.resize(g.starts[n]);
+  g.weights.resize(g.starts[n]);
+  std::vector<int64_t> cursor(g.starts.begin(), g.starts.end() - 1);
+  for (int64_t k = 0; k < m; ++k) {
+    const auto& e = edges[k];
+    if (e.v0 == e.v1) continue;
+    int64_t at = cursor[e.v0]++;
+    g.targets[at] = static_cast<uint32_t>(e.v1);
+    g.weights[at] = w[k];
+    at = cursor[e.v1]++;
+    g.targets[at] = static_cast<uint32_t>(e.v0);
+    g.weights[at] = w[k];
+  }
+  return g;
+}
+
+DijkstraResult dijkstra(const SerialWeightedGraph& g, int64_t root) {
+  DijkstraResult r;
+  const double inf = std::numeric_limits<double>::infinity();
+  r.dist.assign(g.nvertices, inf);
+  r.parent.assign(g.nvertices, -1);
+  Timer timer;
+  using Item = std::pair<double, int64_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
+  r.dist[root] = 0;
+  r.parent[root] = root;
+  heap.push({0.0, root});
+  while (!heap.empty()) {
+    const auto [d, v] = heap.top();
+    heap.pop();
+    if (d > r.dist[v]) continue;
+    for (int64_t e = g.starts[v]; e < g.starts[v + 1]; ++e) {
+      const int64_t u = g.targets[e];
+      const double nd = d + static_cast<double>(g.weights[e]);
+      if (nd < r.dist[u]) {
+        r.dist[u] = nd;
+        r.parent[u] = v;
+        heap.push({nd, u});
+      }
+    }
+  }
+  r.seconds = timer.seconds();
+  for (double d : r.dist)
+    if (std::isfinite(d)) {
+      ++r.reached;
+      r.sum_dist += d;
+      r.max_dist = std::max(r.max_dist, d);
+    }
+  return r;
+}
+
+}  // namespace g500

@@ -1,0 +1,90 @@
+// g500 sssp end to end through mpiexec: the result block and JSON of a validated run equal the
+// test vectors, the Dijkstra comparison runs, and bad input gives one error line and exit 2.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "run_command.hpp"
+#include "testvectors.hpp"
+
+namespace g500 {
+namespace {
+
+using testing::run_g500;
+
+int count_lines_starting(const std::string& text, const std::string& prefix) {
+  std::istringstream in(text);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) n += line.rfind(prefix, 0) == 0;
+  return n;
+}
+
+void expect_usage_error(int ranks, const std::string& args, const std::string& message) {
+  auto r = run_g500(ranks, "sssp " + args);
+  EXPECT_EQ(r.status, 2) << args << "\n" << r.err;
+  EXPECT_EQ(count_lines_starting(r.err, "g500 sssp: error:"), 1) << args << "\n" << r.err;
+  EXPECT_NE(r.err.find(message), std::string::npos) << args << "\n" << r.err;
+  EXPECT_EQ(r.err.find("MPI_ABORT"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("SCALE:"), std::string::npos);
+}
+
+TEST(SsspCli, ValidatedRunMatchesVectorsAndPrintsTheResultBlock) {
+  for (int ranks : {1, 4}) {
+    const std::string dir = testing::make_temp_dir();
+    auto r = run_g500(ranks, "sssp --scale 10 --compare-dijkstra 4 --json " + dir + "/run.json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (const char* field : {"SCALE:                          10", "NBFS:                           64",
+                              "num_mpi_processes:", "construction_time:", "sssp min_time:", "sssp median_TEPS:",
+                              "sssp harmonic_mean_TEPS:     !  ", "sssp harmonic_stddev_TEPS:", "sssp min_validate:",
+                              "sssp stddev_validate:", "min_nedge:                      16239",
+                              "speed-up over Dijkstra:", "distances agree with Dijkstra: yes"})
+      EXPECT_NE(r.out.find(field), std::string::npos) << field << "\n" << r.out;
+    EXPECT_EQ(r.out.find("bfs "), std::string::npos);
+    auto j = nlohmann::json::parse(testing::read_file(dir + "/run.json"));
+    const auto vec = testing::load_graph_vector(10);
+    ASSERT_EQ(j["roots"].size(), 64u);
+    EXPECT_EQ(j["config"]["ranks"], ranks);
+    for (size_t k = 0; k < 64; ++k) {
+      const auto& root = j["roots"][k];
+      EXPECT_EQ(root["root"], vec.roots[k].root);
+      EXPECT_EQ(root["reached"], vec.roots[k].reached);
+      EXPECT_EQ(root["nedge"], vec.roots[k].nedge_for_teps);
+      EXPECT_LE(std::fabs(root["sum_dist"].get<double>() - vec.roots[k].sssp_sum_dist), 1e-6 * vec.roots[k].sssp_sum_dist);
+      EXPECT_LE(std::fabs(root["max_dist"].get<double>() - vec.roots[k].sssp_max_dist), 1e-6 * vec.roots[k].sssp_max_dist);
+      EXPECT_TRUE(root["validated"]);
+    }
+    EXPECT_GT(j["summary"]["sssp_harmonic_mean_TEPS"].get<double>(), 0);
+    EXPECT_TRUE(j["summary"]["validation_passed"]);
+    EXPECT_EQ(j["dijkstra"]["roots"], 4);
+    EXPECT_TRUE(j["dijkstra"]["agrees"]);
+    EXPECT_GT(j["dijkstra"]["speedup"].get<double>(), 0);
+  }
+}
+
+TEST(SsspCli, DeltaOptionAndNoValidate) {
+  auto r = run_g500(2, "sssp --scale 8 --roots 4 --delta 0.3 --no-validate");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("delta 0.3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("NBFS:                           4"), std::string::npos) << r.out;
+}
+
+TEST(SsspCli, BadInput) {
+  for (int ranks : {1, 2}) {
+    expect_usage_error(ranks, "--bogus", "--bogus");
+    expect_usage_error(ranks, "--scale 0", "--scale");
+    expect_usage_error(ranks, "--edgefactor 0", "--edgefactor");
+    expect_usage_error(ranks, "--roots 0", "--roots");
+    expect_usage_error(ranks, "--delta 0", "--delta");
+    expect_usage_error(ranks, "--delta -1", "--delta");
+    expect_usage_error(ranks, "--seed 1", "--seed '1' is not of the form A,B");
+    expect_usage_error(ranks, "--scale 40", "needs about");
+    expect_usage_error(ranks, "--scale 8 --json /nonexistent-dir/out.json", "cannot write '/nonexistent-dir/out.json'");
+  }
+  expect_usage_error(2, "--scale 8 --grid 3x3", "--grid 3x3 needs 9 MPI ranks but the job has 2");
+}
+
+}  // namespace
+}  // namespace g500
