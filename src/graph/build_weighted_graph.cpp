@@ -133,13 +133,13 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
 #pragma omp parallel for schedule(static)
     for (int64_t k = 0; k < n; ++k) std::atomic_ref<int64_t>(lengths[entries[k].v]).fetch_add(1, std::memory_order_relaxed);
   });
-  g.row_starts.assign(nrows + 1, 0);
-  for (int64_t v = 0; v < nrows; ++v) g.row_starts[v + 1] = g.row_starts[v] + lengths[v];
-  g.neighbors.resize(g.row_starts[nrows]);
-  wg.weights.resize(g.row_starts[nrows]);
+  std::vector<int64_t> row_starts(nrows + 1, 0);
+  for (int64_t v = 0; v < nrows; ++v) row_starts[v + 1] = row_starts[v] + lengths[v];
+  g.neighbors.resize(row_starts[nrows]);
+  wg.weights.resize(row_starts[nrows]);
 
   // Pass 2: fill at atomic per-row cursors (the order is fixed afterwards by the row sort).
-  std::copy(g.row_starts.begin(), g.row_starts.end() - 1, lengths.begin());
+  std::copy(row_starts.begin(), row_starts.end() - 1, lengths.begin());
   for_each_chunk(source, grid.world(), buffer, weights, [&](const gen::Edge* edges, const float* w, int64_t count) {
     auto entries = route(edges, w, count, d, grid);
     const int64_t n = static_cast<int64_t>(entries.size());
@@ -157,7 +157,7 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
     std::vector<std::pair<float, LocalId>> row;
 #pragma omp for schedule(dynamic, 256)
     for (int64_t v = 0; v < nrows; ++v) {
-      const int64_t b = g.row_starts[v], e = g.row_starts[v + 1];
+      const int64_t b = row_starts[v], e = row_starts[v + 1];
       if (e - b < 2) continue;
       row.resize(e - b);
       for (int64_t k = b; k < e; ++k) row[k - b] = {wg.weights[k], g.neighbors[k]};
@@ -170,7 +170,9 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
   }
 
   std::vector<int64_t> row_degree(nrows);
-  for (int64_t v = 0; v < nrows; ++v) row_degree[v] = g.row_starts[v + 1] - g.row_starts[v];
+  for (int64_t v = 0; v < nrows; ++v) row_degree[v] = row_starts[v + 1] - row_starts[v];
+  // Plain CSR: the SSSP kernels index row starts directly by row-local id.
+  g.rows = RowIndex(std::move(row_starts), /*compressed=*/false);
   g.owned_degree.assign(d.block, 0);
   MPI_Reduce_scatter_block(row_degree.data(), g.owned_degree.data(), static_cast<int>(d.block), MPI_INT64_T, MPI_SUM,
                            grid.row_comm());

@@ -92,7 +92,7 @@ void DistributedSssp::relax(const std::vector<LocalId>& vertices, int64_t k, boo
     const int64_t n = static_cast<int64_t>(records->size() / 2);
     const float* weights = wg_.weights.data();
     const LocalId* neighbors = graph_.neighbors.data();
-    const int64_t* starts = graph_.row_starts.data();
+    const int64_t* starts = graph_.rows.starts();
     const uint64_t my_row = static_cast<uint64_t>(d.row);
     const uint64_t block = static_cast<uint64_t>(d.block);
 #pragma omp parallel num_threads(nthreads_) reduction(+ : relaxed)
@@ -251,7 +251,7 @@ void DistributedSssp::pull_heavy(const std::vector<LocalId>& settled, int64_t k,
     if (ncols > 1) comm::clear_thread_buckets(out_row_);
     const float* weights = wg_.weights.data();
     const LocalId* neighbors = graph_.neighbors.data();
-    const int64_t* starts = graph_.row_starts.data();
+    const int64_t* starts = graph_.rows.starts();
     const int64_t nrows = d.row_set_size();
     // Settled distances are >= k * delta up to rounding.
     const double lower = static_cast<double>(k) * options_.delta * (1 - 1e-12);
@@ -325,7 +325,7 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
     const int64_t nrows = d.row_set_size();
     const float* weights = wg_.weights.data();
     const LocalId* neighbors = graph_.neighbors.data();
-    const int64_t* starts = graph_.row_starts.data();
+    const int64_t* starts = graph_.rows.starts();
 #pragma omp parallel for schedule(dynamic, 1024) num_threads(nthreads_)
     for (int64_t v = 0; v < nrows; ++v) {
       const double dv = row_dist_[v];
