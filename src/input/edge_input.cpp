@@ -331,8 +331,8 @@ void load_text(const File& file, EdgeInput& out, MPI_Comm comm) {
         error = parse_mtx_banner(line, header);
         stage = 1;
       } else {
-        const char c = line.find_first_not_of(" \t\r") == std::string_view::npos ? 0 : line[line.find_first_not_of(" \t\r")];
-        if (c == '%' || c == 0) continue;
+        const size_t at = line.find_first_not_of(" \t\r\v\f");
+        if (at == std::string_view::npos || line[at] == '%') continue;
         error = parse_mtx_size_line(line, header);
         stage = 2;
       }

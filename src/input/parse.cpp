@@ -40,10 +40,11 @@ std::string lower(std::string_view s) {
   return out;
 }
 
+// The first non-blank character, or '\n' (never inside a line) when there is none.
 char first_nonblank(std::string_view line) {
   for (char c : line)
     if (!is_blank(c)) return c;
-  return 0;
+  return '\n';
 }
 
 template <class T>
@@ -120,7 +121,7 @@ std::string parse_weight(std::string_view token, float& out) {
 LineResult parse_edge_line(std::string_view line) {
   LineResult r;
   const char c = first_nonblank(line);
-  if (c == 0) return r;
+  if (c == '\n') return r;
   if (c == '#' || c == '%') {
     r.kind = LineKind::comment;
     return r;
@@ -183,7 +184,7 @@ std::string parse_mtx_size_line(std::string_view line, MtxHeader& header) {
 LineResult parse_mtx_entry(std::string_view line, const MtxHeader& header) {
   LineResult r;
   const char c = first_nonblank(line);
-  if (c == 0) return r;
+  if (c == '\n') return r;
   if (c == '%') {
     r.kind = LineKind::comment;
     return r;
@@ -272,7 +273,7 @@ std::string parse_mtx_text(std::string_view text, MtxHeader& header, ParsedEdges
       stage = 1;
     } else if (stage == 1) {
       const char c = first_nonblank(line);
-      if (c == '%' || c == 0) return true;
+      if (c == '%' || c == '\n') return true;
       error = parse_mtx_size_line(line, header);
       stage = 2;
     } else {
