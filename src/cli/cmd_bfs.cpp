@@ -23,7 +23,7 @@ struct InputOptions {
   std::string path, format, output_parents, output_depths;
   std::vector<std::string> roots;
   uint64_t root_seed = 1;
-  bool directed_as_undirected = false, quiet = false;
+  bool directed_as_undirected = false, quiet = false, progress = false;
 };
 
 void add_input_options(CLI::App& app, InputOptions& o) {
@@ -37,6 +37,8 @@ void add_input_options(CLI::App& app, InputOptions& o) {
   app.add_option("--output-parents", o.output_parents, "write the BFS parents of the first root to this file");
   app.add_option("--output-depths", o.output_depths, "write the BFS depths of the first root to this file");
   app.add_flag("--quiet", o.quiet, "no progress lines on stderr");
+  app.add_flag("--progress", o.progress,
+               "progress lines on stderr even when it is not a terminal (mpiexec gives the ranks a pipe)");
 }
 
 int ceil_log2(int64_t n) {
@@ -81,7 +83,7 @@ int run_bfs_command(int argc, char** argv) {
   }
   const bool root_seed_given = app.get_option("--root-seed")->count() > 0;
   if (root_seed_given) config.root_seed = in.root_seed;
-  config.progress = progress_wanted(in.quiet);
+  config.progress = progress_wanted(in.quiet, MPI_COMM_WORLD, in.progress);
 
   std::unique_ptr<AtomicOutputFile> json_file;
   if (!json_path.empty()) json_file = std::make_unique<AtomicOutputFile>(json_path, MPI_COMM_WORLD);

@@ -12,11 +12,12 @@
 
 namespace g500 {
 
-// Whether this rank should print progress: rank 0 of comm, stderr a terminal, not quiet.
-inline bool progress_wanted(bool quiet, MPI_Comm comm = MPI_COMM_WORLD) {
+// Whether this rank should print progress: rank 0 of comm, stderr a terminal (or `force`, for
+// mpiexec, which hands the ranks a pipe even when its own stderr is a terminal), not quiet.
+inline bool progress_wanted(bool quiet, MPI_Comm comm = MPI_COMM_WORLD, bool force = false) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  return !quiet && rank == 0 && isatty(2);
+  return !quiet && rank == 0 && (force || isatty(2));
 }
 
 class Progress {
