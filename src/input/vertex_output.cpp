@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -153,14 +154,18 @@ std::vector<int64_t> tree_depths(const LocalGraph& graph, const ProcessGrid& gri
   return depth;
 }
 
-std::vector<int64_t> to_map_slices(const LocalGraph& graph, const ProcessGrid& grid, const VertexIdMap& ids,
-                                   const std::vector<int64_t>& owned_values) {
+namespace {
+
+template <class T>
+std::vector<T> move_to_slices(const LocalGraph& graph, const ProcessGrid& grid, const VertexIdMap& ids,
+                              const std::vector<T>& owned_values, T missing) {
   const Distribution& d = graph.dist;
   const int nranks = grid.size();
   const int64_t first = d.owned_begin();
   const int64_t last = std::min(first + d.block, ids.nvertices());
   struct Value {
-    int64_t v, value;
+    int64_t v;
+    T value;
   };
   std::vector<int> counts(nranks, 0);
   for (int64_t v = first; v < last; ++v) ++counts[ids.owner_of(v)];
@@ -170,9 +175,21 @@ std::vector<int64_t> to_map_slices(const LocalGraph& graph, const ProcessGrid& g
   for (int64_t v = first; v < last; ++v) send[cursor[ids.owner_of(v)]++] = {v, owned_values[v - first]};
   std::vector<int> recv_counts;
   std::vector<Value> in = alltoallv(send, counts, recv_counts, grid.world());
-  std::vector<int64_t> out(ids.local_count(), -1);
+  std::vector<T> out(ids.local_count(), missing);
   for (const Value& x : in) out[x.v - ids.local_begin()] = x.value;
   return out;
+}
+
+}  // namespace
+
+std::vector<int64_t> to_map_slices(const LocalGraph& graph, const ProcessGrid& grid, const VertexIdMap& ids,
+                                   const std::vector<int64_t>& owned_values) {
+  return move_to_slices<int64_t>(graph, grid, ids, owned_values, -1);
+}
+
+std::vector<double> to_map_slices(const LocalGraph& graph, const ProcessGrid& grid, const VertexIdMap& ids,
+                                  const std::vector<double>& owned_values) {
+  return move_to_slices<double>(graph, grid, ids, owned_values, std::numeric_limits<double>::infinity());
 }
 
 void write_vertex_file(ParallelOutputFile& file, const VertexIdMap& ids, const std::vector<int64_t>& values,

@@ -43,6 +43,9 @@ std::vector<int64_t> tree_depths(const LocalGraph& graph, const ProcessGrid& gri
 // id map's slices: result[k] is the value of new id ids.local_begin() + k.
 std::vector<int64_t> to_map_slices(const LocalGraph& graph, const ProcessGrid& grid, const VertexIdMap& ids,
                                    const std::vector<int64_t>& owned_values);
+// The same for real values (SSSP distances); vertices without a value get +infinity.
+std::vector<double> to_map_slices(const LocalGraph& graph, const ProcessGrid& grid, const VertexIdMap& ids,
+                                  const std::vector<double>& owned_values);
 
 // Collective: writes "file_id value" lines; `values` are the slice values (from to_map_slices).
 // With values_are_vertices, values >= 0 are new ids and are written as file ids (parents).
