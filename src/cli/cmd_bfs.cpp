@@ -110,13 +110,16 @@ int run_bfs_command(int argc, char** argv) {
     config.spec.edgefactor = static_cast<int>(std::llround(static_cast<double>(m) / static_cast<double>(n)));
     if (!reference_roots) config.root_seed = in.root_seed;
   }
-  auto ids_for_output = [&](const LocalGraph& graph) {
-    return edges ? edges->ids : input::VertexIdMap::offset(graph.dist.nvertices, 0, MPI_COMM_WORLD);
+  std::optional<input::VertexIdMap> generated_ids;  // Kronecker runs: file ids are the generated ids
+  auto ids_for_output = [&](const LocalGraph& graph) -> const input::VertexIdMap& {
+    if (edges) return edges->ids;
+    if (!generated_ids) generated_ids = input::VertexIdMap::offset(graph.dist.nvertices, 0, MPI_COMM_WORLD);
+    return *generated_ids;
   };
   if (parents_file || depths_file)
     config.first_root_hook = [&](const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
                                  const std::vector<int64_t>& parents) {
-      const input::VertexIdMap ids = ids_for_output(graph);
+      const input::VertexIdMap& ids = ids_for_output(graph);
       const uint64_t root_id = ids.to_file_ids({root}).front();
       if (parents_file) {
         const std::vector<int64_t> values = input::to_map_slices(graph, grid, ids, parents);

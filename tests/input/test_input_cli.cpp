@@ -86,7 +86,20 @@ TEST(InputCli, EachFormatGivesTheKnownDepths) {
                                 "%%MatrixMarket matrix coordinate real symmetric\n% c\n6 6 4\n2 1 0.5\n3 2 1.5\n"
                                 "4 2 2\n5 4 1\n");
   const std::map<std::string, std::string> from1 = {{"1", "0"}, {"2", "1"}, {"3", "2"}, {"4", "2"}, {"5", "3"}, {"6", "-1"}};
+  // bin: a path 0 - 1 - 2 - 3 with weights, vertex 4 isolated (n = 5 from the header).
+  std::string bin("G500EDGE\x01\0\0\0\x01\0\0\0", 16);
+  const int64_t n = 5, m = 3;
+  bin.append(reinterpret_cast<const char*>(&n), 8).append(reinterpret_cast<const char*>(&m), 8);
+  for (int64_t k = 0; k < m; ++k) {
+    const int64_t a = k + 1, b = k;
+    const float w = 0.25f;
+    bin.append(reinterpret_cast<const char*>(&a), 8).append(reinterpret_cast<const char*>(&b), 8);
+    bin.append(reinterpret_cast<const char*>(&w), 4);
+  }
+  const std::string binfile = write(dir, "g.bin", bin);
+  const std::map<std::string, std::string> from0 = {{"0", "0"}, {"1", "1"}, {"2", "2"}, {"3", "3"}, {"4", "-1"}};
   for (int ranks : {1, 4}) {
+    expect_depths(ranks, "--input " + binfile + " --root 0", from0);
     expect_depths(ranks, "--input " + tsv + " --root 10", from10);
     expect_depths(ranks, "--input " + snap + " --format snap --directed-as-undirected --root 10 --roots 3", from10);
     expect_depths(ranks, "--input " + mtx + " --root 1", from1);
