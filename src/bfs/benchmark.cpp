@@ -8,6 +8,7 @@
 
 #include "graph/roots.hpp"
 #include "input/vertex_output.hpp"
+#include "topo/rankmap_file.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
 #include "util/memory.hpp"
@@ -54,14 +55,48 @@ int64_t teps_edge_count(const LocalGraph& graph, const std::vector<int64_t>& par
 
 }  // namespace
 
+const std::vector<std::string>& switchable_techniques() {
+  static const std::vector<std::string> names{"bcsr", "degree-sort", "bu-alltoallv", "lb-topdown"};
+  return names;
+}
+
+void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config) {
+  static const std::vector<std::string> planned{"reorder", "yoo", "sparse-switch", "overlap"};
+  size_t start = 0;
+  while (start <= list.size()) {
+    const size_t comma = list.find(',', start);
+    const std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    start = comma == std::string::npos ? list.size() + 1 : comma + 1;
+    if (name.empty()) continue;
+    if (name == "bcsr") config.graph.bcsr = false;
+    else if (name == "degree-sort") config.graph.degree_sort = false;
+    else if (name == "bu-alltoallv") config.bfs.bu_alltoallv = false;
+    else if (name == "lb-topdown") config.bfs.lb_topdown = false;
+    else if (std::find(planned.begin(), planned.end(), name) != planned.end())
+      throw UsageError("--disable " + name + ": this technique is not built yet, so it cannot be switched off (switchable: bcsr, degree-sort, bu-alltoallv, lb-topdown)");
+    else
+      throw UsageError("--disable: unknown technique '" + name + "' (switchable: bcsr, degree-sort, bu-alltoallv, lb-topdown)");
+    config.disabled.push_back(name);
+  }
+}
+
 BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
   MPI_Comm world = MPI_COMM_WORLD;
   int nranks = 1, rank = 0;
   MPI_Comm_size(world, &nranks);
   MPI_Comm_rank(world, &rank);
   BenchmarkResult result;
-  const GridShape shape = config.grid_text.empty() ? default_grid_shape(nranks) : parse_grid_shape(config.grid_text, nranks);
-  ProcessGrid grid(world, shape);
+  GridShape shape = config.grid_text.empty() ? default_grid_shape(nranks) : parse_grid_shape(config.grid_text, nranks);
+  std::vector<std::pair<int, int>> placement;
+  if (!config.rankmap_path.empty()) {
+    int rows = 0, cols = 0;
+    for (const auto& p : topo::read_rankmap_csv(config.rankmap_path, nranks, &rows, &cols)) placement.emplace_back(p.row, p.col);
+    if (!config.grid_text.empty() && (rows != shape.rows || cols != shape.cols))
+      throw UsageError("--grid " + config.grid_text + " disagrees with the " + std::to_string(rows) + "x" +
+                       std::to_string(cols) + " grid of --rankmap " + config.rankmap_path);
+    shape = GridShape{rows, cols};
+  }
+  ProcessGrid grid(world, shape, placement);
   result.ranks = nranks;
   result.grid_rows = shape.rows;
   result.grid_cols = shape.cols;
@@ -90,7 +125,6 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
   EdgeSource source;
   if (config.input) {
     source = config.input->edge_source();
-    result.generation_seconds = config.input->stats.read_seconds;
   } else {
     generator.emplace(config.spec);
     source = kronecker_edge_source(*generator, rank, nranks);
@@ -100,13 +134,23 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
   MPI_Barrier(world);
   double start = MPI_Wtime();
   Progress construction(config.progress, "kernel 1: building the graph");
-  LocalGraph graph = build_local_graph(source, grid);
+  LocalGraph graph = build_local_graph(source, grid, config.graph);
   MPI_Barrier(world);
   result.construction_seconds = MPI_Wtime() - start;
+  MPI_Allreduce(&graph.input_read_seconds, &result.generation_seconds, 1, MPI_DOUBLE, MPI_MAX, world);
+  if (config.input) result.generation_seconds += config.input->stats.read_seconds;  // reading the file
   construction.finish();
   unsigned long long graph_bytes = graph.memory_bytes();
   MPI_Allreduce(MPI_IN_PLACE, &graph_bytes, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
   result.graph_bytes_max_rank = graph_bytes;
+  {
+    const RowIndex::Memory m = graph.rows.memory();
+    unsigned long long sizes[5] = {m.row_starts, m.bitmap, m.offsets, m.plain_csr_row_starts,
+                                   graph.neighbors.size() * sizeof(LocalId)};
+    MPI_Allreduce(MPI_IN_PLACE, sizes, 5, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
+    result.row_index_max_rank = RowIndex::Memory{sizes[0], sizes[1], sizes[2], sizes[3]};
+    result.neighbors_bytes_max_rank = sizes[4];
+  }
 
   const input::VertexIdMap identity =
       config.input ? input::VertexIdMap() : input::VertexIdMap::offset(nvertices, 0, world);
@@ -132,12 +176,16 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
     for (size_t k = 0; k < roots.size(); ++k) reported_roots[k] = static_cast<int64_t>(root_file_ids[k]);
   MPI_Bcast(reported_roots.data(), static_cast<int>(reported_roots.size()), MPI_INT64_T, 0, world);
   DistributedBfs bfs(graph, grid, config.bfs);
-  if (config.warmup && !roots.empty()) bfs.run(roots.front());
+  if (config.warmup && !roots.empty()) {
+    bfs.prepare();
+    bfs.run(roots.front());
+  }
 
   Progress progress(config.progress, "BFS roots", static_cast<int64_t>(roots.size()));
   for (size_t index = 0; index < roots.size(); ++index) {
     const int64_t root = roots[index];
     progress.update(static_cast<int64_t>(index));
+    bfs.prepare();
     BfsRun run = bfs.run(root);
     RootResult r;
     r.root = reported_roots[index];

@@ -18,6 +18,7 @@ struct BenchmarkConfig {
   gen::KroneckerSpec spec;
   int nroots = 64;
   std::string grid_text;     // "RxC" or empty for the default shape
+  std::string rankmap_path;  // a `g500 map` CSV placing each rank on the grid (empty: row-major)
   int threads = 0;           // OpenMP threads per rank (0 = automatic)
   bool validate = true;
   bool warmup = true;        // one untimed BFS first, as the reference does
@@ -33,7 +34,14 @@ struct BenchmarkConfig {
   // vertices, global ids): used for --output-parents/--output-depths.
   std::function<void(const LocalGraph&, const ProcessGrid&, int64_t root, const std::vector<int64_t>& parents)>
       first_root_hook;
+  GraphOptions graph;
+  std::vector<std::string> disabled;  // technique names switched off, as given
 };
+
+// The techniques of 001 section 4 that `--disable` accepts (implemented ones).
+const std::vector<std::string>& switchable_techniques();
+// Applies `--disable a,b,...`; throws UsageError for an unknown name or one not built yet.
+void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config);
 
 struct RootResult {
   int64_t root = 0;                // in the input file's ids for file input
@@ -56,6 +64,8 @@ struct BenchmarkResult {
   double generation_seconds = 0;
   double construction_seconds = 0;
   size_t graph_bytes_max_rank = 0;
+  RowIndex::Memory row_index_max_rank{};  // per array, largest over ranks
+  size_t neighbors_bytes_max_rank = 0;
   int64_t input_edges = 0;
   std::vector<RootResult> roots;
   bool validation_failed = false;

@@ -16,20 +16,41 @@ DistributedBfs::DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid,
       grid_(grid),
       dist_(graph.dist),
       options_(options),
-      alltoallv_(comm::find_alltoallv(options.alltoallv)),
       allgatherv_(comm::find_allgatherv(options.allgatherv)),
+      nthreads_(omp_get_max_threads()),
+      row_exchange_(grid.row_comm(), nthreads_, comm::find_alltoallv(options.alltoallv)),
+      column_exchange_(grid.col_comm(), nthreads_, comm::find_alltoallv(options.alltoallv)),
       parent_(dist_.block, -1),
       visited_(dist_.block),
       frontier_bits_(dist_.block),
       column_frontier_(dist_.col_set_size()),
+      next_bits_(dist_.block),
+      found_(nthreads_),
+      found_edges_(nthreads_),
       rotating_(dist_.block / kBitsPerWord) {
-  if (!alltoallv_) throw UsageError("unknown --alltoallv algorithm '" + options.alltoallv + "'");
+  if (!comm::find_alltoallv(options.alltoallv)) throw UsageError("unknown --alltoallv algorithm '" + options.alltoallv + "'");
   if (!allgatherv_) throw UsageError("unknown --allgatherv algorithm '" + options.allgatherv + "'");
 }
 
-void DistributedBfs::frontier_list_to_bitmap() {
-  frontier_bits_.clear();
-  for (LocalId v : frontier_) frontier_bits_.set(v);
+void DistributedBfs::prepare() { std::fill(parent_.begin(), parent_.end(), -1); }
+
+void DistributedBfs::advance_frontier(bool need_list) {
+  std::swap(frontier_bits_, next_bits_);
+  next_bits_.clear();
+  if (need_list) {
+    std::vector<size_t> offsets(nthreads_ + 1, 0);
+    for (int t = 0; t < nthreads_; ++t) offsets[t + 1] = offsets[t] + found_[t].size();
+    frontier_.resize(offsets[nthreads_]);
+#pragma omp parallel num_threads(nthreads_)
+    {
+      const int t = omp_get_thread_num();
+      std::copy(found_[t].begin(), found_[t].end(), frontier_.begin() + offsets[t]);
+    }
+  }
+  for (int t = 0; t < nthreads_; ++t) {
+    found_[t].clear();
+    found_edges_[t].value = 0;
+  }
 }
 
 namespace {
@@ -57,67 +78,56 @@ BfsRun DistributedBfs::run(int64_t root) {
   comm::PhaseProfile& profile = result.profile;
   const Distribution& d = dist_;
 
+  int64_t root_degree = 0;
   {
     comm::ScopedPhase timed(profile, Phase::kCalculation);
-    std::fill(parent_.begin(), parent_.end(), -1);
     visited_.clear();
+    frontier_bits_.clear();
+    next_bits_.clear();
     frontier_.clear();
-  }
-  const int64_t owned_begin = d.owned_begin();
-  int64_t unvisited_edges_local = 0;
-  for (int64_t deg : graph_.owned_degree) unvisited_edges_local += deg;
-  if (root >= owned_begin && root < owned_begin + d.block) {
-    const LocalId r = static_cast<LocalId>(root - owned_begin);
-    parent_[r] = root;
-    visited_.set(r);
-    frontier_.push_back(r);
-    unvisited_edges_local -= graph_.owned_degree[r];
-  }
-  int64_t unvisited_edges = graph_.global_directed_edges - 0;
-  {
-    // Global counts for the first decision: frontier {root}.
-    int64_t frontier_edges_local = 0;
-    for (LocalId v : frontier_) frontier_edges_local += graph_.owned_degree[v];
-    int64_t local[2] = {unvisited_edges_local, frontier_edges_local}, global[2];
-    MPI_Allreduce(local, global, 2, MPI_INT64_T, MPI_SUM, grid_.world());
-    unvisited_edges = global[0];
-    int64_t frontier_vertices = 1, frontier_edges = global[1];
-    result.level_sizes.push_back(1);
-    Direction direction = Direction::kTopDown;
-    while (frontier_vertices > 0) {
-      const double level_start = MPI_Wtime();
-      direction = next_direction(direction, frontier_vertices, frontier_edges, unvisited_edges, d.nvertices, options_);
-      StepResult step;
-      if (direction == Direction::kTopDown) {
-        step = top_down_step(profile);
-      } else {
-        {
-          comm::ScopedPhase timed(profile, Phase::kCalculation);
-          frontier_list_to_bitmap();
-        }
-        step = bottom_up_step(profile);
-      }
-      int64_t next_edges_local = 0;
-      {
-        comm::ScopedPhase timed(profile, Phase::kCalculation);
-        frontier_.swap(next_);
-        for (LocalId v : frontier_) next_edges_local += graph_.owned_degree[v];
-      }
-      {
-        comm::ScopedPhase timed(profile, Phase::kImbalance);
-        MPI_Barrier(grid_.world());
-        int64_t local_counts[3] = {static_cast<int64_t>(frontier_.size()), next_edges_local, step.edges_examined};
-        int64_t global_counts[3];
-        MPI_Allreduce(local_counts, global_counts, 3, MPI_INT64_T, MPI_SUM, grid_.world());
-        frontier_vertices = global_counts[0];
-        frontier_edges = global_counts[1];
-        unvisited_edges -= frontier_edges;
-        if (options_.trace)
-          result.trace.push_back(LevelTrace{direction, result.level_sizes.back(), global_counts[2],
-                                            MPI_Wtime() - level_start});
-      }
-      if (frontier_vertices > 0) result.level_sizes.push_back(frontier_vertices);
+    const int64_t owned_begin = d.owned_begin();
+    if (root >= owned_begin && root < owned_begin + d.block) {
+      const LocalId r = static_cast<LocalId>(root - owned_begin);
+      parent_[r] = root;
+      visited_.set(r);
+      frontier_bits_.set(r);
+      frontier_.push_back(r);
+      root_degree = graph_.owned_degree[r];
     }
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &root_degree, 1, MPI_INT64_T, MPI_SUM, grid_.world());
+  int64_t frontier_vertices = 1, frontier_edges = root_degree;
+  int64_t unvisited_edges = graph_.global_directed_edges - root_degree;
+  result.level_sizes.push_back(1);
+  Direction direction = next_direction(Direction::kTopDown, frontier_vertices, frontier_edges, unvisited_edges,
+                                       d.nvertices, options_);
+  while (frontier_vertices > 0) {
+    const double level_start = MPI_Wtime();
+    const StepResult step = direction == Direction::kTopDown ? top_down_step(profile) : bottom_up_step(profile);
+    {
+      comm::ScopedPhase timed(profile, Phase::kImbalance);
+      MPI_Barrier(grid_.world());
+      int64_t counts[3] = {0, 0, step.edges_examined};
+      for (int t = 0; t < nthreads_; ++t) {
+        counts[0] += static_cast<int64_t>(found_[t].size());
+        counts[1] += found_edges_[t].value;
+      }
+      MPI_Allreduce(MPI_IN_PLACE, counts, 3, MPI_INT64_T, MPI_SUM, grid_.world());
+      frontier_vertices = counts[0];
+      frontier_edges = counts[1];
+      unvisited_edges -= frontier_edges;
+      if (options_.trace)
+        result.trace.push_back(LevelTrace{direction, result.level_sizes.back(), counts[2], MPI_Wtime() - level_start});
+    }
+    if (frontier_vertices == 0) break;
+    result.level_sizes.push_back(frontier_vertices);
+    comm::ScopedPhase timed(profile, Phase::kCalculation);
+    direction = next_direction(direction, frontier_vertices, frontier_edges, unvisited_edges, d.nvertices, options_);
+    advance_frontier(direction == Direction::kTopDown);
+  }
+  for (int t = 0; t < nthreads_; ++t) {
+    found_[t].clear();
+    found_edges_[t].value = 0;
   }
   result.seconds = MPI_Wtime() - start;
   return result;

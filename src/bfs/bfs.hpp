@@ -7,6 +7,7 @@
 
 #include "bfs/bfs_options.hpp"
 #include "comm/collectives.hpp"
+#include "comm/exchange.hpp"
 #include "comm/phase_profile.hpp"
 #include "graph/local_graph.hpp"
 #include "util/bitmap.hpp"
@@ -33,8 +34,10 @@ struct BfsRun {
 class DistributedBfs {
  public:
   DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid, const BfsOptions& options);
-  // Collective: runs one BFS from `root`; afterwards parents() holds the owned vertices' parents
-  // (global ids, -1 when unreached, the root its own parent).
+  // Resets the parent array to -1, as the reference's clean_pred does before its BFS timer.
+  void prepare();
+  // Collective: runs one BFS from `root` (after prepare()); afterwards parents() holds the owned
+  // vertices' parents (global ids, -1 when unreached, the root its own parent).
   BfsRun run(int64_t root);
   const std::vector<int64_t>& parents() const { return parent_; }
 
@@ -44,20 +47,45 @@ class DistributedBfs {
   };
   StepResult top_down_step(comm::PhaseProfile& profile);
   StepResult bottom_up_step(comm::PhaseProfile& profile);
-  void frontier_list_to_bitmap();
+  // Records that thread t discovered owned vertex v (its bit in next_bits_ is set by the caller).
+  void discover(int t, LocalId v) {
+    found_[t].push_back(v);
+    found_edges_[t].value += graph_.owned_degree[v];
+  }
+  // Applies received (child offset, column-local parent) pairs found by grid column source_col;
+  // called inside a parallel region by every thread.
+  void apply_found_pairs(int t, const uint64_t* records, int64_t count, int source_col);
+  void send_pairs_now(int target, int s, comm::PhaseProfile& profile);
+  // Makes this level's discoveries the next frontier: always as a bitmap, and as a list when the
+  // next level goes top-down.
+  void advance_frontier(bool need_list);
 
   const LocalGraph& graph_;
   const ProcessGrid& grid_;
   const Distribution& dist_;
   BfsOptions options_;
-  comm::AlltoallvFn alltoallv_;
   comm::AllgathervFn allgatherv_;
+  int nthreads_;
+  comm::Exchanger row_exchange_;      // along P(i, :)
+  comm::Exchanger column_exchange_;   // along P(:, j)
 
   std::vector<int64_t> parent_;       // owned vertices
   Bitmap visited_;                    // owned vertices
   std::vector<LocalId> frontier_;     // owned offsets of the current frontier
   Bitmap frontier_bits_;              // the same frontier as a bitmap (bottom-up input)
-  std::vector<LocalId> next_;         // owned offsets discovered this level
+  Bitmap next_bits_;                  // owned vertices discovered this level
+  struct alignas(64) PaddedCount {
+    int64_t value = 0;
+  };
+  std::vector<std::vector<LocalId>> found_;  // per-thread discoveries of this level
+  std::vector<PaddedCount> found_edges_;     // per-thread degree sums of those discoveries
+  std::vector<LocalId> gathered_;     // top-down: the frontier of the whole grid row
+  struct RowPiece {
+    LocalId row;
+    int64_t begin, end;
+  };
+  static constexpr int64_t kEdgesPerPiece = 1024;  // top-down work item size with lb-topdown
+  std::vector<RowPiece> pieces_;      // top-down work items
   Bitmap column_frontier_;            // frontier over this grid column's vertex range
   std::vector<uint64_t> rotating_;    // visited words passed around the grid row (4.5)
 };

@@ -3,18 +3,97 @@
 // The frontier bitmap of this grid column's vertex range is gathered along the column. The
 // unvisited vertices of row set i are visited in C sub-steps: in sub-step s this process examines
 // the block owned by P(i, j+s), skipping vertices whose bit is set in the rotating visited bitmap
-// of that block, and stops at the first neighbour in the frontier. The bitmap then moves one step
-// along the row (sendrecv), so a vertex found here is skipped by the processes after us. The found
-// (child, parent) pairs go to their owners in one alltoallv at the end of the level.
+// of that block (and rows without edges), and stops at the first neighbour in the frontier. The
+// bitmap then moves one step along the row (sendrecv), so a vertex found here is skipped by the
+// processes after us. Pairs found in our own block (sub-step 0) are applied here; the others go
+// to their owners in one alltoallv at the end of the level (4.5, switch `bu-alltoallv`), or, with
+// that switch off, by a sendrecv after every sub-step as in Algorithm 3.
 #include <omp.h>
 
 #include <bit>
 #include <cstring>
 
 #include "bfs/bfs.hpp"
-#include "comm/exchange.hpp"
 
 namespace g500 {
+
+namespace {
+
+// Ranges of candidate rows: plain CSR starts, or BCSR's starts of non-empty rows found by rank.
+template <bool kCompressed>
+struct RowRanges {
+  const int64_t* starts;
+  const int64_t* word_offsets;
+  const uint64_t* has_edges;
+  // Candidates of word w (global word index gw): unvisited rows, and with BCSR only non-empty ones.
+  uint64_t candidates(uint64_t unvisited, int64_t gw) const { return kCompressed ? unvisited & has_edges[gw] : unvisited; }
+  int64_t first(int64_t gw, int bit) const {
+    if constexpr (kCompressed)
+      return starts[word_offsets[gw] + std::popcount(has_edges[gw] & ((uint64_t{1} << bit) - 1))];
+    else
+      return starts[gw * kBitsPerWord + bit];
+  }
+  // Begin and end of a candidate row (with BCSR a candidate is never empty).
+  std::pair<int64_t, int64_t> range(int64_t gw, int bit) const {
+    if constexpr (kCompressed) {
+      const int64_t r = word_offsets[gw] + std::popcount(has_edges[gw] & ((uint64_t{1} << bit) - 1));
+      return {starts[r], starts[r + 1]};
+    } else {
+      const int64_t v = gw * kBitsPerWord + bit;
+      return {starts[v], starts[v + 1]};
+    }
+  }
+};
+
+// Scans the candidate rows of block words [0, block_words) starting at global word base_word:
+// for each unvisited row, the first neighbour in the frontier becomes its parent. Found pairs
+// (offset in block, column-local parent) go to out; returns the edges examined.
+template <bool kCompressed>
+int64_t scan_block(const RowRanges<kCompressed>& rows, const LocalId* neighbors, const uint64_t* frontier,
+                   uint64_t* rotating, int64_t base_word, int64_t block_words, bool own_block, uint64_t* visited,
+                   uint64_t* next_bits, std::vector<uint64_t>& out) {
+  int64_t examined = 0;
+#pragma omp for schedule(dynamic, 64)
+  for (int64_t w = 0; w < block_words; ++w) {
+    const int64_t gw = base_word + w;
+    uint64_t candidates = rows.candidates(~rotating[w], gw);
+    // The first neighbour of each candidate row is usually a cache miss: ask for the rows of the
+    // next word now so that those misses overlap with this word's work.
+    if (w + 1 < block_words) {
+      uint64_t ahead = rows.candidates(~rotating[w + 1], gw + 1);
+      while (ahead) {
+        const int bit = std::countr_zero(ahead);
+        ahead &= ahead - 1;
+        __builtin_prefetch(neighbors + rows.first(gw + 1, bit));
+      }
+    }
+    uint64_t found_bits = 0;
+    while (candidates) {
+      const int bit = std::countr_zero(candidates);
+      candidates &= candidates - 1;
+      const auto [begin, end] = rows.range(gw, bit);
+      for (int64_t e = begin; e < end; ++e) {
+        const LocalId u = neighbors[e];
+        if ((frontier[u / kBitsPerWord] >> (u % kBitsPerWord)) & 1U) {
+          examined += e - begin + 1;
+          found_bits |= uint64_t{1} << bit;
+          out.push_back((static_cast<uint64_t>(w * kBitsPerWord + bit) << 32) | u);
+          goto next_vertex;
+        }
+      }
+      examined += end - begin;
+    next_vertex:;
+    }
+    rotating[w] |= found_bits;
+    if (own_block) {
+      visited[w] |= found_bits;
+      next_bits[w] |= found_bits;
+    }
+  }
+  return examined;
+}
+
+}  // namespace
 
 DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& profile) {
   using comm::Phase;
@@ -24,7 +103,10 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
   const int64_t block_words = d.block / kBitsPerWord;
 
   // 1. Frontier over the column's vertex range: owned frontier bitmaps gathered along the column.
-  {
+  if (R == 1) {
+    ScopedPhase timed(profile, Phase::kCalculation);
+    std::memcpy(column_frontier_.data(), frontier_bits_.data(), block_words * sizeof(uint64_t));
+  } else {
     ScopedPhase timed(profile, Phase::kAllgatherv);
     std::vector<int> counts(R, static_cast<int>(block_words)), displs(R);
     for (int r = 0; r < R; ++r) displs[r] = static_cast<int>(r * block_words);
@@ -33,43 +115,38 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
   }
 
   // 2. C sub-steps over the blocks of the row set, the visited bitmap rotating along the row.
-  const int nthreads = omp_get_max_threads();
-  comm::ThreadBuckets buckets = comm::make_thread_buckets(nthreads, C);
+  comm::ThreadBuckets& buckets = row_exchange_.start();
   std::memcpy(rotating_.data(), visited_.data(), block_words * sizeof(uint64_t));
-  const uint64_t* frontier = column_frontier_.data();
+  const RowIndex& index = graph_.rows;
+  const RowRanges<true> bcsr{index.starts(), index.word_offsets(), index.has_edges().data()};
+  const RowRanges<false> csr{index.starts(), nullptr, nullptr};
   int64_t examined = 0;
   for (int s = 0; s < C; ++s) {
     const int target = (j + s) % C;  // the grid-row position owning the block examined now
-    const int64_t base = static_cast<int64_t>(target) * d.block;
+    const int64_t base_word = static_cast<int64_t>(target) * d.block / kBitsPerWord;
+    const bool own_block = s == 0;
     {
       ScopedPhase timed(profile, Phase::kCalculation);
-#pragma omp parallel num_threads(nthreads) reduction(+ : examined)
+#pragma omp parallel num_threads(nthreads_) reduction(+ : examined)
       {
-        auto& out = buckets[omp_get_thread_num()][target];
-#pragma omp for schedule(dynamic, 256)
-        for (int64_t w = 0; w < block_words; ++w) {
-          uint64_t unvisited = ~rotating_[w];
-          while (unvisited) {
-            const int bit = std::countr_zero(unvisited);
-            unvisited &= unvisited - 1;
-            const int64_t offset = w * kBitsPerWord + bit;
-            const int64_t v = base + offset;
-            const int64_t begin = graph_.row_begin(v), end = graph_.row_end(v);
-            for (int64_t e = begin; e < end; ++e) {
-              const LocalId u = graph_.neighbors[e];
-              if ((frontier[u / kBitsPerWord] >> (u % kBitsPerWord)) & 1U) {
-                examined += e - begin + 1;
-                out.push_back((static_cast<uint64_t>(offset) << 32) | u);
-                rotating_[w] |= uint64_t{1} << bit;
-                goto next_vertex;
-              }
-            }
-            examined += end - begin;
-          next_vertex:;
+        const int t = omp_get_thread_num();
+        auto& out = buckets[t][target];
+        examined += index.compressed()
+                        ? scan_block(bcsr, graph_.neighbors.data(), column_frontier_.data(), rotating_.data(), base_word,
+                                     block_words, own_block, visited_.data(), next_bits_.data(), out)
+                        : scan_block(csr, graph_.neighbors.data(), column_frontier_.data(), rotating_.data(), base_word,
+                                     block_words, own_block, visited_.data(), next_bits_.data(), out);
+        if (own_block) {  // our own block's pairs need no communication
+          for (uint64_t record : out) {
+            const LocalId v = static_cast<LocalId>(record >> 32);
+            parent_[v] = d.global_from_col_local(static_cast<int64_t>(record & 0xffffffffULL), j);
+            discover(t, v);
           }
+          out.clear();
         }
       }
     }
+    if (!own_block && !options_.bu_alltoallv) send_pairs_now(target, s, profile);
     if (s + 1 < C) {
       ScopedPhase timed(profile, Phase::kSendrecv);
       MPI_Sendrecv_replace(rotating_.data(), static_cast<int>(block_words), MPI_UINT64_T, (j + C - 1) % C, 0,
@@ -78,27 +155,56 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
   }
 
   // 3. Found pairs to their owners along the row.
-  comm::Received in = comm::exchange(buckets, grid_.row_comm(), alltoallv_, profile);
-  ScopedPhase timed(profile, Phase::kCalculation);
-  std::vector<std::vector<LocalId>> found(nthreads);
-#pragma omp parallel num_threads(nthreads)
-  {
-    auto& mine = found[omp_get_thread_num()];
-    for (int src = 0; src < C; ++src) {
-      const uint64_t* records = in.records.data() + in.displs[src];
-#pragma omp for schedule(static) nowait
-      for (int k = 0; k < in.counts[src]; ++k) {
-        const LocalId v = static_cast<LocalId>(records[k] >> 32);
-        const int64_t u = static_cast<int64_t>(records[k] & 0xffffffffULL);
-        visited_.test_and_set_atomic(v);
-        parent_[v] = d.global_from_col_local(u, src);
-        mine.push_back(v);
-      }
+  if (C > 1 && options_.bu_alltoallv) {
+    const auto& pieces = row_exchange_.deliver(profile);
+    ScopedPhase timed(profile, Phase::kCalculation);
+#pragma omp parallel num_threads(nthreads_)
+    {
+      const int t = omp_get_thread_num();
+      for (const auto& piece : pieces) apply_found_pairs(t, piece.records, static_cast<int64_t>(piece.count), piece.source);
     }
   }
-  next_.clear();
-  for (auto& part : found) next_.insert(next_.end(), part.begin(), part.end());
   return StepResult{examined};
+}
+
+void DistributedBfs::apply_found_pairs(int t, const uint64_t* records, int64_t count, int source_col) {
+  const Distribution& d = dist_;
+#pragma omp for schedule(static) nowait
+  for (int64_t k = 0; k < count; ++k) {
+    const LocalId v = static_cast<LocalId>(records[k] >> 32);
+    visited_.test_and_set_atomic(v);
+    next_bits_.test_and_set_atomic(v);
+    parent_[v] = d.global_from_col_local(static_cast<int64_t>(records[k] & 0xffffffffULL), source_col);
+    discover(t, v);
+  }
+}
+
+// Algorithm 3's exchange (switch `bu-alltoallv` off): after sub-step s the pairs found for the
+// block of P(i, j+s) go straight to it, and the pairs P(i, j-s) found for our block arrive.
+void DistributedBfs::send_pairs_now(int target, int s, comm::PhaseProfile& profile) {
+  using comm::Phase;
+  const int C = dist_.C, j = dist_.col;
+  const int from = (j - s + C) % C;
+  std::vector<uint64_t> send;
+  {
+    comm::ScopedPhase timed(profile, Phase::kCalculation);
+    for (auto& per_thread : row_exchange_.start_bucket_view()) {
+      send.insert(send.end(), per_thread[target].begin(), per_thread[target].end());
+      per_thread[target].clear();
+    }
+  }
+  std::vector<uint64_t> received;
+  {
+    comm::ScopedPhase timed(profile, Phase::kSendrecv);
+    int outgoing = static_cast<int>(send.size()), incoming = 0;
+    MPI_Sendrecv(&outgoing, 1, MPI_INT, target, 1, &incoming, 1, MPI_INT, from, 1, grid_.row_comm(), MPI_STATUS_IGNORE);
+    received.resize(incoming);
+    MPI_Sendrecv(send.data(), outgoing, MPI_UINT64_T, target, 2, received.data(), incoming, MPI_UINT64_T, from, 2,
+                 grid_.row_comm(), MPI_STATUS_IGNORE);
+  }
+  comm::ScopedPhase timed(profile, Phase::kCalculation);
+#pragma omp parallel num_threads(nthreads_)
+  apply_found_pairs(omp_get_thread_num(), received.data(), static_cast<int64_t>(received.size()), from);
 }
 
 }  // namespace g500

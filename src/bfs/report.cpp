@@ -85,6 +85,22 @@ void print_phase_profile(FILE* out, const BenchmarkResult& result) {
   }
 }
 
+void print_graph_memory(FILE* out, const BenchmarkResult& result) {
+  const auto& m = result.row_index_max_rank;
+  const double mib = 1024.0 * 1024.0;
+  const bool bcsr = m.bitmap > 0 && m.offsets > 0;
+  std::fprintf(out, "\nGraph memory on the largest rank (%s):\n", bcsr ? "bitmap-based CSR" : "plain CSR");
+  std::fprintf(out, "  %-12s %10.1f MiB\n", "row-starts", m.row_starts / mib);
+  if (bcsr) {
+    std::fprintf(out, "  %-12s %10.1f MiB\n", "bitmap", m.bitmap / mib);
+    std::fprintf(out, "  %-12s %10.1f MiB\n", "offset", m.offsets / mib);
+  }
+  std::fprintf(out, "  %-12s %10.1f MiB\n", "dst", result.neighbors_bytes_max_rank / mib);
+  const double total = static_cast<double>(m.row_starts + m.bitmap + m.offsets + result.neighbors_bytes_max_rank);
+  const double plain = static_cast<double>(m.plain_csr_row_starts + result.neighbors_bytes_max_rank);
+  std::fprintf(out, "  %-12s %10.1f MiB (plain CSR: %.1f MiB)\n", "total", total / mib, plain / mib);
+}
+
 nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult& result) {
   using nlohmann::json;
   json j;
@@ -101,7 +117,9 @@ nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult&
                    {"beta", config.bfs.beta},
                    {"alltoallv", config.bfs.alltoallv},
                    {"allgatherv", config.bfs.allgatherv},
-                   {"trace", config.bfs.trace}}}};
+                   {"trace", config.bfs.trace},
+                   {"rankmap", config.rankmap_path},
+                   {"disabled", config.disabled}}}};
   json roots = json::array();
   for (const auto& r : result.roots) {
     json one = {{"root", r.root},         {"time_s", r.seconds},        {"nedge", r.nedge},
@@ -169,6 +187,12 @@ nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult&
   }
   j["profile"] = profile;
   j["memory"] = {{"graph_bytes_max_rank", result.graph_bytes_max_rank},
+                 {"graph_arrays_max_rank",
+                  {{"row_starts", result.row_index_max_rank.row_starts},
+                   {"bitmap", result.row_index_max_rank.bitmap},
+                   {"offset", result.row_index_max_rank.offsets},
+                   {"dst", result.neighbors_bytes_max_rank},
+                   {"plain_csr_row_starts", result.row_index_max_rank.plain_csr_row_starts}}},
                  {"peak_rss_bytes_max_rank", result.peak_rss_bytes_max_rank},
                  {"bytes_per_input_edge", result.input_edges > 0 ? static_cast<double>(result.peak_rss_bytes_max_rank) *
                                                                        result.ranks / static_cast<double>(result.input_edges)

@@ -4,12 +4,14 @@
 // Algorithm 2: the frontier is gathered along the grid row (each process of row i owns one block
 // of row set i), each frontier vertex x's neighbours y (column-local ids) are read from this
 // process's rows, and the candidate (y, parent x) is sent along the grid column to y's owner, which
-// keeps the first candidate for each unvisited y. Communication volume is the same as the paper's;
-// the gathered frontier is smaller because C <= R.
+// keeps the first candidate for each unvisited y (candidates for our own vertices are settled at
+// once). Communication volume is the same as the paper's; the gathered frontier is smaller
+// because C <= R.
 #include <omp.h>
 
+#include <algorithm>
+
 #include "bfs/bfs.hpp"
-#include "comm/exchange.hpp"
 
 namespace g500 {
 
@@ -21,7 +23,6 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
 
   // 1. Gather the frontier of this grid row (owned offsets), as row-local ids.
   std::vector<int> counts(C), displs(C);
-  std::vector<LocalId> gathered;
   {
     ScopedPhase timed(profile, Phase::kAllgatherv);
     int mine = static_cast<int>(frontier_.size());
@@ -31,59 +32,82 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
       displs[r] = static_cast<int>(total);
       total += counts[r];
     }
-    gathered.resize(total);
-    allgatherv_(frontier_.data(), mine, MPI_UINT32_T, gathered.data(), counts.data(), displs.data(),
-                MPI_UINT32_T, grid_.row_comm());
+    gathered_.resize(total);
+    allgatherv_(frontier_.data(), mine, MPI_UINT32_T, gathered_.data(), counts.data(), displs.data(), MPI_UINT32_T,
+                grid_.row_comm());
   }
 
   // 2. Expand: candidates (y offset in its owner's block, x row-local) per destination row.
-  const int nthreads = omp_get_max_threads();
-  comm::ThreadBuckets buckets = comm::make_thread_buckets(nthreads, d.R);
+  comm::ThreadBuckets& buckets = column_exchange_.start();
   int64_t examined = 0;
   {
     ScopedPhase timed(profile, Phase::kCalculation);
-    for (int r = 0; r < C; ++r)
-      for (int k = displs[r]; k < displs[r] + counts[r]; ++k) gathered[k] += static_cast<LocalId>(r * d.block);
-    const int64_t nfrontier = static_cast<int64_t>(gathered.size());
-#pragma omp parallel num_threads(nthreads) reduction(+ : examined)
+    for (int r = 1; r < C; ++r)
+      for (int k = displs[r]; k < displs[r] + counts[r]; ++k) gathered_[k] += static_cast<LocalId>(r * d.block);
+    const int64_t nfrontier = static_cast<int64_t>(gathered_.size());
+    // Work items: whole rows (Algorithm 4), or with `lb-topdown` rows longer than kEdgesPerPiece
+    // cut into pieces, so one high-degree frontier vertex no longer keeps one thread busy while
+    // the others wait (the load balancing of 4.4).
+    pieces_.clear();
+    for (int64_t k = 0; k < nfrontier; ++k) {
+      const LocalId x = gathered_[k];
+      const int64_t begin = graph_.row_begin(x), end = graph_.row_end(x);
+      if (!options_.lb_topdown) {
+        pieces_.push_back(RowPiece{x, begin, end});
+        continue;
+      }
+      for (int64_t from = begin; from < end; from += kEdgesPerPiece)
+        pieces_.push_back(RowPiece{x, from, std::min(end, from + kEdgesPerPiece)});
+    }
+    const int64_t npieces = static_cast<int64_t>(pieces_.size());
+    const uint64_t my_row = static_cast<uint64_t>(d.row);
+#pragma omp parallel num_threads(nthreads_) reduction(+ : examined)
     {
-      auto& mine = buckets[omp_get_thread_num()];
-#pragma omp for schedule(dynamic, 64)
-      for (int64_t k = 0; k < nfrontier; ++k) {
-        const LocalId x = gathered[k];
-        const int64_t begin = graph_.row_begin(x), end = graph_.row_end(x);
-        examined += end - begin;
-        for (int64_t e = begin; e < end; ++e) {
+      const int t = omp_get_thread_num();
+      auto& mine = buckets[t];
+#pragma omp for schedule(dynamic, 4)
+      for (int64_t k = 0; k < npieces; ++k) {
+        const RowPiece piece = pieces_[k];
+        const LocalId x = piece.row;
+        examined += piece.end - piece.begin;
+        for (int64_t e = piece.begin; e < piece.end; ++e) {
           const uint64_t y = graph_.neighbors[e];
           const uint64_t owner_row = d.by_block.divide(y);
-          mine[owner_row].push_back(((y - owner_row * d.block) << 32) | x);
+          const LocalId offset = static_cast<LocalId>(y - owner_row * d.block);
+          if (owner_row == my_row) {  // we own y ourselves: no message needed
+            if (visited_.test_and_set_atomic(offset)) {
+              parent_[offset] = d.global_from_row_local(x, d.row);
+              next_bits_.test_and_set_atomic(offset);
+              discover(t, offset);
+            }
+          } else {
+            mine[owner_row].push_back((static_cast<uint64_t>(offset) << 32) | x);
+          }
         }
       }
     }
   }
 
   // 3. Exchange along the grid column and keep the first candidate per unvisited vertex.
-  comm::Received in = comm::exchange(buckets, grid_.col_comm(), alltoallv_, profile);
+  const auto& pieces = column_exchange_.deliver(profile);
   ScopedPhase timed(profile, Phase::kCalculation);
-  std::vector<std::vector<LocalId>> found(nthreads);
-#pragma omp parallel num_threads(nthreads)
+#pragma omp parallel num_threads(nthreads_)
   {
-    auto& mine = found[omp_get_thread_num()];
-    for (int src = 0; src < d.R; ++src) {
-      const uint64_t* records = in.records.data() + in.displs[src];
+    const int t = omp_get_thread_num();
+    for (const auto& piece : pieces) {
+      const uint64_t* records = piece.records;
+      const int64_t count = static_cast<int64_t>(piece.count);
 #pragma omp for schedule(static) nowait
-      for (int k = 0; k < in.counts[src]; ++k) {
+      for (int64_t k = 0; k < count; ++k) {
         const LocalId y = static_cast<LocalId>(records[k] >> 32);
-        const int64_t x = static_cast<int64_t>(records[k] & 0xffffffffULL);
         if (visited_.test_and_set_atomic(y)) {
-          parent_[y] = d.global_from_row_local(x, src);
-          mine.push_back(y);
+          parent_[y] = d.global_from_row_local(static_cast<int64_t>(records[k] & 0xffffffffULL), piece.source);
+          next_bits_.test_and_set_atomic(y);
+          discover(t, y);
         }
       }
     }
   }
-  next_.clear();
-  for (auto& part : found) next_.insert(next_.end(), part.begin(), part.end());
   return StepResult{examined};
 }
 

@@ -57,6 +57,7 @@ int run_bfs_command(int argc, char** argv) {
   app.add_option("--seed", seed_text, "generator seeds A,B (default 2,3 as the reference)");
   app.add_option("--roots", config.nroots, "number of BFS roots")->check(CLI::PositiveNumber)->capture_default_str();
   app.add_option("--grid", config.grid_text, "process grid RxC (default: R >= C, closest factors)");
+  app.add_option("--rankmap", config.rankmap_path, "place ranks on the grid as in this `g500 map` CSV (rank,row,col,...)");
   app.add_option("--threads", config.threads, "OpenMP threads per rank (default: cores / ranks on the node)")->check(CLI::PositiveNumber);
   app.add_flag("--no-validate", no_validate, "skip validation of the BFS results");
   app.add_option("--json", json_path, "write the full results as JSON to this file");
@@ -65,6 +66,8 @@ int run_bfs_command(int argc, char** argv) {
   app.add_option("--beta", config.bfs.beta, "direction switch: go top-down when frontier vertices < N / beta")->check(CLI::PositiveNumber)->capture_default_str();
   app.add_option("--alltoallv", config.bfs.alltoallv, "alltoallv algorithm (see g500 coll)")->capture_default_str();
   app.add_option("--allgatherv", config.bfs.allgatherv, "allgatherv algorithm (see g500 coll)")->capture_default_str();
+  std::string disabled;
+  app.add_option("--disable", disabled, "switch off techniques of 001 section 4, comma-separated: bcsr, degree-sort, bu-alltoallv, lb-topdown");
   app.add_flag("--trace", config.bfs.trace, "record per-level direction, frontier size, edges examined and time in the JSON");
   InputOptions in;
   add_input_options(app, in);
@@ -84,6 +87,7 @@ int run_bfs_command(int argc, char** argv) {
   const bool root_seed_given = app.get_option("--root-seed")->count() > 0;
   if (root_seed_given) config.root_seed = in.root_seed;
   config.progress = progress_wanted(in.quiet, MPI_COMM_WORLD, in.progress);
+  apply_disabled_techniques(disabled, config);
 
   std::unique_ptr<AtomicOutputFile> json_file;
   if (!json_path.empty()) json_file = std::make_unique<AtomicOutputFile>(json_path, MPI_COMM_WORLD);
@@ -160,6 +164,7 @@ int run_bfs_command(int argc, char** argv) {
     } else {
       print_result_block(stdout, config, result);
       print_phase_profile(stdout, result);
+      print_graph_memory(stdout, result);
       std::printf("peak memory per rank: %.1f MiB; %.1f bytes per input edge\n",
                   static_cast<double>(result.peak_rss_bytes_max_rank) / (1024.0 * 1024.0),
                   static_cast<double>(result.peak_rss_bytes_max_rank) * result.ranks / static_cast<double>(result.input_edges));

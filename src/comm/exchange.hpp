@@ -3,6 +3,7 @@
 #pragma once
 #include <mpi.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -25,5 +26,33 @@ void clear_thread_buckets(ThreadBuckets& buckets);
 
 // Collective over comm; time is charged to Phase::kAlltoallv (packing to kCalculation).
 Received exchange(const ThreadBuckets& buckets, MPI_Comm comm, AlltoallvFn alltoallv, PhaseProfile& profile);
+
+// A reusable exchange for the BFS levels: buckets and buffers keep their capacity from level to
+// level, and on a one-process communicator the buckets are handed over without any copy.
+class Exchanger {
+ public:
+  struct Piece {
+    int source;
+    const uint64_t* records;
+    size_t count;
+  };
+  Exchanger(MPI_Comm comm, int nthreads, AlltoallvFn alltoallv);
+  // Empties every bucket (keeping its memory) and returns them for filling.
+  ThreadBuckets& start();
+  // The buckets as they are (not emptied), for a caller that sends some of them itself.
+  ThreadBuckets& start_bucket_view() { return buckets_; }
+  // Collective: delivers the buckets; returns what arrived as pieces tagged with their source
+  // rank, valid until the next start().
+  const std::vector<Piece>& deliver(PhaseProfile& profile);
+
+ private:
+  MPI_Comm comm_;
+  int size_ = 1;
+  AlltoallvFn alltoallv_;
+  ThreadBuckets buckets_;
+  std::vector<uint64_t> send_, recv_;
+  std::vector<int> send_counts_, send_displs_, recv_counts_, recv_displs_;
+  std::vector<Piece> pieces_;
+};
 
 }  // namespace g500::comm

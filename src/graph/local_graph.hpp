@@ -9,26 +9,35 @@
 #include "graph/distribution.hpp"
 #include "graph/edge_source.hpp"
 #include "graph/grid.hpp"
+#include "graph/row_index.hpp"
+#include "util/bitmap.hpp"
 
 namespace g500 {
 
 struct LocalGraph {
   Distribution dist;
-  std::vector<int64_t> row_starts;    // row_set_size() + 1 entries
+  RowIndex rows;                      // where each row's neighbours start (CSR or BCSR, 4.1)
   std::vector<LocalId> neighbors;     // column-local ids, in a deterministic arrival order
   std::vector<int64_t> owned_degree;  // B entries: degree of each owned vertex over the whole graph
   int64_t global_directed_edges = 0;  // 2 x (input edges that are not self-loops)
+  double input_read_seconds = 0;      // time kernel 1 spent reading (generating) its input edges
 
-  int64_t row_begin(int64_t v) const { return row_starts[v]; }
-  int64_t row_end(int64_t v) const { return row_starts[v + 1]; }
+  int64_t row_begin(int64_t v) const { return rows.begin(v); }
+  int64_t row_end(int64_t v) const { return rows.end(v); }
   int64_t local_edges() const { return static_cast<int64_t>(neighbors.size()); }
   size_t memory_bytes() const {
-    return row_starts.size() * sizeof(int64_t) + neighbors.size() * sizeof(LocalId) +
+    const RowIndex::Memory m = rows.memory();
+    return m.row_starts + m.bitmap + m.offsets + neighbors.size() * sizeof(LocalId) +
            owned_degree.size() * sizeof(int64_t);
   }
 };
 
+struct GraphOptions {
+  bool bcsr = true;         // bitmap-based CSR row index (001 4.1); false: plain CSR
+  bool degree_sort = true;  // each row's neighbours by descending degree (the aim of 001 4.2)
+};
+
 // Kernel 1: builds every process's block from the distributed edge source (collective).
-LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid);
+LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, const GraphOptions& options = {});
 
 }  // namespace g500

@@ -16,7 +16,7 @@ struct BuiltGraph {
   LocalGraph graph;
 };
 
-inline std::unique_ptr<BuiltGraph> build_test_graph(int scale, GridShape shape = {}) {
+inline std::unique_ptr<BuiltGraph> build_test_graph(int scale, GridShape shape = {}, GraphOptions options = {}) {
   auto built = std::make_unique<BuiltGraph>();
   built->spec.scale = scale;
   int rank = 0, nranks = 1;
@@ -25,7 +25,7 @@ inline std::unique_ptr<BuiltGraph> build_test_graph(int scale, GridShape shape =
   if (shape.rows * shape.cols != nranks) shape = default_grid_shape(nranks);
   built->generator = std::make_unique<gen::KroneckerGenerator>(built->spec);
   built->grid = std::make_unique<ProcessGrid>(MPI_COMM_WORLD, shape);
-  built->graph = build_local_graph(kronecker_edge_source(*built->generator, rank, nranks), *built->grid);
+  built->graph = build_local_graph(kronecker_edge_source(*built->generator, rank, nranks), *built->grid, options);
   return built;
 }
 

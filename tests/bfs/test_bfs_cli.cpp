@@ -13,6 +13,8 @@ namespace {
 
 using testing::run_g500;
 
+void expect_usage_error(int ranks, const std::string& args, const std::string& message);
+
 int count_lines_starting(const std::string& text, const std::string& prefix) {
   std::istringstream in(text);
   std::string line;
@@ -54,6 +56,28 @@ TEST(BfsCli, ValidatedRunMatchesVectorsAndPrintsTheResultBlock) {
     EXPECT_GT(j["summary"]["harmonic_mean_TEPS"].get<double>(), 0);
     EXPECT_TRUE(j["summary"]["validation_passed"]);
   }
+}
+
+// A permuted placement of 6 ranks on a 3x2 grid (rows on a 3-node ring, columns on a 2-node
+// mesh) from `g500 map`: the BFS must still match the test vectors.
+TEST(BfsCli, RankmapFromTheMappingToolGivesTheSameResults) {
+  const std::string dir = testing::make_temp_dir();
+  auto map = testing::run_command(std::string(G500_BINARY) + " map --shape 3t,2m --nodes 6 --grid 3x2 --shuffle-ranks 7 --output " +
+                                  dir + "/map.csv");
+  ASSERT_EQ(map.status, 0) << map.err << map.out;
+  auto r = run_g500(6, "bfs --scale 12 --rankmap " + dir + "/map.csv --json " + dir + "/run.json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(testing::read_file(dir + "/run.json"));
+  EXPECT_EQ(j["config"]["grid"]["rows"], 3);
+  EXPECT_EQ(j["config"]["grid"]["cols"], 2);
+  const auto vec = testing::load_graph_vector(12);
+  for (size_t k = 0; k < 64; ++k) {
+    EXPECT_EQ(j["roots"][k]["reached"], vec.roots[k].reached);
+    EXPECT_EQ(j["roots"][k]["nedge"], vec.roots[k].nedge_for_teps);
+    EXPECT_EQ(j["roots"][k]["level_sizes"].get<std::vector<int64_t>>(), vec.roots[k].level_sizes);
+  }
+  expect_usage_error(4, "--scale 8 --rankmap " + dir + "/map.csv", "map.csv");
+  expect_usage_error(1, "--scale 8 --rankmap /nonexistent.csv", "nonexistent.csv");
 }
 
 TEST(BfsCli, BadInput) {

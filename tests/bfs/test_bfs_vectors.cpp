@@ -12,19 +12,21 @@
 namespace g500 {
 namespace {
 
-void check_scale(int scale, int threads, GridShape shape = {}) {
+void check_scale(int scale, int threads, GridShape shape = {}, GraphOptions graph_options = {},
+                 BfsOptions bfs_options = {}) {
   omp_set_num_threads(threads);
   const auto vec = testing::load_graph_vector(scale);
-  auto built = testing::build_test_graph(scale, shape);
+  auto built = testing::build_test_graph(scale, shape, graph_options);
   const LocalGraph& graph = built->graph;
   EXPECT_EQ(graph.global_directed_edges, 2 * (vec.nedges_generated - vec.self_loops));
 
   const auto roots = choose_roots(built->spec, 64, graph, *built->grid);
   ASSERT_EQ(roots.size(), vec.roots.size());
-  DistributedBfs bfs(graph, *built->grid, BfsOptions{});
+  DistributedBfs bfs(graph, *built->grid, bfs_options);
   for (size_t k = 0; k < roots.size(); ++k) {
     const auto& want = vec.roots[k];
     ASSERT_EQ(roots[k], want.root) << "root " << k;
+    bfs.prepare();
     BfsRun run = bfs.run(roots[k]);
     EXPECT_EQ(run.level_sizes, want.level_sizes) << "scale " << scale << " root " << want.root;
     ValidationResult check = validate_bfs(graph, *built->grid, roots[k], bfs.parents());
@@ -49,6 +51,24 @@ TEST(BfsVectors, TransposedGridShape) {
   GridShape shape = default_grid_shape(nranks);
   check_scale(12, 1, GridShape{shape.cols, shape.rows});
   check_scale(12, 1, GridShape{1, nranks});
+}
+
+// Every technique switch, off alone and all off together, gives the same validated results.
+TEST(BfsVectors, TechniqueSwitches) {
+  GraphOptions no_bcsr;
+  no_bcsr.bcsr = false;
+  BfsOptions no_bu_alltoallv;
+  no_bu_alltoallv.bu_alltoallv = false;
+  BfsOptions no_lb_topdown;
+  no_lb_topdown.lb_topdown = false;
+  BfsOptions all_off_bfs = no_bu_alltoallv;
+  all_off_bfs.lb_topdown = false;
+  for (int scale : {10, 14}) {
+    check_scale(scale, 2, {}, no_bcsr, {});
+    check_scale(scale, 1, {}, {}, no_bu_alltoallv);
+    check_scale(scale, 2, {}, {}, no_lb_topdown);
+    check_scale(scale, 2, {}, no_bcsr, all_off_bfs);
+  }
 }
 
 }  // namespace

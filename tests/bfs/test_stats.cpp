@@ -74,3 +74,44 @@ TEST(FastDivisor, MatchesHardwareDivision) {
 
 }  // namespace
 }  // namespace g500
+
+#include "graph/row_index.hpp"
+
+namespace g500 {
+namespace {
+
+// 001 Fig. 4: edges {(0,4),(0,5),(6,3),(7,1)} over 8 rows. Plain CSR row-starts
+// 0 2 2 2 2 2 2 3 and the end 4; BCSR keeps the bitmap 1 0 0 0 0 0 1 1 (rows 0, 6, 7), the
+// starts of the non-empty rows 0 2 3 and the end 4, and per 64-bit word the set bits before it
+// (one word here: 0, then 3 in total; the paper's 4-bit words give 0 1 3).
+TEST(Bcsr, PaperFigure4) {
+  const std::vector<int64_t> plain{0, 2, 2, 2, 2, 2, 2, 3, 4};
+  RowIndex csr(plain, false), bcsr(plain, true);
+  EXPECT_EQ(bcsr.has_edges().data()[0], 0b11000001u);
+  EXPECT_EQ(std::vector<int64_t>(bcsr.starts(), bcsr.starts() + 4), (std::vector<int64_t>{0, 2, 3, 4}));
+  EXPECT_EQ(bcsr.word_offsets()[0], 0);
+  EXPECT_EQ(bcsr.word_offsets()[1], 3);
+  for (int64_t v = 0; v < 8; ++v) {
+    EXPECT_EQ(bcsr.begin(v), csr.begin(v)) << v;
+    EXPECT_EQ(bcsr.end(v), csr.end(v)) << v;
+  }
+  EXPECT_EQ(bcsr.end(0) - bcsr.begin(0), 2);
+  EXPECT_EQ(bcsr.end(6) - bcsr.begin(6), 1);
+  EXPECT_EQ(bcsr.end(3) - bcsr.begin(3), 0);
+  EXPECT_EQ(bcsr.memory().row_starts, 4 * sizeof(int64_t));
+  EXPECT_EQ(bcsr.memory().plain_csr_row_starts, 9 * sizeof(int64_t));
+}
+
+TEST(Bcsr, ManyWordsAgreeWithPlainCsr) {
+  std::vector<int64_t> plain{0};
+  std::mt19937_64 rng(3);
+  for (int v = 0; v < 1000; ++v) plain.push_back(plain.back() + (rng() % 3 == 0 ? static_cast<int64_t>(rng() % 5) : 0));
+  RowIndex csr(plain, false), bcsr(plain, true);
+  for (int64_t v = 0; v < 1000; ++v) {
+    ASSERT_EQ(bcsr.begin(v), csr.begin(v)) << v;
+    ASSERT_EQ(bcsr.end(v), csr.end(v)) << v;
+  }
+}
+
+}  // namespace
+}  // namespace g500

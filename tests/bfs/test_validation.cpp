@@ -52,6 +52,7 @@ class ValidationCorruption : public ::testing::Test {
     built_ = testing::build_test_graph(10);
     root_ = choose_roots(built_->spec, 1, built_->graph, *built_->grid).at(0);
     DistributedBfs bfs(built_->graph, *built_->grid, BfsOptions{});
+    bfs.prepare();
     bfs.run(root_);
     parents_ = bfs.parents();
     view_ = serial_view(built_->spec, root_);

@@ -1,0 +1,199 @@
+// g500 coll: collective communication study of paper 004 (docs/coll.md).
+//   --check                          every algorithm against MPI's own collective
+//   --list                           algorithms per operation
+//   --op OP --algo ALGO --sizes A:B  timing harness, CSV output
+//   --fit CSV                        least-squares L and B per algorithm, predicted vs measured
+//   --segment-model                  optimal segment sizes (Eqs. 4-7), cost versus segment
+//   --simulate                       Table 1 shapes at Fugaku scale on the torus cost model
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <mpi.h>
+
+#include <cstdio>
+
+#include "cli/subcommand.hpp"
+#include "comm/coll_bench.hpp"
+#include "comm/coll_check.hpp"
+#include "comm/coll_report.hpp"
+#include "util/agree.hpp"
+#include "util/error.hpp"
+
+namespace {
+
+using namespace g500::comm;
+
+// 004's least-squares fit for Bintree3d (the Trinaryx6 fit is NetworkParams' default).
+constexpr double kBintree3dLatency = 4.29e-6, kBintree3dBandwidth = 6.64e9;
+
+struct CollArgs {
+  bool check = false, list = false, simulate = false, segment_model = false;
+  std::string op, algo = kMpiAlgorithm, sizes, csv, fit, shape, segment = "0", fit_csv;
+  int reps = 20, warmup = 3, ranks_per_node = 1, root = 0;
+  double latency = NetworkParams{}.latency, bandwidth = NetworkParams{}.bandwidth,
+         hop_latency = NetworkParams{}.hop_latency;
+};
+
+int rank_of_world() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+void print_on_root(const std::string& text) {
+  if (rank_of_world() == 0) std::fputs(text.c_str(), stdout);
+}
+
+int run_check() {
+  const CheckResult result = check_everything(MPI_COMM_WORLD);
+  if (!result.first_mismatch.empty()) {
+    if (rank_of_world() == 0) std::fprintf(stderr, "g500 coll: mismatch: %s\n", result.first_mismatch.c_str());
+    return 1;
+  }
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  print_on_root(fmt::format("coll check: all algorithms match MPI on {} ranks ({} cases)\n", size, result.cases));
+  return 0;
+}
+
+std::string list_algorithms() {
+  std::string text;
+  for (CollOp op : all_ops()) {
+    text += op_name(op) + ":\n";
+    for (const auto& a : algorithms(op))
+      text += fmt::format("  {:<13} {}{}{}\n", a.name, a.description, a.uses_segment ? " [--segment]" : "",
+                          a.uses_shape ? " [--shape]" : "");
+    text += "  ompi:N        Open MPI's coll_tuned algorithm N, forced at start-up with mpiexec --mca "
+            "coll_tuned_use_dynamic_rules 1 --mca coll_tuned_" + op_name(op) + "_algorithm N\n";
+  }
+  return text;
+}
+
+int run_bench_mode(const CollArgs& args) {
+  if (args.sizes.empty()) throw g500::UsageError("--op needs --sizes MIN:MAX");
+  BenchConfig config;
+  config.op = parse_op(args.op);
+  config.algorithm = args.algo;
+  config.sizes = parse_size_range(args.sizes);
+  const auto segment = parse_bytes(args.segment);
+  if (segment > INT32_MAX) throw g500::UsageError("--segment is too large");
+  config.segment_bytes = static_cast<int>(segment);
+  if (!args.shape.empty()) config.shape = parse_shape(args.shape);
+  config.reps = args.reps;
+  config.warmup = args.warmup;
+  config.ranks_per_node = args.ranks_per_node;
+  config.root = args.root;
+  const auto rows = run_bench(config, MPI_COMM_WORLD);
+  if (rank_of_world() == 0) {
+    std::string text = fmt::format("{:<10} {:<10} {:<40} {:>7} {:>12} {:>14} {:>14}\n", "op", "algo", "ran", "shape",
+                                   "M [B]", "median [us]", "T [MB/s]");
+    for (const auto& r : rows)
+      text += fmt::format("{:<10} {:<10} {:<40} {:>7} {:>12} {:>14.2f} {:>14.2f}\n", r.op, r.algorithm, r.ran, r.shape,
+                          r.bytes, r.median_seconds * 1e6, r.throughput / 1e6);
+    std::fputs(text.c_str(), stdout);
+    if (!args.csv.empty()) write_bench_csv(args.csv, rows);
+  }
+  return 0;
+}
+
+int run_fit_mode(const CollArgs& args) {
+  std::string error;
+  std::vector<FittedGroup> groups;
+  if (rank_of_world() == 0) {
+    try {
+      groups = fit_bench_rows(read_bench_csv(args.fit));
+      std::fputs(format_fit_report(groups).c_str(), stdout);
+      if (!args.fit_csv.empty()) write_fit_csv(args.fit_csv, groups);
+    } catch (const g500::UsageError& e) {
+      error = e.what();
+    }
+  }
+  g500::agree_or_throw(error);
+  return 0;
+}
+
+std::vector<double> model_sizes(const std::string& text) {
+  std::vector<double> out;
+  for (auto m : parse_size_range(text.empty() ? "1K:1M" : text))
+    if (m > 0) out.push_back(static_cast<double>(m));
+  return out;
+}
+
+int run_coll(int argc, char** argv) {
+  CLI::App app{"Collective communication study (paper 004): algorithms on MPI point-to-point, "
+               "correctness check, timing harness, latency/bandwidth model and torus simulation"};
+  CollArgs args;
+  app.add_flag("--check", args.check, "Run every algorithm against MPI's own collective; non-zero exit on a mismatch");
+  app.add_flag("--list", args.list, "List the algorithms of each operation");
+  app.add_option("--op", args.op, "Operation to time: alltoallv, alltoall, allgatherv, bcast");
+  app.add_option("--algo", args.algo, "Algorithm name (see --list), mpi (library's choice) or ompi:N")
+      ->capture_default_str();
+  app.add_option("--sizes", args.sizes, "Message sizes MIN:MAX in bytes, doubling (K, M, G suffixes)");
+  app.add_option("--segment", args.segment, "Segment size in bytes for segmented bcast algorithms (0 = none)")
+      ->capture_default_str();
+  app.add_option("--shape", args.shape, "Logical shape X, XxY or XxYxZ (product = ranks; default balanced 3D)");
+  app.add_option("--reps", args.reps, "Timed repetitions per size (median reported)")->capture_default_str();
+  app.add_option("--warmup", args.warmup, "Untimed repetitions per size")->capture_default_str();
+  app.add_option("--ranks-per-node", args.ranks_per_node, "NLP of 004's Eq. 1")->capture_default_str();
+  app.add_option("--root", args.root, "Root rank for bcast")->capture_default_str();
+  app.add_option("--csv", args.csv, "Write results as CSV (harness, --segment-model, --simulate)");
+  app.add_option("--fit", args.fit, "Fit latency L and bandwidth B per algorithm from a harness CSV");
+  app.add_option("--fit-csv", args.fit_csv, "With --fit: write predicted versus measured as CSV");
+  app.add_flag("--segment-model", args.segment_model, "Optimal segment sizes of Eqs. 5 and 7 versus numeric minimum");
+  app.add_flag("--simulate", args.simulate, "Predict every algorithm on 004's Table 1 shapes (torus model)");
+  auto* latency_option = app.add_option("--latency", args.latency, "Model latency L [s] (default: 004's fits)");
+  auto* bandwidth_option = app.add_option("--bandwidth", args.bandwidth, "Model bandwidth B [bytes/s] (default: 004's fits)");
+  app.add_option("--hop-latency", args.hop_latency, "Simulation: latency per router hop [s]")->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    print_on_root(app.help());
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    throw g500::UsageError(e.what());
+  }
+  const int modes = args.check + args.list + args.simulate + args.segment_model + !args.op.empty() + !args.fit.empty();
+  if (modes != 1)
+    throw g500::UsageError("choose exactly one of --check, --list, --op, --fit, --segment-model, --simulate");
+  if (args.latency <= 0 || args.bandwidth <= 0 || args.hop_latency < 0)
+    throw g500::UsageError("--latency and --bandwidth must be positive, --hop-latency not negative");
+  if (args.check) return run_check();
+  if (args.list) {
+    print_on_root(list_algorithms());
+    return 0;
+  }
+  if (!args.op.empty()) return run_bench_mode(args);
+  if (!args.fit.empty()) return run_fit_mode(args);
+  const std::vector<double> sizes = model_sizes(args.sizes);
+  if (args.segment_model) {
+    const Shape3 shape = parse_shape(args.shape.empty() ? "16x12x16" : args.shape);
+    std::string error, text;
+    if (rank_of_world() == 0) {
+      try {
+        // 004's fitted values per algorithm unless the user gives L and B.
+        const bool given = latency_option->count() > 0 || bandwidth_option->count() > 0;
+        const LinkCost ktree{args.latency, args.bandwidth};
+        const LinkCost bintree3d = given ? ktree : LinkCost{kBintree3dLatency, kBintree3dBandwidth};
+        text = format_segment_study(ktree, bintree3d, shape, sizes, args.csv);
+      } catch (const g500::UsageError& e) {
+        error = e.what();
+      }
+    }
+    g500::agree_or_throw(error);
+    print_on_root(text);
+    return 0;
+  }
+  NetworkParams network{args.latency, args.bandwidth, args.hop_latency};
+  const double segment = static_cast<double>(parse_bytes(args.segment == "0" ? "16K" : args.segment));
+  if (rank_of_world() == 0) {
+    const auto rows = simulate_table1(args.sizes.empty() ? std::vector<double>{1024, 65536, 1048576} : sizes, network,
+                                      segment);
+    std::fputs(format_simulation(rows).c_str(), stdout);
+    if (!args.csv.empty()) write_simulation_csv(args.csv, rows);
+  }
+  return 0;
+}
+
+const g500::cli::SubcommandRegistrar registrar{
+    "coll", "collective algorithms of paper 004: --check, timing harness, model fit, torus simulation", run_coll};
+
+}  // namespace

@@ -1,0 +1,124 @@
+// `g500 map --simulate`: link loads of plain rank order, the scheduler's 2D shape and the 6D
+// mapping (issue #5 item 5; 001 section 5.6), printed as a table; --link-csv writes per-link loads.
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "cli/map_actions.hpp"
+#include "topo/allocation.hpp"
+#include "topo/cuboid_mapping.hpp"
+#include "topo/layout_comparison.hpp"
+#include "topo/logical3d.hpp"
+#include "topo/rankmap_file.hpp"
+#include "util/error.hpp"
+
+namespace g500::cli::map {
+
+using namespace g500::topo;
+
+namespace {
+
+void write_link_csv(const std::string& path, const Topology& box, const std::vector<ComparisonRow>& rows) {
+  std::string text = "layout,pattern,node,axis,direction";
+  for (const auto& a : box.axes()) text += "," + a.name;
+  text += ",bytes\n";
+  for (const auto& row : rows)
+    for (int64_t l = 0; l < static_cast<int64_t>(row.report.link_bytes.size()); ++l) {
+      if (!link_exists(box, l)) continue;
+      const int64_t node = l / (2 * box.ndims());
+      const int axis = static_cast<int>((l / 2) % box.ndims());
+      text += row.layout + "," + pattern_name(row.pattern) + "," + std::to_string(node) + "," +
+              box.axes()[axis].name + "," + (l % 2 == 0 ? "+" : "-");
+      for (int v : box.coord(node)) {
+        text += ',';
+        text += std::to_string(v);
+      }
+      char buf[40];
+      std::snprintf(buf, sizeof buf, ",%.6g\n", row.report.link_bytes[l]);
+      text += buf;
+    }
+  write_file_atomically(path, text);
+}
+
+}  // namespace
+
+void run_simulation(const MapOptions& o, const SystemSpec& system, const GridMapping& m) {
+  std::vector<Pattern> patterns;
+  if (o.simulate == "all") patterns = all_patterns();
+  else if (o.simulate == "bfs") patterns = {Pattern::ColAllgatherv, Pattern::RowAlltoallv, Pattern::RowRing};
+  else {
+    size_t start = 0;
+    while (start <= o.simulate.size()) {
+      size_t end = o.simulate.find(',', start);
+      if (end == std::string::npos) end = o.simulate.size();
+      patterns.push_back(parse_pattern(o.simulate.substr(start, end - start)));
+      start = end + 1;
+    }
+  }
+  LinkParameters link{o.bandwidth_gbs * kGiga, o.latency_us * kMicro, o.message_bytes};
+  SimulationBudget budget;
+  budget.max_routes = o.max_routes;
+  budget.max_routes_alltoall = o.max_routes_alltoall;
+  Topology box = box_topology(system, m.extents);
+  if (box.node_count() > kMaxSimulatedNodes)
+    throw UsageError("--simulate supports at most " + std::to_string(kMaxSimulatedNodes) + " nodes");
+  if (!o.link_csv.empty() && box.node_count() > kMaxLinkCsvNodes)
+    throw UsageError("--link-csv supports at most " + std::to_string(kMaxLinkCsvNodes) +
+                     " nodes (choose a smaller --nodes or --shape for the picture)");
+  auto layouts = comparison_layouts(system, m);
+  auto t0 = std::chrono::steady_clock::now();
+  auto rows = compare_layouts(box, layouts, patterns, link, budget, !o.link_csv.empty());
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("\nlink-load simulation: %lld nodes, %.0f-byte messages, %.2f GB/s per link, %.2f us latency,"
+              " dimension-order routing (axis order %s)\n",
+              static_cast<long long>(box.node_count()), link.message_bytes, link.bandwidth / kGiga,
+              link.latency / kMicro, describe_axes(box.axes()).c_str());
+  for (const auto& l : layouts)
+    std::printf("  %-12s %-14s %dx%d, row ring %s\n", l.name.c_str(), l.axes.c_str(), l.placement.rows,
+                l.placement.cols, l.ring_adjacent ? "adjacent" : "not adjacent");
+  std::printf("%-12s %-9s %-15s %14s %9s %12s %12s %9s %8s %11s\n", "layout", "grid", "pattern", "messages",
+              "sampled", "max_link_MB", "mean_link_MB", "mean_hops", "max_hops", "est_ms/step");
+  bool sampled = false;
+  for (const auto& r : rows) {
+    std::string s = r.report.sampled_sources ? std::to_string(r.report.sampled_sources) : "-";
+    sampled = sampled || r.report.sampled_sources;
+    std::printf("%-12s %-9s %-15s %14lld %9s %12.3f %12.3f %9.2f %8d %11.3f\n", r.layout.c_str(), r.grid.c_str(),
+                pattern_name(r.pattern).c_str(), static_cast<long long>(r.report.messages), s.c_str(),
+                r.report.max_link_bytes / kMega, r.report.mean_link_bytes / kMega, r.report.mean_hops,
+                r.report.max_hops, r.report.estimated_seconds / kMilli);
+  }
+  // One bottom-up BFS step communicates with all three BFS patterns (001 Table 3, Algorithm 6).
+  for (const auto& l : layouts) {
+    double step = 0;
+    int found = 0;
+    for (const auto& r : rows)
+      if (r.layout == l.name && (r.pattern == Pattern::ColAllgatherv || r.pattern == Pattern::RowAlltoallv ||
+                                 r.pattern == Pattern::RowRing)) {
+        step += r.report.estimated_seconds;
+        ++found;
+      }
+    if (found == 3)
+      std::printf("bfs step (col-allgatherv + row-alltoallv + C row-ring sub-steps) %-12s %10.3f ms\n",
+                  l.name.c_str(), step / kMilli);
+  }
+  std::printf("block %.0f bytes per rank; per message: col-allgatherv block, row-alltoallv block/(C-1),"
+              " row-ring block/2 per direction with C sub-steps per step, alltoall and bcast block\n",
+              link.message_bytes);
+  if (sampled)
+    std::printf("sampled: a pattern over its route budget (%lld, alltoall %lld) routes a fixed-seed random sample"
+                " of source ranks exactly and scales the loads ('sampled' = number of sources; max is then"
+                " an over-estimate)\n",
+                o.max_routes, o.max_routes_alltoall);
+  std::printf("simulation time %.1f s\n", seconds);
+  if (!o.link_csv.empty()) {
+    write_link_csv(o.link_csv, box, rows);
+    std::printf("wrote per-link loads to %s\n", o.link_csv.c_str());
+  }
+}
+
+}  // namespace g500::cli::map

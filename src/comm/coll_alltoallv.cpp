@@ -1,0 +1,165 @@
+// Alltoallv algorithms: basic linear, pairwise exchange, and dimension-wise exchange over a logical
+// 2D/3D shape (the idea behind the topology-aware "spread" algorithms of paper 004).
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "comm/coll_algorithms.hpp"
+
+namespace g500::comm {
+
+// Basic linear alltoallv: post every Irecv and Isend at once, then wait for all of them.
+int alltoallv_linear(const void* sendbuf, const int* sendcounts, const int* sdispls,
+                     MPI_Datatype sendtype, void* recvbuf, const int* recvcounts, const int* rdispls,
+                     MPI_Datatype recvtype, MPI_Comm comm, const CollOptions&) {
+  const auto [rank, size] = comm_facts(comm);
+  const MPI_Aint send_extent = extent_of(sendtype), recv_extent = extent_of(recvtype);
+  std::vector<MPI_Request> requests;
+  requests.reserve(2 * static_cast<std::size_t>(size));
+  for (int step = 0; step < size; ++step) {
+    int peer = (rank + step) % size;
+    MPI_Request request;
+    MPI_Irecv(byte_offset(recvbuf, rdispls[peer] * recv_extent), recvcounts[peer], recvtype, peer,
+              kCollectiveTag, comm, &request);
+    requests.push_back(request);
+  }
+  for (int step = 0; step < size; ++step) {
+    int peer = (rank + step) % size;
+    MPI_Request request;
+    MPI_Isend(byte_offset(sendbuf, sdispls[peer] * send_extent), sendcounts[peer], sendtype, peer,
+              kCollectiveTag, comm, &request);
+    requests.push_back(request);
+  }
+  return MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+}
+
+// Pairwise exchange alltoallv: in round R (0..P-1) send to rank+R and receive from rank-R.
+int alltoallv_pairwise(const void* sendbuf, const int* sendcounts, const int* sdispls,
+                       MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
+                       const int* rdispls, MPI_Datatype recvtype, MPI_Comm comm, const CollOptions&) {
+  const auto [rank, size] = comm_facts(comm);
+  const MPI_Aint send_extent = extent_of(sendtype), recv_extent = extent_of(recvtype);
+  for (int round = 0; round < size; ++round) {
+    int to = (rank + round) % size;
+    int from = (rank - round + size) % size;
+    int status = MPI_Sendrecv(byte_offset(sendbuf, sdispls[to] * send_extent), sendcounts[to], sendtype,
+                              to, kCollectiveTag, byte_offset(recvbuf, rdispls[from] * recv_extent),
+                              recvcounts[from], recvtype, from, kCollectiveTag, comm, MPI_STATUS_IGNORE);
+    if (status != MPI_SUCCESS) return status;
+  }
+  return MPI_SUCCESS;
+}
+
+namespace {
+
+// A block of bytes on its way from `source` to `destination`; `data` points into the caller's
+// send buffer or into a received message kept alive for the whole call.
+struct Parcel {
+  std::int64_t source;
+  std::int64_t destination;
+  std::int64_t length;
+  const char* data;
+};
+
+constexpr int kParcelHeaderWords = 3;  // source, destination, length
+
+// Message layout: parcel count, then (source, destination, length) per parcel, then the payloads.
+void pack_parcels(const std::vector<const Parcel*>& parcels, std::vector<char>& out) {
+  std::size_t total = sizeof(std::int64_t) * (1 + kParcelHeaderWords * parcels.size());
+  for (const Parcel* p : parcels) total += static_cast<std::size_t>(p->length);
+  out.resize(total);
+  auto* words = reinterpret_cast<std::int64_t*>(out.data());
+  *words++ = static_cast<std::int64_t>(parcels.size());
+  for (const Parcel* p : parcels) {
+    *words++ = p->source;
+    *words++ = p->destination;
+    *words++ = p->length;
+  }
+  char* payload = reinterpret_cast<char*>(words);
+  for (const Parcel* p : parcels) {
+    if (p->length > 0) std::memcpy(payload, p->data, static_cast<std::size_t>(p->length));
+    payload += p->length;
+  }
+}
+
+void unpack_parcels(const std::vector<char>& in, std::vector<Parcel>& into) {
+  const auto* words = reinterpret_cast<const std::int64_t*>(in.data());
+  const std::int64_t count = *words++;
+  const char* payload = reinterpret_cast<const char*>(words + kParcelHeaderWords * count);
+  for (std::int64_t i = 0; i < count; ++i, words += kParcelHeaderWords) {
+    into.push_back(Parcel{words[0], words[1], words[2], payload});
+    payload += words[2];
+  }
+}
+
+// Sends a byte buffer to `to` while receiving one of unknown length from `from` (probed).
+int exchange_bytes(const std::vector<char>& out, int to, std::vector<char>& in, int from, MPI_Comm comm) {
+  MPI_Request request;
+  int status = MPI_Isend(out.data(), static_cast<int>(out.size()), MPI_BYTE, to, kCollectiveTag, comm, &request);
+  if (status != MPI_SUCCESS) return status;
+  MPI_Status probed;
+  MPI_Probe(from, kCollectiveTag, comm, &probed);
+  int length = 0;
+  MPI_Get_count(&probed, MPI_BYTE, &length);
+  in.resize(static_cast<std::size_t>(length));
+  status = MPI_Recv(in.data(), length, MPI_BYTE, from, kCollectiveTag, comm, MPI_STATUS_IGNORE);
+  int sent = MPI_Wait(&request, MPI_STATUS_IGNORE);
+  return status != MPI_SUCCESS ? status : sent;
+}
+
+}  // namespace
+
+// Dimension-wise exchange alltoallv over a logical X x Y x Z shape: one pairwise exchange along
+// each dimension in turn; in the exchange along dimension d every block moves to the rank whose
+// d-th coordinate equals its destination's, so after the last dimension each block has arrived.
+// A rank talks to X-1 + Y-1 + Z-1 partners instead of P-1, at the cost of forwarding data.
+// Needs gap-free datatypes (bytes are forwarded); other types fall back to pairwise exchange.
+int alltoallv_dimwise(const void* sendbuf, const int* sendcounts, const int* sdispls,
+                      MPI_Datatype sendtype, void* recvbuf, const int* recvcounts, const int* rdispls,
+                      MPI_Datatype recvtype, MPI_Comm comm, const CollOptions& options) {
+  if (!is_contiguous(sendtype) || !is_contiguous(recvtype))
+    return alltoallv_pairwise(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                              recvtype, comm, options);
+  const auto [rank, size] = comm_facts(comm);
+  const Shape3 shape = shape_for(options.shape, size);
+  const MPI_Aint send_extent = extent_of(sendtype), recv_extent = extent_of(recvtype);
+
+  std::vector<Parcel> held;
+  held.reserve(size);
+  for (int dest = 0; dest < size; ++dest)
+    held.push_back(Parcel{rank, dest, sendcounts[dest] * send_extent,
+                          byte_offset(sendbuf, sdispls[dest] * send_extent)});
+  std::vector<std::vector<char>> received;  // every incoming message, alive until the end
+  std::vector<char> outgoing;
+  const auto me = shape.coords_of(rank);
+  for (int d = 0; d < 3; ++d) {
+    const int extent = shape.n[d];
+    if (extent == 1) continue;
+    std::vector<std::vector<const Parcel*>> by_coordinate(extent);
+    for (const Parcel& p : held) by_coordinate[shape.coords_of(static_cast<int>(p.destination))[d]].push_back(&p);
+    std::vector<Parcel> next;
+    next.reserve(held.size());
+    for (const Parcel* p : by_coordinate[me[d]]) next.push_back(*p);
+    for (int step = 1; step < extent; ++step) {
+      auto to_coords = me, from_coords = me;
+      to_coords[d] = (me[d] + step) % extent;
+      from_coords[d] = (me[d] - step + extent) % extent;
+      pack_parcels(by_coordinate[to_coords[d]], outgoing);
+      received.emplace_back();
+      int status = exchange_bytes(outgoing, shape.rank_of(to_coords), received.back(),
+                                  shape.rank_of(from_coords), comm);
+      if (status != MPI_SUCCESS) return status;
+      unpack_parcels(received.back(), next);
+    }
+    held = std::move(next);
+  }
+  for (const Parcel& p : held) {
+    const auto source = static_cast<int>(p.source);
+    if (p.length > recvcounts[source] * recv_extent) return MPI_ERR_TRUNCATE;
+    if (p.length > 0)
+      std::memcpy(byte_offset(recvbuf, rdispls[source] * recv_extent), p.data, static_cast<std::size_t>(p.length));
+  }
+  return MPI_SUCCESS;
+}
+
+}  // namespace g500::comm

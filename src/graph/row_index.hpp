@@ -1,0 +1,56 @@
+// Where each row's neighbours start in LocalGraph::neighbors: plain CSR row-starts, or the
+// bitmap-based CSR of 001 section 4.1 (BCSR, switch `bcsr`).
+//
+// Plain CSR keeps one start per row of the row set, C*B of them, most of them repeating because
+// with a 2D partitioning most rows of a process's block are empty. BCSR keeps
+//  - a bitmap with one bit per row, set when the row has at least one edge,
+//  - per 64-bit word of the bitmap, the number of set bits before it (`offset` in Fig. 4),
+//  - the starts of the non-empty rows only.
+// Row v starts at starts[rank(v)] with rank(v) = offset[v / 64] + popcount of the bits below v in
+// its word; an empty row gets the empty range at the next non-empty row's start.
+#pragma once
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+#include "util/bitmap.hpp"
+
+namespace g500 {
+
+class RowIndex {
+ public:
+  RowIndex() = default;
+  // From plain CSR starts (nrows + 1 entries); compressed keeps only BCSR's arrays.
+  RowIndex(std::vector<int64_t> plain_starts, bool compressed);
+
+  bool compressed() const { return compressed_; }
+  const Bitmap& has_edges() const { return has_edges_; }
+  int64_t begin(int64_t v) const { return compressed_ ? starts_[rank(v)] : starts_[v]; }
+  int64_t end(int64_t v) const {
+    return compressed_ ? starts_[rank(v) + static_cast<int64_t>(has_edges_.test(v))] : starts_[v + 1];
+  }
+  // Position of row v among the non-empty rows (compressed only).
+  int64_t rank(int64_t v) const {
+    const int64_t w = v / kBitsPerWord;
+    const uint64_t below = (uint64_t{1} << (v % kBitsPerWord)) - 1;
+    return word_offsets_[w] + std::popcount(has_edges_.data()[w] & below);
+  }
+  // Direct access for hot loops.
+  const int64_t* starts() const { return starts_.data(); }
+  const int64_t* word_offsets() const { return word_offsets_.data(); }
+
+  struct Memory {
+    size_t row_starts, bitmap, offsets;  // bytes as stored
+    size_t plain_csr_row_starts;         // what plain CSR row-starts need
+  };
+  Memory memory() const;
+
+ private:
+  bool compressed_ = false;
+  int64_t nrows_ = 0;
+  Bitmap has_edges_;
+  std::vector<int64_t> word_offsets_;
+  std::vector<int64_t> starts_;
+};
+
+}  // namespace g500

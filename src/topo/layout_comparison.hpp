@@ -1,0 +1,35 @@
+// Compares three placements of the same nodes under the link-load simulator (issue #5 item 5;
+// 001 section 5.6): plain rank order, the Fugaku scheduler's 2D job shape YZc x Xab, and the 6D
+// mapping of grid_mapping.hpp.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "topo/grid_mapping.hpp"
+#include "topo/link_load.hpp"
+#include "topo/systems.hpp"
+
+namespace g500::topo {
+
+struct Layout {
+  std::string name;  // "plain", "scheduler-2d", "6d-mapping"
+  std::string axes;  // e.g. "XY x Zabc"
+  Placement placement;
+  bool ring_adjacent = false;
+};
+
+// The layouts that apply to the system (the scheduler shape needs Tofu axes).
+std::vector<Layout> comparison_layouts(const SystemSpec& system, const GridMapping& mapping);
+
+struct ComparisonRow {
+  std::string layout;
+  std::string grid;
+  Pattern pattern;
+  LoadReport report;
+};
+
+std::vector<ComparisonRow> compare_layouts(const Topology& box, const std::vector<Layout>& layouts,
+                                           const std::vector<Pattern>& patterns, const LinkParameters& link,
+                                           const SimulationBudget& budget, bool keep_link_bytes);
+
+}  // namespace g500::topo
