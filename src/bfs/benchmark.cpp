@@ -7,10 +7,12 @@
 #include <thread>
 
 #include "graph/roots.hpp"
+#include "input/vertex_output.hpp"
 #include "topo/rankmap_file.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
 #include "util/memory.hpp"
+#include "util/progress.hpp"
 #include "validate/validate.hpp"
 
 namespace g500 {
@@ -27,9 +29,9 @@ int choose_threads(int requested, MPI_Comm comm) {
 
 // Bytes one rank needs at its peak: the graph, kernel 1's row arrays and chunk buffers, the BFS
 // exchange buffers and validation's arrays.
-double estimated_bytes_per_rank(const gen::KroneckerSpec& spec, const Distribution& d) {
+double estimated_bytes_per_rank(int64_t nedges, const Distribution& d) {
   const double ranks = static_cast<double>(d.R) * d.C;
-  const double entries = 2.0 * static_cast<double>(spec.nedges()) / ranks;  // directed edges per rank
+  const double entries = 2.0 * static_cast<double>(nedges) / ranks;  // directed edges per rank
   const double rows = static_cast<double>(d.row_set_size()), cols = static_cast<double>(d.col_set_size());
   const double owned = static_cast<double>(d.block);
   const double graph = entries * sizeof(LocalId) + rows * 2 * sizeof(int64_t) + owned * sizeof(int64_t);
@@ -106,30 +108,43 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
   result.threads = choose_threads(config.threads, world);
   omp_set_num_threads(result.threads);
 
-  const Distribution probe(config.spec.nvertices(), shape.rows, shape.cols, grid.row(), grid.col());
+  const int64_t nvertices = config.input ? config.input->nvertices : config.spec.nvertices();
+  const int64_t nedges = config.input ? config.input->global_edges : config.spec.nedges();
+  const std::string what = config.input ? "the graph of '" + config.input->spec.path + "'"
+                                        : "SCALE " + std::to_string(config.spec.scale);
+  const Distribution probe(nvertices, shape.rows, shape.cols, grid.row(), grid.col());
   {
-    const double need = estimated_bytes_per_rank(config.spec, probe) * ranks_on_this_node(world);
+    const double need = estimated_bytes_per_rank(nedges, probe) * ranks_on_this_node(world);
     const double have = static_cast<double>(physical_memory_bytes());
     std::string error;
     if (!force && have > 0 && need > have)
-      error = "SCALE " + std::to_string(config.spec.scale) + " needs about " + format_gib(need) +
-              " on this node but it has " + format_gib(have) + " (use more nodes, a smaller SCALE, or --force)";
+      error = what + " needs about " + format_gib(need) + " on this node but it has " + format_gib(have) +
+              (config.input ? " (use more nodes or --force)" : " (use more nodes, a smaller SCALE, or --force)");
     agree_or_throw(error, world);
   }
   if (!probe.ids_fit_32_bits())
-    throw UsageError("SCALE " + std::to_string(config.spec.scale) + " on a " + std::to_string(shape.rows) + "x" +
-                     std::to_string(shape.cols) + " grid needs more than 2^32 vertices per grid row or column; use more ranks");
+    throw UsageError(what + " on a " + std::to_string(shape.rows) + "x" + std::to_string(shape.cols) +
+                     " grid needs more than 2^32 vertices per grid row or column; use more ranks");
 
-  gen::KroneckerGenerator generator(config.spec);
-  EdgeSource source = kronecker_edge_source(generator, rank, nranks);
-  result.input_edges = config.spec.nedges();
+  std::optional<gen::KroneckerGenerator> generator;
+  EdgeSource source;
+  if (config.input) {
+    source = config.input->edge_source();
+  } else {
+    generator.emplace(config.spec);
+    source = kronecker_edge_source(*generator, rank, nranks);
+  }
+  result.input_edges = nedges;
 
   MPI_Barrier(world);
   double start = MPI_Wtime();
+  Progress construction(config.progress, "kernel 1: building the graph");
   LocalGraph graph = build_local_graph(source, grid, config.graph);
   MPI_Barrier(world);
   result.construction_seconds = MPI_Wtime() - start;
   MPI_Allreduce(&graph.input_read_seconds, &result.generation_seconds, 1, MPI_DOUBLE, MPI_MAX, world);
+  if (config.input) result.generation_seconds += config.input->stats.read_seconds;  // reading the file
+  construction.finish();
   unsigned long long graph_bytes = graph.memory_bytes();
   MPI_Allreduce(MPI_IN_PLACE, &graph_bytes, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
   result.graph_bytes_max_rank = graph_bytes;
@@ -142,18 +157,43 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
     result.neighbors_bytes_max_rank = sizes[4];
   }
 
-  const std::vector<int64_t> roots = choose_roots(config.spec, config.nroots, graph, grid);
+  const input::VertexIdMap identity =
+      config.input ? input::VertexIdMap() : input::VertexIdMap::offset(nvertices, 0, world);
+  const input::VertexIdMap& ids = config.input ? config.input->ids : identity;
+  std::vector<int64_t> roots;
+  if (!config.root_ids.empty())
+    roots = input::resolve_roots(graph, grid, ids, config.root_ids, config.input ? config.input->spec.path : "the graph");
+  else if (config.root_seed)
+    roots = input::sample_roots(graph, grid, config.nroots, *config.root_seed);
+  else
+    roots = choose_roots(config.spec, config.nroots, graph, grid);
+  if (roots.empty()) throw UsageError("no vertex has an edge (other than self-loops): no BFS root");
+  if (config.input) {
+    int64_t isolated = 0;
+    const int64_t first = graph.dist.owned_begin();
+    for (int64_t k = 0; k < graph.dist.block && first + k < nvertices; ++k) isolated += graph.owned_degree[k] == 0;
+    MPI_Allreduce(MPI_IN_PLACE, &isolated, 1, MPI_INT64_T, MPI_SUM, world);
+    result.vertices_without_edges = isolated;
+  }
+  const std::vector<uint64_t> root_file_ids = ids.to_file_ids(rank == 0 ? roots : std::vector<int64_t>{});
+  std::vector<int64_t> reported_roots(roots.size());
+  if (rank == 0)
+    for (size_t k = 0; k < roots.size(); ++k) reported_roots[k] = static_cast<int64_t>(root_file_ids[k]);
+  MPI_Bcast(reported_roots.data(), static_cast<int>(reported_roots.size()), MPI_INT64_T, 0, world);
   DistributedBfs bfs(graph, grid, config.bfs);
   if (config.warmup && !roots.empty()) {
     bfs.prepare();
     bfs.run(roots.front());
   }
 
-  for (int64_t root : roots) {
+  Progress progress(config.progress, "BFS roots", static_cast<int64_t>(roots.size()));
+  for (size_t index = 0; index < roots.size(); ++index) {
+    const int64_t root = roots[index];
+    progress.update(static_cast<int64_t>(index));
     bfs.prepare();
     BfsRun run = bfs.run(root);
     RootResult r;
-    r.root = root;
+    r.root = reported_roots[index];
     MPI_Allreduce(&run.seconds, &r.seconds, 1, MPI_DOUBLE, MPI_MAX, world);
     r.level_sizes = run.level_sizes;
     for (int64_t size : run.level_sizes) r.reached += size;
@@ -162,6 +202,7 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
                   MPI_DOUBLE, MPI_SUM, world);
     for (double& s : r.profile.seconds) s /= nranks;
     if (config.validate) {
+      progress.update(static_cast<int64_t>(index), "validating");
       const double validate_start = MPI_Wtime();
       ValidationResult check = validate_bfs(graph, grid, root, bfs.parents());
       r.validate_seconds = MPI_Wtime() - validate_start;
@@ -186,7 +227,9 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
     }
     r.teps = r.seconds > 0 ? static_cast<double>(r.nedge) / r.seconds : 0;
     result.roots.push_back(std::move(r));
+    if (index == 0 && config.first_root_hook) config.first_root_hook(graph, grid, root, bfs.parents());
   }
+  progress.finish();
   unsigned long long peak = peak_rss_bytes();
   MPI_Allreduce(MPI_IN_PLACE, &peak, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
   result.peak_rss_bytes_max_rank = peak;

@@ -2,12 +2,15 @@
 // validated; collects what the result block and the JSON report need.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "bfs/bfs.hpp"
 #include "gen/kronecker.hpp"
 #include "graph/local_graph.hpp"
+#include "input/edge_input.hpp"
 
 namespace g500 {
 
@@ -20,6 +23,17 @@ struct BenchmarkConfig {
   bool validate = true;
   bool warmup = true;        // one untimed BFS first, as the reference does
   BfsOptions bfs;
+
+  // File input (g500 bfs --input, docs/input.md); null: the Kronecker graph of `spec` (default).
+  // Kernel 1 then reads input->edge_source() instead of generating.
+  const input::EdgeInput* input = nullptr;
+  std::vector<uint64_t> root_ids;     // --root: explicit roots in the file's ids (used when non-empty)
+  std::optional<uint64_t> root_seed;  // sample roots with input::sample_roots instead of the reference rule
+  bool progress = false;              // progress lines on stderr (see util/progress.hpp)
+  // Called once, after the first root's BFS (and its validation), with its parents (owned
+  // vertices, global ids): used for --output-parents/--output-depths.
+  std::function<void(const LocalGraph&, const ProcessGrid&, int64_t root, const std::vector<int64_t>& parents)>
+      first_root_hook;
   GraphOptions graph;
   std::vector<std::string> disabled;  // technique names switched off, as given
 };
@@ -30,7 +44,7 @@ const std::vector<std::string>& switchable_techniques();
 void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config);
 
 struct RootResult {
-  int64_t root = 0;
+  int64_t root = 0;                // in the input file's ids for file input
   double seconds = 0;
   int64_t nedge = 0;
   double teps = 0;
@@ -57,6 +71,7 @@ struct BenchmarkResult {
   bool validation_failed = false;
   std::string validation_error;
   size_t peak_rss_bytes_max_rank = 0;
+  int64_t vertices_without_edges = 0;  // file input: vertices with no non-self-loop edge
 };
 
 // Collective. Validation failures end the root loop and are reported in the result.

@@ -17,6 +17,7 @@
 #include "gen/edge_file.hpp"
 #include "gen/kronecker.hpp"
 #include "util/error.hpp"
+#include "util/progress.hpp"
 
 namespace g500::cli {
 namespace {
@@ -83,7 +84,7 @@ int run_gen(int argc, char** argv) {
   CLI::App app{"Generate the Graph500 Kronecker edge list (reference 3.0 compatible) and write it to a file."};
   int scale = 0, edgefactor = 16, repeat = 3;
   std::string seed_text = "2,3", output, format = "tsv";
-  bool weights = false, force = false, bench = false;
+  bool weights = false, force = false, bench = false, quiet = false, show_progress = false;
   app.add_option("--scale", scale, "log2 of the number of vertices (1..42)")->required();
   app.add_option("--edgefactor", edgefactor, "edges per vertex (default 16)");
   app.add_option("--seed", seed_text, "the two generator seeds A,B (default 2,3)");
@@ -93,6 +94,8 @@ int run_gen(int argc, char** argv) {
   app.add_flag("--force", force, "write even if the output looks larger than the free disk space");
   app.add_flag("--benchmark", bench, "only generate (no output) and report edges per second");
   app.add_option("--repeat", repeat, "with --benchmark: number of timed runs (default 3)");
+  app.add_flag("--quiet", quiet, "no progress line on stderr");
+  app.add_flag("--progress", show_progress, "progress line on stderr even when it is not a terminal (under mpiexec)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -130,7 +133,9 @@ int run_gen(int argc, char** argv) {
   }
   if (output.empty()) throw UsageError("--output FILE is required (or use --benchmark)");
 
+  Progress progress(progress_wanted(quiet, MPI_COMM_WORLD, show_progress), "generating and writing " + output);
   auto result = gen::write_generated_edges(spec, output, options);
+  progress.finish();
   if (rank == 0)
     std::fprintf(stderr, "g500 gen: wrote %lld edges (%lld bytes) to %s in %.3f s (generation %.3f s)\n",
                  static_cast<long long>(spec.nedges()), static_cast<long long>(result.bytes), output.c_str(),

@@ -1,0 +1,69 @@
+// Progress lines for long phases: "g500: <phase> <done>/<total> (<pct>%) <elapsed>s" rewritten in
+// place on stderr, only on rank 0, only when stderr is a terminal, and never with --quiet.
+// Cheap when disabled (every call returns at once); updates are printed at most 4 times a second.
+#pragma once
+#include <mpi.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace g500 {
+
+// Whether this rank should print progress: rank 0 of comm, stderr a terminal (or `force`, for
+// mpiexec, which hands the ranks a pipe even when its own stderr is a terminal), not quiet.
+inline bool progress_wanted(bool quiet, MPI_Comm comm = MPI_COMM_WORLD, bool force = false) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  return !quiet && rank == 0 && (force || isatty(2));
+}
+
+class Progress {
+ public:
+  // total <= 0: an open-ended phase ("<phase> ... <elapsed>s").
+  Progress(bool enabled, std::string phase, int64_t total = 0)
+      : enabled_(enabled), phase_(std::move(phase)), total_(total), start_(Clock::now()), last_(start_) {
+    if (enabled_) print(0);
+  }
+  ~Progress() { finish(); }
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+  void update(int64_t done, const char* note = nullptr) {
+    if (!enabled_) return;
+    const auto now = Clock::now();
+    if (now - last_ < std::chrono::milliseconds(250) && done < total_) return;
+    last_ = now;
+    print(done, note);
+  }
+  // Ends the line (prints the final state).
+  void finish() {
+    if (!enabled_ || finished_) return;
+    finished_ = true;
+    print(total_ > 0 ? total_ : 0, "done");
+    std::fputc('\n', stderr);
+    std::fflush(stderr);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  void print(int64_t done, const char* note = nullptr) {
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+    if (total_ > 0)
+      std::fprintf(stderr, "\r\033[Kg500: %s %lld/%lld (%.0f%%) %.1fs%s%s", phase_.c_str(), static_cast<long long>(done),
+                   static_cast<long long>(total_), 100.0 * static_cast<double>(done) / static_cast<double>(total_), elapsed,
+                   note ? " " : "", note ? note : "");
+    else
+      std::fprintf(stderr, "\r\033[Kg500: %s ... %.1fs%s%s", phase_.c_str(), elapsed, note ? " " : "", note ? note : "");
+    std::fflush(stderr);
+  }
+  bool enabled_;
+  bool finished_ = false;
+  std::string phase_;
+  int64_t total_;
+  Clock::time_point start_, last_;
+};
+
+}  // namespace g500

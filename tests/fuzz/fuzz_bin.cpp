@@ -1,0 +1,20 @@
+// libFuzzer target for the bin parser (src/input/parse.hpp): any bytes give edges or a message,
+// never a crash, a sanitizer report or a hang. Built by tests/fuzz/run.sh with clang.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "input/parse.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace g500::input;
+  ParsedEdges out;
+  BinHeader header;
+  const std::string message = parse_bin_buffer(data, size, header, out);
+  if (message.empty()) {
+    if (static_cast<int64_t>(out.edges.size()) != header.nedges) __builtin_trap();
+    for (const RawEdge& e : out.edges)
+      if (e.src >= static_cast<uint64_t>(header.nvertices) || e.dst >= static_cast<uint64_t>(header.nvertices)) __builtin_trap();
+  }
+  return 0;
+}

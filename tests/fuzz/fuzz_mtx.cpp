@@ -1,0 +1,21 @@
+// libFuzzer target for the mtx parser (src/input/parse.hpp): any bytes give edges or a message,
+// never a crash, a sanitizer report or a hang. Built by tests/fuzz/run.sh with clang.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "input/parse.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace g500::input;
+  ParsedEdges out;
+  MtxHeader header;
+  const std::string message = parse_mtx_text(std::string_view(reinterpret_cast<const char*>(data), size), header, out);
+  if (message.empty()) {
+    if (static_cast<int64_t>(out.edges.size()) != header.entries) __builtin_trap();
+    for (const RawEdge& e : out.edges)
+      if (e.src < 1 || e.dst < 1 || e.src > static_cast<uint64_t>(header.rows) || e.dst > static_cast<uint64_t>(header.cols))
+        __builtin_trap();
+  }
+  return 0;
+}
