@@ -2,6 +2,7 @@
 
 #include <fmt/printf.h>
 
+#include "util/result_block.hpp"
 #include "util/stats.hpp"
 
 namespace g500 {
@@ -27,62 +28,25 @@ comm::PhaseProfile total_profile(const BenchmarkResult& result) {
   return total;
 }
 
-void line(FILE* out, const char* key, const std::string& value) { std::fprintf(out, "%-32s%s\n", key, value.c_str()); }
-std::string g(double v) { return fmt::sprintf("%g", v); }
-std::string g11(double v) { return fmt::sprintf("%.11g", v); }
 
 }  // namespace
 
 void print_result_block(FILE* out, const BenchmarkConfig& config, const BenchmarkResult& result) {
   const Series s = collect(result);
-  line(out, "SCALE:", std::to_string(config.spec.scale));
-  line(out, "edgefactor:", std::to_string(config.spec.edgefactor));
-  line(out, "NBFS:", std::to_string(result.roots.size()));
-  line(out, "graph_generation:", g(result.generation_seconds));
-  line(out, "num_mpi_processes:", std::to_string(result.ranks));
-  line(out, "construction_time:", g(result.construction_seconds));
-  const Statistics t = compute_statistics(s.times);
-  line(out, "bfs  min_time:", g(t.min));
-  line(out, "bfs  firstquartile_time:", g(t.firstquartile));
-  line(out, "bfs  median_time:", g(t.median));
-  line(out, "bfs  thirdquartile_time:", g(t.thirdquartile));
-  line(out, "bfs  max_time:", g(t.max));
-  line(out, "bfs  mean_time:", g(t.mean));
-  line(out, "bfs  stddev_time:", g(t.stddev));
-  const Statistics n = compute_statistics(s.nedges);
-  line(out, "min_nedge:", g11(n.min));
-  line(out, "firstquartile_nedge:", g11(n.firstquartile));
-  line(out, "median_nedge:", g11(n.median));
-  line(out, "thirdquartile_nedge:", g11(n.thirdquartile));
-  line(out, "max_nedge:", g11(n.max));
-  line(out, "mean_nedge:", g11(n.mean));
-  line(out, "stddev_nedge:", g11(n.stddev));
-  const TepsStatistics teps = compute_teps_statistics(s.times, s.nedges);
-  line(out, "bfs  min_TEPS:", g(teps.min));
-  line(out, "bfs  firstquartile_TEPS:", g(teps.firstquartile));
-  line(out, "bfs  median_TEPS:", g(teps.median));
-  line(out, "bfs  thirdquartile_TEPS:", g(teps.thirdquartile));
-  line(out, "bfs  max_TEPS:", g(teps.max));
-  std::fprintf(out, "%-29s!  %s\n", "bfs  harmonic_mean_TEPS:", g(teps.harmonic_mean).c_str());
-  line(out, "bfs  harmonic_stddev_TEPS:", g(teps.harmonic_stddev));
-  const Statistics v = compute_statistics(s.validate_times);
-  line(out, "bfs  min_validate:", g(v.min));
-  line(out, "bfs  firstquartile_validate:", g(v.firstquartile));
-  line(out, "bfs  median_validate:", g(v.median));
-  line(out, "bfs  thirdquartile_validate:", g(v.thirdquartile));
-  line(out, "bfs  max_validate:", g(v.max));
-  line(out, "bfs  mean_validate:", g(v.mean));
-  line(out, "bfs  stddev_validate:", g(v.stddev));
+  ResultBlockInput in;
+  in.scale = config.spec.scale;
+  in.edgefactor = config.spec.edgefactor;
+  in.ranks = result.ranks;
+  in.generation_seconds = result.generation_seconds;
+  in.construction_seconds = result.construction_seconds;
+  in.times = s.times;
+  in.nedges = s.nedges;
+  in.validate_times = s.validate_times;
+  print_reference_result_block(out, "bfs  ", in);
 }
 
 void print_phase_profile(FILE* out, const BenchmarkResult& result) {
-  const comm::PhaseProfile total = total_profile(result);
-  const double sum = total.total();
-  std::fprintf(out, "\nBFS time per phase (mean over ranks, summed over %zu BFS runs):\n", result.roots.size());
-  for (size_t p = 0; p < total.seconds.size(); ++p) {
-    const double share = sum > 0 ? 100.0 * total.seconds[p] / sum : 0.0;
-    std::fprintf(out, "  %-12s %10.4f s  %5.1f %%\n", comm::phase_name(static_cast<comm::Phase>(p)), total.seconds[p], share);
-  }
+  print_phase_table(out, "BFS", total_profile(result), result.roots.size());
 }
 
 void print_graph_memory(FILE* out, const BenchmarkResult& result) {

@@ -2,6 +2,7 @@
 
 #include <fmt/printf.h>
 
+#include "util/result_block.hpp"
 #include "util/stats.hpp"
 
 namespace g500 {
@@ -27,63 +28,25 @@ comm::PhaseProfile total_profile(const SsspBenchmarkResult& result) {
   return total;
 }
 
-// The reference's layout: "%-32s" keys ("sssp " prefixed, as its kernel 3 lines are).
-void line(FILE* out, const char* key, const std::string& value) { std::fprintf(out, "%-32s%s\n", key, value.c_str()); }
-std::string g(double v) { return fmt::sprintf("%g", v); }
-std::string g11(double v) { return fmt::sprintf("%.11g", v); }
 
 }  // namespace
 
 void print_sssp_result_block(FILE* out, const SsspConfig& config, const SsspBenchmarkResult& result) {
   const Series s = collect(result);
-  line(out, "SCALE:", std::to_string(config.spec.scale));
-  line(out, "edgefactor:", std::to_string(config.spec.edgefactor));
-  line(out, "NBFS:", std::to_string(result.roots.size()));
-  line(out, "graph_generation:", g(result.generation_seconds));
-  line(out, "num_mpi_processes:", std::to_string(result.ranks));
-  line(out, "construction_time:", g(result.construction_seconds));
-  const Statistics t = compute_statistics(s.times);
-  line(out, "sssp min_time:", g(t.min));
-  line(out, "sssp firstquartile_time:", g(t.firstquartile));
-  line(out, "sssp median_time:", g(t.median));
-  line(out, "sssp thirdquartile_time:", g(t.thirdquartile));
-  line(out, "sssp max_time:", g(t.max));
-  line(out, "sssp mean_time:", g(t.mean));
-  line(out, "sssp stddev_time:", g(t.stddev));
-  const Statistics n = compute_statistics(s.nedges);
-  line(out, "min_nedge:", g11(n.min));
-  line(out, "firstquartile_nedge:", g11(n.firstquartile));
-  line(out, "median_nedge:", g11(n.median));
-  line(out, "thirdquartile_nedge:", g11(n.thirdquartile));
-  line(out, "max_nedge:", g11(n.max));
-  line(out, "mean_nedge:", g11(n.mean));
-  line(out, "stddev_nedge:", g11(n.stddev));
-  const TepsStatistics teps = compute_teps_statistics(s.times, s.nedges);
-  line(out, "sssp min_TEPS:", g(teps.min));
-  line(out, "sssp firstquartile_TEPS:", g(teps.firstquartile));
-  line(out, "sssp median_TEPS:", g(teps.median));
-  line(out, "sssp thirdquartile_TEPS:", g(teps.thirdquartile));
-  line(out, "sssp max_TEPS:", g(teps.max));
-  std::fprintf(out, "%-29s!  %s\n", "sssp harmonic_mean_TEPS:", g(teps.harmonic_mean).c_str());
-  line(out, "sssp harmonic_stddev_TEPS:", g(teps.harmonic_stddev));
-  const Statistics v = compute_statistics(s.validate_times);
-  line(out, "sssp min_validate:", g(v.min));
-  line(out, "sssp firstquartile_validate:", g(v.firstquartile));
-  line(out, "sssp median_validate:", g(v.median));
-  line(out, "sssp thirdquartile_validate:", g(v.thirdquartile));
-  line(out, "sssp max_validate:", g(v.max));
-  line(out, "sssp mean_validate:", g(v.mean));
-  line(out, "sssp stddev_validate:", g(v.stddev));
+  ResultBlockInput in;
+  in.scale = config.spec.scale;
+  in.edgefactor = config.spec.edgefactor;
+  in.ranks = result.ranks;
+  in.generation_seconds = result.generation_seconds;
+  in.construction_seconds = result.construction_seconds;
+  in.times = s.times;
+  in.nedges = s.nedges;
+  in.validate_times = s.validate_times;
+  print_reference_result_block(out, "sssp ", in);
 }
 
 void print_sssp_phase_profile(FILE* out, const SsspBenchmarkResult& result) {
-  const comm::PhaseProfile total = total_profile(result);
-  const double sum = total.total();
-  std::fprintf(out, "\nSSSP time per phase (mean over ranks, summed over %zu SSSP runs):\n", result.roots.size());
-  for (size_t p = 0; p < total.seconds.size(); ++p) {
-    const double share = sum > 0 ? 100.0 * total.seconds[p] / sum : 0.0;
-    std::fprintf(out, "  %-12s %10.4f s  %5.1f %%\n", comm::phase_name(static_cast<comm::Phase>(p)), total.seconds[p], share);
-  }
+  print_phase_table(out, "SSSP", total_profile(result), result.roots.size());
 }
 
 void print_dijkstra_comparison(FILE* out, const SsspBenchmarkResult& result) {

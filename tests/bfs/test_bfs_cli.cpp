@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "run_command.hpp"
+#include "usage_error.hpp"
 #include "testvectors.hpp"
 
 namespace g500 {
@@ -15,21 +16,8 @@ using testing::run_g500;
 
 void expect_usage_error(int ranks, const std::string& args, const std::string& message);
 
-int count_lines_starting(const std::string& text, const std::string& prefix) {
-  std::istringstream in(text);
-  std::string line;
-  int n = 0;
-  while (std::getline(in, line)) n += line.rfind(prefix, 0) == 0;
-  return n;
-}
-
 void expect_usage_error(int ranks, const std::string& args, const std::string& message) {
-  auto r = run_g500(ranks, "bfs " + args);
-  EXPECT_EQ(r.status, 2) << args << "\n" << r.err;
-  EXPECT_EQ(count_lines_starting(r.err, "g500 bfs: error:"), 1) << args << "\n" << r.err;
-  EXPECT_NE(r.err.find(message), std::string::npos) << args << "\n" << r.err;
-  EXPECT_EQ(r.err.find("MPI_ABORT"), std::string::npos) << r.err;
-  EXPECT_EQ(r.out.find("SCALE:"), std::string::npos);
+  testing::expect_usage_error("bfs", ranks, args, message);
 }
 
 TEST(BfsCli, ValidatedRunMatchesVectorsAndPrintsTheResultBlock) {
