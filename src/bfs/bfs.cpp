@@ -26,7 +26,6 @@ DistributedBfs::DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid,
       column_frontier_(dist_.col_set_size()),
       next_bits_(dist_.block),
       found_(nthreads_),
-      found_edges_(nthreads_),
       rotating_(dist_.block / kBitsPerWord) {
   if (!comm::find_alltoallv(options.alltoallv)) throw UsageError("unknown --alltoallv algorithm '" + options.alltoallv + "'");
   if (!allgatherv_) throw UsageError("unknown --allgatherv algorithm '" + options.allgatherv + "'");
@@ -39,17 +38,17 @@ void DistributedBfs::advance_frontier(bool need_list) {
   next_bits_.clear();
   if (need_list) {
     std::vector<size_t> offsets(nthreads_ + 1, 0);
-    for (int t = 0; t < nthreads_; ++t) offsets[t + 1] = offsets[t] + found_[t].size();
+    for (int t = 0; t < nthreads_; ++t) offsets[t + 1] = offsets[t] + found_[t].vertices.size();
     frontier_.resize(offsets[nthreads_]);
 #pragma omp parallel num_threads(nthreads_)
     {
       const int t = omp_get_thread_num();
-      std::copy(found_[t].begin(), found_[t].end(), frontier_.begin() + offsets[t]);
+      std::copy(found_[t].vertices.begin(), found_[t].vertices.end(), frontier_.begin() + offsets[t]);
     }
   }
   for (int t = 0; t < nthreads_; ++t) {
-    found_[t].clear();
-    found_edges_[t].value = 0;
+    found_[t].vertices.clear();
+    found_[t].edges = 0;
   }
 }
 
@@ -109,8 +108,8 @@ BfsRun DistributedBfs::run(int64_t root) {
       MPI_Barrier(grid_.world());
       int64_t counts[3] = {0, 0, step.edges_examined};
       for (int t = 0; t < nthreads_; ++t) {
-        counts[0] += static_cast<int64_t>(found_[t].size());
-        counts[1] += found_edges_[t].value;
+        counts[0] += static_cast<int64_t>(found_[t].vertices.size());
+        counts[1] += found_[t].edges;
       }
       MPI_Allreduce(MPI_IN_PLACE, counts, 3, MPI_INT64_T, MPI_SUM, grid_.world());
       frontier_vertices = counts[0];
@@ -126,8 +125,8 @@ BfsRun DistributedBfs::run(int64_t root) {
     advance_frontier(direction == Direction::kTopDown);
   }
   for (int t = 0; t < nthreads_; ++t) {
-    found_[t].clear();
-    found_edges_[t].value = 0;
+    found_[t].vertices.clear();
+    found_[t].edges = 0;
   }
   result.seconds = MPI_Wtime() - start;
   return result;

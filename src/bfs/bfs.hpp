@@ -49,8 +49,8 @@ class DistributedBfs {
   StepResult bottom_up_step(comm::PhaseProfile& profile);
   // Records that thread t discovered owned vertex v (its bit in next_bits_ is set by the caller).
   void discover(int t, LocalId v) {
-    found_[t].push_back(v);
-    found_edges_[t].value += graph_.owned_degree[v];
+    found_[t].vertices.push_back(v);
+    found_[t].edges += graph_.owned_degree[v];
   }
   // Applies received (child offset, column-local parent) pairs found by grid column source_col;
   // called inside a parallel region by every thread.
@@ -74,11 +74,13 @@ class DistributedBfs {
   std::vector<LocalId> frontier_;     // owned offsets of the current frontier
   Bitmap frontier_bits_;              // the same frontier as a bitmap (bottom-up input)
   Bitmap next_bits_;                  // owned vertices discovered this level
-  struct alignas(64) PaddedCount {
-    int64_t value = 0;
+  // One thread's discoveries of this level and their degree sum; a cache line of its own, since
+  // every discovery writes it.
+  struct alignas(64) Discoveries {
+    std::vector<LocalId> vertices;
+    int64_t edges = 0;
   };
-  std::vector<std::vector<LocalId>> found_;  // per-thread discoveries of this level
-  std::vector<PaddedCount> found_edges_;     // per-thread degree sums of those discoveries
+  std::vector<Discoveries> found_;
   std::vector<LocalId> gathered_;     // top-down: the frontier of the whole grid row
   struct RowPiece {
     LocalId row;

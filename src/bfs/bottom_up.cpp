@@ -10,6 +10,7 @@
 // that switch off, by a sendrecv after every sub-step as in Algorithm 3.
 #include <omp.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -19,78 +20,130 @@ namespace g500 {
 
 namespace {
 
-// Ranges of candidate rows: plain CSR starts, or BCSR's starts of non-empty rows found by rank.
+// Where the candidate rows of a bitmap word live: plain CSR indexes rows directly, BCSR finds a
+// non-empty row's index by rank (001 4.1).
 template <bool kCompressed>
 struct RowRanges {
   const int64_t* starts;
   const int64_t* word_offsets;
   const uint64_t* has_edges;
+  const LocalId* first_neighbors;
   // Candidates of word w (global word index gw): unvisited rows, and with BCSR only non-empty ones.
   uint64_t candidates(uint64_t unvisited, int64_t gw) const { return kCompressed ? unvisited & has_edges[gw] : unvisited; }
-  int64_t first(int64_t gw, int bit) const {
+  // Index of row (gw, bit) in starts and first_neighbors.
+  int64_t index(int64_t gw, int bit) const {
     if constexpr (kCompressed)
-      return starts[word_offsets[gw] + std::popcount(has_edges[gw] & ((uint64_t{1} << bit) - 1))];
+      return word_offsets[gw] + std::popcount(has_edges[gw] & ((uint64_t{1} << bit) - 1));
     else
-      return starts[gw * kBitsPerWord + bit];
-  }
-  // Begin and end of a candidate row (with BCSR a candidate is never empty).
-  std::pair<int64_t, int64_t> range(int64_t gw, int bit) const {
-    if constexpr (kCompressed) {
-      const int64_t r = word_offsets[gw] + std::popcount(has_edges[gw] & ((uint64_t{1} << bit) - 1));
-      return {starts[r], starts[r + 1]};
-    } else {
-      const int64_t v = gw * kBitsPerWord + bit;
-      return {starts[v], starts[v + 1]};
-    }
+      return gw * kBitsPerWord + bit;
   }
 };
+
+inline bool in_frontier(const uint64_t* frontier, LocalId u) { return (frontier[u / kBitsPerWord] >> (u % kBitsPerWord)) & 1U; }
 
 // Scans the candidate rows of block words [0, block_words) starting at global word base_word:
 // for each unvisited row, the first neighbour in the frontier becomes its parent. Found pairs
 // (offset in block, column-local parent) go to out; returns the edges examined.
+//
+// Rows are sorted by descending neighbour degree, so the first neighbour is the likeliest parent:
+// it is read from the dense first_neighbors stream. Each word is done in two passes: the first
+// neighbours of all its candidates, then the rest of the rows they did not settle. The first pass
+// runs one word ahead and prefetches those rows, so their cache misses (the dominant cost of the
+// bottom-up step) overlap with the work on the current word.
+template <bool kCompressed>
+class BlockScanner {
+ public:
+  BlockScanner(const RowRanges<kCompressed>& rows, const LocalId* neighbors, const uint64_t* frontier,
+               uint64_t* rotating, int64_t base_word, std::vector<uint64_t>& out)
+      : rows_(rows), neighbors_(neighbors), frontier_(frontier), rotating_(rotating), base_word_(base_word), out_(out) {}
+
+  // First pass over word w: settles rows whose first neighbour is in the frontier; returns the
+  // rows left for the second pass (and prefetches their adjacency).
+  uint64_t first_pass(int64_t w, uint64_t& found_bits) {
+    const int64_t gw = base_word_ + w;
+    uint64_t candidates = rows_.candidates(~rotating_[w], gw), unsettled = 0;
+    while (candidates) {
+      const int bit = std::countr_zero(candidates);
+      candidates &= candidates - 1;
+      const int64_t r = rows_.index(gw, bit);
+      const int64_t begin = rows_.starts[r], end = rows_.starts[r + 1];
+      if (!kCompressed && begin == end) continue;  // plain CSR also lists empty rows
+      const LocalId first = rows_.first_neighbors[r];
+      if (in_frontier(frontier_, first)) {
+        ++examined_;
+        found(w, bit, first, found_bits);
+      } else if (end - begin > 1) {
+        unsettled |= uint64_t{1} << bit;
+        __builtin_prefetch(neighbors_ + begin + 1);
+      } else {
+        ++examined_;
+      }
+    }
+    return unsettled;
+  }
+
+  // Second pass: the rest of each unsettled row.
+  void second_pass(int64_t w, uint64_t unsettled, uint64_t& found_bits) {
+    const int64_t gw = base_word_ + w;
+    while (unsettled) {
+      const int bit = std::countr_zero(unsettled);
+      unsettled &= unsettled - 1;
+      const int64_t r = rows_.index(gw, bit);
+      const int64_t begin = rows_.starts[r], end = rows_.starts[r + 1];
+      int64_t e = begin + 1;
+      while (e < end && !in_frontier(frontier_, neighbors_[e])) ++e;
+      if (e == end) {
+        examined_ += end - begin;
+      } else {
+        examined_ += e - begin + 1;
+        found(w, bit, neighbors_[e], found_bits);
+      }
+    }
+  }
+
+  int64_t examined() const { return examined_; }
+
+ private:
+  void found(int64_t w, int bit, LocalId parent, uint64_t& found_bits) {
+    found_bits |= uint64_t{1} << bit;
+    out_.push_back((static_cast<uint64_t>(w * kBitsPerWord + bit) << 32) | parent);
+  }
+
+  const RowRanges<kCompressed>& rows_;
+  const LocalId* neighbors_;
+  const uint64_t* frontier_;
+  uint64_t* rotating_;
+  int64_t base_word_;
+  std::vector<uint64_t>& out_;
+  int64_t examined_ = 0;
+};
+
+constexpr int64_t kWordsPerScanChunk = 64;  // dynamic-schedule unit of the bottom-up scan
+
 template <bool kCompressed>
 int64_t scan_block(const RowRanges<kCompressed>& rows, const LocalId* neighbors, const uint64_t* frontier,
                    uint64_t* rotating, int64_t base_word, int64_t block_words, bool own_block, uint64_t* visited,
                    uint64_t* next_bits, std::vector<uint64_t>& out) {
-  int64_t examined = 0;
-#pragma omp for schedule(dynamic, 64)
-  for (int64_t w = 0; w < block_words; ++w) {
-    const int64_t gw = base_word + w;
-    uint64_t candidates = rows.candidates(~rotating[w], gw);
-    // The first neighbour of each candidate row is usually a cache miss: ask for the rows of the
-    // next word now so that those misses overlap with this word's work.
-    if (w + 1 < block_words) {
-      uint64_t ahead = rows.candidates(~rotating[w + 1], gw + 1);
-      while (ahead) {
-        const int bit = std::countr_zero(ahead);
-        ahead &= ahead - 1;
-        __builtin_prefetch(neighbors + rows.first(gw + 1, bit));
+  BlockScanner<kCompressed> scanner(rows, neighbors, frontier, rotating, base_word, out);
+  const int64_t nchunks = (block_words + kWordsPerScanChunk - 1) / kWordsPerScanChunk;
+#pragma omp for schedule(dynamic, 1)
+  for (int64_t c = 0; c < nchunks; ++c) {
+    const int64_t w_begin = c * kWordsPerScanChunk, w_end = std::min(block_words, w_begin + kWordsPerScanChunk);
+    uint64_t found_next = 0;
+    uint64_t unsettled_next = scanner.first_pass(w_begin, found_next);
+    for (int64_t w = w_begin; w < w_end; ++w) {
+      uint64_t found_bits = found_next, unsettled = unsettled_next;
+      found_next = 0;
+      if (w + 1 < w_end) unsettled_next = scanner.first_pass(w + 1, found_next);
+      scanner.second_pass(w, unsettled, found_bits);
+      rotating[w] |= found_bits;
+      if (own_block) {
+        visited[w] |= found_bits;
+        next_bits[w] |= found_bits;
       }
-    }
-    uint64_t found_bits = 0;
-    while (candidates) {
-      const int bit = std::countr_zero(candidates);
-      candidates &= candidates - 1;
-      const auto [begin, end] = rows.range(gw, bit);
-      for (int64_t e = begin; e < end; ++e) {
-        const LocalId u = neighbors[e];
-        if ((frontier[u / kBitsPerWord] >> (u % kBitsPerWord)) & 1U) {
-          examined += e - begin + 1;
-          found_bits |= uint64_t{1} << bit;
-          out.push_back((static_cast<uint64_t>(w * kBitsPerWord + bit) << 32) | u);
-          goto next_vertex;
-        }
-      }
-      examined += end - begin;
-    next_vertex:;
-    }
-    rotating[w] |= found_bits;
-    if (own_block) {
-      visited[w] |= found_bits;
-      next_bits[w] |= found_bits;
     }
   }
-  return examined;
+  return scanner.examined();
 }
 
 }  // namespace
@@ -118,8 +171,9 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
   comm::ThreadBuckets& buckets = row_exchange_.start();
   std::memcpy(rotating_.data(), visited_.data(), block_words * sizeof(uint64_t));
   const RowIndex& index = graph_.rows;
-  const RowRanges<true> bcsr{index.starts(), index.word_offsets(), index.has_edges().data()};
-  const RowRanges<false> csr{index.starts(), nullptr, nullptr};
+  const RowRanges<true> bcsr{index.starts(), index.word_offsets(), index.has_edges().data(),
+                             graph_.first_neighbors.data()};
+  const RowRanges<false> csr{index.starts(), nullptr, nullptr, graph_.first_neighbors.data()};
   int64_t examined = 0;
   for (int s = 0; s < C; ++s) {
     const int target = (j + s) % C;  // the grid-row position owning the block examined now

@@ -5,8 +5,18 @@
 
 namespace g500::comm {
 
+// Every push_back writes its bucket's header, so two threads' headers must not share a cache
+// line: each thread's header array gets unused capacity behind it, which keeps the next thread's
+// allocation (and its headers) at least that far away.
+constexpr size_t kHeaderPadding = 2 * 64 / sizeof(std::vector<uint64_t>) + 1;
+
 ThreadBuckets make_thread_buckets(int nthreads, int ndest) {
-  return ThreadBuckets(nthreads, std::vector<std::vector<uint64_t>>(ndest));
+  ThreadBuckets buckets(nthreads);
+  for (auto& per_thread : buckets) {
+    per_thread.reserve(static_cast<size_t>(ndest) + kHeaderPadding);
+    per_thread.resize(ndest);
+  }
+  return buckets;
 }
 
 void clear_thread_buckets(ThreadBuckets& buckets) {

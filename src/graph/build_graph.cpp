@@ -254,6 +254,16 @@ void sort_rows_by_degree(LocalGraph& g, const std::vector<int64_t>& row_starts, 
   }
 }
 
+// The first neighbour of every row the row index addresses (empty rows of plain CSR get 0).
+std::vector<LocalId> first_neighbors_of(const LocalGraph& g) {
+  const int64_t* starts = g.rows.starts();
+  const int64_t count = g.rows.compressed() ? g.rows.nonempty_rows() : g.rows.num_rows();
+  std::vector<LocalId> first(count);
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < count; ++r) first[r] = starts[r + 1] > starts[r] ? g.neighbors[starts[r]] : 0;
+  return first;
+}
+
 // Keep pass 1's entries (8 bytes each) when, with the CSR (4 bytes each), they use at most this
 // share of the node's memory.
 constexpr double kKeepEntriesMemoryShare = 0.4;
@@ -310,6 +320,7 @@ LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, 
                            MPI_SUM, grid.row_comm());
   if (options.degree_sort) sort_rows_by_degree(g, row_starts, grid);
   g.rows = RowIndex(std::move(row_starts), options.bcsr);
+  g.first_neighbors = first_neighbors_of(g);
   int64_t local = g.local_edges();
   MPI_Allreduce(&local, &g.global_directed_edges, 1, MPI_INT64_T, MPI_SUM, grid.world());
   return g;

@@ -18,6 +18,10 @@ struct LocalGraph {
   Distribution dist;
   RowIndex rows;                      // where each row's neighbours start (CSR or BCSR, 4.1)
   std::vector<LocalId> neighbors;     // column-local ids, in a deterministic arrival order
+  // The first neighbour of every row (per non-empty row with BCSR, per row with plain CSR), kept
+  // densely so the bottom-up search reads it as one stream: after the degree sort the first
+  // neighbour is the likeliest parent, and most rows need no other (see bfs/bottom_up.cpp).
+  std::vector<LocalId> first_neighbors;
   std::vector<int64_t> owned_degree;  // B entries: degree of each owned vertex over the whole graph
   int64_t global_directed_edges = 0;  // 2 x (input edges that are not self-loops)
   double input_read_seconds = 0;      // time kernel 1 spent reading (generating) its input edges
@@ -28,7 +32,7 @@ struct LocalGraph {
   size_t memory_bytes() const {
     const RowIndex::Memory m = rows.memory();
     return m.row_starts + m.bitmap + m.offsets + neighbors.size() * sizeof(LocalId) +
-           owned_degree.size() * sizeof(int64_t);
+           first_neighbors.size() * sizeof(LocalId) + owned_degree.size() * sizeof(int64_t);
   }
 };
 

@@ -24,6 +24,8 @@ class RowIndex {
   RowIndex(std::vector<int64_t> plain_starts, bool compressed);
 
   bool compressed() const { return compressed_; }
+  int64_t num_rows() const { return nrows_; }
+  int64_t nonempty_rows() const { return word_offsets_.empty() ? 0 : word_offsets_.back(); }
   const Bitmap& has_edges() const { return has_edges_; }
   int64_t begin(int64_t v) const { return compressed_ ? starts_[rank(v)] : starts_[v]; }
   int64_t end(int64_t v) const {
