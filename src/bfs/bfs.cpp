@@ -21,12 +21,14 @@ DistributedBfs::DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid,
       row_exchange_(grid.row_comm(), nthreads_, comm::find_alltoallv(options.alltoallv)),
       column_exchange_(grid.col_comm(), nthreads_, comm::find_alltoallv(options.alltoallv)),
       parent_(dist_.block, -1),
+      degree_(dist_.block),
       visited_(dist_.block),
       frontier_bits_(dist_.block),
       column_frontier_(dist_.col_set_size()),
       next_bits_(dist_.block),
       found_(nthreads_),
       rotating_(dist_.block / kBitsPerWord) {
+  for (int64_t k = 0; k < dist_.block; ++k) degree_[k] = graph.owned_degree[graph.owned_original(k)];
   if (!comm::find_alltoallv(options.alltoallv)) throw UsageError("unknown --alltoallv algorithm '" + options.alltoallv + "'");
   if (!allgatherv_) throw UsageError("unknown --allgatherv algorithm '" + options.allgatherv + "'");
 }
@@ -86,12 +88,12 @@ BfsRun DistributedBfs::run(int64_t root) {
     frontier_.clear();
     const int64_t owned_begin = d.owned_begin();
     if (root >= owned_begin && root < owned_begin + d.block) {
-      const LocalId r = static_cast<LocalId>(root - owned_begin);
-      parent_[r] = root;
+      parent_[root - owned_begin] = root;
+      const LocalId r = static_cast<LocalId>(graph_.owned_local(root - owned_begin));
       visited_.set(r);
       frontier_bits_.set(r);
       frontier_.push_back(r);
-      root_degree = graph_.owned_degree[r];
+      root_degree = degree_[r];
     }
   }
   MPI_Allreduce(MPI_IN_PLACE, &root_degree, 1, MPI_INT64_T, MPI_SUM, grid_.world());

@@ -50,7 +50,7 @@ class DistributedBfs {
   // Records that thread t discovered owned vertex v (its bit in next_bits_ is set by the caller).
   void discover(int t, LocalId v) {
     found_[t].vertices.push_back(v);
-    found_[t].edges += graph_.owned_degree[v];
+    found_[t].edges += degree_[v];
   }
   // Applies received (child offset, column-local parent) pairs found by grid column source_col;
   // called inside a parallel region by every thread.
@@ -69,7 +69,8 @@ class DistributedBfs {
   comm::Exchanger row_exchange_;      // along P(i, :)
   comm::Exchanger column_exchange_;   // along P(:, j)
 
-  std::vector<int64_t> parent_;       // owned vertices
+  std::vector<int64_t> parent_;       // owned vertices, by original offset, in original global ids
+  std::vector<int64_t> degree_;       // owned vertices' degrees in the graph's ids
   Bitmap visited_;                    // owned vertices
   std::vector<LocalId> frontier_;     // owned offsets of the current frontier
   Bitmap frontier_bits_;              // the same frontier as a bitmap (bottom-up input)

@@ -28,6 +28,8 @@ struct RowRanges {
   const int64_t* word_offsets;
   const uint64_t* has_edges;
   const LocalId* first_neighbors;
+  const LocalId* col_original;  // with renumbering: found parents are sent in original ids
+  LocalId original(LocalId u) const { return col_original ? col_original[u] : u; }
   // Candidates of word w (global word index gw): unvisited rows, and with BCSR only non-empty ones.
   uint64_t candidates(uint64_t unvisited, int64_t gw) const { return kCompressed ? unvisited & has_edges[gw] : unvisited; }
   // Index of row (gw, bit) in starts and first_neighbors.
@@ -106,7 +108,7 @@ class BlockScanner {
  private:
   void found(int64_t w, int bit, LocalId parent, uint64_t& found_bits) {
     found_bits |= uint64_t{1} << bit;
-    out_.push_back((static_cast<uint64_t>(w * kBitsPerWord + bit) << 32) | parent);
+    out_.push_back((static_cast<uint64_t>(w * kBitsPerWord + bit) << 32) | rows_.original(parent));
   }
 
   const RowRanges<kCompressed>& rows_;
@@ -171,9 +173,10 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
   comm::ThreadBuckets& buckets = row_exchange_.start();
   std::memcpy(rotating_.data(), visited_.data(), block_words * sizeof(uint64_t));
   const RowIndex& index = graph_.rows;
+  const LocalId* col_original = graph_.renumbering.active() ? graph_.renumbering.col_original.data() : nullptr;
   const RowRanges<true> bcsr{index.starts(), index.word_offsets(), index.has_edges().data(),
-                             graph_.first_neighbors.data()};
-  const RowRanges<false> csr{index.starts(), nullptr, nullptr, graph_.first_neighbors.data()};
+                             graph_.first_neighbors.data(), col_original};
+  const RowRanges<false> csr{index.starts(), nullptr, nullptr, graph_.first_neighbors.data(), col_original};
   int64_t examined = 0;
   for (int s = 0; s < C; ++s) {
     const int target = (j + s) % C;  // the grid-row position owning the block examined now
@@ -193,7 +196,7 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
         if (own_block) {  // our own block's pairs need no communication
           for (uint64_t record : out) {
             const LocalId v = static_cast<LocalId>(record >> 32);
-            parent_[v] = d.global_from_col_local(static_cast<int64_t>(record & 0xffffffffULL), j);
+            parent_[graph_.owned_original(v)] = d.global_from_col_local(static_cast<int64_t>(record & 0xffffffffULL), j);
             discover(t, v);
           }
           out.clear();
@@ -228,7 +231,7 @@ void DistributedBfs::apply_found_pairs(int t, const uint64_t* records, int64_t c
     const LocalId v = static_cast<LocalId>(records[k] >> 32);
     visited_.test_and_set_atomic(v);
     next_bits_.test_and_set_atomic(v);
-    parent_[v] = d.global_from_col_local(static_cast<int64_t>(records[k] & 0xffffffffULL), source_col);
+    parent_[graph_.owned_original(v)] = d.global_from_col_local(static_cast<int64_t>(records[k] & 0xffffffffULL), source_col);
     discover(t, v);
   }
 }

@@ -68,7 +68,9 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
 #pragma omp for schedule(dynamic, 4)
       for (int64_t k = 0; k < npieces; ++k) {
         const RowPiece piece = pieces_[k];
-        const LocalId x = piece.row;
+        // Parents are written in original ids; candidates carry x's original row-local id.
+        const LocalId x_original = graph_.original_row_local(piece.row);
+        const int64_t x_global = d.global_from_row_local(x_original, d.row);
         examined += piece.end - piece.begin;
         for (int64_t e = piece.begin; e < piece.end; ++e) {
           const uint64_t y = graph_.neighbors[e];
@@ -76,12 +78,12 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
           const LocalId offset = static_cast<LocalId>(y - owner_row * d.block);
           if (owner_row == my_row) {  // we own y ourselves: no message needed
             if (visited_.test_and_set_atomic(offset)) {
-              parent_[offset] = d.global_from_row_local(x, d.row);
+              parent_[graph_.owned_original(offset)] = x_global;
               next_bits_.test_and_set_atomic(offset);
               discover(t, offset);
             }
           } else {
-            mine[owner_row].push_back((static_cast<uint64_t>(offset) << 32) | x);
+            mine[owner_row].push_back((static_cast<uint64_t>(offset) << 32) | x_original);
           }
         }
       }
@@ -101,7 +103,8 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
       for (int64_t k = 0; k < count; ++k) {
         const LocalId y = static_cast<LocalId>(records[k] >> 32);
         if (visited_.test_and_set_atomic(y)) {
-          parent_[y] = d.global_from_row_local(static_cast<int64_t>(records[k] & 0xffffffffULL), piece.source);
+          parent_[graph_.owned_original(y)] =
+              d.global_from_row_local(static_cast<int64_t>(records[k] & 0xffffffffULL), piece.source);
           next_bits_.test_and_set_atomic(y);
           discover(t, y);
         }

@@ -67,7 +67,7 @@ int run_bfs_command(int argc, char** argv) {
   app.add_option("--alltoallv", config.bfs.alltoallv, "alltoallv algorithm (see g500 coll)")->capture_default_str();
   app.add_option("--allgatherv", config.bfs.allgatherv, "allgatherv algorithm (see g500 coll)")->capture_default_str();
   std::string disabled;
-  app.add_option("--disable", disabled, "switch off techniques of 001 section 4, comma-separated: bcsr, degree-sort, bu-alltoallv, lb-topdown");
+  app.add_option("--disable", disabled, "switch off techniques of 001 section 4, comma-separated: bcsr, reorder, degree-sort, bu-alltoallv, lb-topdown");
   app.add_flag("--trace", config.bfs.trace, "record per-level direction, frontier size, edges examined and time in the JSON");
   InputOptions in;
   add_input_options(app, in);

@@ -228,11 +228,12 @@ void for_each_routed_chunk(const EdgeSource& source, MPI_Comm comm, Router& rout
 
 // Sorts every row's neighbours by descending degree (ties by id), so the bottom-up search meets
 // the vertices most likely to be in the frontier first and stops early (the aim of 001 4.2).
-void sort_rows_by_degree(LocalGraph& g, const std::vector<int64_t>& row_starts, const ProcessGrid& grid) {
+void sort_rows_by_degree(LocalGraph& g, const std::vector<int64_t>& owned_degree, const std::vector<int64_t>& row_starts,
+                         const ProcessGrid& grid) {
   const Distribution& d = g.dist;
   std::vector<uint32_t> owned(d.block), column_degree(d.col_set_size());
   for (int64_t k = 0; k < d.block; ++k)
-    owned[k] = static_cast<uint32_t>(std::min<int64_t>(g.owned_degree[k], UINT32_MAX));
+    owned[k] = static_cast<uint32_t>(std::min<int64_t>(owned_degree[k], UINT32_MAX));
   MPI_Allgather(owned.data(), static_cast<int>(d.block), MPI_UINT32_T, column_degree.data(), static_cast<int>(d.block),
                 MPI_UINT32_T, grid.col_comm());
   const int64_t nrows = static_cast<int64_t>(row_starts.size()) - 1;
@@ -296,14 +297,34 @@ LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, 
     applier.run(entries, n, [&](uint64_t entry) { ++cursor[entry_row(entry)]; });
     if (keep) kept.insert(kept.end(), entries, entries + n);
   });
+  // Full degree of each owned vertex: the sum of its row lengths over the processes of the grid row.
+  g.owned_degree.assign(d.block, 0);
+  MPI_Reduce_scatter_block(cursor.data(), g.owned_degree.data(), static_cast<int>(d.block), MPI_INT64_T, MPI_SUM,
+                           grid.row_comm());
+  // With `reorder` the rows and columns take their degree-order ids from here on.
+  ForwardMaps forward;
+  if (options.reorder) {
+    g.renumbering = build_renumbering(g.owned_degree, d, grid, forward);
+    std::vector<int64_t> lengths(nrows + 1, 0);
+    for (int64_t v = 0; v < nrows; ++v) lengths[forward.row_new[v]] = cursor[v];
+    cursor.swap(lengths);
+  }
+  const LocalId* row_new = options.reorder ? forward.row_new.data() : nullptr;
+  const LocalId* col_new = options.reorder ? forward.col_new.data() : nullptr;
   std::vector<int64_t> row_starts(nrows + 1, 0);
   for (int64_t v = 0; v < nrows; ++v) row_starts[v + 1] = row_starts[v] + cursor[v];
   g.neighbors.resize(row_starts[nrows]);
 
-  // Pass 2: fill each row at its cursor, in arrival order.
+  // Pass 2: fill each row at its cursor, in arrival order. The applier gives each thread whole
+  // original rows, so with renumbering each thread still owns whole rows.
   std::copy(row_starts.begin(), row_starts.end() - 1, cursor.begin());
   auto fill = [&](const uint64_t* entries, int64_t n) {
-    applier.run(entries, n, [&](uint64_t entry) { g.neighbors[cursor[entry_row(entry)]++] = static_cast<LocalId>(entry); });
+    if (row_new)
+      applier.run(entries, n, [&](uint64_t entry) {
+        g.neighbors[cursor[row_new[entry_row(entry)]]++] = col_new[static_cast<LocalId>(entry)];
+      });
+    else
+      applier.run(entries, n, [&](uint64_t entry) { g.neighbors[cursor[entry_row(entry)]++] = static_cast<LocalId>(entry); });
   };
   if (keep) {
     fill(kept.data(), static_cast<int64_t>(kept.size()));
@@ -311,14 +332,13 @@ LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, 
   } else {
     for_each_routed_chunk(source, grid.world(), router, buffer, g.input_read_seconds, fill);
   }
+  forward = ForwardMaps();
 
-  // Full degree of each owned vertex: sum of its row lengths over the processes of the grid row.
-  std::vector<int64_t>& row_degree = cursor;  // reused: row lengths again
-  for (int64_t v = 0; v < nrows; ++v) row_degree[v] = row_starts[v + 1] - row_starts[v];
-  g.owned_degree.assign(d.block, 0);
-  MPI_Reduce_scatter_block(row_degree.data(), g.owned_degree.data(), static_cast<int>(d.block), MPI_INT64_T,
-                           MPI_SUM, grid.row_comm());
-  if (options.degree_sort) sort_rows_by_degree(g, row_starts, grid);
+  if (options.degree_sort) {
+    std::vector<int64_t> local_degree(d.block);  // in the graph's ids
+    for (int64_t k = 0; k < d.block; ++k) local_degree[k] = g.owned_degree[g.owned_original(k)];
+    sort_rows_by_degree(g, local_degree, row_starts, grid);
+  }
   g.rows = RowIndex(std::move(row_starts), options.bcsr);
   g.first_neighbors = first_neighbors_of(g);
   int64_t local = g.local_edges();

@@ -9,6 +9,7 @@
 #include "graph/distribution.hpp"
 #include "graph/edge_source.hpp"
 #include "graph/grid.hpp"
+#include "graph/renumbering.hpp"
 #include "graph/row_index.hpp"
 #include "util/bitmap.hpp"
 
@@ -22,9 +23,20 @@ struct LocalGraph {
   // densely so the bottom-up search reads it as one stream: after the degree sort the first
   // neighbour is the likeliest parent, and most rows need no other (see bfs/bottom_up.cpp).
   std::vector<LocalId> first_neighbors;
-  std::vector<int64_t> owned_degree;  // B entries: degree of each owned vertex over the whole graph
+  std::vector<int64_t> owned_degree;  // B entries: degree of each owned vertex (original offsets)
+  Renumbering renumbering;            // with `reorder`: the graph's ids are in degree order (4.2)
   int64_t global_directed_edges = 0;  // 2 x (input edges that are not self-loops)
   double input_read_seconds = 0;      // time kernel 1 spent reading (generating) its input edges
+
+  // Between original ids and the graph's ids (the same when not renumbered).
+  int64_t owned_local(int64_t original_offset) const {
+    return renumbering.active() ? renumbering.owned_new[original_offset] : original_offset;
+  }
+  int64_t owned_original(int64_t local_offset) const {
+    return renumbering.active() ? renumbering.owned_original[local_offset] : local_offset;
+  }
+  LocalId original_row_local(LocalId x) const { return renumbering.active() ? renumbering.row_original[x] : x; }
+  LocalId original_col_local(LocalId u) const { return renumbering.active() ? renumbering.col_original[u] : u; }
 
   int64_t row_begin(int64_t v) const { return rows.begin(v); }
   int64_t row_end(int64_t v) const { return rows.end(v); }
@@ -32,13 +44,16 @@ struct LocalGraph {
   size_t memory_bytes() const {
     const RowIndex::Memory m = rows.memory();
     return m.row_starts + m.bitmap + m.offsets + neighbors.size() * sizeof(LocalId) +
-           first_neighbors.size() * sizeof(LocalId) + owned_degree.size() * sizeof(int64_t);
+           first_neighbors.size() * sizeof(LocalId) + owned_degree.size() * sizeof(int64_t) +
+           (renumbering.owned_new.size() + renumbering.owned_original.size() + renumbering.row_original.size() +
+            renumbering.col_original.size()) * sizeof(LocalId);
   }
 };
 
 struct GraphOptions {
   bool bcsr = true;         // bitmap-based CSR row index (001 4.1); false: plain CSR
   bool degree_sort = true;  // each row's neighbours by descending degree (the aim of 001 4.2)
+  bool reorder = true;      // vertices renumbered by degree inside each process (001 4.2)
 };
 
 // Kernel 1: builds every process's block from the distributed edge source (collective).

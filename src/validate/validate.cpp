@@ -134,13 +134,21 @@ ValidationResult validate_bfs(const LocalGraph& graph, const ProcessGrid& grid, 
   result.error = first_error(compute_tree_depths(d, grid, root, parents, depth), grid.world());
   if (!result.error.empty()) return result;
 
-  // Depths of the row set and column set, parents of the row set.
+  // Depths of the row set and column set, parents of the row set, in the graph's ids (which differ
+  // from the original ones when the graph is renumbered, 001 4.2).
+  std::vector<int32_t> local_depth(d.block);
+  std::vector<int64_t> local_parent(d.block);
+#pragma omp parallel for schedule(static)
+  for (int64_t k = 0; k < d.block; ++k) {
+    local_depth[k] = depth[graph.owned_original(k)];
+    local_parent[k] = parents[graph.owned_original(k)];
+  }
   std::vector<int32_t> row_depth(d.row_set_size()), col_depth(d.col_set_size());
   std::vector<int64_t> row_parent(d.row_set_size());
   const int block = static_cast<int>(d.block);
-  MPI_Allgather(depth.data(), block, MPI_INT32_T, row_depth.data(), block, MPI_INT32_T, grid.row_comm());
-  MPI_Allgather(depth.data(), block, MPI_INT32_T, col_depth.data(), block, MPI_INT32_T, grid.col_comm());
-  MPI_Allgather(parents.data(), block, MPI_INT64_T, row_parent.data(), block, MPI_INT64_T, grid.row_comm());
+  MPI_Allgather(local_depth.data(), block, MPI_INT32_T, row_depth.data(), block, MPI_INT32_T, grid.row_comm());
+  MPI_Allgather(local_depth.data(), block, MPI_INT32_T, col_depth.data(), block, MPI_INT32_T, grid.col_comm());
+  MPI_Allgather(local_parent.data(), block, MPI_INT64_T, row_parent.data(), block, MPI_INT64_T, grid.row_comm());
 
   // Rules 3 and 4 over this process's edges (v in the row set, u in the column set).
   Bitmap tree_edge_seen(d.row_set_size());
@@ -162,12 +170,14 @@ ValidationResult validate_bfs(const LocalGraph& graph, const ProcessGrid& grid, 
         }
       }
       if (dv != kUnreached) ++reached_entries;
-      if (parent >= 0 && parent == d.global_from_col_local(u, d.col)) tree_edge_seen.test_and_set_atomic(v);
+      if (parent >= 0 && parent == d.global_from_col_local(graph.original_col_local(u), d.col))
+        tree_edge_seen.test_and_set_atomic(v);
     }
   }
   std::string local_error;
   if (bad_v >= 0) {
-    const int64_t v = d.global_from_row_local(bad_v, d.row), u = d.global_from_col_local(bad_u, d.col);
+    const int64_t v = d.global_from_row_local(graph.original_row_local(static_cast<LocalId>(bad_v)), d.row);
+    const int64_t u = d.global_from_col_local(graph.original_col_local(static_cast<LocalId>(bad_u)), d.col);
     local_error = "edge (" + std::to_string(v) + ", " + std::to_string(u) + ") joins depths " +
                   std::to_string(row_depth[bad_v]) + " and " + std::to_string(col_depth[bad_u]) +
                   " (-1 = unreached): levels must differ by at most one and the tree must span the component";
@@ -186,7 +196,8 @@ ValidationResult validate_bfs(const LocalGraph& graph, const ProcessGrid& grid, 
     const int64_t v = first + k;
     degree_sum += graph.owned_degree[k];
     max_depth = std::max(max_depth, depth[k]);
-    if (v != root && !((owned_seen[k / kBitsPerWord] >> (k % kBitsPerWord)) & 1U) && local_error.empty())
+    const int64_t local = graph.owned_local(k);
+    if (v != root && !((owned_seen[local / kBitsPerWord] >> (local % kBitsPerWord)) & 1U) && local_error.empty())
       local_error = "the parent " + std::to_string(parents[k]) + " of vertex " + std::to_string(v) +
                     " is not one of its neighbours";
   }

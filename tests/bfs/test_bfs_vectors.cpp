@@ -59,8 +59,11 @@ TEST(BfsVectors, TechniqueSwitches) {
   no_bcsr.bcsr = false;
   GraphOptions no_degree_sort;
   no_degree_sort.degree_sort = false;
+  GraphOptions no_reorder;
+  no_reorder.reorder = false;
   GraphOptions no_graph_techniques = no_bcsr;
   no_graph_techniques.degree_sort = false;
+  no_graph_techniques.reorder = false;
   BfsOptions no_bu_alltoallv;
   no_bu_alltoallv.bu_alltoallv = false;
   BfsOptions no_lb_topdown;
@@ -72,6 +75,7 @@ TEST(BfsVectors, TechniqueSwitches) {
     check_scale(scale, 1, {}, {}, no_bu_alltoallv);
     check_scale(scale, 2, {}, {}, no_lb_topdown);
     check_scale(scale, 1, {}, no_degree_sort, {});
+    check_scale(scale, 2, {}, no_reorder, {});
     check_scale(scale, 2, {}, no_graph_techniques, all_off_bfs);
   }
 }

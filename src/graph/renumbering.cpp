@@ -1,0 +1,55 @@
+#include "graph/renumbering.hpp"
+
+#include <algorithm>
+
+namespace g500 {
+
+std::vector<LocalId> degree_order(const std::vector<int64_t>& degree) {
+  const int64_t n = static_cast<int64_t>(degree.size());
+  int64_t max_degree = 0;
+  for (int64_t x : degree) max_degree = std::max(max_degree, x);
+  std::vector<LocalId> order(n);
+  if (max_degree > 4 * n + 1024) {  // a huge hub (file input): buckets would cost more than sorting
+    for (int64_t k = 0; k < n; ++k) order[k] = static_cast<LocalId>(k);
+    std::stable_sort(order.begin(), order.end(), [&](LocalId a, LocalId b) { return degree[a] > degree[b]; });
+    return order;
+  }
+  // Bucket b holds degree max_degree - b, so ascending buckets are descending degrees.
+  std::vector<int64_t> start(max_degree + 2, 0);
+  for (int64_t x : degree) ++start[max_degree - x + 1];
+  for (int64_t b = 1; b < max_degree + 2; ++b) start[b] += start[b - 1];
+  for (int64_t k = 0; k < n; ++k) order[start[max_degree - degree[k]]++] = static_cast<LocalId>(k);
+  return order;
+}
+
+namespace {
+
+// Gathers every process's per-block table along `comm` (ordered by block position) and turns the
+// offsets into ids of the whole set: id = position * B + table[position][offset].
+std::vector<LocalId> gather_set_map(const std::vector<LocalId>& owned_table, int64_t block, int positions, MPI_Comm comm) {
+  std::vector<LocalId> set_map(static_cast<size_t>(block) * positions);
+  MPI_Allgather(owned_table.data(), static_cast<int>(block), MPI_UINT32_T, set_map.data(), static_cast<int>(block),
+                MPI_UINT32_T, comm);
+#pragma omp parallel for schedule(static)
+  for (int64_t x = 0; x < block * positions; ++x) set_map[x] += static_cast<LocalId>(x / block * block);
+  return set_map;
+}
+
+}  // namespace
+
+Renumbering build_renumbering(const std::vector<int64_t>& owned_degree, const Distribution& d, const ProcessGrid& grid,
+                              ForwardMaps& forward) {
+  Renumbering r;
+  r.owned_original = degree_order(owned_degree);
+  r.owned_new.resize(r.owned_original.size());
+  for (size_t k = 0; k < r.owned_original.size(); ++k) r.owned_new[r.owned_original[k]] = static_cast<LocalId>(k);
+  // The row set of grid row i is the blocks of P(i, 0..C-1) by grid column, the column set of grid
+  // column j the blocks of P(0..R-1, j) by grid row: the communicators' rank orders.
+  forward.row_new = gather_set_map(r.owned_new, d.block, d.C, grid.row_comm());
+  forward.col_new = gather_set_map(r.owned_new, d.block, d.R, grid.col_comm());
+  r.row_original = gather_set_map(r.owned_original, d.block, d.C, grid.row_comm());
+  r.col_original = gather_set_map(r.owned_original, d.block, d.R, grid.col_comm());
+  return r;
+}
+
+}  // namespace g500

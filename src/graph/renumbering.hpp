@@ -1,0 +1,42 @@
+// Degree-order renumbering of the vertices inside each process (001 section 4.2, switch `reorder`).
+//
+// A Kronecker graph's few high-degree vertices are touched far more often than the rest. Kernel 1
+// renumbers the vertices of every owned block by descending degree (ties by original offset), so
+// the busy vertices share the first words of every bitmap and the first entries of every per-
+// vertex array, and vertices without edges sit together at the block's end. The BFS works in the
+// new ids; these tables translate back whenever a parent is written, so the output stays in the
+// original vertex ids. Only the position inside a block changes: the owner of a vertex does not.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "graph/distribution.hpp"
+#include "graph/grid.hpp"
+
+namespace g500 {
+
+struct Renumbering {
+  std::vector<LocalId> owned_new;       // original owned offset -> new offset (B entries)
+  std::vector<LocalId> owned_original;  // new owned offset -> original offset (B)
+  std::vector<LocalId> row_original;    // new row-local id -> original row-local id (C x B)
+  std::vector<LocalId> col_original;    // new column-local id -> original column-local id (R x B)
+
+  bool active() const { return !owned_new.empty(); }
+};
+
+// The forward maps of the row and column sets, needed only while kernel 1 places the edges.
+struct ForwardMaps {
+  std::vector<LocalId> row_new;  // original row-local id -> new row-local id
+  std::vector<LocalId> col_new;  // original column-local id -> new column-local id
+};
+
+// The permutation of one block: owned offsets by descending degree, ties by offset (a stable
+// counting sort by degree). Returns new offset -> original offset.
+std::vector<LocalId> degree_order(const std::vector<int64_t>& degree);
+
+// Collective over the grid: from every process's owned degrees (original order), the renumbering
+// tables of this process and the forward maps of its row and column sets.
+Renumbering build_renumbering(const std::vector<int64_t>& owned_degree, const Distribution& d, const ProcessGrid& grid,
+                              ForwardMaps& forward);
+
+}  // namespace g500
