@@ -6,6 +6,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "util/error.hpp"
 
@@ -27,8 +28,15 @@ DistributedBfs::DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid,
       column_frontier_(dist_.col_set_size()),
       next_bits_(dist_.block),
       found_(nthreads_),
-      rotating_(dist_.block / kBitsPerWord) {
-  for (int64_t k = 0; k < dist_.block; ++k) degree_[k] = graph.owned_degree[graph.owned_original(k)];
+      rotating_(dist_.block / kBitsPerWord),
+      initial_visited_(dist_.block / kBitsPerWord, 0) {
+  for (int64_t k = 0; k < dist_.block; ++k) {
+    degree_[k] = graph.owned_degree[graph.owned_original(k)];
+    // Vertices without edges cannot be reached (unless they are the root): marking them visited
+    // from the start keeps them out of every bottom-up search and out of the unvisited lists of
+    // sparse-switch.
+    if (degree_[k] == 0) initial_visited_[k / kBitsPerWord] |= uint64_t{1} << (k % kBitsPerWord);
+  }
   if (!comm::find_alltoallv(options.alltoallv)) throw UsageError("unknown --alltoallv algorithm '" + options.alltoallv + "'");
   if (!allgatherv_) throw UsageError("unknown --allgatherv algorithm '" + options.allgatherv + "'");
 }
@@ -82,7 +90,7 @@ BfsRun DistributedBfs::run(int64_t root) {
   int64_t root_degree = 0;
   {
     comm::ScopedPhase timed(profile, Phase::kCalculation);
-    visited_.clear();
+    std::memcpy(visited_.data(), initial_visited_.data(), initial_visited_.size() * sizeof(uint64_t));
     frontier_bits_.clear();
     next_bits_.clear();
     frontier_.clear();

@@ -55,7 +55,9 @@ class DistributedBfs {
   // Applies received (child offset, column-local parent) pairs found by grid column source_col;
   // called inside a parallel region by every thread.
   void apply_found_pairs(int t, const uint64_t* records, int64_t count, int source_col);
-  void send_pairs_now(int target, int s, comm::PhaseProfile& profile);
+  void send_pairs_now(int to, int from, comm::PhaseProfile& profile);
+  // Bottom-up step 1: the frontier of this grid column's vertex range, gathered along the column.
+  void gather_column_frontier(comm::PhaseProfile& profile);
   // Makes this level's discoveries the next frontier: always as a bitmap, and as a list when the
   // next level goes top-down.
   void advance_frontier(bool need_list);
@@ -91,6 +93,9 @@ class DistributedBfs {
   std::vector<RowPiece> pieces_;      // top-down work items
   Bitmap column_frontier_;            // frontier over this grid column's vertex range
   std::vector<uint64_t> rotating_;    // visited words passed around the grid row (4.5)
+  std::vector<uint64_t> initial_visited_;  // owned vertices without edges: never searched for
+  std::vector<uint64_t> frontier_message_, frontier_messages_;  // sparse-switch frontier gather
+  std::vector<std::vector<uint64_t>> send_messages_, recv_messages_;  // rotating segments in flight
 };
 
 }  // namespace g500

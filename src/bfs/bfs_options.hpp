@@ -17,6 +17,9 @@ struct BfsOptions {
   // Techniques of 001 section 4 that can be switched off (`--disable NAME`) to measure them.
   bool bu_alltoallv = true;        // 4.5: one alltoallv of found pairs per bottom-up level
   bool lb_topdown = true;          // 4.4: high-degree rows split among threads in top-down
+  bool sparse_switch = true;       // 4.5: lists instead of bitmaps when few vertices are involved
+  bool overlap = true;             // 4.5: n x C sub-steps, rotation both ways, arrival order
+  int substeps = 4;                // n of `overlap` (the paper's value)
 };
 
 }  // namespace g500

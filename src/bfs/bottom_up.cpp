@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "bfs/bfs.hpp"
+#include "bfs/sparse_switch.hpp"
 
 namespace g500 {
 
@@ -122,21 +123,24 @@ class BlockScanner {
 
 constexpr int64_t kWordsPerScanChunk = 64;  // dynamic-schedule unit of the bottom-up scan
 
+// Scans block words [w_begin, w_end) (relative to the block starting at global word base_word);
+// called inside a parallel region by every thread.
 template <bool kCompressed>
 int64_t scan_block(const RowRanges<kCompressed>& rows, const LocalId* neighbors, const uint64_t* frontier,
-                   uint64_t* rotating, int64_t base_word, int64_t block_words, bool own_block, uint64_t* visited,
-                   uint64_t* next_bits, std::vector<uint64_t>& out) {
+                   uint64_t* rotating, int64_t base_word, int64_t w_begin, int64_t w_end, bool own_block,
+                   uint64_t* visited, uint64_t* next_bits, std::vector<uint64_t>& out) {
   BlockScanner<kCompressed> scanner(rows, neighbors, frontier, rotating, base_word, out);
-  const int64_t nchunks = (block_words + kWordsPerScanChunk - 1) / kWordsPerScanChunk;
+  const int64_t nchunks = (w_end - w_begin + kWordsPerScanChunk - 1) / kWordsPerScanChunk;
 #pragma omp for schedule(dynamic, 1)
   for (int64_t c = 0; c < nchunks; ++c) {
-    const int64_t w_begin = c * kWordsPerScanChunk, w_end = std::min(block_words, w_begin + kWordsPerScanChunk);
+    const int64_t chunk_begin = w_begin + c * kWordsPerScanChunk;
+    const int64_t chunk_end = std::min(w_end, chunk_begin + kWordsPerScanChunk);
     uint64_t found_next = 0;
-    uint64_t unsettled_next = scanner.first_pass(w_begin, found_next);
-    for (int64_t w = w_begin; w < w_end; ++w) {
+    uint64_t unsettled_next = scanner.first_pass(chunk_begin, found_next);
+    for (int64_t w = chunk_begin; w < chunk_end; ++w) {
       uint64_t found_bits = found_next, unsettled = unsettled_next;
       found_next = 0;
-      if (w + 1 < w_end) unsettled_next = scanner.first_pass(w + 1, found_next);
+      if (w + 1 < chunk_end) unsettled_next = scanner.first_pass(w + 1, found_next);
       scanner.second_pass(w, unsettled, found_bits);
       rotating[w] |= found_bits;
       if (own_block) {
@@ -148,28 +152,85 @@ int64_t scan_block(const RowRanges<kCompressed>& rows, const LocalId* neighbors,
   return scanner.examined();
 }
 
+// A part of the block whose visited words travel together (overlap, 4.5): leftward parts go to
+// P(i, j-1) after each sub-step, rightward parts to P(i, j+1).
+struct Segment {
+  int64_t begin, end;  // words of the block
+  bool leftward;
+};
+
+std::vector<Segment> make_segments(int64_t block_words, int parts, bool both_directions) {
+  std::vector<Segment> segments;
+  for (int k = 0; k < parts; ++k) {
+    const int64_t begin = block_words * k / parts, end = block_words * (k + 1) / parts;
+    if (end > begin) segments.push_back(Segment{begin, end, !both_directions || k < (parts + 1) / 2});
+  }
+  if (segments.empty()) segments.push_back(Segment{0, block_words, true});
+  return segments;
+}
+
 }  // namespace
+
+void DistributedBfs::gather_column_frontier(comm::PhaseProfile& profile) {
+  using comm::Phase;
+  using comm::ScopedPhase;
+  const int R = dist_.R;
+  const int64_t block_words = dist_.block / kBitsPerWord;
+  if (R == 1) {
+    ScopedPhase timed(profile, Phase::kCalculation);
+    std::memcpy(column_frontier_.data(), frontier_bits_.data(), block_words * sizeof(uint64_t));
+    return;
+  }
+  std::vector<int> counts(R), displs(R);
+  if (!options_.sparse_switch) {
+    ScopedPhase timed(profile, Phase::kAllgatherv);
+    for (int r = 0; r < R; ++r) {
+      counts[r] = static_cast<int>(block_words);
+      displs[r] = static_cast<int>(r * block_words);
+    }
+    allgatherv_(frontier_bits_.data(), static_cast<int>(block_words), MPI_UINT64_T, column_frontier_.data(),
+                counts.data(), displs.data(), MPI_UINT64_T, grid_.col_comm());
+    return;
+  }
+  // sparse-switch: each part as a bitmap or as the list of its frontier vertices.
+  int mine = 0;
+  {
+    ScopedPhase timed(profile, Phase::kCalculation);
+    frontier_message_.resize(sparse_switch::max_message_words(block_words));
+    mine = static_cast<int>(sparse_switch::encode(frontier_bits_.data(), block_words, sparse_switch::Listed::kSetBits,
+                                                  true, frontier_message_.data()));
+  }
+  {
+    ScopedPhase timed(profile, Phase::kAllgatherv);
+    MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, grid_.col_comm());
+    int total = 0;
+    for (int r = 0; r < R; ++r) {
+      displs[r] = total;
+      total += counts[r];
+    }
+    frontier_messages_.resize(total);
+    allgatherv_(frontier_message_.data(), mine, MPI_UINT64_T, frontier_messages_.data(), counts.data(), displs.data(),
+                MPI_UINT64_T, grid_.col_comm());
+  }
+  ScopedPhase timed(profile, Phase::kCalculation);
+  for (int r = 0; r < R; ++r)
+    sparse_switch::decode(frontier_messages_.data() + displs[r], block_words, sparse_switch::Listed::kSetBits,
+                          column_frontier_.data() + r * block_words);
+}
 
 DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& profile) {
   using comm::Phase;
   using comm::ScopedPhase;
   const Distribution& d = dist_;
-  const int R = d.R, C = d.C, j = d.col;
+  const int C = d.C, j = d.col;
   const int64_t block_words = d.block / kBitsPerWord;
 
   // 1. Frontier over the column's vertex range: owned frontier bitmaps gathered along the column.
-  if (R == 1) {
-    ScopedPhase timed(profile, Phase::kCalculation);
-    std::memcpy(column_frontier_.data(), frontier_bits_.data(), block_words * sizeof(uint64_t));
-  } else {
-    ScopedPhase timed(profile, Phase::kAllgatherv);
-    std::vector<int> counts(R, static_cast<int>(block_words)), displs(R);
-    for (int r = 0; r < R; ++r) displs[r] = static_cast<int>(r * block_words);
-    allgatherv_(frontier_bits_.data(), static_cast<int>(block_words), MPI_UINT64_T, column_frontier_.data(),
-                counts.data(), displs.data(), MPI_UINT64_T, grid_.col_comm());
-  }
+  gather_column_frontier(profile);
 
-  // 2. C sub-steps over the blocks of the row set, the visited bitmap rotating along the row.
+  // 2. C rounds over the blocks of the row set, the visited bitmap rotating along the row. With
+  // `overlap` the block is cut into n segments (n x C sub-steps), half of them travelling each way,
+  // each sent as soon as it is scanned and scanned in the order the segments arrive.
   comm::ThreadBuckets& buckets = row_exchange_.start();
   std::memcpy(rotating_.data(), visited_.data(), block_words * sizeof(uint64_t));
   const RowIndex& index = graph_.rows;
@@ -177,38 +238,92 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
   const RowRanges<true> bcsr{index.starts(), index.word_offsets(), index.has_edges().data(),
                              graph_.first_neighbors.data(), col_original};
   const RowRanges<false> csr{index.starts(), nullptr, nullptr, graph_.first_neighbors.data(), col_original};
+  const bool split = options_.overlap && C > 1;  // with C = 1 nothing travels, so nothing overlaps
+  const std::vector<Segment> segments = make_segments(block_words, split ? options_.substeps : 1, split);
+  const int nsegments = static_cast<int>(segments.size());
+  const bool both_directions = split && nsegments > 1;
+  const int left = (j + C - 1) % C, right = (j + 1) % C;
+  if (C > 1 && static_cast<int>(send_messages_.size()) != nsegments) {
+    send_messages_.assign(nsegments, {});
+    recv_messages_.assign(nsegments, {});
+    for (int k = 0; k < nsegments; ++k) {
+      send_messages_[k].resize(sparse_switch::max_message_words(segments[k].end - segments[k].begin));
+      recv_messages_[k].resize(send_messages_[k].size());
+    }
+  }
+  // receives: this round's segments; next_receives: the next round's, posted as buffers free up.
+  std::vector<MPI_Request> sends(nsegments, MPI_REQUEST_NULL), receives(nsegments, MPI_REQUEST_NULL),
+      next_receives(nsegments, MPI_REQUEST_NULL);
+  auto post_receive = [&](int k) {
+    MPI_Irecv(recv_messages_[k].data(), static_cast<int>(recv_messages_[k].size()), MPI_UINT64_T,
+              segments[k].leftward ? right : left, k, grid_.row_comm(), &next_receives[k]);
+  };
   int64_t examined = 0;
   for (int s = 0; s < C; ++s) {
-    const int target = (j + s) % C;  // the grid-row position owning the block examined now
-    const int64_t base_word = static_cast<int64_t>(target) * d.block / kBitsPerWord;
-    const bool own_block = s == 0;
-    {
-      ScopedPhase timed(profile, Phase::kCalculation);
-#pragma omp parallel num_threads(nthreads_) reduction(+ : examined)
+    const bool more = s + 1 < C;
+    receives.swap(next_receives);
+    if (s == 0 && more) {
+      ScopedPhase timed(profile, Phase::kSendrecv);
+      for (int k = 0; k < nsegments; ++k) post_receive(k);
+    }
+    for (int done = 0; done < nsegments; ++done) {
+      int k = done;
+      if (s > 0) {  // the segments of this round, in arrival order
+        {
+          ScopedPhase timed(profile, Phase::kSendrecv);
+          MPI_Waitany(nsegments, receives.data(), &k, MPI_STATUS_IGNORE);
+        }
+        ScopedPhase timed(profile, Phase::kCalculation);
+        sparse_switch::decode(recv_messages_[k].data(), segments[k].end - segments[k].begin,
+                              sparse_switch::Listed::kClearBits, rotating_.data() + segments[k].begin);
+        if (more) post_receive(k);
+      }
+      const Segment& segment = segments[k];
+      const int target = segment.leftward ? (j + s) % C : (j - s + C) % C;  // owner of the block examined
+      const int64_t base_word = static_cast<int64_t>(target) * block_words;
+      const bool own_block = s == 0;
       {
-        const int t = omp_get_thread_num();
-        auto& out = buckets[t][target];
-        examined += index.compressed()
-                        ? scan_block(bcsr, graph_.neighbors.data(), column_frontier_.data(), rotating_.data(), base_word,
-                                     block_words, own_block, visited_.data(), next_bits_.data(), out)
-                        : scan_block(csr, graph_.neighbors.data(), column_frontier_.data(), rotating_.data(), base_word,
-                                     block_words, own_block, visited_.data(), next_bits_.data(), out);
-        if (own_block) {  // our own block's pairs need no communication
-          for (uint64_t record : out) {
-            const LocalId v = static_cast<LocalId>(record >> 32);
-            parent_[graph_.owned_original(v)] = d.global_from_col_local(static_cast<int64_t>(record & 0xffffffffULL), j);
-            discover(t, v);
+        ScopedPhase timed(profile, Phase::kCalculation);
+#pragma omp parallel num_threads(nthreads_) reduction(+ : examined)
+        {
+          const int t = omp_get_thread_num();
+          auto& out = buckets[t][target];
+          examined += index.compressed()
+                          ? scan_block(bcsr, graph_.neighbors.data(), column_frontier_.data(), rotating_.data(),
+                                       base_word, segment.begin, segment.end, own_block, visited_.data(),
+                                       next_bits_.data(), out)
+                          : scan_block(csr, graph_.neighbors.data(), column_frontier_.data(), rotating_.data(),
+                                       base_word, segment.begin, segment.end, own_block, visited_.data(),
+                                       next_bits_.data(), out);
+          if (own_block) {  // our own block's pairs need no communication
+            for (uint64_t record : out) {
+              const LocalId v = static_cast<LocalId>(record >> 32);
+              parent_[graph_.owned_original(v)] =
+                  d.global_from_col_local(static_cast<int64_t>(record & 0xffffffffULL), j);
+              discover(t, v);
+            }
+            out.clear();
           }
-          out.clear();
         }
       }
+      if (more) {
+        ScopedPhase timed(profile, Phase::kSendrecv);
+        MPI_Wait(&sends[k], MPI_STATUS_IGNORE);  // the previous round's message left this buffer
+        const size_t length = sparse_switch::encode(rotating_.data() + segment.begin, segment.end - segment.begin,
+                                                    sparse_switch::Listed::kClearBits, options_.sparse_switch,
+                                                    send_messages_[k].data());
+        MPI_Isend(send_messages_[k].data(), static_cast<int>(length), MPI_UINT64_T, segment.leftward ? left : right, k,
+                  grid_.row_comm(), &sends[k]);
+      }
     }
-    if (!own_block && !options_.bu_alltoallv) send_pairs_now(target, s, profile);
-    if (s + 1 < C) {
-      ScopedPhase timed(profile, Phase::kSendrecv);
-      MPI_Sendrecv_replace(rotating_.data(), static_cast<int>(block_words), MPI_UINT64_T, (j + C - 1) % C, 0,
-                           (j + 1) % C, 0, grid_.row_comm(), MPI_STATUS_IGNORE);
+    if (s > 0 && !options_.bu_alltoallv) {  // Algorithm 3: this round's pairs go to their owners now
+      send_pairs_now((j + s) % C, (j - s + C) % C, profile);
+      if (both_directions && (j + s) % C != (j - s + C) % C) send_pairs_now((j - s + C) % C, (j + s) % C, profile);
     }
+  }
+  {
+    ScopedPhase timed(profile, Phase::kSendrecv);
+    MPI_Waitall(nsegments, sends.data(), MPI_STATUSES_IGNORE);
   }
 
   // 3. Found pairs to their owners along the row.
@@ -236,27 +351,25 @@ void DistributedBfs::apply_found_pairs(int t, const uint64_t* records, int64_t c
   }
 }
 
-// Algorithm 3's exchange (switch `bu-alltoallv` off): after sub-step s the pairs found for the
-// block of P(i, j+s) go straight to it, and the pairs P(i, j-s) found for our block arrive.
-void DistributedBfs::send_pairs_now(int target, int s, comm::PhaseProfile& profile) {
+// Algorithm 3's exchange (switch `bu-alltoallv` off): after a round the pairs found for the block
+// of P(i, to) go straight to it, and the pairs P(i, from) found for our block arrive.
+void DistributedBfs::send_pairs_now(int to, int from, comm::PhaseProfile& profile) {
   using comm::Phase;
-  const int C = dist_.C, j = dist_.col;
-  const int from = (j - s + C) % C;
   std::vector<uint64_t> send;
   {
     comm::ScopedPhase timed(profile, Phase::kCalculation);
     for (auto& per_thread : row_exchange_.start_bucket_view()) {
-      send.insert(send.end(), per_thread[target].begin(), per_thread[target].end());
-      per_thread[target].clear();
+      send.insert(send.end(), per_thread[to].begin(), per_thread[to].end());
+      per_thread[to].clear();
     }
   }
   std::vector<uint64_t> received;
   {
     comm::ScopedPhase timed(profile, Phase::kSendrecv);
     int outgoing = static_cast<int>(send.size()), incoming = 0;
-    MPI_Sendrecv(&outgoing, 1, MPI_INT, target, 1, &incoming, 1, MPI_INT, from, 1, grid_.row_comm(), MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&outgoing, 1, MPI_INT, to, 1001, &incoming, 1, MPI_INT, from, 1001, grid_.row_comm(), MPI_STATUS_IGNORE);
     received.resize(incoming);
-    MPI_Sendrecv(send.data(), outgoing, MPI_UINT64_T, target, 2, received.data(), incoming, MPI_UINT64_T, from, 2,
+    MPI_Sendrecv(send.data(), outgoing, MPI_UINT64_T, to, 1002, received.data(), incoming, MPI_UINT64_T, from, 1002,
                  grid_.row_comm(), MPI_STATUS_IGNORE);
   }
   comm::ScopedPhase timed(profile, Phase::kCalculation);

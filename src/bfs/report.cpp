@@ -78,6 +78,7 @@ nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult&
                  {"options",
                   {{"validate", config.validate},
                    {"alpha", config.bfs.alpha},
+                   {"substeps", config.bfs.substeps},
                    {"beta", config.bfs.beta},
                    {"alltoallv", config.bfs.alltoallv},
                    {"allgatherv", config.bfs.allgatherv},

@@ -62,12 +62,13 @@ int run_bfs_command(int argc, char** argv) {
   app.add_flag("--no-validate", no_validate, "skip validation of the BFS results");
   app.add_option("--json", json_path, "write the full results as JSON to this file");
   app.add_flag("--force", force, "run even if the memory estimate exceeds the machine's memory");
+  app.add_option("--substeps", config.bfs.substeps, "overlap: bottom-up sub-steps per grid-row position (n of 001 4.5; the visited bitmap travels in n segments)")->check(CLI::Range(1, 64))->capture_default_str();
   app.add_option("--alpha", config.bfs.alpha, "direction switch: go bottom-up when frontier edges > unvisited edges / alpha")->check(CLI::PositiveNumber)->capture_default_str();
   app.add_option("--beta", config.bfs.beta, "direction switch: go top-down when frontier vertices < N / beta")->check(CLI::PositiveNumber)->capture_default_str();
   app.add_option("--alltoallv", config.bfs.alltoallv, "alltoallv algorithm (see g500 coll)")->capture_default_str();
   app.add_option("--allgatherv", config.bfs.allgatherv, "allgatherv algorithm (see g500 coll)")->capture_default_str();
   std::string disabled;
-  app.add_option("--disable", disabled, "switch off techniques of 001 section 4, comma-separated: bcsr, reorder, degree-sort, bu-alltoallv, lb-topdown");
+  app.add_option("--disable", disabled, "switch off techniques of 001 section 4, comma-separated: bcsr, reorder, degree-sort, lb-topdown, bu-alltoallv, sparse-switch, overlap");
   app.add_flag("--trace", config.bfs.trace, "record per-level direction, frontier size, edges examined and time in the JSON");
   InputOptions in;
   add_input_options(app, in);

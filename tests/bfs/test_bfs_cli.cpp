@@ -81,7 +81,7 @@ TEST(BfsCli, BadInput) {
     expect_usage_error(ranks, "--scale 8 --json /nonexistent-dir/out.json", "cannot write '/nonexistent-dir/out.json'");
     expect_usage_error(ranks, "--scale 8 --alltoallv nosuch", "unknown --alltoallv algorithm 'nosuch'");
     expect_usage_error(ranks, "--scale 8 --disable bcsr,frobnicate", "unknown technique 'frobnicate'");
-    expect_usage_error(ranks, "--scale 8 --disable sparse-switch", "--disable sparse-switch: this technique is not built yet");
+    expect_usage_error(ranks, "--scale 8 --disable yoo", "--disable yoo: this technique is not built yet");
   }
   expect_usage_error(4, "--scale 8 --grid 3x3", "--grid 3x3 needs 9 MPI ranks but the job has 4");
   expect_usage_error(4, "--scale 8 --grid 4by1", "is not of the form RxC");

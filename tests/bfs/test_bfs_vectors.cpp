@@ -51,6 +51,14 @@ TEST(BfsVectors, TransposedGridShape) {
   GridShape shape = default_grid_shape(nranks);
   check_scale(12, 1, GridShape{shape.cols, shape.rows});
   check_scale(12, 1, GridShape{1, nranks});
+  // A long grid row: overlap's segments travel both ways through several processes.
+  BfsOptions pairs_per_round;
+  pairs_per_round.substeps = 3;
+  pairs_per_round.bu_alltoallv = false;
+  check_scale(12, 2, GridShape{1, nranks}, {}, pairs_per_round);
+  BfsOptions bitmaps_only;
+  bitmaps_only.sparse_switch = false;
+  check_scale(12, 1, GridShape{1, nranks}, {}, bitmaps_only);
 }
 
 // Every technique switch, off alone and all off together, gives the same validated results.
@@ -68,14 +76,28 @@ TEST(BfsVectors, TechniqueSwitches) {
   no_bu_alltoallv.bu_alltoallv = false;
   BfsOptions no_lb_topdown;
   no_lb_topdown.lb_topdown = false;
+  BfsOptions no_sparse_switch;
+  no_sparse_switch.sparse_switch = false;
+  BfsOptions no_overlap;
+  no_overlap.overlap = false;
+  BfsOptions odd_substeps;  // 3 segments: two travel left, one right
+  odd_substeps.substeps = 3;
+  BfsOptions pairs_per_round = odd_substeps;  // Algorithm 3's exchange with segments both ways
+  pairs_per_round.bu_alltoallv = false;
   BfsOptions all_off_bfs = no_bu_alltoallv;
   all_off_bfs.lb_topdown = false;
+  all_off_bfs.sparse_switch = false;
+  all_off_bfs.overlap = false;
   for (int scale : {10, 14}) {
     check_scale(scale, 2, {}, no_bcsr, {});
     check_scale(scale, 1, {}, {}, no_bu_alltoallv);
     check_scale(scale, 2, {}, {}, no_lb_topdown);
     check_scale(scale, 1, {}, no_degree_sort, {});
     check_scale(scale, 2, {}, no_reorder, {});
+    check_scale(scale, 1, {}, {}, no_sparse_switch);
+    check_scale(scale, 2, {}, {}, no_overlap);
+    check_scale(scale, 1, {}, {}, odd_substeps);
+    check_scale(scale, 1, {}, {}, pairs_per_round);
     check_scale(scale, 2, {}, no_graph_techniques, all_off_bfs);
   }
 }

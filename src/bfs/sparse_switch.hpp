@@ -1,0 +1,33 @@
+// Switching data structure by vertex concentration (001 section 4.5, switch `sparse-switch`).
+//
+// The bottom-up step sends two bitmaps: the frontier (allgather along the column) and the visited
+// bitmap (rotated along the row). When few vertices matter (few frontier members, few unvisited
+// vertices) a list of their positions is smaller than the bitmap: with 32-bit positions the list
+// wins below one vertex in 64 bits' worth, the paper's n/64. A message is one header word (the
+// list length, or kBitmapMessage) followed by the bitmap words or the positions, two per word.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace g500::sparse_switch {
+
+constexpr uint64_t kBitmapMessage = ~uint64_t{0};
+
+// Which bits a list names: the set ones (frontier) or the clear ones (unvisited vertices).
+enum class Listed { kSetBits, kClearBits };
+
+// Largest message for a run of nwords bitmap words.
+inline size_t max_message_words(int64_t nwords) { return static_cast<size_t>(nwords) + 1; }
+
+// Writes the message for words[0, nwords) to out (at least max_message_words) and returns its
+// length in words. With allow_list false the bitmap is always sent.
+size_t encode(const uint64_t* words, int64_t nwords, Listed listed, bool allow_list, uint64_t* out);
+
+// Rebuilds words[0, nwords) from a message made by encode with the same `listed`.
+void decode(const uint64_t* message, int64_t nwords, Listed listed, uint64_t* words);
+
+// True when a message is a list (for statistics and tests).
+inline bool is_list(const uint64_t* message) { return message[0] != kBitmapMessage; }
+
+}  // namespace g500::sparse_switch

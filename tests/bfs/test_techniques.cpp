@@ -1,0 +1,106 @@
+// Unit tests of single techniques of 001 section 4: the degree-order renumbering (4.2) and the
+// sparse/bitmap encoders of sparse-switch (4.5); and, over MPI, that a renumbered graph's BFS
+// writes every parent in original ids (each parent edge is an edge of the generated list).
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+
+#include "bfs/bfs.hpp"
+#include "bfs/sparse_switch.hpp"
+#include "bfs_fixture.hpp"
+#include "graph/renumbering.hpp"
+#include "graph/roots.hpp"
+
+namespace g500 {
+namespace {
+
+TEST(Renumbering, DegreeOrderIsAStablePermutationByDescendingDegree) {
+  EXPECT_EQ(degree_order({3, 0, 5, 3, 1}), (std::vector<LocalId>{2, 0, 3, 4, 1}));
+  std::mt19937_64 rng(7);
+  std::vector<int64_t> degree(5000);
+  for (auto& x : degree) x = static_cast<int64_t>(rng() % 50 == 0 ? rng() % 100000 : rng() % 20);
+  const std::vector<LocalId> order = degree_order(degree);
+  std::vector<LocalId> sorted = order;
+  std::sort(sorted.begin(), sorted.end());
+  for (size_t k = 0; k < sorted.size(); ++k) ASSERT_EQ(sorted[k], k);  // a permutation
+  for (size_t k = 1; k < order.size(); ++k) {
+    ASSERT_GE(degree[order[k - 1]], degree[order[k]]);
+    if (degree[order[k - 1]] == degree[order[k]]) ASSERT_LT(order[k - 1], order[k]);  // stable
+  }
+}
+
+TEST(Renumbering, HugeDegreeFallsBackToSorting) {
+  EXPECT_EQ(degree_order({1, int64_t{1} << 40, 0, 1}), (std::vector<LocalId>{1, 0, 3, 2}));
+}
+
+std::vector<uint64_t> random_words(int64_t nwords, int set_in_64, std::mt19937_64& rng) {
+  std::vector<uint64_t> words(nwords, 0);
+  for (int64_t bit = 0; bit < nwords * 64; ++bit)
+    if (static_cast<int>(rng() % 64) < set_in_64) words[bit / 64] |= uint64_t{1} << (bit % 64);
+  return words;
+}
+
+TEST(SparseSwitch, RoundTripsAndPicksTheSmallerForm) {
+  using sparse_switch::Listed;
+  std::mt19937_64 rng(11);
+  for (Listed listed : {Listed::kSetBits, Listed::kClearBits}) {
+    for (int density : {0, 1, 2, 32, 64}) {
+      const int64_t nwords = 100;
+      std::vector<uint64_t> words = random_words(nwords, density, rng);
+      int64_t named = 0;  // the bits a list would name
+      for (uint64_t w : words) named += std::popcount(listed == Listed::kSetBits ? w : ~w);
+      std::vector<uint64_t> message(sparse_switch::max_message_words(nwords), 123);
+      const size_t length = sparse_switch::encode(words.data(), nwords, listed, true, message.data());
+      EXPECT_EQ(sparse_switch::is_list(message.data()), named < nwords) << density;
+      EXPECT_EQ(length, named < nwords ? 1 + static_cast<size_t>((named + 1) / 2) : 1 + static_cast<size_t>(nwords));
+      std::vector<uint64_t> back(nwords, 0x5555);
+      sparse_switch::decode(message.data(), nwords, listed, back.data());
+      EXPECT_EQ(back, words) << "density " << density;
+      // With lists not allowed, always the bitmap.
+      EXPECT_EQ(sparse_switch::encode(words.data(), nwords, listed, false, message.data()), 1 + static_cast<size_t>(nwords));
+      EXPECT_FALSE(sparse_switch::is_list(message.data()));
+    }
+  }
+}
+
+TEST(Renumbering, ParentsAreWrittenInOriginalIds) {
+  const int scale = 10;
+  auto built = testing::build_test_graph(scale);
+  const LocalGraph& graph = built->graph;
+  ASSERT_TRUE(graph.renumbering.active());
+  // The renumbering moved vertices (else this test would prove nothing).
+  int64_t moved = 0;
+  for (size_t k = 0; k < graph.renumbering.owned_new.size(); ++k) moved += graph.renumbering.owned_new[k] != k;
+  int64_t moved_total = 0;
+  MPI_Allreduce(&moved, &moved_total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_GT(moved_total, 0);
+
+  std::vector<gen::Edge> edges(built->spec.nedges());
+  built->generator->generate(0, built->spec.nedges(), edges.data(), nullptr);
+  std::set<std::pair<int64_t, int64_t>> edge_set;
+  for (const auto& e : edges) edge_set.insert({std::min(e.v0, e.v1), std::max(e.v0, e.v1)});
+
+  const auto roots = choose_roots(built->spec, 8, graph, *built->grid);
+  DistributedBfs bfs(graph, *built->grid, BfsOptions{});
+  const int64_t first = graph.dist.owned_begin();
+  for (int64_t root : roots) {
+    bfs.prepare();
+    bfs.run(root);
+    int64_t children = 0;
+    for (int64_t k = 0; k < graph.dist.block && first + k < graph.dist.nvertices; ++k) {
+      const int64_t v = first + k, p = bfs.parents()[k];
+      if (p < 0 || v == root) continue;
+      ++children;
+      ASSERT_TRUE(edge_set.count({std::min(v, p), std::max(v, p)})) << "parent " << p << " of " << v;
+    }
+    int64_t total = 0;
+    MPI_Allreduce(&children, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+    EXPECT_GT(total, 100);
+  }
+}
+
+}  // namespace
+}  // namespace g500
