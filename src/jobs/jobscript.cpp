@@ -159,7 +159,7 @@ std::string fugaku_script(const JobSpec& spec, const Resolved& r) {
   s += fmt::format("#PJM -L \"node={}:torus\"\n", shape);
   if (!spec.queue.empty()) s += fmt::format("#PJM -L \"rscgrp={}\"\n", spec.queue);
   s += fmt::format("#PJM -L \"elapse={}\"\n", spec.time);
-  s += "# Boost Eco mode: 2.2 GHz, one FP pipeline (001 5.5: fastest and best TEPS/W for BFS)\n";
+  s += "# Boost Eco mode: 2.2 GHz, one FP pipeline (001 5.5: for BFS 4-7 % faster and 27-35 % more TEPS/W than Normal)\n";
   s += "#PJM -L \"freq=2200,eco_state=2\"\n";
   s += fmt::format("#PJM --mpi \"max-proc-per-node={}\"\n", spec.ppn);
   s += "#PJM -s\n\n";
