@@ -156,7 +156,7 @@ std::string fugaku_script(const JobSpec& spec, const Resolved& r) {
   s += fmt::format("#PJM -N g500-s{}\n", spec.scale);
   s += "# Node shape: the grid's C ring along the first axis (the bottom-up sendrecv neighbours\n";
   s += "# adjacent, 001 5.6); torus allocation (the only one above 384 nodes).\n";
-  s += fmt::format("#PJM -L \"node={}:torus\"\n", shape);
+  s += fmt::format("#PJM -L \"node={}{}\"\n", shape, spec.nodes > 1 ? ":torus" : "");
   if (!spec.queue.empty()) s += fmt::format("#PJM -L \"rscgrp={}\"\n", spec.queue);
   s += fmt::format("#PJM -L \"elapse={}\"\n", spec.time);
   s += "# Boost Eco mode: 2.2 GHz, one FP pipeline (001 5.5: for BFS 4-7 % faster and 27-35 % more TEPS/W than Normal)\n";

@@ -103,6 +103,7 @@ TEST(Jobscript, FugakuFourRanksPerNodeAndGivenShape) {
 
 TEST(Jobscript, DefaultFugakuNodeShapes) {
   EXPECT_EQ(default_fugaku_node_shape(1, 1, 1, 1), "1");
+  EXPECT_TRUE(has_line(make_jobscript(spec_of("fugaku", 1, 20)), "#PJM -L \"node=1\""));
   EXPECT_EQ(default_fugaku_node_shape(64, 1, 8, 8), "8x8");
   EXPECT_EQ(default_fugaku_node_shape(8, 1, 4, 2), "2x4");
   EXPECT_EQ(default_fugaku_node_shape(32, 4, 16, 8), "2x16");
