@@ -147,6 +147,21 @@ class ReportInputs(unittest.TestCase):
             self.assertEqual(set(series["pictures"]), {"breakdown", "teps"})
             self.assertFalse(os.path.exists(os.path.join(tmp, "levels.png")))
 
+    def test_measured_energy_appears_in_the_run_table(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(FIXTURES, "bfs-s10-np1.json")) as f:
+                data = json.load(f)
+            self.assertEqual(data["energy"], {"available": False})
+            data["energy"] = {"available": True, "source": "rapl", "nodes": 1, "joules": 2.5, "seconds": 0.1,
+                              "watts": 25.0, "teps_per_watt": 1.9e7}
+            with open(os.path.join(tmp, "run.json"), "w") as f:
+                json.dump(data, f)
+            result = run_tool(os.path.join(tmp, "run.json"), "--out", os.path.join(tmp, "out"))
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(os.path.join(tmp, "out", "report.html")) as f:
+                page = f.read()
+            self.assertIn("<td>2.5 J, 25 W, 1.9e+07 TEPS/W</td>", page)
+
     def test_no_result_files_is_an_error(self):
         with tempfile.TemporaryDirectory() as tmp:
             with open(os.path.join(tmp, "other.json"), "w") as f:
