@@ -2,12 +2,14 @@
 #include "jobs/jobscript.hpp"
 
 #include <cstdio>
+#include <fstream>
 #include <sstream>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "graph/grid.hpp"
+#include "topo/rankmap_file.hpp"
 #include "util/error.hpp"
 
 namespace g500::jobs {
@@ -62,6 +64,7 @@ std::string shell_word(const std::string& text) {
 struct Resolved {
   GridShape grid;
   int ranks = 0;
+  bool pass_grid = true;    // false: the grid comes from a rank map not readable here
   std::string threads;      // a number, or a shell expression evaluated in the job
   std::string threads_note;
 };
@@ -84,6 +87,21 @@ Resolved resolve(const JobSpec& spec) {
   Resolved r;
   r.ranks = spec.nodes * spec.ppn;
   r.grid = spec.grid.empty() ? default_grid_shape(r.ranks) : parse_grid_shape(spec.grid, r.ranks);
+  r.pass_grid = true;
+  if (!spec.rankmap.empty()) {
+    // g500 bfs takes the grid from the rank map. A map readable here is checked now (the script
+    // is often written where `g500 map` ran); otherwise the run itself will check it.
+    if (std::ifstream(spec.rankmap).good()) {
+      GridShape map_grid;
+      topo::read_rankmap_csv(spec.rankmap, r.ranks, &map_grid.rows, &map_grid.cols);
+      if (!spec.grid.empty() && (map_grid.rows != r.grid.rows || map_grid.cols != r.grid.cols))
+        throw UsageError(fmt::format("--grid {} disagrees with the {}x{} grid of --rankmap {}", spec.grid,
+                                     map_grid.rows, map_grid.cols, spec.rankmap));
+      r.grid = map_grid;
+    } else {
+      r.pass_grid = !spec.grid.empty();
+    }
+  }
   if (spec.system == "fugaku") {
     if (spec.ppn > kFugakuCoresPerNode)
       throw UsageError(fmt::format("--ppn {} is more ranks than a Fugaku node has cores ({})", spec.ppn, kFugakuCoresPerNode));
@@ -106,19 +124,21 @@ std::string json_name(const JobSpec& spec, const char* job_id_variable) {
 }
 
 std::string g500_command(const JobSpec& spec, const Resolved& r, const std::string& threads, const char* job_id_variable) {
-  std::string command = fmt::format("{} bfs --scale {} --roots {} --grid {}x{} --threads {}", shell_word(spec.binary),
-                                    spec.scale, kGraph500Roots, r.grid.rows, r.grid.cols, threads);
+  std::string command = fmt::format("{} bfs --scale {} --roots {}", shell_word(spec.binary), spec.scale, kGraph500Roots);
+  if (r.pass_grid) command += fmt::format(" --grid {}x{}", r.grid.rows, r.grid.cols);
+  command += " --threads " + threads;
   if (!spec.rankmap.empty()) command += " --rankmap " + shell_word(spec.rankmap);
   command += " --json " + json_name(spec, job_id_variable);
   return command;
 }
 
 std::string header_comment(const JobSpec& spec, const Resolved& r, const std::string& submit) {
+  const std::string grid = r.pass_grid ? fmt::format("as a {}x{} grid", r.grid.rows, r.grid.cols)
+                                       : "on the grid of " + spec.rankmap;
   return fmt::format(
-      "# Graph500 BFS (g500), SCALE {}, {} node{}, {} rank{} per node ({} MPI ranks as a {}x{} grid), 64 validated roots.\n"
+      "# Graph500 BFS (g500), SCALE {}, {} node{}, {} rank{} per node ({} MPI ranks {}), 64 validated roots.\n"
       "# Written by `g500 jobscript`; submit with: {}\n",
-      spec.scale, spec.nodes, spec.nodes == 1 ? "" : "s", spec.ppn, spec.ppn == 1 ? "" : "s", r.ranks, r.grid.rows,
-      r.grid.cols, submit);
+      spec.scale, spec.nodes, spec.nodes == 1 ? "" : "s", spec.ppn, spec.ppn == 1 ? "" : "s", r.ranks, grid, submit);
 }
 
 std::string slurm_script(const JobSpec& spec, const Resolved& r) {

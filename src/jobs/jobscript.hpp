@@ -13,7 +13,7 @@ struct JobSpec {
   int ppn = 1;                      // MPI ranks per node
   int threads = 0;                  // OpenMP threads per rank; 0: the node's cores / ppn
   std::string grid;                 // "RxC"; empty: R >= C, closest factors of nodes * ppn
-  std::string rankmap;              // a `g500 map` CSV passed to g500 bfs --rankmap
+  std::string rankmap;              // a `g500 map` CSV passed to g500 bfs --rankmap (checked when readable here)
   std::string time = "01:00:00";    // wall-time limit HH:MM:SS
   std::string node_shape;           // Fugaku: "A", "AxB" or "AxBxC" nodes; empty: from the grid
   std::string queue;                // Slurm partition / PJM resource group (optional)

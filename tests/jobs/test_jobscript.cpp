@@ -2,6 +2,8 @@
 // few sizes, and one-line UsageErrors for bad input.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -64,7 +66,9 @@ TEST(Jobscript, SlurmThreadsFromTheNodeWhenNotGiven) {
   EXPECT_TRUE(has_line(text, "#SBATCH --partition=compute")) << text;
   EXPECT_FALSE(contains(text, "#SBATCH --cpus-per-task"));
   EXPECT_TRUE(contains(text, "threads=$(( SLURM_CPUS_ON_NODE / 4 ))"));
-  EXPECT_TRUE(contains(text, "--grid 4x2 --threads $threads --rankmap map.csv --json")) << text;
+  // map.csv is not here: the grid is left to g500 bfs, which reads it from the map.
+  EXPECT_TRUE(contains(text, "--roots 64 --threads $threads --rankmap map.csv --json")) << text;
+  EXPECT_TRUE(contains(text, "(8 MPI ranks on the grid of map.csv)")) << text;
 }
 
 TEST(Jobscript, FugakuSixtyFourNodes) {
@@ -99,6 +103,37 @@ TEST(Jobscript, FugakuFourRanksPerNodeAndGivenShape) {
   text = make_jobscript(s);
   EXPECT_TRUE(has_line(text, "#PJM -L \"node=2x4x4:torus\"")) << text;
   EXPECT_TRUE(contains(text, "-mca btl_tofu_eager_limit 1048576"));
+}
+
+TEST(Jobscript, ReadableRankMapGivesTheGrid) {
+  const std::string dir = ::testing::TempDir();
+  const std::string path = dir + "/g500_jobscript_map.csv";
+  {
+    std::ofstream out(path);
+    out << "rank,row,col,x\n";
+    for (int rank = 0; rank < 6; ++rank) out << rank << "," << rank % 2 << "," << rank / 2 << "," << rank << "\n";
+  }
+  JobSpec s = spec_of("fugaku", 6, 20);
+  s.rankmap = path;
+  std::string text = make_jobscript(s);
+  EXPECT_TRUE(contains(text, "--grid 2x3 --threads 48 --rankmap " + path)) << text;  // default would be 3x2
+  EXPECT_TRUE(has_line(text, "#PJM -L \"node=3x2:torus\"")) << text;
+  s.grid = "3x2";
+  try {
+    make_jobscript(s);
+    ADD_FAILURE() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("--grid 3x2 disagrees with the 2x3 grid of --rankmap"), std::string::npos) << e.what();
+  }
+  s = spec_of("fugaku", 4, 20);
+  s.rankmap = path;
+  try {
+    make_jobscript(s);
+    ADD_FAILURE() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();  // 6 ranks in the map, 4 in the job
+  }
+  std::remove(path.c_str());
 }
 
 TEST(Jobscript, DefaultFugakuNodeShapes) {
