@@ -56,7 +56,7 @@ class ReportFromFixtures(unittest.TestCase):
             self.assertEqual(len(data["roots"]), 4, name)
 
     def test_every_picture_is_a_png(self):
-        expected = {"breakdown", "teps", "levels", "scaling", "ablation"}
+        expected = {"breakdown", "teps", "levels", "directions", "scaling", "ablation"}
         self.assertEqual(set(self.series["pictures"]), expected)
         for name in expected:
             path = os.path.join(self.out, name + ".png")
@@ -108,6 +108,20 @@ class ReportFromFixtures(unittest.TestCase):
         self.assertIn("bottom-up", [r["direction"] for r in lv["levels"]])
         total = sum(e["top-down"] + e["bottom-up"] for e in lv["summed_over_roots"])
         self.assertEqual(total, sum(l["edges_examined"] for r in roots.values() for l in r["levels"]))
+
+    def test_directions_compare_one_root_of_the_three_modes(self):
+        d = self.series["directions"]
+        self.assertEqual(d["modes"], ["top-down", "bottom-up", "hybrid"])
+        self.assertEqual(d["runs"]["hybrid"], "bfs S10 1r 1x1 1t")
+        self.assertEqual(d["runs"]["top-down"], "bfs S10 1r 1x1 1t alpha=1e-12")
+        self.assertEqual(d["bars_drawn"], 3 * d["levels"])
+        for mode, name in (("top-down", "bfs-s10-np1-top-down-only.json"), ("bottom-up", "bfs-s10-np1-bottom-up-only.json"),
+                           ("hybrid", "bfs-s10-np1.json")):
+            root = next(r for r in self.fixtures[name]["roots"] if r["root"] == d["root"])
+            self.assertEqual(d["total"][mode], sum(l["edges_examined"] for l in root["levels"]), mode)
+            self.assertEqual({l["direction"] for l in root["levels"]} == {"top-down", "bottom-up"}, mode == "hybrid")
+        self.assertEqual(d["rate_percent"]["top-down"], 100.0)
+        self.assertLess(d["rate_percent"]["hybrid"], 50.0)  # the point of switching
 
     def test_scaling_series(self):
         s = self.series["scaling"]
