@@ -199,11 +199,14 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
   }
 
   Progress progress(config.progress, "BFS roots", static_cast<int64_t>(roots.size()));
+  EnergyMeter energy = EnergyMeter::for_node(world);
   for (size_t index = 0; index < roots.size(); ++index) {
     const int64_t root = roots[index];
     progress.update(static_cast<int64_t>(index));
     bfs.prepare();
+    energy.begin();
     BfsRun run = bfs.run(root);
+    energy.end();
     RootResult r;
     r.root = reported_roots[index];
     MPI_Allreduce(&run.seconds, &r.seconds, 1, MPI_DOUBLE, MPI_MAX, world);
@@ -242,6 +245,7 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
     if (index == 0 && config.first_root_hook) config.first_root_hook(graph, grid, root, bfs.parents());
   }
   progress.finish();
+  result.energy = gather_energy(energy, world);
   unsigned long long peak = peak_rss_bytes();
   MPI_Allreduce(MPI_IN_PLACE, &peak, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
   result.peak_rss_bytes_max_rank = peak;

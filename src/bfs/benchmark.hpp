@@ -11,6 +11,7 @@
 #include "gen/kronecker.hpp"
 #include "graph/local_graph.hpp"
 #include "input/edge_input.hpp"
+#include "util/energy.hpp"
 
 namespace g500 {
 
@@ -72,6 +73,7 @@ struct BenchmarkResult {
   std::string validation_error;
   size_t peak_rss_bytes_max_rank = 0;
   int64_t vertices_without_edges = 0;  // file input: vertices with no non-self-loop edge
+  EnergyReport energy;                 // RAPL energy of the timed BFS runs (util/energy.hpp)
 };
 
 // Collective. Validation failures end the root loop and are reported in the result.

@@ -47,6 +47,8 @@ void print_result_block(FILE* out, const BenchmarkConfig& config, const Benchmar
 
 void print_phase_profile(FILE* out, const BenchmarkResult& result) {
   print_phase_table(out, "BFS", total_profile(result), result.roots.size());
+  const Series s = collect(result);
+  std::fprintf(out, "%s\n", energy_line(result.energy, compute_teps_statistics(s.times, s.nedges).harmonic_mean).c_str());
 }
 
 void print_graph_memory(FILE* out, const BenchmarkResult& result) {
@@ -151,6 +153,7 @@ nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult&
     profile[comm::phase_name(static_cast<comm::Phase>(p))] = {{"seconds", total.seconds[p]}, {"share", share}};
   }
   j["profile"] = profile;
+  j["energy"] = energy_json(result.energy, teps.harmonic_mean);
   j["memory"] = {{"graph_bytes_max_rank", result.graph_bytes_max_rank},
                  {"graph_arrays_max_rank",
                   {{"row_starts", result.row_index_max_rank.row_starts},

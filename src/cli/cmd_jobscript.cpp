@@ -1,0 +1,55 @@
+// `g500 jobscript`: prints (or writes with --output) a batch script for a Graph500-compliant
+// `g500 bfs` run on a Slurm cluster or on Fugaku (PJM). The text comes from src/jobs/jobscript.
+#include <sys/stat.h>
+
+#include <cstdio>
+
+#include "cli/options.hpp"
+#include "cli/subcommand.hpp"
+#include "jobs/jobscript.hpp"
+#include "util/error.hpp"
+
+namespace g500::cli {
+namespace {
+
+int run_jobscript_command(int argc, char** argv) {
+  jobs::JobSpec spec;
+  std::string output;
+  CLI::App app{"Write a batch script for a Graph500 BFS run (64 roots, --json) on a Slurm cluster or on Fugaku", "g500 jobscript"};
+  app.add_option("--system", spec.system, "slurm or fugaku")->required();
+  app.add_option("--nodes", spec.nodes, "number of nodes")->required();
+  app.add_option("--scale", spec.scale, "log2 of the number of vertices (1..42)")->required();
+  app.add_option("--ppn", spec.ppn, "MPI ranks per node (default 1)");
+  app.add_option("--threads", spec.threads,
+                 "OpenMP threads per rank (default: Fugaku 48 / ppn; Slurm the node's CPUs / ppn, at run time)");
+  app.add_option("--grid", spec.grid, "process grid RxC over nodes x ppn ranks (default: R >= C, closest factors)");
+  app.add_option("--rankmap", spec.rankmap, "a `g500 map` CSV placing the ranks on the grid (passed to g500 bfs)");
+  app.add_option("--time", spec.time, "wall-time limit HH:MM:SS (default 01:00:00)");
+  app.add_option("--node-shape", spec.node_shape, "Fugaku node shape A, AxB or AxBxC (default: from the grid)");
+  app.add_option("--queue", spec.queue, "Slurm partition or Fugaku resource group");
+  app.add_option("--binary", spec.binary, "path of g500 on the cluster (default ./build/g500)");
+  app.add_option("--eager-limit", spec.eager_limit, "Eager/Rendezvous switch in bytes (default 512000, 001 5.4)");
+  app.add_option("--output", output, "write the script to this file (made executable) instead of stdout");
+  if (!parse_or_throw(app, argc, argv)) return 0;
+
+  const std::string script = jobs::make_jobscript(spec);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (output.empty()) {
+    if (rank == 0) std::fputs(script.c_str(), stdout);
+    return 0;
+  }
+  AtomicOutputFile file(output, MPI_COMM_WORLD);
+  file.commit(script);
+  if (rank == 0) {
+    chmod(output.c_str(), 0755);
+    std::printf("wrote %s (%s, %d nodes, SCALE %d)\n", output.c_str(), spec.system.c_str(), spec.nodes, spec.scale);
+  }
+  return 0;
+}
+
+const SubcommandRegistrar registrar("jobscript", "batch script for a Graph500 run on Slurm or Fugaku (PJM)",
+                                    run_jobscript_command);
+
+}  // namespace
+}  // namespace g500::cli

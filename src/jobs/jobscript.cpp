@@ -1,0 +1,210 @@
+// Text of the Slurm and Fugaku (PJM) batch scripts written by `g500 jobscript`.
+#include "jobs/jobscript.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "graph/grid.hpp"
+#include "topo/rankmap_file.hpp"
+#include "util/error.hpp"
+
+namespace g500::jobs {
+namespace {
+
+constexpr int kMaxScale = 42;
+constexpr long kMaxRanks = 1L << 30;
+
+bool is_digits(const std::string& text) {
+  if (text.empty()) return false;
+  for (char c : text)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+// "HH:MM:SS" with any number of hour digits, minutes and seconds below 60, not all zero.
+void check_time(const std::string& text) {
+  const auto first = text.find(':'), second = text.rfind(':');
+  const bool ok = first != std::string::npos && second == first + 3 && second + 3 == text.size() &&
+                  is_digits(text.substr(0, first)) && is_digits(text.substr(first + 1, 2)) &&
+                  is_digits(text.substr(second + 1, 2)) && std::stoi(text.substr(first + 1, 2)) < 60 &&
+                  std::stoi(text.substr(second + 1, 2)) < 60 && text.find_first_not_of("0:") != std::string::npos;
+  if (!ok) throw UsageError("--time '" + text + "' is not a wall time HH:MM:SS (e.g. 01:30:00)");
+}
+
+// "A", "AxB" or "AxBxC" with positive sizes; returns the sizes.
+std::vector<long> parse_node_shape(const std::string& text) {
+  std::vector<long> sizes;
+  std::string part;
+  std::istringstream in(text);
+  while (std::getline(in, part, 'x')) {
+    if (!is_digits(part) || part.size() > 9 || std::stol(part) < 1) {
+      sizes.clear();
+      break;
+    }
+    sizes.push_back(std::stol(part));
+  }
+  if (sizes.empty() || sizes.size() > 3 || text.back() == 'x')
+    throw UsageError("--node-shape '" + text + "' is not A, AxB or AxBxC with positive sizes (Fugaku job shapes are 1D to 3D)");
+  return sizes;
+}
+
+// Single-quotes a path for the shell when it has anything but safe characters.
+std::string shell_word(const std::string& text) {
+  if (!text.empty() && text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+:=,") == std::string::npos)
+    return text;
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+struct Resolved {
+  GridShape grid;
+  int ranks = 0;
+  bool pass_grid = true;    // false: the grid comes from a rank map not readable here
+  std::string threads;      // a number, or a shell expression evaluated in the job
+  std::string threads_note;
+};
+
+Resolved resolve(const JobSpec& spec) {
+  if (spec.system != "slurm" && spec.system != "fugaku")
+    throw UsageError("--system must be slurm or fugaku (got '" + spec.system + "')");
+  if (spec.nodes < 1) throw UsageError(fmt::format("--nodes must be at least 1 (got {})", spec.nodes));
+  if (spec.scale < 1 || spec.scale > kMaxScale)
+    throw UsageError(fmt::format("--scale must be between 1 and {} (got {})", kMaxScale, spec.scale));
+  if (spec.ppn < 1) throw UsageError(fmt::format("--ppn must be at least 1 (got {})", spec.ppn));
+  if (spec.threads < 0) throw UsageError(fmt::format("--threads must be at least 1 (got {})", spec.threads));
+  if (static_cast<long>(spec.nodes) * spec.ppn > kMaxRanks)
+    throw UsageError(fmt::format("--nodes {} x --ppn {} is more MPI ranks than g500 supports", spec.nodes, spec.ppn));
+  if (spec.eager_limit < 0) throw UsageError(fmt::format("--eager-limit must not be negative (got {})", spec.eager_limit));
+  if (spec.binary.empty()) throw UsageError("--binary must not be empty");
+  check_time(spec.time);
+  if (!spec.node_shape.empty() && spec.system != "fugaku")
+    throw UsageError("--node-shape is for --system fugaku (Slurm has no job shapes)");
+  Resolved r;
+  r.ranks = spec.nodes * spec.ppn;
+  r.grid = spec.grid.empty() ? default_grid_shape(r.ranks) : parse_grid_shape(spec.grid, r.ranks);
+  r.pass_grid = true;
+  if (!spec.rankmap.empty()) {
+    // g500 bfs takes the grid from the rank map. A map readable here is checked now (the script
+    // is often written where `g500 map` ran); otherwise the run itself will check it.
+    if (std::ifstream(spec.rankmap).good()) {
+      GridShape map_grid;
+      topo::read_rankmap_csv(spec.rankmap, r.ranks, &map_grid.rows, &map_grid.cols);
+      if (!spec.grid.empty() && (map_grid.rows != r.grid.rows || map_grid.cols != r.grid.cols))
+        throw UsageError(fmt::format("--grid {} disagrees with the {}x{} grid of --rankmap {}", spec.grid,
+                                     map_grid.rows, map_grid.cols, spec.rankmap));
+      r.grid = map_grid;
+    } else {
+      r.pass_grid = !spec.grid.empty();
+    }
+  }
+  if (spec.system == "fugaku") {
+    if (spec.ppn > kFugakuCoresPerNode)
+      throw UsageError(fmt::format("--ppn {} is more ranks than a Fugaku node has cores ({})", spec.ppn, kFugakuCoresPerNode));
+    const int threads = spec.threads > 0 ? spec.threads : kFugakuCoresPerNode / spec.ppn;
+    if (threads * spec.ppn > kFugakuCoresPerNode)
+      throw UsageError(fmt::format("--ppn {} x --threads {} is more than the {} cores of a Fugaku node", spec.ppn,
+                                   threads, kFugakuCoresPerNode));
+    r.threads = std::to_string(threads);
+  } else if (spec.threads > 0) {
+    r.threads = std::to_string(spec.threads);
+  } else {
+    r.threads = fmt::format("$(( SLURM_CPUS_ON_NODE / {} ))", spec.ppn);
+    r.threads_note = "  # the node's CPUs divided among its ranks";
+  }
+  return r;
+}
+
+std::string json_name(const JobSpec& spec, const char* job_id_variable) {
+  return fmt::format("g500-scale{}-{}nodes-${{{}}}.json", spec.scale, spec.nodes, job_id_variable);
+}
+
+std::string g500_command(const JobSpec& spec, const Resolved& r, const std::string& threads, const char* job_id_variable) {
+  std::string command = fmt::format("{} bfs --scale {} --roots {}", shell_word(spec.binary), spec.scale, kGraph500Roots);
+  if (r.pass_grid) command += fmt::format(" --grid {}x{}", r.grid.rows, r.grid.cols);
+  command += " --threads " + threads;
+  if (!spec.rankmap.empty()) command += " --rankmap " + shell_word(spec.rankmap);
+  command += " --json " + json_name(spec, job_id_variable);
+  return command;
+}
+
+std::string header_comment(const JobSpec& spec, const Resolved& r, const std::string& submit) {
+  const std::string grid = r.pass_grid ? fmt::format("as a {}x{} grid", r.grid.rows, r.grid.cols)
+                                       : "on the grid of " + spec.rankmap;
+  return fmt::format(
+      "# Graph500 BFS (g500), SCALE {}, {} node{}, {} rank{} per node ({} MPI ranks {}), 64 validated roots.\n"
+      "# Written by `g500 jobscript`; submit with: {}\n",
+      spec.scale, spec.nodes, spec.nodes == 1 ? "" : "s", spec.ppn, spec.ppn == 1 ? "" : "s", r.ranks, grid, submit);
+}
+
+std::string slurm_script(const JobSpec& spec, const Resolved& r) {
+  std::string s = "#!/bin/bash\n" + header_comment(spec, r, "sbatch job.sh");
+  s += fmt::format("#SBATCH --job-name=g500-s{}\n", spec.scale);
+  s += fmt::format("#SBATCH --nodes={}\n", spec.nodes);
+  s += fmt::format("#SBATCH --ntasks-per-node={}\n", spec.ppn);
+  if (spec.threads > 0) s += fmt::format("#SBATCH --cpus-per-task={}\n", spec.threads);
+  s += fmt::format("#SBATCH --time={}\n", spec.time);
+  if (!spec.queue.empty()) s += fmt::format("#SBATCH --partition={}\n", spec.queue);
+  s += "#SBATCH --exclusive\n";
+  s += fmt::format("#SBATCH --output=g500-scale{}-{}nodes-%j.out\n", spec.scale, spec.nodes);
+  s += "set -euo pipefail\n\n";
+  s += fmt::format("threads={}{}\n", r.threads, r.threads_note);
+  s += "export OMP_NUM_THREADS=$threads OMP_PLACES=cores OMP_PROC_BIND=close\n";
+  s += "# Keep the bottom-up sendrecv messages Eager (001 5.4): UCX and Open MPI's TCP transport.\n";
+  s += fmt::format("export UCX_RNDV_THRESH={} OMPI_MCA_btl_tcp_eager_limit={}\n\n", spec.eager_limit, spec.eager_limit);
+  s += fmt::format("srun --nodes={} --ntasks-per-node={} --cpus-per-task=$threads --cpu-bind=cores --distribution=block:block \\\n    ",
+                   spec.nodes, spec.ppn);
+  s += g500_command(spec, r, "$threads", "SLURM_JOB_ID") + "\n";
+  return s;
+}
+
+std::string fugaku_script(const JobSpec& spec, const Resolved& r) {
+  std::string shape = spec.node_shape;
+  if (shape.empty()) {
+    shape = default_fugaku_node_shape(spec.nodes, spec.ppn, r.grid.rows, r.grid.cols);
+  } else {
+    long product = 1;
+    for (long size : parse_node_shape(shape)) product *= size;
+    if (product != spec.nodes)
+      throw UsageError(fmt::format("--node-shape {} has {} nodes but --nodes is {}", shape, product, spec.nodes));
+  }
+  std::string s = "#!/bin/bash\n" + header_comment(spec, r, "pjsub job.sh");
+  s += fmt::format("#PJM -N g500-s{}\n", spec.scale);
+  s += "# Node shape: the grid's C ring along the first axis (the bottom-up sendrecv neighbours\n";
+  s += "# adjacent, 001 5.6); torus allocation (the only one above 384 nodes).\n";
+  s += fmt::format("#PJM -L \"node={}{}\"\n", shape, spec.nodes > 1 ? ":torus" : "");
+  if (!spec.queue.empty()) s += fmt::format("#PJM -L \"rscgrp={}\"\n", spec.queue);
+  s += fmt::format("#PJM -L \"elapse={}\"\n", spec.time);
+  s += "# Boost Eco mode: 2.2 GHz, one FP pipeline (001 5.5: for BFS 4-7 % faster and 27-35 % more TEPS/W than Normal)\n";
+  s += "#PJM -L \"freq=2200,eco_state=2\"\n";
+  s += fmt::format("#PJM --mpi \"max-proc-per-node={}\"\n", spec.ppn);
+  s += "#PJM -s\n\n";
+  s += fmt::format("export OMP_NUM_THREADS={}\n", r.threads);
+  s += "# Eager limit so every bottom-up sendrecv is Eager (001 5.4 uses 512,000 bytes)\n";
+  s += fmt::format("mpiexec -n {} -mca btl_tofu_eager_limit {} \\\n    ", r.ranks, spec.eager_limit);
+  s += g500_command(spec, r, r.threads, "PJM_JOBID") + "\n";
+  return s;
+}
+
+}  // namespace
+
+std::string default_fugaku_node_shape(int nodes, int ppn, int grid_rows, int grid_cols) {
+  // Ranks fill nodes in order (ppn consecutive ranks per node) and the grid is row-major, so a
+  // grid row of C ranks spans C / ppn consecutive nodes when ppn divides C.
+  if (nodes == 1) return "1";
+  if (grid_cols % ppn == 0 && static_cast<long>(grid_cols / ppn) * grid_rows == nodes)
+    return grid_cols / ppn == 1 ? std::to_string(grid_rows) : fmt::format("{}x{}", grid_cols / ppn, grid_rows);
+  const GridShape fallback = default_grid_shape(nodes);
+  return fallback.cols == 1 ? std::to_string(fallback.rows) : fmt::format("{}x{}", fallback.rows, fallback.cols);
+}
+
+std::string make_jobscript(const JobSpec& spec) {
+  const Resolved r = resolve(spec);
+  return spec.system == "slurm" ? slurm_script(spec, r) : fugaku_script(spec, r);
+}
+
+}  // namespace g500::jobs

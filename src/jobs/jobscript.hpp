@@ -1,0 +1,37 @@
+// Batch scripts for Graph500-compliant `g500 bfs` runs on clusters (`g500 jobscript`): Slurm
+// (#SBATCH, srun with core binding) and Fugaku's PJM (#PJM node shape, max-proc-per-node, the
+// Eager limit of 001 section 5.4, mpiexec). Pure text generation, no MPI: unit-tested directly.
+#pragma once
+#include <string>
+
+namespace g500::jobs {
+
+struct JobSpec {
+  std::string system;               // "slurm" or "fugaku"
+  int nodes = 0;
+  int scale = 0;
+  int ppn = 1;                      // MPI ranks per node
+  int threads = 0;                  // OpenMP threads per rank; 0: the node's cores / ppn
+  std::string grid;                 // "RxC"; empty: R >= C, closest factors of nodes * ppn
+  std::string rankmap;              // a `g500 map` CSV passed to g500 bfs --rankmap (checked when readable here)
+  std::string time = "01:00:00";    // wall-time limit HH:MM:SS
+  std::string node_shape;           // Fugaku: "A", "AxB" or "AxBxC" nodes; empty: from the grid
+  std::string queue;                // Slurm partition / PJM resource group (optional)
+  std::string binary = "./build/g500";
+  long eager_limit = 512000;        // bytes; 001 5.4 sets 512,000 so every sendrecv is Eager
+};
+
+// Cores per Fugaku node available to jobs (A64FX: 4 CMGs x 12 compute cores).
+constexpr int kFugakuCoresPerNode = 48;
+// Graph500 rules: 64 BFS roots.
+constexpr int kGraph500Roots = 64;
+
+// The batch script text. Throws g500::UsageError (one line) for bad input.
+std::string make_jobscript(const JobSpec& spec);
+
+// Node shape for Fugaku when none is given: the C ring of the grid along the first axis (so the
+// bottom-up sendrecv neighbours are adjacent, 001 5.6), e.g. 8x8 grid at 1 rank per node ->
+// "8x8", 16x8 grid at 4 ranks per node -> "2x16". Exposed for the tests.
+std::string default_fugaku_node_shape(int nodes, int ppn, int grid_rows, int grid_cols);
+
+}  // namespace g500::jobs

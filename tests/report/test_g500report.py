@@ -1,0 +1,194 @@
+#!/usr/bin/python3
+"""tools/g500report on the stored result files in tests/report/fixtures (made by make_fixtures.sh
+with the real binary): every picture is a valid PNG, the HTML page embeds them all, and the
+series drawn (from --dump-series) have the expected numbers of bars and points."""
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOOL = os.path.join(HERE, "..", "..", "tools", "g500report")
+FIXTURES = os.path.join(HERE, "fixtures")
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+PHASES = 5
+
+
+def png_size(path):
+    with open(path, "rb") as f:
+        head = f.read(24)
+    assert head[:8] == PNG_SIGNATURE, f"{path} is not a PNG"
+    assert head[12:16] == b"IHDR", f"{path} has no IHDR chunk"
+    return struct.unpack(">II", head[16:24])
+
+
+def run_tool(*args):
+    return subprocess.run([sys.executable, TOOL, *args], capture_output=True, text=True)
+
+
+class ReportFromFixtures(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.fixtures = {}
+        for name in sorted(os.listdir(FIXTURES)):
+            if name.endswith(".json"):
+                with open(os.path.join(FIXTURES, name)) as f:
+                    cls.fixtures[name] = json.load(f)
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.out = os.path.join(cls.tmp.name, "report")
+        series_path = os.path.join(cls.tmp.name, "series.json")
+        result = run_tool(FIXTURES, "--out", cls.out, "--dump-series", series_path, "--title", "fixture report")
+        assert result.returncode == 0, result.stderr
+        with open(series_path) as f:
+            cls.series = json.load(f)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_fixtures_are_real_results(self):
+        self.assertGreaterEqual(len(self.fixtures), 10)
+        for name, data in self.fixtures.items():
+            self.assertTrue(data["summary"]["validation_passed"], name)
+            self.assertEqual(len(data["roots"]), 4, name)
+
+    def test_every_picture_is_a_png(self):
+        expected = {"breakdown", "teps", "levels", "directions", "scaling", "ablation"}
+        self.assertEqual(set(self.series["pictures"]), expected)
+        for name in expected:
+            path = os.path.join(self.out, name + ".png")
+            self.assertGreater(os.path.getsize(path), 1000, path)
+            width, height = png_size(path)
+            self.assertGreater(width, 400, path)
+            self.assertGreater(height, 300, path)
+
+    def test_html_embeds_every_picture(self):
+        with open(os.path.join(self.out, "report.html")) as f:
+            page = f.read()
+        self.assertTrue(page.startswith("<!DOCTYPE html>"))
+        self.assertTrue(page.rstrip().endswith("</html>"))
+        self.assertEqual(page.count('src="data:image/png;base64,'), len(self.series["pictures"]))
+        self.assertNotIn('src="breakdown.png"', page)
+        self.assertIn("fixture report", page)
+        for run in self.series["runs"]:
+            self.assertIn(run, page)
+
+    def test_breakdown_has_a_stacked_bar_per_run_and_phase(self):
+        b = self.series["breakdown"]
+        runs = len(self.fixtures)
+        self.assertEqual(len(b["runs"]), runs)
+        self.assertEqual(b["phases"], ["calculation", "allgatherv", "alltoallv", "sendrecv", "imbalance"])
+        self.assertEqual(b["bars_drawn"], 2 * PHASES * runs)  # time and share panels
+        for i in range(runs):
+            self.assertAlmostEqual(sum(b["share_percent"][p][i] for p in b["phases"]), 100.0, places=6)
+
+    def test_teps_has_every_root_and_a_harmonic_mean_line_per_run(self):
+        t = self.series["teps"]
+        self.assertEqual(len(t["runs"]), len(self.fixtures))
+        self.assertEqual(t["points_drawn"], [4] * len(self.fixtures))
+        self.assertEqual(t["lines_drawn"], len(self.fixtures))
+        by_label = dict(zip(t["runs"], t["harmonic_mean"]))
+        data = self.fixtures["bfs-s10-np1.json"]
+        self.assertAlmostEqual(by_label["bfs S10 1r 1x1 1t"], data["summary"]["harmonic_mean_TEPS"])
+        data = self.fixtures["sssp-s8-np1.json"]
+        self.assertAlmostEqual(by_label["sssp S8 1r 1x1 1t"], data["summary"]["sssp_harmonic_mean_TEPS"])
+
+    def test_levels_of_the_traced_root(self):
+        lv = self.series["levels"]
+        self.assertEqual(lv["run"], "bfs S10 1r 1x1 1t")
+        roots = {r["root"]: r for r in self.fixtures["bfs-s10-np1.json"]["roots"]}
+        levels = roots[lv["root"]]["levels"]
+        self.assertEqual(len(lv["levels"]), len(levels))
+        self.assertEqual(lv["bars_drawn"], 3 * len(levels))  # frontier, edges, time
+        self.assertEqual([r["direction"] for r in lv["levels"]], [l["direction"] for l in levels])
+        self.assertEqual(lv["levels"][0]["frontier"], 1)      # the root alone
+        self.assertIn("bottom-up", [r["direction"] for r in lv["levels"]])
+        total = sum(e["top-down"] + e["bottom-up"] for e in lv["summed_over_roots"])
+        self.assertEqual(total, sum(l["edges_examined"] for r in roots.values() for l in r["levels"]))
+
+    def test_directions_compare_one_root_of_the_three_modes(self):
+        d = self.series["directions"]
+        self.assertEqual(d["modes"], ["top-down", "bottom-up", "hybrid"])
+        self.assertEqual(d["runs"]["hybrid"], "bfs S10 1r 1x1 1t")
+        self.assertEqual(d["runs"]["top-down"], "bfs S10 1r 1x1 1t alpha=1e-12")
+        self.assertEqual(d["bars_drawn"], 3 * d["levels"])
+        for mode, name in (("top-down", "bfs-s10-np1-top-down-only.json"), ("bottom-up", "bfs-s10-np1-bottom-up-only.json"),
+                           ("hybrid", "bfs-s10-np1.json")):
+            root = next(r for r in self.fixtures[name]["roots"] if r["root"] == d["root"])
+            self.assertEqual(d["total"][mode], sum(l["edges_examined"] for l in root["levels"]), mode)
+            self.assertEqual({l["direction"] for l in root["levels"]} == {"top-down", "bottom-up"}, mode == "hybrid")
+        self.assertEqual(d["rate_percent"]["top-down"], 100.0)
+        self.assertLess(d["rate_percent"]["hybrid"], 50.0)  # the point of switching
+
+    def test_scaling_series(self):
+        s = self.series["scaling"]
+        self.assertEqual(set(s["series"]), {"bfs weak SCALE 10/rank", "bfs strong SCALE 10", "sssp strong SCALE 8"})
+        self.assertEqual(s["points_drawn"], {"bfs weak SCALE 10/rank": 3, "bfs strong SCALE 10": 3,
+                                             "sssp strong SCALE 8": 2})
+        for name, one in s["series"].items():
+            self.assertEqual(one["ranks"], [1, 2, 4] if name.startswith("bfs") else [1, 2])
+            self.assertEqual(one["efficiency"][0], 1.0)
+            expected = [(t / p) / one["teps"][0] for p, t in zip(one["ranks"], one["teps"])]
+            for got, want in zip(one["efficiency"], expected):
+                self.assertAlmostEqual(got, want)
+        weak = s["series"]["bfs weak SCALE 10/rank"]
+        self.assertAlmostEqual(weak["teps"][2], self.fixtures["bfs-s12-np4.json"]["summary"]["harmonic_mean_TEPS"])
+
+    def test_ablation_bars(self):
+        a = self.series["ablation"]
+        self.assertEqual(len(a["groups"]), 1)
+        group = a["groups"][0]
+        self.assertEqual(group["config"], "bfs S10 1r 1x1 1t")
+        self.assertEqual(group["switched_off"][0], "nothing")
+        self.assertEqual(len(group["switched_off"]), 5)
+        self.assertIn("bcsr", group["switched_off"])
+        self.assertIn("bcsr,bu-alltoallv,degree-sort,lb-topdown", group["switched_off"])
+        self.assertEqual(a["bars_drawn"], [5])
+        self.assertEqual(group["relative"][0], 1.0)
+
+
+class ReportInputs(unittest.TestCase):
+    def test_single_untraced_file_gives_only_the_pictures_it_allows(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            result = run_tool(os.path.join(FIXTURES, "sssp-s8-np1.json"), "--out", tmp,
+                              "--dump-series", os.path.join(tmp, "s.json"))
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(os.path.join(tmp, "s.json")) as f:
+                series = json.load(f)
+            self.assertEqual(set(series["pictures"]), {"breakdown", "teps"})
+            self.assertFalse(os.path.exists(os.path.join(tmp, "levels.png")))
+
+    def test_measured_energy_appears_in_the_run_table(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(FIXTURES, "bfs-s10-np1.json")) as f:
+                data = json.load(f)
+            self.assertEqual(data["energy"], {"available": False})
+            data["energy"] = {"available": True, "source": "rapl", "nodes": 1, "joules": 2.5, "seconds": 0.1,
+                              "watts": 25.0, "teps_per_watt": 1.9e7}
+            with open(os.path.join(tmp, "run.json"), "w") as f:
+                json.dump(data, f)
+            result = run_tool(os.path.join(tmp, "run.json"), "--out", os.path.join(tmp, "out"))
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(os.path.join(tmp, "out", "report.html")) as f:
+                page = f.read()
+            self.assertIn("<td>2.5 J, 25 W, 1.9e+07 TEPS/W</td>", page)
+
+    def test_no_result_files_is_an_error(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "other.json"), "w") as f:
+                f.write("{}")
+            result = run_tool(tmp, "--out", os.path.join(tmp, "out"))
+            self.assertNotEqual(result.returncode, 0)
+            self.assertIn("g500report: error: no g500 result files", result.stderr)
+            with open(os.path.join(tmp, "broken.json"), "w") as f:
+                f.write("{")
+            result = run_tool(tmp, "--out", os.path.join(tmp, "out"))
+            self.assertNotEqual(result.returncode, 0)
+            self.assertIn("cannot read", result.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
