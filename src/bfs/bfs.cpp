@@ -43,9 +43,22 @@ DistributedBfs::DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid,
 
 void DistributedBfs::prepare() { std::fill(parent_.begin(), parent_.end(), -1); }
 
-void DistributedBfs::advance_frontier(bool need_list) {
+void DistributedBfs::advance_frontier(bool need_list, bool bits_from_lists) {
   std::swap(frontier_bits_, next_bits_);
   next_bits_.clear();
+  if (bits_from_lists) {
+    // Each thread sets the bits of its own range of words, reading every thread's list.
+    uint64_t* bits = frontier_bits_.data();
+    const int64_t words = frontier_bits_.num_words();
+#pragma omp parallel num_threads(nthreads_)
+    {
+      const int t = omp_get_thread_num();
+      const int64_t lo = words * t / nthreads_ * kBitsPerWord, hi = words * (t + 1) / nthreads_ * kBitsPerWord;
+      for (int source = 0; source < nthreads_; ++source)
+        for (LocalId v : found_[source].vertices)
+          if (v >= lo && v < hi) bits[v / kBitsPerWord] |= uint64_t{1} << (v % kBitsPerWord);
+    }
+  }
   if (need_list) {
     std::vector<size_t> offsets(nthreads_ + 1, 0);
     for (int t = 0; t < nthreads_; ++t) offsets[t + 1] = offsets[t] + found_[t].vertices.size();
@@ -131,8 +144,11 @@ BfsRun DistributedBfs::run(int64_t root) {
     if (frontier_vertices == 0) break;
     result.level_sizes.push_back(frontier_vertices);
     comm::ScopedPhase timed(profile, Phase::kCalculation);
+    const Direction previous = direction;
     direction = next_direction(direction, frontier_vertices, frontier_edges, unvisited_edges, d.nvertices, options_);
-    advance_frontier(direction == Direction::kTopDown);
+    // Top-down records discoveries only in lists; a bottom-up step next needs them as a bitmap.
+    advance_frontier(direction == Direction::kTopDown,
+                     previous == Direction::kTopDown && direction == Direction::kBottomUp);
   }
   for (int t = 0; t < nthreads_; ++t) {
     found_[t].vertices.clear();

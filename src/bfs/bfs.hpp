@@ -58,9 +58,9 @@ class DistributedBfs {
   void send_pairs_now(int to, int from, comm::PhaseProfile& profile);
   // Bottom-up step 1: the frontier of this grid column's vertex range, gathered along the column.
   void gather_column_frontier(comm::PhaseProfile& profile);
-  // Makes this level's discoveries the next frontier: always as a bitmap, and as a list when the
-  // next level goes top-down.
-  void advance_frontier(bool need_list);
+  // Makes this level's discoveries the next frontier: as a bitmap (built from the lists when
+  // bits_from_lists, i.e. after a top-down step), and as a list when the next level goes top-down.
+  void advance_frontier(bool need_list, bool bits_from_lists);
 
   const LocalGraph& graph_;
   const ProcessGrid& grid_;

@@ -5,7 +5,8 @@
 // of row set i), each frontier vertex x's neighbours y (column-local ids) are read from this
 // process's rows, and the candidate (y, parent x) is sent along the grid column to y's owner, which
 // keeps the first candidate for each unvisited y (candidates for our own vertices are settled at
-// once). Communication volume is the same as the paper's; the gathered frontier is smaller
+// once). The next frontier is recorded only in per-thread lists; the bitmap a following
+// bottom-up step needs is made from them afterwards (advance_frontier), without atomics. Communication volume is the same as the paper's; the gathered frontier is smaller
 // because C <= R.
 #include <omp.h>
 
@@ -79,7 +80,6 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
           if (owner_row == my_row) {  // we own y ourselves: no message needed
             if (visited_.test_and_set_atomic(offset)) {
               parent_[graph_.owned_original(offset)] = x_global;
-              next_bits_.test_and_set_atomic(offset);
               discover(t, offset);
             }
           } else {
@@ -105,7 +105,6 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
         if (visited_.test_and_set_atomic(y)) {
           parent_[graph_.owned_original(y)] =
               d.global_from_row_local(static_cast<int64_t>(records[k] & 0xffffffffULL), piece.source);
-          next_bits_.test_and_set_atomic(y);
           discover(t, y);
         }
       }
