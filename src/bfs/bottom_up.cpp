@@ -29,8 +29,6 @@ struct RowRanges {
   const int64_t* word_offsets;
   const uint64_t* has_edges;
   const LocalId* first_neighbors;
-  const LocalId* col_original;  // with renumbering: found parents are sent in original ids
-  LocalId original(LocalId u) const { return col_original ? col_original[u] : u; }
   // Candidates of word w (global word index gw): unvisited rows, and with BCSR only non-empty ones.
   uint64_t candidates(uint64_t unvisited, int64_t gw) const { return kCompressed ? unvisited & has_edges[gw] : unvisited; }
   // Index of row (gw, bit) in starts and first_neighbors.
@@ -53,12 +51,14 @@ inline bool in_frontier(const uint64_t* frontier, LocalId u) { return (frontier[
 // neighbours of all its candidates, then the rest of the rows they did not settle. The first pass
 // runs one word ahead and prefetches those rows, so their cache misses (the dominant cost of the
 // bottom-up step) overlap with the work on the current word.
-template <bool kCompressed>
+// Found is called as found(offset in block, parent's column-local id in the graph's ids).
+template <bool kCompressed, class Found>
 class BlockScanner {
  public:
   BlockScanner(const RowRanges<kCompressed>& rows, const LocalId* neighbors, const uint64_t* frontier,
-               uint64_t* rotating, int64_t base_word, std::vector<uint64_t>& out)
-      : rows_(rows), neighbors_(neighbors), frontier_(frontier), rotating_(rotating), base_word_(base_word), out_(out) {}
+               uint64_t* rotating, int64_t base_word, Found& on_found)
+      : rows_(rows), neighbors_(neighbors), frontier_(frontier), rotating_(rotating), base_word_(base_word),
+        on_found_(on_found) {}
 
   // First pass over word w: settles rows whose first neighbour is in the frontier; returns the
   // rows left for the second pass (and prefetches their adjacency).
@@ -109,7 +109,7 @@ class BlockScanner {
  private:
   void found(int64_t w, int bit, LocalId parent, uint64_t& found_bits) {
     found_bits |= uint64_t{1} << bit;
-    out_.push_back((static_cast<uint64_t>(w * kBitsPerWord + bit) << 32) | rows_.original(parent));
+    on_found_(static_cast<LocalId>(w * kBitsPerWord + bit), parent);
   }
 
   const RowRanges<kCompressed>& rows_;
@@ -117,7 +117,7 @@ class BlockScanner {
   const uint64_t* frontier_;
   uint64_t* rotating_;
   int64_t base_word_;
-  std::vector<uint64_t>& out_;
+  Found& on_found_;
   int64_t examined_ = 0;
 };
 
@@ -125,11 +125,11 @@ constexpr int64_t kWordsPerScanChunk = 64;  // dynamic-schedule unit of the bott
 
 // Scans block words [w_begin, w_end) (relative to the block starting at global word base_word);
 // called inside a parallel region by every thread.
-template <bool kCompressed>
+template <bool kCompressed, class Found>
 int64_t scan_block(const RowRanges<kCompressed>& rows, const LocalId* neighbors, const uint64_t* frontier,
                    uint64_t* rotating, int64_t base_word, int64_t w_begin, int64_t w_end, bool own_block,
-                   uint64_t* visited, uint64_t* next_bits, std::vector<uint64_t>& out) {
-  BlockScanner<kCompressed> scanner(rows, neighbors, frontier, rotating, base_word, out);
+                   uint64_t* visited, uint64_t* next_bits, Found& on_found) {
+  BlockScanner<kCompressed, Found> scanner(rows, neighbors, frontier, rotating, base_word, on_found);
   const int64_t nchunks = (w_end - w_begin + kWordsPerScanChunk - 1) / kWordsPerScanChunk;
 #pragma omp for schedule(dynamic, 1)
   for (int64_t c = 0; c < nchunks; ++c) {
@@ -236,8 +236,8 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
   const RowIndex& index = graph_.rows;
   const LocalId* col_original = graph_.renumbering.active() ? graph_.renumbering.col_original.data() : nullptr;
   const RowRanges<true> bcsr{index.starts(), index.word_offsets(), index.has_edges().data(),
-                             graph_.first_neighbors.data(), col_original};
-  const RowRanges<false> csr{index.starts(), nullptr, nullptr, graph_.first_neighbors.data(), col_original};
+                             graph_.first_neighbors.data()};
+  const RowRanges<false> csr{index.starts(), nullptr, nullptr, graph_.first_neighbors.data()};
   const bool split = options_.overlap && C > 1;  // with C = 1 nothing travels, so nothing overlaps
   const std::vector<Segment> segments = make_segments(block_words, split ? options_.substeps : 1, split);
   const int nsegments = static_cast<int>(segments.size());
@@ -287,22 +287,25 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
 #pragma omp parallel num_threads(nthreads_) reduction(+ : examined)
         {
           const int t = omp_get_thread_num();
-          auto& out = buckets[t][target];
-          examined += index.compressed()
-                          ? scan_block(bcsr, graph_.neighbors.data(), column_frontier_.data(), rotating_.data(),
-                                       base_word, segment.begin, segment.end, own_block, visited_.data(),
-                                       next_bits_.data(), out)
-                          : scan_block(csr, graph_.neighbors.data(), column_frontier_.data(), rotating_.data(),
-                                       base_word, segment.begin, segment.end, own_block, visited_.data(),
-                                       next_bits_.data(), out);
-          if (own_block) {  // our own block's pairs need no communication
-            for (uint64_t record : out) {
-              const LocalId v = static_cast<LocalId>(record >> 32);
-              parent_[graph_.owned_original(v)] =
-                  d.global_from_col_local(static_cast<int64_t>(record & 0xffffffffULL), j);
+          auto scan = [&](auto& on_found) {
+            return index.compressed()
+                       ? scan_block(bcsr, graph_.neighbors.data(), column_frontier_.data(), rotating_.data(), base_word,
+                                    segment.begin, segment.end, own_block, visited_.data(), next_bits_.data(), on_found)
+                       : scan_block(csr, graph_.neighbors.data(), column_frontier_.data(), rotating_.data(), base_word,
+                                    segment.begin, segment.end, own_block, visited_.data(), next_bits_.data(), on_found);
+          };
+          if (own_block) {  // our own block's finds need no communication: applied at once
+            auto apply = [&](LocalId v, LocalId parent) {
+              parent_[graph_.owned_original(v)] = d.global_from_col_local(col_original ? col_original[parent] : parent, j);
               discover(t, v);
-            }
-            out.clear();
+            };
+            examined += scan(apply);
+          } else {  // (offset, parent's original column-local id) for the block's owner
+            auto& out = buckets[t][target];
+            auto send = [&](LocalId v, LocalId parent) {
+              out.push_back((static_cast<uint64_t>(v) << 32) | (col_original ? col_original[parent] : parent));
+            };
+            examined += scan(send);
           }
         }
       }
