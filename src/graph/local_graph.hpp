@@ -54,6 +54,9 @@ struct GraphOptions {
   bool bcsr = true;         // bitmap-based CSR row index (001 4.1); false: plain CSR
   bool degree_sort = true;  // each row's neighbours by descending degree (the aim of 001 4.2)
   bool reorder = true;      // vertices renumbered by degree inside each process (001 4.2)
+  // Hold pass 1's entries in memory for pass 2 when they fit (false: always generate them again,
+  // the path taken when memory is short; tests use it to cover that path at small SCALEs).
+  bool keep_entries = true;
 };
 
 // Kernel 1: builds every process's block from the distributed edge source (collective).
