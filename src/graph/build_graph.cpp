@@ -2,9 +2,16 @@
 //
 // Every rank reads its share of the edge list in chunks and routes each edge {a, b} (self-loops
 // dropped) as two directed entries: (v=a, u=b) to P(row(a), col(b)) and (v=b, u=a) to
-// P(row(b), col(a)). Pass 1 routes the chunks so receivers can count row lengths; pass 2 re-reads
-// the same chunks (the generator is random-access) and routes them again to fill the CSR at
-// cursors. The edge list is never held whole: memory is the CSR plus one chunk's buffers.
+// P(row(b), col(a)). The edge list is never held whole. Two ways to build the CSR from there:
+//  - kept entries (when they fit in memory, the single-node case): pass 1 keeps the routed
+//    entries, grouped by buckets of consecutive rows as each chunk arrives; the rows are counted,
+//    renumbered (`reorder`, 001 4.2) and filled bucket by bucket, each bucket sorted in cache so
+//    every row comes out in descending-degree order (`degree-sort`). Memory: the entries, then the
+//    CSR; no access per entry lands at a random place of a whole-graph array except the lookup of
+//    the neighbour's sort key.
+//  - regenerate (memory short): pass 1 routes the chunks so receivers count row lengths; pass 2
+//    re-reads the same chunks (the generator is random-access), routes them again and fills the
+//    CSR at cursors; the rows are then sorted. Memory: the CSR plus one chunk's buffers.
 #include <omp.h>
 
 #include <algorithm>
@@ -284,11 +291,10 @@ void sort_rows_by_degree(LocalGraph& g, const NeighborOrder& order, const std::v
 struct RowBuckets {
   int shift = 0;
   int64_t count = 0;
-  std::vector<int64_t> starts;  // where bucket b's entries begin; count + 1 entries
 
-  RowBuckets(int64_t nrows, int64_t entries) {
+  RowBuckets(int64_t nrows, int64_t expected_entries) {
     constexpr int64_t kEntriesPerBucket = int64_t{1} << 16;  // 512 KiB of entries
-    const int64_t per_row = std::max<int64_t>(1, entries / std::max<int64_t>(1, nrows));
+    const int64_t per_row = std::max<int64_t>(1, expected_entries / std::max<int64_t>(1, nrows));
     const int64_t rows = std::max<int64_t>(1, kEntriesPerBucket / per_row);
     shift = std::bit_width(static_cast<uint64_t>(rows)) - 1;
     count = (nrows + (int64_t{1} << shift) - 1) >> shift;
@@ -297,43 +303,87 @@ struct RowBuckets {
   int64_t of(uint64_t entry) const { return static_cast<int64_t>(entry >> (32 + shift)); }
 };
 
-// Stable partition of the entries by row bucket (a counting sort, every thread scattering its
-// slice of the input): out holds bucket 0's entries, then bucket 1's, ..., in input order.
-void partition_by_row_bucket(const uint64_t* in, int64_t n, uint64_t* out, RowBuckets& buckets) {
-  const int T = omp_get_max_threads();
-  const int64_t nb = buckets.count;
-  std::vector<int64_t> next(static_cast<size_t>(T) * nb, 0);  // [thread][bucket]
-  buckets.starts.assign(nb + 1, 0);
+// Pass 1's entries, kept with one copy only: each routed chunk is appended already grouped by row
+// bucket (a stable counting sort while the chunk is still in cache), so bucket b's entries are one
+// segment per chunk, and reading the segments in chunk order gives them in arrival order.
+class BucketedEntries {
+ public:
+  BucketedEntries(const RowBuckets& buckets, int64_t expected_entries) : buckets_(buckets) {
+    entries_.reserve(static_cast<size_t>(expected_entries));
+    segment_starts_.push_back(0);
+  }
+
+  void append_chunk(const uint64_t* in, int64_t n) {
+    const int T = omp_get_max_threads();
+    const int64_t nb = buckets_.count;
+    const int64_t base = static_cast<int64_t>(entries_.size());
+    entries_.resize(base + n);  // uninitialised: every element is written below
+    uint64_t* out = entries_.data();
+    const size_t starts_at = segment_starts_.size() - 1;  // the previous chunk's end: this chunk's start
+    segment_starts_.resize(starts_at + nb + 1);
+    int64_t* starts = &segment_starts_[starts_at];
+    next_.assign(static_cast<size_t>(T) * nb, 0);  // [thread][bucket]
 #pragma omp parallel num_threads(T)
-  {
-    const int t = omp_get_thread_num();
-    const int64_t lo = n * t / T, hi = n * (t + 1) / T;
-    int64_t* mine = &next[static_cast<size_t>(t) * nb];
-    for (int64_t k = lo; k < hi; ++k) ++mine[buckets.of(in[k])];
+    {
+      const int t = omp_get_thread_num();
+      const int64_t lo = n * t / T, hi = n * (t + 1) / T;
+      int64_t* mine = &next_[static_cast<size_t>(t) * nb];
+      for (int64_t k = lo; k < hi; ++k) ++mine[buckets_.of(in[k])];
 #pragma omp barrier
 #pragma omp single
-    {
-      int64_t total = 0;
-      for (int64_t b = 0; b < nb; ++b) {
-        buckets.starts[b] = total;
-        for (int s = 0; s < T; ++s) {
-          int64_t& c = next[static_cast<size_t>(s) * nb + b];
-          const int64_t here = c;
-          c = total;
-          total += here;
+      {
+        int64_t total = base;
+        for (int64_t b = 0; b < nb; ++b) {
+          starts[b] = total;
+          for (int s = 0; s < T; ++s) {
+            int64_t& c = next_[static_cast<size_t>(s) * nb + b];
+            const int64_t here = c;
+            c = total;
+            total += here;
+          }
         }
+        starts[nb] = total;
       }
-      buckets.starts[nb] = total;
+      for (int64_t k = lo; k < hi; ++k) out[mine[buckets_.of(in[k])]++] = in[k];
     }
-    for (int64_t k = lo; k < hi; ++k) out[mine[buckets.of(in[k])]++] = in[k];
+    ++chunks_;
   }
-}
+
+  // Calls f(entries, count) for each of bucket b's segments, in chunk order.
+  template <class F>
+  void for_each_segment(int64_t b, F f) const {
+    for (int64_t c = 0; c < chunks_; ++c) {
+      const int64_t* starts = &segment_starts_[static_cast<size_t>(c) * buckets_.count];
+      if (starts[b + 1] > starts[b]) f(entries_.data() + starts[b], starts[b + 1] - starts[b]);
+    }
+  }
+  int64_t bucket_size(int64_t b) const {
+    int64_t n = 0;
+    for_each_segment(b, [&](const uint64_t*, int64_t count) { n += count; });
+    return n;
+  }
+  void release() {
+    LargeArray<uint64_t>().swap(entries_);
+    std::vector<int64_t>().swap(segment_starts_);
+  }
+
+ private:
+  const RowBuckets& buckets_;
+  LargeArray<uint64_t> entries_;
+  // Chunk c's bucket b begins at [c * count + b] and ends at [c * count + b + 1]: a chunk's end is
+  // the next chunk's start.
+  std::vector<int64_t> segment_starts_;
+  std::vector<int64_t> next_;
+  int64_t chunks_ = 0;
+};
 
 // Row lengths (original row ids) from the bucketed entries; each bucket's rows are its own.
-void count_rows(const uint64_t* by_bucket, const RowBuckets& buckets, int64_t* lengths) {
+void count_rows(const BucketedEntries& kept, const RowBuckets& buckets, int64_t* lengths) {
 #pragma omp parallel for schedule(dynamic, 8)
   for (int64_t b = 0; b < buckets.count; ++b)
-    for (int64_t k = buckets.starts[b]; k < buckets.starts[b + 1]; ++k) ++lengths[entry_row(by_bucket[k])];
+    kept.for_each_segment(b, [&](const uint64_t* entries, int64_t n) {
+      for (int64_t k = 0; k < n; ++k) ++lengths[entry_row(entries[k])];
+    });
 }
 
 // Fills the CSR from the bucketed entries, one bucket at a time per thread. Without an order the
@@ -350,7 +400,7 @@ struct BucketFill {
   const LocalId* key_of_entry_column;  // with an order: original column-local id -> key
   int key_bits;
 
-  void run(const uint64_t* by_bucket, LocalId* neighbors) const {
+  void run(const BucketedEntries& kept, LocalId* neighbors) const {
     const int passes = std::max(1, (key_bits + 10) / 11);
     const int digit_bits = (key_bits + passes - 1) / passes;
 #pragma omp parallel
@@ -363,20 +413,30 @@ struct BucketFill {
         const int64_t first = buckets.first_row(b);
         const int64_t rows = std::min<int64_t>(int64_t{1} << buckets.shift, nrows - first);
         for (int64_t r = 0; r < rows; ++r) cursor[r] = row_starts[row_new ? row_new[first + r] : first + r];
-        const uint64_t* entries = by_bucket + buckets.starts[b];
-        const int64_t n = buckets.starts[b + 1] - buckets.starts[b];
         if (!order) {
-          for (int64_t k = 0; k < n; ++k) {
-            const LocalId u = static_cast<LocalId>(entries[k]);
-            neighbors[cursor[entry_row(entries[k]) - first]++] = col_new ? col_new[u] : u;
-          }
+          kept.for_each_segment(b, [&](const uint64_t* entries, int64_t n) {
+            for (int64_t k = 0; k < n; ++k) {
+              const LocalId u = static_cast<LocalId>(entries[k]);
+              neighbors[cursor[entry_row(entries[k]) - first]++] = col_new ? col_new[u] : u;
+            }
+          });
           continue;
         }
+        const int64_t n = kept.bucket_size(b);
         uint64_t* items = scratch_a.get(n);
         uint64_t* spare = scratch_b.get(n);
-        for (int64_t k = 0; k < n; ++k)
-          items[k] = (static_cast<uint64_t>(key_of_entry_column[static_cast<LocalId>(entries[k])]) << 32) |
-                     static_cast<uint64_t>(entry_row(entries[k]) - first);
+        int64_t filled = 0;
+        kept.for_each_segment(b, [&](const uint64_t* entries, int64_t count) {
+          // The key table is read at random: prefetching a few entries ahead overlaps the misses
+          // (better than the compiler's vector gather, which waits for each of them).
+          constexpr int64_t kAhead = 48;
+          for (int64_t k = 0; k < count; ++k) {
+            if (k + kAhead < count) __builtin_prefetch(key_of_entry_column + static_cast<LocalId>(entries[k + kAhead]));
+            items[filled + k] = (static_cast<uint64_t>(key_of_entry_column[static_cast<LocalId>(entries[k])]) << 32) |
+                                static_cast<uint64_t>(entry_row(entries[k]) - first);
+          }
+          filled += count;
+        });
         for (int p = 0; p < passes; ++p) {
           const int low = 32 + p * digit_bits;
           const uint64_t mask = (uint64_t{1} << digit_bits) - 1;
@@ -408,14 +468,13 @@ std::vector<LocalId> first_neighbors_of(const LocalGraph& g) {
   return first;
 }
 
-// Keep pass 1's entries when the kept-entries path's peak, the entries (8 bytes each) and their
-// copy grouped by row bucket (8 bytes each; the CSR, 4 bytes each, comes after the entries are
-// freed), uses at most this share of the node's memory.
+// Keep pass 1's entries (8 bytes each) when, with the CSR (4 bytes each), they use at most this
+// share of the node's memory.
 constexpr double kKeepEntriesMemoryShare = 0.4;
 
 bool keep_entries_for_pass_two(const EdgeSource& source, const ProcessGrid& grid) {
   const double entries_per_rank = 2.0 * static_cast<double>(source.global_edges) / grid.size();
-  const double need = entries_per_rank * (2 * sizeof(uint64_t)) * ranks_on_this_node(grid.world());
+  const double need = entries_per_rank * (sizeof(uint64_t) + sizeof(LocalId)) * ranks_on_this_node(grid.world());
   int keep = need <= kKeepEntriesMemoryShare * static_cast<double>(physical_memory_bytes()) ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &keep, 1, MPI_INT, MPI_MIN, grid.world());
   return keep == 1;
@@ -447,22 +506,17 @@ std::vector<int64_t> build_from_kept_entries(LocalGraph& g, const EdgeSource& so
                                              const GraphOptions& options) {
   const Distribution& d = g.dist;
   const int64_t nrows = d.row_set_size();
-  std::vector<uint64_t> kept;
-  kept.reserve(static_cast<size_t>(2.1 * static_cast<double>(source.global_edges) / grid.size()));
-  {  // the chunk buffers are freed before the bucketed copy is made
+  const int64_t expected = static_cast<int64_t>(2.1 * static_cast<double>(source.global_edges) / grid.size());
+  const RowBuckets buckets(nrows, expected);
+  BucketedEntries kept(buckets, expected);
+  {  // the chunk buffers are freed before the CSR is allocated
     Router router(d, grid);
     RawBuffer<gen::Edge> buffer;
     for_each_routed_chunk(source, grid.world(), router, buffer, g.input_read_seconds,
-                          [&](const uint64_t* entries, int64_t n) { kept.insert(kept.end(), entries, entries + n); });
+                          [&](const uint64_t* entries, int64_t n) { kept.append_chunk(entries, n); });
   }
-  const int64_t n = static_cast<int64_t>(kept.size());
-  RowBuckets buckets(nrows, n);
-  std::unique_ptr<uint64_t[]> by_bucket(new uint64_t[std::max<int64_t>(1, n)]);
-  partition_by_row_bucket(kept.data(), n, by_bucket.get(), buckets);
-  std::vector<uint64_t>().swap(kept);
-
   std::vector<int64_t> lengths(nrows, 0);
-  count_rows(by_bucket.get(), buckets, lengths.data());
+  count_rows(kept, buckets, lengths.data());
   ForwardMaps forward;
   std::vector<int64_t> row_starts = plan_rows(g, lengths, grid, options, forward);
   std::vector<int64_t>().swap(lengths);
@@ -490,7 +544,8 @@ std::vector<int64_t> build_from_kept_entries(LocalGraph& g, const EdgeSource& so
                         options.degree_sort ? &order : nullptr,
                         key_of_entry_column.data(),
                         static_cast<int>(std::bit_width(static_cast<uint64_t>(std::max<int64_t>(1, d.col_set_size() - 1))))};
-  fill.run(by_bucket.get(), g.neighbors.data());
+  fill.run(kept, g.neighbors.data());
+  kept.release();
   return row_starts;
 }
 
@@ -517,7 +572,7 @@ std::vector<int64_t> build_by_regenerating(LocalGraph& g, const EdgeSource& sour
   const LocalId* col_new = options.reorder ? forward.col_new.data() : nullptr;
   for (int64_t v = 0; v < nrows; ++v) cursor[v] = row_starts[row_new ? row_new[v] : v];
   auto fill = [&](const uint64_t* entries, int64_t n) {
-    if (options.reorder)
+    if (col_new)
       applier.run(entries, n, [&](uint64_t entry) {
         g.neighbors[cursor[entry_row(entry)]++] = col_new[static_cast<LocalId>(entry)];
       });

@@ -12,13 +12,15 @@
 #include "graph/renumbering.hpp"
 #include "graph/row_index.hpp"
 #include "util/bitmap.hpp"
+#include "util/large_array.hpp"
 
 namespace g500 {
 
 struct LocalGraph {
   Distribution dist;
   RowIndex rows;                      // where each row's neighbours start (CSR or BCSR, 4.1)
-  std::vector<LocalId> neighbors;     // column-local ids, in a deterministic arrival order
+  LargeArray<LocalId> neighbors;      // column-local ids; by descending degree with `degree-sort`,
+                                      // else in a deterministic arrival order
   // The first neighbour of every row (per non-empty row with BCSR, per row with plain CSR), kept
   // densely so the bottom-up search reads it as one stream: after the degree sort the first
   // neighbour is the likeliest parent, and most rows need no other (see bfs/bottom_up.cpp).
