@@ -492,10 +492,9 @@ std::vector<int64_t> plan_rows(LocalGraph& g, const std::vector<int64_t>& length
                            grid.row_comm());
   if (options.reorder) g.renumbering = build_renumbering(g.owned_degree, d, grid, forward);
   std::vector<int64_t> row_starts(nrows + 1, 0);
-  if (options.reorder)
-    for (int64_t v = 0; v < nrows; ++v) row_starts[forward.row_new[v] + 1] = lengths[v];
-  else
-    for (int64_t v = 0; v < nrows; ++v) row_starts[v + 1] = lengths[v];
+  const LocalId* row_new = options.reorder ? forward.row_new.data() : nullptr;
+#pragma omp parallel for schedule(static)
+  for (int64_t v = 0; v < nrows; ++v) row_starts[(row_new ? row_new[v] : v) + 1] = lengths[v];
   for (int64_t v = 0; v < nrows; ++v) row_starts[v + 1] += row_starts[v];
   return row_starts;
 }
