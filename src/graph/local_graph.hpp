@@ -12,13 +12,15 @@
 #include "graph/renumbering.hpp"
 #include "graph/row_index.hpp"
 #include "util/bitmap.hpp"
+#include "util/large_array.hpp"
 
 namespace g500 {
 
 struct LocalGraph {
   Distribution dist;
   RowIndex rows;                      // where each row's neighbours start (CSR or BCSR, 4.1)
-  std::vector<LocalId> neighbors;     // column-local ids, in a deterministic arrival order
+  LargeArray<LocalId> neighbors;      // column-local ids; by descending degree with `degree-sort`,
+                                      // else in a deterministic arrival order
   // The first neighbour of every row (per non-empty row with BCSR, per row with plain CSR), kept
   // densely so the bottom-up search reads it as one stream: after the degree sort the first
   // neighbour is the likeliest parent, and most rows need no other (see bfs/bottom_up.cpp).
@@ -54,6 +56,9 @@ struct GraphOptions {
   bool bcsr = true;         // bitmap-based CSR row index (001 4.1); false: plain CSR
   bool degree_sort = true;  // each row's neighbours by descending degree (the aim of 001 4.2)
   bool reorder = true;      // vertices renumbered by degree inside each process (001 4.2)
+  // Hold pass 1's entries in memory for pass 2 when they fit (false: always generate them again,
+  // the path taken when memory is short; tests use it to cover that path at small SCALEs).
+  bool keep_entries = true;
 };
 
 // Kernel 1: builds every process's block from the distributed edge source (collective).

@@ -42,7 +42,9 @@ Renumbering build_renumbering(const std::vector<int64_t>& owned_degree, const Di
   Renumbering r;
   r.owned_original = degree_order(owned_degree);
   r.owned_new.resize(r.owned_original.size());
-  for (size_t k = 0; k < r.owned_original.size(); ++k) r.owned_new[r.owned_original[k]] = static_cast<LocalId>(k);
+  const int64_t n = static_cast<int64_t>(r.owned_original.size());
+#pragma omp parallel for schedule(static)
+  for (int64_t k = 0; k < n; ++k) r.owned_new[r.owned_original[k]] = static_cast<LocalId>(k);
   // The row set of grid row i is the blocks of P(i, 0..C-1) by grid column, the column set of grid
   // column j the blocks of P(0..R-1, j) by grid row: the communicators' rank orders.
   forward.row_new = gather_set_map(r.owned_new, d.block, d.C, grid.row_comm());

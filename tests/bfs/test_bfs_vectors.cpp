@@ -102,5 +102,21 @@ TEST(BfsVectors, TechniqueSwitches) {
   }
 }
 
+// Kernel 1's path for short memory (pass 2 generates the edges again instead of keeping pass 1's
+// entries) gives the same validated results, with and without the graph techniques.
+TEST(BfsVectors, RegeneratedSecondPass) {
+  GraphOptions regenerate;
+  regenerate.keep_entries = false;
+  GraphOptions no_reorder = regenerate;
+  no_reorder.reorder = false;
+  GraphOptions no_degree_sort = regenerate;
+  no_degree_sort.degree_sort = false;
+  for (int scale : {10, 14}) {
+    check_scale(scale, 2, {}, regenerate, {});
+    check_scale(scale, 1, {}, no_reorder, {});
+    check_scale(scale, 2, {}, no_degree_sort, {});
+  }
+}
+
 }  // namespace
 }  // namespace g500
