@@ -437,6 +437,7 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
   }
   const uint64_t row_base = static_cast<uint64_t>(d.col) * static_cast<uint64_t>(d.block);
   const double total_directed_edges = static_cast<double>(graph_.global_directed_edges);
+  const double pull_pass_floor = static_cast<double>(d.row_set_size()) * grid_.size();
   int64_t k = 0;
   for (;;) {
     // Smallest non-empty bucket over all threads and processes (entries are valid while their
@@ -485,7 +486,9 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
     // Heavy phase: push from the settled vertices or pull into the others.
     const double push_work = totals[1];
     bool pull = false;
-    if (options_.pull_factor > 0 && push_work * 1024 >= total_directed_edges)
+    // Pull costs at least a pass over the row sets (pull_pass_floor): no estimate below that.
+    if (options_.pull_factor > 0 && push_work * 1024 >= total_directed_edges &&
+        push_work > options_.pull_factor * pull_pass_floor)
       pull = pull_work_estimate(k, run) * options_.pull_factor < push_work;
     ++ts.epoch;
     if (pull) {
