@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <thread>
 
 #include "graph/roots.hpp"
+#include "input/vertex_output.hpp"
 #include "sssp/dijkstra.hpp"
 #include "sssp/validate_sssp.hpp"
 #include "util/agree.hpp"
@@ -27,16 +29,16 @@ int choose_threads(int requested, MPI_Comm comm) {
 
 // Bytes one rank needs: the weighted graph, kernel 1's chunk buffers, the candidate exchange,
 // the SSSP and validation arrays (and the whole serial graph on rank 0 with --compare-dijkstra).
-double estimated_bytes_per_rank(const SsspConfig& config, const Distribution& d) {
+double estimated_bytes_per_rank(const SsspConfig& config, int64_t nvertices, int64_t nedges, const Distribution& d) {
   const double ranks = static_cast<double>(d.R) * d.C;
-  const double entries = 2.0 * static_cast<double>(config.spec.nedges()) / ranks;
+  const double entries = 2.0 * static_cast<double>(nedges) / ranks;
   const double rows = static_cast<double>(d.row_set_size()), cols = static_cast<double>(d.col_set_size());
   const double graph = entries * (sizeof(LocalId) + sizeof(float)) + rows * 2 * sizeof(int64_t) + d.block * 8.0;
   const double exchange = entries * 3 * sizeof(uint64_t) / 4;  // candidates of a large phase
   const double arrays = cols * 8.0 + rows * 16.0 + cols * 8.0 + d.block * 32.0;
   double serial = 0;
   if (config.compare_dijkstra > 0) {
-    const double m = static_cast<double>(config.spec.nedges()), n = static_cast<double>(config.spec.nvertices());
+    const double m = static_cast<double>(nedges), n = static_cast<double>(nvertices);
     serial = m * (sizeof(gen::Edge) + sizeof(float)) + 2 * m * 8 + n * 40;
   }
   const double fixed = 512.0 * 1024 * 1024;
@@ -51,7 +53,80 @@ std::string format_gib(double bytes) {
 
 bool close_to(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)); }
 
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+// Kernel 1's view of a file's edges with their weights (the file's, or `generated`).
+WeightedEdgeSource file_weighted_edge_source(const input::EdgeInput& in, const std::vector<float>& weights) {
+  WeightedEdgeSource source;
+  source.edges = in.edge_source();
+  const gen::Edge* edges = in.edges.data();
+  const float* w = weights.data();
+  source.read = [edges, w](int64_t offset, int64_t count, gen::Edge* out, float* out_weights) {
+    std::copy(edges + offset, edges + offset + count, out);
+    std::copy(w + offset, w + offset + count, out_weights);
+  };
+  return source;
+}
+
+// The weights of this rank's edges: the file's, checked to be >= 0 (collective; one error for
+// the first negative weight in file order), or generated when the file has none.
+std::vector<float> file_edge_weights(const input::EdgeInput& in, uint64_t seed, MPI_Comm world) {
+  std::vector<float> weights;
+  if (!in.stats.weighted) {  // (not weights.empty(): a rank may have no edges)
+    weights.resize(in.edges.size());
+    for (size_t k = 0; k < weights.size(); ++k)
+      weights[k] = generated_edge_weight(seed, in.local_begin + static_cast<int64_t>(k));
+    return weights;
+  }
+  std::string error;
+  for (size_t k = 0; k < in.weights.size(); ++k)
+    if (!(in.weights[k] >= 0)) {
+      error = "'" + in.spec.path + "': edge " + std::to_string(in.local_begin + static_cast<int64_t>(k) + 1) +
+              " has the negative weight " + std::to_string(in.weights[k]) + "; SSSP needs weights >= 0";
+      break;
+    }
+  agree_or_throw(error, world);
+  return in.weights;
+}
+
+// The whole edge list with weights on rank 0 (for the serial Dijkstra of a file graph).
+void gather_edges_to_rank0(const input::EdgeInput& in, const std::vector<float>& weights, MPI_Comm world,
+                           std::vector<gen::Edge>& all_edges, std::vector<float>& all_weights) {
+  int nranks = 1, rank = 0;
+  MPI_Comm_size(world, &nranks);
+  MPI_Comm_rank(world, &rank);
+  const int count = static_cast<int>(in.edges.size());
+  std::vector<int> counts(nranks), displs(nranks);
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, world);
+  int total = 0;
+  for (int r = 0; r < nranks; ++r) {
+    displs[r] = total;
+    total += counts[r];
+  }
+  if (rank == 0) {
+    all_edges.resize(total);
+    all_weights.resize(total);
+  }
+  MPI_Datatype edge_type;
+  MPI_Type_contiguous(static_cast<int>(sizeof(gen::Edge)), MPI_BYTE, &edge_type);
+  MPI_Type_commit(&edge_type);
+  MPI_Gatherv(in.edges.data(), count, edge_type, all_edges.data(), counts.data(), displs.data(), edge_type, 0, world);
+  MPI_Type_free(&edge_type);
+  MPI_Gatherv(weights.data(), count, MPI_FLOAT, all_weights.data(), counts.data(), displs.data(), MPI_FLOAT, 0, world);
+}
+
 }  // namespace
+
+float generated_edge_weight(uint64_t seed, int64_t index) {
+  // 24 random bits: a float in [0, 1) with every value equally likely, never rounded up to 1.
+  const uint64_t bits = splitmix64(splitmix64(seed ^ 0x5EED5EED5EED5EEDULL) + static_cast<uint64_t>(index)) >> 40;
+  return static_cast<float>(bits) * 0x1p-24f;
+}
 
 SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, bool force) {
   MPI_Comm world = MPI_COMM_WORLD;
@@ -69,41 +144,79 @@ SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, bool force) {
   result.threads = choose_threads(config.threads, world);
   omp_set_num_threads(result.threads);
 
-  const Distribution probe(config.spec.nvertices(), shape.rows, shape.cols, grid.row(), grid.col());
+  const int64_t nvertices = config.input ? config.input->nvertices : config.spec.nvertices();
+  const int64_t nedges = config.input ? config.input->global_edges : config.spec.nedges();
+  const std::string what = config.input ? "the graph of '" + config.input->spec.path + "'"
+                                        : "SCALE " + std::to_string(config.spec.scale);
+  const Distribution probe(nvertices, shape.rows, shape.cols, grid.row(), grid.col());
   {
-    const double need = estimated_bytes_per_rank(config, probe) * ranks_on_this_node(world);
+    const double need = estimated_bytes_per_rank(config, nvertices, nedges, probe) * ranks_on_this_node(world);
     const double have = static_cast<double>(physical_memory_bytes());
     std::string error;
     if (!force && have > 0 && need > have)
-      error = "SCALE " + std::to_string(config.spec.scale) + " needs about " + format_gib(need) +
-              " on this node but it has " + format_gib(have) + " (use more nodes, a smaller SCALE, or --force)";
+      error = what + " needs about " + format_gib(need) + " on this node but it has " + format_gib(have) +
+              (config.input ? " (use more nodes or --force)" : " (use more nodes, a smaller SCALE, or --force)");
     agree_or_throw(error, world);
   }
   if (!probe.ids_fit_32_bits())
-    throw UsageError("SCALE " + std::to_string(config.spec.scale) + " on a " + std::to_string(shape.rows) + "x" +
-                     std::to_string(shape.cols) + " grid needs more than 2^32 vertices per grid row or column; use more ranks");
+    throw UsageError(what + " on a " + std::to_string(shape.rows) + "x" + std::to_string(shape.cols) +
+                     " grid needs more than 2^32 vertices per grid row or column; use more ranks");
 
-  gen::KroneckerGenerator generator(config.spec);
-  WeightedEdgeSource source = kronecker_weighted_edge_source(generator, rank, nranks);
-  result.input_edges = config.spec.nedges();
+  std::optional<gen::KroneckerGenerator> generator;
+  std::vector<float> file_weights;
+  WeightedEdgeSource source;
+  if (config.input) {
+    file_weights = file_edge_weights(*config.input, config.weight_seed, world);
+    result.generated_weights = !config.input->stats.weighted;
+    source = file_weighted_edge_source(*config.input, file_weights);
+  } else {
+    generator.emplace(config.spec);
+    source = kronecker_weighted_edge_source(*generator, rank, nranks);
+  }
+  result.input_edges = nedges;
 
   MPI_Barrier(world);
   double start = MPI_Wtime();
   WeightedLocalGraph graph = build_weighted_local_graph(source, grid);
   MPI_Barrier(world);
   result.construction_seconds = MPI_Wtime() - start;
+  if (config.input) result.generation_seconds = config.input->stats.read_seconds;  // reading the file
   unsigned long long graph_bytes = graph.memory_bytes();
   MPI_Allreduce(MPI_IN_PLACE, &graph_bytes, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
   result.graph_bytes_max_rank = graph_bytes;
 
-  const std::vector<int64_t> roots = choose_roots(config.spec, config.nroots, graph.graph, grid);
+  const input::VertexIdMap identity =
+      config.input ? input::VertexIdMap() : input::VertexIdMap::offset(nvertices, 0, world);
+  const input::VertexIdMap& ids = config.input ? config.input->ids : identity;
+  std::vector<int64_t> roots;
+  if (!config.root_ids.empty())
+    roots = input::resolve_roots(graph.graph, grid, ids, config.root_ids,
+                                 config.input ? config.input->spec.path : "the graph");
+  else if (config.root_seed)
+    roots = input::sample_roots(graph.graph, grid, config.nroots, *config.root_seed);
+  else
+    roots = choose_roots(config.spec, config.nroots, graph.graph, grid);
+  if (roots.empty()) throw UsageError("no vertex has an edge (other than self-loops): no SSSP root");
+  if (config.input) {
+    int64_t isolated = 0;
+    const int64_t first = graph.graph.dist.owned_begin();
+    for (int64_t k = 0; k < graph.graph.dist.block && first + k < nvertices; ++k) isolated += graph.graph.owned_degree[k] == 0;
+    MPI_Allreduce(MPI_IN_PLACE, &isolated, 1, MPI_INT64_T, MPI_SUM, world);
+    result.vertices_without_edges = isolated;
+  }
+  const std::vector<uint64_t> root_file_ids = ids.to_file_ids(rank == 0 ? roots : std::vector<int64_t>{});
+  std::vector<int64_t> reported_roots(roots.size());
+  if (rank == 0)
+    for (size_t k = 0; k < roots.size(); ++k) reported_roots[k] = static_cast<int64_t>(root_file_ids[k]);
+  MPI_Bcast(reported_roots.data(), static_cast<int>(reported_roots.size()), MPI_INT64_T, 0, world);
   DistributedSssp sssp(graph, grid, config.sssp);
   if (config.warmup && !roots.empty()) sssp.run(roots.front());
 
-  for (int64_t root : roots) {
+  for (size_t index = 0; index < roots.size(); ++index) {
+    const int64_t root = roots[index];
     SsspRun run = sssp.run(root);
     SsspRootResult r;
-    r.root = root;
+    r.root = reported_roots[index];
     MPI_Allreduce(&run.seconds, &r.seconds, 1, MPI_DOUBLE, MPI_MAX, world);
     r.buckets = run.buckets;
     r.phases = run.phases;
@@ -119,11 +232,13 @@ SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, bool force) {
       r.validate_seconds = MPI_Wtime() - validate_start;
       if (!check.ok) {
         result.validation_failed = true;
-        result.validation_error = "validation failed for root " + std::to_string(root) + ": " + check.error;
+        result.validation_error = "validation failed for root " + std::to_string(r.root) + ": " + check.error;
         result.roots.push_back(std::move(r));
         break;
       }
       r.validated = true;
+      if (index == 0 && config.first_root_hook)
+        config.first_root_hook(graph.graph, grid, root, sssp.distances(), sssp.parents());
     } else {
       check = sssp_statistics(graph, grid, sssp.distances());
     }
@@ -139,11 +254,15 @@ SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, bool force) {
     const int count = std::min<int>(config.compare_dijkstra, static_cast<int>(result.roots.size()));
     std::vector<double> seconds(count, 0.0);
     std::vector<int> agrees(count, 0);
+    std::vector<gen::Edge> all_edges;
+    std::vector<float> all_weights;
+    if (config.input) gather_edges_to_rank0(*config.input, file_weights, world, all_edges, all_weights);
     if (rank == 0) {
       omp_set_num_threads(result.threads);
-      const SerialWeightedGraph serial = build_serial_weighted_graph(generator);
+      const SerialWeightedGraph serial = config.input ? build_serial_weighted_graph(nvertices, all_edges, all_weights)
+                                                      : build_serial_weighted_graph(*generator);
       for (int k = 0; k < count; ++k) {
-        const DijkstraResult d = dijkstra(serial, result.roots[k].root);
+        const DijkstraResult d = dijkstra(serial, roots[k]);
         seconds[k] = d.seconds;
         agrees[k] = d.reached == result.roots[k].reached && close_to(d.sum_dist, result.roots[k].sum_dist) &&
                     close_to(d.max_dist, result.roots[k].max_dist);

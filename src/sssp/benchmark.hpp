@@ -3,11 +3,14 @@
 // over the first roots, for the speed-up.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "comm/phase_profile.hpp"
 #include "gen/kronecker.hpp"
+#include "input/edge_input.hpp"
 #include "sssp/sssp.hpp"
 
 namespace g500 {
@@ -21,10 +24,25 @@ struct SsspConfig {
   bool warmup = true;     // one untimed run first
   int compare_dijkstra = 0;  // roots also solved by a serial Dijkstra on rank 0 (0 = none)
   SsspOptions sssp;
+  // File input (g500 sssp --input, docs/input.md); null: the Kronecker graph of `spec` (default).
+  // A file without weights gets generated ones (generated_edge_weight, docs/sssp.md).
+  const input::EdgeInput* input = nullptr;
+  uint64_t weight_seed = 1;
+  std::vector<uint64_t> root_ids;     // --root, in the input's ids (replaces the sampled roots)
+  std::optional<uint64_t> root_seed;  // sample roots with input::sample_roots instead of the reference rule
+  // Called (collectively) after the first root was validated, e.g. to write result files.
+  std::function<void(const LocalGraph&, const ProcessGrid&, int64_t root, const std::vector<double>& distances,
+                     const std::vector<int64_t>& parents)>
+      first_root_hook;
 };
 
+// The weight a file without weights gives its edge number `index` (0-based, in file order):
+// uniform in [0, 1) as the reference generator's, from splitmix64(seed, index); independent of the
+// rank count.
+float generated_edge_weight(uint64_t seed, int64_t index);
+
 struct SsspRootResult {
-  int64_t root = 0;
+  int64_t root = 0;               // in the input file's ids for file input
   double seconds = 0;
   int64_t nedge = 0;
   double teps = 0;
@@ -46,6 +64,8 @@ struct SsspBenchmarkResult {
   double construction_seconds = 0;
   size_t graph_bytes_max_rank = 0;
   int64_t input_edges = 0;
+  int64_t vertices_without_edges = 0;  // file input: vertices with no non-self-loop edge
+  bool generated_weights = false;      // file input without weights
   std::vector<SsspRootResult> roots;
   bool validation_failed = false;
   std::string validation_error;

@@ -12,12 +12,18 @@
 namespace g500 {
 
 SerialWeightedGraph build_serial_weighted_graph(const gen::KroneckerGenerator& generator) {
-  SerialWeightedGraph g;
-  const int64_t n = generator.spec().nvertices(), m = generator.spec().nedges();
-  g.nvertices = n;
+  const int64_t m = generator.spec().nedges();
   std::vector<gen::Edge> edges(m);
   std::vector<float> w(m);
   generator.generate_parallel(0, m, edges.data(), w.data());
+  return build_serial_weighted_graph(generator.spec().nvertices(), edges, w);
+}
+
+SerialWeightedGraph build_serial_weighted_graph(int64_t n, const std::vector<gen::Edge>& edges,
+                                                const std::vector<float>& w) {
+  SerialWeightedGraph g;
+  const int64_t m = static_cast<int64_t>(edges.size());
+  g.nvertices = n;
   g.starts.assign(n + 1, 0);
   for (const auto& e : edges)
     if (e.v0 != e.v1) {

@@ -22,6 +22,9 @@ struct SerialWeightedGraph {
 
 // Generates the whole edge list of the spec (threads used) and builds the CSR.
 SerialWeightedGraph build_serial_weighted_graph(const gen::KroneckerGenerator& generator);
+// The CSR of a whole edge list (ids 0..n-1, one weight per edge; self-loops dropped).
+SerialWeightedGraph build_serial_weighted_graph(int64_t nvertices, const std::vector<gen::Edge>& edges,
+                                                const std::vector<float>& weights);
 
 struct DijkstraResult {
   std::vector<double> dist;      // infinity when unreached

@@ -1,3 +1,5 @@
+// Distributed delta-stepping (Meyer and Sanders 2003) with push/pull heavy phases and bucket
+// fusion; see sssp.hpp for the algorithm and docs/sssp.md for the measurements behind it.
 #include "sssp/sssp.hpp"
 
 #include <omp.h>
@@ -15,6 +17,9 @@ namespace {
 inline uint64_t bits_of(double d) { return std::bit_cast<uint64_t>(d); }
 inline double double_of(uint64_t b) { return std::bit_cast<double>(b); }
 
+constexpr int kSlotStride = 8;  // doubles per thread in the reduction slots (one cache line)
+constexpr uint32_t kNoEpoch = 0;
+
 }  // namespace
 
 DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessGrid& grid, const SsspOptions& options)
@@ -25,285 +30,333 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
       options_(options),
       inverse_delta_(1.0 / options.delta),
       alltoallv_(comm::find_alltoallv("mpi")),
-      nthreads_(omp_get_max_threads()) {
+      nthreads_(omp_get_max_threads()),
+      fusion_(grid.cols() == 1 && options.fusion_limit > 0) {
   const int64_t block = dist_of_.block;
   dist_.assign(block, kUnreachedDistance);
   parent_.assign(block, -1);
-  sent_best_.assign(dist_of_.col_set_size(), bits_of(kUnreachedDistance));
-  mark_.assign(block, 0);
-  settled_mark_.assign(block, 0);
-  out_ = comm::make_thread_buckets(nthreads_, grid.rows());
-  improved_.resize(nthreads_);
+  if (grid.rows() > 1) sent_best_.assign(dist_of_.col_set_size(), bits_of(kUnreachedDistance));
+  mark_.assign(block, kNoEpoch);
+  settled_mark_.assign(block, kNoEpoch);
+  threads_.resize(nthreads_);
+  out_col_ = comm::make_thread_buckets(nthreads_, grid.rows());
   out_row_ = comm::make_thread_buckets(nthreads_, grid.cols());
-  col_stamp_.assign(dist_of_.col_set_size(), 0);
-  row_dist_.resize(dist_of_.row_set_size());
-  col_dist_.resize(dist_of_.col_set_size());
-  proposal_.resize(dist_of_.row_set_size());
-  gather_counts_.assign(grid.cols(), 0);
-  gather_displs_.assign(grid.cols(), 0);
+  if (grid.rows() > 1) {
+    col_stamp_.assign(dist_of_.col_set_size(), 0);
+    col_dist_.resize(dist_of_.col_set_size());
+  }
+  if (grid.cols() > 1) {
+    row_dist_.resize(dist_of_.row_set_size());
+    proposal_.resize(dist_of_.row_set_size());
+  }
+  records_.resize(2 * static_cast<size_t>(block));
+  gather_counts_.assign(std::max(grid.rows(), grid.cols()), 0);
+  gather_displs_.assign(std::max(grid.rows(), grid.cols()), 0);
+  reduce_slots_.assign(static_cast<size_t>(nthreads_) * kSlotStride, 0.0);
 }
 
-void DistributedSssp::improve(LocalId x, double nd, std::vector<LocalId>& improved) {
+void DistributedSssp::reduce_all(double* values, int count, MPI_Op op, SsspRun& run) {
+  const int t = omp_get_thread_num();
+  std::copy(values, values + count, &reduce_slots_[static_cast<size_t>(t) * kSlotStride]);
+#pragma omp barrier
+#pragma omp master
+  {
+    for (int i = 0; i < count; ++i) {
+      double r = reduce_slots_[i];
+      for (int other = 1; other < nthreads_; ++other) {
+        const double v = reduce_slots_[static_cast<size_t>(other) * kSlotStride + i];
+        r = op == MPI_MIN ? std::min(r, v) : r + v;
+      }
+      reduce_result_[i] = r;
+    }
+    if (grid_.size() > 1) {
+      comm::ScopedPhase timed(run.profile, comm::Phase::kImbalance);
+      MPI_Allreduce(MPI_IN_PLACE, reduce_result_, count, MPI_DOUBLE, op, grid_.world());
+    }
+  }
+#pragma omp barrier
+  std::copy(reduce_result_, reduce_result_ + count, values);
+}
+
+int64_t DistributedSssp::gather_records(std::vector<LocalId> ThreadState::*list, uint64_t id_base, MPI_Comm comm,
+                                        int comm_size, SsspRun& run) {
+  const int t = omp_get_thread_num();
+  ThreadState& ts = threads_[t];
+  std::vector<LocalId>& mine = ts.*list;
+  reduce_slots_[static_cast<size_t>(t) * kSlotStride + 4] = static_cast<double>(mine.size());
+#pragma omp barrier
+  int64_t first = 0, total = 0;
+  for (int other = 0; other < nthreads_; ++other) {
+    const auto n = static_cast<int64_t>(reduce_slots_[static_cast<size_t>(other) * kSlotStride + 4]);
+    if (other < t) first += n;
+    total += n;
+  }
+  if (2 * total > static_cast<int64_t>(records_.size())) {  // not expected: lists hold distinct vertices
+#pragma omp barrier
+#pragma omp master
+    records_.resize(2 * static_cast<size_t>(total));
+#pragma omp barrier
+  }
+  uint64_t* out = records_.data() + 2 * first;
+  for (LocalId x : mine) {
+    *out++ = id_base + x;
+    *out++ = bits_of(dist_[x]);
+  }
+#pragma omp barrier
+#pragma omp master
+  {
+    gathered_view_ = &records_;
+    reduce_result_[3] = static_cast<double>(total);
+    if (comm_size > 1) {
+      comm::ScopedPhase timed(run.profile, comm::Phase::kAllgatherv);
+      int count = static_cast<int>(2 * total);
+      MPI_Allgather(&count, 1, MPI_INT, gather_counts_.data(), 1, MPI_INT, comm);
+      int all = 0;
+      for (int r = 0; r < comm_size; ++r) {
+        gather_displs_[r] = all;
+        all += gather_counts_[r];
+      }
+      gathered_.resize(all);
+      MPI_Allgatherv(records_.data(), count, MPI_UINT64_T, gathered_.data(), gather_counts_.data(),
+                     gather_displs_.data(), MPI_UINT64_T, comm);
+      gathered_view_ = &gathered_;
+      reduce_result_[3] = static_cast<double>(all / 2);
+    }
+  }
+#pragma omp barrier
+  return static_cast<int64_t>(reduce_result_[3]);
+}
+
+void DistributedSssp::improve(LocalId x, double nd, ThreadState& ts) {
   std::atomic_ref<double> slot(dist_[x]);
   double seen = slot.load(std::memory_order_relaxed);
   while (nd < seen)
-    if (slot.compare_exchange_weak(seen, nd, std::memory_order_relaxed)) {
-      if (std::atomic_ref<uint32_t>(mark_[x]).exchange(epoch_, std::memory_order_relaxed) != epoch_) improved.push_back(x);
+    if (slot.compare_exchange_weak(seen, nd, std::memory_order_seq_cst, std::memory_order_relaxed)) {
+      // A plain load first: the locked exchange only for the first improvement in this phase.
+      std::atomic_ref<uint32_t> mark(mark_[x]);
+      const uint32_t epoch = ts.epoch;
+      if (mark.load(std::memory_order_seq_cst) != epoch && mark.exchange(epoch, std::memory_order_seq_cst) != epoch)
+        ts.improved.push_back(x);
       return;
     }
 }
 
-void DistributedSssp::relax(const std::vector<LocalId>& vertices, int64_t k, bool heavy, SsspRun& run) {
+template <DistributedSssp::Edges kEdges>
+void DistributedSssp::relax_row(int64_t x, double dx, int64_t k, ThreadState& ts, int t) {
   const Distribution& d = dist_of_;
-  const int ncols = grid_.cols(), nrows_grid = grid_.rows();
-  // Expand: (row-local id, distance) of the vertices, gathered along the grid row.
-  std::vector<uint64_t> mine(vertices.size() * 2);
-  {
-    comm::ScopedPhase timed(run.profile, comm::Phase::kCalculation);
-    const uint64_t base = static_cast<uint64_t>(d.col) * static_cast<uint64_t>(d.block);
-    for (size_t n = 0; n < vertices.size(); ++n) {
-      mine[2 * n] = base + vertices[n];
-      mine[2 * n + 1] = bits_of(dist_[vertices[n]]);
+  const float* weights = wg_.weights.data();
+  const LocalId* neighbors = graph_.neighbors.data();
+  const int64_t* starts = graph_.rows.starts();
+  // A candidate c leaves bucket k when bucket_of(c) > k, i.e. c * inverse_delta_ >= k + 1.
+  const double scale = inverse_delta_, bucket_end = static_cast<double>(k + 1);
+  int64_t e = starts[x], end = starts[x + 1];
+  // Weights ascend along the row: the inner edges are a prefix (short: w < delta), found by a
+  // linear scan, which reads the row in order (a binary search costs dependent cache misses).
+  if constexpr (kEdges == Edges::kOuter)
+    while (e < end && (dx + static_cast<double>(weights[e])) * scale < bucket_end) ++e;
+  const int64_t first = e;
+  if (grid_.rows() == 1) {
+    for (; e < end; ++e) {
+      const double nd = dx + static_cast<double>(weights[e]);
+      if (kEdges == Edges::kInner && nd * scale >= bucket_end) break;
+      improve(neighbors[e], nd, ts);
     }
+    ts.relaxations += e - first;
+    return;
   }
-  const std::vector<uint64_t>* records = &mine;
-  if (ncols > 1) {
-    comm::ScopedPhase timed(run.profile, comm::Phase::kAllgatherv);
-    int count = static_cast<int>(mine.size());
-    MPI_Allgather(&count, 1, MPI_INT, gather_counts_.data(), 1, MPI_INT, grid_.row_comm());
-    int total = 0;
-    for (int r = 0; r < ncols; ++r) {
-      gather_displs_[r] = total;
-      total += gather_counts_[r];
+  const uint64_t my_row = static_cast<uint64_t>(d.row), block = static_cast<uint64_t>(d.block);
+  auto& buffers = out_col_[t];
+  for (; e < end; ++e) {
+    const double nd = dx + static_cast<double>(weights[e]);
+    if (kEdges == Edges::kInner && nd * scale >= bucket_end) break;
+    const LocalId u = neighbors[e];
+    const uint64_t owner = d.by_block.divide(u);
+    const LocalId offset = static_cast<LocalId>(u - owner * block);
+    if (owner == my_row) {
+      improve(offset, nd, ts);
+      continue;
     }
-    gathered_.resize(total);
-    MPI_Allgatherv(mine.data(), count, MPI_UINT64_T, gathered_.data(), gather_counts_.data(), gather_displs_.data(),
-                   MPI_UINT64_T, grid_.row_comm());
-    records = &gathered_;
-  }
-  // Relax: candidates for owned vertices are applied at once; the others are sent to their owners
-  // when better than what this process already sent.
-  int64_t relaxed = 0;
-  for (auto& list : improved_) list.clear();
-  {
-    comm::ScopedPhase timed(run.profile, comm::Phase::kCalculation);
-    if (nrows_grid > 1) comm::clear_thread_buckets(out_);
-    const uint64_t* gathered = records->data();
-    const int64_t n = static_cast<int64_t>(records->size() / 2);
-    const float* weights = wg_.weights.data();
-    const LocalId* neighbors = graph_.neighbors.data();
-    const int64_t* starts = graph_.rows.starts();
-    const uint64_t my_row = static_cast<uint64_t>(d.row);
-    const uint64_t block = static_cast<uint64_t>(d.block);
-#pragma omp parallel num_threads(nthreads_) reduction(+ : relaxed)
-    {
-      const int t = omp_get_thread_num();
-      auto& improved = improved_[t];
-#pragma omp for schedule(dynamic, 16)
-      for (int64_t r = 0; r < n; ++r) {
-        const int64_t x = static_cast<int64_t>(gathered[2 * r]);
-        const double dx = double_of(gathered[2 * r + 1]);
-        int64_t e = starts[x], end = starts[x + 1];
-        // First edge whose candidate leaves bucket k (weights ascending).
-        int64_t lo = e, hi = end;
-        while (lo < hi) {
-          const int64_t mid = (lo + hi) / 2;
-          if (bucket_of(dx + static_cast<double>(weights[mid])) <= k) lo = mid + 1;
-          else hi = mid;
-        }
-        if (heavy) e = lo;
-        else end = lo;
-        relaxed += end - e;
-        if (nrows_grid == 1) {
-          for (; e < end; ++e) improve(neighbors[e], dx + static_cast<double>(weights[e]), improved);
-          continue;
-        }
-        auto& buckets = out_[t];
-        for (; e < end; ++e) {
-          const double nd = dx + static_cast<double>(weights[e]);
-          const LocalId u = neighbors[e];
-          const uint64_t owner = d.by_block.divide(u);
-          const LocalId offset = static_cast<LocalId>(u - owner * block);
-          if (owner == my_row) {
-            improve(offset, nd, improved);
-            continue;
-          }
-          std::atomic_ref<uint64_t> best(sent_best_[u]);
-          uint64_t seen = best.load(std::memory_order_relaxed);
-          bool better = false;
-          while (nd < double_of(seen))
-            if (best.compare_exchange_weak(seen, bits_of(nd), std::memory_order_relaxed)) {
-              better = true;
-              break;
-            }
-          if (!better) continue;
-          auto& out = buckets[owner];
-          out.push_back(offset);
-          out.push_back(bits_of(nd));
-        }
+    std::atomic_ref<uint64_t> best(sent_best_[u]);
+    uint64_t seen = best.load(std::memory_order_relaxed);
+    bool better = false;
+    while (nd < double_of(seen))
+      if (best.compare_exchange_weak(seen, bits_of(nd), std::memory_order_relaxed)) {
+        better = true;
+        break;
       }
-    }
+    if (!better) continue;
+    auto& out = buffers[owner];
+    out.push_back(offset);
+    out.push_back(bits_of(nd));
   }
-  run.relaxations += relaxed;
-  if (nrows_grid > 1) {
-    comm::Received in = comm::exchange(out_, grid_.col_comm(), alltoallv_, run.profile);
-    comm::ScopedPhase timed(run.profile, comm::Phase::kCalculation);
-    const int64_t n = static_cast<int64_t>(in.records.size() / 2);
-    const uint64_t* rec = in.records.data();
-#pragma omp parallel num_threads(nthreads_)
-    {
-      auto& improved = improved_[omp_get_thread_num()];
-#pragma omp for schedule(static)
-      for (int64_t r = 0; r < n; ++r) improve(static_cast<LocalId>(rec[2 * r]), double_of(rec[2 * r + 1]), improved);
-    }
-  }
-  place_improved(k, run);
+  ts.relaxations += e - first;
 }
 
-void DistributedSssp::place_improved(int64_t k, SsspRun& run) {
-  // Improved vertices: into the next active set (still in bucket k) or a later bucket.
-  comm::ScopedPhase timed(run.profile, comm::Phase::kCalculation);
-  for (const auto& list : improved_)
-    for (LocalId x : list) {
-      const int64_t b = bucket_of(dist_[x]);
-      if (b == k) {
-        next_.push_back(x);
-      } else {
-        if (static_cast<size_t>(b) >= buckets_.size()) buckets_.resize(b + 1);
-        buckets_[b].push_back(x);
+void DistributedSssp::fuse_bucket(int64_t k, ThreadState& ts, int t) {
+  // The thread's improvements of this light phase are all in bucket k (inner edges). While they
+  // are few, relax them now instead of in another phase. The mark is released first (a locked
+  // exchange, ordered against the improving CAS) so that a later improvement queues the vertex
+  // again; the distance read after it is at least as good as any that did not.
+  while (!ts.improved.empty() && ts.improved.size() < static_cast<size_t>(options_.fusion_limit)) {
+    ts.fused.swap(ts.improved);
+    ts.improved.clear();
+    for (LocalId x : ts.fused) {
+      std::atomic_ref<uint32_t>(mark_[x]).exchange(kNoEpoch, std::memory_order_seq_cst);
+      const double dx = std::atomic_ref<double>(dist_[x]).load(std::memory_order_seq_cst);
+      std::atomic_ref<uint32_t> settled(settled_mark_[x]);
+      if (settled.load(std::memory_order_relaxed) != ts.bucket_epoch &&
+          settled.exchange(ts.bucket_epoch, std::memory_order_relaxed) != ts.bucket_epoch) {
+        ts.settled.push_back(x);
+        ts.settled_degrees += static_cast<double>(graph_.owned_degree[x]);
       }
+      relax_row<Edges::kInner>(x, dx, k, ts, t);  // one column: row-local id = owned offset
     }
+    ts.fused.clear();
+  }
 }
 
-// Should the heavy phase of bucket k pull? Push relaxes the remaining edges of every vertex
-// settled in k (about their degrees); pull scans, for every unsettled vertex u with tentative
-// distance t(u), the edges lighter than t(u) - k*delta (about deg(u) * min(1, t(u) - k*delta) with
-// weights uniform in [0, 1)), plus a pass over the row set. Collective.
-bool DistributedSssp::heavy_should_pull(const std::vector<LocalId>& settled, int64_t k, SsspRun& run) {
-  if (options_.pull_factor <= 0) return false;
-  comm::ScopedPhase timed(run.profile, comm::Phase::kCalculation);
+template <DistributedSssp::Edges kEdges>
+void DistributedSssp::relax_records(int64_t nrecords, int64_t k, SsspRun& run) {
+  const int t = omp_get_thread_num();
+  ThreadState& ts = threads_[t];
+  const uint64_t* rec = gathered_view_->data();
+#pragma omp for schedule(dynamic, 32) nowait
+  for (int64_t r = 0; r < nrecords; ++r)
+    relax_row<kEdges>(static_cast<int64_t>(rec[2 * r]), double_of(rec[2 * r + 1]), k, ts, t);
+  if (kEdges == Edges::kInner && fusion_) fuse_bucket(k, ts, t);
+  if (grid_.rows() > 1) exchange_candidates(out_col_, grid_.col_comm(), run);
+}
+
+void DistributedSssp::exchange_candidates(comm::ThreadBuckets& buffers, MPI_Comm comm, SsspRun& run) {
+#pragma omp barrier
+#pragma omp master
+  {
+    received_ = comm::exchange(buffers, comm, alltoallv_, run.profile);
+    comm::clear_thread_buckets(buffers);
+  }
+#pragma omp barrier
+  ThreadState& ts = threads_[omp_get_thread_num()];
+  const int64_t n = static_cast<int64_t>(received_.records.size() / 2);
+  const uint64_t* rec = received_.records.data();
+#pragma omp for schedule(static) nowait
+  for (int64_t r = 0; r < n; ++r) improve(static_cast<LocalId>(rec[2 * r]), double_of(rec[2 * r + 1]), ts);
+}
+
+void DistributedSssp::place_improved(int64_t k, ThreadState& ts) {
+  for (LocalId x : ts.improved) {
+    const int64_t b = bucket_of(std::atomic_ref<double>(dist_[x]).load(std::memory_order_relaxed));
+    if (b == k) {
+      ts.active.push_back(x);
+    } else {
+      if (static_cast<size_t>(b) >= ts.buckets.size()) ts.buckets.resize(b + 1);
+      ts.buckets[b].push_back(x);
+    }
+  }
+  ts.improved.clear();
+}
+
+void DistributedSssp::settle(ThreadState& ts) {
+  for (LocalId x : ts.active) {
+    std::atomic_ref<uint32_t> settled(settled_mark_[x]);
+    if (settled.load(std::memory_order_relaxed) != ts.bucket_epoch &&
+        settled.exchange(ts.bucket_epoch, std::memory_order_relaxed) != ts.bucket_epoch) {
+      ts.settled.push_back(x);
+      ts.settled_degrees += static_cast<double>(graph_.owned_degree[x]);
+    }
+  }
+}
+
+// Pull work of the heavy phase of bucket k: every unsettled vertex u with tentative distance t(u)
+// scans its edges lighter than t(u) - k*delta (about deg(u) * min(1, t(u) - k*delta) with weights
+// uniform in [0, 1)), plus a pass over the row set. Collective.
+double DistributedSssp::pull_work_estimate(int64_t k, SsspRun& run) {
   const Distribution& d = dist_of_;
-  double cost[2] = {0, 0};  // push, pull
-  for (LocalId x : settled) cost[0] += static_cast<double>(graph_.owned_degree[x]);
-  MPI_Allreduce(MPI_IN_PLACE, cost, 1, MPI_DOUBLE, MPI_SUM, grid_.world());
-  if (cost[0] * 1024 < static_cast<double>(graph_.global_directed_edges)) return false;
   const double lower = static_cast<double>(k) * options_.delta;
-  double pull = static_cast<double>(d.row_set_size());
-#pragma omp parallel for reduction(+ : pull) schedule(static) num_threads(nthreads_)
+  double pull = 0;
+#pragma omp for schedule(static) nowait
   for (int64_t x = 0; x < d.block; ++x) {
     const double t = dist_[x];
     if (graph_.owned_degree[x] == 0 || bucket_of(t) <= k) continue;
     pull += static_cast<double>(graph_.owned_degree[x]) * std::min(1.0, t - lower);
   }
-  cost[1] = pull;
-  MPI_Allreduce(MPI_IN_PLACE, cost + 1, 1, MPI_DOUBLE, MPI_SUM, grid_.world());
-  return cost[1] * options_.pull_factor < cost[0];
+  if (omp_get_thread_num() == 0) pull += static_cast<double>(d.row_set_size());
+  reduce_all(&pull, 1, MPI_SUM, run);
+  return pull;
 }
 
 // Heavy phase by pulling: every unsettled vertex u of the row set looks, among its edges lighter
 // than t(u) - k*delta (a prefix), for neighbours settled in bucket k and keeps the best candidate;
 // candidates go to the owners along the grid row. Covers exactly the useful relaxations of the
 // push heavy phase (settled targets need none; inner edges were relaxed by the light phases).
-void DistributedSssp::pull_heavy(const std::vector<LocalId>& settled, int64_t k, SsspRun& run) {
+void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
   const Distribution& d = dist_of_;
-  ++bucket_stamp_;
-  // The settled vertices of bucket k with their distances over the column set.
-  std::vector<uint64_t> mine(settled.size() * 2);
-  const uint64_t base = static_cast<uint64_t>(d.row) * static_cast<uint64_t>(d.block);
-  for (size_t n = 0; n < settled.size(); ++n) {
-    mine[2 * n] = base + settled[n];
-    mine[2 * n + 1] = bits_of(dist_[settled[n]]);
-  }
-  const std::vector<uint64_t>* records = &mine;
-  {
-    comm::ScopedPhase timed(run.profile, comm::Phase::kAllgatherv);
-    if (grid_.rows() > 1) {
-      std::vector<int> counts(grid_.rows()), displs(grid_.rows());
-      int count = static_cast<int>(mine.size());
-      MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, grid_.col_comm());
-      int total = 0;
-      for (int r = 0; r < grid_.rows(); ++r) {
-        displs[r] = total;
-        total += counts[r];
-      }
-      gathered_.resize(total);
-      MPI_Allgatherv(mine.data(), count, MPI_UINT64_T, gathered_.data(), counts.data(), displs.data(), MPI_UINT64_T,
-                     grid_.col_comm());
-      records = &gathered_;
-    }
-    if (grid_.cols() > 1)
-      MPI_Allgather(dist_.data(), static_cast<int>(d.block), MPI_DOUBLE, row_dist_.data(), static_cast<int>(d.block),
-                    MPI_DOUBLE, grid_.row_comm());
-    else
-      std::copy(dist_.begin(), dist_.end(), row_dist_.begin());
-  }
-  for (auto& list : improved_) list.clear();
-  int64_t scanned = 0;
-  {
-    comm::ScopedPhase timed(run.profile, comm::Phase::kCalculation);
-    const int64_t n = static_cast<int64_t>(records->size() / 2);
-    const uint64_t* rec = records->data();
+  const int t = omp_get_thread_num();
+  ThreadState& ts = threads_[t];
+  const int nrows_grid = grid_.rows(), ncols = grid_.cols();
+  // Settled in bucket k, by column-local id: with one grid row the column set is the owned block
+  // (settled_mark_); otherwise the settled vertices of the column are gathered with distances.
+  const uint32_t stamp = ++ts.pull_stamp;
+  if (nrows_grid > 1) {
+    const int64_t n = gather_records(&ThreadState::settled, static_cast<uint64_t>(d.row) * d.block, grid_.col_comm(),
+                                     nrows_grid, run);
+    const uint64_t* rec = gathered_view_->data();
+#pragma omp for schedule(static)
     for (int64_t r = 0; r < n; ++r) {
-      col_stamp_[rec[2 * r]] = bucket_stamp_;
+      col_stamp_[rec[2 * r]] = stamp;
       col_dist_[rec[2 * r]] = double_of(rec[2 * r + 1]);
     }
-    const int ncols = grid_.cols();
-    if (ncols > 1) comm::clear_thread_buckets(out_row_);
-    const float* weights = wg_.weights.data();
-    const LocalId* neighbors = graph_.neighbors.data();
-    const int64_t* starts = graph_.rows.starts();
-    const int64_t nrows = d.row_set_size();
-    // Settled distances are >= k * delta up to rounding.
-    const double lower = static_cast<double>(k) * options_.delta * (1 - 1e-12);
-    const uint32_t stamp = bucket_stamp_;
-    const uint64_t block = static_cast<uint64_t>(d.block);
-#pragma omp parallel num_threads(nthreads_) reduction(+ : scanned)
+  }
+  // Tentative distances of the row set (with one grid column: the owned block itself).
+  if (ncols > 1) {
+#pragma omp master
     {
-      const int t = omp_get_thread_num();
-      auto& improved = improved_[t];
-#pragma omp for schedule(dynamic, 512)
-      for (int64_t u = 0; u < nrows; ++u) {
-        const double tu = row_dist_[u];
-        if (bucket_of(tu) <= k) continue;
-        double best = tu;
-        int64_t e = starts[u];
-        const int64_t end = starts[u + 1];
-        for (; e < end; ++e) {
-          const double w = static_cast<double>(weights[e]);
-          if (lower + w >= best) break;
-          const LocalId v = neighbors[e];
-          if (col_stamp_[v] != stamp) continue;
-          const double nd = col_dist_[v] + w;
-          if (nd < best) best = nd;
-        }
-        scanned += e - starts[u];
-        if (!(best < tu)) continue;
-        const uint64_t owner = d.by_block.divide(static_cast<uint64_t>(u));
-        const LocalId offset = static_cast<LocalId>(u - owner * block);
-        if (static_cast<int>(owner) == d.col) {
-          improve(offset, best, improved);
-        } else {
-          auto& out = out_row_[t][owner];
-          out.push_back(offset);
-          out.push_back(bits_of(best));
-        }
-      }
+      comm::ScopedPhase timed(run.profile, comm::Phase::kAllgatherv);
+      MPI_Allgather(dist_.data(), static_cast<int>(d.block), MPI_DOUBLE, row_dist_.data(), static_cast<int>(d.block),
+                    MPI_DOUBLE, grid_.row_comm());
+    }
+#pragma omp barrier
+  }
+  const double* row_dist = ncols > 1 ? row_dist_.data() : dist_.data();
+  const double* col_dist = nrows_grid > 1 ? col_dist_.data() : dist_.data();
+  const uint32_t* col_mark = nrows_grid > 1 ? col_stamp_.data() : settled_mark_.data();
+  const uint32_t col_settled = nrows_grid > 1 ? stamp : ts.bucket_epoch;
+  const float* weights = wg_.weights.data();
+  const LocalId* neighbors = graph_.neighbors.data();
+  const int64_t* starts = graph_.rows.starts();
+  const int64_t nrows = d.row_set_size();
+  // Settled distances are >= k * delta up to rounding.
+  const double lower = static_cast<double>(k) * options_.delta * (1 - 1e-12);
+  const uint64_t block = static_cast<uint64_t>(d.block);
+  int64_t scanned = 0;
+#pragma omp for schedule(dynamic, 512) nowait
+  for (int64_t u = 0; u < nrows; ++u) {
+    const double tu = row_dist[u];
+    if (bucket_of(tu) <= k) continue;
+    double best = tu;
+    int64_t e = starts[u];
+    const int64_t end = starts[u + 1];
+    for (; e < end; ++e) {
+      const double w = static_cast<double>(weights[e]);
+      if (lower + w >= best) break;
+      const LocalId v = neighbors[e];
+      if (col_mark[v] != col_settled) continue;
+      const double nd = col_dist[v] + w;
+      if (nd < best) best = nd;
+    }
+    scanned += e - starts[u];
+    if (!(best < tu)) continue;
+    const uint64_t owner = ncols > 1 ? d.by_block.divide(static_cast<uint64_t>(u)) : 0;
+    const LocalId offset = static_cast<LocalId>(u - owner * block);
+    if (static_cast<int>(owner) == d.col) {
+      improve(offset, best, ts);
+    } else {
+      auto& out = out_row_[t][owner];
+      out.push_back(offset);
+      out.push_back(bits_of(best));
     }
   }
-  run.relaxations += scanned;
-  if (grid_.cols() > 1) {
-    comm::Received in = comm::exchange(out_row_, grid_.row_comm(), alltoallv_, run.profile);
-    comm::ScopedPhase timed(run.profile, comm::Phase::kCalculation);
-    const int64_t n = static_cast<int64_t>(in.records.size() / 2);
-    const uint64_t* rec = in.records.data();
-#pragma omp parallel num_threads(nthreads_)
-    {
-      auto& improved = improved_[omp_get_thread_num()];
-#pragma omp for schedule(static)
-      for (int64_t r = 0; r < n; ++r) improve(static_cast<LocalId>(rec[2 * r]), double_of(rec[2 * r + 1]), improved);
-    }
-  }
-  place_improved(k, run);
+  ts.relaxations += scanned;
+  if (ncols > 1) exchange_candidates(out_row_, grid_.row_comm(), run);
 }
 
 // Parents from the final distances: for every reached v of the row set, a neighbour u of the
@@ -313,45 +366,152 @@ void DistributedSssp::pull_heavy(const std::vector<LocalId>& settled, int64_t k,
 void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
   const Distribution& d = dist_of_;
   const int block = static_cast<int>(d.block);
+  const int nrows_grid = grid_.rows(), ncols = grid_.cols();
+#pragma omp master
   {
     comm::ScopedPhase timed(run.profile, comm::Phase::kAllgatherv);
-    if (grid_.cols() > 1) MPI_Allgather(dist_.data(), block, MPI_DOUBLE, row_dist_.data(), block, MPI_DOUBLE, grid_.row_comm());
-    else std::copy(dist_.begin(), dist_.end(), row_dist_.begin());
-    if (grid_.rows() > 1) MPI_Allgather(dist_.data(), block, MPI_DOUBLE, col_dist_.data(), block, MPI_DOUBLE, grid_.col_comm());
-    else std::copy(dist_.begin(), dist_.end(), col_dist_.begin());
+    if (ncols > 1) MPI_Allgather(dist_.data(), block, MPI_DOUBLE, row_dist_.data(), block, MPI_DOUBLE, grid_.row_comm());
+    if (nrows_grid > 1)
+      MPI_Allgather(dist_.data(), block, MPI_DOUBLE, col_dist_.data(), block, MPI_DOUBLE, grid_.col_comm());
   }
-  {
-    comm::ScopedPhase timed(run.profile, comm::Phase::kCalculation);
-    const int64_t nrows = d.row_set_size();
-    const float* weights = wg_.weights.data();
-    const LocalId* neighbors = graph_.neighbors.data();
-    const int64_t* starts = graph_.rows.starts();
-#pragma omp parallel for schedule(dynamic, 1024) num_threads(nthreads_)
-    for (int64_t v = 0; v < nrows; ++v) {
-      const double dv = row_dist_[v];
-      int64_t found = -1;
-      const int64_t gv = d.global_from_row_local(v, d.row);
-      if (dv < kUnreachedDistance && gv != root) {
-        for (int64_t e = starts[v]; e < starts[v + 1]; ++e) {
-          const double du = col_dist_[neighbors[e]], w = static_cast<double>(weights[e]);
-          if (du + w != dv) continue;
-          const int64_t gu = d.global_from_col_local(neighbors[e], d.col);
-          if (du < dv || gu < gv) {
-            found = gu;
-            break;
-          }
+#pragma omp barrier
+  const double* row_dist = ncols > 1 ? row_dist_.data() : dist_.data();
+  const double* col_dist = nrows_grid > 1 ? col_dist_.data() : dist_.data();
+  int64_t* proposal = ncols > 1 ? proposal_.data() : parent_.data();
+  const int64_t nrows = d.row_set_size();
+  const float* weights = wg_.weights.data();
+  const LocalId* neighbors = graph_.neighbors.data();
+  const int64_t* starts = graph_.rows.starts();
+#pragma omp for schedule(dynamic, 1024)
+  for (int64_t v = 0; v < nrows; ++v) {
+    const double dv = row_dist[v];
+    int64_t found = -1;
+    const int64_t gv = d.global_from_row_local(v, d.row);
+    if (dv < kUnreachedDistance && gv != root) {
+      for (int64_t e = starts[v]; e < starts[v + 1]; ++e) {
+        const double du = col_dist[neighbors[e]], w = static_cast<double>(weights[e]);
+        if (du + w != dv) continue;
+        const int64_t gu = d.global_from_col_local(neighbors[e], d.col);
+        if (du < dv || gu < gv) {
+          found = gu;
+          break;
         }
       }
-      proposal_[v] = found;
     }
+    proposal[v] = found;
   }
-  comm::ScopedPhase timed(run.profile, comm::Phase::kAlltoallv);
-  if (grid_.cols() > 1)
-    MPI_Reduce_scatter_block(proposal_.data(), parent_.data(), block, MPI_INT64_T, MPI_MAX, grid_.row_comm());
-  else
-    std::copy(proposal_.begin(), proposal_.end(), parent_.begin());
+#pragma omp master
+  {
+    if (ncols > 1) {
+      comm::ScopedPhase timed(run.profile, comm::Phase::kAlltoallv);
+      MPI_Reduce_scatter_block(proposal_.data(), parent_.data(), block, MPI_INT64_T, MPI_MAX, grid_.row_comm());
+    }
+    const int64_t first = d.owned_begin();
+    if (root >= first && root < first + d.block) parent_[root - first] = root;
+  }
+}
+
+void DistributedSssp::search(int64_t root, SsspRun& run) {
+  const Distribution& d = dist_of_;
+  const int t = omp_get_thread_num();
+  ThreadState& ts = threads_[t];
+  const bool master = t == 0;
+  ts.epoch = epoch_;
+  ts.bucket_epoch = bucket_epoch_;
+  ts.pull_stamp = bucket_stamp_;
+  ts.relaxations = 0;
+  for (auto& b : ts.buckets) b.clear();
+  ts.active.clear();
+  ts.improved.clear();
+#pragma omp for schedule(static)
+  for (int64_t x = 0; x < d.block; ++x) dist_[x] = kUnreachedDistance;
+  if (!sent_best_.empty()) {
+#pragma omp for schedule(static)
+    for (size_t u = 0; u < sent_best_.size(); ++u) sent_best_[u] = bits_of(kUnreachedDistance);
+  }
   const int64_t first = d.owned_begin();
-  if (root >= first && root < first + d.block) parent_[root - first] = root;
+  if (master && root >= first && root < first + d.block) {
+    dist_[root - first] = 0;
+    if (ts.buckets.empty()) ts.buckets.resize(1);
+    ts.buckets[0].push_back(static_cast<LocalId>(root - first));
+  }
+  const uint64_t row_base = static_cast<uint64_t>(d.col) * static_cast<uint64_t>(d.block);
+  const double total_directed_edges = static_cast<double>(graph_.global_directed_edges);
+  const double pull_pass_floor = static_cast<double>(d.row_set_size()) * grid_.size();
+  int64_t k = 0;
+  for (;;) {
+    // Smallest non-empty bucket over all threads and processes (entries are valid while their
+    // distance still falls in the bucket; buckets with stale entries only are emptied here).
+    double next = kUnreachedDistance;
+    for (size_t b = static_cast<size_t>(k); b < ts.buckets.size(); ++b) {
+      auto& list = ts.buckets[b];
+      if (std::any_of(list.begin(), list.end(), [&](LocalId x) { return bucket_of(dist_[x]) == static_cast<int64_t>(b); })) {
+        next = static_cast<double>(b);
+        break;
+      }
+      list.clear();
+    }
+    reduce_all(&next, 1, MPI_MIN, run);  // also the barrier after which every root entry is visible
+    if (next == kUnreachedDistance) break;
+    k = static_cast<int64_t>(next);
+    if (master) ++run.buckets;
+    ++ts.bucket_epoch;
+    ++ts.epoch;
+    ts.settled.clear();
+    ts.settled_degrees = 0;
+    if (static_cast<size_t>(k) < ts.buckets.size()) {
+      for (LocalId x : ts.buckets[k]) {
+        if (bucket_of(dist_[x]) != k) continue;
+        std::atomic_ref<uint32_t> mark(mark_[x]);
+        if (mark.load(std::memory_order_relaxed) != ts.epoch && mark.exchange(ts.epoch, std::memory_order_relaxed) != ts.epoch)
+          ts.active.push_back(x);
+      }
+      ts.buckets[k].clear();
+    }
+    // Light phases until no process has an active vertex of bucket k.
+    double totals[2] = {0, 0};  // active vertices, push work of the heavy phase
+    for (;;) {
+      settle(ts);
+      ++ts.epoch;
+      const int64_t n = gather_records(&ThreadState::active, row_base, grid_.row_comm(), grid_.cols(), run);
+      ts.active.clear();
+      relax_records<Edges::kInner>(n, k, run);
+      place_improved(k, ts);
+      if (master) ++run.phases;
+      totals[0] = static_cast<double>(ts.active.size());
+      totals[1] = ts.settled_degrees;
+      reduce_all(totals, 2, MPI_SUM, run);
+      if (totals[0] == 0) break;
+    }
+    // Heavy phase: push from the settled vertices or pull into the others.
+    const double push_work = totals[1];
+    bool pull = false;
+    // Pull costs at least a pass over the row sets (pull_pass_floor): no estimate below that.
+    if (options_.pull_factor > 0 && push_work * 1024 >= total_directed_edges &&
+        push_work > options_.pull_factor * pull_pass_floor)
+      pull = pull_work_estimate(k, run) * options_.pull_factor < push_work;
+    ++ts.epoch;
+    if (pull) {
+      pull_heavy(k, run);
+      if (master) ++run.pull_phases;
+    } else {
+      const int64_t n = gather_records(&ThreadState::settled, row_base, grid_.row_comm(), grid_.cols(), run);
+      relax_records<Edges::kOuter>(n, k, run);
+    }
+    if (master) ++run.phases;
+    // Every candidate of the phase must be in before a vertex is put into a bucket by its distance.
+#pragma omp barrier
+    place_improved(k, ts);
+    ++k;
+  }
+  compute_parents(root, run);
+#pragma omp barrier
+#pragma omp master
+  {
+    epoch_ = ts.epoch;
+    bucket_epoch_ = ts.bucket_epoch;
+    bucket_stamp_ = ts.pull_stamp;
+  }
 }
 
 SsspRun DistributedSssp::run(int64_t root) {
@@ -359,88 +519,14 @@ SsspRun DistributedSssp::run(int64_t root) {
   run.root = root;
   MPI_Barrier(grid_.world());
   Timer timer;
-  const Distribution& d = dist_of_;
-  std::fill(dist_.begin(), dist_.end(), kUnreachedDistance);
-  std::fill(parent_.begin(), parent_.end(), int64_t{-1});
-  std::fill(sent_best_.begin(), sent_best_.end(), bits_of(kUnreachedDistance));
-  for (auto& b : buckets_) b.clear();
-  if (buckets_.empty()) buckets_.resize(1);
-  const int64_t first = d.owned_begin();
-  if (root >= first && root < first + d.block) {
-    dist_[root - first] = 0;
-    buckets_[0].push_back(static_cast<LocalId>(root - first));
-  }
-  std::vector<LocalId> active, settled;
-  int64_t k = 0;
-  for (;;) {
-    // Smallest non-empty bucket over all processes (entries are valid while their distance still
-    // falls in the bucket; stale ones are dropped here).
-    int64_t local = std::numeric_limits<int64_t>::max();
-    {
-      comm::ScopedPhase timed(run.profile, comm::Phase::kCalculation);
-      for (size_t b = static_cast<size_t>(k); b < buckets_.size(); ++b) {
-        auto& list = buckets_[b];
-        bool any = false;
-        for (LocalId x : list)
-          if (bucket_of(dist_[x]) == static_cast<int64_t>(b)) {
-            any = true;
-            break;
-          }
-        if (any) {
-          local = static_cast<int64_t>(b);
-          break;
-        }
-        list.clear();
-      }
-    }
-    {
-      comm::ScopedPhase timed(run.profile, comm::Phase::kImbalance);
-      MPI_Allreduce(&local, &k, 1, MPI_INT64_T, MPI_MIN, grid_.world());
-    }
-    if (k == std::numeric_limits<int64_t>::max()) break;
-    ++run.buckets;
-    ++bucket_epoch_;
-    ++epoch_;
-    active.clear();
-    settled.clear();
-    if (static_cast<size_t>(k) < buckets_.size()) {
-      for (LocalId x : buckets_[k])
-        if (bucket_of(dist_[x]) == k && mark_[x] != epoch_) {
-          mark_[x] = epoch_;
-          active.push_back(x);
-        }
-      buckets_[k].clear();
-    }
-    for (;;) {
-      int64_t count = static_cast<int64_t>(active.size());
-      {
-        comm::ScopedPhase timed(run.profile, comm::Phase::kImbalance);
-        MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_INT64_T, MPI_SUM, grid_.world());
-      }
-      if (count == 0) break;
-      for (LocalId x : active)
-        if (settled_mark_[x] != bucket_epoch_) {
-          settled_mark_[x] = bucket_epoch_;
-          settled.push_back(x);
-        }
-      ++epoch_;
-      next_.clear();
-      relax(active, k, false, run);
-      ++run.phases;
-      std::swap(active, next_);
-    }
-    ++epoch_;
-    if (heavy_should_pull(settled, k, run)) {
-      pull_heavy(settled, k, run);
-      ++run.pull_phases;
-    } else {
-      relax(settled, k, true, run);
-    }
-    ++run.phases;
-    ++k;
-  }
-  compute_parents(root, run);
+#pragma omp parallel num_threads(nthreads_)
+  search(root, run);
   run.seconds = timer.seconds();
+  for (const ThreadState& ts : threads_) run.relaxations += ts.relaxations;
+  double communication = 0;
+  for (size_t p = 0; p < run.profile.seconds.size(); ++p)
+    if (p != static_cast<size_t>(comm::Phase::kCalculation)) communication += run.profile.seconds[p];
+  run.profile[comm::Phase::kCalculation] = std::max(0.0, run.seconds - communication);
   return run;
 }
 

@@ -3,17 +3,24 @@
 //
 // Bulk-synchronous buckets of width delta. For the current bucket k:
 //  - light phases: the active vertices of bucket k (owned, each with its tentative distance) are
-//    gathered along the grid row, every process relaxes their light edges (w < delta) whose
-//    result stays inside bucket k ("inner short" edges, Chakaravarthy et al. 2014) and sends the
-//    improved candidates to the owners along the grid column; vertices improved into bucket k are
-//    the next active set; repeat until no process has an active vertex;
+//    gathered along the grid row, every process relaxes their light edges whose result stays
+//    inside bucket k ("inner short" edges, Chakaravarthy et al. 2014) and sends the improved
+//    candidates to the owners along the grid column; vertices improved into bucket k are the next
+//    active set; repeat until no process has an active vertex. When the process holds every edge
+//    of its vertices (a one-column grid), a thread relaxes the vertices it improved into bucket k
+//    at once while they are few ("bucket fusion", Zhang et al. 2020), which removes most phases;
 //  - heavy phase: every vertex settled in bucket k relaxes, once, its remaining edges (the heavy
-//    ones and the light ones that leave the bucket).
+//    ones and the light ones that leave the bucket), by pushing from the settled vertices or by
+//    pulling into the unsettled ones, whichever is estimated cheaper (direction optimisation as in
+//    Chakaravarthy et al. 2014 and Beamer's BFS).
 // Rows are sorted by weight (graph/weighted_graph.hpp), so both edge sets are a prefix / suffix
-// of a row found without scanning. Candidates for vertices this process owns are applied at once
-// (atomic minimum); the others go to their owners, each process remembering the best candidate it
-// has already sent for every vertex of its column set and dropping those that are not better.
-// OpenMP threads share the relaxation of the gathered vertices and the applying of candidates.
+// of a row. Candidates for vertices this process owns are applied at once (atomic minimum); the
+// others go to their owners, each process remembering the best candidate it has already sent for
+// every vertex of its column set and dropping those that are not better.
+// The whole search runs inside one OpenMP parallel region: every thread keeps its own buckets,
+// active lists and send buffers, the threads meet at barriers only, and the master thread makes
+// the MPI calls (MPI_THREAD_FUNNELED). Per light phase that is one allreduce of (active count,
+// push work) and the row gather / column exchange when the grid has more than one column / row.
 // Parents are not carried through the search: afterwards every reached vertex takes as parent a
 // neighbour u with dist[u] + w == dist[v] exactly (one exists, since every distance is such a sum
 // of a final distance and a weight), found in one pass over the edges and reduced along the row.
@@ -29,13 +36,16 @@
 namespace g500 {
 
 struct SsspOptions {
-  // Bucket width. Tuned on SCALE 16..17 Kronecker graphs with uniform [0, 1) weights and average
+  // Bucket width. Tuned on SCALE 18..20 Kronecker graphs with uniform [0, 1) weights and average
   // degree 32 (docs/sssp.md).
   double delta = 0.05;
   // The heavy phase of a bucket pulls (unsettled vertices look for settled neighbours along
   // their light-enough edges) instead of pushing when the estimated push work exceeds
   // pull_factor times the estimated pull work; 0 = always push.
   double pull_factor = 0.25;
+  // Bucket fusion: a thread relaxes the vertices it improved into the current bucket at once
+  // while it has fewer than this many (one-column grids only; 0 = off).
+  int fusion_limit = 1024;
 };
 
 inline constexpr double kUnreachedDistance = std::numeric_limits<double>::infinity();
@@ -60,22 +70,55 @@ class DistributedSssp {
   const std::vector<int64_t>& parents() const { return parent_; }
 
  private:
+  // What one thread keeps between barriers (aligned so that threads do not share cache lines).
+  struct alignas(64) ThreadState {
+    std::vector<std::vector<LocalId>> buckets;  // owned offsets by bucket, lazily deleted
+    std::vector<LocalId> active;                // owned vertices to relax in the current phase
+    std::vector<LocalId> improved;              // owned vertices improved in the current phase
+    std::vector<LocalId> settled;               // owned vertices settled in the current bucket
+    std::vector<LocalId> fused;                 // bucket fusion: the vertices being relaxed
+    double settled_degrees = 0;                 // push work of the heavy phase
+    int64_t relaxations = 0;
+    uint32_t epoch = 0;                         // this phase's mark_ value (all threads step it alike)
+    uint32_t bucket_epoch = 0;                  // this bucket's settled_mark_ value
+    uint32_t pull_stamp = 0;                    // this pull's col_stamp_ value
+  };
+  enum class Edges { kInner, kOuter };  // of a row at distance d: candidates inside bucket k / beyond
+
   int64_t bucket_of(double d) const {
     const double b = d * inverse_delta_;
     return b < 9e18 ? static_cast<int64_t>(b) : std::numeric_limits<int64_t>::max();  // unreached: no bucket
   }
-  // Gathers (owned offset, distance) of `vertices` along the grid row and relaxes, for each, the
-  // edges selected by `heavy` (false: the inner light edges of bucket k; true: the rest). Sends
-  // the candidates to their owners and applies them; the owned vertices that
-  // improve into bucket k are appended to next_, the others to their buckets.
-  void relax(const std::vector<LocalId>& vertices, int64_t k, bool heavy, SsspRun& run);
+  // The search of run(), executed by every thread of the parallel region.
+  void search(int64_t root, SsspRun& run);
+  // Collective over threads and ranks (every thread calls it): sums `values` over all threads of
+  // all ranks (MPI_SUM) or takes the minimum (MPI_MIN); the result is in values on every thread.
+  void reduce_all(double* values, int count, MPI_Op op, SsspRun& run);
+  // Every thread's `list` with the distances, as (row-local or column-local id, distance bits)
+  // records in records_, gathered over `comm` (the grid row or column) when it has several ranks;
+  // `id_base` is this process's first id in that numbering. Returns the number of records.
+  int64_t gather_records(std::vector<LocalId> ThreadState::*list, uint64_t id_base, MPI_Comm comm, int comm_size,
+                         SsspRun& run);
+  // Relaxes the inner or outer edges of row-local row x at distance dx: owned targets by atomic
+  // minimum (into ts.improved), the others into this thread's send buffers.
+  template <Edges kEdges>
+  void relax_row(int64_t x, double dx, int64_t k, ThreadState& ts, int t);
+  // Relaxes the gathered records (all threads share them), then, on one-column grids, the
+  // thread's own improvements into bucket k while few (bucket fusion).
+  template <Edges kEdges>
+  void relax_records(int64_t nrecords, int64_t k, SsspRun& run);
+  void fuse_bucket(int64_t k, ThreadState& ts, int t);
+  // Sends the buffered candidates to their owners over `comm` (master) and applies them.
+  void exchange_candidates(comm::ThreadBuckets& buffers, MPI_Comm comm, SsspRun& run);
   // Atomic minimum of the owned tentative distance; a vertex improved for the first time in this
   // phase goes to `improved`.
-  void improve(LocalId x, double nd, std::vector<LocalId>& improved);
+  void improve(LocalId x, double nd, ThreadState& ts);
+  // The thread's improved vertices: into its next active list (still in bucket k) or buckets.
+  void place_improved(int64_t k, ThreadState& ts);
+  void settle(ThreadState& ts);
+  double pull_work_estimate(int64_t k, SsspRun& run);
+  void pull_heavy(int64_t k, SsspRun& run);
   void compute_parents(int64_t root, SsspRun& run);
-  void place_improved(int64_t k, SsspRun& run);
-  bool heavy_should_pull(const std::vector<LocalId>& settled, int64_t k, SsspRun& run);
-  void pull_heavy(const std::vector<LocalId>& settled, int64_t k, SsspRun& run);
 
   const WeightedLocalGraph& wg_;
   const LocalGraph& graph_;
@@ -85,25 +128,28 @@ class DistributedSssp {
   double inverse_delta_;
   comm::AlltoallvFn alltoallv_;
   int nthreads_ = 1;
+  bool fusion_ = false;        // this process holds every edge of its vertices (one grid column)
 
   std::vector<double> dist_;                 // owned
   std::vector<int64_t> parent_;              // owned
   std::vector<uint64_t> sent_best_;          // column set: bits of the best candidate sent so far
-  std::vector<std::vector<LocalId>> buckets_;  // owned offsets, lazily deleted
-  std::vector<uint32_t> mark_;               // owned: epoch of the last insertion into next_
+  std::vector<uint32_t> mark_;               // owned: epoch of the last insertion into an active list
   std::vector<uint32_t> settled_mark_;       // owned: epoch of the bucket that settled it
   uint32_t epoch_ = 0;
   uint32_t bucket_epoch_ = 0;
-  std::vector<LocalId> next_;
-  std::vector<std::vector<LocalId>> improved_;  // per thread
-  std::vector<double> row_dist_, col_dist_;      // compute_parents()
+  std::vector<ThreadState> threads_;
+  std::vector<double> row_dist_, col_dist_;      // pull, compute_parents()
   std::vector<int64_t> proposal_;
-  comm::ThreadBuckets out_row_;                  // pull candidates, by row-communicator rank
   std::vector<uint32_t> col_stamp_;              // column set: bucket_stamp_ when settled in bucket k
   uint32_t bucket_stamp_ = 0;
-  comm::ThreadBuckets out_;
-  std::vector<uint64_t> gathered_;
+  comm::ThreadBuckets out_col_;                  // push candidates, by column-communicator rank
+  comm::ThreadBuckets out_row_;                  // pull candidates, by row-communicator rank
+  comm::Received received_;
+  std::vector<uint64_t> records_, gathered_;     // gather_records()
+  const std::vector<uint64_t>* gathered_view_ = nullptr;
   std::vector<int> gather_counts_, gather_displs_;
+  std::vector<double> reduce_slots_;             // reduce_all(): per thread, padded
+  double reduce_result_[4] = {0, 0, 0, 0};
 };
 
 }  // namespace g500
