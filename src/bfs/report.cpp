@@ -6,48 +6,14 @@
 #include "util/stats.hpp"
 
 namespace g500 {
-namespace {
-
-struct Series {
-  std::vector<double> times, nedges, validate_times;
-};
-
-Series collect(const BenchmarkResult& result) {
-  Series s;
-  for (const auto& r : result.roots) {
-    s.times.push_back(r.seconds);
-    s.nedges.push_back(static_cast<double>(r.nedge));
-    s.validate_times.push_back(r.validate_seconds);
-  }
-  return s;
-}
-
-comm::PhaseProfile total_profile(const BenchmarkResult& result) {
-  comm::PhaseProfile total;
-  for (const auto& r : result.roots) total += r.profile;
-  return total;
-}
-
-
-}  // namespace
 
 void print_result_block(FILE* out, const BenchmarkConfig& config, const BenchmarkResult& result) {
-  const Series s = collect(result);
-  ResultBlockInput in;
-  in.scale = config.spec.scale;
-  in.edgefactor = config.spec.edgefactor;
-  in.ranks = result.ranks;
-  in.generation_seconds = result.generation_seconds;
-  in.construction_seconds = result.construction_seconds;
-  in.times = s.times;
-  in.nedges = s.nedges;
-  in.validate_times = s.validate_times;
-  print_reference_result_block(out, "bfs  ", in);
+  print_reference_result_block(out, "bfs  ", result_block_input(config, result));
 }
 
 void print_phase_profile(FILE* out, const BenchmarkResult& result) {
-  print_phase_table(out, "BFS", total_profile(result), result.roots.size());
-  const Series s = collect(result);
+  const RootSeries s = collect_root_series(result.roots);
+  print_phase_table(out, "BFS", s.total, result.roots.size());
   std::fprintf(out, "%s\n", energy_line(result.energy, compute_teps_statistics(s.times, s.nedges).harmonic_mean).c_str());
 }
 
@@ -108,7 +74,7 @@ nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult&
     roots.push_back(one);
   }
   j["roots"] = roots;
-  const Series s = collect(result);
+  const RootSeries s = collect_root_series(result.roots);
   const Statistics t = compute_statistics(s.times), n = compute_statistics(s.nedges), v = compute_statistics(s.validate_times);
   const TepsStatistics teps = compute_teps_statistics(s.times, s.nedges);
   j["summary"] = {{"SCALE", config.spec.scale},
@@ -146,7 +112,7 @@ nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult&
                   {"mean_validate", v.mean},
                   {"stddev_validate", v.stddev},
                   {"validation_passed", !result.validation_failed}};
-  const comm::PhaseProfile total = total_profile(result);
+  const comm::PhaseProfile total = collect_root_series(result.roots).total;
   json profile;
   for (size_t p = 0; p < total.seconds.size(); ++p) {
     const double share = total.total() > 0 ? total.seconds[p] / total.total() : 0.0;

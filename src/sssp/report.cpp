@@ -6,47 +6,13 @@
 #include "util/stats.hpp"
 
 namespace g500 {
-namespace {
-
-struct Series {
-  std::vector<double> times, nedges, validate_times;
-};
-
-Series collect(const SsspBenchmarkResult& result) {
-  Series s;
-  for (const auto& r : result.roots) {
-    s.times.push_back(r.seconds);
-    s.nedges.push_back(static_cast<double>(r.nedge));
-    s.validate_times.push_back(r.validate_seconds);
-  }
-  return s;
-}
-
-comm::PhaseProfile total_profile(const SsspBenchmarkResult& result) {
-  comm::PhaseProfile total;
-  for (const auto& r : result.roots) total += r.profile;
-  return total;
-}
-
-
-}  // namespace
 
 void print_sssp_result_block(FILE* out, const SsspConfig& config, const SsspBenchmarkResult& result) {
-  const Series s = collect(result);
-  ResultBlockInput in;
-  in.scale = config.spec.scale;
-  in.edgefactor = config.spec.edgefactor;
-  in.ranks = result.ranks;
-  in.generation_seconds = result.generation_seconds;
-  in.construction_seconds = result.construction_seconds;
-  in.times = s.times;
-  in.nedges = s.nedges;
-  in.validate_times = s.validate_times;
-  print_reference_result_block(out, "sssp ", in);
+  print_reference_result_block(out, "sssp ", result_block_input(config, result));
 }
 
 void print_sssp_phase_profile(FILE* out, const SsspBenchmarkResult& result) {
-  print_phase_table(out, "SSSP", total_profile(result), result.roots.size());
+  print_phase_table(out, "SSSP", collect_root_series(result.roots).total, result.roots.size());
 }
 
 void print_dijkstra_comparison(FILE* out, const SsspBenchmarkResult& result) {
@@ -96,7 +62,7 @@ nlohmann::json sssp_result_json(const SsspConfig& config, const SsspBenchmarkRes
     roots.push_back(one);
   }
   j["roots"] = roots;
-  const Series s = collect(result);
+  const RootSeries s = collect_root_series(result.roots);
   const Statistics t = compute_statistics(s.times), n = compute_statistics(s.nedges), v = compute_statistics(s.validate_times);
   const TepsStatistics teps = compute_teps_statistics(s.times, s.nedges);
   j["summary"] = {{"SCALE", config.spec.scale},
@@ -140,7 +106,7 @@ nlohmann::json sssp_result_json(const SsspConfig& config, const SsspBenchmarkRes
                      {"sssp_harmonic_mean_TEPS", result.sssp_harmonic_teps_same_roots},
                      {"speedup", result.dijkstra_speedup},
                      {"agrees", result.dijkstra_agrees}};
-  const comm::PhaseProfile total = total_profile(result);
+  const comm::PhaseProfile total = collect_root_series(result.roots).total;
   json profile;
   for (size_t p = 0; p < total.seconds.size(); ++p) {
     const double share = total.total() > 0 ? total.seconds[p] / total.total() : 0.0;
