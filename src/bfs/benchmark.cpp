@@ -13,19 +13,11 @@
 #include "util/error.hpp"
 #include "util/memory.hpp"
 #include "util/progress.hpp"
+#include "util/run_setup.hpp"
 #include "validate/validate.hpp"
 
 namespace g500 {
 namespace {
-
-int choose_threads(int requested, MPI_Comm comm) {
-  if (requested > 0) return requested;
-  const int local_ranks = ranks_on_this_node(comm);
-  const int procs = omp_get_num_procs();
-  const int hardware = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
-  // Unbound ranks see every core and share them; a rank bound to a core set uses all of it.
-  return procs >= hardware ? std::max(1, hardware / local_ranks) : std::max(1, procs);
-}
 
 // Bytes one rank needs at its peak: the graph, kernel 1's row arrays and chunk buffers, the BFS
 // exchange buffers and validation's arrays.
@@ -42,12 +34,6 @@ double estimated_bytes_per_rank(int64_t nedges, const Distribution& d) {
   const double validation = rows * (sizeof(int32_t) + sizeof(int64_t)) + cols * sizeof(int32_t) + owned * 48;
   const double fixed = 512.0 * 1024 * 1024;  // chunk buffers, MPI and runtime
   return graph + exchange + validation + fixed;
-}
-
-std::string format_gib(double bytes) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
-  return text;
 }
 
 int64_t teps_edge_count(const LocalGraph& graph, const std::vector<int64_t>& parents, MPI_Comm comm) {
@@ -125,18 +111,7 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
   const std::string what = config.input ? "the graph of '" + config.input->spec.path + "'"
                                         : "SCALE " + std::to_string(config.spec.scale);
   const Distribution probe(nvertices, shape.rows, shape.cols, grid.row(), grid.col());
-  {
-    const double need = estimated_bytes_per_rank(nedges, probe) * ranks_on_this_node(world);
-    const double have = static_cast<double>(physical_memory_bytes());
-    std::string error;
-    if (!force && have > 0 && need > have)
-      error = what + " needs about " + format_gib(need) + " on this node but it has " + format_gib(have) +
-              (config.input ? " (use more nodes or --force)" : " (use more nodes, a smaller SCALE, or --force)");
-    agree_or_throw(error, world);
-  }
-  if (!probe.ids_fit_32_bits())
-    throw UsageError(what + " on a " + std::to_string(shape.rows) + "x" + std::to_string(shape.cols) +
-                     " grid needs more than 2^32 vertices per grid row or column; use more ranks");
+  check_run_fits(what, estimated_bytes_per_rank(nedges, probe), config.input != nullptr, force, probe, world);
 
   std::optional<gen::KroneckerGenerator> generator;
   EdgeSource source;

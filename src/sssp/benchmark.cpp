@@ -15,17 +15,10 @@
 #include "util/agree.hpp"
 #include "util/error.hpp"
 #include "util/memory.hpp"
+#include "util/run_setup.hpp"
 
 namespace g500 {
 namespace {
-
-int choose_threads(int requested, MPI_Comm comm) {
-  if (requested > 0) return requested;
-  const int local_ranks = ranks_on_this_node(comm);
-  const int procs = omp_get_num_procs();
-  const int hardware = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
-  return procs >= hardware ? std::max(1, hardware / local_ranks) : std::max(1, procs);
-}
 
 // Bytes one rank needs: the weighted graph, kernel 1's chunk buffers, the candidate exchange,
 // the SSSP and validation arrays (and the whole serial graph on rank 0 with --compare-dijkstra).
@@ -43,12 +36,6 @@ double estimated_bytes_per_rank(const SsspConfig& config, int64_t nvertices, int
   }
   const double fixed = 512.0 * 1024 * 1024;
   return graph + exchange + arrays + serial + fixed;
-}
-
-std::string format_gib(double bytes) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.1f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
-  return text;
 }
 
 bool close_to(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)); }
@@ -149,18 +136,7 @@ SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, bool force) {
   const std::string what = config.input ? "the graph of '" + config.input->spec.path + "'"
                                         : "SCALE " + std::to_string(config.spec.scale);
   const Distribution probe(nvertices, shape.rows, shape.cols, grid.row(), grid.col());
-  {
-    const double need = estimated_bytes_per_rank(config, nvertices, nedges, probe) * ranks_on_this_node(world);
-    const double have = static_cast<double>(physical_memory_bytes());
-    std::string error;
-    if (!force && have > 0 && need > have)
-      error = what + " needs about " + format_gib(need) + " on this node but it has " + format_gib(have) +
-              (config.input ? " (use more nodes or --force)" : " (use more nodes, a smaller SCALE, or --force)");
-    agree_or_throw(error, world);
-  }
-  if (!probe.ids_fit_32_bits())
-    throw UsageError(what + " on a " + std::to_string(shape.rows) + "x" + std::to_string(shape.cols) +
-                     " grid needs more than 2^32 vertices per grid row or column; use more ranks");
+  check_run_fits(what, estimated_bytes_per_rank(config, nvertices, nedges, probe), config.input != nullptr, force, probe, world);
 
   std::optional<gen::KroneckerGenerator> generator;
   std::vector<float> file_weights;
