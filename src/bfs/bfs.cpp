@@ -20,16 +20,30 @@ DistributedBfs::DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid,
       allgatherv_(comm::find_allgatherv(options.allgatherv)),
       nthreads_(omp_get_max_threads()),
       row_exchange_(grid.row_comm(), nthreads_, comm::find_alltoallv(options.alltoallv)),
-      column_exchange_(grid.col_comm(), nthreads_, comm::find_alltoallv(options.alltoallv)),
+      candidate_exchange_(graph.dist.columns_aligned() ? grid.col_comm() : grid.world(), nthreads_,
+                          comm::find_alltoallv(options.alltoallv)),
       parent_(dist_.block, -1),
       degree_(dist_.block),
       visited_(dist_.block),
       frontier_bits_(dist_.block),
-      column_frontier_(dist_.col_set_size()),
       next_bits_(dist_.block),
       found_(nthreads_),
+      column_frontier_(dist_.col_set_size()),
       rotating_(dist_.block / kBitsPerWord),
       initial_visited_(dist_.block / kBitsPerWord, 0) {
+  const Distribution& d = dist_;
+  for (int t = 0; t < d.R; ++t) {
+    const int64_t k = d.column_block(d.col, t);
+    const int owner_row = d.owner_row_of_block(k), owner_col = d.owner_col_of_block(k);
+    candidate_dest_.push_back(d.columns_aligned() ? t : grid.world_rank_of(owner_row, owner_col));
+    if (owner_row == d.row && owner_col == d.col) own_column_position_ = t;
+  }
+  if (d.columns_aligned()) {
+    for (int t = 0; t < d.R; ++t) source_row_.push_back(t);
+  } else {
+    for (int r = 0; r < grid.size(); ++r) source_row_.push_back(grid.row_of_rank(r));
+    hosted_frontier_.resize(d.block / kBitsPerWord);
+  }
   for (int64_t k = 0; k < dist_.block; ++k) {
     degree_[k] = graph.owned_degree[graph.owned_original(k)];
     // Vertices without edges cannot be reached (unless they are the root): marking them visited

@@ -69,7 +69,12 @@ class DistributedBfs {
   comm::AllgathervFn allgatherv_;
   int nthreads_;
   comm::Exchanger row_exchange_;      // along P(i, :)
-  comm::Exchanger column_exchange_;   // along P(:, j)
+  // Top-down candidates go to the owners of column set j's blocks: along P(:, j) with Yoo's
+  // layout, over the world with the row-major one (4.3).
+  comm::Exchanger candidate_exchange_;
+  std::vector<int> candidate_dest_;   // column-set position -> destination rank in its communicator
+  std::vector<int> source_row_;       // rank in that communicator -> grid row
+  int own_column_position_ = -1;      // position of our own block in column set j (-1: none)
 
   std::vector<int64_t> parent_;       // owned vertices, by original offset, in original global ids
   std::vector<int64_t> degree_;       // owned vertices' degrees in the graph's ids
@@ -92,6 +97,7 @@ class DistributedBfs {
   static constexpr int64_t kEdgesPerPiece = 1024;  // top-down work item size with lb-topdown
   std::vector<RowPiece> pieces_;      // top-down work items
   Bitmap column_frontier_;            // frontier over this grid column's vertex range
+  std::vector<uint64_t> hosted_frontier_;  // row-major layout: the column's block from its owner
   std::vector<uint64_t> rotating_;    // visited words passed around the grid row (4.5)
   std::vector<uint64_t> initial_visited_;  // owned vertices without edges: never searched for
   std::vector<uint64_t> frontier_message_, frontier_messages_;  // sparse-switch frontier gather

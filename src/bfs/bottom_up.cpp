@@ -16,6 +16,7 @@
 
 #include "bfs/bfs.hpp"
 #include "bfs/sparse_switch.hpp"
+#include "graph/column_blocks.hpp"
 
 namespace g500 {
 
@@ -176,6 +177,14 @@ void DistributedBfs::gather_column_frontier(comm::PhaseProfile& profile) {
   using comm::ScopedPhase;
   const int R = dist_.R;
   const int64_t block_words = dist_.block / kBitsPerWord;
+  // Our part of the column's frontier: our own block with Yoo's layout, the block of position
+  // `row` of the column set, fetched from its owner (a transpose), with the row-major one.
+  const uint64_t* part = frontier_bits_.data();
+  if (!dist_.columns_aligned()) {
+    ScopedPhase timed(profile, Phase::kSendrecv);
+    part = static_cast<const uint64_t*>(hosted_column_block(part, hosted_frontier_.data(), static_cast<int>(block_words),
+                                                            MPI_UINT64_T, dist_, grid_));
+  }
   if (R == 1) {
     ScopedPhase timed(profile, Phase::kCalculation);
     std::memcpy(column_frontier_.data(), frontier_bits_.data(), block_words * sizeof(uint64_t));
@@ -188,7 +197,7 @@ void DistributedBfs::gather_column_frontier(comm::PhaseProfile& profile) {
       counts[r] = static_cast<int>(block_words);
       displs[r] = static_cast<int>(r * block_words);
     }
-    allgatherv_(frontier_bits_.data(), static_cast<int>(block_words), MPI_UINT64_T, column_frontier_.data(),
+    allgatherv_(part, static_cast<int>(block_words), MPI_UINT64_T, column_frontier_.data(),
                 counts.data(), displs.data(), MPI_UINT64_T, grid_.col_comm());
     return;
   }
@@ -197,7 +206,7 @@ void DistributedBfs::gather_column_frontier(comm::PhaseProfile& profile) {
   {
     ScopedPhase timed(profile, Phase::kCalculation);
     frontier_message_.resize(sparse_switch::max_message_words(block_words));
-    mine = static_cast<int>(sparse_switch::encode(frontier_bits_.data(), block_words, sparse_switch::Listed::kSetBits,
+    mine = static_cast<int>(sparse_switch::encode(part, block_words, sparse_switch::Listed::kSetBits,
                                                   true, frontier_message_.data()));
   }
   {

@@ -5,9 +5,11 @@
 // of row set i), each frontier vertex x's neighbours y (column-local ids) are read from this
 // process's rows, and the candidate (y, parent x) is sent along the grid column to y's owner, which
 // keeps the first candidate for each unvisited y (candidates for our own vertices are settled at
-// once). The next frontier is recorded only in per-thread lists; the bitmap a following
-// bottom-up step needs is made from them afterwards (advance_frontier), without atomics. Communication volume is the same as the paper's; the gathered frontier is smaller
-// because C <= R.
+// once; with the row-major layout, `yoo` off, y's owner is outside the column and the candidates
+// travel over the world communicator). The next frontier is recorded only in per-thread lists;
+// the bitmap a following bottom-up step needs is made from them afterwards (advance_frontier),
+// without atomics. Communication volume is the same as the paper's; the gathered frontier is
+// smaller because C <= R.
 #include <omp.h>
 
 #include <algorithm>
@@ -39,7 +41,7 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
   }
 
   // 2. Expand: candidates (y offset in its owner's block, x row-local) per destination row.
-  comm::ThreadBuckets& buckets = column_exchange_.start();
+  comm::ThreadBuckets& buckets = candidate_exchange_.start();
   int64_t examined = 0;
   {
     ScopedPhase timed(profile, Phase::kCalculation);
@@ -61,7 +63,8 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
         pieces_.push_back(RowPiece{x, from, std::min(end, from + kEdgesPerPiece)});
     }
     const int64_t npieces = static_cast<int64_t>(pieces_.size());
-    const uint64_t my_row = static_cast<uint64_t>(d.row);
+    const uint64_t own_position = static_cast<uint64_t>(own_column_position_);  // -1: none
+    const int* dest = candidate_dest_.data();
 #pragma omp parallel num_threads(nthreads_) reduction(+ : examined)
     {
       const int t = omp_get_thread_num();
@@ -75,23 +78,24 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
         examined += piece.end - piece.begin;
         for (int64_t e = piece.begin; e < piece.end; ++e) {
           const uint64_t y = graph_.neighbors[e];
-          const uint64_t owner_row = d.by_block.divide(y);
-          const LocalId offset = static_cast<LocalId>(y - owner_row * d.block);
-          if (owner_row == my_row) {  // we own y ourselves: no message needed
+          const uint64_t position = d.by_block.divide(y);
+          const LocalId offset = static_cast<LocalId>(y - position * d.block);
+          if (position == own_position) {  // we own y ourselves: no message needed
             if (visited_.test_and_set_atomic(offset)) {
               parent_[graph_.owned_original(offset)] = x_global;
               discover(t, offset);
             }
           } else {
-            mine[owner_row].push_back((static_cast<uint64_t>(offset) << 32) | x_original);
+            mine[dest[position]].push_back((static_cast<uint64_t>(offset) << 32) | x_original);
           }
         }
       }
     }
   }
 
-  // 3. Exchange along the grid column and keep the first candidate per unvisited vertex.
-  const auto& pieces = column_exchange_.deliver(profile);
+  // 3. Exchange along the grid column (the world with the row-major layout) and keep the first
+  // candidate per unvisited vertex.
+  const auto& pieces = candidate_exchange_.deliver(profile);
   ScopedPhase timed(profile, Phase::kCalculation);
 #pragma omp parallel num_threads(nthreads_)
   {
@@ -104,7 +108,7 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
         const LocalId y = static_cast<LocalId>(records[k] >> 32);
         if (visited_.test_and_set_atomic(y)) {
           parent_[graph_.owned_original(y)] =
-              d.global_from_row_local(static_cast<int64_t>(records[k] & 0xffffffffULL), piece.source);
+              d.global_from_row_local(static_cast<int64_t>(records[k] & 0xffffffffULL), source_row_[piece.source]);
           discover(t, y);
         }
       }

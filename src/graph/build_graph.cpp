@@ -20,6 +20,7 @@
 #include <memory>
 #include <vector>
 
+#include "graph/column_blocks.hpp"
 #include "graph/local_graph.hpp"
 #include "util/fast_divisor.hpp"
 #include "util/memory.hpp"
@@ -51,7 +52,8 @@ class RawBuffer {
 inline uint64_t make_entry(LocalId v, LocalId u) { return (static_cast<uint64_t>(v) << 32) | u; }
 inline LocalId entry_row(uint64_t entry) { return static_cast<LocalId>(entry >> 32); }
 
-// Where a vertex lives: its grid row and column and its ids inside its row and column sets.
+// Where a vertex's edges live: the grid row whose row set holds it, the grid column whose column
+// set holds it, and its ids inside those sets.
 struct Placement {
   int row, col;
   LocalId row_local, col_local;
@@ -60,10 +62,15 @@ struct Placement {
 inline Placement place(const Distribution& d, int64_t v) {
   const uint64_t k = d.by_block.divide(static_cast<uint64_t>(v));
   const uint64_t offset = static_cast<uint64_t>(v) - k * d.block;
-  const uint64_t col = d.by_rows.divide(k);
-  const uint64_t row = k - col * d.R;
-  return Placement{static_cast<int>(row), static_cast<int>(col), static_cast<LocalId>(col * d.block + offset),
-                   static_cast<LocalId>(row * d.block + offset)};
+  const uint64_t col_set = d.by_rows.divide(k);
+  const uint64_t col_position = k - col_set * d.R;
+  if (d.yoo())  // the row set is the owner's row, the row-set position the owner's column
+    return Placement{static_cast<int>(col_position), static_cast<int>(col_set),
+                     static_cast<LocalId>(col_set * d.block + offset), static_cast<LocalId>(col_position * d.block + offset)};
+  const uint64_t row_set = d.by_cols.divide(k);
+  const uint64_t row_position = k - row_set * d.C;
+  return Placement{static_cast<int>(row_set), static_cast<int>(col_set), static_cast<LocalId>(row_position * d.block + offset),
+                   static_cast<LocalId>(col_position * d.block + offset)};
 }
 
 // Routes the entries of edge chunks to the processes that store them; buffers are reused.
@@ -247,7 +254,8 @@ struct NeighborOrder {
   LocalId column(LocalId key) const { return keys_are_ids ? key : column_of[key]; }
 };
 
-// Collective over the grid column (except when the keys are the ids).
+// Collective over the grid column, and over the world with the row-major layout (except when the
+// keys are the ids).
 NeighborOrder neighbor_order(const LocalGraph& g, const ProcessGrid& grid) {
   NeighborOrder order;
   const Distribution& d = g.dist;
@@ -257,8 +265,10 @@ NeighborOrder neighbor_order(const LocalGraph& g, const ProcessGrid& grid) {
   }
   std::vector<int64_t> owned(d.block), column_degree(d.col_set_size());  // in the graph's ids
   for (int64_t k = 0; k < d.block; ++k) owned[k] = g.owned_degree[g.owned_original(k)];
-  MPI_Allgather(owned.data(), static_cast<int>(d.block), MPI_INT64_T, column_degree.data(), static_cast<int>(d.block),
-                MPI_INT64_T, grid.col_comm());
+  std::vector<int64_t> hosted(d.columns_aligned() ? 0 : d.block);
+  MPI_Allgather(hosted_column_block(owned.data(), hosted.data(), static_cast<int>(d.block), MPI_INT64_T, d, grid),
+                static_cast<int>(d.block), MPI_INT64_T, column_degree.data(), static_cast<int>(d.block), MPI_INT64_T,
+                grid.col_comm());
   order.column_of = degree_order(column_degree);  // stable: ties keep ascending ids
   order.key_of.resize(order.column_of.size());
   const int64_t n = static_cast<int64_t>(order.column_of.size());
@@ -589,7 +599,7 @@ std::vector<int64_t> build_by_regenerating(LocalGraph& g, const EdgeSource& sour
 
 LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, const GraphOptions& options) {
   LocalGraph g;
-  g.dist = Distribution(source.nvertices, grid.rows(), grid.cols(), grid.row(), grid.col());
+  g.dist = Distribution(source.nvertices, grid.rows(), grid.cols(), grid.row(), grid.col(), options.layout);
   const bool keep = options.keep_entries && keep_entries_for_pass_two(source, grid);
   std::vector<int64_t> row_starts =
       keep ? build_from_kept_entries(g, source, grid, options) : build_by_regenerating(g, source, grid, options);

@@ -30,7 +30,7 @@ std::vector<WeightedEntry> route(const gen::Edge* edges, const float* weights, i
   const int nranks = grid.size();
   const int nthreads = omp_get_max_threads();
   std::vector<int64_t> counts(static_cast<size_t>(nthreads) * nranks, 0);
-  auto dest_of = [&](int64_t v, int64_t u) { return grid.world_rank_of(d.grid_row_of(v), d.grid_col_of(u)); };
+  auto dest_of = [&](int64_t v, int64_t u) { return grid.world_rank_of(d.row_set_of(v), d.col_set_of(u)); };
 #pragma omp parallel num_threads(nthreads)
   {
     const int t = omp_get_thread_num();

@@ -30,10 +30,12 @@ ProcessGrid::ProcessGrid(MPI_Comm world, GridShape shape, const std::vector<std:
   MPI_Comm_rank(world, &world_rank_);
   const int n = shape.rows * shape.cols;
   rank_of_.assign(n, -1);
+  row_of_rank_.assign(n, 0);
   for (int r = 0; r < n; ++r) {
     int i = placement.empty() ? r / shape.cols : placement[r].first;
     int j = placement.empty() ? r % shape.cols : placement[r].second;
     rank_of_[static_cast<size_t>(i) * shape.cols + j] = r;
+    row_of_rank_[r] = i;
     if (r == world_rank_) {
       row_ = i;
       col_ = j;

@@ -38,6 +38,8 @@ class ProcessGrid {
   MPI_Comm col_comm() const { return col_comm_; }  // P(:, j), rank in it == row()
   // World rank of P(i, j).
   int world_rank_of(int i, int j) const { return rank_of_[static_cast<size_t>(i) * shape_.cols + j]; }
+  // Grid row of the process with world rank r.
+  int row_of_rank(int r) const { return row_of_rank_[r]; }
 
  private:
   MPI_Comm world_;
@@ -46,6 +48,7 @@ class ProcessGrid {
   int row_ = 0;
   int col_ = 0;
   std::vector<int> rank_of_;
+  std::vector<int> row_of_rank_;
   MPI_Comm row_comm_ = MPI_COMM_NULL;
   MPI_Comm col_comm_ = MPI_COMM_NULL;
 };

@@ -59,6 +59,7 @@ struct GraphOptions {
   // Hold pass 1's entries in memory for pass 2 when they fit (false: always generate them again,
   // the path taken when memory is short; tests use it to cover that path at small SCALEs).
   bool keep_entries = true;
+  Layout layout = Layout::kYoo;  // Yoo's distribution (001 4.3); kRowMajor with `yoo` off
 };
 
 // Kernel 1: builds every process's block from the distributed edge source (collective).

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "graph/column_blocks.hpp"
+
 namespace g500 {
 
 std::vector<LocalId> degree_order(const std::vector<int64_t>& degree) {
@@ -26,9 +28,9 @@ namespace {
 
 // Gathers every process's per-block table along `comm` (ordered by block position) and turns the
 // offsets into ids of the whole set: id = position * B + table[position][offset].
-std::vector<LocalId> gather_set_map(const std::vector<LocalId>& owned_table, int64_t block, int positions, MPI_Comm comm) {
+std::vector<LocalId> gather_set_map(const void* block_table, int64_t block, int positions, MPI_Comm comm) {
   std::vector<LocalId> set_map(static_cast<size_t>(block) * positions);
-  MPI_Allgather(owned_table.data(), static_cast<int>(block), MPI_UINT32_T, set_map.data(), static_cast<int>(block),
+  MPI_Allgather(block_table, static_cast<int>(block), MPI_UINT32_T, set_map.data(), static_cast<int>(block),
                 MPI_UINT32_T, comm);
 #pragma omp parallel for schedule(static)
   for (int64_t x = 0; x < block * positions; ++x) set_map[x] += static_cast<LocalId>(x / block * block);
@@ -46,11 +48,16 @@ Renumbering build_renumbering(const std::vector<int64_t>& owned_degree, const Di
 #pragma omp parallel for schedule(static)
   for (int64_t k = 0; k < n; ++k) r.owned_new[r.owned_original[k]] = static_cast<LocalId>(k);
   // The row set of grid row i is the blocks of P(i, 0..C-1) by grid column, the column set of grid
-  // column j the blocks of P(0..R-1, j) by grid row: the communicators' rank orders.
-  forward.row_new = gather_set_map(r.owned_new, d.block, d.C, grid.row_comm());
-  forward.col_new = gather_set_map(r.owned_new, d.block, d.R, grid.col_comm());
-  r.row_original = gather_set_map(r.owned_original, d.block, d.C, grid.row_comm());
-  r.col_original = gather_set_map(r.owned_original, d.block, d.R, grid.col_comm());
+  // column j the blocks hosted by P(0..R-1, j) by grid row: the communicators' rank orders. With
+  // the row-major layout the hosted blocks first come from their owners (a transpose).
+  std::vector<LocalId> hosted(d.block);
+  auto hosted_table = [&](const std::vector<LocalId>& owned) {
+    return hosted_column_block(owned.data(), hosted.data(), static_cast<int>(d.block), MPI_UINT32_T, d, grid);
+  };
+  forward.row_new = gather_set_map(r.owned_new.data(), d.block, d.C, grid.row_comm());
+  forward.col_new = gather_set_map(hosted_table(r.owned_new), d.block, d.R, grid.col_comm());
+  r.row_original = gather_set_map(r.owned_original.data(), d.block, d.C, grid.row_comm());
+  r.col_original = gather_set_map(hosted_table(r.owned_original), d.block, d.R, grid.col_comm());
   return r;
 }
 

@@ -19,7 +19,7 @@ namespace g500::input {
 namespace {
 
 int bfs_owner(const Distribution& d, const ProcessGrid& grid, int64_t v) {
-  return grid.world_rank_of(d.grid_row_of(v), d.grid_col_of(v));
+  return grid.world_rank_of(d.owner_row(v), d.owner_col(v));
 }
 
 size_t total_count(const std::vector<int>& counts) {

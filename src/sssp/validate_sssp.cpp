@@ -14,7 +14,7 @@ namespace {
 constexpr int32_t kNoDepth = -1;
 
 int owner_rank(const Distribution& d, const ProcessGrid& grid, int64_t v) {
-  return grid.world_rank_of(d.grid_row_of(v), d.grid_col_of(v));
+  return grid.world_rank_of(d.owner_row(v), d.owner_col(v));
 }
 int64_t owned_offset(const Distribution& d, int64_t v) { return v % d.block; }
 

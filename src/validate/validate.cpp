@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "comm/exchange.hpp"
+#include "graph/column_blocks.hpp"
 #include "util/agree.hpp"
 #include "util/bitmap.hpp"
 
@@ -23,7 +24,7 @@ namespace {
 constexpr int32_t kUnreached = -1;
 
 int owner_rank(const Distribution& d, const ProcessGrid& grid, int64_t v) {
-  return grid.world_rank_of(d.grid_row_of(v), d.grid_col_of(v));
+  return grid.world_rank_of(d.owner_row(v), d.owner_col(v));
 }
 int64_t owned_offset(const Distribution& d, int64_t v) { return v % d.block; }
 
@@ -147,7 +148,9 @@ ValidationResult validate_bfs(const LocalGraph& graph, const ProcessGrid& grid, 
   std::vector<int64_t> row_parent(d.row_set_size());
   const int block = static_cast<int>(d.block);
   MPI_Allgather(local_depth.data(), block, MPI_INT32_T, row_depth.data(), block, MPI_INT32_T, grid.row_comm());
-  MPI_Allgather(local_depth.data(), block, MPI_INT32_T, col_depth.data(), block, MPI_INT32_T, grid.col_comm());
+  std::vector<int32_t> hosted_depth(d.columns_aligned() ? 0 : d.block);
+  MPI_Allgather(hosted_column_block(local_depth.data(), hosted_depth.data(), block, MPI_INT32_T, d, grid), block,
+                MPI_INT32_T, col_depth.data(), block, MPI_INT32_T, grid.col_comm());
   MPI_Allgather(local_parent.data(), block, MPI_INT64_T, row_parent.data(), block, MPI_INT64_T, grid.row_comm());
 
   // Rules 3 and 4 over this process's edges (v in the row set, u in the column set).

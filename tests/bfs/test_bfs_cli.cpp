@@ -47,22 +47,28 @@ TEST(BfsCli, ValidatedRunMatchesVectorsAndPrintsTheResultBlock) {
 }
 
 // A permuted placement of 6 ranks on a 3x2 grid (rows on a 3-node ring, columns on a 2-node
-// mesh) from `g500 map`: the BFS must still match the test vectors.
+// mesh) from `g500 map`: the BFS must still match the test vectors, in both layouts.
 TEST(BfsCli, RankmapFromTheMappingToolGivesTheSameResults) {
   const std::string dir = testing::make_temp_dir();
   auto map = testing::run_command(std::string(G500_BINARY) + " map --shape 3t,2m --nodes 6 --grid 3x2 --shuffle-ranks 7 --output " +
                                   dir + "/map.csv");
   ASSERT_EQ(map.status, 0) << map.err << map.out;
-  auto r = run_g500(6, "bfs --scale 12 --rankmap " + dir + "/map.csv --json " + dir + "/run.json");
-  ASSERT_EQ(r.status, 0) << r.err;
-  auto j = nlohmann::json::parse(testing::read_file(dir + "/run.json"));
-  EXPECT_EQ(j["config"]["grid"]["rows"], 3);
-  EXPECT_EQ(j["config"]["grid"]["cols"], 2);
-  const auto vec = testing::load_graph_vector(12);
-  for (size_t k = 0; k < 64; ++k) {
-    EXPECT_EQ(j["roots"][k]["reached"], vec.roots[k].reached);
-    EXPECT_EQ(j["roots"][k]["nedge"], vec.roots[k].nedge_for_teps);
-    EXPECT_EQ(j["roots"][k]["level_sizes"].get<std::vector<int64_t>>(), vec.roots[k].level_sizes);
+  // Also with the row-major layout (`yoo` off), whose transposes and world exchanges address
+  // processes by the placement's world ranks.
+  for (const std::string extra : {"", " --disable yoo"}) {
+    auto r = run_g500(6, "bfs --scale 12 --rankmap " + dir + "/map.csv --json " + dir + "/run.json" + extra);
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto j = nlohmann::json::parse(testing::read_file(dir + "/run.json"));
+    EXPECT_EQ(j["config"]["grid"]["rows"], 3);
+    EXPECT_EQ(j["config"]["grid"]["cols"], 2);
+    EXPECT_EQ(j["config"]["options"]["disabled"].size(), extra.empty() ? 0u : 1u);
+    const auto vec = testing::load_graph_vector(12);
+    for (size_t k = 0; k < 64; ++k) {
+      EXPECT_EQ(j["roots"][k]["reached"], vec.roots[k].reached);
+      EXPECT_EQ(j["roots"][k]["nedge"], vec.roots[k].nedge_for_teps);
+      EXPECT_EQ(j["roots"][k]["level_sizes"].get<std::vector<int64_t>>(), vec.roots[k].level_sizes);
+      EXPECT_TRUE(j["roots"][k]["validated"]);
+    }
   }
   expect_usage_error(4, "--scale 8 --rankmap " + dir + "/map.csv", "map.csv");
   expect_usage_error(1, "--scale 8 --rankmap /nonexistent.csv", "nonexistent.csv");
@@ -81,7 +87,6 @@ TEST(BfsCli, BadInput) {
     expect_usage_error(ranks, "--scale 8 --json /nonexistent-dir/out.json", "cannot write '/nonexistent-dir/out.json'");
     expect_usage_error(ranks, "--scale 8 --alltoallv nosuch", "unknown --alltoallv algorithm 'nosuch'");
     expect_usage_error(ranks, "--scale 8 --disable bcsr,frobnicate", "unknown technique 'frobnicate'");
-    expect_usage_error(ranks, "--scale 8 --disable yoo", "--disable yoo: this technique is not built yet");
   }
   expect_usage_error(4, "--scale 8 --grid 3x3", "--grid 3x3 needs 9 MPI ranks but the job has 4");
   expect_usage_error(4, "--scale 8 --grid 4by1", "is not of the form RxC");

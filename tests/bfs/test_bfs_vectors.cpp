@@ -59,6 +59,13 @@ TEST(BfsVectors, TransposedGridShape) {
   BfsOptions bitmaps_only;
   bitmaps_only.sparse_switch = false;
   check_scale(12, 1, GridShape{1, nranks}, {}, bitmaps_only);
+  // The row-major layout (`yoo` off) on R < C grids (2x3 at 6 ranks): blocks move between
+  // columns of different lengths.
+  GraphOptions no_yoo;
+  no_yoo.layout = Layout::kRowMajor;
+  check_scale(12, 2, GridShape{shape.cols, shape.rows}, no_yoo);
+  BfsOptions no_sparse = bitmaps_only;
+  check_scale(12, 1, GridShape{shape.cols, shape.rows}, no_yoo, no_sparse);
 }
 
 // Every technique switch, off alone and all off together, gives the same validated results.
@@ -69,9 +76,12 @@ TEST(BfsVectors, TechniqueSwitches) {
   no_degree_sort.degree_sort = false;
   GraphOptions no_reorder;
   no_reorder.reorder = false;
+  GraphOptions no_yoo;
+  no_yoo.layout = Layout::kRowMajor;
   GraphOptions no_graph_techniques = no_bcsr;
   no_graph_techniques.degree_sort = false;
   no_graph_techniques.reorder = false;
+  no_graph_techniques.layout = Layout::kRowMajor;
   BfsOptions no_bu_alltoallv;
   no_bu_alltoallv.bu_alltoallv = false;
   BfsOptions no_lb_topdown;
@@ -94,6 +104,7 @@ TEST(BfsVectors, TechniqueSwitches) {
     check_scale(scale, 2, {}, {}, no_lb_topdown);
     check_scale(scale, 1, {}, no_degree_sort, {});
     check_scale(scale, 2, {}, no_reorder, {});
+    check_scale(scale, 1, {}, no_yoo, {});
     check_scale(scale, 1, {}, {}, no_sparse_switch);
     check_scale(scale, 2, {}, {}, no_overlap);
     check_scale(scale, 1, {}, {}, odd_substeps);
@@ -111,10 +122,13 @@ TEST(BfsVectors, RegeneratedSecondPass) {
   no_reorder.reorder = false;
   GraphOptions no_degree_sort = regenerate;
   no_degree_sort.degree_sort = false;
+  GraphOptions no_yoo = regenerate;
+  no_yoo.layout = Layout::kRowMajor;
   for (int scale : {10, 14}) {
     check_scale(scale, 2, {}, regenerate, {});
     check_scale(scale, 1, {}, no_reorder, {});
     check_scale(scale, 2, {}, no_degree_sort, {});
+    check_scale(scale, 1, {}, no_yoo, {});
   }
 }
 

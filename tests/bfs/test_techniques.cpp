@@ -28,12 +28,58 @@ TEST(Renumbering, DegreeOrderIsAStablePermutationByDescendingDegree) {
   for (size_t k = 0; k < sorted.size(); ++k) ASSERT_EQ(sorted[k], k);  // a permutation
   for (size_t k = 1; k < order.size(); ++k) {
     ASSERT_GE(degree[order[k - 1]], degree[order[k]]);
-    if (degree[order[k - 1]] == degree[order[k]]) ASSERT_LT(order[k - 1], order[k]);  // stable
+    if (degree[order[k - 1]] == degree[order[k]]) {
+      ASSERT_LT(order[k - 1], order[k]);  // stable
+    }
   }
 }
 
 TEST(Renumbering, HugeDegreeFallsBackToSorting) {
   EXPECT_EQ(degree_order({1, int64_t{1} << 40, 0, 1}), (std::vector<LocalId>{1, 0, 3, 2}));
+}
+
+// Both layouts of 4.3 on grids with and without a single row or column: every vertex has one
+// owner whose block holds it, its row and column sets place it at ids that map back to it, row
+// set position p is owned by P(i, p), column set j is contiguous, and with Yoo's layout position t
+// of column set j is owned by P(t, j) (no transpose) while the row-major one moves it elsewhere.
+TEST(Distribution, LayoutsPlaceEveryVertexConsistently) {
+  for (Layout layout : {Layout::kYoo, Layout::kRowMajor}) {
+    for (auto [R, C] : {std::pair{1, 1}, {2, 1}, {1, 3}, {2, 2}, {3, 2}, {2, 3}}) {
+      const int64_t n = 1000;
+      std::set<int64_t> seen;
+      bool some_block_moves = false;
+      for (int i = 0; i < R; ++i) {
+        for (int j = 0; j < C; ++j) {
+          const Distribution d(n, R, C, i, j, layout);
+          ASSERT_EQ(d.block % 64, 0);
+          for (int64_t k = 0; k < d.block; ++k) {
+            const int64_t v = d.owned_begin() + k;
+            ASSERT_TRUE(seen.insert(v).second) << "vertex " << v << " owned twice";
+            ASSERT_EQ(d.owner_row(v), i);
+            ASSERT_EQ(d.owner_col(v), j);
+            ASSERT_EQ(d.row_set_of(v), i);
+            // Row-local position of an owned vertex is the owner's column.
+            ASSERT_EQ(static_cast<int64_t>(d.row_local(v)) / d.block, j);
+            ASSERT_EQ(d.global_from_row_local(d.row_local(v), i), v);
+            const int c = d.col_set_of(v);
+            ASSERT_EQ(d.global_from_col_local(d.col_local(v), c), v);
+            ASSERT_EQ(c, static_cast<int>(v / (d.block * R)));  // contiguous column sets
+          }
+          for (int t = 0; t < R; ++t) {
+            const int64_t k = d.column_block(j, t);
+            const bool owned_in_column = d.owner_row_of_block(k) == t && d.owner_col_of_block(k) == j;
+            if (layout == Layout::kYoo || R == 1 || C == 1) {
+              ASSERT_TRUE(owned_in_column);
+            }
+            if (!owned_in_column) some_block_moves = true;
+          }
+          ASSERT_EQ(d.columns_aligned(), layout == Layout::kYoo || R == 1 || C == 1);
+        }
+      }
+      EXPECT_EQ(static_cast<int64_t>(seen.size()), Distribution(n, R, C, 0, 0).block * R * C);
+      EXPECT_EQ(some_block_moves, layout == Layout::kRowMajor && R > 1 && C > 1) << R << "x" << C;
+    }
+  }
 }
 
 std::vector<uint64_t> random_words(int64_t nwords, int set_in_64, std::mt19937_64& rng) {
