@@ -52,13 +52,11 @@ const std::vector<std::string>& switchable_techniques() {
   return names;
 }
 
-namespace {
 std::string switchable_list() {
   std::string list;
   for (const std::string& name : switchable_techniques()) list += (list.empty() ? "" : ", ") + name;
   return list;
 }
-}  // namespace
 
 void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config) {
   size_t start = 0;

@@ -41,6 +41,7 @@ struct BenchmarkConfig {
 
 // The techniques of 001 section 4 that `--disable` accepts (implemented ones).
 const std::vector<std::string>& switchable_techniques();
+std::string switchable_list();  // the names, comma-separated
 // Applies `--disable a,b,...`; throws UsageError for an unknown name or one not built yet.
 void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config);
 

@@ -1,12 +1,12 @@
 // g500 bfs: the Graph500 BFS benchmark (kernels 1 and 2 with validation) on Kronecker graphs or
 // on an edge-list file (--input, docs/input.md).
-#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <optional>
 
 #include "bfs/benchmark.hpp"
 #include "bfs/report.hpp"
+#include "cli/file_input.hpp"
 #include "cli/options.hpp"
 #include "cli/subcommand.hpp"
 #include "input/vertex_output.hpp"
@@ -16,35 +16,18 @@
 namespace g500::cli {
 namespace {
 
-constexpr int kMaxScale = 42;
-
-// Options of file input and result files (docs/input.md).
-struct InputOptions {
-  std::string path, format, output_parents, output_depths;
-  std::vector<std::string> roots;
-  uint64_t root_seed = 1;
-  bool directed_as_undirected = false, quiet = false, progress = false;
+// Result files and progress lines (docs/input.md).
+struct OutputOptions {
+  std::string parents, depths;
+  bool quiet = false, progress = false;
 };
 
-void add_input_options(CLI::App& app, InputOptions& o) {
-  app.add_option("--input", o.path, "read the graph from this edge-list file instead of generating it");
-  app.add_option("--format", o.format, "format of --input (default from the extension: .mtx, .bin, else tsv)")
-      ->check(CLI::IsMember({"tsv", "snap", "mtx", "bin"}));
-  app.add_flag("--directed-as-undirected", o.directed_as_undirected,
-               "treat each line u v as the undirected edge {u, v} (what is done anyway; the explicit spelling)");
-  app.add_option("--root", o.roots, "BFS root, in the input's vertex ids (repeatable; replaces the sampled roots)");
-  app.add_option("--root-seed", o.root_seed, "seed for sampling the roots of file input (default 1)");
-  app.add_option("--output-parents", o.output_parents, "write the BFS parents of the first root to this file");
-  app.add_option("--output-depths", o.output_depths, "write the BFS depths of the first root to this file");
+void add_output_options(CLI::App& app, OutputOptions& o) {
+  app.add_option("--output-parents", o.parents, "write the BFS parents of the first root to this file");
+  app.add_option("--output-depths", o.depths, "write the BFS depths of the first root to this file");
   app.add_flag("--quiet", o.quiet, "no progress lines on stderr");
   app.add_flag("--progress", o.progress,
                "progress lines on stderr even when it is not a terminal (mpiexec gives the ranks a pipe)");
-}
-
-int ceil_log2(int64_t n) {
-  int s = 0;
-  while ((int64_t{1} << s) < n && s < 62) ++s;
-  return s;
 }
 
 int run_bfs_command(int argc, char** argv) {
@@ -68,53 +51,27 @@ int run_bfs_command(int argc, char** argv) {
   app.add_option("--alltoallv", config.bfs.alltoallv, "alltoallv algorithm (see g500 coll)")->capture_default_str();
   app.add_option("--allgatherv", config.bfs.allgatherv, "allgatherv algorithm (see g500 coll)")->capture_default_str();
   std::string disabled;
-  app.add_option("--disable", disabled, "switch off techniques of 001 section 4, comma-separated: bcsr, reorder, degree-sort, lb-topdown, bu-alltoallv, sparse-switch, overlap");
+  app.add_option("--disable", disabled, "switch off techniques of 001 section 4, comma-separated: " + switchable_list());
   app.add_flag("--trace", config.bfs.trace, "record per-level direction, frontier size, edges examined and time in the JSON");
-  InputOptions in;
-  add_input_options(app, in);
-  auto* scale_option = app.get_option("--scale");
-  auto* edgefactor_option = app.get_option("--edgefactor");
+  FileInputOptions in;
+  in.add_to(app, "BFS");
+  OutputOptions out;
+  add_output_options(app, out);
   if (!parse_or_throw(app, argc, argv)) return 0;
   if (!seed_text.empty()) parse_seed_pair(seed_text, config.spec.seed1, config.spec.seed2);
   config.validate = !no_validate;
-  if (!in.path.empty() && (scale_option->count() || edgefactor_option->count()))
-    throw UsageError("--scale and --edgefactor describe a generated graph; they do not apply with --input");
-  if (in.path.empty() && !in.format.empty()) throw UsageError("--format needs --input");
-  for (const std::string& text : in.roots) {
-    uint64_t id = 0;
-    if (std::string e = input::parse_id(text, id); !e.empty()) throw UsageError("--root: " + e);
-    config.root_ids.push_back(id);
-  }
-  const bool root_seed_given = app.get_option("--root-seed")->count() > 0;
-  if (root_seed_given) config.root_seed = in.root_seed;
-  config.progress = progress_wanted(in.quiet, MPI_COMM_WORLD, in.progress);
+  in.check(app, config.root_ids, config.root_seed);
+  config.progress = progress_wanted(out.quiet, MPI_COMM_WORLD, out.progress);
   apply_disabled_techniques(disabled, config);
 
   std::unique_ptr<AtomicOutputFile> json_file;
   if (!json_path.empty()) json_file = std::make_unique<AtomicOutputFile>(json_path, MPI_COMM_WORLD);
   std::unique_ptr<input::ParallelOutputFile> parents_file, depths_file;
-  if (!in.output_parents.empty()) parents_file = std::make_unique<input::ParallelOutputFile>(in.output_parents, MPI_COMM_WORLD);
-  if (!in.output_depths.empty()) depths_file = std::make_unique<input::ParallelOutputFile>(in.output_depths, MPI_COMM_WORLD);
+  if (!out.parents.empty()) parents_file = std::make_unique<input::ParallelOutputFile>(out.parents, MPI_COMM_WORLD);
+  if (!out.depths.empty()) depths_file = std::make_unique<input::ParallelOutputFile>(out.depths, MPI_COMM_WORLD);
 
-  std::optional<input::EdgeInput> edges;
-  if (!in.path.empty()) {
-    input::InputSpec spec;
-    spec.path = in.path;
-    spec.format = in.format.empty() ? input::guess_format(in.path) : *input::parse_format(in.format);
-    spec.directed_as_undirected = in.directed_as_undirected;
-    {
-      Progress reading(config.progress, "reading " + in.path);
-      edges.emplace(input::load_edge_input(spec, MPI_COMM_WORLD));
-    }
-    config.input = &*edges;
-    const int64_t n = edges->nvertices, m = edges->global_edges;
-    // A bin file of 2^SCALE vertices (as `g500 gen --format bin` writes) keeps the reference root
-    // rule with --seed, so it reproduces the in-memory run; other input samples roots.
-    const bool reference_roots = spec.format == input::Format::bin && (n & (n - 1)) == 0 && !root_seed_given;
-    config.spec.scale = ceil_log2(n);
-    config.spec.edgefactor = static_cast<int>(std::llround(static_cast<double>(m) / static_cast<double>(n)));
-    if (!reference_roots) config.root_seed = in.root_seed;
-  }
+  std::optional<input::EdgeInput> edges = in.load(app, config.spec, config.root_seed, config.progress);
+  if (edges) config.input = &*edges;
   std::optional<input::VertexIdMap> generated_ids;  // Kronecker runs: file ids are the generated ids
   auto ids_for_output = [&](const LocalGraph& graph) -> const input::VertexIdMap& {
     if (edges) return edges->ids;
@@ -174,20 +131,7 @@ int run_bfs_command(int argc, char** argv) {
   }
   if (json_file) {
     nlohmann::json j = result_json(config, result);
-    if (edges) {
-      const input::InputStats& st = edges->stats;
-      j["input"] = {{"path", edges->spec.path},
-                    {"format", input::format_name(edges->spec.format)},
-                    {"vertices", st.vertices},
-                    {"edges", st.edges},
-                    {"self_loops", st.self_loops},
-                    {"duplicates", st.duplicates},
-                    {"vertices_without_edges", result.vertices_without_edges},
-                    {"weighted", st.weighted},
-                    {"relabelled", st.relabelled},
-                    {"directed_as_undirected", edges->spec.directed_as_undirected},
-                    {"read_time_s", st.read_seconds}};
-    }
+    if (edges) j["input"] = input_json(*edges, result.vertices_without_edges);
     json_file->commit(j.dump(1) + "\n");
   }
   return result.validation_failed ? 1 : 0;

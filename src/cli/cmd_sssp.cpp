@@ -1,11 +1,11 @@
 // g500 sssp: the Graph500 SSSP benchmark (kernel 1 with weights, kernel 3 = delta-stepping SSSP,
 // validated) on Kronecker graphs or on an edge-list file (--input, docs/input.md and
 // docs/sssp.md); --compare-dijkstra N adds a serial Dijkstra baseline.
-#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <optional>
 
+#include "cli/file_input.hpp"
 #include "cli/options.hpp"
 #include "cli/subcommand.hpp"
 #include "sssp/benchmark.hpp"
@@ -15,36 +15,6 @@
 
 namespace g500::cli {
 namespace {
-
-constexpr int kMaxScale = 42;
-
-// Options of file input and result files (as g500 bfs's, docs/input.md).
-struct InputOptions {
-  std::string path, format, output_distances, output_parents;
-  std::vector<std::string> roots;
-  uint64_t root_seed = 1;
-  bool directed_as_undirected = false;
-};
-
-void add_input_options(CLI::App& app, InputOptions& o, SsspConfig& config) {
-  app.add_option("--input", o.path, "read the graph from this edge-list file instead of generating it");
-  app.add_option("--format", o.format, "format of --input (default from the extension: .mtx, .bin, else tsv)")
-      ->check(CLI::IsMember({"tsv", "snap", "mtx", "bin"}));
-  app.add_flag("--directed-as-undirected", o.directed_as_undirected,
-               "treat each line u v as the undirected edge {u, v} (what is done anyway; the explicit spelling)");
-  app.add_option("--root", o.roots, "SSSP root, in the input's vertex ids (repeatable; replaces the sampled roots)");
-  app.add_option("--root-seed", o.root_seed, "seed for sampling the roots of file input (default 1)");
-  app.add_option("--weight-seed", config.weight_seed,
-                 "seed of the weights given to a file without weights (uniform in [0, 1), default 1)");
-  app.add_option("--output-distances", o.output_distances, "write the distances from the first root to this file");
-  app.add_option("--output-parents", o.output_parents, "write the shortest-path tree of the first root to this file");
-}
-
-int ceil_log2(int64_t n) {
-  int s = 0;
-  while ((int64_t{1} << s) < n && s < 62) ++s;
-  return s;
-}
 
 int run_sssp_command(int argc, char** argv) {
   SsspConfig config;
@@ -63,52 +33,31 @@ int run_sssp_command(int argc, char** argv) {
   app.add_option("--delta", config.sssp.delta, "delta-stepping bucket width (edges lighter than delta are light)")->check(CLI::PositiveNumber)->capture_default_str();
   app.add_option("--pull-factor", config.sssp.pull_factor, "heavy phases pull when push work > factor x pull work (0 = always push)")->check(CLI::NonNegativeNumber)->capture_default_str();
   app.add_option("--compare-dijkstra", config.compare_dijkstra, "also solve the first N roots with a serial Dijkstra on rank 0 and report the speed-up")->check(CLI::NonNegativeNumber);
-  InputOptions in;
-  add_input_options(app, in, config);
-  auto* scale_option = app.get_option("--scale");
-  auto* edgefactor_option = app.get_option("--edgefactor");
+  FileInputOptions in;
+  in.add_to(app, "SSSP");
+  app.add_option("--weight-seed", config.weight_seed,
+                 "seed of the weights given to a file without weights (uniform in [0, 1), default 1)");
+  std::string output_distances, output_parents;
+  app.add_option("--output-distances", output_distances, "write the distances from the first root to this file");
+  app.add_option("--output-parents", output_parents, "write the shortest-path tree of the first root to this file");
   if (!parse_or_throw(app, argc, argv)) return 0;
   if (!seed_text.empty()) parse_seed_pair(seed_text, config.spec.seed1, config.spec.seed2);
   config.validate = !no_validate;
-  if (!in.path.empty() && (scale_option->count() || edgefactor_option->count()))
-    throw UsageError("--scale and --edgefactor describe a generated graph; they do not apply with --input");
-  if (in.path.empty() && !in.format.empty()) throw UsageError("--format needs --input");
+  in.check(app, config.root_ids, config.root_seed);
   if (in.path.empty() && app.get_option("--weight-seed")->count())
     throw UsageError("--weight-seed needs --input (generated graphs have the reference generator's weights)");
-  for (const std::string& text : in.roots) {
-    uint64_t id = 0;
-    if (std::string e = input::parse_id(text, id); !e.empty()) throw UsageError("--root: " + e);
-    config.root_ids.push_back(id);
-  }
-  const bool root_seed_given = app.get_option("--root-seed")->count() > 0;
-  if (root_seed_given) config.root_seed = in.root_seed;
-  if ((!in.output_distances.empty() || !in.output_parents.empty()) && no_validate)
+  if ((!output_distances.empty() || !output_parents.empty()) && no_validate)
     throw UsageError("--output-distances and --output-parents write a validated result; drop --no-validate");
 
   std::unique_ptr<AtomicOutputFile> json_file;
   if (!json_path.empty()) json_file = std::make_unique<AtomicOutputFile>(json_path, MPI_COMM_WORLD);
   std::unique_ptr<input::ParallelOutputFile> distances_file, parents_file;
-  if (!in.output_distances.empty())
-    distances_file = std::make_unique<input::ParallelOutputFile>(in.output_distances, MPI_COMM_WORLD);
-  if (!in.output_parents.empty())
-    parents_file = std::make_unique<input::ParallelOutputFile>(in.output_parents, MPI_COMM_WORLD);
+  if (!output_distances.empty())
+    distances_file = std::make_unique<input::ParallelOutputFile>(output_distances, MPI_COMM_WORLD);
+  if (!output_parents.empty()) parents_file = std::make_unique<input::ParallelOutputFile>(output_parents, MPI_COMM_WORLD);
 
-  std::optional<input::EdgeInput> edges;
-  if (!in.path.empty()) {
-    input::InputSpec spec;
-    spec.path = in.path;
-    spec.format = in.format.empty() ? input::guess_format(in.path) : *input::parse_format(in.format);
-    spec.directed_as_undirected = in.directed_as_undirected;
-    edges.emplace(input::load_edge_input(spec, MPI_COMM_WORLD));
-    config.input = &*edges;
-    const int64_t n = edges->nvertices, m = edges->global_edges;
-    // A bin file of 2^SCALE vertices (as `g500 gen --format bin` writes) keeps the reference root
-    // rule with --seed, so it reproduces the in-memory run; other input samples roots.
-    const bool reference_roots = spec.format == input::Format::bin && (n & (n - 1)) == 0 && !root_seed_given;
-    config.spec.scale = ceil_log2(n);
-    config.spec.edgefactor = static_cast<int>(std::llround(static_cast<double>(m) / static_cast<double>(n)));
-    if (!reference_roots) config.root_seed = in.root_seed;
-  }
+  std::optional<input::EdgeInput> edges = in.load(app, config.spec, config.root_seed, false);
+  if (edges) config.input = &*edges;
   std::optional<input::VertexIdMap> generated_ids;  // Kronecker runs: file ids are the generated ids
   if (distances_file || parents_file)
     config.first_root_hook = [&](const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
@@ -157,19 +106,9 @@ int run_sssp_command(int argc, char** argv) {
   if (json_file) {
     nlohmann::json j = sssp_result_json(config, result);
     if (edges) {
-      const input::InputStats& st = edges->stats;
-      j["input"] = {{"path", edges->spec.path},
-                    {"format", input::format_name(edges->spec.format)},
-                    {"vertices", st.vertices},
-                    {"edges", st.edges},
-                    {"self_loops", st.self_loops},
-                    {"duplicates", st.duplicates},
-                    {"vertices_without_edges", result.vertices_without_edges},
-                    {"weights", result.generated_weights ? "generated" : "file"},
-                    {"weight_seed", config.weight_seed},
-                    {"relabelled", st.relabelled},
-                    {"directed_as_undirected", edges->spec.directed_as_undirected},
-                    {"read_time_s", st.read_seconds}};
+      j["input"] = input_json(*edges, result.vertices_without_edges);
+      j["input"]["weights"] = result.generated_weights ? "generated" : "file";
+      j["input"]["weight_seed"] = config.weight_seed;
     }
     json_file->commit(j.dump(1) + "\n");
   }

@@ -1,0 +1,79 @@
+#include "cli/file_input.hpp"
+
+#include <cmath>
+
+#include "util/error.hpp"
+#include "util/progress.hpp"
+
+namespace g500::cli {
+namespace {
+
+int ceil_log2(int64_t n) {
+  int s = 0;
+  while ((int64_t{1} << s) < n && s < 62) ++s;
+  return s;
+}
+
+bool given(const CLI::App& app, const std::string& name) { return app.get_option(name)->count() > 0; }
+
+}  // namespace
+
+void FileInputOptions::add_to(CLI::App& app, const std::string& kernel) {
+  app.add_option("--input", path, "read the graph from this edge-list file instead of generating it");
+  app.add_option("--format", format, "format of --input (default from the extension: .mtx, .bin, else tsv)")
+      ->check(CLI::IsMember({"tsv", "snap", "mtx", "bin"}));
+  app.add_flag("--directed-as-undirected", directed_as_undirected,
+               "treat each line u v as the undirected edge {u, v} (what is done anyway; the explicit spelling)");
+  app.add_option("--root", roots, kernel + " root, in the input's vertex ids (repeatable; replaces the sampled roots)");
+  app.add_option("--root-seed", root_seed, "seed for sampling the roots of file input (default 1)");
+}
+
+void FileInputOptions::check(const CLI::App& app, std::vector<uint64_t>& root_ids,
+                             std::optional<uint64_t>& sampling_seed) const {
+  if (!path.empty() && (given(app, "--scale") || given(app, "--edgefactor")))
+    throw UsageError("--scale and --edgefactor describe a generated graph; they do not apply with --input");
+  if (path.empty() && !format.empty()) throw UsageError("--format needs --input");
+  for (const std::string& text : roots) {
+    uint64_t id = 0;
+    if (std::string e = input::parse_id(text, id); !e.empty()) throw UsageError("--root: " + e);
+    root_ids.push_back(id);
+  }
+  if (given(app, "--root-seed")) sampling_seed = root_seed;
+}
+
+std::optional<input::EdgeInput> FileInputOptions::load(const CLI::App& app, gen::KroneckerSpec& spec,
+                                                       std::optional<uint64_t>& sampling_seed, bool progress) const {
+  std::optional<input::EdgeInput> edges;
+  if (path.empty()) return edges;
+  input::InputSpec input_spec;
+  input_spec.path = path;
+  input_spec.format = format.empty() ? input::guess_format(path) : *input::parse_format(format);
+  input_spec.directed_as_undirected = directed_as_undirected;
+  {
+    Progress reading(progress, "reading " + path);
+    edges.emplace(input::load_edge_input(input_spec, MPI_COMM_WORLD));
+  }
+  const int64_t n = edges->nvertices, m = edges->global_edges;
+  const bool reference_roots = input_spec.format == input::Format::bin && (n & (n - 1)) == 0 && !given(app, "--root-seed");
+  spec.scale = ceil_log2(n);
+  spec.edgefactor = static_cast<int>(std::llround(static_cast<double>(m) / static_cast<double>(n)));
+  if (!reference_roots) sampling_seed = root_seed;
+  return edges;
+}
+
+nlohmann::json input_json(const input::EdgeInput& edges, int64_t vertices_without_edges) {
+  const input::InputStats& st = edges.stats;
+  return {{"path", edges.spec.path},
+          {"format", input::format_name(edges.spec.format)},
+          {"vertices", st.vertices},
+          {"edges", st.edges},
+          {"self_loops", st.self_loops},
+          {"duplicates", st.duplicates},
+          {"vertices_without_edges", vertices_without_edges},
+          {"weighted", st.weighted},
+          {"relabelled", st.relabelled},
+          {"directed_as_undirected", edges.spec.directed_as_undirected},
+          {"read_time_s", st.read_seconds}};
+}
+
+}  // namespace g500::cli
