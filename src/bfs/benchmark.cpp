@@ -38,7 +38,9 @@ double estimated_bytes_per_rank(int64_t nedges, const Distribution& d) {
 
 int64_t teps_edge_count(const LocalGraph& graph, const std::vector<int64_t>& parents, MPI_Comm comm) {
   int64_t sum = 0;
-  for (size_t k = 0; k < parents.size(); ++k)
+  const int64_t n = static_cast<int64_t>(parents.size());
+#pragma omp parallel for schedule(static) reduction(+ : sum)
+  for (int64_t k = 0; k < n; ++k)
     if (parents[k] >= 0) sum += graph.owned_degree[k];
   MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_INT64_T, MPI_SUM, comm);
   return sum / 2;
