@@ -6,6 +6,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "util/error.hpp"
@@ -23,6 +24,7 @@ DistributedBfs::DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid,
       candidate_exchange_(graph.dist.columns_aligned() ? grid.col_comm() : grid.world(), nthreads_,
                           comm::find_alltoallv(options.alltoallv)),
       parent_(dist_.block, -1),
+      parent_found_(dist_.block, -1),
       degree_(dist_.block),
       visited_(dist_.block),
       frontier_bits_(dist_.block),
@@ -89,6 +91,24 @@ void DistributedBfs::advance_frontier(bool need_list, bool bits_from_lists) {
   }
 }
 
+void DistributedBfs::publish_parents() {
+  // Reached = visited now and not visited from the start (vertices without edges), plus the root.
+  const uint64_t* visited = visited_.data();
+  const uint64_t* initial = initial_visited_.data();
+  const int64_t words = static_cast<int64_t>(initial_visited_.size());
+  const int64_t root = root_local_;
+  if (root >= 0) parent_[graph_.owned_original(root)] = parent_found_[root];
+#pragma omp parallel for num_threads(nthreads_) schedule(static)
+  for (int64_t w = 0; w < words; ++w) {
+    uint64_t reached = visited[w] & ~initial[w];
+    while (reached) {
+      const int64_t v = w * kBitsPerWord + std::countr_zero(reached);
+      reached &= reached - 1;
+      parent_[graph_.owned_original(v)] = parent_found_[v];
+    }
+  }
+}
+
 namespace {
 
 // Beamer's direction rule (001 Algorithm 1, next-direction).
@@ -121,10 +141,12 @@ BfsRun DistributedBfs::run(int64_t root) {
     frontier_bits_.clear();
     next_bits_.clear();
     frontier_.clear();
+    root_local_ = -1;
     const int64_t owned_begin = d.owned_begin();
     if (root >= owned_begin && root < owned_begin + d.block) {
-      parent_[root - owned_begin] = root;
       const LocalId r = static_cast<LocalId>(graph_.owned_local(root - owned_begin));
+      parent_found_[r] = root;
+      root_local_ = r;
       visited_.set(r);
       frontier_bits_.set(r);
       frontier_.push_back(r);
@@ -167,6 +189,10 @@ BfsRun DistributedBfs::run(int64_t root) {
   for (int t = 0; t < nthreads_; ++t) {
     found_[t].vertices.clear();
     found_[t].edges = 0;
+  }
+  {
+    comm::ScopedPhase timed(profile, Phase::kCalculation);
+    publish_parents();
   }
   result.seconds = MPI_Wtime() - start;
   return result;

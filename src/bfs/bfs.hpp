@@ -61,6 +61,8 @@ class DistributedBfs {
   // Makes this level's discoveries the next frontier: as a bitmap (built from the lists when
   // bits_from_lists, i.e. after a top-down step), and as a list when the next level goes top-down.
   void advance_frontier(bool need_list, bool bits_from_lists);
+  // Writes the parents of the vertices this BFS reached into parent_ (original order).
+  void publish_parents();
 
   const LocalGraph& graph_;
   const ProcessGrid& grid_;
@@ -77,6 +79,10 @@ class DistributedBfs {
   int own_column_position_ = -1;      // position of our own block in column set j (-1: none)
 
   std::vector<int64_t> parent_;       // owned vertices, by original offset, in original global ids
+  // Parents as the levels find them, indexed in the graph's order (sequential writes during the
+  // search); moved to parent_'s original order once at the end of each BFS (publish_parents).
+  std::vector<int64_t> parent_found_;
+  int64_t root_local_ = -1;           // the root's graph offset when we own it, else -1
   std::vector<int64_t> degree_;       // owned vertices' degrees in the graph's ids
   Bitmap visited_;                    // owned vertices
   std::vector<LocalId> frontier_;     // owned offsets of the current frontier

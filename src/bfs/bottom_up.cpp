@@ -305,7 +305,7 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
           };
           if (own_block) {  // our own block's finds need no communication: applied at once
             auto apply = [&](LocalId v, LocalId parent) {
-              parent_[graph_.owned_original(v)] = d.global_from_col_local(col_original ? col_original[parent] : parent, j);
+              parent_found_[v] = d.global_from_col_local(col_original ? col_original[parent] : parent, j);
               discover(t, v);
             };
             examined += scan(apply);
@@ -358,7 +358,7 @@ void DistributedBfs::apply_found_pairs(int t, const uint64_t* records, int64_t c
     const LocalId v = static_cast<LocalId>(records[k] >> 32);
     visited_.test_and_set_atomic(v);
     next_bits_.test_and_set_atomic(v);
-    parent_[graph_.owned_original(v)] = d.global_from_col_local(static_cast<int64_t>(records[k] & 0xffffffffULL), source_col);
+    parent_found_[v] = d.global_from_col_local(static_cast<int64_t>(records[k] & 0xffffffffULL), source_col);
     discover(t, v);
   }
 }

@@ -82,7 +82,7 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
           const LocalId offset = static_cast<LocalId>(y - position * d.block);
           if (position == own_position) {  // we own y ourselves: no message needed
             if (visited_.test_and_set_atomic(offset)) {
-              parent_[graph_.owned_original(offset)] = x_global;
+              parent_found_[offset] = x_global;
               discover(t, offset);
             }
           } else {
@@ -107,7 +107,7 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
       for (int64_t k = 0; k < count; ++k) {
         const LocalId y = static_cast<LocalId>(records[k] >> 32);
         if (visited_.test_and_set_atomic(y)) {
-          parent_[graph_.owned_original(y)] =
+          parent_found_[y] =
               d.global_from_row_local(static_cast<int64_t>(records[k] & 0xffffffffULL), source_row_[piece.source]);
           discover(t, y);
         }
