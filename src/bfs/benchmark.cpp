@@ -20,7 +20,7 @@ namespace g500 {
 namespace {
 
 // Bytes one rank needs at its peak: the graph, kernel 1's row arrays and chunk buffers, the BFS
-// exchange buffers and validation's arrays.
+// arrays and exchange buffers and validation's arrays.
 double estimated_bytes_per_rank(int64_t nedges, const Distribution& d) {
   const double ranks = static_cast<double>(d.R) * d.C;
   const double entries = 2.0 * static_cast<double>(nedges) / ranks;  // directed edges per rank
@@ -31,9 +31,10 @@ double estimated_bytes_per_rank(int64_t nedges, const Distribution& d) {
   // level's candidates (sent and received, 8 bytes each) stay below about 2/14 of the entries.
   constexpr double kTopDownShare = 2.0 / 14.0;
   const double exchange = entries * sizeof(uint64_t) * kTopDownShare;
+  const double search = owned * 3 * sizeof(int64_t);  // parents in both orders, degrees
   const double validation = rows * (sizeof(int32_t) + sizeof(int64_t)) + cols * sizeof(int32_t) + owned * 48;
   const double fixed = 512.0 * 1024 * 1024;  // chunk buffers, MPI and runtime
-  return graph + exchange + validation + fixed;
+  return graph + exchange + search + validation + fixed;
 }
 
 int64_t teps_edge_count(const LocalGraph& graph, const std::vector<int64_t>& parents, MPI_Comm comm) {
