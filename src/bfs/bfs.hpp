@@ -1,7 +1,7 @@
 // Kernel 2: the 2D-distributed direction-optimizing BFS (001 section 3, Algorithms 1-3, with the
 // Yoo distribution of 4.3, or the row-major layout it replaces, and the bottom-up communication
-// of 4.5). The level loop and direction
-// choice live in bfs.cpp; each direction is its own file (top_down.cpp, bottom_up.cpp).
+// of 4.5). The level loop and direction choice live in bfs.cpp; each direction is its own file
+// (top_down.cpp, bottom_up.cpp).
 #pragma once
 #include <cstdint>
 #include <vector>
