@@ -214,6 +214,8 @@ EdgeCheck check_edges(const LocalGraph& graph, const std::vector<T>& row_depth, 
   const uint64_t* has_edges = rows.has_edges().data();
   const int64_t nwords = rows.has_edges().num_words();
   const LocalId* neighbors = graph.neighbors.data();
+  const int64_t nentries = graph.local_edges();
+  constexpr int64_t kPrefetchDistance = 32;
   const T* cdepth = col_depth.data();
   uint64_t* seen = tree_edge_seen.data();
   int64_t reached_entries = 0;
@@ -234,6 +236,7 @@ EdgeCheck check_edges(const LocalGraph& graph, const std::vector<T>& row_depth, 
       const int64_t target = row_target[v];
       bool bad = false, found = false;
       for (int64_t e = begin; e < end; ++e) {
+        if (e + kPrefetchDistance < nentries) __builtin_prefetch(cdepth + neighbors[e + kPrefetchDistance]);
         const LocalId u = neighbors[e];
         bad |= depths_bad(cdepth[u], dv);
         found |= static_cast<int64_t>(u) == target;
@@ -264,14 +267,15 @@ template <typename T>
 void gather_depths(const LocalGraph& graph, const ProcessGrid& grid, const std::vector<int32_t>& depth,
                    std::vector<T>& row_depth, std::vector<T>& col_depth) {
   const Distribution& d = graph.dist;
-  std::vector<T> local(d.block);
-#pragma omp parallel for schedule(static)
-  for (int64_t k = 0; k < d.block; ++k) local[k] = stored_depth<T>(depth[graph.owned_original(k)]);
   row_depth.resize(d.row_set_size());
   col_depth.resize(d.col_set_size());
+  T* row_mine = row_depth.data() + static_cast<int64_t>(d.col) * d.block;  // the communicators' orders
+  T* col_mine = col_depth.data() + static_cast<int64_t>(d.row) * d.block;
+#pragma omp parallel for schedule(static)
+  for (int64_t k = 0; k < d.block; ++k) row_mine[k] = col_mine[k] = stored_depth<T>(depth[graph.owned_original(k)]);
   const int count = static_cast<int>(d.block * sizeof(T));
-  MPI_Allgather(local.data(), count, MPI_BYTE, row_depth.data(), count, MPI_BYTE, grid.row_comm());
-  MPI_Allgather(local.data(), count, MPI_BYTE, col_depth.data(), count, MPI_BYTE, grid.col_comm());
+  MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, row_depth.data(), count, MPI_BYTE, grid.row_comm());
+  MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, col_depth.data(), count, MPI_BYTE, grid.col_comm());
 }
 
 template <typename T>
@@ -307,19 +311,27 @@ ValidationResult validate_bfs(const LocalGraph& graph, const ProcessGrid& grid, 
   // tree edge (ids differ from the original ones when the graph is renumbered, 001 4.2).
   std::vector<int64_t> row_target(d.row_set_size());
   {
-    std::vector<int64_t> local_parent(d.block);
+    int64_t* mine = row_target.data() + static_cast<int64_t>(d.col) * d.block;  // the row communicator's order
 #pragma omp parallel for schedule(static)
-    for (int64_t k = 0; k < d.block; ++k) local_parent[k] = parents[graph.owned_original(k)];
-    const int block = static_cast<int>(d.block);
-    MPI_Allgather(local_parent.data(), block, MPI_INT64_T, row_target.data(), block, MPI_INT64_T, grid.row_comm());
+    for (int64_t k = 0; k < d.block; ++k) mine[k] = parents[graph.owned_original(k)];
+    MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, row_target.data(), static_cast<int>(d.block), MPI_INT64_T,
+                  grid.row_comm());
   }
   {
-    std::vector<LocalId> col_new;
+    // Original column-local id x = position * B + offset -> the graph's: position * B plus the new
+    // offset in that position's block, from its owner's owned_new (the column set's blocks are
+    // those of P(0..R-1, j), in the column communicator's order).
+    std::vector<LocalId> gathered_new;
+    const LocalId* new_offset = nullptr;
     if (graph.renumbering.active()) {
-      const std::vector<LocalId>& col_original = graph.renumbering.col_original;
-      col_new.resize(col_original.size());
-#pragma omp parallel for schedule(static)
-      for (int64_t x = 0; x < static_cast<int64_t>(col_original.size()); ++x) col_new[col_original[x]] = static_cast<LocalId>(x);
+      if (d.R == 1) {
+        new_offset = graph.renumbering.owned_new.data();
+      } else {
+        gathered_new.resize(d.col_set_size());
+        MPI_Allgather(graph.renumbering.owned_new.data(), static_cast<int>(d.block), MPI_UINT32_T, gathered_new.data(),
+                      static_cast<int>(d.block), MPI_UINT32_T, grid.col_comm());
+        new_offset = gathered_new.data();
+      }
     }
     const int64_t nrows = d.row_set_size();
 #pragma omp parallel for schedule(static)
@@ -329,11 +341,10 @@ ValidationResult validate_bfs(const LocalGraph& graph, const ProcessGrid& grid, 
         row_target[v] = -1;
         continue;
       }
-      const LocalId u = d.col_local(p);
-      row_target[v] = col_new.empty() ? u : col_new[u];
+      const LocalId x = d.col_local(p);
+      row_target[v] = new_offset ? x - static_cast<LocalId>(d.by_block.remainder(x)) + new_offset[x] : x;
     }
   }
-
   Bitmap tree_edge_seen(d.row_set_size());
   EdgeCheck edges;
   if (options.narrow_depths && global_max_depth <= 252)
