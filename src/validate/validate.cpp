@@ -53,7 +53,9 @@ std::string compute_tree_depths(const Distribution& d, const ProcessGrid& grid, 
   comm::PhaseProfile unused;
   comm::AlltoallvFn alltoallv = comm::find_alltoallv("mpi");
   const int64_t first = d.owned_begin();
-  // Children lists at each parent's owner.
+  // Children lists at each parent's owner: one record (parent's owned offset << 32 | child's owned
+  // offset) per child; the child's owner is the rank the record came from. Offsets fit in 32 bits
+  // (B <= 2^32, checked at start).
   comm::ThreadBuckets out = comm::make_thread_buckets(nthreads, nranks);
 #pragma omp parallel num_threads(nthreads)
   {
@@ -62,25 +64,30 @@ std::string compute_tree_depths(const Distribution& d, const ProcessGrid& grid, 
     for (int64_t k = 0; k < d.block; ++k) {
       const int64_t p = parents[k], v = first + k;
       if (p < 0 || v == root) continue;
-      auto& bucket = mine[owner_rank(d, grid, p)];
-      bucket.push_back(static_cast<uint64_t>(owned_offset(d, p)));
-      bucket.push_back(static_cast<uint64_t>(v));
+      mine[owner_rank(d, grid, p)].push_back((static_cast<uint64_t>(owned_offset(d, p)) << 32) |
+                                             static_cast<uint64_t>(k));
     }
   }
   comm::Received in = comm::exchange(out, grid.world(), alltoallv, unused);
   const int64_t nrecords = static_cast<int64_t>(in.records.size());
   std::vector<int64_t> child_start(d.block + 1, 0);
 #pragma omp parallel for schedule(static)
-  for (int64_t k = 0; k < nrecords; k += 2)
-    std::atomic_ref<int64_t>(child_start[in.records[k] + 1]).fetch_add(1, std::memory_order_relaxed);
+  for (int64_t r = 0; r < nrecords; ++r)
+    std::atomic_ref<int64_t>(child_start[(in.records[r] >> 32) + 1]).fetch_add(1, std::memory_order_relaxed);
   for (int64_t k = 0; k < d.block; ++k) child_start[k + 1] += child_start[k];
-  std::vector<int64_t> children(nrecords / 2);
+  // children: (child's owner rank << 32 | child's owned offset) by parent.
+  std::vector<uint64_t> children(nrecords);
   {
     std::vector<int64_t> cursor(child_start.begin(), child_start.end() - 1);
-#pragma omp parallel for schedule(static)
-    for (int64_t k = 0; k < nrecords; k += 2) {
-      const int64_t at = std::atomic_ref<int64_t>(cursor[in.records[k]]).fetch_add(1, std::memory_order_relaxed);
-      children[at] = static_cast<int64_t>(in.records[k + 1]);
+#pragma omp parallel num_threads(nthreads)
+    for (int source = 0; source < nranks; ++source) {
+      const int64_t begin = in.displs[source], end = begin + in.counts[source];
+#pragma omp for schedule(static)
+      for (int64_t r = begin; r < end; ++r) {
+        const int64_t at =
+            std::atomic_ref<int64_t>(cursor[in.records[r] >> 32]).fetch_add(1, std::memory_order_relaxed);
+        children[at] = (static_cast<uint64_t>(source) << 32) | (in.records[r] & 0xffffffffU);
+      }
     }
   }
 
@@ -99,11 +106,9 @@ std::string compute_tree_depths(const Distribution& d, const ProcessGrid& grid, 
 #pragma omp for schedule(dynamic, 256)
       for (int64_t f = 0; f < nfrontier; ++f) {
         const int64_t p = frontier[f];
-        for (int64_t c = child_start[p]; c < child_start[p + 1]; ++c) {
-          const int64_t child = children[c];
-          mine[owner_rank(d, grid, child)].push_back((static_cast<uint64_t>(owned_offset(d, child)) << 32) |
-                                                     static_cast<uint32_t>(depth[p] + 1));
-        }
+        const uint32_t child_depth = static_cast<uint32_t>(depth[p] + 1);
+        for (int64_t c = child_start[p]; c < child_start[p + 1]; ++c)
+          mine[children[c] >> 32].push_back((children[c] << 32) | child_depth);
       }
     }
     in = comm::exchange(out, grid.world(), alltoallv, unused);
