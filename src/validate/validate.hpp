@@ -27,9 +27,15 @@ struct ValidationResult {
   uint64_t depth_hash = 0;           // sum of splitmix64(v * 64 + depth(v)) over reached v
 };
 
+// Switches for tests: both settings give the same verdicts; the defaults are the fast ones.
+struct ValidateOptions {
+  bool narrow_depths = true;    // 8-bit depths in the edge check when the tree is at most 252 deep
+  bool local_tree_walk = true;  // on one process, tree depths by walking parent chains
+};
+
 // Collective. `parents` holds the owned vertices' parents (global ids, -1 when unreached).
 ValidationResult validate_bfs(const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
-                              const std::vector<int64_t>& parents);
+                              const std::vector<int64_t>& parents, const ValidateOptions& options = {});
 
 uint64_t splitmix64_finalizer(uint64_t z);
 

@@ -46,10 +46,14 @@ SerialView serial_view(const gen::KroneckerSpec& spec, int64_t root) {
   return view;
 }
 
-class ValidationCorruption : public ::testing::Test {
+// Parameter: the graph with its default techniques (BCSR, renumbered) or with plain CSR in the
+// original ids, the two layouts the validator reads.
+class ValidationCorruption : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override {
-    built_ = testing::build_test_graph(10);
+    GraphOptions options;
+    if (GetParam()) options.bcsr = options.reorder = false;
+    built_ = testing::build_test_graph(10, {}, options);
     root_ = choose_roots(built_->spec, 1, built_->graph, *built_->grid).at(0);
     DistributedBfs bfs(built_->graph, *built_->grid, BfsOptions{});
     bfs.prepare();
@@ -77,10 +81,22 @@ class ValidationCorruption : public ::testing::Test {
     const Distribution& d = built_->graph.dist;
     if (v >= d.owned_begin() && v < d.owned_begin() + d.block) parents_[v - d.owned_begin()] = p;
   }
+  // Every variant of the validator's code paths (8- or 32-bit depths in the edge check; on one
+  // process, tree depths by walking parent chains or by the exchange of the multi-process path)
+  // must reject the corruption with the same message; returns it.
   std::string validate() {
-    ValidationResult r = validate_bfs(built_->graph, *built_->grid, root_, parents_);
-    EXPECT_FALSE(r.ok);
-    return r.error;
+    std::string first;
+    for (const ValidateOptions& options : variants()) {
+      ValidationResult r = validate_bfs(built_->graph, *built_->grid, root_, parents_, options);
+      EXPECT_FALSE(r.ok);
+      if (&options == &variants().front()) first = r.error;
+      EXPECT_EQ(r.error, first);
+    }
+    return first;
+  }
+  static const std::vector<ValidateOptions>& variants() {
+    static const std::vector<ValidateOptions> all{{true, true}, {false, true}, {true, false}, {false, false}};
+    return all;
   }
   bool has_children(int64_t v) const { return std::count(global_parent_.begin(), global_parent_.end(), v) > (v == root_); }
 
@@ -90,12 +106,19 @@ class ValidationCorruption : public ::testing::Test {
   SerialView view_;
 };
 
-TEST_F(ValidationCorruption, UncorruptedPasses) {
+TEST_P(ValidationCorruption, UncorruptedPasses) {
   ValidationResult r = validate_bfs(built_->graph, *built_->grid, root_, parents_);
   EXPECT_TRUE(r.ok) << r.error;
+  for (const ValidateOptions& options : variants()) {
+    ValidationResult other = validate_bfs(built_->graph, *built_->grid, root_, parents_, options);
+    EXPECT_TRUE(other.ok) << other.error;
+    EXPECT_EQ(other.level_sizes, r.level_sizes);
+    EXPECT_EQ(other.nedge, r.nedge);
+    EXPECT_EQ(other.depth_hash, r.depth_hash);
+  }
 }
 
-TEST_F(ValidationCorruption, ParentNotANeighbour) {
+TEST_P(ValidationCorruption, ParentNotANeighbour) {
   const int64_t n = built_->spec.nvertices();
   int64_t victim = -1, fake = -1;
   for (int64_t v = 0; v < n && victim < 0; ++v) {
@@ -112,7 +135,7 @@ TEST_F(ValidationCorruption, ParentNotANeighbour) {
   EXPECT_NE(validate().find("is not one of its neighbours"), std::string::npos);
 }
 
-TEST_F(ValidationCorruption, Cycle) {
+TEST_P(ValidationCorruption, Cycle) {
   const int64_t n = built_->spec.nvertices();
   int64_t a = -1, b = -1;
   for (int64_t v = 0; v < n && a < 0; ++v)
@@ -129,7 +152,34 @@ TEST_F(ValidationCorruption, Cycle) {
   EXPECT_NE(validate().find("does not reach the root"), std::string::npos);
 }
 
-TEST_F(ValidationCorruption, WrongLevel) {
+TEST_P(ValidationCorruption, LongCycleWithTails) {
+  // The depth-1 ancestor of a vertex at depth >= 3 takes that vertex as parent: a cycle of three
+  // or more vertices, with the rest of the subtree hanging from it.
+  const int64_t n = built_->spec.nvertices();
+  int64_t deep = -1;
+  for (int64_t v = 0; v < n && deep < 0; ++v)
+    if (view_.depth[v] >= 3) deep = v;
+  ASSERT_GE(deep, 0);
+  int64_t ancestor = deep;
+  while (global_parent_[ancestor] != root_) ancestor = global_parent_[ancestor];
+  set_parent(ancestor, deep);
+  EXPECT_NE(validate().find("does not reach the root"), std::string::npos);
+}
+
+TEST_P(ValidationCorruption, ParentUnreached) {
+  const int64_t n = built_->spec.nvertices();
+  int64_t leaf = -1, unreached = -1;
+  for (int64_t v = 0; v < n; ++v) {
+    if (leaf < 0 && v != root_ && view_.depth[v] > 0 && !has_children(v)) leaf = v;
+    if (unreached < 0 && view_.depth[v] < 0) unreached = v;
+  }
+  ASSERT_GE(leaf, 0);
+  ASSERT_GE(unreached, 0);
+  set_parent(leaf, unreached);
+  EXPECT_NE(validate().find("does not reach the root"), std::string::npos);
+}
+
+TEST_P(ValidationCorruption, WrongLevel) {
   // A neighbour one level deeper as parent: the vertex's depth becomes two more than its
   // original parent's, which is still its neighbour.
   const int64_t n = built_->spec.nvertices();
@@ -147,7 +197,7 @@ TEST_F(ValidationCorruption, WrongLevel) {
   EXPECT_NE(validate().find("levels must differ by at most one"), std::string::npos);
 }
 
-TEST_F(ValidationCorruption, UnreachedVertexInComponent) {
+TEST_P(ValidationCorruption, UnreachedVertexInComponent) {
   const int64_t n = built_->spec.nvertices();
   int64_t leaf = -1;
   for (int64_t v = 0; v < n && leaf < 0; ++v)
@@ -157,18 +207,21 @@ TEST_F(ValidationCorruption, UnreachedVertexInComponent) {
   EXPECT_NE(validate().find("joins depths"), std::string::npos);
 }
 
-TEST_F(ValidationCorruption, RootNotItsOwnParent) {
+TEST_P(ValidationCorruption, RootNotItsOwnParent) {
   set_parent(root_, *view_.adj[root_].begin());
   EXPECT_NE(validate().find("is not its own parent"), std::string::npos);
 }
 
-TEST_F(ValidationCorruption, ParentOutOfRange) {
+TEST_P(ValidationCorruption, ParentOutOfRange) {
   const int64_t n = built_->spec.nvertices();
   int64_t v = 0;
   while (v == root_ || view_.depth[v] < 0) ++v;
   set_parent(v, n + 5);
   EXPECT_NE(validate().find("invalid parent"), std::string::npos);
 }
+
+INSTANTIATE_TEST_SUITE_P(Layouts, ValidationCorruption, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& info) { return info.param ? "PlainCsr" : "Default"; });
 
 }  // namespace
 }  // namespace g500
