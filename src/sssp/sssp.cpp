@@ -200,7 +200,17 @@ void DistributedSssp::fuse_bucket(int64_t k, ThreadState& ts, int t) {
   while (!ts.improved.empty() && ts.improved.size() < static_cast<size_t>(options_.fusion_limit)) {
     ts.fused.swap(ts.improved);
     ts.improved.clear();
-    for (LocalId x : ts.fused) {
+    const int64_t n = static_cast<int64_t>(ts.fused.size());
+    const int64_t* starts = graph_.rows.starts();
+    for (int64_t i = 0; i < n; ++i) {
+      const LocalId x = ts.fused[i];
+      if (i + 16 < n) __builtin_prefetch(&starts[ts.fused[i + 16]]);
+      if (i + 8 < n) {
+        const int64_t s = starts[ts.fused[i + 8]];
+        __builtin_prefetch(&wg_.weights[s]);
+        __builtin_prefetch(&graph_.neighbors[s]);
+        __builtin_prefetch(&dist_[ts.fused[i + 8]]);
+      }
       std::atomic_ref<uint32_t>(mark_[x]).exchange(kNoEpoch, std::memory_order_seq_cst);
       const double dx = std::atomic_ref<double>(dist_[x]).load(std::memory_order_seq_cst);
       std::atomic_ref<uint32_t> settled(settled_mark_[x]);
@@ -220,9 +230,22 @@ void DistributedSssp::relax_records(int64_t nrecords, int64_t k, SsspRun& run) {
   const int t = omp_get_thread_num();
   ThreadState& ts = threads_[t];
   const uint64_t* rec = gathered_view_->data();
-#pragma omp for schedule(dynamic, 32) nowait
-  for (int64_t r = 0; r < nrecords; ++r)
+  const int64_t* starts = graph_.rows.starts();
+  const float* weights = wg_.weights.data();
+  const LocalId* neighbors = graph_.neighbors.data();
+  // The rows are random: prefetch the row start of a record kFar ahead and the row itself kNear
+  // ahead, so that the misses of several records overlap instead of being paid one by one.
+  constexpr int64_t kFar = 16, kNear = 8;
+#pragma omp for schedule(dynamic, 64) nowait
+  for (int64_t r = 0; r < nrecords; ++r) {
+    if (r + kFar < nrecords) __builtin_prefetch(&starts[rec[2 * (r + kFar)]]);
+    if (r + kNear < nrecords) {
+      const int64_t s = starts[rec[2 * (r + kNear)]];
+      __builtin_prefetch(&weights[s]);
+      __builtin_prefetch(&neighbors[s]);
+    }
     relax_row<kEdges>(static_cast<int64_t>(rec[2 * r]), double_of(rec[2 * r + 1]), k, ts, t);
+  }
   if (kEdges == Edges::kInner && fusion_) fuse_bucket(k, ts, t);
   if (grid_.rows() > 1) exchange_candidates(out_col_, grid_.col_comm(), run);
 }
