@@ -42,7 +42,6 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
   out_col_ = comm::make_thread_buckets(nthreads_, grid.rows());
   out_row_ = comm::make_thread_buckets(nthreads_, grid.cols());
   if (grid.rows() > 1) {
-    col_stamp_.assign(dist_of_.col_set_size(), 0);
     col_dist_.resize(dist_of_.col_set_size());
   }
   if (grid.cols() > 1) {
@@ -316,18 +315,17 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
   const int t = omp_get_thread_num();
   ThreadState& ts = threads_[t];
   const int nrows_grid = grid_.rows(), ncols = grid_.cols();
-  // Settled in bucket k, by column-local id: with one grid row the column set is the owned block
-  // (settled_mark_); otherwise the settled vertices of the column are gathered with distances.
-  const uint32_t stamp = ++ts.pull_stamp;
+  // Distances of the column set: with one grid row the owned block itself; otherwise the settled
+  // vertices of the column are gathered with their distances into col_dist_ (reset to infinity
+  // at the start of the search). A neighbour's candidate is taken whatever its bucket: any
+  // tentative distance is the length of a path, so relaxing from it is safe, and no mark is read
+  // (one random access per scanned edge instead of two).
   if (nrows_grid > 1) {
     const int64_t n = gather_records(&ThreadState::settled, static_cast<uint64_t>(d.row) * d.block, grid_.col_comm(),
                                      nrows_grid, run);
     const uint64_t* rec = gathered_view_->data();
 #pragma omp for schedule(static)
-    for (int64_t r = 0; r < n; ++r) {
-      col_stamp_[rec[2 * r]] = stamp;
-      col_dist_[rec[2 * r]] = double_of(rec[2 * r + 1]);
-    }
+    for (int64_t r = 0; r < n; ++r) col_dist_[rec[2 * r]] = double_of(rec[2 * r + 1]);
   }
   // Tentative distances of the row set (with one grid column: the owned block itself).
   if (ncols > 1) {
@@ -341,8 +339,6 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
   }
   const double* row_dist = ncols > 1 ? row_dist_.data() : dist_.data();
   const double* col_dist = nrows_grid > 1 ? col_dist_.data() : dist_.data();
-  const uint32_t* col_mark = nrows_grid > 1 ? col_stamp_.data() : settled_mark_.data();
-  const uint32_t col_settled = nrows_grid > 1 ? stamp : ts.bucket_epoch;
   const float* weights = wg_.weights.data();
   const LocalId* neighbors = graph_.neighbors.data();
   const int64_t* starts = graph_.rows.starts();
@@ -353,6 +349,10 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
   int64_t scanned = 0;
 #pragma omp for schedule(dynamic, 512) nowait
   for (int64_t u = 0; u < nrows; ++u) {
+    if (u + 16 < nrows) {
+      __builtin_prefetch(&weights[starts[u + 16]]);
+      __builtin_prefetch(&neighbors[starts[u + 16]]);
+    }
     const double tu = row_dist[u];
     if (bucket_of(tu) <= k) continue;
     double best = tu;
@@ -362,7 +362,6 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
       const double w = static_cast<double>(weights[e]);
       if (lower + w >= best) break;
       const LocalId v = neighbors[e];
-      if (col_mark[v] != col_settled) continue;
       const double nd = col_dist[v] + w;
       if (nd < best) best = nd;
     }
@@ -441,7 +440,6 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
   const bool master = t == 0;
   ts.epoch = epoch_;
   ts.bucket_epoch = bucket_epoch_;
-  ts.pull_stamp = bucket_stamp_;
   ts.relaxations = 0;
   for (auto& b : ts.buckets) b.clear();
   ts.active.clear();
@@ -450,7 +448,10 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
   for (int64_t x = 0; x < d.block; ++x) dist_[x] = kUnreachedDistance;
   if (!sent_best_.empty()) {
 #pragma omp for schedule(static)
-    for (size_t u = 0; u < sent_best_.size(); ++u) sent_best_[u] = bits_of(kUnreachedDistance);
+    for (size_t u = 0; u < sent_best_.size(); ++u) {
+      sent_best_[u] = bits_of(kUnreachedDistance);
+      col_dist_[u] = kUnreachedDistance;
+    }
   }
   const int64_t first = d.owned_begin();
   if (master && root >= first && root < first + d.block) {
@@ -533,7 +534,6 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
   {
     epoch_ = ts.epoch;
     bucket_epoch_ = ts.bucket_epoch;
-    bucket_stamp_ = ts.pull_stamp;
   }
 }
 

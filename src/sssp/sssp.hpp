@@ -81,7 +81,6 @@ class DistributedSssp {
     int64_t relaxations = 0;
     uint32_t epoch = 0;                         // this phase's mark_ value (all threads step it alike)
     uint32_t bucket_epoch = 0;                  // this bucket's settled_mark_ value
-    uint32_t pull_stamp = 0;                    // this pull's col_stamp_ value
   };
   enum class Edges { kInner, kOuter };  // of a row at distance d: candidates inside bucket k / beyond
 
@@ -140,8 +139,6 @@ class DistributedSssp {
   std::vector<ThreadState> threads_;
   std::vector<double> row_dist_, col_dist_;      // pull, compute_parents()
   std::vector<int64_t> proposal_;
-  std::vector<uint32_t> col_stamp_;              // column set: bucket_stamp_ when settled in bucket k
-  uint32_t bucket_stamp_ = 0;
   comm::ThreadBuckets out_col_;                  // push candidates, by column-communicator rank
   comm::ThreadBuckets out_row_;                  // pull candidates, by row-communicator rank
   comm::Received received_;
