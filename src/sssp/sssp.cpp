@@ -36,7 +36,6 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
   dist_.assign(block, kUnreachedDistance);
   parent_.assign(block, -1);
   if (grid.rows() > 1) sent_best_.assign(dist_of_.col_set_size(), bits_of(kUnreachedDistance));
-  mark_.assign(block, kNoEpoch);
   settled_mark_.assign(block, kNoEpoch);
   threads_.resize(nthreads_);
   out_col_ = comm::make_thread_buckets(nthreads_, grid.rows());
@@ -130,12 +129,8 @@ void DistributedSssp::improve(LocalId x, double nd, ThreadState& ts) {
   std::atomic_ref<double> slot(dist_[x]);
   double seen = slot.load(std::memory_order_relaxed);
   while (nd < seen)
-    if (slot.compare_exchange_weak(seen, nd, std::memory_order_seq_cst, std::memory_order_relaxed)) {
-      // A plain load first: the locked exchange only for the first improvement in this phase.
-      std::atomic_ref<uint32_t> mark(mark_[x]);
-      const uint32_t epoch = ts.epoch;
-      if (mark.load(std::memory_order_seq_cst) != epoch && mark.exchange(epoch, std::memory_order_seq_cst) != epoch)
-        ts.improved.push_back(x);
+    if (slot.compare_exchange_weak(seen, nd, std::memory_order_relaxed, std::memory_order_relaxed)) {
+      ts.improved.push_back({x, nd});
       return;
     }
 }
@@ -193,25 +188,24 @@ void DistributedSssp::relax_row(int64_t x, double dx, int64_t k, ThreadState& ts
 
 void DistributedSssp::fuse_bucket(int64_t k, ThreadState& ts, int t) {
   // The thread's improvements of this light phase are all in bucket k (inner edges). While they
-  // are few, relax them now instead of in another phase. The mark is released first (a locked
-  // exchange, ordered against the improving CAS) so that a later improvement queues the vertex
-  // again; the distance read after it is at least as good as any that did not.
+  // are few, relax them now instead of in another phase. A stale entry (the vertex was improved
+  // again, by whichever thread) is skipped: the later improvement has its own entry.
   while (!ts.improved.empty() && ts.improved.size() < static_cast<size_t>(options_.fusion_limit)) {
     ts.fused.swap(ts.improved);
     ts.improved.clear();
     const int64_t n = static_cast<int64_t>(ts.fused.size());
     const int64_t* starts = graph_.rows.starts();
     for (int64_t i = 0; i < n; ++i) {
-      const LocalId x = ts.fused[i];
-      if (i + 16 < n) __builtin_prefetch(&starts[ts.fused[i + 16]]);
+      const LocalId x = ts.fused[i].x;
+      const double dx = ts.fused[i].d;
+      if (i + 16 < n) __builtin_prefetch(&starts[ts.fused[i + 16].x]);
       if (i + 8 < n) {
-        const int64_t s = starts[ts.fused[i + 8]];
+        const int64_t s = starts[ts.fused[i + 8].x];
         __builtin_prefetch(&wg_.weights[s]);
         __builtin_prefetch(&graph_.neighbors[s]);
-        __builtin_prefetch(&dist_[ts.fused[i + 8]]);
+        __builtin_prefetch(&settled_mark_[ts.fused[i + 8].x]);
       }
-      std::atomic_ref<uint32_t>(mark_[x]).exchange(kNoEpoch, std::memory_order_seq_cst);
-      const double dx = std::atomic_ref<double>(dist_[x]).load(std::memory_order_seq_cst);
+      if (std::atomic_ref<double>(dist_[x]).load(std::memory_order_relaxed) != dx) continue;
       std::atomic_ref<uint32_t> settled(settled_mark_[x]);
       if (settled.load(std::memory_order_relaxed) != ts.bucket_epoch &&
           settled.exchange(ts.bucket_epoch, std::memory_order_relaxed) != ts.bucket_epoch) {
@@ -265,13 +259,14 @@ void DistributedSssp::exchange_candidates(comm::ThreadBuckets& buffers, MPI_Comm
 }
 
 void DistributedSssp::place_improved(int64_t k, ThreadState& ts) {
-  for (LocalId x : ts.improved) {
-    const int64_t b = bucket_of(std::atomic_ref<double>(dist_[x]).load(std::memory_order_relaxed));
+  for (const Improvement& i : ts.improved) {
+    if (std::atomic_ref<double>(dist_[i.x]).load(std::memory_order_relaxed) != i.d) continue;  // stale
+    const int64_t b = bucket_of(i.d);
     if (b == k) {
-      ts.active.push_back(x);
+      ts.active.push_back(i.x);
     } else {
       if (static_cast<size_t>(b) >= ts.buckets.size()) ts.buckets.resize(b + 1);
-      ts.buckets[b].push_back(x);
+      ts.buckets[b].push_back(i);
     }
   }
   ts.improved.clear();
@@ -438,7 +433,6 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
   const int t = omp_get_thread_num();
   ThreadState& ts = threads_[t];
   const bool master = t == 0;
-  ts.epoch = epoch_;
   ts.bucket_epoch = bucket_epoch_;
   ts.relaxations = 0;
   for (auto& b : ts.buckets) b.clear();
@@ -457,7 +451,7 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
   if (master && root >= first && root < first + d.block) {
     dist_[root - first] = 0;
     if (ts.buckets.empty()) ts.buckets.resize(1);
-    ts.buckets[0].push_back(static_cast<LocalId>(root - first));
+    ts.buckets[0].push_back({static_cast<LocalId>(root - first), 0.0});
   }
   const uint64_t row_base = static_cast<uint64_t>(d.col) * static_cast<uint64_t>(d.block);
   const double total_directed_edges = static_cast<double>(graph_.global_directed_edges);
@@ -469,7 +463,7 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
     double next = kUnreachedDistance;
     for (size_t b = static_cast<size_t>(k); b < ts.buckets.size(); ++b) {
       auto& list = ts.buckets[b];
-      if (std::any_of(list.begin(), list.end(), [&](LocalId x) { return bucket_of(dist_[x]) == static_cast<int64_t>(b); })) {
+      if (std::any_of(list.begin(), list.end(), [&](const Improvement& i) { return dist_[i.x] == i.d; })) {
         next = static_cast<double>(b);
         break;
       }
@@ -480,23 +474,17 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
     k = static_cast<int64_t>(next);
     if (master) ++run.buckets;
     ++ts.bucket_epoch;
-    ++ts.epoch;
     ts.settled.clear();
     ts.settled_degrees = 0;
     if (static_cast<size_t>(k) < ts.buckets.size()) {
-      for (LocalId x : ts.buckets[k]) {
-        if (bucket_of(dist_[x]) != k) continue;
-        std::atomic_ref<uint32_t> mark(mark_[x]);
-        if (mark.load(std::memory_order_relaxed) != ts.epoch && mark.exchange(ts.epoch, std::memory_order_relaxed) != ts.epoch)
-          ts.active.push_back(x);
-      }
+      for (const Improvement& i : ts.buckets[k])
+        if (dist_[i.x] == i.d) ts.active.push_back(i.x);
       ts.buckets[k].clear();
     }
     // Light phases until no process has an active vertex of bucket k.
     double totals[2] = {0, 0};  // active vertices, push work of the heavy phase
     for (;;) {
       settle(ts);
-      ++ts.epoch;
       const int64_t n = gather_records(&ThreadState::active, row_base, grid_.row_comm(), grid_.cols(), run);
       ts.active.clear();
       relax_records<Edges::kInner>(n, k, run);
@@ -514,7 +502,6 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
     if (options_.pull_factor > 0 && push_work * 1024 >= total_directed_edges &&
         push_work > options_.pull_factor * pull_pass_floor)
       pull = pull_work_estimate(k, run) * options_.pull_factor < push_work;
-    ++ts.epoch;
     if (pull) {
       pull_heavy(k, run);
       if (master) ++run.pull_phases;
@@ -532,7 +519,6 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
 #pragma omp barrier
 #pragma omp master
   {
-    epoch_ = ts.epoch;
     bucket_epoch_ = ts.bucket_epoch;
   }
 }
