@@ -205,6 +205,10 @@ void DistributedSssp::fuse_bucket(int64_t k, ThreadState& ts, int t) {
         __builtin_prefetch(&graph_.neighbors[s]);
         __builtin_prefetch(&settled_mark_[ts.fused[i + 8].x]);
       }
+      if (i + 4 < n) {
+        const int64_t y = ts.fused[i + 4].x, s = starts[y];
+        if (s < starts[y + 1]) __builtin_prefetch(&dist_[graph_.neighbors[s]]);
+      }
       if (std::atomic_ref<double>(dist_[x]).load(std::memory_order_relaxed) != dx) continue;
       std::atomic_ref<uint32_t> settled(settled_mark_[x]);
       if (settled.load(std::memory_order_relaxed) != ts.bucket_epoch &&
@@ -228,7 +232,9 @@ void DistributedSssp::relax_records(int64_t nrecords, int64_t k, SsspRun& run) {
   const LocalId* neighbors = graph_.neighbors.data();
   // The rows are random: prefetch the row start of a record kFar ahead and the row itself kNear
   // ahead, so that the misses of several records overlap instead of being paid one by one.
-  constexpr int64_t kFar = 16, kNear = 8;
+  // Four records ahead, the target of the lightest edge when it is an inner one.
+  constexpr int64_t kFar = 16, kNear = 8, kTarget = 4;
+  const double scale = inverse_delta_, bucket_end = static_cast<double>(k + 1);
 #pragma omp for schedule(dynamic, 64) nowait
   for (int64_t r = 0; r < nrecords; ++r) {
     if (r + kFar < nrecords) __builtin_prefetch(&starts[rec[2 * (r + kFar)]]);
@@ -236,6 +242,11 @@ void DistributedSssp::relax_records(int64_t nrecords, int64_t k, SsspRun& run) {
       const int64_t s = starts[rec[2 * (r + kNear)]];
       __builtin_prefetch(&weights[s]);
       __builtin_prefetch(&neighbors[s]);
+    }
+    if (kEdges == Edges::kInner && grid_.rows() == 1 && r + kTarget < nrecords) {
+      const int64_t x = static_cast<int64_t>(rec[2 * (r + kTarget)]), s = starts[x];
+      if (s < starts[x + 1] && (double_of(rec[2 * (r + kTarget) + 1]) + static_cast<double>(weights[s])) * scale < bucket_end)
+        __builtin_prefetch(&dist_[neighbors[s]]);
     }
     relax_row<kEdges>(static_cast<int64_t>(rec[2 * r]), double_of(rec[2 * r + 1]), k, ts, t);
   }
