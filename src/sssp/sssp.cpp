@@ -284,7 +284,13 @@ void DistributedSssp::place_improved(int64_t k, ThreadState& ts) {
 }
 
 void DistributedSssp::settle(ThreadState& ts) {
-  for (LocalId x : ts.active) {
+  const int64_t n = static_cast<int64_t>(ts.active.size());
+  for (int64_t i = 0; i < n; ++i) {
+    if (i + 8 < n) {
+      __builtin_prefetch(&settled_mark_[ts.active[i + 8]]);
+      __builtin_prefetch(&graph_.owned_degree[ts.active[i + 8]]);
+    }
+    const LocalId x = ts.active[i];
     std::atomic_ref<uint32_t> settled(settled_mark_[x]);
     if (settled.load(std::memory_order_relaxed) != ts.bucket_epoch &&
         settled.exchange(ts.bucket_epoch, std::memory_order_relaxed) != ts.bucket_epoch) {
@@ -300,13 +306,22 @@ void DistributedSssp::settle(ThreadState& ts) {
 double DistributedSssp::pull_work_estimate(int64_t k, SsspRun& run) {
   const Distribution& d = dist_of_;
   const double lower = static_cast<double>(k) * options_.delta;
+  // A sample: one run of kRun vertices in every kSampleEvery (vertex ids are scrambled by the
+  // generator), scaled up; the whole block when it is small. Only a decision depends on it.
+  constexpr int64_t kRun = 1024, kSampleEvery = 8;
+  const int64_t every = d.block >= 64 * kRun * kSampleEvery ? kSampleEvery : 1;
+  const int64_t runs = (d.block + kRun - 1) / kRun;
   double pull = 0;
 #pragma omp for schedule(static) nowait
-  for (int64_t x = 0; x < d.block; ++x) {
-    const double t = dist_[x];
-    if (graph_.owned_degree[x] == 0 || bucket_of(t) <= k) continue;
-    pull += static_cast<double>(graph_.owned_degree[x]) * std::min(1.0, t - lower);
+  for (int64_t run_index = 0; run_index < runs; run_index += every) {
+    const int64_t end = std::min(d.block, (run_index + 1) * kRun);
+    for (int64_t x = run_index * kRun; x < end; ++x) {
+      const double t = dist_[x];
+      if (graph_.owned_degree[x] == 0 || bucket_of(t) <= k) continue;
+      pull += static_cast<double>(graph_.owned_degree[x]) * std::min(1.0, t - lower);
+    }
   }
+  pull *= static_cast<double>(every);
   if (omp_get_thread_num() == 0) pull += static_cast<double>(d.row_set_size());
   reduce_all(&pull, 1, MPI_SUM, run);
   return pull;
@@ -417,7 +432,9 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
     const int64_t gv = d.global_from_row_local(v, d.row);
     if (dv < kUnreachedDistance && gv != root) {
       for (int64_t e = starts[v]; e < starts[v + 1]; ++e) {
-        const double du = col_dist[neighbors[e]], w = static_cast<double>(weights[e]);
+        const double w = static_cast<double>(weights[e]);
+        if (w > dv) break;  // weights ascend and du >= 0: no later edge gives du + w == dv
+        const double du = col_dist[neighbors[e]];
         if (du + w != dv) continue;
         const int64_t gu = d.global_from_col_local(neighbors[e], d.col);
         if (du < dv || gu < gv) {
