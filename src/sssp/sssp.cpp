@@ -374,6 +374,12 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
       __builtin_prefetch(&weights[starts[u + 16]]);
       __builtin_prefetch(&neighbors[starts[u + 16]]);
     }
+    // The first two neighbours' distances of a row that will be scanned, eight rows ahead.
+    if (u + 8 < nrows && bucket_of(row_dist[u + 8]) > k) {
+      const int64_t s = starts[u + 8], n = starts[u + 9] - s;
+      if (n > 0) __builtin_prefetch(&col_dist[neighbors[s]]);
+      if (n > 1) __builtin_prefetch(&col_dist[neighbors[s + 1]]);
+    }
     const double tu = row_dist[u];
     if (bucket_of(tu) <= k) continue;
     double best = tu;
@@ -427,6 +433,11 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
   const int64_t* starts = graph_.rows.starts();
 #pragma omp for schedule(dynamic, 1024)
   for (int64_t v = 0; v < nrows; ++v) {
+    if (v + 8 < nrows && row_dist[v + 8] < kUnreachedDistance) {
+      const int64_t s = starts[v + 8], n = starts[v + 9] - s;
+      if (n > 0) __builtin_prefetch(&col_dist[neighbors[s]]);
+      if (n > 1) __builtin_prefetch(&col_dist[neighbors[s + 1]]);
+    }
     const double dv = row_dist[v];
     int64_t found = -1;
     const int64_t gv = d.global_from_row_local(v, d.row);
