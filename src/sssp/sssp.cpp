@@ -89,7 +89,7 @@ int64_t DistributedSssp::gather_records(std::vector<LocalId> ThreadState::*list,
     if (other < t) first += n;
     total += n;
   }
-  if (2 * total > static_cast<int64_t>(records_.size())) {  // not expected: lists hold distinct vertices
+  if (2 * total > static_cast<int64_t>(records_.size())) {  // rare: a placing race can list a vertex twice
 #pragma omp barrier
 #pragma omp master
     records_.resize(2 * static_cast<size_t>(total));
