@@ -36,13 +36,11 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
   dist_.assign(block, kUnreachedDistance);
   parent_.assign(block, -1);
   if (grid.rows() > 1) sent_best_.assign(dist_of_.col_set_size(), bits_of(kUnreachedDistance));
-  mark_.assign(block, kNoEpoch);
   settled_mark_.assign(block, kNoEpoch);
   threads_.resize(nthreads_);
   out_col_ = comm::make_thread_buckets(nthreads_, grid.rows());
   out_row_ = comm::make_thread_buckets(nthreads_, grid.cols());
   if (grid.rows() > 1) {
-    col_stamp_.assign(dist_of_.col_set_size(), 0);
     col_dist_.resize(dist_of_.col_set_size());
   }
   if (grid.cols() > 1) {
@@ -91,7 +89,7 @@ int64_t DistributedSssp::gather_records(std::vector<LocalId> ThreadState::*list,
     if (other < t) first += n;
     total += n;
   }
-  if (2 * total > static_cast<int64_t>(records_.size())) {  // not expected: lists hold distinct vertices
+  if (2 * total > static_cast<int64_t>(records_.size())) {  // rare: a placing race can list a vertex twice
 #pragma omp barrier
 #pragma omp master
     records_.resize(2 * static_cast<size_t>(total));
@@ -131,12 +129,8 @@ void DistributedSssp::improve(LocalId x, double nd, ThreadState& ts) {
   std::atomic_ref<double> slot(dist_[x]);
   double seen = slot.load(std::memory_order_relaxed);
   while (nd < seen)
-    if (slot.compare_exchange_weak(seen, nd, std::memory_order_seq_cst, std::memory_order_relaxed)) {
-      // A plain load first: the locked exchange only for the first improvement in this phase.
-      std::atomic_ref<uint32_t> mark(mark_[x]);
-      const uint32_t epoch = ts.epoch;
-      if (mark.load(std::memory_order_seq_cst) != epoch && mark.exchange(epoch, std::memory_order_seq_cst) != epoch)
-        ts.improved.push_back(x);
+    if (slot.compare_exchange_weak(seen, nd, std::memory_order_relaxed, std::memory_order_relaxed)) {
+      ts.improved.push_back({x, nd});
       return;
     }
 }
@@ -194,15 +188,28 @@ void DistributedSssp::relax_row(int64_t x, double dx, int64_t k, ThreadState& ts
 
 void DistributedSssp::fuse_bucket(int64_t k, ThreadState& ts, int t) {
   // The thread's improvements of this light phase are all in bucket k (inner edges). While they
-  // are few, relax them now instead of in another phase. The mark is released first (a locked
-  // exchange, ordered against the improving CAS) so that a later improvement queues the vertex
-  // again; the distance read after it is at least as good as any that did not.
+  // are few, relax them now instead of in another phase. A stale entry (the vertex was improved
+  // again, by whichever thread) is skipped: the later improvement has its own entry.
   while (!ts.improved.empty() && ts.improved.size() < static_cast<size_t>(options_.fusion_limit)) {
     ts.fused.swap(ts.improved);
     ts.improved.clear();
-    for (LocalId x : ts.fused) {
-      std::atomic_ref<uint32_t>(mark_[x]).exchange(kNoEpoch, std::memory_order_seq_cst);
-      const double dx = std::atomic_ref<double>(dist_[x]).load(std::memory_order_seq_cst);
+    const int64_t n = static_cast<int64_t>(ts.fused.size());
+    const int64_t* starts = graph_.rows.starts();
+    for (int64_t i = 0; i < n; ++i) {
+      const LocalId x = ts.fused[i].x;
+      const double dx = ts.fused[i].d;
+      if (i + 16 < n) __builtin_prefetch(&starts[ts.fused[i + 16].x]);
+      if (i + 8 < n) {
+        const int64_t s = starts[ts.fused[i + 8].x];
+        __builtin_prefetch(&wg_.weights[s]);
+        __builtin_prefetch(&graph_.neighbors[s]);
+        __builtin_prefetch(&settled_mark_[ts.fused[i + 8].x]);
+      }
+      if (i + 4 < n) {
+        const int64_t y = ts.fused[i + 4].x, s = starts[y];
+        if (s < starts[y + 1]) __builtin_prefetch(&dist_[graph_.neighbors[s]]);
+      }
+      if (std::atomic_ref<double>(dist_[x]).load(std::memory_order_relaxed) != dx) continue;
       std::atomic_ref<uint32_t> settled(settled_mark_[x]);
       if (settled.load(std::memory_order_relaxed) != ts.bucket_epoch &&
           settled.exchange(ts.bucket_epoch, std::memory_order_relaxed) != ts.bucket_epoch) {
@@ -220,9 +227,29 @@ void DistributedSssp::relax_records(int64_t nrecords, int64_t k, SsspRun& run) {
   const int t = omp_get_thread_num();
   ThreadState& ts = threads_[t];
   const uint64_t* rec = gathered_view_->data();
-#pragma omp for schedule(dynamic, 32) nowait
-  for (int64_t r = 0; r < nrecords; ++r)
+  const int64_t* starts = graph_.rows.starts();
+  const float* weights = wg_.weights.data();
+  const LocalId* neighbors = graph_.neighbors.data();
+  // The rows are random: prefetch the row start of a record kFar ahead and the row itself kNear
+  // ahead, so that the misses of several records overlap instead of being paid one by one.
+  // Four records ahead, the target of the lightest edge when it is an inner one.
+  constexpr int64_t kFar = 16, kNear = 8, kTarget = 4;
+  const double scale = inverse_delta_, bucket_end = static_cast<double>(k + 1);
+#pragma omp for schedule(dynamic, 64) nowait
+  for (int64_t r = 0; r < nrecords; ++r) {
+    if (r + kFar < nrecords) __builtin_prefetch(&starts[rec[2 * (r + kFar)]]);
+    if (r + kNear < nrecords) {
+      const int64_t s = starts[rec[2 * (r + kNear)]];
+      __builtin_prefetch(&weights[s]);
+      __builtin_prefetch(&neighbors[s]);
+    }
+    if (kEdges == Edges::kInner && grid_.rows() == 1 && r + kTarget < nrecords) {
+      const int64_t x = static_cast<int64_t>(rec[2 * (r + kTarget)]), s = starts[x];
+      if (s < starts[x + 1] && (double_of(rec[2 * (r + kTarget) + 1]) + static_cast<double>(weights[s])) * scale < bucket_end)
+        __builtin_prefetch(&dist_[neighbors[s]]);
+    }
     relax_row<kEdges>(static_cast<int64_t>(rec[2 * r]), double_of(rec[2 * r + 1]), k, ts, t);
+  }
   if (kEdges == Edges::kInner && fusion_) fuse_bucket(k, ts, t);
   if (grid_.rows() > 1) exchange_candidates(out_col_, grid_.col_comm(), run);
 }
@@ -243,20 +270,27 @@ void DistributedSssp::exchange_candidates(comm::ThreadBuckets& buffers, MPI_Comm
 }
 
 void DistributedSssp::place_improved(int64_t k, ThreadState& ts) {
-  for (LocalId x : ts.improved) {
-    const int64_t b = bucket_of(std::atomic_ref<double>(dist_[x]).load(std::memory_order_relaxed));
+  for (const Improvement& i : ts.improved) {
+    if (std::atomic_ref<double>(dist_[i.x]).load(std::memory_order_relaxed) != i.d) continue;  // stale
+    const int64_t b = bucket_of(i.d);
     if (b == k) {
-      ts.active.push_back(x);
+      ts.active.push_back(i.x);
     } else {
       if (static_cast<size_t>(b) >= ts.buckets.size()) ts.buckets.resize(b + 1);
-      ts.buckets[b].push_back(x);
+      ts.buckets[b].push_back(i);
     }
   }
   ts.improved.clear();
 }
 
 void DistributedSssp::settle(ThreadState& ts) {
-  for (LocalId x : ts.active) {
+  const int64_t n = static_cast<int64_t>(ts.active.size());
+  for (int64_t i = 0; i < n; ++i) {
+    if (i + 8 < n) {
+      __builtin_prefetch(&settled_mark_[ts.active[i + 8]]);
+      __builtin_prefetch(&graph_.owned_degree[ts.active[i + 8]]);
+    }
+    const LocalId x = ts.active[i];
     std::atomic_ref<uint32_t> settled(settled_mark_[x]);
     if (settled.load(std::memory_order_relaxed) != ts.bucket_epoch &&
         settled.exchange(ts.bucket_epoch, std::memory_order_relaxed) != ts.bucket_epoch) {
@@ -272,13 +306,22 @@ void DistributedSssp::settle(ThreadState& ts) {
 double DistributedSssp::pull_work_estimate(int64_t k, SsspRun& run) {
   const Distribution& d = dist_of_;
   const double lower = static_cast<double>(k) * options_.delta;
+  // A sample: one run of kRun vertices in every kSampleEvery (vertex ids are scrambled by the
+  // generator), scaled up; the whole block when it is small. Only a decision depends on it.
+  constexpr int64_t kRun = 1024, kSampleEvery = 8;
+  const int64_t every = d.block >= 64 * kRun * kSampleEvery ? kSampleEvery : 1;
+  const int64_t runs = (d.block + kRun - 1) / kRun;
   double pull = 0;
 #pragma omp for schedule(static) nowait
-  for (int64_t x = 0; x < d.block; ++x) {
-    const double t = dist_[x];
-    if (graph_.owned_degree[x] == 0 || bucket_of(t) <= k) continue;
-    pull += static_cast<double>(graph_.owned_degree[x]) * std::min(1.0, t - lower);
+  for (int64_t run_index = 0; run_index < runs; run_index += every) {
+    const int64_t end = std::min(d.block, (run_index + 1) * kRun);
+    for (int64_t x = run_index * kRun; x < end; ++x) {
+      const double t = dist_[x];
+      if (graph_.owned_degree[x] == 0 || bucket_of(t) <= k) continue;
+      pull += static_cast<double>(graph_.owned_degree[x]) * std::min(1.0, t - lower);
+    }
   }
+  pull *= static_cast<double>(every);
   if (omp_get_thread_num() == 0) pull += static_cast<double>(d.row_set_size());
   reduce_all(&pull, 1, MPI_SUM, run);
   return pull;
@@ -293,18 +336,17 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
   const int t = omp_get_thread_num();
   ThreadState& ts = threads_[t];
   const int nrows_grid = grid_.rows(), ncols = grid_.cols();
-  // Settled in bucket k, by column-local id: with one grid row the column set is the owned block
-  // (settled_mark_); otherwise the settled vertices of the column are gathered with distances.
-  const uint32_t stamp = ++ts.pull_stamp;
+  // Distances of the column set: with one grid row the owned block itself; otherwise the settled
+  // vertices of the column are gathered with their distances into col_dist_ (reset to infinity
+  // at the start of the search). A neighbour's candidate is taken whatever its bucket: any
+  // tentative distance is the length of a path, so relaxing from it is safe, and no mark is read
+  // (one random access per scanned edge instead of two).
   if (nrows_grid > 1) {
     const int64_t n = gather_records(&ThreadState::settled, static_cast<uint64_t>(d.row) * d.block, grid_.col_comm(),
                                      nrows_grid, run);
     const uint64_t* rec = gathered_view_->data();
 #pragma omp for schedule(static)
-    for (int64_t r = 0; r < n; ++r) {
-      col_stamp_[rec[2 * r]] = stamp;
-      col_dist_[rec[2 * r]] = double_of(rec[2 * r + 1]);
-    }
+    for (int64_t r = 0; r < n; ++r) col_dist_[rec[2 * r]] = double_of(rec[2 * r + 1]);
   }
   // Tentative distances of the row set (with one grid column: the owned block itself).
   if (ncols > 1) {
@@ -318,8 +360,6 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
   }
   const double* row_dist = ncols > 1 ? row_dist_.data() : dist_.data();
   const double* col_dist = nrows_grid > 1 ? col_dist_.data() : dist_.data();
-  const uint32_t* col_mark = nrows_grid > 1 ? col_stamp_.data() : settled_mark_.data();
-  const uint32_t col_settled = nrows_grid > 1 ? stamp : ts.bucket_epoch;
   const float* weights = wg_.weights.data();
   const LocalId* neighbors = graph_.neighbors.data();
   const int64_t* starts = graph_.rows.starts();
@@ -330,6 +370,16 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
   int64_t scanned = 0;
 #pragma omp for schedule(dynamic, 512) nowait
   for (int64_t u = 0; u < nrows; ++u) {
+    if (u + 16 < nrows) {
+      __builtin_prefetch(&weights[starts[u + 16]]);
+      __builtin_prefetch(&neighbors[starts[u + 16]]);
+    }
+    // The first two neighbours' distances of a row that will be scanned, eight rows ahead.
+    if (u + 8 < nrows && bucket_of(row_dist[u + 8]) > k) {
+      const int64_t s = starts[u + 8], n = starts[u + 9] - s;
+      if (n > 0) __builtin_prefetch(&col_dist[neighbors[s]]);
+      if (n > 1) __builtin_prefetch(&col_dist[neighbors[s + 1]]);
+    }
     const double tu = row_dist[u];
     if (bucket_of(tu) <= k) continue;
     double best = tu;
@@ -339,7 +389,6 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
       const double w = static_cast<double>(weights[e]);
       if (lower + w >= best) break;
       const LocalId v = neighbors[e];
-      if (col_mark[v] != col_settled) continue;
       const double nd = col_dist[v] + w;
       if (nd < best) best = nd;
     }
@@ -384,12 +433,19 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
   const int64_t* starts = graph_.rows.starts();
 #pragma omp for schedule(dynamic, 1024)
   for (int64_t v = 0; v < nrows; ++v) {
+    if (v + 8 < nrows && row_dist[v + 8] < kUnreachedDistance) {
+      const int64_t s = starts[v + 8], n = starts[v + 9] - s;
+      if (n > 0) __builtin_prefetch(&col_dist[neighbors[s]]);
+      if (n > 1) __builtin_prefetch(&col_dist[neighbors[s + 1]]);
+    }
     const double dv = row_dist[v];
     int64_t found = -1;
     const int64_t gv = d.global_from_row_local(v, d.row);
     if (dv < kUnreachedDistance && gv != root) {
       for (int64_t e = starts[v]; e < starts[v + 1]; ++e) {
-        const double du = col_dist[neighbors[e]], w = static_cast<double>(weights[e]);
+        const double w = static_cast<double>(weights[e]);
+        if (w > dv) break;  // weights ascend and du >= 0: no later edge gives du + w == dv
+        const double du = col_dist[neighbors[e]];
         if (du + w != dv) continue;
         const int64_t gu = d.global_from_col_local(neighbors[e], d.col);
         if (du < dv || gu < gv) {
@@ -416,9 +472,7 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
   const int t = omp_get_thread_num();
   ThreadState& ts = threads_[t];
   const bool master = t == 0;
-  ts.epoch = epoch_;
   ts.bucket_epoch = bucket_epoch_;
-  ts.pull_stamp = bucket_stamp_;
   ts.relaxations = 0;
   for (auto& b : ts.buckets) b.clear();
   ts.active.clear();
@@ -427,13 +481,16 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
   for (int64_t x = 0; x < d.block; ++x) dist_[x] = kUnreachedDistance;
   if (!sent_best_.empty()) {
 #pragma omp for schedule(static)
-    for (size_t u = 0; u < sent_best_.size(); ++u) sent_best_[u] = bits_of(kUnreachedDistance);
+    for (size_t u = 0; u < sent_best_.size(); ++u) {
+      sent_best_[u] = bits_of(kUnreachedDistance);
+      col_dist_[u] = kUnreachedDistance;
+    }
   }
   const int64_t first = d.owned_begin();
   if (master && root >= first && root < first + d.block) {
     dist_[root - first] = 0;
     if (ts.buckets.empty()) ts.buckets.resize(1);
-    ts.buckets[0].push_back(static_cast<LocalId>(root - first));
+    ts.buckets[0].push_back({static_cast<LocalId>(root - first), 0.0});
   }
   const uint64_t row_base = static_cast<uint64_t>(d.col) * static_cast<uint64_t>(d.block);
   const double total_directed_edges = static_cast<double>(graph_.global_directed_edges);
@@ -445,7 +502,7 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
     double next = kUnreachedDistance;
     for (size_t b = static_cast<size_t>(k); b < ts.buckets.size(); ++b) {
       auto& list = ts.buckets[b];
-      if (std::any_of(list.begin(), list.end(), [&](LocalId x) { return bucket_of(dist_[x]) == static_cast<int64_t>(b); })) {
+      if (std::any_of(list.begin(), list.end(), [&](const Improvement& i) { return dist_[i.x] == i.d; })) {
         next = static_cast<double>(b);
         break;
       }
@@ -456,23 +513,17 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
     k = static_cast<int64_t>(next);
     if (master) ++run.buckets;
     ++ts.bucket_epoch;
-    ++ts.epoch;
     ts.settled.clear();
     ts.settled_degrees = 0;
     if (static_cast<size_t>(k) < ts.buckets.size()) {
-      for (LocalId x : ts.buckets[k]) {
-        if (bucket_of(dist_[x]) != k) continue;
-        std::atomic_ref<uint32_t> mark(mark_[x]);
-        if (mark.load(std::memory_order_relaxed) != ts.epoch && mark.exchange(ts.epoch, std::memory_order_relaxed) != ts.epoch)
-          ts.active.push_back(x);
-      }
+      for (const Improvement& i : ts.buckets[k])
+        if (dist_[i.x] == i.d) ts.active.push_back(i.x);
       ts.buckets[k].clear();
     }
     // Light phases until no process has an active vertex of bucket k.
     double totals[2] = {0, 0};  // active vertices, push work of the heavy phase
     for (;;) {
       settle(ts);
-      ++ts.epoch;
       const int64_t n = gather_records(&ThreadState::active, row_base, grid_.row_comm(), grid_.cols(), run);
       ts.active.clear();
       relax_records<Edges::kInner>(n, k, run);
@@ -490,7 +541,6 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
     if (options_.pull_factor > 0 && push_work * 1024 >= total_directed_edges &&
         push_work > options_.pull_factor * pull_pass_floor)
       pull = pull_work_estimate(k, run) * options_.pull_factor < push_work;
-    ++ts.epoch;
     if (pull) {
       pull_heavy(k, run);
       if (master) ++run.pull_phases;
@@ -508,9 +558,7 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
 #pragma omp barrier
 #pragma omp master
   {
-    epoch_ = ts.epoch;
     bucket_epoch_ = ts.bucket_epoch;
-    bucket_stamp_ = ts.pull_stamp;
   }
 }
 

@@ -71,17 +71,22 @@ class DistributedSssp {
 
  private:
   // What one thread keeps between barriers (aligned so that threads do not share cache lines).
+  // An improvement: owned offset and the distance it set. An entry is current while the vertex
+  // still has that distance; each improvement makes one entry, so exactly the latest is current
+  // and no per-vertex mark is needed to keep the lists free of repeats.
+  struct Improvement {
+    LocalId x;
+    double d;
+  };
   struct alignas(64) ThreadState {
-    std::vector<std::vector<LocalId>> buckets;  // owned offsets by bucket, lazily deleted
+    std::vector<std::vector<Improvement>> buckets;  // by bucket, lazily deleted (stale entries)
     std::vector<LocalId> active;                // owned vertices to relax in the current phase
-    std::vector<LocalId> improved;              // owned vertices improved in the current phase
+    std::vector<Improvement> improved;          // improvements made in the current phase
     std::vector<LocalId> settled;               // owned vertices settled in the current bucket
-    std::vector<LocalId> fused;                 // bucket fusion: the vertices being relaxed
+    std::vector<Improvement> fused;             // bucket fusion: the improvements being relaxed
     double settled_degrees = 0;                 // push work of the heavy phase
     int64_t relaxations = 0;
-    uint32_t epoch = 0;                         // this phase's mark_ value (all threads step it alike)
     uint32_t bucket_epoch = 0;                  // this bucket's settled_mark_ value
-    uint32_t pull_stamp = 0;                    // this pull's col_stamp_ value
   };
   enum class Edges { kInner, kOuter };  // of a row at distance d: candidates inside bucket k / beyond
 
@@ -110,8 +115,7 @@ class DistributedSssp {
   void fuse_bucket(int64_t k, ThreadState& ts, int t);
   // Sends the buffered candidates to their owners over `comm` (master) and applies them.
   void exchange_candidates(comm::ThreadBuckets& buffers, MPI_Comm comm, SsspRun& run);
-  // Atomic minimum of the owned tentative distance; a vertex improved for the first time in this
-  // phase goes to `improved`.
+  // Atomic minimum of the owned tentative distance; every improvement goes to `improved`.
   void improve(LocalId x, double nd, ThreadState& ts);
   // The thread's improved vertices: into its next active list (still in bucket k) or buckets.
   void place_improved(int64_t k, ThreadState& ts);
@@ -133,15 +137,11 @@ class DistributedSssp {
   std::vector<double> dist_;                 // owned
   std::vector<int64_t> parent_;              // owned
   std::vector<uint64_t> sent_best_;          // column set: bits of the best candidate sent so far
-  std::vector<uint32_t> mark_;               // owned: epoch of the last insertion into an active list
   std::vector<uint32_t> settled_mark_;       // owned: epoch of the bucket that settled it
-  uint32_t epoch_ = 0;
   uint32_t bucket_epoch_ = 0;
   std::vector<ThreadState> threads_;
   std::vector<double> row_dist_, col_dist_;      // pull, compute_parents()
   std::vector<int64_t> proposal_;
-  std::vector<uint32_t> col_stamp_;              // column set: bucket_stamp_ when settled in bucket k
-  uint32_t bucket_stamp_ = 0;
   comm::ThreadBuckets out_col_;                  // push candidates, by column-communicator rank
   comm::ThreadBuckets out_row_;                  // pull candidates, by row-communicator rank
   comm::Received received_;
