@@ -8,7 +8,6 @@
 
 #include "graph/roots.hpp"
 #include "input/vertex_output.hpp"
-#include "topo/rankmap_file.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
 #include "util/memory.hpp"
@@ -88,17 +87,9 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
   MPI_Comm_size(world, &nranks);
   MPI_Comm_rank(world, &rank);
   BenchmarkResult result;
-  GridShape shape = config.grid_text.empty() ? default_grid_shape(nranks) : parse_grid_shape(config.grid_text, nranks);
-  std::vector<std::pair<int, int>> placement;
-  if (!config.rankmap_path.empty()) {
-    int rows = 0, cols = 0;
-    for (const auto& p : topo::read_rankmap_csv(config.rankmap_path, nranks, &rows, &cols)) placement.emplace_back(p.row, p.col);
-    if (!config.grid_text.empty() && (rows != shape.rows || cols != shape.cols))
-      throw UsageError("--grid " + config.grid_text + " disagrees with the " + std::to_string(rows) + "x" +
-                       std::to_string(cols) + " grid of --rankmap " + config.rankmap_path);
-    shape = GridShape{rows, cols};
-  }
-  ProcessGrid grid(world, shape, placement);
+  const GridChoice choice = choose_grid(config.grid_text, config.rankmap_path, nranks);
+  const GridShape shape = choice.shape;
+  ProcessGrid grid(world, shape, choice.placement);
   result.ranks = nranks;
   result.grid_rows = shape.rows;
   result.grid_cols = shape.cols;

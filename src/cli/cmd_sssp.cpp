@@ -26,6 +26,7 @@ int run_sssp_command(int argc, char** argv) {
   app.add_option("--seed", seed_text, "generator seeds A,B (default 2,3 as the reference)");
   app.add_option("--roots", config.nroots, "number of SSSP roots")->check(CLI::PositiveNumber)->capture_default_str();
   app.add_option("--grid", config.grid_text, "process grid RxC (default: R >= C, closest factors)");
+  app.add_option("--rankmap", config.rankmap_path, "place ranks on the grid as in this `g500 map` CSV (rank,row,col,...)");
   app.add_option("--threads", config.threads, "OpenMP threads per rank (default: cores / ranks on the node)")->check(CLI::PositiveNumber);
   app.add_flag("--no-validate", no_validate, "skip validation of the SSSP results");
   app.add_option("--json", json_path, "write the full results as JSON to this file");

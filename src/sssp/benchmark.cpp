@@ -123,8 +123,9 @@ SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, bool force) {
   SsspBenchmarkResult result;
   if (!(config.sssp.delta > 0) || !std::isfinite(config.sssp.delta))
     throw UsageError("--delta must be a positive number");
-  const GridShape shape = config.grid_text.empty() ? default_grid_shape(nranks) : parse_grid_shape(config.grid_text, nranks);
-  ProcessGrid grid(world, shape);
+  const GridChoice choice = choose_grid(config.grid_text, config.rankmap_path, nranks);
+  const GridShape shape = choice.shape;
+  ProcessGrid grid(world, shape, choice.placement);
   result.ranks = nranks;
   result.grid_rows = shape.rows;
   result.grid_cols = shape.cols;

@@ -19,6 +19,7 @@ struct SsspConfig {
   gen::KroneckerSpec spec;
   int nroots = 64;
   std::string grid_text;  // "RxC" or empty for the default shape
+  std::string rankmap_path;  // a `g500 map` CSV placing each rank on the grid (empty: row-major)
   int threads = 0;        // OpenMP threads per rank (0 = automatic)
   bool validate = true;
   bool warmup = true;     // one untimed run first

@@ -6,11 +6,25 @@
 #include <cstdio>
 #include <thread>
 
+#include "topo/rankmap_file.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
 #include "util/memory.hpp"
 
 namespace g500 {
+
+GridChoice choose_grid(const std::string& grid_text, const std::string& rankmap_path, int nranks) {
+  GridChoice choice;
+  choice.shape = grid_text.empty() ? default_grid_shape(nranks) : parse_grid_shape(grid_text, nranks);
+  if (rankmap_path.empty()) return choice;
+  int rows = 0, cols = 0;
+  for (const auto& p : topo::read_rankmap_csv(rankmap_path, nranks, &rows, &cols)) choice.placement.emplace_back(p.row, p.col);
+  if (!grid_text.empty() && (rows != choice.shape.rows || cols != choice.shape.cols))
+    throw UsageError("--grid " + grid_text + " disagrees with the " + std::to_string(rows) + "x" + std::to_string(cols) +
+                     " grid of --rankmap " + rankmap_path);
+  choice.shape = GridShape{rows, cols};
+  return choice;
+}
 
 int choose_threads(int requested, MPI_Comm comm) {
   if (requested > 0) return requested;

@@ -52,6 +52,28 @@ TEST(SsspCli, ValidatedRunMatchesVectorsAndPrintsTheResultBlock) {
   }
 }
 
+// A shuffled placement of 6 ranks on a 3x2 grid from `g500 map` (as g500 bfs --rankmap): the
+// distances still equal the vectors.
+TEST(SsspCli, RankmapFromTheMappingTool) {
+  const std::string dir = testing::make_temp_dir();
+  auto map = testing::run_command(std::string(G500_BINARY) + " map --shape 3t,2m --nodes 6 --grid 3x2 --shuffle-ranks 5 --output " +
+                                  dir + "/map.csv");
+  ASSERT_EQ(map.status, 0) << map.err << map.out;
+  auto r = run_g500(6, "sssp --scale 10 --rankmap " + dir + "/map.csv --json " + dir + "/run.json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(testing::read_file(dir + "/run.json"));
+  EXPECT_EQ(j["config"]["grid"]["rows"], 3);
+  EXPECT_EQ(j["config"]["grid"]["cols"], 2);
+  const auto vec = testing::load_graph_vector(10);
+  ASSERT_EQ(j["roots"].size(), 64u);
+  for (size_t k = 0; k < 64; ++k) {
+    const auto& root = j["roots"][k];
+    EXPECT_LE(std::fabs(root["sum_dist"].get<double>() - vec.roots[k].sssp_sum_dist), 1e-6 * vec.roots[k].sssp_sum_dist);
+    EXPECT_TRUE(root["validated"]);
+  }
+  expect_usage_error(6, "--scale 8 --grid 2x3 --rankmap " + dir + "/map.csv", "disagrees with the 3x2 grid of --rankmap");
+}
+
 TEST(SsspCli, DeltaOptionAndNoValidate) {
   auto r = run_g500(2, "sssp --scale 8 --roots 4 --delta 0.3 --no-validate");
   ASSERT_EQ(r.status, 0) << r.err;
