@@ -87,21 +87,10 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
   MPI_Comm_size(world, &nranks);
   MPI_Comm_rank(world, &rank);
   BenchmarkResult result;
-  const GridChoice choice = choose_grid(config.grid_text, config.rankmap_path, nranks);
-  const GridShape shape = choice.shape;
-  ProcessGrid grid(world, shape, choice.placement);
-  result.ranks = nranks;
-  result.grid_rows = shape.rows;
-  result.grid_cols = shape.cols;
-  result.threads = choose_threads(config.threads, world);
-  omp_set_num_threads(result.threads);
-
-  const int64_t nvertices = config.input ? config.input->nvertices : config.spec.nvertices();
-  const int64_t nedges = config.input ? config.input->global_edges : config.spec.nedges();
-  const std::string what = config.input ? "the graph of '" + config.input->spec.path + "'"
-                                        : "SCALE " + std::to_string(config.spec.scale);
-  const Distribution probe(nvertices, shape.rows, shape.cols, grid.row(), grid.col());
-  check_run_fits(what, estimated_bytes_per_rank(nedges, probe), config.input != nullptr, force, probe, world);
+  const std::unique_ptr<ProcessGrid> run_grid =
+      start_run(config, force, [&](const Distribution& probe) { return estimated_bytes_per_rank(config.nedges(), probe); },
+                result);
+  const ProcessGrid& grid = *run_grid;
 
   std::optional<gen::KroneckerGenerator> generator;
   EdgeSource source;
@@ -111,7 +100,6 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
     generator.emplace(config.spec);
     source = kronecker_edge_source(*generator, rank, nranks);
   }
-  result.input_edges = nedges;
 
   MPI_Barrier(world);
   double start = MPI_Wtime();
@@ -134,29 +122,9 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
     result.neighbors_bytes_max_rank = sizes[4];
   }
 
-  const input::VertexIdMap identity =
-      config.input ? input::VertexIdMap() : input::VertexIdMap::offset(nvertices, 0, world);
-  const input::VertexIdMap& ids = config.input ? config.input->ids : identity;
-  std::vector<int64_t> roots;
-  if (!config.root_ids.empty())
-    roots = input::resolve_roots(graph, grid, ids, config.root_ids, config.input ? config.input->spec.path : "the graph");
-  else if (config.root_seed)
-    roots = input::sample_roots(graph, grid, config.nroots, *config.root_seed);
-  else
-    roots = choose_roots(config.spec, config.nroots, graph, grid);
-  if (roots.empty()) throw UsageError("no vertex has an edge (other than self-loops): no BFS root");
-  if (config.input) {
-    int64_t isolated = 0;
-    const int64_t first = graph.dist.owned_begin();
-    for (int64_t k = 0; k < graph.dist.block && first + k < nvertices; ++k) isolated += graph.owned_degree[k] == 0;
-    MPI_Allreduce(MPI_IN_PLACE, &isolated, 1, MPI_INT64_T, MPI_SUM, world);
-    result.vertices_without_edges = isolated;
-  }
-  const std::vector<uint64_t> root_file_ids = ids.to_file_ids(rank == 0 ? roots : std::vector<int64_t>{});
-  std::vector<int64_t> reported_roots(roots.size());
-  if (rank == 0)
-    for (size_t k = 0; k < roots.size(); ++k) reported_roots[k] = static_cast<int64_t>(root_file_ids[k]);
-  MPI_Bcast(reported_roots.data(), static_cast<int>(reported_roots.size()), MPI_INT64_T, 0, world);
+  const RunRoots run_roots = choose_run_roots(config, graph, grid, "BFS", result);
+  const std::vector<int64_t>& roots = run_roots.roots;
+  const std::vector<int64_t>& reported_roots = run_roots.reported;
   DistributedBfs bfs(graph, grid, config.bfs);
   if (config.warmup && !roots.empty()) {
     bfs.prepare();

@@ -12,25 +12,12 @@
 #include "graph/local_graph.hpp"
 #include "input/edge_input.hpp"
 #include "util/energy.hpp"
+#include "util/run_setup.hpp"
 
 namespace g500 {
 
-struct BenchmarkConfig {
-  gen::KroneckerSpec spec;
-  int nroots = 64;
-  std::string grid_text;     // "RxC" or empty for the default shape
-  std::string rankmap_path;  // a `g500 map` CSV placing each rank on the grid (empty: row-major)
-  int threads = 0;           // OpenMP threads per rank (0 = automatic)
-  bool validate = true;
-  bool warmup = true;        // one untimed BFS first, as the reference does
+struct BenchmarkConfig : RunConfig {
   BfsOptions bfs;
-
-  // File input (g500 bfs --input, docs/input.md); null: the Kronecker graph of `spec` (default).
-  // Kernel 1 then reads input->edge_source() instead of generating.
-  const input::EdgeInput* input = nullptr;
-  std::vector<uint64_t> root_ids;     // --root: explicit roots in the file's ids (used when non-empty)
-  std::optional<uint64_t> root_seed;  // sample roots with input::sample_roots instead of the reference rule
-  bool progress = false;              // progress lines on stderr (see util/progress.hpp)
   // Called once, after the first root's BFS (and its validation), with its parents (owned
   // vertices, global ids): used for --output-parents/--output-depths.
   std::function<void(const LocalGraph&, const ProcessGrid&, int64_t root, const std::vector<int64_t>& parents)>
@@ -59,22 +46,11 @@ struct RootResult {
   std::vector<LevelTrace> trace;
 };
 
-struct BenchmarkResult {
-  int ranks = 1;
-  int grid_rows = 1, grid_cols = 1;
-  int threads = 1;
-  double generation_seconds = 0;
-  double construction_seconds = 0;
-  size_t graph_bytes_max_rank = 0;
+struct BenchmarkResult : RunSummary {
   RowIndex::Memory row_index_max_rank{};  // per array, largest over ranks
   size_t neighbors_bytes_max_rank = 0;
-  int64_t input_edges = 0;
   std::vector<RootResult> roots;
-  bool validation_failed = false;
-  std::string validation_error;
-  size_t peak_rss_bytes_max_rank = 0;
-  int64_t vertices_without_edges = 0;  // file input: vertices with no non-self-loop edge
-  EnergyReport energy;                 // RAPL energy of the timed BFS runs (util/energy.hpp)
+  EnergyReport energy;                    // RAPL energy of the timed BFS runs (util/energy.hpp)
 };
 
 // Collective. Validation failures end the root loop and are reported in the result.

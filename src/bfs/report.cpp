@@ -3,6 +3,7 @@
 #include <fmt/printf.h>
 
 #include "util/result_block.hpp"
+#include "util/result_json.hpp"
 #include "util/stats.hpp"
 
 namespace g500 {
@@ -36,32 +37,20 @@ void print_graph_memory(FILE* out, const BenchmarkResult& result) {
 nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult& result) {
   using nlohmann::json;
   json j;
-  j["config"] = {{"scale", config.spec.scale},
-                 {"edgefactor", config.spec.edgefactor},
-                 {"ranks", result.ranks},
-                 {"grid", {{"rows", result.grid_rows}, {"cols", result.grid_cols}}},
-                 {"threads", result.threads},
-                 {"seeds", {config.spec.seed1, config.spec.seed2}},
-                 {"nroots", config.nroots},
-                 {"options",
-                  {{"validate", config.validate},
-                   {"alpha", config.bfs.alpha},
-                   {"substeps", config.bfs.substeps},
-                   {"beta", config.bfs.beta},
-                   {"alltoallv", config.bfs.alltoallv},
-                   {"allgatherv", config.bfs.allgatherv},
-                   {"trace", config.bfs.trace},
-                   {"rankmap", config.rankmap_path},
-                   {"disabled", config.disabled}}}};
+  j["config"] = run_config_json(config, result);
+  j["config"]["options"] = {{"validate", config.validate},
+                            {"alpha", config.bfs.alpha},
+                            {"substeps", config.bfs.substeps},
+                            {"beta", config.bfs.beta},
+                            {"alltoallv", config.bfs.alltoallv},
+                            {"allgatherv", config.bfs.allgatherv},
+                            {"trace", config.bfs.trace},
+                            {"rankmap", config.rankmap_path},
+                            {"disabled", config.disabled}};
   json roots = json::array();
   for (const auto& r : result.roots) {
-    json one = {{"root", r.root},         {"time_s", r.seconds},        {"nedge", r.nedge},
-                {"teps", r.teps},         {"reached", r.reached},        {"level_sizes", r.level_sizes},
-                {"validated", r.validated}, {"validate_time_s", r.validate_seconds}};
-    json profile;
-    for (size_t p = 0; p < r.profile.seconds.size(); ++p)
-      profile[comm::phase_name(static_cast<comm::Phase>(p))] = r.profile.seconds[p];
-    one["profile"] = profile;
+    json one = root_json(r);
+    one["level_sizes"] = r.level_sizes;
     if (!r.trace.empty()) {
       json levels = json::array();
       for (const auto& level : r.trace)
@@ -74,52 +63,10 @@ nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult&
     roots.push_back(one);
   }
   j["roots"] = roots;
-  const RootSeries s = collect_root_series(result.roots);
-  const Statistics t = compute_statistics(s.times), n = compute_statistics(s.nedges), v = compute_statistics(s.validate_times);
-  const TepsStatistics teps = compute_teps_statistics(s.times, s.nedges);
-  j["summary"] = {{"SCALE", config.spec.scale},
-                  {"edgefactor", config.spec.edgefactor},
-                  {"NBFS", result.roots.size()},
-                  {"graph_generation", result.generation_seconds},
-                  {"num_mpi_processes", result.ranks},
-                  {"construction_time", result.construction_seconds},
-                  {"min_time", t.min},
-                  {"firstquartile_time", t.firstquartile},
-                  {"median_time", t.median},
-                  {"thirdquartile_time", t.thirdquartile},
-                  {"max_time", t.max},
-                  {"mean_time", t.mean},
-                  {"stddev_time", t.stddev},
-                  {"min_nedge", n.min},
-                  {"firstquartile_nedge", n.firstquartile},
-                  {"median_nedge", n.median},
-                  {"thirdquartile_nedge", n.thirdquartile},
-                  {"max_nedge", n.max},
-                  {"mean_nedge", n.mean},
-                  {"stddev_nedge", n.stddev},
-                  {"min_TEPS", teps.min},
-                  {"firstquartile_TEPS", teps.firstquartile},
-                  {"median_TEPS", teps.median},
-                  {"thirdquartile_TEPS", teps.thirdquartile},
-                  {"max_TEPS", teps.max},
-                  {"harmonic_mean_TEPS", teps.harmonic_mean},
-                  {"harmonic_stddev_TEPS", teps.harmonic_stddev},
-                  {"min_validate", v.min},
-                  {"firstquartile_validate", v.firstquartile},
-                  {"median_validate", v.median},
-                  {"thirdquartile_validate", v.thirdquartile},
-                  {"max_validate", v.max},
-                  {"mean_validate", v.mean},
-                  {"stddev_validate", v.stddev},
-                  {"validation_passed", !result.validation_failed}};
-  const comm::PhaseProfile total = collect_root_series(result.roots).total;
-  json profile;
-  for (size_t p = 0; p < total.seconds.size(); ++p) {
-    const double share = total.total() > 0 ? total.seconds[p] / total.total() : 0.0;
-    profile[comm::phase_name(static_cast<comm::Phase>(p))] = {{"seconds", total.seconds[p]}, {"share", share}};
-  }
-  j["profile"] = profile;
-  j["energy"] = energy_json(result.energy, teps.harmonic_mean);
+  const RootSeries series = collect_root_series(result.roots);
+  j["summary"] = summary_json(config, result, series, "");
+  j["profile"] = profile_json(series.total);
+  j["energy"] = energy_json(result.energy, j["summary"]["harmonic_mean_TEPS"].get<double>());
   j["memory"] = {{"graph_bytes_max_rank", result.graph_bytes_max_rank},
                  {"graph_arrays_max_rank",
                   {{"row_starts", result.row_index_max_rank.row_starts},

@@ -123,21 +123,11 @@ SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, bool force) {
   SsspBenchmarkResult result;
   if (!(config.sssp.delta > 0) || !std::isfinite(config.sssp.delta))
     throw UsageError("--delta must be a positive number");
-  const GridChoice choice = choose_grid(config.grid_text, config.rankmap_path, nranks);
-  const GridShape shape = choice.shape;
-  ProcessGrid grid(world, shape, choice.placement);
-  result.ranks = nranks;
-  result.grid_rows = shape.rows;
-  result.grid_cols = shape.cols;
-  result.threads = choose_threads(config.threads, world);
-  omp_set_num_threads(result.threads);
-
-  const int64_t nvertices = config.input ? config.input->nvertices : config.spec.nvertices();
-  const int64_t nedges = config.input ? config.input->global_edges : config.spec.nedges();
-  const std::string what = config.input ? "the graph of '" + config.input->spec.path + "'"
-                                        : "SCALE " + std::to_string(config.spec.scale);
-  const Distribution probe(nvertices, shape.rows, shape.cols, grid.row(), grid.col());
-  check_run_fits(what, estimated_bytes_per_rank(config, nvertices, nedges, probe), config.input != nullptr, force, probe, world);
+  const std::unique_ptr<ProcessGrid> run_grid = start_run(
+      config, force,
+      [&](const Distribution& probe) { return estimated_bytes_per_rank(config, config.nvertices(), config.nedges(), probe); },
+      result);
+  const ProcessGrid& grid = *run_grid;
 
   std::optional<gen::KroneckerGenerator> generator;
   std::vector<float> file_weights;
@@ -150,7 +140,6 @@ SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, bool force) {
     generator.emplace(config.spec);
     source = kronecker_weighted_edge_source(*generator, rank, nranks);
   }
-  result.input_edges = nedges;
 
   MPI_Barrier(world);
   double start = MPI_Wtime();
@@ -162,30 +151,9 @@ SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, bool force) {
   MPI_Allreduce(MPI_IN_PLACE, &graph_bytes, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
   result.graph_bytes_max_rank = graph_bytes;
 
-  const input::VertexIdMap identity =
-      config.input ? input::VertexIdMap() : input::VertexIdMap::offset(nvertices, 0, world);
-  const input::VertexIdMap& ids = config.input ? config.input->ids : identity;
-  std::vector<int64_t> roots;
-  if (!config.root_ids.empty())
-    roots = input::resolve_roots(graph.graph, grid, ids, config.root_ids,
-                                 config.input ? config.input->spec.path : "the graph");
-  else if (config.root_seed)
-    roots = input::sample_roots(graph.graph, grid, config.nroots, *config.root_seed);
-  else
-    roots = choose_roots(config.spec, config.nroots, graph.graph, grid);
-  if (roots.empty()) throw UsageError("no vertex has an edge (other than self-loops): no SSSP root");
-  if (config.input) {
-    int64_t isolated = 0;
-    const int64_t first = graph.graph.dist.owned_begin();
-    for (int64_t k = 0; k < graph.graph.dist.block && first + k < nvertices; ++k) isolated += graph.graph.owned_degree[k] == 0;
-    MPI_Allreduce(MPI_IN_PLACE, &isolated, 1, MPI_INT64_T, MPI_SUM, world);
-    result.vertices_without_edges = isolated;
-  }
-  const std::vector<uint64_t> root_file_ids = ids.to_file_ids(rank == 0 ? roots : std::vector<int64_t>{});
-  std::vector<int64_t> reported_roots(roots.size());
-  if (rank == 0)
-    for (size_t k = 0; k < roots.size(); ++k) reported_roots[k] = static_cast<int64_t>(root_file_ids[k]);
-  MPI_Bcast(reported_roots.data(), static_cast<int>(reported_roots.size()), MPI_INT64_T, 0, world);
+  const RunRoots run_roots = choose_run_roots(config, graph.graph, grid, "SSSP", result);
+  const std::vector<int64_t>& roots = run_roots.roots;
+  const std::vector<int64_t>& reported_roots = run_roots.reported;
   DistributedSssp sssp(graph, grid, config.sssp);
   if (config.warmup && !roots.empty()) sssp.run(roots.front());
 
@@ -236,7 +204,7 @@ SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, bool force) {
     if (config.input) gather_edges_to_rank0(*config.input, file_weights, world, all_edges, all_weights);
     if (rank == 0) {
       omp_set_num_threads(result.threads);
-      const SerialWeightedGraph serial = config.input ? build_serial_weighted_graph(nvertices, all_edges, all_weights)
+      const SerialWeightedGraph serial = config.input ? build_serial_weighted_graph(config.nvertices(), all_edges, all_weights)
                                                       : build_serial_weighted_graph(*generator);
       for (int k = 0; k < count; ++k) {
         const DijkstraResult d = dijkstra(serial, roots[k]);

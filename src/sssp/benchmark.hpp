@@ -12,25 +12,14 @@
 #include "gen/kronecker.hpp"
 #include "input/edge_input.hpp"
 #include "sssp/sssp.hpp"
+#include "util/run_setup.hpp"
 
 namespace g500 {
 
-struct SsspConfig {
-  gen::KroneckerSpec spec;
-  int nroots = 64;
-  std::string grid_text;  // "RxC" or empty for the default shape
-  std::string rankmap_path;  // a `g500 map` CSV placing each rank on the grid (empty: row-major)
-  int threads = 0;        // OpenMP threads per rank (0 = automatic)
-  bool validate = true;
-  bool warmup = true;     // one untimed run first
+struct SsspConfig : RunConfig {
   int compare_dijkstra = 0;  // roots also solved by a serial Dijkstra on rank 0 (0 = none)
   SsspOptions sssp;
-  // File input (g500 sssp --input, docs/input.md); null: the Kronecker graph of `spec` (default).
-  // A file without weights gets generated ones (generated_edge_weight, docs/sssp.md).
-  const input::EdgeInput* input = nullptr;
-  uint64_t weight_seed = 1;
-  std::vector<uint64_t> root_ids;     // --root, in the input's ids (replaces the sampled roots)
-  std::optional<uint64_t> root_seed;  // sample roots with input::sample_roots instead of the reference rule
+  uint64_t weight_seed = 1;  // file input without weights: seed of the generated weights (docs/sssp.md)
   // Called (collectively) after the first root was validated, e.g. to write result files.
   std::function<void(const LocalGraph&, const ProcessGrid&, int64_t root, const std::vector<double>& distances,
                      const std::vector<int64_t>& parents)>
@@ -57,20 +46,9 @@ struct SsspRootResult {
   bool dijkstra_agrees = false;   // sum and max of the distances equal Dijkstra's (relative 1e-9)
 };
 
-struct SsspBenchmarkResult {
-  int ranks = 1;
-  int grid_rows = 1, grid_cols = 1;
-  int threads = 1;
-  double generation_seconds = 0;
-  double construction_seconds = 0;
-  size_t graph_bytes_max_rank = 0;
-  int64_t input_edges = 0;
-  int64_t vertices_without_edges = 0;  // file input: vertices with no non-self-loop edge
+struct SsspBenchmarkResult : RunSummary {
   bool generated_weights = false;      // file input without weights
   std::vector<SsspRootResult> roots;
-  bool validation_failed = false;
-  std::string validation_error;
-  size_t peak_rss_bytes_max_rank = 0;
   // Dijkstra comparison over the first `dijkstra_roots` roots.
   int dijkstra_roots = 0;
   double dijkstra_harmonic_teps = 0;   // plain serial Dijkstra, 1 rank, 1 thread

@@ -3,6 +3,7 @@
 #include <fmt/printf.h>
 
 #include "util/result_block.hpp"
+#include "util/result_json.hpp"
 #include "util/stats.hpp"
 
 namespace g500 {
@@ -27,34 +28,22 @@ void print_dijkstra_comparison(FILE* out, const SsspBenchmarkResult& result) {
 nlohmann::json sssp_result_json(const SsspConfig& config, const SsspBenchmarkResult& result) {
   using nlohmann::json;
   json j;
-  j["config"] = {{"kernel", "sssp"},
-                 {"scale", config.spec.scale},
-                 {"edgefactor", config.spec.edgefactor},
-                 {"ranks", result.ranks},
-                 {"grid", {{"rows", result.grid_rows}, {"cols", result.grid_cols}}},
-                 {"threads", result.threads},
-                 {"seeds", {config.spec.seed1, config.spec.seed2}},
-                 {"nroots", config.nroots},
-                 {"options", {{"validate", config.validate}, {"delta", config.sssp.delta}, {"pull_factor", config.sssp.pull_factor}, {"compare_dijkstra", config.compare_dijkstra}}}};
+  j["config"] = run_config_json(config, result);
+  j["config"]["kernel"] = "sssp";
+  j["config"]["options"] = {{"validate", config.validate},
+                            {"delta", config.sssp.delta},
+                            {"pull_factor", config.sssp.pull_factor},
+                            {"compare_dijkstra", config.compare_dijkstra},
+                            {"rankmap", config.rankmap_path}};
   json roots = json::array();
   for (const auto& r : result.roots) {
-    json one = {{"root", r.root},
-                {"time_s", r.seconds},
-                {"nedge", r.nedge},
-                {"teps", r.teps},
-                {"reached", r.reached},
-                {"sum_dist", r.sum_dist},
-                {"max_dist", r.max_dist},
-                {"buckets", r.buckets},
-                {"phases", r.phases},
-                {"pull_phases", r.pull_phases},
-                {"relaxations", r.relaxations},
-                {"validated", r.validated},
-                {"validate_time_s", r.validate_seconds}};
-    json profile;
-    for (size_t p = 0; p < r.profile.seconds.size(); ++p)
-      profile[comm::phase_name(static_cast<comm::Phase>(p))] = r.profile.seconds[p];
-    one["profile"] = profile;
+    json one = root_json(r);
+    one["sum_dist"] = r.sum_dist;
+    one["max_dist"] = r.max_dist;
+    one["buckets"] = r.buckets;
+    one["phases"] = r.phases;
+    one["pull_phases"] = r.pull_phases;
+    one["relaxations"] = r.relaxations;
     if (r.dijkstra_seconds >= 0) {
       one["dijkstra_time_s"] = r.dijkstra_seconds;
       one["dijkstra_agrees"] = r.dijkstra_agrees;
@@ -62,57 +51,15 @@ nlohmann::json sssp_result_json(const SsspConfig& config, const SsspBenchmarkRes
     roots.push_back(one);
   }
   j["roots"] = roots;
-  const RootSeries s = collect_root_series(result.roots);
-  const Statistics t = compute_statistics(s.times), n = compute_statistics(s.nedges), v = compute_statistics(s.validate_times);
-  const TepsStatistics teps = compute_teps_statistics(s.times, s.nedges);
-  j["summary"] = {{"SCALE", config.spec.scale},
-                  {"edgefactor", config.spec.edgefactor},
-                  {"NBFS", result.roots.size()},
-                  {"graph_generation", result.generation_seconds},
-                  {"num_mpi_processes", result.ranks},
-                  {"construction_time", result.construction_seconds},
-                  {"sssp_min_time", t.min},
-                  {"sssp_firstquartile_time", t.firstquartile},
-                  {"sssp_median_time", t.median},
-                  {"sssp_thirdquartile_time", t.thirdquartile},
-                  {"sssp_max_time", t.max},
-                  {"sssp_mean_time", t.mean},
-                  {"sssp_stddev_time", t.stddev},
-                  {"min_nedge", n.min},
-                  {"firstquartile_nedge", n.firstquartile},
-                  {"median_nedge", n.median},
-                  {"thirdquartile_nedge", n.thirdquartile},
-                  {"max_nedge", n.max},
-                  {"mean_nedge", n.mean},
-                  {"stddev_nedge", n.stddev},
-                  {"sssp_min_TEPS", teps.min},
-                  {"sssp_firstquartile_TEPS", teps.firstquartile},
-                  {"sssp_median_TEPS", teps.median},
-                  {"sssp_thirdquartile_TEPS", teps.thirdquartile},
-                  {"sssp_max_TEPS", teps.max},
-                  {"sssp_harmonic_mean_TEPS", teps.harmonic_mean},
-                  {"sssp_harmonic_stddev_TEPS", teps.harmonic_stddev},
-                  {"sssp_min_validate", v.min},
-                  {"sssp_firstquartile_validate", v.firstquartile},
-                  {"sssp_median_validate", v.median},
-                  {"sssp_thirdquartile_validate", v.thirdquartile},
-                  {"sssp_max_validate", v.max},
-                  {"sssp_mean_validate", v.mean},
-                  {"sssp_stddev_validate", v.stddev},
-                  {"validation_passed", !result.validation_failed}};
+  const RootSeries series = collect_root_series(result.roots);
+  j["summary"] = summary_json(config, result, series, "sssp_");
   if (result.dijkstra_roots > 0)
     j["dijkstra"] = {{"roots", result.dijkstra_roots},
                      {"dijkstra_harmonic_mean_TEPS", result.dijkstra_harmonic_teps},
                      {"sssp_harmonic_mean_TEPS", result.sssp_harmonic_teps_same_roots},
                      {"speedup", result.dijkstra_speedup},
                      {"agrees", result.dijkstra_agrees}};
-  const comm::PhaseProfile total = collect_root_series(result.roots).total;
-  json profile;
-  for (size_t p = 0; p < total.seconds.size(); ++p) {
-    const double share = total.total() > 0 ? total.seconds[p] / total.total() : 0.0;
-    profile[comm::phase_name(static_cast<comm::Phase>(p))] = {{"seconds", total.seconds[p]}, {"share", share}};
-  }
-  j["profile"] = profile;
+  j["profile"] = profile_json(series.total);
   j["memory"] = {{"graph_bytes_max_rank", result.graph_bytes_max_rank},
                  {"peak_rss_bytes_max_rank", result.peak_rss_bytes_max_rank}};
   return j;

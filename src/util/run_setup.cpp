@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <thread>
 
+#include "graph/roots.hpp"
+#include "input/vertex_output.hpp"
 #include "topo/rankmap_file.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
@@ -55,6 +57,59 @@ void check_run_fits(const std::string& what, double bytes_per_rank, bool from_fi
   if (!probe.ids_fit_32_bits())
     throw UsageError(what + " on a " + std::to_string(probe.R) + "x" + std::to_string(probe.C) +
                      " grid needs more than 2^32 vertices per grid row or column; use more ranks");
+}
+
+std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, bool force,
+                                       const std::function<double(const Distribution& probe)>& bytes_per_rank,
+                                       RunSummary& summary) {
+  MPI_Comm world = MPI_COMM_WORLD;
+  int nranks = 1;
+  MPI_Comm_size(world, &nranks);
+  const GridChoice choice = choose_grid(config.grid_text, config.rankmap_path, nranks);
+  auto grid = std::make_unique<ProcessGrid>(world, choice.shape, choice.placement);
+  summary.ranks = nranks;
+  summary.grid_rows = choice.shape.rows;
+  summary.grid_cols = choice.shape.cols;
+  summary.threads = choose_threads(config.threads, world);
+  summary.input_edges = config.nedges();
+  omp_set_num_threads(summary.threads);
+  const std::string what =
+      config.input ? "the graph of '" + config.input->spec.path + "'" : "SCALE " + std::to_string(config.spec.scale);
+  const Distribution probe(config.nvertices(), choice.shape.rows, choice.shape.cols, grid->row(), grid->col());
+  check_run_fits(what, bytes_per_rank(probe), config.input != nullptr, force, probe, world);
+  return grid;
+}
+
+RunRoots choose_run_roots(const RunConfig& config, const LocalGraph& graph, const ProcessGrid& grid,
+                          const std::string& kernel, RunSummary& summary) {
+  MPI_Comm world = grid.world();
+  const input::VertexIdMap identity =
+      config.input ? input::VertexIdMap() : input::VertexIdMap::offset(config.nvertices(), 0, world);
+  const input::VertexIdMap& ids = config.input ? config.input->ids : identity;
+  RunRoots r;
+  if (!config.root_ids.empty())
+    r.roots = input::resolve_roots(graph, grid, ids, config.root_ids, config.input ? config.input->spec.path : "the graph");
+  else if (config.root_seed)
+    r.roots = input::sample_roots(graph, grid, config.nroots, *config.root_seed);
+  else
+    r.roots = choose_roots(config.spec, config.nroots, graph, grid);
+  if (r.roots.empty()) throw UsageError("no vertex has an edge (other than self-loops): no " + kernel + " root");
+  if (config.input) {
+    int64_t isolated = 0;
+    const int64_t first = graph.dist.owned_begin();
+    for (int64_t k = 0; k < graph.dist.block && first + k < config.nvertices(); ++k) isolated += graph.owned_degree[k] == 0;
+    MPI_Allreduce(MPI_IN_PLACE, &isolated, 1, MPI_INT64_T, MPI_SUM, world);
+    summary.vertices_without_edges = isolated;
+  }
+  // Rank 0 translates the roots to file ids (every rank takes part) and broadcasts them.
+  int rank = 0;
+  MPI_Comm_rank(world, &rank);
+  const std::vector<uint64_t> file_ids = ids.to_file_ids(rank == 0 ? r.roots : std::vector<int64_t>{});
+  r.reported.resize(r.roots.size());
+  if (rank == 0)
+    for (size_t k = 0; k < r.roots.size(); ++k) r.reported[k] = static_cast<int64_t>(file_ids[k]);
+  MPI_Bcast(r.reported.data(), static_cast<int>(r.reported.size()), MPI_INT64_T, 0, world);
+  return r;
 }
 
 }  // namespace g500

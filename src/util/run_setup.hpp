@@ -1,16 +1,75 @@
-// Set-up shared by the kernel drivers (g500 bfs, g500 sssp): the process grid, how many OpenMP
-// threads a rank uses, and the up-front check that a run fits the node's memory and 32-bit ids.
+// What the kernel drivers (g500 bfs, g500 sssp) share: the run's common options and results, the
+// process grid, how many OpenMP threads a rank uses, the up-front check that a run fits the node's
+// memory and 32-bit ids, and the choice of the roots.
 #pragma once
 #include <mpi.h>
 
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "gen/kronecker.hpp"
 #include "graph/distribution.hpp"
 #include "graph/grid.hpp"
+#include "graph/local_graph.hpp"
+#include "input/edge_input.hpp"
 
 namespace g500 {
+
+// Options every kernel run has.
+struct RunConfig {
+  gen::KroneckerSpec spec;
+  int nroots = 64;
+  std::string grid_text;     // "RxC" or empty for the default shape
+  std::string rankmap_path;  // a `g500 map` CSV placing each rank on the grid (empty: row-major)
+  int threads = 0;           // OpenMP threads per rank (0 = automatic)
+  bool validate = true;
+  bool warmup = true;        // one untimed search first, as the reference does
+  // File input (--input, docs/input.md); null: the Kronecker graph of `spec` (default).
+  const input::EdgeInput* input = nullptr;
+  std::vector<uint64_t> root_ids;     // --root: explicit roots in the file's ids (used when non-empty)
+  std::optional<uint64_t> root_seed;  // sample roots with input::sample_roots instead of the reference rule
+  bool progress = false;              // progress lines on stderr (see util/progress.hpp)
+
+  int64_t nvertices() const { return input ? input->nvertices : spec.nvertices(); }
+  int64_t nedges() const { return input ? input->global_edges : spec.nedges(); }
+};
+
+// Results every kernel run reports.
+struct RunSummary {
+  int ranks = 1;
+  int grid_rows = 1, grid_cols = 1;
+  int threads = 1;
+  double generation_seconds = 0;
+  double construction_seconds = 0;
+  size_t graph_bytes_max_rank = 0;
+  int64_t input_edges = 0;
+  int64_t vertices_without_edges = 0;  // file input: vertices with no non-self-loop edge
+  bool validation_failed = false;
+  std::string validation_error;
+  size_t peak_rss_bytes_max_rank = 0;
+};
+
+// Collective: the process grid of the run, its threads (set for OpenMP) and the memory check
+// against bytes_per_rank(probe) for this run's distribution; fills summary's ranks, grid, threads
+// and input edges.
+std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, bool force,
+                                       const std::function<double(const Distribution& probe)>& bytes_per_rank,
+                                       RunSummary& summary);
+
+// The run's roots in global ids (explicit --root ids, sampled with --root seed, else the
+// reference rule) and the ids they are reported by (the file's ids; the same for generated
+// graphs). Collective; also counts file input's vertices without edges into summary. `kernel`
+// names the search in the error when no vertex has an edge.
+struct RunRoots {
+  std::vector<int64_t> roots, reported;
+};
+RunRoots choose_run_roots(const RunConfig& config, const LocalGraph& graph, const ProcessGrid& grid,
+                          const std::string& kernel, RunSummary& summary);
 
 // The grid of a run: --grid RxC (empty: R >= C, closest factors), or the grid and the rank
 // placement of a `g500 map` CSV (--rankmap, empty: row-major placement), which --grid must then
