@@ -101,13 +101,7 @@ int run_bfs_command(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0) {
     if (edges) {
-      const input::InputStats& st = edges->stats;
-      std::printf("# g500 bfs: input %s (%s): %lld vertices, %lld edges, %lld self-loops, %lld duplicate edges, "
-                  "%lld vertices without edges%s%s; read in %.3f s\n",
-                  edges->spec.path.c_str(), input::format_name(edges->spec.format), static_cast<long long>(st.vertices),
-                  static_cast<long long>(st.edges), static_cast<long long>(st.self_loops),
-                  static_cast<long long>(st.duplicates), static_cast<long long>(result.vertices_without_edges),
-                  st.weighted ? ", weighted" : "", st.relabelled ? ", ids relabelled" : "", st.read_seconds);
+      print_input_line("bfs", *edges, result.vertices_without_edges, edges->stats.weighted ? ", weighted" : "");
       std::printf("# g500 bfs: %d ranks as a %dx%d grid, %d threads per rank, graph %.1f MiB on the largest rank\n",
                   result.ranks, result.grid_rows, result.grid_cols, result.threads,
                   static_cast<double>(result.graph_bytes_max_rank) / (1024.0 * 1024.0));

@@ -79,14 +79,8 @@ int run_sssp_command(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0) {
     if (edges) {
-      const input::InputStats& st = edges->stats;
-      std::printf("# g500 sssp: input %s (%s): %lld vertices, %lld edges, %lld self-loops, %lld duplicate edges, "
-                  "%lld vertices without edges, %s%s; read in %.3f s\n",
-                  edges->spec.path.c_str(), input::format_name(edges->spec.format), static_cast<long long>(st.vertices),
-                  static_cast<long long>(st.edges), static_cast<long long>(st.self_loops),
-                  static_cast<long long>(st.duplicates), static_cast<long long>(result.vertices_without_edges),
-                  result.generated_weights ? "weights generated (the file has none)" : "weights from the file",
-                  st.relabelled ? ", ids relabelled" : "", st.read_seconds);
+      print_input_line("sssp", *edges, result.vertices_without_edges,
+                       result.generated_weights ? ", weights generated (the file has none)" : ", weights from the file");
     }
     std::printf("# g500 sssp: SCALE %d, %d ranks as a %dx%d grid, %d threads per rank, delta %g, graph %.1f MiB on the largest rank\n",
                 config.spec.scale, result.ranks, result.grid_rows, result.grid_cols, result.threads, config.sssp.delta,

@@ -1,6 +1,7 @@
 #include "cli/file_input.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 #include "util/error.hpp"
 #include "util/progress.hpp"
@@ -59,6 +60,17 @@ std::optional<input::EdgeInput> FileInputOptions::load(const CLI::App& app, gen:
   spec.edgefactor = static_cast<int>(std::llround(static_cast<double>(m) / static_cast<double>(n)));
   if (!reference_roots) sampling_seed = root_seed;
   return edges;
+}
+
+void print_input_line(const char* command, const input::EdgeInput& edges, int64_t vertices_without_edges,
+                      const std::string& note) {
+  const input::InputStats& st = edges.stats;
+  std::printf("# g500 %s: input %s (%s): %lld vertices, %lld edges, %lld self-loops, %lld duplicate edges, "
+              "%lld vertices without edges%s%s; read in %.3f s\n",
+              command, edges.spec.path.c_str(), input::format_name(edges.spec.format), static_cast<long long>(st.vertices),
+              static_cast<long long>(st.edges), static_cast<long long>(st.self_loops), static_cast<long long>(st.duplicates),
+              static_cast<long long>(vertices_without_edges), note.c_str(), st.relabelled ? ", ids relabelled" : "",
+              st.read_seconds);
 }
 
 nlohmann::json input_json(const input::EdgeInput& edges, int64_t vertices_without_edges) {

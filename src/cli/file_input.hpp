@@ -35,6 +35,10 @@ struct FileInputOptions {
                                        std::optional<uint64_t>& sampling_seed, bool progress) const;
 };
 
+// The "# g500 KERNEL: input ..." line on stdout; `note` follows the vertex counts (e.g. ", weighted").
+void print_input_line(const char* command, const input::EdgeInput& edges, int64_t vertices_without_edges,
+                      const std::string& note);
+
 // The "input" object of the JSON results.
 nlohmann::json input_json(const input::EdgeInput& edges, int64_t vertices_without_edges);
 

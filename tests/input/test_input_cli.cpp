@@ -20,9 +20,7 @@ using testing::read_file;
 using testing::run_g500;
 
 std::string write(const std::string& dir, const std::string& name, const std::string& contents) {
-  const std::string path = dir + "/" + name;
-  std::ofstream(path, std::ios::binary) << contents;
-  return path;
+  return testing::write_file(dir, name, contents);
 }
 
 // "id value" lines after one comment line.

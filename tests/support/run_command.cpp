@@ -40,4 +40,10 @@ CommandResult run_g500(int ranks, const std::string& args) {
                      G500_BINARY + " " + args);
 }
 
+std::string write_file(const std::string& dir, const std::string& name, const std::string& contents) {
+  const std::string path = dir + "/" + name;
+  std::ofstream(path, std::ios::binary) << contents;
+  return path;
+}
+
 }  // namespace g500::testing

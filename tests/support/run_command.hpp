@@ -16,5 +16,7 @@ CommandResult run_g500(int ranks, const std::string& args);
 // A fresh empty directory for a test's files.
 std::string make_temp_dir();
 std::string read_file(const std::string& path);
+// Writes dir/name with the given bytes; returns the path.
+std::string write_file(const std::string& dir, const std::string& name, const std::string& contents);
 
 }  // namespace g500::testing
