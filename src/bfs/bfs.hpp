@@ -62,7 +62,7 @@ class DistributedBfs {
   // Makes this level's discoveries the next frontier: as a bitmap (built from the lists when
   // bits_from_lists, i.e. after a top-down step), and as a list when the next level goes top-down.
   void advance_frontier(bool need_list, bool bits_from_lists);
-  // Writes the parents of the vertices this BFS reached into parent_ (original order).
+  // Copies parent_found_ into parent_ in original order (-1 for vertices not reached).
   void publish_parents();
 
   const LocalGraph& graph_;
