@@ -61,13 +61,13 @@ DistributedBfs::DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid,
 // the levels write, parent_found_, which publish_parents then copies whole into parent_.
 void DistributedBfs::prepare() { std::fill(parent_found_.begin(), parent_found_.end(), -1); }
 
-void DistributedBfs::advance_frontier(bool need_list, bool bits_from_lists) {
+void DistributedBfs::advance_frontier(Direction previous, Direction next) {
   std::swap(frontier_bits_, next_bits_);
   next_bits_.clear();
-  if (bits_from_lists) {
+  uint64_t* bits = frontier_bits_.data();
+  const int64_t words = frontier_bits_.num_words();
+  if (previous == Direction::kTopDown && next == Direction::kBottomUp) {
     // Each thread sets the bits of its own range of words, reading every thread's list.
-    uint64_t* bits = frontier_bits_.data();
-    const int64_t words = frontier_bits_.num_words();
 #pragma omp parallel num_threads(nthreads_)
     {
       const int t = omp_get_thread_num();
@@ -77,7 +77,17 @@ void DistributedBfs::advance_frontier(bool need_list, bool bits_from_lists) {
           if (v >= lo && v < hi) bits[v / kBitsPerWord] |= uint64_t{1} << (v % kBitsPerWord);
     }
   }
-  if (need_list) {
+  if (next == Direction::kTopDown) {
+    if (previous == Direction::kBottomUp) {  // list each thread's range of the bitmap
+#pragma omp parallel num_threads(nthreads_)
+      {
+        const int t = omp_get_thread_num();
+        std::vector<LocalId>& mine = found_[t].vertices;
+        for (int64_t w = words * t / nthreads_; w < words * (t + 1) / nthreads_; ++w)
+          for (uint64_t word = bits[w]; word; word &= word - 1)
+            mine.push_back(static_cast<LocalId>(w * kBitsPerWord + std::countr_zero(word)));
+      }
+    }
     std::vector<size_t> offsets(nthreads_ + 1, 0);
     for (int t = 0; t < nthreads_; ++t) offsets[t + 1] = offsets[t] + found_[t].vertices.size();
     frontier_.resize(offsets[nthreads_]);
@@ -87,10 +97,17 @@ void DistributedBfs::advance_frontier(bool need_list, bool bits_from_lists) {
       std::copy(found_[t].vertices.begin(), found_[t].vertices.end(), frontier_.begin() + offsets[t]);
     }
   }
-  for (int t = 0; t < nthreads_; ++t) {
-    found_[t].vertices.clear();
-    found_[t].edges = 0;
-  }
+  for (Discoveries& found : found_) found.clear();
+}
+
+int64_t DistributedBfs::local_unvisited_edges() const {
+  const uint64_t* visited = visited_.data();  // vertices without edges start visited
+  const int64_t words = visited_.num_words();
+  int64_t sum = 0;
+#pragma omp parallel for num_threads(nthreads_) reduction(+ : sum) schedule(static)
+  for (int64_t w = 0; w < words; ++w)
+    for (uint64_t word = ~visited[w]; word; word &= word - 1) sum += degree_[w * kBitsPerWord + std::countr_zero(word)];
+  return sum;
 }
 
 void DistributedBfs::publish_parents() {
@@ -163,21 +180,36 @@ BfsRun DistributedBfs::run(int64_t root) {
   result.level_sizes.push_back(1);
   Direction direction = next_direction(Direction::kTopDown, frontier_vertices, frontier_edges, unvisited_edges,
                                        d.nvertices, options_);
+  // Bottom-up steps do not sum their discoveries' degrees (count_discovery), so after one the
+  // unvisited edges are summed afresh when a top-down step next needs them.
+  bool unvisited_edges_stale = false;
   while (frontier_vertices > 0) {
     const double level_start = MPI_Wtime();
     const StepResult step = direction == Direction::kTopDown ? top_down_step(profile) : bottom_up_step(profile);
+    const bool recount = direction == Direction::kTopDown && unvisited_edges_stale;
+    int64_t counts[4] = {0, 0, step.edges_examined, 0};
+    if (recount) {
+      comm::ScopedPhase timed(profile, Phase::kCalculation);
+      counts[3] = local_unvisited_edges();
+    }
     {
       comm::ScopedPhase timed(profile, Phase::kImbalance);
       MPI_Barrier(grid_.world());
-      int64_t counts[3] = {0, 0, step.edges_examined};
-      for (int t = 0; t < nthreads_; ++t) {
-        counts[0] += static_cast<int64_t>(found_[t].vertices.size());
-        counts[1] += found_[t].edges;
+      for (const Discoveries& found : found_) {
+        counts[0] += found.size();
+        counts[1] += found.edges;
       }
-      MPI_Allreduce(MPI_IN_PLACE, counts, 3, MPI_INT64_T, MPI_SUM, grid_.world());
+      MPI_Allreduce(MPI_IN_PLACE, counts, 4, MPI_INT64_T, MPI_SUM, grid_.world());
       frontier_vertices = counts[0];
       frontier_edges = counts[1];
-      unvisited_edges -= frontier_edges;
+      if (direction == Direction::kBottomUp) {
+        unvisited_edges_stale = true;
+      } else if (recount) {
+        unvisited_edges = counts[3];
+        unvisited_edges_stale = false;
+      } else {
+        unvisited_edges -= frontier_edges;
+      }
       if (options_.trace)
         result.trace.push_back(LevelTrace{direction, result.level_sizes.back(), counts[2], MPI_Wtime() - level_start});
     }
@@ -186,14 +218,9 @@ BfsRun DistributedBfs::run(int64_t root) {
     comm::ScopedPhase timed(profile, Phase::kCalculation);
     const Direction previous = direction;
     direction = next_direction(direction, frontier_vertices, frontier_edges, unvisited_edges, d.nvertices, options_);
-    // Top-down records discoveries only in lists; a bottom-up step next needs them as a bitmap.
-    advance_frontier(direction == Direction::kTopDown,
-                     previous == Direction::kTopDown && direction == Direction::kBottomUp);
+    advance_frontier(previous, direction);
   }
-  for (int t = 0; t < nthreads_; ++t) {
-    found_[t].vertices.clear();
-    found_[t].edges = 0;
-  }
+  for (Discoveries& found : found_) found.clear();
   {
     comm::ScopedPhase timed(profile, Phase::kCalculation);
     publish_parents();

@@ -48,20 +48,28 @@ class DistributedBfs {
   };
   StepResult top_down_step(comm::PhaseProfile& profile);
   StepResult bottom_up_step(comm::PhaseProfile& profile);
-  // Records that thread t discovered owned vertex v (its bit in next_bits_ is set by the caller).
+  // Records that thread t discovered owned vertex v top-down (its bit in next_bits_ is set by the
+  // caller): listed, since a top-down step reads the frontier as a list, and with its degree,
+  // which Beamer's rule needs after a top-down step.
   void discover(int t, LocalId v) {
     found_[t].vertices.push_back(v);
     found_[t].edges += degree_[v];
   }
+  // A bottom-up discovery is only counted: next_bits_ holds it, the rule after a bottom-up step
+  // needs the vertex count alone, and a following top-down step gets its list from the bitmap.
+  void count_discovery(int t) { ++found_[t].counted; }
+  // Sum of the degrees of the owned vertices not visited yet (Beamer's m_u, this rank's part).
+  int64_t local_unvisited_edges() const;
   // Applies received (child offset, column-local parent) pairs found by grid column source_col;
   // called inside a parallel region by every thread.
   void apply_found_pairs(int t, const uint64_t* records, int64_t count, int source_col);
   void send_pairs_now(int to, int from, comm::PhaseProfile& profile);
   // Bottom-up step 1: the frontier of this grid column's vertex range, gathered along the column.
   void gather_column_frontier(comm::PhaseProfile& profile);
-  // Makes this level's discoveries the next frontier: as a bitmap (built from the lists when
-  // bits_from_lists, i.e. after a top-down step), and as a list when the next level goes top-down.
-  void advance_frontier(bool need_list, bool bits_from_lists);
+  // Makes this level's discoveries the next frontier: as a bitmap (built from the lists after a
+  // top-down step), and as a list when the next level goes top-down (made from the bitmap after a
+  // bottom-up step).
+  void advance_frontier(Direction previous, Direction next);
   // Copies parent_found_ into parent_ in original order (-1 for vertices not reached).
   void publish_parents();
 
@@ -89,11 +97,17 @@ class DistributedBfs {
   std::vector<LocalId> frontier_;     // owned offsets of the current frontier
   Bitmap frontier_bits_;              // the same frontier as a bitmap (bottom-up input)
   Bitmap next_bits_;                  // owned vertices discovered this level
-  // One thread's discoveries of this level and their degree sum; a cache line of its own, since
-  // every discovery writes it.
+  // One thread's discoveries of this level; a cache line of its own, since every discovery
+  // writes it.
   struct alignas(64) Discoveries {
-    std::vector<LocalId> vertices;
-    int64_t edges = 0;
+    std::vector<LocalId> vertices;  // top-down
+    int64_t counted = 0;            // bottom-up
+    int64_t edges = 0;              // degree sum of `vertices`
+    int64_t size() const { return static_cast<int64_t>(vertices.size()) + counted; }
+    void clear() {
+      vertices.clear();
+      counted = edges = 0;
+    }
   };
   std::vector<Discoveries> found_;
   std::vector<LocalId> gathered_;     // top-down: the frontier of the whole grid row

@@ -306,7 +306,7 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
           if (own_block) {  // our own block's finds need no communication: applied at once
             auto apply = [&](LocalId v, LocalId parent) {
               parent_found_[v] = d.global_from_col_local(col_original ? col_original[parent] : parent, j);
-              discover(t, v);
+              count_discovery(t);
             };
             examined += scan(apply);
           } else {  // (offset, parent's original column-local id) for the block's owner
@@ -359,7 +359,7 @@ void DistributedBfs::apply_found_pairs(int t, const uint64_t* records, int64_t c
     visited_.test_and_set_atomic(v);
     next_bits_.test_and_set_atomic(v);
     parent_found_[v] = d.global_from_col_local(static_cast<int64_t>(records[k] & 0xffffffffULL), source_col);
-    discover(t, v);
+    count_discovery(t);
   }
 }
 
