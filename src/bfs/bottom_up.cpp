@@ -30,8 +30,15 @@ struct RowRanges {
   const int64_t* word_offsets;
   const uint64_t* has_edges;
   const LocalId* first_neighbors;
+  const LocalId* first_neighbors_original;  // nullptr: the graph's ids are the original ones
+  const LocalId* col_original;              // likewise
   // Candidates of word w (global word index gw): unvisited rows, and with BCSR only non-empty ones.
   uint64_t candidates(uint64_t unvisited, int64_t gw) const { return kCompressed ? unvisited & has_edges[gw] : unvisited; }
+  // Original column-local id of row r's first neighbour, and of any column-local id.
+  LocalId first_original(int64_t r) const {
+    return first_neighbors_original ? first_neighbors_original[r] : first_neighbors[r];
+  }
+  LocalId original(LocalId u) const { return col_original ? col_original[u] : u; }
   // Index of row (gw, bit) in starts and first_neighbors.
   int64_t index(int64_t gw, int bit) const {
     if constexpr (kCompressed)
@@ -52,7 +59,7 @@ inline bool in_frontier(const uint64_t* frontier, LocalId u) { return (frontier[
 // neighbours of all its candidates, then the rest of the rows they did not settle. The first pass
 // runs one word ahead and prefetches those rows, so their cache misses (the dominant cost of the
 // bottom-up step) overlap with the work on the current word.
-// Found is called as found(offset in block, parent's column-local id in the graph's ids).
+// Found is called as found(offset in block, parent's original column-local id).
 template <bool kCompressed, class Found>
 class BlockScanner {
  public:
@@ -70,13 +77,14 @@ class BlockScanner {
       const int bit = std::countr_zero(candidates);
       candidates &= candidates - 1;
       const int64_t r = rows_.index(gw, bit);
-      const int64_t begin = rows_.starts[r], end = rows_.starts[r + 1];
-      if (!kCompressed && begin == end) continue;  // plain CSR also lists empty rows
-      const LocalId first = rows_.first_neighbors[r];
-      if (in_frontier(frontier_, first)) {
+      if (!kCompressed && rows_.starts[r] == rows_.starts[r + 1]) continue;  // plain CSR also lists empty rows
+      if (in_frontier(frontier_, rows_.first_neighbors[r])) {  // the row's extent is not needed
         ++examined_;
-        found(w, bit, first, found_bits);
-      } else if (end - begin > 1) {
+        found(w, bit, rows_.first_original(r), found_bits);
+        continue;
+      }
+      const int64_t begin = rows_.starts[r], end = rows_.starts[r + 1];
+      if (end - begin > 1) {
         unsettled |= uint64_t{1} << bit;
         __builtin_prefetch(neighbors_ + begin + 1);
       } else {
@@ -100,7 +108,7 @@ class BlockScanner {
         examined_ += end - begin;
       } else {
         examined_ += e - begin + 1;
-        found(w, bit, neighbors_[e], found_bits);
+        found(w, bit, rows_.original(neighbors_[e]), found_bits);
       }
     }
   }
@@ -243,10 +251,13 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
   comm::ThreadBuckets& buckets = row_exchange_.start();
   std::memcpy(rotating_.data(), visited_.data(), block_words * sizeof(uint64_t));
   const RowIndex& index = graph_.rows;
-  const LocalId* col_original = graph_.renumbering.active() ? graph_.renumbering.col_original.data() : nullptr;
+  const bool renumbered = graph_.renumbering.active();
+  const LocalId* first_original = renumbered ? graph_.first_neighbors_original.data() : nullptr;
+  const LocalId* col_original = renumbered ? graph_.renumbering.col_original.data() : nullptr;
   const RowRanges<true> bcsr{index.starts(), index.word_offsets(), index.has_edges().data(),
-                             graph_.first_neighbors.data()};
-  const RowRanges<false> csr{index.starts(), nullptr, nullptr, graph_.first_neighbors.data()};
+                             graph_.first_neighbors.data(), first_original, col_original};
+  const RowRanges<false> csr{index.starts(), nullptr, nullptr, graph_.first_neighbors.data(), first_original,
+                             col_original};
   const bool split = options_.overlap && C > 1;  // with C = 1 nothing travels, so nothing overlaps
   const std::vector<Segment> segments = make_segments(block_words, split ? options_.substeps : 1, split);
   const int nsegments = static_cast<int>(segments.size());
@@ -305,14 +316,14 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
           };
           if (own_block) {  // our own block's finds need no communication: applied at once
             auto apply = [&](LocalId v, LocalId parent) {
-              parent_found_[v] = d.global_from_col_local(col_original ? col_original[parent] : parent, j);
+              parent_found_[v] = d.global_from_col_local(parent, j);
               count_discovery(t);
             };
             examined += scan(apply);
           } else {  // (offset, parent's original column-local id) for the block's owner
             auto& out = buckets[t][target];
             auto send = [&](LocalId v, LocalId parent) {
-              out.push_back((static_cast<uint64_t>(v) << 32) | (col_original ? col_original[parent] : parent));
+              out.push_back((static_cast<uint64_t>(v) << 32) | parent);
             };
             examined += scan(send);
           }

@@ -605,6 +605,13 @@ LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, 
       keep ? build_from_kept_entries(g, source, grid, options) : build_by_regenerating(g, source, grid, options);
   g.rows = RowIndex(std::move(row_starts), options.bcsr);
   g.first_neighbors = first_neighbors_of(g);
+  if (g.renumbering.active()) {
+    g.first_neighbors_original.resize(g.first_neighbors.size());
+    const LocalId* col_original = g.renumbering.col_original.data();
+#pragma omp parallel for schedule(static)
+    for (size_t r = 0; r < g.first_neighbors.size(); ++r)
+      g.first_neighbors_original[r] = col_original[g.first_neighbors[r]];
+  }
   int64_t local = g.local_edges();
   MPI_Allreduce(&local, &g.global_directed_edges, 1, MPI_INT64_T, MPI_SUM, grid.world());
   return g;

@@ -25,6 +25,9 @@ struct LocalGraph {
   // densely so the bottom-up search reads it as one stream: after the degree sort the first
   // neighbour is the likeliest parent, and most rows need no other (see bfs/bottom_up.cpp).
   std::vector<LocalId> first_neighbors;
+  // With `reorder`: the same first neighbours in original column-local ids, so a bottom-up parent
+  // found there is written from this stream instead of a random read of the renumbering table.
+  std::vector<LocalId> first_neighbors_original;
   std::vector<int64_t> owned_degree;  // B entries: degree of each owned vertex (original offsets)
   Renumbering renumbering;            // with `reorder`: the graph's ids are in degree order (4.2)
   int64_t global_directed_edges = 0;  // 2 x (input edges that are not self-loops)
@@ -46,7 +49,7 @@ struct LocalGraph {
   size_t memory_bytes() const {
     const RowIndex::Memory m = rows.memory();
     return m.row_starts + m.bitmap + m.offsets + neighbors.size() * sizeof(LocalId) +
-           first_neighbors.size() * sizeof(LocalId) + owned_degree.size() * sizeof(int64_t) +
+           (first_neighbors.size() + first_neighbors_original.size()) * sizeof(LocalId) + owned_degree.size() * sizeof(int64_t) +
            (renumbering.owned_new.size() + renumbering.owned_original.size() + renumbering.row_original.size() +
             renumbering.col_original.size()) * sizeof(LocalId);
   }
