@@ -181,7 +181,7 @@ BfsRun DistributedBfs::run(int64_t root) {
   result.level_sizes.push_back(1);
   Direction direction = next_direction(Direction::kTopDown, frontier_vertices, frontier_edges, unvisited_edges,
                                        d.nvertices, options_);
-  // Bottom-up steps do not sum their discoveries' degrees (count_discovery), so after one the
+  // Bottom-up steps do not sum their discoveries' degrees (Discoveries::counted), so after one the
   // unvisited edges are summed afresh when a top-down step next needs them.
   bool unvisited_edges_stale = false;
   while (frontier_vertices > 0) {

@@ -63,9 +63,6 @@ class DistributedBfs {
     found_[t].vertices.push_back(v);
     found_[t].edges += degree_[v];
   }
-  // A bottom-up discovery is only counted: next_bits_ holds it, the rule after a bottom-up step
-  // needs the vertex count alone, and a following top-down step gets its list from the bitmap.
-  void count_discovery(int t) { ++found_[t].counted; }
   // Sum of the degrees of the owned vertices not visited yet (Beamer's m_u, this rank's part).
   int64_t local_unvisited_edges() const;
   // Applies received (child offset, column-local parent) pairs found by grid column source_col;
@@ -110,7 +107,9 @@ class DistributedBfs {
   // writes it.
   struct alignas(64) Discoveries {
     std::vector<LocalId> vertices;  // top-down
-    int64_t counted = 0;            // bottom-up
+    // Bottom-up discoveries are only counted: next_bits_ holds them, the rule after a bottom-up
+    // step needs the vertex count alone, and a following top-down step lists them from the bitmap.
+    int64_t counted = 0;
     int64_t edges = 0;              // degree sum of `vertices`
     int64_t size() const { return static_cast<int64_t>(vertices.size()) + counted; }
     void clear() {

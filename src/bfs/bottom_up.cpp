@@ -132,13 +132,19 @@ class BlockScanner {
 
 constexpr int64_t kWordsPerScanChunk = 64;  // dynamic-schedule unit of the bottom-up scan
 
+struct ScanCounts {
+  int64_t examined = 0;  // adjacency entries read
+  int64_t found = 0;     // vertices given a parent
+};
+
 // Scans block words [w_begin, w_end) (relative to the block starting at global word base_word);
 // called inside a parallel region by every thread.
 template <bool kCompressed, class Found>
-int64_t scan_block(const RowRanges<kCompressed>& rows, const LocalId* neighbors, const uint64_t* frontier,
-                   uint64_t* rotating, int64_t base_word, int64_t w_begin, int64_t w_end, bool own_block,
-                   uint64_t* visited, uint64_t* next_bits, Found& on_found) {
+ScanCounts scan_block(const RowRanges<kCompressed>& rows, const LocalId* neighbors, const uint64_t* frontier,
+                      uint64_t* rotating, int64_t base_word, int64_t w_begin, int64_t w_end, bool own_block,
+                      uint64_t* visited, uint64_t* next_bits, Found& on_found) {
   BlockScanner<kCompressed, Found> scanner(rows, neighbors, frontier, rotating, base_word, on_found);
+  int64_t found = 0;
   const int64_t nchunks = (w_end - w_begin + kWordsPerScanChunk - 1) / kWordsPerScanChunk;
 #pragma omp for schedule(dynamic, 1)
   for (int64_t c = 0; c < nchunks; ++c) {
@@ -152,13 +158,14 @@ int64_t scan_block(const RowRanges<kCompressed>& rows, const LocalId* neighbors,
       if (w + 1 < chunk_end) unsettled_next = scanner.first_pass(w + 1, found_next);
       scanner.second_pass(w, unsettled, found_bits);
       rotating[w] |= found_bits;
+      found += std::popcount(found_bits);
       if (own_block) {
         visited[w] |= found_bits;
         next_bits[w] |= found_bits;
       }
     }
   }
-  return scanner.examined();
+  return ScanCounts{scanner.examined(), found};
 }
 
 // A part of the block whose visited words travel together (overlap, 4.5): leftward parts go to
@@ -315,17 +322,19 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
                                     segment.begin, segment.end, own_block, visited_.data(), next_bits_.data(), on_found);
           };
           if (own_block) {  // our own block's finds need no communication: applied at once
-            auto apply = [&](LocalId v, LocalId parent) {
-              parent_found_[v] = d.global_from_col_local(parent, j);
-              count_discovery(t);
-            };
-            examined += scan(apply);
+            // (by-value captures: the compiler keeps them in registers across the stores)
+            int64_t* const parents = parent_found_.data();
+            const int64_t column_base = d.global_from_col_local(0, j);
+            auto apply = [parents, column_base](LocalId v, LocalId parent) { parents[v] = column_base + parent; };
+            const ScanCounts counts = scan(apply);
+            examined += counts.examined;
+            found_[t].counted += counts.found;
           } else {  // (offset, parent's original column-local id) for the block's owner
             auto& out = buckets[t][target];
             auto send = [&](LocalId v, LocalId parent) {
               out.push_back((static_cast<uint64_t>(v) << 32) | parent);
             };
-            examined += scan(send);
+            examined += scan(send).examined;
           }
         }
       }
@@ -363,15 +372,20 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
 }
 
 void DistributedBfs::apply_found_pairs(int t, const uint64_t* records, int64_t count, int source_col) {
-  const Distribution& d = dist_;
+  // Each vertex arrives at most once per level (the rotating bitmap keeps later finders off it),
+  // so its bits are simply set; atomically, since other threads set bits of the same words.
+  int64_t* const parents = parent_found_.data();
+  const int64_t column_base = dist_.global_from_col_local(0, source_col);
+  int64_t applied = 0;
 #pragma omp for schedule(static) nowait
   for (int64_t k = 0; k < count; ++k) {
     const LocalId v = static_cast<LocalId>(records[k] >> 32);
-    visited_.test_and_set_atomic(v);
-    next_bits_.test_and_set_atomic(v);
-    parent_found_[v] = d.global_from_col_local(static_cast<int64_t>(records[k] & 0xffffffffULL), source_col);
-    count_discovery(t);
+    visited_.set_atomic(v);
+    next_bits_.set_atomic(v);
+    parents[v] = column_base + static_cast<int64_t>(records[k] & 0xffffffffULL);
+    ++applied;
   }
+  found_[t].counted += applied;
 }
 
 // Algorithm 3's exchange (switch `bu-alltoallv` off): after a round the pairs found for the block

@@ -32,6 +32,10 @@ class Bitmap {
     if (word.load(std::memory_order_relaxed) & mask) return false;
     return (word.fetch_or(mask, std::memory_order_relaxed) & mask) == 0;
   }
+  // Sets bit i atomically (other threads may be setting bits of the same word).
+  void set_atomic(int64_t i) {
+    std::atomic_ref<uint64_t>(words_[i / kBitsPerWord]).fetch_or(uint64_t{1} << (i % kBitsPerWord), std::memory_order_relaxed);
+  }
   void clear() { std::memset(words_.data(), 0, words_.size() * sizeof(uint64_t)); }
   int64_t count() const {
     int64_t total = 0;
