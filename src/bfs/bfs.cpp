@@ -100,6 +100,27 @@ void DistributedBfs::advance_frontier(Direction previous, Direction next) {
   for (Discoveries& found : found_) found.clear();
 }
 
+void DistributedBfs::record_discoveries(int t) {
+  Discoveries& found = found_[t];
+  const int64_t count = static_cast<int64_t>(found.vertices.size());
+  const LocalId* vertices = found.vertices.data();
+  const int64_t* parents = found.parents.data();
+  int64_t* const parent_of = parent_found_.data();
+  const int64_t* const degree = degree_.data();
+  constexpr int64_t kPrefetchDistance = 16;
+  int64_t edges = 0;
+  for (int64_t k = 0; k < count; ++k) {
+    if (k + kPrefetchDistance < count) {
+      __builtin_prefetch(parent_of + vertices[k + kPrefetchDistance], 1);
+      __builtin_prefetch(degree + vertices[k + kPrefetchDistance]);
+    }
+    parent_of[vertices[k]] = parents[k];
+    edges += degree[vertices[k]];
+  }
+  found.edges += edges;
+  found.parents.clear();
+}
+
 int64_t DistributedBfs::local_unvisited_edges() const {
   const uint64_t* visited = visited_.data();  // vertices without edges start visited
   const int64_t words = visited_.num_words();

@@ -56,13 +56,16 @@ class DistributedBfs {
   };
   StepResult top_down_step(comm::PhaseProfile& profile);
   StepResult bottom_up_step(comm::PhaseProfile& profile);
-  // Records that thread t discovered owned vertex v top-down (its bit in next_bits_ is set by the
-  // caller): listed, since a top-down step reads the frontier as a list, and with its degree,
-  // which Beamer's rule needs after a top-down step.
-  void discover(int t, LocalId v) {
+  // Records that thread t discovered owned vertex v top-down with this parent (the caller has set
+  // v's visited bit): listed, since a top-down step reads the frontier as a list.
+  void discover(int t, LocalId v, int64_t parent) {
     found_[t].vertices.push_back(v);
-    found_[t].edges += degree_[v];
+    found_[t].parents.push_back(parent);
   }
+  // After thread t's top-down search: writes its discoveries' parents and sums their degrees
+  // (Beamer's rule needs them). Done apart from the search, whose atomic bit sets would otherwise
+  // wait on each of these random accesses in turn.
+  void record_discoveries(int t);
   // Sum of the degrees of the owned vertices not visited yet (Beamer's m_u, this rank's part).
   int64_t local_unvisited_edges() const;
   // Applies received (child offset, column-local parent) pairs found by grid column source_col;
@@ -107,6 +110,7 @@ class DistributedBfs {
   // writes it.
   struct alignas(64) Discoveries {
     std::vector<LocalId> vertices;  // top-down
+    std::vector<int64_t> parents;   // of `vertices`, until record_discoveries()
     // Bottom-up discoveries are only counted: next_bits_ holds them, the rule after a bottom-up
     // step needs the vertex count alone, and a following top-down step lists them from the bitmap.
     int64_t counted = 0;
@@ -114,6 +118,7 @@ class DistributedBfs {
     int64_t size() const { return static_cast<int64_t>(vertices.size()) + counted; }
     void clear() {
       vertices.clear();
+      parents.clear();
       counted = edges = 0;
     }
   };

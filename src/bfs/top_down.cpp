@@ -81,10 +81,7 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
           const uint64_t position = d.by_block.divide(y);
           const LocalId offset = static_cast<LocalId>(y - position * d.block);
           if (position == own_position) {  // we own y ourselves: no message needed
-            if (visited_.test_and_set_atomic(offset)) {
-              parent_found_[offset] = x_global;
-              discover(t, offset);
-            }
+            if (visited_.test_and_set_atomic(offset)) discover(t, offset, x_global);
           } else {
             mine[dest[position]].push_back((static_cast<uint64_t>(offset) << 32) | x_original);
           }
@@ -106,13 +103,11 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
 #pragma omp for schedule(static) nowait
       for (int64_t k = 0; k < count; ++k) {
         const LocalId y = static_cast<LocalId>(records[k] >> 32);
-        if (visited_.test_and_set_atomic(y)) {
-          parent_found_[y] =
-              d.global_from_row_local(static_cast<int64_t>(records[k] & 0xffffffffULL), source_row_[piece.source]);
-          discover(t, y);
-        }
+        if (visited_.test_and_set_atomic(y))
+          discover(t, y, d.global_from_row_local(static_cast<int64_t>(records[k] & 0xffffffffULL), source_row_[piece.source]));
       }
     }
+    record_discoveries(t);
   }
   return StepResult{examined};
 }
