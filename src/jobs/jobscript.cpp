@@ -153,7 +153,7 @@ std::string slurm_script(const JobSpec& spec, const Resolved& r) {
   s += fmt::format("#SBATCH --output=g500-scale{}-{}nodes-%j.out\n", spec.scale, spec.nodes);
   s += "set -euo pipefail\n\n";
   s += fmt::format("threads={}{}\n", r.threads, r.threads_note);
-  s += "export OMP_NUM_THREADS=$threads OMP_PLACES=cores OMP_PROC_BIND=close\n";
+  s += "export OMP_NUM_THREADS=$threads OMP_PLACES=cores OMP_PROC_BIND=close OMP_WAIT_POLICY=active\n";
   s += "# Keep the bottom-up sendrecv messages Eager (001 5.4): UCX and Open MPI's TCP transport.\n";
   s += fmt::format("export UCX_RNDV_THRESH={} OMPI_MCA_btl_tcp_eager_limit={}\n\n", spec.eager_limit, spec.eager_limit);
   s += fmt::format("srun --nodes={} --ntasks-per-node={} --cpus-per-task=$threads --cpu-bind=cores --distribution=block:block \\\n    ",
@@ -183,7 +183,7 @@ std::string fugaku_script(const JobSpec& spec, const Resolved& r) {
   s += "#PJM -L \"freq=2200,eco_state=2\"\n";
   s += fmt::format("#PJM --mpi \"max-proc-per-node={}\"\n", spec.ppn);
   s += "#PJM -s\n\n";
-  s += fmt::format("export OMP_NUM_THREADS={}\n", r.threads);
+  s += fmt::format("export OMP_NUM_THREADS={} OMP_WAIT_POLICY=active\n", r.threads);
   s += "# Eager limit so every bottom-up sendrecv is Eager (001 5.4 uses 512,000 bytes)\n";
   s += fmt::format("mpiexec -n {} -mca btl_tofu_eager_limit {} \\\n    ", r.ranks, spec.eager_limit);
   s += g500_command(spec, r, r.threads, "PJM_JOBID") + "\n";

@@ -45,7 +45,7 @@ TEST(Jobscript, SlurmSixteenNodesOneRankEach) {
   EXPECT_EQ(lines_of(text).front(), "#!/bin/bash");
   for (const char* line : {"#SBATCH --nodes=16", "#SBATCH --ntasks-per-node=1", "#SBATCH --cpus-per-task=48",
                            "#SBATCH --time=02:30:00", "#SBATCH --exclusive", "threads=48",
-                           "export OMP_NUM_THREADS=$threads OMP_PLACES=cores OMP_PROC_BIND=close",
+                           "export OMP_NUM_THREADS=$threads OMP_PLACES=cores OMP_PROC_BIND=close OMP_WAIT_POLICY=active",
                            "export UCX_RNDV_THRESH=512000 OMPI_MCA_btl_tcp_eager_limit=512000"})
     EXPECT_TRUE(has_line(text, line)) << line << "\n" << text;
   EXPECT_TRUE(contains(text, "srun --nodes=16 --ntasks-per-node=1 --cpus-per-task=$threads --cpu-bind=cores"));
@@ -76,7 +76,7 @@ TEST(Jobscript, FugakuSixtyFourNodes) {
   const std::string text = make_jobscript(s);
   for (const char* line : {"#PJM -L \"node=8x8:torus\"", "#PJM -L \"elapse=01:00:00\"",
                            "#PJM --mpi \"max-proc-per-node=1\"", "#PJM -L \"freq=2200,eco_state=2\"",
-                           "export OMP_NUM_THREADS=48"})
+                           "export OMP_NUM_THREADS=48 OMP_WAIT_POLICY=active"})
     EXPECT_TRUE(has_line(text, line)) << line << "\n" << text;
   EXPECT_TRUE(contains(text, "mpiexec -n 64 -mca btl_tofu_eager_limit 512000")) << text;
   EXPECT_TRUE(contains(text, "bfs --scale 30 --roots 64 --grid 8x8 --threads 48 --json g500-scale30-64nodes-${PJM_JOBID}.json"))
@@ -95,7 +95,7 @@ TEST(Jobscript, FugakuFourRanksPerNodeAndGivenShape) {
   EXPECT_TRUE(has_line(text, "#PJM -L \"node=2x16:torus\"")) << text;  // C / ppn = 2 nodes per grid row
   EXPECT_TRUE(has_line(text, "#PJM --mpi \"max-proc-per-node=4\""));
   EXPECT_TRUE(has_line(text, "#PJM -L \"rscgrp=small\""));
-  EXPECT_TRUE(has_line(text, "export OMP_NUM_THREADS=12"));
+  EXPECT_TRUE(has_line(text, "export OMP_NUM_THREADS=12 OMP_WAIT_POLICY=active"));
   EXPECT_TRUE(contains(text, "mpiexec -n 128 -mca btl_tofu_eager_limit 512000"));
   EXPECT_TRUE(contains(text, "--grid 16x8 --threads 12 --rankmap grid.csv --json"));
   s.node_shape = "2x4x4";
