@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 namespace g500::testing {
 
@@ -17,9 +19,32 @@ std::string read_file(const std::string& path) {
   return text.str();
 }
 
+namespace {
+
+// The directories make_temp_dir() handed out, removed when the test program ends.
+class TempDirs {
+ public:
+  ~TempDirs() {
+    std::error_code ignored;
+    for (const std::string& dir : dirs_) std::filesystem::remove_all(dir, ignored);
+  }
+  void add(const std::string& dir) { dirs_.push_back(dir); }
+
+ private:
+  std::vector<std::string> dirs_;
+};
+
+TempDirs& temp_dirs() {
+  static TempDirs dirs;
+  return dirs;
+}
+
+}  // namespace
+
 std::string make_temp_dir() {
   char pattern[] = "/tmp/g500-test-XXXXXX";
   if (!mkdtemp(pattern)) throw std::runtime_error("mkdtemp failed");
+  temp_dirs().add(pattern);
   return pattern;
 }
 
@@ -31,7 +56,6 @@ CommandResult run_command(const std::string& command) {
   result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   result.out = read_file(out);
   result.err = read_file(err);
-  std::system(("rm -rf " + dir).c_str());
   return result;
 }
 

@@ -13,7 +13,7 @@ struct CommandResult {
 CommandResult run_command(const std::string& command);
 // mpiexec -n RANKS [--oversubscribe] g500 ARGS
 CommandResult run_g500(int ranks, const std::string& args);
-// A fresh empty directory for a test's files.
+// A fresh empty directory for a test's files, removed with its contents when the test program ends.
 std::string make_temp_dir();
 std::string read_file(const std::string& path);
 // Writes dir/name with the given bytes; returns the path.
