@@ -32,6 +32,7 @@ DistributedBfs::DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid,
       found_(nthreads_),
       column_frontier_(dist_.col_set_size()),
       rotating_(dist_.block / kBitsPerWord),
+      visited_before_(dist_.block / kBitsPerWord),
       initial_visited_(dist_.block / kBitsPerWord, 0) {
   const Distribution& d = dist_;
   for (int t = 0; t < d.R; ++t) {
@@ -67,15 +68,12 @@ void DistributedBfs::advance_frontier(Direction previous, Direction next) {
   uint64_t* bits = frontier_bits_.data();
   const int64_t words = frontier_bits_.num_words();
   if (previous == Direction::kTopDown && next == Direction::kBottomUp) {
-    // Each thread sets the bits of its own range of words, reading every thread's list.
-#pragma omp parallel num_threads(nthreads_)
-    {
-      const int t = omp_get_thread_num();
-      const int64_t lo = words * t / nthreads_ * kBitsPerWord, hi = words * (t + 1) / nthreads_ * kBitsPerWord;
-      for (int source = 0; source < nthreads_; ++source)
-        for (LocalId v : found_[source].vertices)
-          if (v >= lo && v < hi) bits[v / kBitsPerWord] |= uint64_t{1} << (v % kBitsPerWord);
-    }
+    // The top-down step's discoveries are the bits it set in visited_: one pass over the words,
+    // where setting the bits from the lists cost a random access (and atomics) per vertex.
+    const uint64_t* visited = visited_.data();
+    const uint64_t* before = visited_before_.data();
+#pragma omp parallel for num_threads(nthreads_) schedule(static)
+    for (int64_t w = 0; w < words; ++w) bits[w] = visited[w] ^ before[w];
   }
   if (next == Direction::kTopDown) {
     if (previous == Direction::kBottomUp) {  // list each thread's range of the bitmap

@@ -133,6 +133,7 @@ class DistributedBfs {
   Bitmap column_frontier_;            // frontier over this grid column's vertex range
   std::vector<uint64_t> hosted_frontier_;  // row-major layout: the column's block from its owner
   std::vector<uint64_t> rotating_;    // visited words passed around the grid row (4.5)
+  std::vector<uint64_t> visited_before_;  // visited_ when the current top-down step began
   std::vector<uint64_t> initial_visited_;  // owned vertices without edges: never searched for
   std::vector<uint64_t> frontier_message_, frontier_messages_;  // sparse-switch frontier gather
   std::vector<std::vector<uint64_t>> send_messages_, recv_messages_;  // rotating segments in flight

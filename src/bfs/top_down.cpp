@@ -13,6 +13,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "bfs/bfs.hpp"
 
@@ -23,6 +24,10 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
   using comm::ScopedPhase;
   const Distribution& d = dist_;
   const int C = d.C;
+  {  // what was visited before, so the discoveries can be told by their new bits (advance_frontier)
+    ScopedPhase timed(profile, Phase::kCalculation);
+    std::memcpy(visited_before_.data(), visited_.data(), visited_before_.size() * sizeof(uint64_t));
+  }
 
   // 1. Gather the frontier of this grid row (owned offsets), as row-local ids.
   std::vector<int> counts(C), displs(C);
