@@ -74,9 +74,9 @@ class DistributedBfs {
   void send_pairs_now(int to, int from, comm::PhaseProfile& profile);
   // Bottom-up step 1: the frontier of this grid column's vertex range, gathered along the column.
   void gather_column_frontier(comm::PhaseProfile& profile);
-  // Makes this level's discoveries the next frontier: as a bitmap (built from the lists after a
-  // top-down step), and as a list when the next level goes top-down (made from the bitmap after a
-  // bottom-up step).
+  // Makes this level's discoveries the next frontier: as a bitmap (after a top-down step, the
+  // bits it set in visited_), and as a list when the next level goes top-down (made from the
+  // bitmap after a bottom-up step).
   void advance_frontier(Direction previous, Direction next);
   // Copies parent_found_ into parent_ in original order (-1 for vertices not reached).
   void publish_parents();

@@ -34,7 +34,7 @@ struct RowRanges {
   const LocalId* col_original;              // likewise
   // The rows of bitmap word gw: with BCSR its non-empty-row bits and the index of its first
   // non-empty row. Read once per word into registers: the compiler cannot tell the parent stores
-  // from these arrays, so reading them per row re-reads them after every store (25 % slower).
+  // from these arrays, so reading them per row re-reads them after every store (7 % slower).
   struct Word {
     uint64_t has_edges;
     int64_t first_index;
