@@ -32,6 +32,7 @@ int run_sssp_command(int argc, char** argv) {
   app.add_option("--json", json_path, "write the full results as JSON to this file");
   app.add_flag("--force", force, "run even if the memory estimate exceeds the machine's memory");
   app.add_option("--delta", config.sssp.delta, "delta-stepping bucket width (edges lighter than delta are light)")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--sub-buckets", config.sssp.sub_buckets, "light phases take each bucket in this many narrower steps, in distance order (1 = plain delta-stepping)")->check(CLI::Range(1, 1024))->capture_default_str();
   app.add_option("--pull-factor", config.sssp.pull_factor, "heavy phases pull when push work > factor x pull work (0 = always push)")->check(CLI::NonNegativeNumber)->capture_default_str();
   app.add_option("--compare-dijkstra", config.compare_dijkstra, "also solve the first N roots with a serial Dijkstra on rank 0 and report the speed-up")->check(CLI::NonNegativeNumber);
   FileInputOptions in;

@@ -166,7 +166,14 @@ SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, bool force) {
     r.buckets = run.buckets;
     r.phases = run.phases;
     r.pull_phases = run.pull_phases;
+    r.light_seconds = run.light_seconds;
+    r.push_seconds = run.push_seconds;
+    r.pull_seconds = run.pull_seconds;
+    r.parents_seconds = run.parents_seconds;
     MPI_Allreduce(&run.relaxations, &r.relaxations, 1, MPI_INT64_T, MPI_SUM, world);
+    MPI_Allreduce(&run.light_relaxations, &r.light_relaxations, 1, MPI_INT64_T, MPI_SUM, world);
+    MPI_Allreduce(&run.pull_scans, &r.pull_scans, 1, MPI_INT64_T, MPI_SUM, world);
+    MPI_Allreduce(&run.improvements, &r.improvements, 1, MPI_INT64_T, MPI_SUM, world);
     MPI_Allreduce(run.profile.seconds.data(), r.profile.seconds.data(), static_cast<int>(r.profile.seconds.size()),
                   MPI_DOUBLE, MPI_SUM, world);
     for (double& s : r.profile.seconds) s /= nranks;

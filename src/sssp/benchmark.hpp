@@ -41,6 +41,8 @@ struct SsspRootResult {
   bool validated = false;
   double validate_seconds = -1;
   int64_t buckets = 0, phases = 0, pull_phases = 0, relaxations = 0;
+  int64_t light_relaxations = 0, pull_scans = 0, improvements = 0;  // summed over ranks
+  double light_seconds = 0, push_seconds = 0, pull_seconds = 0, parents_seconds = 0;  // rank 0's steps
   comm::PhaseProfile profile;     // mean over ranks per phase
   double dijkstra_seconds = -1;   // when compared
   bool dijkstra_agrees = false;   // sum and max of the distances equal Dijkstra's (relative 1e-9)

@@ -32,6 +32,7 @@ nlohmann::json sssp_result_json(const SsspConfig& config, const SsspBenchmarkRes
   j["config"]["kernel"] = "sssp";
   j["config"]["options"] = {{"validate", config.validate},
                             {"delta", config.sssp.delta},
+                            {"sub_buckets", config.sssp.sub_buckets},
                             {"pull_factor", config.sssp.pull_factor},
                             {"compare_dijkstra", config.compare_dijkstra},
                             {"rankmap", config.rankmap_path}};
@@ -44,6 +45,13 @@ nlohmann::json sssp_result_json(const SsspConfig& config, const SsspBenchmarkRes
     one["phases"] = r.phases;
     one["pull_phases"] = r.pull_phases;
     one["relaxations"] = r.relaxations;
+    one["relaxations_light"] = r.light_relaxations;
+    one["relaxations_pull"] = r.pull_scans;
+    one["improvements"] = r.improvements;
+    one["steps_s"] = {{"light", r.light_seconds},
+                      {"push", r.push_seconds},
+                      {"pull", r.pull_seconds},
+                      {"parents", r.parents_seconds}};
     if (r.dijkstra_seconds >= 0) {
       one["dijkstra_time_s"] = r.dijkstra_seconds;
       one["dijkstra_agrees"] = r.dijkstra_agrees;

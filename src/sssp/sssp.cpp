@@ -19,6 +19,10 @@ inline double double_of(uint64_t b) { return std::bit_cast<double>(b); }
 
 constexpr int kSlotStride = 8;  // doubles per thread in the reduction slots (one cache line)
 constexpr uint32_t kNoEpoch = 0;
+// light_bound_: lightest weight of a row rounded down to 1/256 (weights below 254/256 keep their
+// value, heavier ones are bounded by 254/256); 255 marks a row without edges.
+constexpr double kLightBoundScale = 256;
+constexpr uint8_t kLightBoundMax = 254, kNoEdges = 255;
 
 }  // namespace
 
@@ -28,7 +32,8 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
       grid_(grid),
       dist_of_(graph.graph.dist),
       options_(options),
-      inverse_delta_(1.0 / options.delta),
+      sub_buckets_(std::max(1, options.sub_buckets)),
+      inverse_width_(static_cast<double>(sub_buckets_) / options.delta),
       alltoallv_(comm::find_alltoallv("mpi")),
       nthreads_(omp_get_max_threads()),
       fusion_(grid.cols() == 1 && options.fusion_limit > 0) {
@@ -51,6 +56,27 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
   gather_counts_.assign(std::max(grid.rows(), grid.cols()), 0);
   gather_displs_.assign(std::max(grid.rows(), grid.cols()), 0);
   reduce_slots_.assign(static_cast<size_t>(nthreads_) * kSlotStride, 0.0);
+  const int64_t nrows = dist_of_.row_set_size();
+  const int64_t* starts = graph_.rows.starts();
+  light_bound_.resize(nrows);
+#pragma omp parallel for schedule(static)
+  for (int64_t x = 0; x < nrows; ++x) {
+    if (starts[x] == starts[x + 1]) {
+      light_bound_[x] = kNoEdges;
+      continue;
+    }
+    const double scaled = std::floor(static_cast<double>(wg_.weights[starts[x]]) * kLightBoundScale);
+    light_bound_[x] = static_cast<uint8_t>(std::min(scaled, static_cast<double>(kLightBoundMax)));
+  }
+}
+
+bool DistributedSssp::may_have_inner_edge(int64_t x, double dx, int64_t k) const {
+  const uint8_t bound = light_bound_[x];
+  // bound / 256 <= the lightest weight, and rounding is monotonic: when even the bound takes the
+  // candidate out of bucket k, every edge of the row does (the test of relax_row).
+  return bound != kNoEdges &&
+         (dx + static_cast<double>(bound) / kLightBoundScale) * inverse_width_ <
+             static_cast<double>((k + 1) * sub_buckets_);
 }
 
 void DistributedSssp::reduce_all(double* values, int count, MPI_Op op, SsspRun& run) {
@@ -131,6 +157,7 @@ void DistributedSssp::improve(LocalId x, double nd, ThreadState& ts) {
   while (nd < seen)
     if (slot.compare_exchange_weak(seen, nd, std::memory_order_relaxed, std::memory_order_relaxed)) {
       ts.improved.push_back({x, nd});
+      ++ts.improvements;
       return;
     }
 }
@@ -141,8 +168,9 @@ void DistributedSssp::relax_row(int64_t x, double dx, int64_t k, ThreadState& ts
   const float* weights = wg_.weights.data();
   const LocalId* neighbors = graph_.neighbors.data();
   const int64_t* starts = graph_.rows.starts();
-  // A candidate c leaves bucket k when bucket_of(c) > k, i.e. c * inverse_delta_ >= k + 1.
-  const double scale = inverse_delta_, bucket_end = static_cast<double>(k + 1);
+  // A candidate c leaves bucket k when bucket_of(c) / sub_buckets > k, i.e.
+  // c * inverse_width_ >= (k + 1) * sub_buckets.
+  const double scale = inverse_width_, bucket_end = static_cast<double>((k + 1) * sub_buckets_);
   int64_t e = starts[x], end = starts[x + 1];
   // Weights ascend along the row: the inner edges are a prefix (short: w < delta), found by a
   // linear scan, which reads the row in order (a binary search costs dependent cache misses).
@@ -156,6 +184,7 @@ void DistributedSssp::relax_row(int64_t x, double dx, int64_t k, ThreadState& ts
       improve(neighbors[e], nd, ts);
     }
     ts.relaxations += e - first;
+    if constexpr (kEdges == Edges::kInner) ts.light_relaxations += e - first;
     return;
   }
   const uint64_t my_row = static_cast<uint64_t>(d.row), block = static_cast<uint64_t>(d.block);
@@ -184,30 +213,37 @@ void DistributedSssp::relax_row(int64_t x, double dx, int64_t k, ThreadState& ts
     out.push_back(bits_of(nd));
   }
   ts.relaxations += e - first;
+  if constexpr (kEdges == Edges::kInner) ts.light_relaxations += e - first;
 }
 
-void DistributedSssp::fuse_bucket(int64_t k, ThreadState& ts, int t) {
-  // The thread's improvements of this light phase are all in bucket k (inner edges). While they
-  // are few, relax them now instead of in another phase. A stale entry (the vertex was improved
-  // again, by whichever thread) is skipped: the later improvement has its own entry.
-  while (!ts.improved.empty() && ts.improved.size() < static_cast<size_t>(options_.fusion_limit)) {
-    ts.fused.swap(ts.improved);
+void DistributedSssp::fuse_bucket(int64_t k, int64_t j, ThreadState& ts, int t) {
+  // The thread's improvements of this light phase are all in bucket k (inner edges); those in
+  // sub-bucket j are relaxed now, while they are few, instead of in another phase. Those in later
+  // sub-buckets wait for theirs (deferred, placed afterwards). A stale entry (the vertex was
+  // improved again, by whichever thread) is skipped: the later improvement has its own entry.
+  const int64_t* starts = graph_.rows.starts();
+  for (;;) {
+    ts.fused.clear();
+    for (const Improvement& i : ts.improved) (bucket_of(i.d) == j ? ts.fused : ts.deferred).push_back(i);
     ts.improved.clear();
+    if (ts.fused.empty()) break;
+    if (ts.fused.size() >= static_cast<size_t>(options_.fusion_limit)) {  // many: the next phase takes them
+      ts.improved.swap(ts.fused);
+      break;
+    }
     const int64_t n = static_cast<int64_t>(ts.fused.size());
-    const int64_t* starts = graph_.rows.starts();
     for (int64_t i = 0; i < n; ++i) {
       const LocalId x = ts.fused[i].x;
       const double dx = ts.fused[i].d;
-      if (i + 16 < n) __builtin_prefetch(&starts[ts.fused[i + 16].x]);
-      if (i + 8 < n) {
-        const int64_t s = starts[ts.fused[i + 8].x];
-        __builtin_prefetch(&wg_.weights[s]);
-        __builtin_prefetch(&graph_.neighbors[s]);
+      if (i + 16 < n) __builtin_prefetch(&light_bound_[ts.fused[i + 16].x]);
+      if (i + 8 < n && may_have_inner_edge(ts.fused[i + 8].x, ts.fused[i + 8].d, k)) {
+        __builtin_prefetch(&starts[ts.fused[i + 8].x]);
         __builtin_prefetch(&settled_mark_[ts.fused[i + 8].x]);
       }
-      if (i + 4 < n) {
-        const int64_t y = ts.fused[i + 4].x, s = starts[y];
-        if (s < starts[y + 1]) __builtin_prefetch(&dist_[graph_.neighbors[s]]);
+      if (i + 4 < n && may_have_inner_edge(ts.fused[i + 4].x, ts.fused[i + 4].d, k)) {
+        const int64_t s = starts[ts.fused[i + 4].x];
+        __builtin_prefetch(&wg_.weights[s]);
+        __builtin_prefetch(&graph_.neighbors[s]);
       }
       if (std::atomic_ref<double>(dist_[x]).load(std::memory_order_relaxed) != dx) continue;
       std::atomic_ref<uint32_t> settled(settled_mark_[x]);
@@ -216,14 +252,16 @@ void DistributedSssp::fuse_bucket(int64_t k, ThreadState& ts, int t) {
         ts.settled.push_back(x);
         ts.settled_degrees += static_cast<double>(graph_.owned_degree[x]);
       }
-      relax_row<Edges::kInner>(x, dx, k, ts, t);  // one column: row-local id = owned offset
+      if (may_have_inner_edge(x, dx, k)) relax_row<Edges::kInner>(x, dx, k, ts, t);  // one column: row-local = owned
     }
-    ts.fused.clear();
   }
+  ts.fused.clear();
+  ts.improved.insert(ts.improved.end(), ts.deferred.begin(), ts.deferred.end());
+  ts.deferred.clear();
 }
 
 template <DistributedSssp::Edges kEdges>
-void DistributedSssp::relax_records(int64_t nrecords, int64_t k, SsspRun& run) {
+void DistributedSssp::relax_records(int64_t nrecords, int64_t k, int64_t j, SsspRun& run) {
   const int t = omp_get_thread_num();
   ThreadState& ts = threads_[t];
   const uint64_t* rec = gathered_view_->data();
@@ -232,25 +270,32 @@ void DistributedSssp::relax_records(int64_t nrecords, int64_t k, SsspRun& run) {
   const LocalId* neighbors = graph_.neighbors.data();
   // The rows are random: prefetch the row start of a record kFar ahead and the row itself kNear
   // ahead, so that the misses of several records overlap instead of being paid one by one.
-  // Four records ahead, the target of the lightest edge when it is an inner one.
-  constexpr int64_t kFar = 16, kNear = 8, kTarget = 4;
-  const double scale = inverse_delta_, bucket_end = static_cast<double>(k + 1);
+  // Four records ahead, the target of the lightest edge when it is an inner one. In a light
+  // phase, records whose row has no inner edge (light_bound_, prefetched kBound ahead) are
+  // skipped without touching the row.
+  constexpr int64_t kBound = 24, kFar = 16, kNear = 8, kTarget = 4;
+  const double scale = inverse_width_, bucket_end = static_cast<double>((k + 1) * sub_buckets_);
+  auto wanted = [&](int64_t r) {
+    return kEdges == Edges::kOuter ||
+           may_have_inner_edge(static_cast<int64_t>(rec[2 * r]), double_of(rec[2 * r + 1]), k);
+  };
 #pragma omp for schedule(dynamic, 64) nowait
   for (int64_t r = 0; r < nrecords; ++r) {
-    if (r + kFar < nrecords) __builtin_prefetch(&starts[rec[2 * (r + kFar)]]);
-    if (r + kNear < nrecords) {
+    if (kEdges == Edges::kInner && r + kBound < nrecords) __builtin_prefetch(&light_bound_[rec[2 * (r + kBound)]]);
+    if (r + kFar < nrecords && wanted(r + kFar)) __builtin_prefetch(&starts[rec[2 * (r + kFar)]]);
+    if (r + kNear < nrecords && wanted(r + kNear)) {
       const int64_t s = starts[rec[2 * (r + kNear)]];
       __builtin_prefetch(&weights[s]);
       __builtin_prefetch(&neighbors[s]);
     }
-    if (kEdges == Edges::kInner && grid_.rows() == 1 && r + kTarget < nrecords) {
+    if (kEdges == Edges::kInner && grid_.rows() == 1 && r + kTarget < nrecords && wanted(r + kTarget)) {
       const int64_t x = static_cast<int64_t>(rec[2 * (r + kTarget)]), s = starts[x];
-      if (s < starts[x + 1] && (double_of(rec[2 * (r + kTarget) + 1]) + static_cast<double>(weights[s])) * scale < bucket_end)
+      if ((double_of(rec[2 * (r + kTarget) + 1]) + static_cast<double>(weights[s])) * scale < bucket_end)
         __builtin_prefetch(&dist_[neighbors[s]]);
     }
-    relax_row<kEdges>(static_cast<int64_t>(rec[2 * r]), double_of(rec[2 * r + 1]), k, ts, t);
+    if (wanted(r)) relax_row<kEdges>(static_cast<int64_t>(rec[2 * r]), double_of(rec[2 * r + 1]), k, ts, t);
   }
-  if (kEdges == Edges::kInner && fusion_) fuse_bucket(k, ts, t);
+  if (kEdges == Edges::kInner && fusion_) fuse_bucket(k, j, ts, t);
   if (grid_.rows() > 1) exchange_candidates(out_col_, grid_.col_comm(), run);
 }
 
@@ -269,11 +314,11 @@ void DistributedSssp::exchange_candidates(comm::ThreadBuckets& buffers, MPI_Comm
   for (int64_t r = 0; r < n; ++r) improve(static_cast<LocalId>(rec[2 * r]), double_of(rec[2 * r + 1]), ts);
 }
 
-void DistributedSssp::place_improved(int64_t k, ThreadState& ts) {
+void DistributedSssp::place_improved(int64_t j, ThreadState& ts) {
   for (const Improvement& i : ts.improved) {
     if (std::atomic_ref<double>(dist_[i.x]).load(std::memory_order_relaxed) != i.d) continue;  // stale
     const int64_t b = bucket_of(i.d);
-    if (b == k) {
+    if (b == j) {
       ts.active.push_back(i.x);
     } else {
       if (static_cast<size_t>(b) >= ts.buckets.size()) ts.buckets.resize(b + 1);
@@ -300,12 +345,48 @@ void DistributedSssp::settle(ThreadState& ts) {
   }
 }
 
+template <class Select, class Visit>
+void DistributedSssp::for_selected_rows(const double* col_dist, Select select, Visit visit) {
+  const int64_t nrows = dist_of_.row_set_size();
+  const float* weights = wg_.weights.data();
+  const LocalId* neighbors = graph_.neighbors.data();
+  const int64_t* starts = graph_.rows.starts();
+  std::vector<int64_t>& rows = threads_[omp_get_thread_num()].selected_rows;
+  constexpr int64_t kChunk = 2048, kRowAhead = 12, kTargetAhead = 6;
+  const int64_t nchunks = (nrows + kChunk - 1) / kChunk;
+#pragma omp for schedule(dynamic, 1) nowait
+  for (int64_t c = 0; c < nchunks; ++c) {
+    rows.clear();
+    const int64_t end = std::min(nrows, (c + 1) * kChunk);
+    for (int64_t u = c * kChunk; u < end; ++u)
+      if (select(u)) {
+        rows.push_back(u);
+        __builtin_prefetch(&starts[u]);
+      }
+    const int64_t n = static_cast<int64_t>(rows.size());
+    for (int64_t i = 0; i < n; ++i) {
+      if (i + kRowAhead < n) {
+        const int64_t s = starts[rows[i + kRowAhead]];
+        __builtin_prefetch(&weights[s]);
+        __builtin_prefetch(&neighbors[s]);
+      }
+      if (i + kTargetAhead < n) {
+        const int64_t u = rows[i + kTargetAhead], s = starts[u], m = starts[u + 1] - s;
+        if (m > 0) __builtin_prefetch(&col_dist[neighbors[s]]);
+        if (m > 1) __builtin_prefetch(&col_dist[neighbors[s + 1]]);
+      }
+      visit(rows[i]);
+    }
+  }
+}
+
 // Pull work of the heavy phase of bucket k: every unsettled vertex u with tentative distance t(u)
 // scans its edges lighter than t(u) - k*delta (about deg(u) * min(1, t(u) - k*delta) with weights
 // uniform in [0, 1)), plus a pass over the row set. Collective.
 double DistributedSssp::pull_work_estimate(int64_t k, SsspRun& run) {
   const Distribution& d = dist_of_;
   const double lower = static_cast<double>(k) * options_.delta;
+  const int64_t bucket_end = (k + 1) * sub_buckets_;
   // A sample: one run of kRun vertices in every kSampleEvery (vertex ids are scrambled by the
   // generator), scaled up; the whole block when it is small. Only a decision depends on it.
   constexpr int64_t kRun = 1024, kSampleEvery = 8;
@@ -317,7 +398,7 @@ double DistributedSssp::pull_work_estimate(int64_t k, SsspRun& run) {
     const int64_t end = std::min(d.block, (run_index + 1) * kRun);
     for (int64_t x = run_index * kRun; x < end; ++x) {
       const double t = dist_[x];
-      if (graph_.owned_degree[x] == 0 || bucket_of(t) <= k) continue;
+      if (graph_.owned_degree[x] == 0 || bucket_of(t) < bucket_end) continue;
       pull += static_cast<double>(graph_.owned_degree[x]) * std::min(1.0, t - lower);
     }
   }
@@ -363,37 +444,33 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
   const float* weights = wg_.weights.data();
   const LocalId* neighbors = graph_.neighbors.data();
   const int64_t* starts = graph_.rows.starts();
-  const int64_t nrows = d.row_set_size();
   // Settled distances are >= k * delta up to rounding.
   const double lower = static_cast<double>(k) * options_.delta * (1 - 1e-12);
   const uint64_t block = static_cast<uint64_t>(d.block);
+  const int64_t bucket_end = (k + 1) * sub_buckets_;
   int64_t scanned = 0;
-#pragma omp for schedule(dynamic, 512) nowait
-  for (int64_t u = 0; u < nrows; ++u) {
-    if (u + 16 < nrows) {
-      __builtin_prefetch(&weights[starts[u + 16]]);
-      __builtin_prefetch(&neighbors[starts[u + 16]]);
-    }
-    // The first two neighbours' distances of a row that will be scanned, eight rows ahead.
-    if (u + 8 < nrows && bucket_of(row_dist[u + 8]) > k) {
-      const int64_t s = starts[u + 8], n = starts[u + 9] - s;
-      if (n > 0) __builtin_prefetch(&col_dist[neighbors[s]]);
-      if (n > 1) __builtin_prefetch(&col_dist[neighbors[s + 1]]);
-    }
+  // Unsettled rows with an edge light enough to be scanned: the lightest weight (a lower bound
+  // from light_bound_) below t(u) - k delta. Most rows have none, and this test reads a byte
+  // instead of the row.
+  auto scans = [&](int64_t u) {
     const double tu = row_dist[u];
-    if (bucket_of(tu) <= k) continue;
+    const uint8_t bound = light_bound_[u];
+    return bucket_of(tu) >= bucket_end && bound != kNoEdges &&
+           lower + static_cast<double>(bound) / kLightBoundScale < tu;
+  };
+  auto scan = [&](int64_t u) {
+    const double tu = row_dist[u];
     double best = tu;
     int64_t e = starts[u];
     const int64_t end = starts[u + 1];
     for (; e < end; ++e) {
       const double w = static_cast<double>(weights[e]);
       if (lower + w >= best) break;
-      const LocalId v = neighbors[e];
-      const double nd = col_dist[v] + w;
+      const double nd = col_dist[neighbors[e]] + w;
       if (nd < best) best = nd;
     }
     scanned += e - starts[u];
-    if (!(best < tu)) continue;
+    if (!(best < tu)) return;
     const uint64_t owner = ncols > 1 ? d.by_block.divide(static_cast<uint64_t>(u)) : 0;
     const LocalId offset = static_cast<LocalId>(u - owner * block);
     if (static_cast<int>(owner) == d.col) {
@@ -403,8 +480,10 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
       out.push_back(offset);
       out.push_back(bits_of(best));
     }
-  }
+  };
+  for_selected_rows(col_dist, scans, scan);
   ts.relaxations += scanned;
+  ts.pull_scans += scanned;
   if (ncols > 1) exchange_candidates(out_row_, grid_.row_comm(), run);
 }
 
@@ -427,35 +506,34 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
   const double* row_dist = ncols > 1 ? row_dist_.data() : dist_.data();
   const double* col_dist = nrows_grid > 1 ? col_dist_.data() : dist_.data();
   int64_t* proposal = ncols > 1 ? proposal_.data() : parent_.data();
-  const int64_t nrows = d.row_set_size();
   const float* weights = wg_.weights.data();
   const LocalId* neighbors = graph_.neighbors.data();
   const int64_t* starts = graph_.rows.starts();
-#pragma omp for schedule(dynamic, 1024)
-  for (int64_t v = 0; v < nrows; ++v) {
-    if (v + 8 < nrows && row_dist[v + 8] < kUnreachedDistance) {
-      const int64_t s = starts[v + 8], n = starts[v + 9] - s;
-      if (n > 0) __builtin_prefetch(&col_dist[neighbors[s]]);
-      if (n > 1) __builtin_prefetch(&col_dist[neighbors[s + 1]]);
-    }
+  // Every row is selected or not exactly once: an unreached row gets no proposal there.
+  auto reached = [&](int64_t v) {
+    if (row_dist[v] < kUnreachedDistance) return true;
+    proposal[v] = -1;
+    return false;
+  };
+  auto find_parent = [&](int64_t v) {
     const double dv = row_dist[v];
-    int64_t found = -1;
     const int64_t gv = d.global_from_row_local(v, d.row);
-    if (dv < kUnreachedDistance && gv != root) {
-      for (int64_t e = starts[v]; e < starts[v + 1]; ++e) {
-        const double w = static_cast<double>(weights[e]);
-        if (w > dv) break;  // weights ascend and du >= 0: no later edge gives du + w == dv
-        const double du = col_dist[neighbors[e]];
-        if (du + w != dv) continue;
-        const int64_t gu = d.global_from_col_local(neighbors[e], d.col);
-        if (du < dv || gu < gv) {
-          found = gu;
-          break;
-        }
+    proposal[v] = -1;
+    if (gv == root) return;
+    for (int64_t e = starts[v]; e < starts[v + 1]; ++e) {
+      const double w = static_cast<double>(weights[e]);
+      if (w > dv) break;  // weights ascend and du >= 0: no later edge gives du + w == dv
+      const double du = col_dist[neighbors[e]];
+      if (du + w != dv) continue;
+      const int64_t gu = d.global_from_col_local(neighbors[e], d.col);
+      if (du < dv || gu < gv) {
+        proposal[v] = gu;
+        return;
       }
     }
-    proposal[v] = found;
-  }
+  };
+  for_selected_rows(col_dist, reached, find_parent);
+#pragma omp barrier
 #pragma omp master
   {
     if (ncols > 1) {
@@ -473,7 +551,7 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
   ThreadState& ts = threads_[t];
   const bool master = t == 0;
   ts.bucket_epoch = bucket_epoch_;
-  ts.relaxations = 0;
+  ts.relaxations = ts.light_relaxations = ts.pull_scans = ts.improvements = 0;
   for (auto& b : ts.buckets) b.clear();
   ts.active.clear();
   ts.improved.clear();
@@ -495,12 +573,16 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
   const uint64_t row_base = static_cast<uint64_t>(d.col) * static_cast<uint64_t>(d.block);
   const double total_directed_edges = static_cast<double>(graph_.global_directed_edges);
   const double pull_pass_floor = static_cast<double>(d.row_set_size()) * grid_.size();
-  int64_t k = 0;
+  // j: the sub-bucket being processed (every earlier one is done); k: the bucket whose light
+  // phases are under way (kNone between a heavy phase and the next bucket).
+  constexpr int64_t kNone = -1;
+  int64_t j = 0, k = kNone;
+  double totals[2] = {0, 0};  // active vertices, push work of the heavy phase (settled so far)
   for (;;) {
-    // Smallest non-empty bucket over all threads and processes (entries are valid while their
-    // distance still falls in the bucket; buckets with stale entries only are emptied here).
+    // Smallest non-empty sub-bucket over all threads and processes (entries are valid while their
+    // distance still falls in the sub-bucket; lists with stale entries only are emptied here).
     double next = kUnreachedDistance;
-    for (size_t b = static_cast<size_t>(k); b < ts.buckets.size(); ++b) {
+    for (size_t b = static_cast<size_t>(j); b < ts.buckets.size(); ++b) {
       auto& list = ts.buckets[b];
       if (std::any_of(list.begin(), list.end(), [&](const Improvement& i) { return dist_[i.x] == i.d; })) {
         next = static_cast<double>(b);
@@ -509,53 +591,66 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
       list.clear();
     }
     reduce_all(&next, 1, MPI_MIN, run);  // also the barrier after which every root entry is visible
-    if (next == kUnreachedDistance) break;
-    k = static_cast<int64_t>(next);
-    if (master) ++run.buckets;
-    ++ts.bucket_epoch;
-    ts.settled.clear();
-    ts.settled_degrees = 0;
-    if (static_cast<size_t>(k) < ts.buckets.size()) {
-      for (const Improvement& i : ts.buckets[k])
-        if (dist_[i.x] == i.d) ts.active.push_back(i.x);
-      ts.buckets[k].clear();
+    if (k != kNone && (next == kUnreachedDistance || static_cast<int64_t>(next) / sub_buckets_ != k)) {
+      const double heavy_start = master ? omp_get_wtime() : 0;
+      // Bucket k is settled. Heavy phase: push from the settled vertices or pull into the others.
+      const double push_work = totals[1];
+      bool pull = false;
+      // Pull costs at least a pass over the row sets (pull_pass_floor): no estimate below that.
+      if (options_.pull_factor > 0 && push_work * 1024 >= total_directed_edges &&
+          push_work > options_.pull_factor * pull_pass_floor)
+        pull = pull_work_estimate(k, run) * options_.pull_factor < push_work;
+      if (pull) {
+        pull_heavy(k, run);
+        if (master) ++run.pull_phases;
+      } else {
+        const int64_t n = gather_records(&ThreadState::settled, row_base, grid_.row_comm(), grid_.cols(), run);
+        relax_records<Edges::kOuter>(n, k, j, run);
+      }
+      if (master) ++run.phases;
+      // Every candidate of the phase must be in before a vertex is put into a bucket by its distance.
+#pragma omp barrier
+      place_improved(kNone, ts);  // all beyond bucket k: into their sub-buckets
+      if (master) (pull ? run.pull_seconds : run.push_seconds) += omp_get_wtime() - heavy_start;
+      j = (k + 1) * sub_buckets_;
+      k = kNone;
+      continue;
     }
-    // Light phases until no process has an active vertex of bucket k.
-    double totals[2] = {0, 0};  // active vertices, push work of the heavy phase
+    if (next == kUnreachedDistance) break;
+    j = static_cast<int64_t>(next);
+    if (k == kNone) {
+      k = j / sub_buckets_;
+      if (master) ++run.buckets;
+      ++ts.bucket_epoch;
+      ts.settled.clear();
+      ts.settled_degrees = 0;
+    }
+    if (static_cast<size_t>(j) < ts.buckets.size()) {
+      for (const Improvement& i : ts.buckets[j])
+        if (dist_[i.x] == i.d) ts.active.push_back(i.x);
+      ts.buckets[j].clear();
+    }
+    // Light phases until no process has an active vertex of sub-bucket j.
+    const double light_start = master ? omp_get_wtime() : 0;
     for (;;) {
       settle(ts);
       const int64_t n = gather_records(&ThreadState::active, row_base, grid_.row_comm(), grid_.cols(), run);
       ts.active.clear();
-      relax_records<Edges::kInner>(n, k, run);
-      place_improved(k, ts);
+      relax_records<Edges::kInner>(n, k, j, run);
+      place_improved(j, ts);
       if (master) ++run.phases;
       totals[0] = static_cast<double>(ts.active.size());
       totals[1] = ts.settled_degrees;
       reduce_all(totals, 2, MPI_SUM, run);
       if (totals[0] == 0) break;
     }
-    // Heavy phase: push from the settled vertices or pull into the others.
-    const double push_work = totals[1];
-    bool pull = false;
-    // Pull costs at least a pass over the row sets (pull_pass_floor): no estimate below that.
-    if (options_.pull_factor > 0 && push_work * 1024 >= total_directed_edges &&
-        push_work > options_.pull_factor * pull_pass_floor)
-      pull = pull_work_estimate(k, run) * options_.pull_factor < push_work;
-    if (pull) {
-      pull_heavy(k, run);
-      if (master) ++run.pull_phases;
-    } else {
-      const int64_t n = gather_records(&ThreadState::settled, row_base, grid_.row_comm(), grid_.cols(), run);
-      relax_records<Edges::kOuter>(n, k, run);
-    }
-    if (master) ++run.phases;
-    // Every candidate of the phase must be in before a vertex is put into a bucket by its distance.
-#pragma omp barrier
-    place_improved(k, ts);
-    ++k;
+    if (master) run.light_seconds += omp_get_wtime() - light_start;
+    ++j;
   }
+  const double parents_start = master ? omp_get_wtime() : 0;
   compute_parents(root, run);
 #pragma omp barrier
+  if (master) run.parents_seconds = omp_get_wtime() - parents_start;
 #pragma omp master
   {
     bucket_epoch_ = ts.bucket_epoch;
@@ -570,7 +665,12 @@ SsspRun DistributedSssp::run(int64_t root) {
 #pragma omp parallel num_threads(nthreads_)
   search(root, run);
   run.seconds = timer.seconds();
-  for (const ThreadState& ts : threads_) run.relaxations += ts.relaxations;
+  for (const ThreadState& ts : threads_) {
+    run.relaxations += ts.relaxations;
+    run.light_relaxations += ts.light_relaxations;
+    run.pull_scans += ts.pull_scans;
+    run.improvements += ts.improvements;
+  }
   double communication = 0;
   for (size_t p = 0; p < run.profile.seconds.size(); ++p)
     if (p != static_cast<size_t>(comm::Phase::kCalculation)) communication += run.profile.seconds[p];

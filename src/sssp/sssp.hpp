@@ -39,6 +39,12 @@ struct SsspOptions {
   // Bucket width. Tuned on SCALE 18..20 Kronecker graphs with uniform [0, 1) weights and average
   // degree 32 (docs/sssp.md).
   double delta = 0.05;
+  // Light phases take the vertices of a bucket in sub_buckets narrower steps (width delta /
+  // sub_buckets), in distance order, before the bucket's one heavy phase: the inner edges are
+  // still those whose candidate stays in the bucket, but a vertex is relaxed mostly once, with a
+  // distance close to its final one, instead of again at every improvement (1 = plain
+  // delta-stepping).
+  int sub_buckets = 4;
   // The heavy phase of a bucket pulls (unsettled vertices look for settled neighbours along
   // their light-enough edges) instead of pushing when the estimated push work exceeds
   // pull_factor times the estimated pull work; 0 = always push.
@@ -57,6 +63,12 @@ struct SsspRun {
   int64_t phases = 0;           // light + heavy phases (each one gather + one exchange)
   int64_t pull_phases = 0;      // heavy phases done by pulling
   int64_t relaxations = 0;      // edges relaxed (push) or scanned (pull) by this rank
+  int64_t light_relaxations = 0;  // of which in light phases
+  int64_t pull_scans = 0;         // of which scanned by pull heavy phases
+  int64_t improvements = 0;       // tentative distances lowered on this rank
+  // Wall time of the search's steps on this rank (the master thread's clock, each step ending at
+  // a barrier): light phases, push and pull heavy phases (with their decision), parent pass.
+  double light_seconds = 0, push_seconds = 0, pull_seconds = 0, parents_seconds = 0;
   comm::PhaseProfile profile;   // this rank's time per phase
 };
 
@@ -79,19 +91,24 @@ class DistributedSssp {
     double d;
   };
   struct alignas(64) ThreadState {
-    std::vector<std::vector<Improvement>> buckets;  // by bucket, lazily deleted (stale entries)
+    std::vector<std::vector<Improvement>> buckets;  // by sub-bucket, lazily deleted (stale entries)
     std::vector<LocalId> active;                // owned vertices to relax in the current phase
     std::vector<Improvement> improved;          // improvements made in the current phase
     std::vector<LocalId> settled;               // owned vertices settled in the current bucket
     std::vector<Improvement> fused;             // bucket fusion: the improvements being relaxed
+    std::vector<Improvement> deferred;          // bucket fusion: improvements into later sub-buckets
+    std::vector<int64_t> selected_rows;         // for_selected_rows(): one chunk's selected rows
     double settled_degrees = 0;                 // push work of the heavy phase
-    int64_t relaxations = 0;
+    int64_t relaxations = 0, light_relaxations = 0, pull_scans = 0, improvements = 0;
     uint32_t bucket_epoch = 0;                  // this bucket's settled_mark_ value
   };
   enum class Edges { kInner, kOuter };  // of a row at distance d: candidates inside bucket k / beyond
 
+  // Index of the sub-bucket (width delta / sub_buckets) of distance d; bucket = sub-bucket /
+  // sub_buckets. Every bucket test derives from this one product, so that the inner / outer
+  // split of the edges and the placing of the improved vertices always agree.
   int64_t bucket_of(double d) const {
-    const double b = d * inverse_delta_;
+    const double b = d * inverse_width_;
     return b < 9e18 ? static_cast<int64_t>(b) : std::numeric_limits<int64_t>::max();  // unreached: no bucket
   }
   // The search of run(), executed by every thread of the parallel region.
@@ -104,23 +121,32 @@ class DistributedSssp {
   // `id_base` is this process's first id in that numbering. Returns the number of records.
   int64_t gather_records(std::vector<LocalId> ThreadState::*list, uint64_t id_base, MPI_Comm comm, int comm_size,
                          SsspRun& run);
-  // Relaxes the inner or outer edges of row-local row x at distance dx: owned targets by atomic
-  // minimum (into ts.improved), the others into this thread's send buffers.
+  // Relaxes the inner or outer edges of row-local row x at distance dx (of bucket k): owned
+  // targets by atomic minimum (into ts.improved), the others into this thread's send buffers.
   template <Edges kEdges>
   void relax_row(int64_t x, double dx, int64_t k, ThreadState& ts, int t);
+  // Whether row-local row x at distance dx may have an inner edge in bucket k (its lightest
+  // edge, from light_bound_, keeps the candidate inside the bucket).
+  bool may_have_inner_edge(int64_t x, double dx, int64_t k) const;
   // Relaxes the gathered records (all threads share them), then, on one-column grids, the
-  // thread's own improvements into bucket k while few (bucket fusion).
+  // thread's own improvements into sub-bucket j while few (bucket fusion).
   template <Edges kEdges>
-  void relax_records(int64_t nrecords, int64_t k, SsspRun& run);
-  void fuse_bucket(int64_t k, ThreadState& ts, int t);
+  void relax_records(int64_t nrecords, int64_t k, int64_t j, SsspRun& run);
+  void fuse_bucket(int64_t k, int64_t j, ThreadState& ts, int t);
   // Sends the buffered candidates to their owners over `comm` (master) and applies them.
   void exchange_candidates(comm::ThreadBuckets& buffers, MPI_Comm comm, SsspRun& run);
   // Atomic minimum of the owned tentative distance; every improvement goes to `improved`.
   void improve(LocalId x, double nd, ThreadState& ts);
-  // The thread's improved vertices: into its next active list (still in bucket k) or buckets.
-  void place_improved(int64_t k, ThreadState& ts);
+  // The thread's improved vertices: into its next active list (still in sub-bucket j) or buckets.
+  void place_improved(int64_t j, ThreadState& ts);
   void settle(ThreadState& ts);
   double pull_work_estimate(int64_t k, SsspRun& run);
+  // Work-shared over the threads (no barrier at the end): visit(u) for every row u of the row set
+  // with select(u). The rows of a chunk are selected first, so that the rows to visit and their
+  // first two neighbours' entries of col_dist can be prefetched several *visited* rows ahead;
+  // prefetching by row index fetched too little when few rows are visited.
+  template <class Select, class Visit>
+  void for_selected_rows(const double* col_dist, Select select, Visit visit);
   void pull_heavy(int64_t k, SsspRun& run);
   void compute_parents(int64_t root, SsspRun& run);
 
@@ -129,7 +155,8 @@ class DistributedSssp {
   const ProcessGrid& grid_;
   const Distribution& dist_of_;
   SsspOptions options_;
-  double inverse_delta_;
+  int64_t sub_buckets_;
+  double inverse_width_;       // sub_buckets / delta
   comm::AlltoallvFn alltoallv_;
   int nthreads_ = 1;
   bool fusion_ = false;        // this process holds every edge of its vertices (one grid column)
@@ -138,6 +165,11 @@ class DistributedSssp {
   std::vector<int64_t> parent_;              // owned
   std::vector<uint64_t> sent_best_;          // column set: bits of the best candidate sent so far
   std::vector<uint32_t> settled_mark_;       // owned: epoch of the bucket that settled it
+  // Row set: a lower bound of the row's lightest weight in 1/kLightBoundScale units (rows are
+  // sorted, so it is weights[start]), kNoEdges for an empty row. A light phase reads this byte
+  // instead of the row start and the row, which are two cache misses, for the gathered vertices
+  // that have no inner edge (about half of them on Kronecker graphs).
+  std::vector<uint8_t> light_bound_;
   uint32_t bucket_epoch_ = 0;
   std::vector<ThreadState> threads_;
   std::vector<double> row_dist_, col_dist_;      // pull, compute_parents()

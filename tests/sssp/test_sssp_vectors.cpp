@@ -19,7 +19,8 @@ void expect_close(double got, double want, const std::string& what) {
   EXPECT_LE(std::fabs(got - want), 1e-6 * std::fabs(want)) << what << ": got " << got << " want " << want;
 }
 
-void check_scale(int scale, int threads, double delta = SsspOptions{}.delta, GridShape shape = {}) {
+void check_scale(int scale, int threads, double delta = SsspOptions{}.delta, GridShape shape = {},
+                 int sub_buckets = SsspOptions{}.sub_buckets) {
   omp_set_num_threads(threads);
   const auto vec = testing::load_graph_vector(scale);
   auto built = testing::build_weighted_test_graph(scale, shape);
@@ -29,6 +30,7 @@ void check_scale(int scale, int threads, double delta = SsspOptions{}.delta, Gri
   ASSERT_EQ(roots.size(), vec.roots.size());
   SsspOptions options;
   options.delta = delta;
+  options.sub_buckets = sub_buckets;
   DistributedSssp sssp(graph, *built->grid, options);
   for (size_t k = 0; k < roots.size(); ++k) {
     const auto& want = vec.roots[k];
@@ -57,6 +59,12 @@ TEST(SsspVectors, OtherDeltas) {
   check_scale(10, 1, 0.02);
   check_scale(10, 2, 0.5);
   check_scale(10, 1, 4.0);
+}
+
+TEST(SsspVectors, SubBuckets) {
+  // Plain delta-stepping (1), and steps narrower than most light edges (16), give the same distances.
+  check_scale(10, 2, SsspOptions{}.delta, {}, 1);
+  check_scale(10, 1, 0.2, {}, 16);
 }
 
 TEST(SsspVectors, TransposedGridShape) {
