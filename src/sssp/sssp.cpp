@@ -19,6 +19,9 @@ inline double double_of(uint64_t b) { return std::bit_cast<double>(b); }
 
 constexpr int kSlotStride = 8;  // doubles per thread in the reduction slots (one cache line)
 constexpr uint32_t kNoEpoch = 0;
+// Candidates buffered before apply_candidates(): enough to overlap many misses, few enough to stay
+// in the first-level cache.
+constexpr size_t kCandidateBatch = 1024;
 // light_bound_: lightest weight of a row rounded down to 1/256 (weights below 254/256 keep their
 // value, heavier ones are bounded by 254/256); 255 marks a row without edges.
 constexpr double kLightBoundScale = 256;
@@ -162,6 +165,17 @@ void DistributedSssp::improve(LocalId x, double nd, ThreadState& ts) {
     }
 }
 
+void DistributedSssp::apply_candidates(ThreadState& ts) {
+  constexpr size_t kCandidateAhead = 16;
+  const size_t n = ts.candidates.size();
+  const Improvement* c = ts.candidates.data();
+  for (size_t i = 0; i < n; ++i) {
+    if (i + kCandidateAhead < n) __builtin_prefetch(&dist_[c[i + kCandidateAhead].x]);
+    improve(c[i].x, c[i].d, ts);
+  }
+  ts.candidates.clear();
+}
+
 template <DistributedSssp::Edges kEdges>
 void DistributedSssp::relax_row(int64_t x, double dx, int64_t k, ThreadState& ts, int t) {
   const Distribution& d = dist_of_;
@@ -181,7 +195,7 @@ void DistributedSssp::relax_row(int64_t x, double dx, int64_t k, ThreadState& ts
     for (; e < end; ++e) {
       const double nd = dx + static_cast<double>(weights[e]);
       if (kEdges == Edges::kInner && nd * scale >= bucket_end) break;
-      improve(neighbors[e], nd, ts);
+      ts.candidates.push_back({neighbors[e], nd});
     }
     ts.relaxations += e - first;
     if constexpr (kEdges == Edges::kInner) ts.light_relaxations += e - first;
@@ -253,7 +267,9 @@ void DistributedSssp::fuse_bucket(int64_t k, int64_t j, ThreadState& ts, int t) 
         ts.settled_degrees += static_cast<double>(graph_.owned_degree[x]);
       }
       if (may_have_inner_edge(x, dx, k)) relax_row<Edges::kInner>(x, dx, k, ts, t);  // one column: row-local = owned
+      if (ts.candidates.size() >= kCandidateBatch) apply_candidates(ts);
     }
+    apply_candidates(ts);
   }
   ts.fused.clear();
   ts.improved.insert(ts.improved.end(), ts.deferred.begin(), ts.deferred.end());
@@ -270,11 +286,9 @@ void DistributedSssp::relax_records(int64_t nrecords, int64_t k, int64_t j, Sssp
   const LocalId* neighbors = graph_.neighbors.data();
   // The rows are random: prefetch the row start of a record kFar ahead and the row itself kNear
   // ahead, so that the misses of several records overlap instead of being paid one by one.
-  // Four records ahead, the target of the lightest edge when it is an inner one. In a light
-  // phase, records whose row has no inner edge (light_bound_, prefetched kBound ahead) are
+  // (The targets' distances are prefetched by apply_candidates.) In a light phase, records whose row has no inner edge (light_bound_, prefetched kBound ahead) are
   // skipped without touching the row.
-  constexpr int64_t kBound = 24, kFar = 16, kNear = 8, kTarget = 4;
-  const double scale = inverse_width_, bucket_end = static_cast<double>((k + 1) * sub_buckets_);
+  constexpr int64_t kBound = 24, kFar = 16, kNear = 8;
   auto wanted = [&](int64_t r) {
     return kEdges == Edges::kOuter ||
            may_have_inner_edge(static_cast<int64_t>(rec[2 * r]), double_of(rec[2 * r + 1]), k);
@@ -288,13 +302,10 @@ void DistributedSssp::relax_records(int64_t nrecords, int64_t k, int64_t j, Sssp
       __builtin_prefetch(&weights[s]);
       __builtin_prefetch(&neighbors[s]);
     }
-    if (kEdges == Edges::kInner && grid_.rows() == 1 && r + kTarget < nrecords && wanted(r + kTarget)) {
-      const int64_t x = static_cast<int64_t>(rec[2 * (r + kTarget)]), s = starts[x];
-      if ((double_of(rec[2 * (r + kTarget) + 1]) + static_cast<double>(weights[s])) * scale < bucket_end)
-        __builtin_prefetch(&dist_[neighbors[s]]);
-    }
     if (wanted(r)) relax_row<kEdges>(static_cast<int64_t>(rec[2 * r]), double_of(rec[2 * r + 1]), k, ts, t);
+    if (ts.candidates.size() >= kCandidateBatch) apply_candidates(ts);
   }
+  apply_candidates(ts);
   if (kEdges == Edges::kInner && fusion_) fuse_bucket(k, j, ts, t);
   if (grid_.rows() > 1) exchange_candidates(out_col_, grid_.col_comm(), run);
 }

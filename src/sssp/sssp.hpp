@@ -98,6 +98,7 @@ class DistributedSssp {
     std::vector<Improvement> fused;             // bucket fusion: the improvements being relaxed
     std::vector<Improvement> deferred;          // bucket fusion: improvements into later sub-buckets
     std::vector<int64_t> selected_rows;         // for_selected_rows(): one chunk's selected rows
+    std::vector<Improvement> candidates;        // one grid row: (owned target, candidate) to apply
     double settled_degrees = 0;                 // push work of the heavy phase
     int64_t relaxations = 0, light_relaxations = 0, pull_scans = 0, improvements = 0;
     uint32_t bucket_epoch = 0;                  // this bucket's settled_mark_ value
@@ -137,6 +138,10 @@ class DistributedSssp {
   void exchange_candidates(comm::ThreadBuckets& buffers, MPI_Comm comm, SsspRun& run);
   // Atomic minimum of the owned tentative distance; every improvement goes to `improved`.
   void improve(LocalId x, double nd, ThreadState& ts);
+  // Applies (improve) the thread's buffered candidates, prefetching their targets' distances
+  // kCandidateAhead entries ahead: the rows are read first and the targets, random cache misses,
+  // are then fetched many at a time instead of one per row.
+  void apply_candidates(ThreadState& ts);
   // The thread's improved vertices: into its next active list (still in sub-bucket j) or buckets.
   void place_improved(int64_t j, ThreadState& ts);
   void settle(ThreadState& ts);
