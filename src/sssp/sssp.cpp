@@ -249,13 +249,13 @@ void DistributedSssp::fuse_bucket(int64_t k, int64_t j, ThreadState& ts, int t) 
     for (int64_t i = 0; i < n; ++i) {
       const LocalId x = ts.fused[i].x;
       const double dx = ts.fused[i].d;
-      if (i + 16 < n) __builtin_prefetch(&light_bound_[ts.fused[i + 16].x]);
-      if (i + 8 < n && may_have_inner_edge(ts.fused[i + 8].x, ts.fused[i + 8].d, k)) {
-        __builtin_prefetch(&starts[ts.fused[i + 8].x]);
-        __builtin_prefetch(&settled_mark_[ts.fused[i + 8].x]);
+      if (i + 32 < n) __builtin_prefetch(&light_bound_[ts.fused[i + 32].x]);
+      if (i + 20 < n && may_have_inner_edge(ts.fused[i + 20].x, ts.fused[i + 20].d, k)) {
+        __builtin_prefetch(&starts[ts.fused[i + 20].x]);
+        __builtin_prefetch(&settled_mark_[ts.fused[i + 20].x]);
       }
-      if (i + 4 < n && may_have_inner_edge(ts.fused[i + 4].x, ts.fused[i + 4].d, k)) {
-        const int64_t s = starts[ts.fused[i + 4].x];
+      if (i + 8 < n && may_have_inner_edge(ts.fused[i + 8].x, ts.fused[i + 8].d, k)) {
+        const int64_t s = starts[ts.fused[i + 8].x];
         __builtin_prefetch(&wg_.weights[s]);
         __builtin_prefetch(&graph_.neighbors[s]);
       }
@@ -288,7 +288,7 @@ void DistributedSssp::relax_records(int64_t nrecords, int64_t k, int64_t j, Sssp
   // ahead, so that the misses of several records overlap instead of being paid one by one.
   // (The targets' distances are prefetched by apply_candidates.) In a light phase, records whose row has no inner edge (light_bound_, prefetched kBound ahead) are
   // skipped without touching the row.
-  constexpr int64_t kBound = 24, kFar = 16, kNear = 8;
+  constexpr int64_t kBound = 48, kFar = 32, kNear = 12;
   auto wanted = [&](int64_t r) {
     return kEdges == Edges::kOuter ||
            may_have_inner_edge(static_cast<int64_t>(rec[2 * r]), double_of(rec[2 * r + 1]), k);
@@ -362,19 +362,19 @@ void DistributedSssp::for_selected_rows(const double* col_dist, Select select, V
   const float* weights = wg_.weights.data();
   const LocalId* neighbors = graph_.neighbors.data();
   const int64_t* starts = graph_.rows.starts();
-  std::vector<int64_t>& rows = threads_[omp_get_thread_num()].selected_rows;
   constexpr int64_t kChunk = 2048, kRowAhead = 12, kTargetAhead = 6;
+  std::vector<int64_t>& rows = threads_[omp_get_thread_num()].selected_rows;
+  rows.resize(kChunk);
   const int64_t nchunks = (nrows + kChunk - 1) / kChunk;
 #pragma omp for schedule(dynamic, 1) nowait
   for (int64_t c = 0; c < nchunks; ++c) {
-    rows.clear();
+    // Without a branch: which rows are selected is not predictable.
+    int64_t n = 0;
     const int64_t end = std::min(nrows, (c + 1) * kChunk);
-    for (int64_t u = c * kChunk; u < end; ++u)
-      if (select(u)) {
-        rows.push_back(u);
-        __builtin_prefetch(&starts[u]);
-      }
-    const int64_t n = static_cast<int64_t>(rows.size());
+    for (int64_t u = c * kChunk; u < end; ++u) {
+      rows[n] = u;
+      n += select(u) ? 1 : 0;
+    }
     for (int64_t i = 0; i < n; ++i) {
       if (i + kRowAhead < n) {
         const int64_t s = starts[rows[i + kRowAhead]];
@@ -463,11 +463,14 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
   // Unsettled rows with an edge light enough to be scanned: the lightest weight (a lower bound
   // from light_bound_) below t(u) - k delta. Most rows have none, and this test reads a byte
   // instead of the row.
+  // (bucket_of(t) >= bucket_end is t * inverse_width_ >= bucket_end: floor(x) >= n iff x >= n.)
+  double lightest[256];
+  for (int b = 0; b < 256; ++b)
+    lightest[b] = b == kNoEdges ? kUnreachedDistance : lower + static_cast<double>(b) / kLightBoundScale;
+  const double end_scaled = static_cast<double>(bucket_end);
   auto scans = [&](int64_t u) {
     const double tu = row_dist[u];
-    const uint8_t bound = light_bound_[u];
-    return bucket_of(tu) >= bucket_end && bound != kNoEdges &&
-           lower + static_cast<double>(bound) / kLightBoundScale < tu;
+    return (tu * inverse_width_ >= end_scaled) & (lightest[light_bound_[u]] < tu);
   };
   auto scan = [&](int64_t u) {
     const double tu = row_dist[u];
@@ -520,16 +523,14 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
   const float* weights = wg_.weights.data();
   const LocalId* neighbors = graph_.neighbors.data();
   const int64_t* starts = graph_.rows.starts();
-  // Every row is selected or not exactly once: an unreached row gets no proposal there.
+  // Every row is selected or not exactly once, and gets -1 there (found parents overwrite it).
   auto reached = [&](int64_t v) {
-    if (row_dist[v] < kUnreachedDistance) return true;
     proposal[v] = -1;
-    return false;
+    return row_dist[v] < kUnreachedDistance;
   };
   auto find_parent = [&](int64_t v) {
     const double dv = row_dist[v];
     const int64_t gv = d.global_from_row_local(v, d.row);
-    proposal[v] = -1;
     if (gv == root) return;
     for (int64_t e = starts[v]; e < starts[v + 1]; ++e) {
       const double w = static_cast<double>(weights[e]);
@@ -637,8 +638,11 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
       ts.settled_degrees = 0;
     }
     if (static_cast<size_t>(j) < ts.buckets.size()) {
-      for (const Improvement& i : ts.buckets[j])
-        if (dist_[i.x] == i.d) ts.active.push_back(i.x);
+      const std::vector<Improvement>& entries = ts.buckets[j];
+      for (size_t i = 0; i < entries.size(); ++i) {
+        if (i + 16 < entries.size()) __builtin_prefetch(&dist_[entries[i + 16].x]);
+        if (dist_[entries[i].x] == entries[i].d) ts.active.push_back(entries[i].x);
+      }
       ts.buckets[j].clear();
     }
     // Light phases until no process has an active vertex of sub-bucket j.

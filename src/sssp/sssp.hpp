@@ -44,7 +44,7 @@ struct SsspOptions {
   // still those whose candidate stays in the bucket, but a vertex is relaxed mostly once, with a
   // distance close to its final one, instead of again at every improvement (1 = plain
   // delta-stepping).
-  int sub_buckets = 4;
+  int sub_buckets = 8;
   // The heavy phase of a bucket pulls (unsettled vertices look for settled neighbours along
   // their light-enough edges) instead of pushing when the estimated push work exceeds
   // pull_factor times the estimated pull work; 0 = always push.
