@@ -285,25 +285,36 @@ void DistributedSssp::relax_records(int64_t nrecords, int64_t k, int64_t j, Sssp
   const float* weights = wg_.weights.data();
   const LocalId* neighbors = graph_.neighbors.data();
   // The rows are random: prefetch the row start of a record kFar ahead and the row itself kNear
-  // ahead, so that the misses of several records overlap instead of being paid one by one.
-  // (The targets' distances are prefetched by apply_candidates.) In a light phase, records whose row has no inner edge (light_bound_, prefetched kBound ahead) are
-  // skipped without touching the row.
-  constexpr int64_t kBound = 48, kFar = 32, kNear = 12;
+  // ahead, so that the misses of several records overlap instead of being paid one by one (the
+  // targets' distances are prefetched by apply_candidates). In a light phase, records whose row
+  // has no inner edge (light_bound_, prefetched kBound ahead) are skipped without touching the row.
+  // The threads take chunks of kChunk records; the look-ahead stays inside the chunk (beyond it
+  // the records may be another thread's, whose core would not have the lines), and each chunk
+  // starts by prefetching its first records.
+  constexpr int64_t kChunk = 512, kBound = 48, kFar = 32, kNear = 12;
   auto wanted = [&](int64_t r) {
     return kEdges == Edges::kOuter ||
            may_have_inner_edge(static_cast<int64_t>(rec[2 * r]), double_of(rec[2 * r + 1]), k);
   };
-#pragma omp for schedule(dynamic, 64) nowait
-  for (int64_t r = 0; r < nrecords; ++r) {
-    if (kEdges == Edges::kInner && r + kBound < nrecords) __builtin_prefetch(&light_bound_[rec[2 * (r + kBound)]]);
-    if (r + kFar < nrecords && wanted(r + kFar)) __builtin_prefetch(&starts[rec[2 * (r + kFar)]]);
-    if (r + kNear < nrecords && wanted(r + kNear)) {
-      const int64_t s = starts[rec[2 * (r + kNear)]];
-      __builtin_prefetch(&weights[s]);
-      __builtin_prefetch(&neighbors[s]);
+  const int64_t nchunks = (nrecords + kChunk - 1) / kChunk;
+#pragma omp for schedule(dynamic, 1) nowait
+  for (int64_t c = 0; c < nchunks; ++c) {
+    const int64_t first = c * kChunk, end = std::min(nrecords, first + kChunk);
+    for (int64_t r = first; r < std::min(end, first + kBound); ++r) {
+      if (kEdges == Edges::kInner) __builtin_prefetch(&light_bound_[rec[2 * r]]);
+      if (r < first + kFar) __builtin_prefetch(&starts[rec[2 * r]]);
     }
-    if (wanted(r)) relax_row<kEdges>(static_cast<int64_t>(rec[2 * r]), double_of(rec[2 * r + 1]), k, ts, t);
-    if (ts.candidates.size() >= kCandidateBatch) apply_candidates(ts);
+    for (int64_t r = first; r < end; ++r) {
+      if (kEdges == Edges::kInner && r + kBound < end) __builtin_prefetch(&light_bound_[rec[2 * (r + kBound)]]);
+      if (r + kFar < end && wanted(r + kFar)) __builtin_prefetch(&starts[rec[2 * (r + kFar)]]);
+      if (r + kNear < end && wanted(r + kNear)) {
+        const int64_t s = starts[rec[2 * (r + kNear)]];
+        __builtin_prefetch(&weights[s]);
+        __builtin_prefetch(&neighbors[s]);
+      }
+      if (wanted(r)) relax_row<kEdges>(static_cast<int64_t>(rec[2 * r]), double_of(rec[2 * r + 1]), k, ts, t);
+      if (ts.candidates.size() >= kCandidateBatch) apply_candidates(ts);
+    }
   }
   apply_candidates(ts);
   if (kEdges == Edges::kInner && fusion_) fuse_bucket(k, j, ts, t);
