@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "graph/weighted_graph.hpp"
+#include "util/huge_pages.hpp"
 
 namespace g500 {
 namespace {
@@ -133,10 +134,14 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
 #pragma omp parallel for schedule(static)
     for (int64_t k = 0; k < n; ++k) std::atomic_ref<int64_t>(lengths[entries[k].v]).fetch_add(1, std::memory_order_relaxed);
   });
-  std::vector<int64_t> row_starts(nrows + 1, 0);
+  // The search reads the rows, weights and row starts at random: huge pages (util/huge_pages.hpp).
+  std::vector<int64_t> row_starts;
+  assign_huge(row_starts, static_cast<size_t>(nrows + 1), int64_t{0});
   for (int64_t v = 0; v < nrows; ++v) row_starts[v + 1] = row_starts[v] + lengths[v];
+  g.neighbors.reserve(row_starts[nrows]);
+  advise_huge_pages(g.neighbors.data(), row_starts[nrows] * sizeof(LocalId));
   g.neighbors.resize(row_starts[nrows]);
-  wg.weights.resize(row_starts[nrows]);
+  assign_huge(wg.weights, static_cast<size_t>(row_starts[nrows]), 0.0f);
 
   // Pass 2: fill at atomic per-row cursors (the order is fixed afterwards by the row sort).
   std::copy(row_starts.begin(), row_starts.end() - 1, lengths.begin());

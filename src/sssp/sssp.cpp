@@ -9,6 +9,7 @@
 #include <bit>
 #include <cmath>
 
+#include "util/huge_pages.hpp"
 #include "util/timer.hpp"
 
 namespace g500 {
@@ -41,7 +42,7 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
       nthreads_(omp_get_max_threads()),
       fusion_(grid.cols() == 1 && options.fusion_limit > 0) {
   const int64_t block = dist_of_.block;
-  dist_.assign(block, kUnreachedDistance);
+  assign_huge(dist_, static_cast<size_t>(block), kUnreachedDistance);
   parent_.assign(block, -1);
   if (grid.rows() > 1) sent_best_.assign(dist_of_.col_set_size(), bits_of(kUnreachedDistance));
   settled_mark_.assign(block, kNoEpoch);
