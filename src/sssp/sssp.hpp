@@ -2,12 +2,15 @@
 // and Yoo distribution (graph/distribution.hpp), with the reference 3.0 float32 edge weights.
 //
 // Bulk-synchronous buckets of width delta. For the current bucket k:
-//  - light phases: the active vertices of bucket k (owned, each with its tentative distance) are
-//    gathered along the grid row, every process relaxes their light edges whose result stays
+//  - light phases, for each slice ("sub-bucket", width delta / sub_buckets) of bucket k in
+//    distance order: the active vertices of the slice (owned, each with its tentative distance)
+//    are gathered along the grid row, every process relaxes their light edges whose result stays
 //    inside bucket k ("inner short" edges, Chakaravarthy et al. 2014) and sends the improved
-//    candidates to the owners along the grid column; vertices improved into bucket k are the next
-//    active set; repeat until no process has an active vertex. When the process holds every edge
-//    of its vertices (a one-column grid), a thread relaxes the vertices it improved into bucket k
+//    candidates to the owners along the grid column; vertices improved into the slice are the next
+//    active set; repeat until no process has an active vertex. Taking the slices in order means a
+//    vertex is relaxed mostly once, with (nearly) its final distance. Rows whose lightest edge
+//    cannot stay in the bucket are skipped from a byte per row. When the process holds every edge
+//    of its vertices (a one-column grid), a thread relaxes the vertices it improved into the slice
 //    at once while they are few ("bucket fusion", Zhang et al. 2020), which removes most phases;
 //  - heavy phase: every vertex settled in bucket k relaxes, once, its remaining edges (the heavy
 //    ones and the light ones that leave the bucket), by pushing from the settled vertices or by
