@@ -2,6 +2,8 @@
 
 #include <fmt/printf.h>
 
+#include <algorithm>
+
 #include "util/result_block.hpp"
 #include "util/result_json.hpp"
 #include "util/stats.hpp"
@@ -14,6 +16,32 @@ void print_sssp_result_block(FILE* out, const SsspConfig& config, const SsspBenc
 
 void print_sssp_phase_profile(FILE* out, const SsspBenchmarkResult& result) {
   print_phase_table(out, "SSSP", collect_root_series(result.roots).total, result.roots.size());
+  // The search's own steps (rank 0's clock), which say where the calculation above goes.
+  double light = 0, push = 0, pull = 0, parents = 0, total = 0;
+  int64_t light_relaxations = 0, pulled = 0, relaxations = 0;
+  for (const SsspRootResult& r : result.roots) {
+    light += r.light_seconds;
+    push += r.push_seconds;
+    pull += r.pull_seconds;
+    parents += r.parents_seconds;
+    total += r.seconds;
+    light_relaxations += r.light_relaxations;
+    pulled += r.pull_scans;
+    relaxations += r.relaxations;
+  }
+  if (total <= 0) return;
+  std::fprintf(out, "SSSP steps (rank 0, summed over %zu SSSP runs; relaxed or scanned edges in millions):\n",
+               result.roots.size());
+  auto row = [&](const char* name, double seconds, double edges) {
+    std::fprintf(out, "  %-16s %8.4f s %6.1f %%", name, seconds, 100.0 * seconds / total);
+    if (edges >= 0) std::fprintf(out, " %10.2f M", edges / 1e6);
+    std::fprintf(out, "\n");
+  };
+  row("light phases", light, static_cast<double>(light_relaxations));
+  row("push heavy", push, static_cast<double>(relaxations - light_relaxations - pulled));
+  row("pull heavy", pull, static_cast<double>(pulled));
+  row("parents", parents, -1);
+  row("other (buckets)", std::max(0.0, total - light - push - pull - parents), -1);
 }
 
 void print_dijkstra_comparison(FILE* out, const SsspBenchmarkResult& result) {

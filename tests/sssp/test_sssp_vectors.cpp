@@ -35,9 +35,17 @@ void check_scale(int scale, int threads, double delta = SsspOptions{}.delta, Gri
   for (size_t k = 0; k < roots.size(); ++k) {
     const auto& want = vec.roots[k];
     ASSERT_EQ(roots[k], want.root);
-    sssp.run(roots[k]);
+    const SsspRun run = sssp.run(roots[k]);
     SsspValidation check = validate_sssp(graph, *built->grid, roots[k], sssp.distances(), sssp.parents());
     ASSERT_TRUE(check.ok) << "scale " << scale << " root " << want.root << ": " << check.error;
+    // The work counters: every reached vertex but the root had its distance lowered at least
+    // once (on its owner); light and pulled edges are parts of all relaxed edges; the timed steps
+    // are parts of the search.
+    int64_t counts[4] = {run.improvements, run.relaxations, run.light_relaxations, run.pull_scans};
+    MPI_Allreduce(MPI_IN_PLACE, counts, 4, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+    EXPECT_GE(counts[0], want.reached - 1);
+    EXPECT_LE(counts[2] + counts[3], counts[1]);
+    EXPECT_LE(run.light_seconds + run.push_seconds + run.pull_seconds + run.parents_seconds, run.seconds * (1 + 1e-9));
     EXPECT_EQ(check.reached, want.reached);
     EXPECT_EQ(check.nedge, want.nedge_for_teps);
     const std::string what = "scale " + std::to_string(scale) + " root " + std::to_string(want.root);
