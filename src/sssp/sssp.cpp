@@ -27,6 +27,10 @@ constexpr size_t kCandidateBatch = 1024;
 // value, heavier ones are bounded by 254/256); 255 marks a row without edges.
 constexpr double kLightBoundScale = 256;
 constexpr uint8_t kLightBoundMax = 254, kNoEdges = 255;
+// What a light_bound_ byte says: a lower bound of the row's weights (infinity: no edges).
+inline double lightest_weight_bound(uint8_t bound) {
+  return bound == kNoEdges ? std::numeric_limits<double>::infinity() : static_cast<double>(bound) / kLightBoundScale;
+}
 
 }  // namespace
 
@@ -75,12 +79,9 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
 }
 
 bool DistributedSssp::may_have_inner_edge(int64_t x, double dx, int64_t k) const {
-  const uint8_t bound = light_bound_[x];
-  // bound / 256 <= the lightest weight, and rounding is monotonic: when even the bound takes the
+  // The bound is <= the lightest weight, and rounding is monotonic: when even the bound takes the
   // candidate out of bucket k, every edge of the row does (the test of relax_row).
-  return bound != kNoEdges &&
-         (dx + static_cast<double>(bound) / kLightBoundScale) * inverse_width_ <
-             static_cast<double>((k + 1) * sub_buckets_);
+  return (dx + lightest_weight_bound(light_bound_[x])) * inverse_width_ < static_cast<double>((k + 1) * sub_buckets_);
 }
 
 void DistributedSssp::reduce_all(double* values, int count, MPI_Op op, SsspRun& run) {
@@ -477,8 +478,7 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
   // instead of the row.
   // (bucket_of(t) >= bucket_end is t * inverse_width_ >= bucket_end: floor(x) >= n iff x >= n.)
   double lightest[256];
-  for (int b = 0; b < 256; ++b)
-    lightest[b] = b == kNoEdges ? kUnreachedDistance : lower + static_cast<double>(b) / kLightBoundScale;
+  for (int b = 0; b < 256; ++b) lightest[b] = lower + lightest_weight_bound(static_cast<uint8_t>(b));
   const double end_scaled = static_cast<double>(bucket_end);
   auto scans = [&](int64_t u) {
     const double tu = row_dist[u];
