@@ -262,12 +262,7 @@ void DistributedSssp::fuse_bucket(int64_t k, int64_t j, ThreadState& ts, int t) 
         __builtin_prefetch(&graph_.neighbors[s]);
       }
       if (std::atomic_ref<double>(dist_[x]).load(std::memory_order_relaxed) != dx) continue;
-      std::atomic_ref<uint32_t> settled(settled_mark_[x]);
-      if (settled.load(std::memory_order_relaxed) != ts.bucket_epoch &&
-          settled.exchange(ts.bucket_epoch, std::memory_order_relaxed) != ts.bucket_epoch) {
-        ts.settled.push_back(x);
-        ts.settled_degrees += static_cast<double>(graph_.owned_degree[x]);
-      }
+      settle_one(x, ts);
       if (may_have_inner_edge(x, dx, k)) relax_row<Edges::kInner>(x, dx, k, ts, t);  // one column: row-local = owned
       if (ts.candidates.size() >= kCandidateBatch) apply_candidates(ts);
     }
@@ -352,6 +347,15 @@ void DistributedSssp::place_improved(int64_t j, ThreadState& ts) {
   ts.improved.clear();
 }
 
+void DistributedSssp::settle_one(LocalId x, ThreadState& ts) {
+  std::atomic_ref<uint32_t> settled(settled_mark_[x]);
+  if (settled.load(std::memory_order_relaxed) != ts.bucket_epoch &&
+      settled.exchange(ts.bucket_epoch, std::memory_order_relaxed) != ts.bucket_epoch) {
+    ts.settled.push_back(x);
+    ts.settled_degrees += static_cast<double>(graph_.owned_degree[x]);
+  }
+}
+
 void DistributedSssp::settle(ThreadState& ts) {
   const int64_t n = static_cast<int64_t>(ts.active.size());
   for (int64_t i = 0; i < n; ++i) {
@@ -360,12 +364,7 @@ void DistributedSssp::settle(ThreadState& ts) {
       __builtin_prefetch(&graph_.owned_degree[ts.active[i + 8]]);
     }
     const LocalId x = ts.active[i];
-    std::atomic_ref<uint32_t> settled(settled_mark_[x]);
-    if (settled.load(std::memory_order_relaxed) != ts.bucket_epoch &&
-        settled.exchange(ts.bucket_epoch, std::memory_order_relaxed) != ts.bucket_epoch) {
-      ts.settled.push_back(x);
-      ts.settled_degrees += static_cast<double>(graph_.owned_degree[x]);
-    }
+    settle_one(x, ts);
   }
 }
 

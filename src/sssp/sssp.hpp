@@ -147,7 +147,9 @@ class DistributedSssp {
   void apply_candidates(ThreadState& ts);
   // The thread's improved vertices: into its next active list (still in sub-bucket j) or buckets.
   void place_improved(int64_t j, ThreadState& ts);
-  void settle(ThreadState& ts);
+  // Puts owned x into the thread's settled list unless some thread settled it in this bucket.
+  void settle_one(LocalId x, ThreadState& ts);
+  void settle(ThreadState& ts);  // settle_one() for the active list
   double pull_work_estimate(int64_t k, SsspRun& run);
   // Work-shared over the threads (no barrier at the end): visit(u) for every row u of the row set
   // with select(u). The rows of a chunk are selected first, so that the rows to visit and their
