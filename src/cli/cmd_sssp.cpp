@@ -34,6 +34,9 @@ int run_sssp_command(int argc, char** argv) {
   app.add_option("--delta", config.sssp.delta, "delta-stepping bucket width (edges lighter than delta are light)")->check(CLI::PositiveNumber)->capture_default_str();
   app.add_option("--sub-buckets", config.sssp.sub_buckets, "light phases take each bucket in this many narrower steps, in distance order (1 = plain delta-stepping)")->check(CLI::Range(1, 1024))->capture_default_str();
   app.add_option("--pull-factor", config.sssp.pull_factor, "heavy phases pull when push work > factor x pull work (0 = always push)")->check(CLI::NonNegativeNumber)->capture_default_str();
+  std::vector<std::string> disabled;
+  app.add_option("--disable", disabled, "switch off techniques, comma-separated: reorder (the degree-order renumbering of 001 4.2)")
+      ->delimiter(',');
   app.add_option("--compare-dijkstra", config.compare_dijkstra, "also solve the first N roots with a serial Dijkstra on rank 0 and report the speed-up")->check(CLI::NonNegativeNumber);
   FileInputOptions in;
   in.add_to(app, "SSSP");
@@ -45,6 +48,10 @@ int run_sssp_command(int argc, char** argv) {
   if (!parse_or_throw(app, argc, argv)) return 0;
   if (!seed_text.empty()) parse_seed_pair(seed_text, config.spec.seed1, config.spec.seed2);
   config.validate = !no_validate;
+  for (const std::string& name : disabled) {
+    if (name != "reorder") throw UsageError("--disable: unknown technique '" + name + "' (switchable for sssp: reorder)");
+    config.graph.reorder = false;
+  }
   in.check(app, config.root_ids, config.root_seed);
   if (in.path.empty() && app.get_option("--weight-seed")->count())
     throw UsageError("--weight-seed needs --input (generated graphs have the reference generator's weights)");

@@ -2,7 +2,8 @@
 // rank reads its share of the edge list in chunks and sends each directed entry (v, u, w) to
 // P(row(v), col(u)); pass 1 counts row lengths, pass 2 re-reads the chunks and fills the CSR.
 // Rows are then sorted by (weight, neighbour), which also makes the result independent of the
-// arrival order, so the fill may use atomic cursors.
+// arrival order, so the fill may use atomic cursors. With `reorder` the vertices are renumbered
+// by degree inside every block between the passes, as the BFS's kernel 1 does (001 section 4.2).
 #include <omp.h>
 
 #include <algorithm>
@@ -116,7 +117,8 @@ WeightedEdgeSource kronecker_weighted_edge_source(const gen::KroneckerGenerator&
   return source;
 }
 
-WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, const ProcessGrid& grid) {
+WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, const ProcessGrid& grid,
+                                              const WeightedGraphOptions& options) {
   WeightedLocalGraph wg;
   LocalGraph& g = wg.graph;
   g.dist = Distribution(source.edges.nvertices, grid.rows(), grid.cols(), grid.row(), grid.col());
@@ -126,7 +128,7 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
   std::vector<gen::Edge> buffer(chunk);
   std::vector<float> weights(chunk);
 
-  // Pass 1: row lengths.
+  // Pass 1: row lengths (original row-local ids).
   std::vector<int64_t> lengths(nrows + 1, 0);
   for_each_chunk(source, grid.world(), buffer, weights, [&](const gen::Edge* edges, const float* w, int64_t count) {
     auto entries = route(edges, w, count, d, grid);
@@ -134,24 +136,35 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
 #pragma omp parallel for schedule(static)
     for (int64_t k = 0; k < n; ++k) std::atomic_ref<int64_t>(lengths[entries[k].v]).fetch_add(1, std::memory_order_relaxed);
   });
+  // Full degree of each owned vertex (original offsets): its row lengths summed over the grid row.
+  g.owned_degree.assign(d.block, 0);
+  MPI_Reduce_scatter_block(lengths.data(), g.owned_degree.data(), static_cast<int>(d.block), MPI_INT64_T, MPI_SUM,
+                           grid.row_comm());
+  ForwardMaps forward;
+  if (options.reorder) g.renumbering = build_renumbering(g.owned_degree, d, grid, forward);
+  const LocalId* row_new = options.reorder ? forward.row_new.data() : nullptr;
+  const LocalId* col_new = options.reorder ? forward.col_new.data() : nullptr;
+
   // The search reads the rows, weights and row starts at random: huge pages (util/huge_pages.hpp).
   std::vector<int64_t> row_starts;
   assign_huge(row_starts, static_cast<size_t>(nrows + 1), int64_t{0});
-  for (int64_t v = 0; v < nrows; ++v) row_starts[v + 1] = row_starts[v] + lengths[v];
+  for (int64_t v = 0; v < nrows; ++v) row_starts[(row_new ? row_new[v] : v) + 1] = lengths[v];
+  for (int64_t x = 0; x < nrows; ++x) row_starts[x + 1] += row_starts[x];
   g.neighbors.reserve(row_starts[nrows]);
   advise_huge_pages(g.neighbors.data(), row_starts[nrows] * sizeof(LocalId));
   g.neighbors.resize(row_starts[nrows]);
   assign_huge(wg.weights, static_cast<size_t>(row_starts[nrows]), 0.0f);
 
-  // Pass 2: fill at atomic per-row cursors (the order is fixed afterwards by the row sort).
-  std::copy(row_starts.begin(), row_starts.end() - 1, lengths.begin());
+  // Pass 2: fill at atomic per-row cursors (the order is fixed afterwards by the row sort); the
+  // cursors are indexed by original row-local id, the entries stored in the graph's ids.
+  for (int64_t v = 0; v < nrows; ++v) lengths[v] = row_starts[row_new ? row_new[v] : v];
   for_each_chunk(source, grid.world(), buffer, weights, [&](const gen::Edge* edges, const float* w, int64_t count) {
     auto entries = route(edges, w, count, d, grid);
     const int64_t n = static_cast<int64_t>(entries.size());
 #pragma omp parallel for schedule(static)
     for (int64_t k = 0; k < n; ++k) {
       const int64_t at = std::atomic_ref<int64_t>(lengths[entries[k].v]).fetch_add(1, std::memory_order_relaxed);
-      g.neighbors[at] = entries[k].u;
+      g.neighbors[at] = col_new ? col_new[entries[k].u] : entries[k].u;
       wg.weights[at] = entries[k].w;
     }
   });
@@ -174,13 +187,8 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
     }
   }
 
-  std::vector<int64_t> row_degree(nrows);
-  for (int64_t v = 0; v < nrows; ++v) row_degree[v] = row_starts[v + 1] - row_starts[v];
   // Plain CSR: the SSSP kernels index row starts directly by row-local id.
   g.rows = RowIndex(std::move(row_starts), /*compressed=*/false);
-  g.owned_degree.assign(d.block, 0);
-  MPI_Reduce_scatter_block(row_degree.data(), g.owned_degree.data(), static_cast<int>(d.block), MPI_INT64_T, MPI_SUM,
-                           grid.row_comm());
   int64_t local = g.local_edges();
   MPI_Allreduce(&local, &g.global_directed_edges, 1, MPI_INT64_T, MPI_SUM, grid.world());
   return wg;

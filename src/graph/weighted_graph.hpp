@@ -4,7 +4,8 @@
 //
 // Each row (the neighbours of one row-local v) is sorted by (weight, neighbour): delta-stepping
 // then finds its light edges, and the edges that stay inside the current bucket, as a prefix.
-// Parallel edges keep their own weights; self-loops are dropped.
+// Parallel edges keep their own weights; self-loops are dropped. With `reorder` (the default) the
+// vertices of every block are renumbered by degree, as in the BFS graph.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -24,13 +25,21 @@ struct WeightedEdgeSource {
 WeightedEdgeSource kronecker_weighted_edge_source(const gen::KroneckerGenerator& generator, int rank, int nranks);
 
 struct WeightedLocalGraph {
-  LocalGraph graph;            // row_starts, neighbors, owned_degree, global_directed_edges
+  LocalGraph graph;            // row_starts, neighbors, owned_degree, renumbering, global_directed_edges
   std::vector<float> weights;  // parallel to graph.neighbors
 
   size_t memory_bytes() const { return graph.memory_bytes() + weights.size() * sizeof(float); }
 };
 
+struct WeightedGraphOptions {
+  // Degree-order renumbering inside every block (001 section 4.2, graph/renumbering.hpp): the
+  // search's per-vertex arrays and the rows of the busy vertices then share few cache lines and
+  // pages. The graph is in the new ids; graph.renumbering translates back.
+  bool reorder = true;
+};
+
 // Kernel 1 with weights (collective).
-WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, const ProcessGrid& grid);
+WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, const ProcessGrid& grid,
+                                              const WeightedGraphOptions& options = {});
 
 }  // namespace g500

@@ -19,6 +19,7 @@ namespace g500 {
 struct SsspConfig : RunConfig {
   int compare_dijkstra = 0;  // roots also solved by a serial Dijkstra on rank 0 (0 = none)
   SsspOptions sssp;
+  WeightedGraphOptions graph;  // kernel 1: `--disable reorder` turns off the degree-order renumbering
   uint64_t weight_seed = 1;  // file input without weights: seed of the generated weights (docs/sssp.md)
   // Called (collectively) after the first root was validated, e.g. to write result files.
   std::function<void(const LocalGraph&, const ProcessGrid&, int64_t root, const std::vector<double>& distances,

@@ -61,6 +61,7 @@ nlohmann::json sssp_result_json(const SsspConfig& config, const SsspBenchmarkRes
   j["config"]["options"] = {{"validate", config.validate},
                             {"delta", config.sssp.delta},
                             {"sub_buckets", config.sssp.sub_buckets},
+                            {"reorder", config.graph.reorder},
                             {"pull_factor", config.sssp.pull_factor},
                             {"compare_dijkstra", config.compare_dijkstra},
                             {"rankmap", config.rankmap_path}};

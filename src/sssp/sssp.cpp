@@ -46,8 +46,15 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
       nthreads_(omp_get_max_threads()),
       fusion_(grid.cols() == 1 && options.fusion_limit > 0) {
   const int64_t block = dist_of_.block;
+  renumbered_ = graph_.renumbering.active();
   assign_huge(dist_, static_cast<size_t>(block), kUnreachedDistance);
   parent_.assign(block, -1);
+  degree_.resize(block);
+  for (int64_t x = 0; x < block; ++x) degree_[x] = graph_.owned_degree[graph_.owned_original(x)];
+  if (renumbered_) {
+    dist_out_.assign(block, kUnreachedDistance);
+    parent_graph_.assign(block, -1);
+  }
   if (grid.rows() > 1) sent_best_.assign(dist_of_.col_set_size(), bits_of(kUnreachedDistance));
   settled_mark_.assign(block, kNoEpoch);
   threads_.resize(nthreads_);
@@ -352,7 +359,7 @@ void DistributedSssp::settle_one(LocalId x, ThreadState& ts) {
   if (settled.load(std::memory_order_relaxed) != ts.bucket_epoch &&
       settled.exchange(ts.bucket_epoch, std::memory_order_relaxed) != ts.bucket_epoch) {
     ts.settled.push_back(x);
-    ts.settled_degrees += static_cast<double>(graph_.owned_degree[x]);
+    ts.settled_degrees += static_cast<double>(degree_[x]);
   }
 }
 
@@ -361,7 +368,7 @@ void DistributedSssp::settle(ThreadState& ts) {
   for (int64_t i = 0; i < n; ++i) {
     if (i + 8 < n) {
       __builtin_prefetch(&settled_mark_[ts.active[i + 8]]);
-      __builtin_prefetch(&graph_.owned_degree[ts.active[i + 8]]);
+      __builtin_prefetch(&degree_[ts.active[i + 8]]);
     }
     const LocalId x = ts.active[i];
     settle_one(x, ts);
@@ -410,22 +417,27 @@ double DistributedSssp::pull_work_estimate(int64_t k, SsspRun& run) {
   const Distribution& d = dist_of_;
   const double lower = static_cast<double>(k) * options_.delta;
   const int64_t bucket_end = (k + 1) * sub_buckets_;
-  // A sample: one run of kRun vertices in every kSampleEvery (vertex ids are scrambled by the
-  // generator), scaled up; the whole block when it is small. Only a decision depends on it.
-  constexpr int64_t kRun = 1024, kSampleEvery = 8;
-  const int64_t every = d.block >= 64 * kRun * kSampleEvery ? kSampleEvery : 1;
-  const int64_t runs = (d.block + kRun - 1) / kRun;
-  double pull = 0;
+  // The first kExact vertices exactly (with the degree-order renumbering, the busiest ones), then
+  // a sample: one run of kRun vertices in every kSampleEvery, scaled up (degrees vary slowly along
+  // a degree-ordered block; without renumbering the generator has scrambled the ids). The whole
+  // block when it is small. Only a decision depends on it.
+  constexpr int64_t kExact = 8192, kRun = 64, kSampleEvery = 8;
+  const int64_t every = d.block >= 64 * kExact ? kSampleEvery : 1;
+  const int64_t exact_end = every == 1 ? d.block : kExact;
+  auto pull_of = [&](int64_t x) {
+    const double t = dist_[x];
+    return degree_[x] == 0 || bucket_of(t) < bucket_end ? 0.0 : static_cast<double>(degree_[x]) * std::min(1.0, t - lower);
+  };
+  double exact = 0, sampled = 0;
+#pragma omp for schedule(static) nowait
+  for (int64_t x = 0; x < exact_end; ++x) exact += pull_of(x);
+  const int64_t runs = (d.block - exact_end + kRun - 1) / kRun;
 #pragma omp for schedule(static) nowait
   for (int64_t run_index = 0; run_index < runs; run_index += every) {
-    const int64_t end = std::min(d.block, (run_index + 1) * kRun);
-    for (int64_t x = run_index * kRun; x < end; ++x) {
-      const double t = dist_[x];
-      if (graph_.owned_degree[x] == 0 || bucket_of(t) < bucket_end) continue;
-      pull += static_cast<double>(graph_.owned_degree[x]) * std::min(1.0, t - lower);
-    }
+    const int64_t begin = exact_end + run_index * kRun, end = std::min(d.block, begin + kRun);
+    for (int64_t x = begin; x < end; ++x) sampled += pull_of(x);
   }
-  pull *= static_cast<double>(every);
+  double pull = exact + sampled * static_cast<double>(every);
   if (omp_get_thread_num() == 0) pull += static_cast<double>(d.row_set_size());
   reduce_all(&pull, 1, MPI_SUM, run);
   return pull;
@@ -530,7 +542,8 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
 #pragma omp barrier
   const double* row_dist = ncols > 1 ? row_dist_.data() : dist_.data();
   const double* col_dist = nrows_grid > 1 ? col_dist_.data() : dist_.data();
-  int64_t* proposal = ncols > 1 ? proposal_.data() : parent_.data();
+  int64_t* owned_parent = renumbered_ ? parent_graph_.data() : parent_.data();
+  int64_t* proposal = ncols > 1 ? proposal_.data() : owned_parent;
   const float* weights = wg_.weights.data();
   const LocalId* neighbors = graph_.neighbors.data();
   const int64_t* starts = graph_.rows.starts();
@@ -541,15 +554,14 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
   };
   auto find_parent = [&](int64_t v) {
     const double dv = row_dist[v];
-    const int64_t gv = d.global_from_row_local(v, d.row);
-    if (gv == root) return;
+    if (dv == 0 && global_of_row(v) == root) return;
     for (int64_t e = starts[v]; e < starts[v + 1]; ++e) {
       const double w = static_cast<double>(weights[e]);
       if (w > dv) break;  // weights ascend and du >= 0: no later edge gives du + w == dv
       const double du = col_dist[neighbors[e]];
       if (du + w != dv) continue;
-      const int64_t gu = d.global_from_col_local(neighbors[e], d.col);
-      if (du < dv || gu < gv) {
+      const int64_t gu = global_of_col(neighbors[e]);
+      if (du < dv || gu < global_of_row(v)) {
         proposal[v] = gu;
         return;
       }
@@ -561,8 +573,27 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
   {
     if (ncols > 1) {
       comm::ScopedPhase timed(run.profile, comm::Phase::kAlltoallv);
-      MPI_Reduce_scatter_block(proposal_.data(), parent_.data(), block, MPI_INT64_T, MPI_MAX, grid_.row_comm());
+      MPI_Reduce_scatter_block(proposal_.data(), owned_parent, block, MPI_INT64_T, MPI_MAX, grid_.row_comm());
     }
+  }
+  if (renumbered_) {
+#pragma omp barrier
+    // A gather in original order (random reads, which the core overlaps, prefetched ahead).
+    const LocalId* owned_new = graph_.renumbering.owned_new.data();
+    constexpr int64_t kAhead = 16;
+#pragma omp for schedule(static)
+    for (int64_t o = 0; o < d.block; ++o) {
+      if (o + kAhead < d.block) {
+        __builtin_prefetch(&dist_[owned_new[o + kAhead]]);
+        __builtin_prefetch(&parent_graph_[owned_new[o + kAhead]]);
+      }
+      const LocalId x = owned_new[o];
+      dist_out_[o] = dist_[x];
+      parent_[o] = parent_graph_[x];
+    }
+  }
+#pragma omp master
+  {
     const int64_t first = d.owned_begin();
     if (root >= first && root < first + d.block) parent_[root - first] = root;
   }
@@ -589,9 +620,10 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
   }
   const int64_t first = d.owned_begin();
   if (master && root >= first && root < first + d.block) {
-    dist_[root - first] = 0;
+    const auto root_x = static_cast<LocalId>(graph_.owned_local(root - first));
+    dist_[root_x] = 0;
     if (ts.buckets.empty()) ts.buckets.resize(1);
-    ts.buckets[0].push_back({static_cast<LocalId>(root - first), 0.0});
+    ts.buckets[0].push_back({root_x, 0.0});
   }
   const uint64_t row_base = static_cast<uint64_t>(d.col) * static_cast<uint64_t>(d.block);
   const double total_directed_edges = static_cast<double>(graph_.global_directed_edges);

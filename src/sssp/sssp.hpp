@@ -79,9 +79,10 @@ class DistributedSssp {
  public:
   DistributedSssp(const WeightedLocalGraph& graph, const ProcessGrid& grid, const SsspOptions& options);
   // Collective: shortest paths from `root`. Afterwards distances()/parents() hold the owned
-  // vertices' values (kUnreachedDistance and -1 when unreached; the root has 0 and itself).
+  // vertices' values by original offset (kUnreachedDistance and -1 when unreached; the root has 0
+  // and itself), whatever the graph's renumbering.
   SsspRun run(int64_t root);
-  const std::vector<double>& distances() const { return dist_; }
+  const std::vector<double>& distances() const { return renumbered_ ? dist_out_ : dist_; }
   const std::vector<int64_t>& parents() const { return parent_; }
 
  private:
@@ -159,6 +160,13 @@ class DistributedSssp {
   void for_selected_rows(const double* col_dist, Select select, Visit visit);
   void pull_heavy(int64_t k, SsspRun& run);
   void compute_parents(int64_t root, SsspRun& run);
+  // Global (original) id of row-local / column-local x of the graph.
+  int64_t global_of_row(int64_t x) const {
+    return dist_of_.global_from_row_local(graph_.original_row_local(static_cast<LocalId>(x)), dist_of_.row);
+  }
+  int64_t global_of_col(int64_t x) const {
+    return dist_of_.global_from_col_local(graph_.original_col_local(static_cast<LocalId>(x)), dist_of_.col);
+  }
 
   const WeightedLocalGraph& wg_;
   const LocalGraph& graph_;
@@ -171,8 +179,14 @@ class DistributedSssp {
   int nthreads_ = 1;
   bool fusion_ = false;        // this process holds every edge of its vertices (one grid column)
 
+  // Every per-vertex array of the search is indexed in the graph's ids (degree order when the
+  // graph is renumbered); run() ends by translating the results to original offsets.
+  bool renumbered_ = false;
   std::vector<double> dist_;                 // owned
-  std::vector<int64_t> parent_;              // owned
+  std::vector<int64_t> degree_;              // owned: full degree
+  std::vector<double> dist_out_;             // owned, by original offset (when renumbered_)
+  std::vector<int64_t> parent_graph_;        // owned parents (when renumbered_)
+  std::vector<int64_t> parent_;              // owned, by original offset
   std::vector<uint64_t> sent_best_;          // column set: bits of the best candidate sent so far
   std::vector<uint32_t> settled_mark_;       // owned: epoch of the bucket that settled it
   // Row set: a lower bound of the row's lightest weight in 1/kLightBoundScale units (rows are

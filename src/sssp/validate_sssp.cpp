@@ -99,6 +99,15 @@ std::string check_tree(const Distribution& d, const ProcessGrid& grid, int64_t r
   return error;
 }
 
+// values[original[x]] for every x: values gathered by original id, in the graph's order.
+template <class T>
+std::vector<T> in_graph_order(const std::vector<T>& values, const std::vector<LocalId>& original) {
+  std::vector<T> out(values.size());
+#pragma omp parallel for schedule(static)
+  for (size_t x = 0; x < values.size(); ++x) out[x] = values[original[x]];
+  return out;
+}
+
 void distance_summary(const Distribution& d, const std::vector<double>& dist, MPI_Comm comm, SsspValidation& result) {
   double sum = 0, max = 0;
   int64_t reached = 0;
@@ -144,6 +153,13 @@ SsspValidation validate_sssp(const WeightedLocalGraph& wg, const ProcessGrid& gr
   MPI_Allgather(dist.data(), block, MPI_DOUBLE, row_dist.data(), block, MPI_DOUBLE, grid.row_comm());
   MPI_Allgather(dist.data(), block, MPI_DOUBLE, col_dist.data(), block, MPI_DOUBLE, grid.col_comm());
   MPI_Allgather(parents.data(), block, MPI_INT64_T, row_parent.data(), block, MPI_INT64_T, grid.row_comm());
+  // The results are by original offset, a renumbered graph's rows and neighbours in its own ids:
+  // put the gathered values into the graph's order, and translate ids back where they are reported.
+  if (graph.renumbering.active()) {
+    row_dist = in_graph_order(row_dist, graph.renumbering.row_original);
+    col_dist = in_graph_order(col_dist, graph.renumbering.col_original);
+    row_parent = in_graph_order(row_parent, graph.renumbering.row_original);
+  }
 
   // Rules 3-5 over this process's entries (v in the row set, u in the column set, weight w).
   Bitmap parent_edge(d.row_set_size()), parent_weight(d.row_set_size());
@@ -168,7 +184,7 @@ SsspValidation validate_sssp(const WeightedLocalGraph& wg, const ProcessGrid& gr
         }
       }
       if (std::isfinite(dv)) ++reached_entries;
-      if (parent >= 0 && parent == d.global_from_col_local(u, d.col)) {
+      if (parent >= 0 && parent == d.global_from_col_local(graph.original_col_local(u), d.col)) {
         parent_edge.test_and_set_atomic(v);
         if (within(dv, du + w)) parent_weight.test_and_set_atomic(v);
       }
@@ -176,7 +192,8 @@ SsspValidation validate_sssp(const WeightedLocalGraph& wg, const ProcessGrid& gr
   }
   std::string local_error;
   if (bad_v >= 0) {
-    const int64_t v = d.global_from_row_local(bad_v, d.row), u = d.global_from_col_local(bad_u, d.col);
+    const int64_t v = d.global_from_row_local(graph.original_row_local(static_cast<LocalId>(bad_v)), d.row);
+    const int64_t u = d.global_from_col_local(graph.original_col_local(static_cast<LocalId>(bad_u)), d.col);
     local_error = "edge (" + std::to_string(u) + ", " + std::to_string(v) + ", " + std::to_string(bad_w) +
                   "): dist " + std::to_string(row_dist[bad_v]) + " of " + std::to_string(v) + " exceeds dist " +
                   std::to_string(col_dist[bad_u]) + " of " + std::to_string(u) +
@@ -197,8 +214,9 @@ SsspValidation validate_sssp(const WeightedLocalGraph& wg, const ProcessGrid& gr
     const int64_t v = first + k;
     degree_sum += graph.owned_degree[k];
     if (v == root || !local_error.empty()) continue;
-    const bool edge = (owned_edge[k / kBitsPerWord] >> (k % kBitsPerWord)) & 1U;
-    const bool weight = (owned_weight[k / kBitsPerWord] >> (k % kBitsPerWord)) & 1U;
+    const int64_t x = graph.owned_local(k);  // the bitmaps are in the graph's ids
+    const bool edge = (owned_edge[x / kBitsPerWord] >> (x % kBitsPerWord)) & 1U;
+    const bool weight = (owned_weight[x / kBitsPerWord] >> (x % kBitsPerWord)) & 1U;
     if (!edge)
       local_error = "the parent " + std::to_string(parents[k]) + " of vertex " + std::to_string(v) +
                     " is not one of its neighbours (not an input edge)";

@@ -81,6 +81,22 @@ TEST(SsspCli, DeltaOptionAndNoValidate) {
   EXPECT_NE(r.out.find("NBFS:                           4"), std::string::npos) << r.out;
 }
 
+TEST(SsspCli, DisableReorder) {
+  // Without the degree-order renumbering the validated distances are the same (the vectors').
+  const std::string dir = testing::make_temp_dir();
+  auto r = run_g500(2, "sssp --scale 8 --disable reorder --json " + dir + "/run.json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(testing::read_file(dir + "/run.json"));
+  EXPECT_EQ(j["config"]["options"]["reorder"], false);
+  const auto vec = testing::load_graph_vector(8);
+  ASSERT_EQ(j["roots"].size(), 64u);
+  for (size_t k = 0; k < 64; ++k) {
+    const auto& root = j["roots"][k];
+    EXPECT_LE(std::fabs(root["sum_dist"].get<double>() - vec.roots[k].sssp_sum_dist), 1e-6 * vec.roots[k].sssp_sum_dist);
+    EXPECT_TRUE(root["validated"]);
+  }
+}
+
 TEST(SsspCli, BadInput) {
   for (int ranks : {1, 2}) {
     expect_usage_error(ranks, "--bogus", "--bogus");
@@ -89,6 +105,7 @@ TEST(SsspCli, BadInput) {
     expect_usage_error(ranks, "--roots 0", "--roots");
     expect_usage_error(ranks, "--delta 0", "--delta");
     expect_usage_error(ranks, "--delta -1", "--delta");
+    expect_usage_error(ranks, "--disable bcsr", "--disable: unknown technique 'bcsr' (switchable for sssp: reorder)");
     expect_usage_error(ranks, "--seed 1", "--seed '1' is not of the form A,B");
     expect_usage_error(ranks, "--scale 40", "needs about");
     expect_usage_error(ranks, "--scale 8 --json /nonexistent-dir/out.json", "cannot write '/nonexistent-dir/out.json'");

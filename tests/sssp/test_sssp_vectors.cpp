@@ -20,12 +20,13 @@ void expect_close(double got, double want, const std::string& what) {
 }
 
 void check_scale(int scale, int threads, double delta = SsspOptions{}.delta, GridShape shape = {},
-                 int sub_buckets = SsspOptions{}.sub_buckets) {
+                 int sub_buckets = SsspOptions{}.sub_buckets, WeightedGraphOptions graph_options = {}) {
   omp_set_num_threads(threads);
   const auto vec = testing::load_graph_vector(scale);
-  auto built = testing::build_weighted_test_graph(scale, shape);
+  auto built = testing::build_weighted_test_graph(scale, shape, graph_options);
   const WeightedLocalGraph& graph = built->graph;
   EXPECT_EQ(graph.graph.global_directed_edges, 2 * (vec.nedges_generated - vec.self_loops));
+  EXPECT_EQ(graph.graph.renumbering.active(), graph_options.reorder);
   const auto roots = choose_roots(built->spec, 64, graph.graph, *built->grid);
   ASSERT_EQ(roots.size(), vec.roots.size());
   SsspOptions options;
@@ -73,6 +74,15 @@ TEST(SsspVectors, SubBuckets) {
   // Plain delta-stepping (1), and steps narrower than most light edges (16), give the same distances.
   check_scale(10, 2, SsspOptions{}.delta, {}, 1);
   check_scale(10, 1, 0.2, {}, 16);
+}
+
+TEST(SsspVectors, WithoutRenumbering) {
+  // The degree-order renumbering changes every internal id, not the results (which are reported
+  // by original vertex id either way).
+  WeightedGraphOptions plain;
+  plain.reorder = false;
+  check_scale(10, 2, SsspOptions{}.delta, {}, SsspOptions{}.sub_buckets, plain);
+  check_scale(12, 1, SsspOptions{}.delta, {}, SsspOptions{}.sub_buckets, plain);
 }
 
 TEST(SsspVectors, TransposedGridShape) {
