@@ -1,33 +1,44 @@
 // Kernel 1 with weights (see graph/weighted_graph.hpp). Same routing as build_graph.cpp: every
 // rank reads its share of the edge list in chunks and sends each directed entry (v, u, w) to
-// P(row(v), col(u)); pass 1 counts row lengths, pass 2 re-reads the chunks and fills the CSR.
-// Rows are then sorted by (weight, neighbour), which also makes the result independent of the
-// arrival order, so the fill may use atomic cursors. With `reorder` the vertices are renumbered
-// by degree inside every block between the passes, as the BFS's kernel 1 does (001 section 4.2).
+// P(row(v), col(u)); pass 1 counts row lengths (and keeps the routed entries when they fit in
+// memory), pass 2 deals the entries to their rows: the kept ones, or the chunks read and routed
+// again. With `reorder` the vertices are renumbered by degree inside every block between the
+// passes, as the BFS's kernel 1 does (001 section 4.2). Rows are then sorted by (weight,
+// neighbour), which also makes the result independent of the arrival order.
 #include <omp.h>
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstring>
 #include <vector>
 
 #include "graph/weighted_graph.hpp"
 #include "util/huge_pages.hpp"
+#include "util/memory.hpp"
 
 namespace g500 {
 namespace {
 
 constexpr int64_t kChunkEdges = int64_t{1} << 22;
+// Keep pass 1's entries (12 bytes each) when, with the CSR (8 bytes each), they use at most this
+// share of the node's memory (the BFS build's rule, graph/build_graph.cpp).
+constexpr double kKeepEntriesMemoryShare = 0.4;
+// Pass 2 groups a batch of entries by ranges of consecutive rows, at most this many, before
+// writing them: each range's rows are then filled by one thread, their writes close together.
+constexpr int64_t kFillRanges = 1024;
 
 struct WeightedEntry {
   LocalId v;
   LocalId u;
   float w;
 };
+// Entry buffers are written in full right after they are sized: no zeroing (util/large_array.hpp).
+using EntryArray = LargeArray<WeightedEntry>;
 
 // Routes the directed entries of `count` edges to the processes that store them and returns what
-// this process receives; with_uw = false sends only v (pass 1).
-std::vector<WeightedEntry> route(const gen::Edge* edges, const float* weights, int64_t count, const Distribution& d,
+// this process receives (on one process, what it sends: no copy).
+EntryArray route(const gen::Edge* edges, const float* weights, int64_t count, const Distribution& d,
                                  const ProcessGrid& grid) {
   const int nranks = grid.size();
   const int nthreads = omp_get_max_threads();
@@ -57,7 +68,7 @@ std::vector<WeightedEntry> route(const gen::Edge* edges, const float* weights, i
     }
     send_counts[r] = static_cast<int>((total - before) * sizeof(WeightedEntry));
   }
-  std::vector<WeightedEntry> send(total);
+  EntryArray send(total);
 #pragma omp parallel num_threads(nthreads)
   {
     const int t = omp_get_thread_num();
@@ -71,6 +82,7 @@ std::vector<WeightedEntry> route(const gen::Edge* edges, const float* weights, i
       send[next[dest_of(b, a)]++] = WeightedEntry{d.row_local(b), d.col_local(a), w};
     }
   }
+  if (nranks == 1) return send;
   std::vector<int> recv_counts(nranks), recv_displs(nranks);
   MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, grid.world());
   int64_t received = 0;
@@ -78,7 +90,7 @@ std::vector<WeightedEntry> route(const gen::Edge* edges, const float* weights, i
     recv_displs[r] = static_cast<int>(received);
     received += recv_counts[r];
   }
-  std::vector<WeightedEntry> recv(received / sizeof(WeightedEntry));
+  EntryArray recv(received / sizeof(WeightedEntry));
   MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), MPI_BYTE, recv.data(), recv_counts.data(),
                 recv_displs.data(), MPI_BYTE, grid.world());
   return recv;
@@ -97,6 +109,85 @@ void for_each_chunk(const WeightedEdgeSource& source, MPI_Comm comm, std::vector
     body(buffer.data(), weights.data(), count);
   }
 }
+
+bool keep_entries_for_pass_two(const WeightedEdgeSource& source, const ProcessGrid& grid) {
+  const double entries_per_rank = 2.0 * static_cast<double>(source.edges.global_edges) / grid.size();
+  const double need =
+      entries_per_rank * (sizeof(WeightedEntry) + sizeof(LocalId) + sizeof(float)) * ranks_on_this_node(grid.world());
+  int keep = need <= kKeepEntriesMemoryShare * static_cast<double>(physical_memory_bytes()) ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &keep, 1, MPI_INT, MPI_MIN, grid.world());
+  return keep == 1;
+}
+
+// Pass 2's dealer: writes batches of entries (original row-local v, original column-local u, w)
+// into the CSR at per-row cursors, in the graph's ids. Writing each entry at its row directly
+// puts every write at a random place of the whole edge array (a cache and TLB miss each, the
+// largest cost of kernel 1); instead a batch is first grouped by row range (a counting sort with
+// few, sequentially written destinations), then every range is written by one thread.
+class RowDealer {
+ public:
+  RowDealer(WeightedLocalGraph& wg, const std::vector<int64_t>& row_starts, const LocalId* row_new, const LocalId* col_new)
+      : wg_(wg), row_new_(row_new), col_new_(col_new), cursor_(row_starts.begin(), row_starts.end() - 1) {
+    const int64_t nrows = static_cast<int64_t>(cursor_.size());
+    while ((nrows >> shift_) >= kFillRanges) ++shift_;
+    nranges_ = (nrows >> shift_) + 1;
+  }
+
+  void deal(const WeightedEntry* entries, int64_t n) {
+    const int nthreads = omp_get_max_threads();
+    counts_.assign(static_cast<size_t>(nthreads) * nranges_, 0);
+    grouped_.resize(n);
+#pragma omp parallel num_threads(nthreads)
+    {
+      const int t = omp_get_thread_num();
+      const int64_t lo = n * t / nthreads, hi = n * (t + 1) / nthreads;
+      int64_t* mine = &counts_[static_cast<size_t>(t) * nranges_];
+      for (int64_t k = lo; k < hi; ++k) ++mine[row_of(entries[k].v) >> shift_];
+#pragma omp barrier
+#pragma omp single
+      {
+        int64_t at = 0;  // range-major, then thread: each range is one contiguous stretch
+        starts_.assign(nranges_ + 1, 0);
+        for (int64_t r = 0; r < nranges_; ++r) {
+          starts_[r] = at;
+          for (int other = 0; other < nthreads; ++other) {
+            const int64_t c = counts_[static_cast<size_t>(other) * nranges_ + r];
+            counts_[static_cast<size_t>(other) * nranges_ + r] = at;
+            at += c;
+          }
+        }
+        starts_[nranges_] = at;
+      }
+      for (int64_t k = lo; k < hi; ++k) {
+        const LocalId x = row_of(entries[k].v);
+        grouped_[mine[x >> shift_]++] = WeightedEntry{x, col_new_ ? col_new_[entries[k].u] : entries[k].u, entries[k].w};
+      }
+#pragma omp barrier
+      LocalId* neighbors = wg_.graph.neighbors.data();
+      float* weights = wg_.weights.data();
+#pragma omp for schedule(dynamic, 1)
+      for (int64_t r = 0; r < nranges_; ++r)
+        for (int64_t k = starts_[r]; k < starts_[r + 1]; ++k) {
+          const WeightedEntry& e = grouped_[k];
+          const int64_t at = cursor_[e.v]++;
+          neighbors[at] = e.u;
+          weights[at] = e.w;
+        }
+    }
+  }
+
+ private:
+  LocalId row_of(LocalId v) const { return row_new_ ? row_new_[v] : v; }
+
+  WeightedLocalGraph& wg_;
+  const LocalId* row_new_;
+  const LocalId* col_new_;
+  std::vector<int64_t> cursor_;  // by row (graph's ids): where its next entry goes
+  int shift_ = 0;                // range of row x: x >> shift_
+  int64_t nranges_ = 1;
+  std::vector<int64_t> counts_, starts_;
+  EntryArray grouped_;
+};
 
 }  // namespace
 
@@ -128,13 +219,16 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
   std::vector<gen::Edge> buffer(chunk);
   std::vector<float> weights(chunk);
 
-  // Pass 1: row lengths (original row-local ids).
+  // Pass 1: row lengths (original row-local ids); the routed entries are kept when they fit.
+  const bool keep = options.keep_entries && keep_entries_for_pass_two(source, grid);
+  std::vector<EntryArray> kept;
   std::vector<int64_t> lengths(nrows + 1, 0);
   for_each_chunk(source, grid.world(), buffer, weights, [&](const gen::Edge* edges, const float* w, int64_t count) {
     auto entries = route(edges, w, count, d, grid);
     const int64_t n = static_cast<int64_t>(entries.size());
 #pragma omp parallel for schedule(static)
     for (int64_t k = 0; k < n; ++k) std::atomic_ref<int64_t>(lengths[entries[k].v]).fetch_add(1, std::memory_order_relaxed);
+    if (keep) kept.push_back(std::move(entries));
   });
   // Full degree of each owned vertex (original offsets): its row lengths summed over the grid row.
   g.owned_degree.assign(d.block, 0);
@@ -155,34 +249,39 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
   g.neighbors.resize(row_starts[nrows]);
   assign_huge(wg.weights, static_cast<size_t>(row_starts[nrows]), 0.0f);
 
-  // Pass 2: fill at atomic per-row cursors (the order is fixed afterwards by the row sort); the
-  // cursors are indexed by original row-local id, the entries stored in the graph's ids.
-  for (int64_t v = 0; v < nrows; ++v) lengths[v] = row_starts[row_new ? row_new[v] : v];
-  for_each_chunk(source, grid.world(), buffer, weights, [&](const gen::Edge* edges, const float* w, int64_t count) {
-    auto entries = route(edges, w, count, d, grid);
-    const int64_t n = static_cast<int64_t>(entries.size());
-#pragma omp parallel for schedule(static)
-    for (int64_t k = 0; k < n; ++k) {
-      const int64_t at = std::atomic_ref<int64_t>(lengths[entries[k].v]).fetch_add(1, std::memory_order_relaxed);
-      g.neighbors[at] = col_new ? col_new[entries[k].u] : entries[k].u;
-      wg.weights[at] = entries[k].w;
+  // Pass 2: deal the entries to their rows (in arrival order; the row sort fixes the order).
+  std::vector<int64_t>().swap(lengths);
+  RowDealer dealer(wg, row_starts, row_new, col_new);
+  if (keep) {
+    for (auto& entries : kept) {
+      dealer.deal(entries.data(), static_cast<int64_t>(entries.size()));
+      EntryArray().swap(entries);
     }
-  });
+  } else {
+    for_each_chunk(source, grid.world(), buffer, weights, [&](const gen::Edge* edges, const float* w, int64_t count) {
+      auto entries = route(edges, w, count, d, grid);
+      dealer.deal(entries.data(), static_cast<int64_t>(entries.size()));
+    });
+  }
 
-  // Sort every row by (weight, neighbour).
+  // Sort every row by (weight, neighbour), as one 64-bit key per entry: a weight >= 0 orders as
+  // its bit pattern (-0 is made +0), the neighbour breaks ties.
 #pragma omp parallel
   {
-    std::vector<std::pair<float, LocalId>> row;
+    std::vector<uint64_t> row;
 #pragma omp for schedule(dynamic, 256)
     for (int64_t v = 0; v < nrows; ++v) {
       const int64_t b = row_starts[v], e = row_starts[v + 1];
       if (e - b < 2) continue;
       row.resize(e - b);
-      for (int64_t k = b; k < e; ++k) row[k - b] = {wg.weights[k], g.neighbors[k]};
+      for (int64_t k = b; k < e; ++k) {
+        const float w = wg.weights[k] == 0 ? 0.0f : wg.weights[k];
+        row[k - b] = static_cast<uint64_t>(std::bit_cast<uint32_t>(w)) << 32 | g.neighbors[k];
+      }
       std::sort(row.begin(), row.end());
       for (int64_t k = b; k < e; ++k) {
-        wg.weights[k] = row[k - b].first;
-        g.neighbors[k] = row[k - b].second;
+        wg.weights[k] = std::bit_cast<float>(static_cast<uint32_t>(row[k - b] >> 32));
+        g.neighbors[k] = static_cast<LocalId>(row[k - b]);
       }
     }
   }

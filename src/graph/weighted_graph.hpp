@@ -36,6 +36,9 @@ struct WeightedGraphOptions {
   // search's per-vertex arrays and the rows of the busy vertices then share few cache lines and
   // pages. The graph is in the new ids; graph.renumbering translates back.
   bool reorder = true;
+  // Hold pass 1's entries in memory for pass 2 when they fit (false: always read and route the
+  // edges again, the path taken when memory is short; tests use it at small SCALEs).
+  bool keep_entries = true;
 };
 
 // Kernel 1 with weights (collective).

@@ -85,6 +85,14 @@ TEST(SsspVectors, WithoutRenumbering) {
   check_scale(12, 1, SsspOptions{}.delta, {}, SsspOptions{}.sub_buckets, plain);
 }
 
+TEST(SsspVectors, KernelOneRegeneratingTheEdges) {
+  // Kernel 1's path for when pass 1's entries do not fit in memory: pass 2 generates and routes
+  // the edges again. Same graph, same distances.
+  WeightedGraphOptions regenerate;
+  regenerate.keep_entries = false;
+  check_scale(12, 2, SsspOptions{}.delta, {}, SsspOptions{}.sub_buckets, regenerate);
+}
+
 TEST(SsspVectors, TransposedGridShape) {
   int nranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
