@@ -174,48 +174,35 @@ void DistributedSssp::improve(LocalId x, double nd, ThreadState& ts) {
     }
 }
 
-void DistributedSssp::apply_candidates(ThreadState& ts) {
+void DistributedSssp::apply_candidates(ThreadState& ts, int t) {
   constexpr size_t kCandidateAhead = 16;
   const size_t n = ts.candidates.size();
   const Improvement* c = ts.candidates.data();
-  for (size_t i = 0; i < n; ++i) {
-    if (i + kCandidateAhead < n) __builtin_prefetch(&dist_[c[i + kCandidateAhead].x]);
-    improve(c[i].x, c[i].d, ts);
-  }
-  ts.candidates.clear();
-}
-
-template <DistributedSssp::Edges kEdges>
-void DistributedSssp::relax_row(int64_t x, double dx, int64_t k, ThreadState& ts, int t) {
-  const Distribution& d = dist_of_;
-  const float* weights = wg_.weights.data();
-  const LocalId* neighbors = graph_.neighbors.data();
-  const int64_t* starts = graph_.rows.starts();
-  // A candidate c leaves bucket k when bucket_of(c) / sub_buckets > k, i.e.
-  // c * inverse_width_ >= (k + 1) * sub_buckets.
-  const double scale = inverse_width_, bucket_end = static_cast<double>((k + 1) * sub_buckets_);
-  int64_t e = starts[x], end = starts[x + 1];
-  // Weights ascend along the row: the inner edges are a prefix (short: w < delta), found by a
-  // linear scan, which reads the row in order (a binary search costs dependent cache misses).
-  if constexpr (kEdges == Edges::kOuter)
-    while (e < end && (dx + static_cast<double>(weights[e])) * scale < bucket_end) ++e;
-  const int64_t first = e;
-  if (grid_.rows() == 1) {
-    for (; e < end; ++e) {
-      const double nd = dx + static_cast<double>(weights[e]);
-      if (kEdges == Edges::kInner && nd * scale >= bucket_end) break;
-      ts.candidates.push_back({neighbors[e], nd});
+  if (grid_.rows() == 1) {  // the column set is the owned block: every target is owned
+    for (size_t i = 0; i < n; ++i) {
+      if (i + kCandidateAhead < n) __builtin_prefetch(&dist_[c[i + kCandidateAhead].x]);
+      improve(c[i].x, c[i].d, ts);
     }
-    ts.relaxations += e - first;
-    if constexpr (kEdges == Edges::kInner) ts.light_relaxations += e - first;
+    ts.candidates.clear();
     return;
   }
+  // Several grid rows: the target is a column-local id. Owned targets are improved here; the
+  // others go to their owner unless a candidate at least as good was sent already (sent_best_).
+  // Either way one random access, prefetched ahead.
+  const Distribution& d = dist_of_;
   const uint64_t my_row = static_cast<uint64_t>(d.row), block = static_cast<uint64_t>(d.block);
   auto& buffers = out_col_[t];
-  for (; e < end; ++e) {
-    const double nd = dx + static_cast<double>(weights[e]);
-    if (kEdges == Edges::kInner && nd * scale >= bucket_end) break;
-    const LocalId u = neighbors[e];
+  for (size_t i = 0; i < n; ++i) {
+    if (i + kCandidateAhead < n) {
+      const LocalId ahead = c[i + kCandidateAhead].x;
+      const uint64_t owner = d.by_block.divide(ahead);
+      if (owner == my_row)
+        __builtin_prefetch(&dist_[ahead - owner * block]);
+      else
+        __builtin_prefetch(&sent_best_[ahead]);
+    }
+    const LocalId u = c[i].x;
+    const double nd = c[i].d;
     const uint64_t owner = d.by_block.divide(u);
     const LocalId offset = static_cast<LocalId>(u - owner * block);
     if (owner == my_row) {
@@ -234,6 +221,28 @@ void DistributedSssp::relax_row(int64_t x, double dx, int64_t k, ThreadState& ts
     auto& out = buffers[owner];
     out.push_back(offset);
     out.push_back(bits_of(nd));
+  }
+  ts.candidates.clear();
+}
+
+template <DistributedSssp::Edges kEdges>
+void DistributedSssp::relax_row(int64_t x, double dx, int64_t k, ThreadState& ts) {
+  const float* weights = wg_.weights.data();
+  const LocalId* neighbors = graph_.neighbors.data();
+  const int64_t* starts = graph_.rows.starts();
+  // A candidate c leaves bucket k when bucket_of(c) / sub_buckets > k, i.e.
+  // c * inverse_width_ >= (k + 1) * sub_buckets.
+  const double scale = inverse_width_, bucket_end = static_cast<double>((k + 1) * sub_buckets_);
+  int64_t e = starts[x], end = starts[x + 1];
+  // Weights ascend along the row: the inner edges are a prefix (short: w < delta), found by a
+  // linear scan, which reads the row in order (a binary search costs dependent cache misses).
+  if constexpr (kEdges == Edges::kOuter)
+    while (e < end && (dx + static_cast<double>(weights[e])) * scale < bucket_end) ++e;
+  const int64_t first = e;
+  for (; e < end; ++e) {
+    const double nd = dx + static_cast<double>(weights[e]);
+    if (kEdges == Edges::kInner && nd * scale >= bucket_end) break;
+    ts.candidates.push_back({neighbors[e], nd});
   }
   ts.relaxations += e - first;
   if constexpr (kEdges == Edges::kInner) ts.light_relaxations += e - first;
@@ -270,10 +279,10 @@ void DistributedSssp::fuse_bucket(int64_t k, int64_t j, ThreadState& ts, int t) 
       }
       if (std::atomic_ref<double>(dist_[x]).load(std::memory_order_relaxed) != dx) continue;
       settle_one(x, ts);
-      if (may_have_inner_edge(x, dx, k)) relax_row<Edges::kInner>(x, dx, k, ts, t);  // one column: row-local = owned
-      if (ts.candidates.size() >= kCandidateBatch) apply_candidates(ts);
+      if (may_have_inner_edge(x, dx, k)) relax_row<Edges::kInner>(x, dx, k, ts);  // one column: row-local = owned
+      if (ts.candidates.size() >= kCandidateBatch) apply_candidates(ts, t);
     }
-    apply_candidates(ts);
+    apply_candidates(ts, t);
   }
   ts.fused.clear();
   ts.improved.insert(ts.improved.end(), ts.deferred.begin(), ts.deferred.end());
@@ -316,11 +325,11 @@ void DistributedSssp::relax_records(int64_t nrecords, int64_t k, int64_t j, Sssp
         __builtin_prefetch(&weights[s]);
         __builtin_prefetch(&neighbors[s]);
       }
-      if (wanted(r)) relax_row<kEdges>(static_cast<int64_t>(rec[2 * r]), double_of(rec[2 * r + 1]), k, ts, t);
-      if (ts.candidates.size() >= kCandidateBatch) apply_candidates(ts);
+      if (wanted(r)) relax_row<kEdges>(static_cast<int64_t>(rec[2 * r]), double_of(rec[2 * r + 1]), k, ts);
+      if (ts.candidates.size() >= kCandidateBatch) apply_candidates(ts, t);
     }
   }
-  apply_candidates(ts);
+  apply_candidates(ts, t);
   if (kEdges == Edges::kInner && fusion_) fuse_bucket(k, j, ts, t);
   if (grid_.rows() > 1) exchange_candidates(out_col_, grid_.col_comm(), run);
 }

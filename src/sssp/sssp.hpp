@@ -111,7 +111,7 @@ class DistributedSssp {
     std::vector<Improvement> fused;             // bucket fusion: the improvements being relaxed
     std::vector<Improvement> deferred;          // bucket fusion: improvements into later sub-buckets
     std::vector<int64_t> selected_rows;         // for_selected_rows(): one chunk's selected rows
-    std::vector<Improvement> candidates;        // one grid row: (owned target, candidate) to apply
+    std::vector<Improvement> candidates;        // (column-local target, candidate) to apply
     double settled_degrees = 0;                 // push work of the heavy phase
     int64_t relaxations = 0, light_relaxations = 0, pull_scans = 0, improvements = 0;
     uint32_t bucket_epoch = 0;                  // this bucket's settled_mark_ value
@@ -135,10 +135,10 @@ class DistributedSssp {
   // `id_base` is this process's first id in that numbering. Returns the number of records.
   int64_t gather_records(std::vector<LocalId> ThreadState::*list, uint64_t id_base, MPI_Comm comm, int comm_size,
                          SsspRun& run);
-  // Relaxes the inner or outer edges of row-local row x at distance dx (of bucket k): owned
-  // targets by atomic minimum (into ts.improved), the others into this thread's send buffers.
+  // Relaxes the inner or outer edges of row-local row x at distance dx (of bucket k): their
+  // (target, candidate) pairs go to ts.candidates, for apply_candidates().
   template <Edges kEdges>
-  void relax_row(int64_t x, double dx, int64_t k, ThreadState& ts, int t);
+  void relax_row(int64_t x, double dx, int64_t k, ThreadState& ts);
   // Whether row-local row x at distance dx may have an inner edge in bucket k (its lightest
   // edge, from light_bound_, keeps the candidate inside the bucket).
   bool may_have_inner_edge(int64_t x, double dx, int64_t k) const;
@@ -151,10 +151,11 @@ class DistributedSssp {
   void exchange_candidates(comm::ThreadBuckets& buffers, MPI_Comm comm, SsspRun& run);
   // Atomic minimum of the owned tentative distance; every improvement goes to `improved`.
   void improve(LocalId x, double nd, ThreadState& ts);
-  // Applies (improve) the thread's buffered candidates, prefetching their targets' distances
-  // kCandidateAhead entries ahead: the rows are read first and the targets, random cache misses,
-  // are then fetched many at a time instead of one per row.
-  void apply_candidates(ThreadState& ts);
+  // Applies the thread's buffered candidates (owned targets: improve; with several grid rows, the
+  // others into thread t's send buffers), prefetching what each touches kCandidateAhead entries
+  // ahead: the rows are read first and the targets, random cache misses, are then fetched many
+  // at a time instead of one per row.
+  void apply_candidates(ThreadState& ts, int t);
   // The thread's improved vertices: into its next active list (still in sub-bucket j) or buckets.
   void place_improved(int64_t j, ThreadState& ts);
   // Puts owned x into the thread's settled list unless some thread settled it in this bucket.
