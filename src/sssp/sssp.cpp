@@ -19,7 +19,7 @@ inline uint64_t bits_of(double d) { return std::bit_cast<uint64_t>(d); }
 inline double double_of(uint64_t b) { return std::bit_cast<double>(b); }
 
 constexpr int kSlotStride = 8;  // doubles per thread in the reduction slots (one cache line)
-constexpr uint32_t kNoEpoch = 0;
+constexpr uint8_t kNoEpoch = 0;
 // Candidates buffered before apply_candidates(): enough to overlap many misses, few enough to stay
 // in the first-level cache.
 constexpr size_t kCandidateBatch = 1024;
@@ -50,7 +50,10 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
   assign_huge(dist_, static_cast<size_t>(block), kUnreachedDistance);
   parent_.assign(block, -1);
   degree_.resize(block);
-  for (int64_t x = 0; x < block; ++x) degree_[x] = graph_.owned_degree[graph_.owned_original(x)];
+  // Degrees only weigh work estimates: saturate at the type's maximum.
+  for (int64_t x = 0; x < block; ++x)
+    degree_[x] = static_cast<uint32_t>(
+        std::min<int64_t>(graph_.owned_degree[graph_.owned_original(x)], std::numeric_limits<uint32_t>::max()));
   if (renumbered_) {
     dist_out_.assign(block, kUnreachedDistance);
     parent_graph_.assign(block, -1);
@@ -364,7 +367,7 @@ void DistributedSssp::place_improved(int64_t j, ThreadState& ts) {
 }
 
 void DistributedSssp::settle_one(LocalId x, ThreadState& ts) {
-  std::atomic_ref<uint32_t> settled(settled_mark_[x]);
+  std::atomic_ref<uint8_t> settled(settled_mark_[x]);
   if (settled.load(std::memory_order_relaxed) != ts.bucket_epoch &&
       settled.exchange(ts.bucket_epoch, std::memory_order_relaxed) != ts.bucket_epoch) {
     ts.settled.push_back(x);
@@ -685,7 +688,13 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
     if (k == kNone) {
       k = j / sub_buckets_;
       if (master) ++run.buckets;
-      ++ts.bucket_epoch;
+      if (++ts.bucket_epoch == kNoEpoch) {
+        // The one-byte marks wrapped: a mark left by a bucket 255 buckets ago would read as
+        // settled in this one. Every thread is here in the same iteration.
+        ts.bucket_epoch = kNoEpoch + 1;
+#pragma omp for schedule(static)
+        for (int64_t x = 0; x < d.block; ++x) settled_mark_[x] = kNoEpoch;
+      }
       ts.settled.clear();
       ts.settled_degrees = 0;
     }

@@ -114,7 +114,7 @@ class DistributedSssp {
     std::vector<Improvement> candidates;        // (column-local target, candidate) to apply
     double settled_degrees = 0;                 // push work of the heavy phase
     int64_t relaxations = 0, light_relaxations = 0, pull_scans = 0, improvements = 0;
-    uint32_t bucket_epoch = 0;                  // this bucket's settled_mark_ value
+    uint8_t bucket_epoch = 0;                   // this bucket's settled_mark_ value
   };
   enum class Edges { kInner, kOuter };  // of a row at distance d: candidates inside bucket k / beyond
 
@@ -196,18 +196,18 @@ class DistributedSssp {
   bool renumbered_ = false;
   bool published_ = true;
   std::vector<double> dist_;                 // owned
-  std::vector<int64_t> degree_;              // owned: full degree
+  std::vector<uint32_t> degree_;             // owned: full degree (saturated; for work estimates)
   std::vector<double> dist_out_;             // owned, by original offset (when renumbered_)
   std::vector<int64_t> parent_graph_;        // owned parents in the graph's order (when renumbered_)
   std::vector<int64_t> parent_;              // owned, by original offset
   std::vector<uint64_t> sent_best_;          // column set: bits of the best candidate sent so far
-  std::vector<uint32_t> settled_mark_;       // owned: epoch of the bucket that settled it
+  std::vector<uint8_t> settled_mark_;        // owned: epoch (mod 255) of the bucket that settled it
   // Row set: a lower bound of the row's lightest weight in 1/kLightBoundScale units (rows are
   // sorted, so it is weights[start]), kNoEdges for an empty row. A light phase reads this byte
   // instead of the row start and the row, which are two cache misses, for the gathered vertices
   // that have no inner edge (about half of them on Kronecker graphs).
   std::vector<uint8_t> light_bound_;
-  uint32_t bucket_epoch_ = 0;
+  uint8_t bucket_epoch_ = 0;
   std::vector<ThreadState> threads_;
   std::vector<double> row_dist_, col_dist_;      // pull, compute_parents()
   std::vector<int64_t> proposal_;
