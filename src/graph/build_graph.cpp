@@ -484,10 +484,8 @@ constexpr double kKeepEntriesMemoryShare = 0.4;
 
 bool keep_entries_for_pass_two(const EdgeSource& source, const ProcessGrid& grid) {
   const double entries_per_rank = 2.0 * static_cast<double>(source.global_edges) / grid.size();
-  const double need = entries_per_rank * (sizeof(uint64_t) + sizeof(LocalId)) * ranks_on_this_node(grid.world());
-  int keep = need <= kKeepEntriesMemoryShare * static_cast<double>(physical_memory_bytes()) ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &keep, 1, MPI_INT, MPI_MIN, grid.world());
-  return keep == 1;
+  return every_node_has_room(entries_per_rank * (sizeof(uint64_t) + sizeof(LocalId)), kKeepEntriesMemoryShare,
+                             grid.world());
 }
 
 // From the row lengths of pass 1 (original row ids): the owned degrees, the renumbering with

@@ -112,11 +112,8 @@ void for_each_chunk(const WeightedEdgeSource& source, MPI_Comm comm, std::vector
 
 bool keep_entries_for_pass_two(const WeightedEdgeSource& source, const ProcessGrid& grid) {
   const double entries_per_rank = 2.0 * static_cast<double>(source.edges.global_edges) / grid.size();
-  const double need =
-      entries_per_rank * (sizeof(WeightedEntry) + sizeof(LocalId) + sizeof(float)) * ranks_on_this_node(grid.world());
-  int keep = need <= kKeepEntriesMemoryShare * static_cast<double>(physical_memory_bytes()) ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &keep, 1, MPI_INT, MPI_MIN, grid.world());
-  return keep == 1;
+  return every_node_has_room(entries_per_rank * (sizeof(WeightedEntry) + sizeof(LocalId) + sizeof(float)),
+                             kKeepEntriesMemoryShare, grid.world());
 }
 
 // Pass 2's dealer: writes batches of entries (original row-local v, original column-local u, w)

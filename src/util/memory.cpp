@@ -27,6 +27,13 @@ size_t peak_rss_bytes() {
   return 0;
 }
 
+bool every_node_has_room(double bytes_per_rank, double share, MPI_Comm comm) {
+  const double need = bytes_per_rank * ranks_on_this_node(comm);
+  int room = need <= share * static_cast<double>(physical_memory_bytes()) ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &room, 1, MPI_INT, MPI_MIN, comm);
+  return room == 1;
+}
+
 int ranks_on_this_node(MPI_Comm comm) {
   MPI_Comm node;
   MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);

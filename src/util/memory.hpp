@@ -9,5 +9,8 @@ namespace g500 {
 size_t physical_memory_bytes();
 size_t peak_rss_bytes();  // this process (VmHWM)
 int ranks_on_this_node(MPI_Comm comm);
+// Collective: whether every rank can hold `bytes_per_rank` more while all the ranks of each node
+// together use at most `share` of that node's physical memory.
+bool every_node_has_room(double bytes_per_rank, double share, MPI_Comm comm);
 
 }  // namespace g500
