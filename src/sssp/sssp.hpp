@@ -24,6 +24,8 @@
 // active lists and send buffers, the threads meet at barriers only, and the master thread makes
 // the MPI calls (MPI_THREAD_FUNNELED). Per light phase that is one allreduce of (active count,
 // push work) and the row gather / column exchange when the grid has more than one column / row.
+// With the degree-order renumbering of the weighted graph (graph/weighted_graph.hpp) every
+// per-vertex array is in the graph's ids, and so is the result until distances() / parents().
 // Parents are not carried through the search: afterwards every reached vertex takes as parent a
 // neighbour u with dist[u] + w == dist[v] exactly (one exists, since every distance is such a sum
 // of a final distance and a weight), found in one pass over the edges and reduced along the row.

@@ -19,6 +19,17 @@ void expect_usage_error(int ranks, const std::string& args, const std::string& m
   testing::expect_usage_error("sssp", ranks, args, message);
 }
 
+// Every one of the 64 roots of a run's JSON was validated and its distance sum is the vectors'.
+void expect_validated_sums(const nlohmann::json& j, int scale) {
+  const auto vec = testing::load_graph_vector(scale);
+  ASSERT_EQ(j["roots"].size(), 64u);
+  for (size_t k = 0; k < 64; ++k) {
+    const auto& root = j["roots"][k];
+    EXPECT_LE(std::fabs(root["sum_dist"].get<double>() - vec.roots[k].sssp_sum_dist), 1e-6 * vec.roots[k].sssp_sum_dist);
+    EXPECT_TRUE(root["validated"]);
+  }
+}
+
 TEST(SsspCli, ValidatedRunMatchesVectorsAndPrintsTheResultBlock) {
   for (int ranks : {1, 4}) {
     const std::string dir = testing::make_temp_dir();
@@ -64,13 +75,7 @@ TEST(SsspCli, RankmapFromTheMappingTool) {
   auto j = nlohmann::json::parse(testing::read_file(dir + "/run.json"));
   EXPECT_EQ(j["config"]["grid"]["rows"], 3);
   EXPECT_EQ(j["config"]["grid"]["cols"], 2);
-  const auto vec = testing::load_graph_vector(10);
-  ASSERT_EQ(j["roots"].size(), 64u);
-  for (size_t k = 0; k < 64; ++k) {
-    const auto& root = j["roots"][k];
-    EXPECT_LE(std::fabs(root["sum_dist"].get<double>() - vec.roots[k].sssp_sum_dist), 1e-6 * vec.roots[k].sssp_sum_dist);
-    EXPECT_TRUE(root["validated"]);
-  }
+  expect_validated_sums(j, 10);
   expect_usage_error(6, "--scale 8 --grid 2x3 --rankmap " + dir + "/map.csv", "disagrees with the 3x2 grid of --rankmap");
 }
 
@@ -88,13 +93,7 @@ TEST(SsspCli, DisableReorder) {
   ASSERT_EQ(r.status, 0) << r.err;
   auto j = nlohmann::json::parse(testing::read_file(dir + "/run.json"));
   EXPECT_EQ(j["config"]["options"]["reorder"], false);
-  const auto vec = testing::load_graph_vector(8);
-  ASSERT_EQ(j["roots"].size(), 64u);
-  for (size_t k = 0; k < 64; ++k) {
-    const auto& root = j["roots"][k];
-    EXPECT_LE(std::fabs(root["sum_dist"].get<double>() - vec.roots[k].sssp_sum_dist), 1e-6 * vec.roots[k].sssp_sum_dist);
-    EXPECT_TRUE(root["validated"]);
-  }
+  expect_validated_sums(j, 8);
 }
 
 TEST(SsspCli, BadInput) {
