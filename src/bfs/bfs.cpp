@@ -130,24 +130,14 @@ int64_t DistributedBfs::local_unvisited_edges() const {
 }
 
 void DistributedBfs::publish_parents() {
-  // A gather in original order: sequential writes, and random reads (which, unlike random writes,
-  // the core overlaps freely; prefetched a few vertices ahead). Unreached vertices read the -1
-  // that prepare() left in parent_found_.
+  // Unreached vertices read the -1 that prepare() left in parent_found_.
   published_ = true;
   const int64_t n = dist_.block;
   if (!graph_.renumbering.active()) {
     std::copy(parent_found_.begin(), parent_found_.end(), parent_.begin());
     return;
   }
-  const LocalId* local = graph_.renumbering.owned_new.data();
-  const int64_t* found = parent_found_.data();
-  int64_t* out = parent_.data();
-  constexpr int64_t kPrefetchDistance = 16;
-#pragma omp parallel for num_threads(nthreads_) schedule(static)
-  for (int64_t o = 0; o < n; ++o) {
-    if (o + kPrefetchDistance < n) __builtin_prefetch(found + local[o + kPrefetchDistance]);
-    out[o] = found[local[o]];
-  }
+  gather_in_original_order(parent_found_.data(), graph_.renumbering.owned_new.data(), n, parent_.data(), nthreads_);
 }
 
 namespace {

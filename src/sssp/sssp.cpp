@@ -595,20 +595,9 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
 void DistributedSssp::publish() {
   if (published_) return;
   published_ = true;
-  // A gather in original order (random reads, which the core overlaps, prefetched ahead).
   const LocalId* owned_new = graph_.renumbering.owned_new.data();
-  const int64_t n = dist_of_.block;
-  constexpr int64_t kAhead = 16;
-#pragma omp parallel for num_threads(nthreads_) schedule(static)
-  for (int64_t o = 0; o < n; ++o) {
-    if (o + kAhead < n) {
-      __builtin_prefetch(&dist_[owned_new[o + kAhead]]);
-      __builtin_prefetch(&parent_graph_[owned_new[o + kAhead]]);
-    }
-    const LocalId x = owned_new[o];
-    dist_out_[o] = dist_[x];
-    parent_[o] = parent_graph_[x];
-  }
+  gather_in_original_order(dist_.data(), owned_new, dist_of_.block, dist_out_.data(), nthreads_);
+  gather_in_original_order(parent_graph_.data(), owned_new, dist_of_.block, parent_.data(), nthreads_);
 }
 
 void DistributedSssp::search(int64_t root, SsspRun& run) {
