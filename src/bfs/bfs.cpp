@@ -30,8 +30,8 @@ DistributedBfs::DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid,
       frontier_bits_(dist_.block),
       next_bits_(dist_.block),
       found_(nthreads_),
-      column_frontier_(dist_.col_set_size()),
-      rotating_(dist_.block / kBitsPerWord),
+      column_frontier_(dist_.R > 1 ? dist_.col_set_size() : 0),
+      rotating_(dist_.C > 1 ? dist_.block / kBitsPerWord : 0),
       visited_before_(dist_.block / kBitsPerWord),
       initial_visited_(dist_.block / kBitsPerWord, 0) {
   const Distribution& d = dist_;

@@ -72,8 +72,9 @@ class DistributedBfs {
   // called inside a parallel region by every thread.
   void apply_found_pairs(int t, const uint64_t* records, int64_t count, int source_col);
   void send_pairs_now(int to, int from, comm::PhaseProfile& profile);
-  // Bottom-up step 1: the frontier of this grid column's vertex range, gathered along the column.
-  void gather_column_frontier(comm::PhaseProfile& profile);
+  // Bottom-up step 1: the frontier of this grid column's vertex range, gathered along the column;
+  // returns it (our own frontier bitmap when the column is one process).
+  const uint64_t* gather_column_frontier(comm::PhaseProfile& profile);
   // Makes this level's discoveries the next frontier: as a bitmap (after a top-down step, the
   // bits it set in visited_), and as a list when the next level goes top-down (made from the
   // bitmap after a bottom-up step).
@@ -130,7 +131,7 @@ class DistributedBfs {
   };
   static constexpr int64_t kEdgesPerPiece = 1024;  // top-down work item size with lb-topdown
   std::vector<RowPiece> pieces_;      // top-down work items
-  Bitmap column_frontier_;            // frontier over this grid column's vertex range
+  Bitmap column_frontier_;            // frontier over this grid column's vertex range (R > 1)
   std::vector<uint64_t> hosted_frontier_;  // row-major layout: the column's block from its owner
   std::vector<uint64_t> rotating_;    // visited words passed around the grid row (4.5)
   std::vector<uint64_t> visited_before_;  // visited_ when the current top-down step began

@@ -170,10 +170,13 @@ ScanCounts scan_block(const RowRanges<kCompressed>& rows, const LocalId* neighbo
       found_next = 0;
       if (w + 1 < chunk_end) unsettled_next = scanner.first_pass(w + 1, found_next);
       scanner.second_pass(w, unsettled, found_bits);
+      // Most words of the later levels find nothing: leaving them unwritten keeps their cache
+      // lines clean (and, between cores, unshared).
+      if (!found_bits) continue;
       rotating[w] |= found_bits;
       found += std::popcount(found_bits);
       if (own_block) {
-        visited[w] |= found_bits;
+        if (visited != rotating) visited[w] |= found_bits;
         next_bits[w] |= found_bits;
       }
     }
@@ -200,7 +203,7 @@ std::vector<Segment> make_segments(int64_t block_words, int parts, bool both_dir
 
 }  // namespace
 
-void DistributedBfs::gather_column_frontier(comm::PhaseProfile& profile) {
+const uint64_t* DistributedBfs::gather_column_frontier(comm::PhaseProfile& profile) {
   using comm::Phase;
   using comm::ScopedPhase;
   const int R = dist_.R;
@@ -213,11 +216,7 @@ void DistributedBfs::gather_column_frontier(comm::PhaseProfile& profile) {
     part = static_cast<const uint64_t*>(hosted_column_block(part, hosted_frontier_.data(), static_cast<int>(block_words),
                                                             MPI_UINT64_T, dist_, grid_));
   }
-  if (R == 1) {
-    ScopedPhase timed(profile, Phase::kCalculation);
-    std::memcpy(column_frontier_.data(), frontier_bits_.data(), block_words * sizeof(uint64_t));
-    return;
-  }
+  if (R == 1) return part;  // the column is our block alone
   std::vector<int> counts(R), displs(R);
   if (!options_.sparse_switch) {
     ScopedPhase timed(profile, Phase::kAllgatherv);
@@ -227,7 +226,7 @@ void DistributedBfs::gather_column_frontier(comm::PhaseProfile& profile) {
     }
     allgatherv_(part, static_cast<int>(block_words), MPI_UINT64_T, column_frontier_.data(),
                 counts.data(), displs.data(), MPI_UINT64_T, grid_.col_comm());
-    return;
+    return column_frontier_.data();
   }
   // sparse-switch: each part as a bitmap or as the list of its frontier vertices.
   int mine = 0;
@@ -253,6 +252,7 @@ void DistributedBfs::gather_column_frontier(comm::PhaseProfile& profile) {
   for (int r = 0; r < R; ++r)
     sparse_switch::decode(frontier_messages_.data() + displs[r], block_words, sparse_switch::Listed::kSetBits,
                           column_frontier_.data() + r * block_words);
+  return column_frontier_.data();
 }
 
 DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& profile) {
@@ -263,13 +263,15 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
   const int64_t block_words = d.block / kBitsPerWord;
 
   // 1. Frontier over the column's vertex range: owned frontier bitmaps gathered along the column.
-  gather_column_frontier(profile);
+  const uint64_t* const frontier = gather_column_frontier(profile);
 
   // 2. C rounds over the blocks of the row set, the visited bitmap rotating along the row. With
   // `overlap` the block is cut into n segments (n x C sub-steps), half of them travelling each way,
   // each sent as soon as it is scanned and scanned in the order the segments arrive.
   comm::ThreadBuckets& buckets = row_exchange_.start();
-  std::memcpy(rotating_.data(), visited_.data(), block_words * sizeof(uint64_t));
+  // With one grid column nothing rotates: the scan marks its finds in visited_ itself.
+  uint64_t* const rotating = C > 1 ? rotating_.data() : visited_.data();
+  if (C > 1) std::memcpy(rotating, visited_.data(), block_words * sizeof(uint64_t));
   const RowIndex& index = graph_.rows;
   const bool renumbered = graph_.renumbering.active();
   const LocalId* first_original = renumbered ? graph_.first_neighbors_original.data() : nullptr;
@@ -315,7 +317,7 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
         }
         ScopedPhase timed(profile, Phase::kCalculation);
         sparse_switch::decode(recv_messages_[k].data(), segments[k].end - segments[k].begin,
-                              sparse_switch::Listed::kClearBits, rotating_.data() + segments[k].begin);
+                              sparse_switch::Listed::kClearBits, rotating + segments[k].begin);
         if (more) post_receive(k);
       }
       const Segment& segment = segments[k];
@@ -329,9 +331,9 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
           const int t = omp_get_thread_num();
           auto scan = [&](auto& on_found) {
             return index.compressed()
-                       ? scan_block(bcsr, graph_.neighbors.data(), column_frontier_.data(), rotating_.data(), base_word,
+                       ? scan_block(bcsr, graph_.neighbors.data(), frontier, rotating, base_word,
                                     segment.begin, segment.end, own_block, visited_.data(), next_bits_.data(), on_found)
-                       : scan_block(csr, graph_.neighbors.data(), column_frontier_.data(), rotating_.data(), base_word,
+                       : scan_block(csr, graph_.neighbors.data(), frontier, rotating, base_word,
                                     segment.begin, segment.end, own_block, visited_.data(), next_bits_.data(), on_found);
           };
           if (own_block) {  // our own block's finds need no communication: applied at once
@@ -354,7 +356,7 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
       if (more) {
         ScopedPhase timed(profile, Phase::kSendrecv);
         MPI_Wait(&sends[k], MPI_STATUS_IGNORE);  // the previous round's message left this buffer
-        const size_t length = sparse_switch::encode(rotating_.data() + segment.begin, segment.end - segment.begin,
+        const size_t length = sparse_switch::encode(rotating + segment.begin, segment.end - segment.begin,
                                                     sparse_switch::Listed::kClearBits, options_.sparse_switch,
                                                     send_messages_[k].data());
         MPI_Isend(send_messages_[k].data(), static_cast<int>(length), MPI_UINT64_T, segment.leftward ? left : right, k,
