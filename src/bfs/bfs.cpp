@@ -25,11 +25,12 @@ DistributedBfs::DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid,
                           comm::find_alltoallv(options.alltoallv)),
       parent_(dist_.block, -1),
       parent_found_(dist_.block, -1),
-      degree_(dist_.block),
+      degree_(graph.owned_degrees_in_graph_order()),
       visited_(dist_.block),
       frontier_bits_(dist_.block),
       next_bits_(dist_.block),
       found_(nthreads_),
+      thread_pieces_(nthreads_),
       column_frontier_(dist_.R > 1 ? dist_.col_set_size() : 0),
       rotating_(dist_.C > 1 ? dist_.block / kBitsPerWord : 0),
       visited_before_(dist_.block / kBitsPerWord),
@@ -48,7 +49,6 @@ DistributedBfs::DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid,
     hosted_frontier_.resize(d.block / kBitsPerWord);
   }
   for (int64_t k = 0; k < dist_.block; ++k) {
-    degree_[k] = graph.owned_degree[graph.owned_original(k)];
     // Vertices without edges cannot be reached (unless they are the root): marking them visited
     // from the start keeps them out of every bottom-up search and out of the unvisited lists of
     // sparse-switch.
@@ -104,7 +104,7 @@ void DistributedBfs::record_discoveries(int t) {
   const LocalId* vertices = found.vertices.data();
   const int64_t* parents = found.parents.data();
   int64_t* const parent_of = parent_found_.data();
-  const int64_t* const degree = degree_.data();
+  const uint32_t* const degree = degree_.data();
   constexpr int64_t kPrefetchDistance = 16;
   int64_t edges = 0;
   for (int64_t k = 0; k < count; ++k) {

@@ -102,7 +102,7 @@ class DistributedBfs {
   // bottom-up steps); copied in original order into parent_ by parents().
   std::vector<int64_t> parent_found_;
   int64_t root_local_ = -1;           // the root's graph offset when we own it, else -1
-  std::vector<int64_t> degree_;       // owned vertices' degrees in the graph's ids
+  std::vector<uint32_t> degree_;      // owned vertices' degrees in the graph's ids (saturated)
   Bitmap visited_;                    // owned vertices
   std::vector<LocalId> frontier_;     // owned offsets of the current frontier
   Bitmap frontier_bits_;              // the same frontier as a bitmap (bottom-up input)
@@ -130,7 +130,8 @@ class DistributedBfs {
     int64_t begin, end;
   };
   static constexpr int64_t kEdgesPerPiece = 1024;  // top-down work item size with lb-topdown
-  std::vector<RowPiece> pieces_;      // top-down work items
+  static constexpr int64_t kPiecesPerChunk = 4;  // top-down dynamic-schedule unit
+  std::vector<std::vector<RowPiece>> thread_pieces_;  // top-down work items, listed per thread
   Bitmap column_frontier_;            // frontier over this grid column's vertex range (R > 1)
   std::vector<uint64_t> hosted_frontier_;  // row-major layout: the column's block from its owner
   std::vector<uint64_t> rotating_;    // visited words passed around the grid row (4.5)

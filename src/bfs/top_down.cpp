@@ -53,35 +53,19 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
     for (int r = 1; r < C; ++r)
       for (int k = displs[r]; k < displs[r] + counts[r]; ++k) gathered_[k] += static_cast<LocalId>(r * d.block);
     const int64_t nfrontier = static_cast<int64_t>(gathered_.size());
-    // Work items: whole rows (Algorithm 4), or with `lb-topdown` rows longer than kEdgesPerPiece
-    // cut into pieces, so one high-degree frontier vertex no longer keeps one thread busy while
-    // the others wait (the load balancing of 4.4).
-    pieces_.clear();
-    for (int64_t k = 0; k < nfrontier; ++k) {
-      const LocalId x = gathered_[k];
-      const int64_t begin = graph_.row_begin(x), end = graph_.row_end(x);
-      if (!options_.lb_topdown) {
-        pieces_.push_back(RowPiece{x, begin, end});
-        continue;
-      }
-      for (int64_t from = begin; from < end; from += kEdgesPerPiece)
-        pieces_.push_back(RowPiece{x, from, std::min(end, from + kEdgesPerPiece)});
-    }
-    const int64_t npieces = static_cast<int64_t>(pieces_.size());
     const uint64_t own_position = static_cast<uint64_t>(own_column_position_);  // -1: none
     const int* dest = candidate_dest_.data();
 #pragma omp parallel num_threads(nthreads_) reduction(+ : examined)
     {
       const int t = omp_get_thread_num();
       auto& mine = buckets[t];
-#pragma omp for schedule(dynamic, 4)
-      for (int64_t k = 0; k < npieces; ++k) {
-        const RowPiece piece = pieces_[k];
+      // Candidates (y, x) for the edges [begin, end) of frontier row x.
+      auto expand = [&](LocalId x, int64_t begin, int64_t end) {
         // Parents are written in original ids; candidates carry x's original row-local id.
-        const LocalId x_original = graph_.original_row_local(piece.row);
+        const LocalId x_original = graph_.original_row_local(x);
         const int64_t x_global = d.global_from_row_local(x_original, d.row);
-        examined += piece.end - piece.begin;
-        for (int64_t e = piece.begin; e < piece.end; ++e) {
+        examined += end - begin;
+        for (int64_t e = begin; e < end; ++e) {
           const uint64_t y = graph_.neighbors[e];
           const uint64_t position = d.by_block.divide(y);
           const LocalId offset = static_cast<LocalId>(y - position * d.block);
@@ -91,6 +75,31 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& pro
             mine[dest[position]].push_back((static_cast<uint64_t>(offset) << 32) | x_original);
           }
         }
+      };
+      // Work items: whole rows (Algorithm 4), or with `lb-topdown` rows longer than
+      // kEdgesPerPiece cut into pieces, so one high-degree frontier vertex no longer keeps one
+      // thread busy while the others wait (the load balancing of 4.4). Each thread lists the
+      // items of its share of the frontier (finding a row's extent is a random access), then all
+      // threads take items from the concatenation of the lists.
+      std::vector<RowPiece>& listed = thread_pieces_[t];
+      listed.clear();
+#pragma omp for schedule(static)
+      for (int64_t k = 0; k < nfrontier; ++k) {
+        const LocalId x = gathered_[k];
+        const RowIndex::Extent row = graph_.rows.extent(x);
+        const int64_t piece_edges = options_.lb_topdown ? kEdgesPerPiece : std::max<int64_t>(row.end - row.begin, 1);
+        for (int64_t from = row.begin; from < row.end; from += piece_edges)
+          listed.push_back(RowPiece{x, from, std::min(row.end, from + piece_edges)});
+      }
+      std::vector<int64_t> first_piece(nthreads_ + 1, 0);  // where each thread's list starts
+      for (int u = 0; u < nthreads_; ++u) first_piece[u + 1] = first_piece[u] + static_cast<int64_t>(thread_pieces_[u].size());
+      int lister = 0;
+#pragma omp for schedule(dynamic, kPiecesPerChunk)
+      for (int64_t k = 0; k < first_piece[nthreads_]; ++k) {
+        while (k >= first_piece[lister + 1]) ++lister;
+        while (k < first_piece[lister]) --lister;
+        const RowPiece& piece = thread_pieces_[lister][k - first_piece[lister]];
+        expand(piece.row, piece.begin, piece.end);
       }
     }
   }

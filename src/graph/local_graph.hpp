@@ -3,7 +3,9 @@
 // full degree of each owned vertex. Self-loops are dropped; both directions of every edge are
 // stored (at the two processes that own them); duplicate edges are kept, as the reference does.
 #pragma once
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "graph/distribution.hpp"
@@ -42,6 +44,15 @@ struct LocalGraph {
   }
   LocalId original_row_local(LocalId x) const { return renumbering.active() ? renumbering.row_original[x] : x; }
   LocalId original_col_local(LocalId u) const { return renumbering.active() ? renumbering.col_original[u] : u; }
+  // The owned vertices' degrees in the graph's ids, as 32 bits (half the bytes of owned_degree
+  // for the searches' random reads), saturated: the searches only weigh work with them.
+  std::vector<uint32_t> owned_degrees_in_graph_order() const {
+    std::vector<uint32_t> degrees(owned_degree.size());
+    for (size_t k = 0; k < degrees.size(); ++k)
+      degrees[k] = static_cast<uint32_t>(std::min<int64_t>(owned_degree[owned_original(static_cast<int64_t>(k))],
+                                                           std::numeric_limits<uint32_t>::max()));
+    return degrees;
+  }
 
   int64_t row_begin(int64_t v) const { return rows.begin(v); }
   int64_t row_end(int64_t v) const { return rows.end(v); }

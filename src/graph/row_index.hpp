@@ -31,6 +31,15 @@ class RowIndex {
   int64_t end(int64_t v) const {
     return compressed_ ? starts_[rank(v) + static_cast<int64_t>(has_edges_.test(v))] : starts_[v + 1];
   }
+  struct Extent {
+    int64_t begin, end;
+  };
+  // Row v's range in the neighbour array (one rank computation for both ends).
+  Extent extent(int64_t v) const {
+    if (!compressed_) return Extent{starts_[v], starts_[v + 1]};
+    const int64_t r = rank(v);
+    return Extent{starts_[r], starts_[r + static_cast<int64_t>(has_edges_.test(v))]};
+  }
   // Position of row v among the non-empty rows (compressed only).
   int64_t rank(int64_t v) const {
     const int64_t w = v / kBitsPerWord;

@@ -49,11 +49,7 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
   renumbered_ = graph_.renumbering.active();
   assign_huge(dist_, static_cast<size_t>(block), kUnreachedDistance);
   parent_.assign(block, -1);
-  degree_.resize(block);
-  // Degrees only weigh work estimates: saturate at the type's maximum.
-  for (int64_t x = 0; x < block; ++x)
-    degree_[x] = static_cast<uint32_t>(
-        std::min<int64_t>(graph_.owned_degree[graph_.owned_original(x)], std::numeric_limits<uint32_t>::max()));
+  degree_ = graph_.owned_degrees_in_graph_order();
   if (renumbered_) {
     dist_out_.assign(block, kUnreachedDistance);
     parent_graph_.assign(block, -1);
