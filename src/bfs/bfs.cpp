@@ -63,17 +63,27 @@ DistributedBfs::DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid,
 void DistributedBfs::prepare() { std::fill(parent_found_.begin(), parent_found_.end(), -1); }
 
 void DistributedBfs::advance_frontier(Direction previous, Direction next) {
-  std::swap(frontier_bits_, next_bits_);
-  next_bits_.clear();
+  // Every step starts with next_bits_ clear; only bottom-up steps write it.
+  if (previous == Direction::kBottomUp) {
+    std::swap(frontier_bits_, next_bits_);
+    next_bits_.clear();
+  }
   uint64_t* bits = frontier_bits_.data();
   const int64_t words = frontier_bits_.num_words();
   if (previous == Direction::kTopDown && next == Direction::kBottomUp) {
-    // The top-down step's discoveries are the bits it set in visited_: one pass over the words,
-    // where setting the bits from the lists cost a random access (and atomics) per vertex.
+    // The top-down step's discoveries: many are the bits it set in visited_, found in one pass over
+    // the words (setting them from the lists costs a random access and an atomic per vertex); a
+    // few are set from the lists.
     const uint64_t* visited = visited_.data();
     const uint64_t* before = visited_before_.data();
+    if (snapshot_taken_) {
 #pragma omp parallel for num_threads(nthreads_) schedule(static)
-    for (int64_t w = 0; w < words; ++w) bits[w] = visited[w] ^ before[w];
+      for (int64_t w = 0; w < words; ++w) bits[w] = visited[w] ^ before[w];
+    } else {
+      frontier_bits_.clear();
+      for (const Discoveries& found : found_)
+        for (const LocalId v : found.vertices) frontier_bits_.set(v);
+    }
   }
   if (next == Direction::kTopDown) {
     if (previous == Direction::kBottomUp) {  // list each thread's range of the bitmap
@@ -195,7 +205,8 @@ BfsRun DistributedBfs::run(int64_t root) {
   bool unvisited_edges_stale = false;
   while (frontier_vertices > 0) {
     const double level_start = MPI_Wtime();
-    const StepResult step = direction == Direction::kTopDown ? top_down_step(profile) : bottom_up_step(profile);
+    const StepResult step =
+        direction == Direction::kTopDown ? top_down_step(frontier_edges, profile) : bottom_up_step(profile);
     const bool recount = direction == Direction::kTopDown && unvisited_edges_stale;
     int64_t counts[4] = {0, 0, step.edges_examined, 0};
     if (recount) {

@@ -54,7 +54,8 @@ class DistributedBfs {
   struct StepResult {
     int64_t edges_examined = 0;
   };
-  StepResult top_down_step(comm::PhaseProfile& profile);
+  // frontier_edges: the global degree sum of the frontier (a bound on the discoveries).
+  StepResult top_down_step(int64_t frontier_edges, comm::PhaseProfile& profile);
   StepResult bottom_up_step(comm::PhaseProfile& profile);
   // Records that thread t discovered owned vertex v top-down with this parent (the caller has set
   // v's visited bit): listed, since a top-down step reads the frontier as a list.
@@ -136,6 +137,10 @@ class DistributedBfs {
   std::vector<uint64_t> hosted_frontier_;  // row-major layout: the column's block from its owner
   std::vector<uint64_t> rotating_;    // visited words passed around the grid row (4.5)
   std::vector<uint64_t> visited_before_;  // visited_ when the current top-down step began
+  bool snapshot_taken_ = false;       // visited_before_ is this top-down step's
+  // A top-down step snapshots visited_ when it may discover more than this many vertices per
+  // bitmap word; fewer are set in the next frontier bitmap one by one from the lists.
+  static constexpr int64_t kSnapshotDiscoveriesPerWord = 1;
   std::vector<uint64_t> initial_visited_;  // owned vertices without edges: never searched for
   std::vector<uint64_t> frontier_message_, frontier_messages_;  // sparse-switch frontier gather
   std::vector<std::vector<uint64_t>> send_messages_, recv_messages_;  // rotating segments in flight

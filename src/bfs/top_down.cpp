@@ -19,12 +19,16 @@
 
 namespace g500 {
 
-DistributedBfs::StepResult DistributedBfs::top_down_step(comm::PhaseProfile& profile) {
+DistributedBfs::StepResult DistributedBfs::top_down_step(int64_t frontier_edges, comm::PhaseProfile& profile) {
   using comm::Phase;
   using comm::ScopedPhase;
   const Distribution& d = dist_;
   const int C = d.C;
-  {  // what was visited before, so the discoveries can be told by their new bits (advance_frontier)
+  // What was visited before, so that a following bottom-up step can tell the discoveries by their
+  // new bits (advance_frontier). Not worth a copy of the bitmap when there can be only a few:
+  // the frontier's edges bound the discoveries of every process.
+  snapshot_taken_ = frontier_edges > static_cast<int64_t>(visited_before_.size()) * kSnapshotDiscoveriesPerWord;
+  if (snapshot_taken_) {
     ScopedPhase timed(profile, Phase::kCalculation);
     std::memcpy(visited_before_.data(), visited_.data(), visited_before_.size() * sizeof(uint64_t));
   }
