@@ -555,11 +555,8 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
   const float* weights = wg_.weights.data();
   const LocalId* neighbors = graph_.neighbors.data();
   const int64_t* starts = graph_.rows.starts();
-  // Every row is selected or not exactly once, and gets -1 there (found parents overwrite it).
-  auto reached = [&](int64_t v) {
-    proposal[v] = -1;
-    return row_dist[v] < kUnreachedDistance;
-  };
+  // Every parent and proposal is -1 from prepare(); found parents overwrite it.
+  auto reached = [&](int64_t v) { return row_dist[v] < kUnreachedDistance; };
   auto find_parent = [&](int64_t v) {
     const double dv = row_dist[v];
     if (dv == 0 && global_of_row(v) == root) return;
@@ -596,6 +593,33 @@ void DistributedSssp::publish() {
   gather_in_original_order(parent_graph_.data(), owned_new, dist_of_.block, parent_.data(), nthreads_);
 }
 
+void DistributedSssp::reset_arrays() {
+  const int64_t block = dist_of_.block;
+#pragma omp for schedule(static) nowait
+  for (int64_t x = 0; x < block; ++x) dist_[x] = kUnreachedDistance;
+  int64_t* const owned_parent = renumbered_ ? parent_graph_.data() : parent_.data();
+#pragma omp for schedule(static) nowait
+  for (int64_t x = 0; x < block; ++x) owned_parent[x] = -1;
+  if (!proposal_.empty()) {
+#pragma omp for schedule(static) nowait
+    for (size_t v = 0; v < proposal_.size(); ++v) proposal_[v] = -1;
+  }
+  if (!sent_best_.empty()) {
+#pragma omp for schedule(static) nowait
+    for (size_t u = 0; u < sent_best_.size(); ++u) {
+      sent_best_[u] = bits_of(kUnreachedDistance);
+      col_dist_[u] = kUnreachedDistance;
+    }
+  }
+#pragma omp barrier
+}
+
+void DistributedSssp::prepare() {
+#pragma omp parallel num_threads(nthreads_)
+  reset_arrays();
+  prepared_ = true;
+}
+
 void DistributedSssp::search(int64_t root, SsspRun& run) {
   const Distribution& d = dist_of_;
   const int t = omp_get_thread_num();
@@ -606,15 +630,7 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
   for (auto& b : ts.buckets) b.clear();
   ts.active.clear();
   ts.improved.clear();
-#pragma omp for schedule(static)
-  for (int64_t x = 0; x < d.block; ++x) dist_[x] = kUnreachedDistance;
-  if (!sent_best_.empty()) {
-#pragma omp for schedule(static)
-    for (size_t u = 0; u < sent_best_.size(); ++u) {
-      sent_best_[u] = bits_of(kUnreachedDistance);
-      col_dist_[u] = kUnreachedDistance;
-    }
-  }
+  if (!prepared_) reset_arrays();
   const int64_t first = d.owned_begin();
   if (master && root >= first && root < first + d.block) {
     const auto root_x = static_cast<LocalId>(graph_.owned_local(root - first));
@@ -726,6 +742,7 @@ SsspRun DistributedSssp::run(int64_t root) {
 #pragma omp parallel num_threads(nthreads_)
   search(root, run);
   run.seconds = timer.seconds();
+  prepared_ = false;
   published_ = !renumbered_;
   for (const ThreadState& ts : threads_) {
     run.relaxations += ts.relaxations;

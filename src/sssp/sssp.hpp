@@ -80,6 +80,10 @@ struct SsspRun {
 class DistributedSssp {
  public:
   DistributedSssp(const WeightedLocalGraph& graph, const ProcessGrid& grid, const SsspOptions& options);
+  // Resets the distances to unreached and the parents to -1 for the next run(), as the
+  // reference's clean_shortest and clean_pred do before its SSSP timer. A run() without it does
+  // the same inside its own time.
+  void prepare();
   // Collective: shortest paths from `root`. The result, distances and parents (in original global
   // ids) of the owned vertices, stays in the graph's (degree) order of the owned vertices: a
   // distributed array in this process's local layout, as the BFS leaves its parent array.
@@ -127,6 +131,8 @@ class DistributedSssp {
     const double b = d * inverse_width_;
     return b < 9e18 ? static_cast<int64_t>(b) : std::numeric_limits<int64_t>::max();  // unreached: no bucket
   }
+  // prepare()'s resets, inside a parallel region (every thread calls it).
+  void reset_arrays();
   // The search of run(), executed by every thread of the parallel region.
   void search(int64_t root, SsspRun& run);
   // Collective over threads and ranks (every thread calls it): sums `values` over all threads of
@@ -197,6 +203,7 @@ class DistributedSssp {
   // graph is renumbered); run() ends by translating the results to original offsets.
   bool renumbered_ = false;
   bool published_ = true;
+  bool prepared_ = false;                    // prepare() was called since the last run()
   std::vector<double> dist_;                 // owned
   std::vector<uint32_t> degree_;             // owned: full degree (saturated; for work estimates)
   std::vector<double> dist_out_;             // owned, by original offset (when renumbered_)
