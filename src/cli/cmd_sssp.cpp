@@ -35,7 +35,10 @@ int run_sssp_command(int argc, char** argv) {
   app.add_option("--sub-buckets", config.sssp.sub_buckets, "light phases take each bucket in this many narrower steps, in distance order (1 = plain delta-stepping)")->check(CLI::Range(1, 1024))->capture_default_str();
   app.add_option("--pull-factor", config.sssp.pull_factor, "heavy phases pull when push work > factor x pull work (0 = always push)")->check(CLI::NonNegativeNumber)->capture_default_str();
   std::vector<std::string> disabled;
-  app.add_option("--disable", disabled, "switch off techniques, comma-separated: reorder (the degree-order renumbering of 001 4.2)")
+  app.add_option("--disable", disabled,
+                 "switch off techniques, comma-separated: reorder (the degree-order renumbering of 001 4.2), "
+                 "parent-notes (a single process's note of where each improvement came from, instead of a search "
+                 "for every parent afterwards)")
       ->delimiter(',');
   app.add_option("--compare-dijkstra", config.compare_dijkstra, "also solve the first N roots with a serial Dijkstra on rank 0 and report the speed-up")->check(CLI::NonNegativeNumber);
   FileInputOptions in;
@@ -49,8 +52,12 @@ int run_sssp_command(int argc, char** argv) {
   if (!seed_text.empty()) parse_seed_pair(seed_text, config.spec.seed1, config.spec.seed2);
   config.validate = !no_validate;
   for (const std::string& name : disabled) {
-    if (name != "reorder") throw UsageError("--disable: unknown technique '" + name + "' (switchable for sssp: reorder)");
-    config.graph.reorder = false;
+    if (name == "reorder")
+      config.graph.reorder = false;
+    else if (name == "parent-notes")
+      config.sssp.parent_notes = false;
+    else
+      throw UsageError("--disable: unknown technique '" + name + "' (switchable for sssp: reorder, parent-notes)");
   }
   in.check(app, config.root_ids, config.root_seed);
   if (in.path.empty() && app.get_option("--weight-seed")->count())

@@ -62,6 +62,7 @@ nlohmann::json sssp_result_json(const SsspConfig& config, const SsspBenchmarkRes
                             {"delta", config.sssp.delta},
                             {"sub_buckets", config.sssp.sub_buckets},
                             {"reorder", config.graph.reorder},
+                            {"parent_notes", config.sssp.parent_notes},
                             {"pull_factor", config.sssp.pull_factor},
                             {"compare_dijkstra", config.compare_dijkstra},
                             {"rankmap", config.rankmap_path}};

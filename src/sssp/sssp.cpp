@@ -56,6 +56,7 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
   }
   if (grid.rows() > 1) sent_best_.assign(dist_of_.col_set_size(), bits_of(kUnreachedDistance));
   settled_mark_.assign(block, kNoEpoch);
+  if (grid.size() == 1 && options.parent_notes) parent_track_.assign(block, ~uint64_t{0});
   threads_.resize(nthreads_);
   out_col_ = comm::make_thread_buckets(nthreads_, grid.rows());
   out_row_ = comm::make_thread_buckets(nthreads_, grid.cols());
@@ -162,12 +163,16 @@ int64_t DistributedSssp::gather_records(std::vector<LocalId> ThreadState::*list,
   return static_cast<int64_t>(reduce_result_[3]);
 }
 
-void DistributedSssp::improve(LocalId x, double nd, ThreadState& ts) {
+void DistributedSssp::improve(LocalId x, double nd, LocalId from, ThreadState& ts) {
   std::atomic_ref<double> slot(dist_[x]);
   double seen = slot.load(std::memory_order_relaxed);
   while (nd < seen)
     if (slot.compare_exchange_weak(seen, nd, std::memory_order_relaxed, std::memory_order_relaxed)) {
-      ts.improved.push_back({x, nd});
+      // One 64-bit store: a note is never half one improvement's and half another's.
+      if (!parent_track_.empty())
+        std::atomic_ref<uint64_t>(parent_track_[x]).store((uint64_t{from} << 32) | (bits_of(nd) & 0xffffffffULL),
+                                                           std::memory_order_relaxed);
+      ts.improved.push_back({x, from, nd});
       ++ts.improvements;
       return;
     }
@@ -178,9 +183,13 @@ void DistributedSssp::apply_candidates(ThreadState& ts, int t) {
   const size_t n = ts.candidates.size();
   const Improvement* c = ts.candidates.data();
   if (grid_.rows() == 1) {  // the column set is the owned block: every target is owned
+    uint64_t* const notes = parent_track_.empty() ? nullptr : parent_track_.data();
     for (size_t i = 0; i < n; ++i) {
-      if (i + kCandidateAhead < n) __builtin_prefetch(&dist_[c[i + kCandidateAhead].x]);
-      improve(c[i].x, c[i].d, ts);
+      if (i + kCandidateAhead < n) {
+        __builtin_prefetch(&dist_[c[i + kCandidateAhead].x]);
+        if (notes) __builtin_prefetch(&notes[c[i + kCandidateAhead].x], 1);
+      }
+      improve(c[i].x, c[i].d, c[i].from, ts);
     }
     ts.candidates.clear();
     return;
@@ -205,7 +214,7 @@ void DistributedSssp::apply_candidates(ThreadState& ts, int t) {
     const uint64_t owner = d.by_block.divide(u);
     const LocalId offset = static_cast<LocalId>(u - owner * block);
     if (owner == my_row) {
-      improve(offset, nd, ts);
+      improve(offset, nd, kUnknownSource, ts);
       continue;
     }
     std::atomic_ref<uint64_t> best(sent_best_[u]);
@@ -241,7 +250,7 @@ void DistributedSssp::relax_row(int64_t x, double dx, int64_t k, ThreadState& ts
   for (; e < end; ++e) {
     const double nd = dx + static_cast<double>(weights[e]);
     if (kEdges == Edges::kInner && nd * scale >= bucket_end) break;
-    ts.candidates.push_back({neighbors[e], nd});
+    ts.candidates.push_back({neighbors[e], static_cast<LocalId>(x), nd});
   }
   ts.relaxations += e - first;
   if constexpr (kEdges == Edges::kInner) ts.light_relaxations += e - first;
@@ -345,7 +354,7 @@ void DistributedSssp::exchange_candidates(comm::ThreadBuckets& buffers, MPI_Comm
   const int64_t n = static_cast<int64_t>(received_.records.size() / 2);
   const uint64_t* rec = received_.records.data();
 #pragma omp for schedule(static) nowait
-  for (int64_t r = 0; r < n; ++r) improve(static_cast<LocalId>(rec[2 * r]), double_of(rec[2 * r + 1]), ts);
+  for (int64_t r = 0; r < n; ++r) improve(static_cast<LocalId>(rec[2 * r]), double_of(rec[2 * r + 1]), kUnknownSource, ts);
 }
 
 void DistributedSssp::place_improved(int64_t j, ThreadState& ts) {
@@ -506,20 +515,24 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
   auto scan = [&](int64_t u) {
     const double tu = row_dist[u];
     double best = tu;
+    LocalId from = kUnknownSource;  // column-local: the same ids as the owned ones on one process
     int64_t e = starts[u];
     const int64_t end = starts[u + 1];
     for (; e < end; ++e) {
       const double w = static_cast<double>(weights[e]);
       if (lower + w >= best) break;
       const double nd = col_dist[neighbors[e]] + w;
-      if (nd < best) best = nd;
+      if (nd < best) {
+        best = nd;
+        from = neighbors[e];
+      }
     }
     scanned += e - starts[u];
     if (!(best < tu)) return;
     const uint64_t owner = ncols > 1 ? d.by_block.divide(static_cast<uint64_t>(u)) : 0;
     const LocalId offset = static_cast<LocalId>(u - owner * block);
     if (static_cast<int>(owner) == d.col) {
-      improve(offset, best, ts);
+      improve(offset, best, from, ts);
     } else {
       auto& out = out_row_[t][owner];
       out.push_back(offset);
@@ -572,7 +585,33 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
       }
     }
   };
-  for_selected_rows(col_dist, reached, find_parent);
+  if (parent_track_.empty()) {
+    for_selected_rows(col_dist, reached, find_parent);
+  } else {
+    // One process (row-local, column-local and owned ids are the same): the notes, in one pass;
+    // the rows only of the vertices whose note a race left out of date (or of the root).
+    std::vector<LocalId>& unnoted = threads_[omp_get_thread_num()].unnoted;
+    const LocalId* col_original = graph_.renumbering.active() ? graph_.renumbering.col_original.data() : nullptr;
+    constexpr int64_t kNoteAhead = 16;
+    const int64_t nowned = d.block;
+#pragma omp for schedule(static)
+    for (int64_t v = 0; v < nowned; ++v) {
+      if (col_original && v + kNoteAhead < nowned) {
+        const LocalId ahead = static_cast<LocalId>(parent_track_[v + kNoteAhead] >> 32);
+        if (ahead != kUnknownSource) __builtin_prefetch(&col_original[ahead]);
+      }
+      const double dv = dist_[v];
+      if (!(dv < kUnreachedDistance)) continue;
+      const uint64_t note = parent_track_[v];
+      const LocalId from = static_cast<LocalId>(note >> 32);
+      if (from != kUnknownSource && (note & 0xffffffffULL) == (bits_of(dv) & 0xffffffffULL))
+        owned_parent[v] = global_of_col(from);
+      else
+        unnoted.push_back(static_cast<LocalId>(v));
+    }
+    for (const LocalId v : unnoted) find_parent(v);
+    unnoted.clear();
+  }
 #pragma omp barrier
 #pragma omp master
   {
@@ -636,7 +675,7 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
     const auto root_x = static_cast<LocalId>(graph_.owned_local(root - first));
     dist_[root_x] = 0;
     if (ts.buckets.empty()) ts.buckets.resize(1);
-    ts.buckets[0].push_back({root_x, 0.0});
+    ts.buckets[0].push_back({root_x, kUnknownSource, 0.0});
   }
   const uint64_t row_base = static_cast<uint64_t>(d.col) * static_cast<uint64_t>(d.block);
   const double total_directed_edges = static_cast<double>(graph_.global_directed_edges);

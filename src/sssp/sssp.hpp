@@ -26,9 +26,12 @@
 // push work) and the row gather / column exchange when the grid has more than one column / row.
 // With the degree-order renumbering of the weighted graph (graph/weighted_graph.hpp) every
 // per-vertex array is in the graph's ids, and so is the result until distances() / parents().
-// Parents are not carried through the search: afterwards every reached vertex takes as parent a
-// neighbour u with dist[u] + w == dist[v] exactly (one exists, since every distance is such a sum
-// of a final distance and a weight), found in one pass over the edges and reduced along the row.
+// Parents: afterwards every reached vertex takes as parent a neighbour u with dist[u] + w == dist[v]
+// exactly (one exists, since every distance is such a sum of a final distance and a weight),
+// found in one pass over the edges and reduced along the row. A single process instead notes,
+// with every improvement, where it came from (parent_track_), and afterwards scans only the rows
+// of the vertices whose note a race between threads left out of date: the pass over every row's
+// first edges was a tenth of the search.
 #pragma once
 #include <cstdint>
 #include <limits>
@@ -57,6 +60,9 @@ struct SsspOptions {
   // Bucket fusion: a thread relaxes the vertices it improved into the current bucket at once
   // while it has fewer than this many (one-column grids only; 0 = off).
   int fusion_limit = 1024;
+  // A single process notes where every improvement came from, so that afterwards it reads the rows
+  // of only the vertices whose note a race left out of date (switch `parent-notes`).
+  bool parent_notes = true;
 };
 
 inline constexpr double kUnreachedDistance = std::numeric_limits<double>::infinity();
@@ -105,10 +111,13 @@ class DistributedSssp {
   // An improvement: owned offset and the distance it set. An entry is current while the vertex
   // still has that distance; each improvement makes one entry, so exactly the latest is current
   // and no per-vertex mark is needed to keep the lists free of repeats.
+  // As a candidate, `from` is the row it was relaxed from (kUnknownSource when not known).
   struct Improvement {
     LocalId x;
+    LocalId from;
     double d;
   };
+  static constexpr LocalId kUnknownSource = ~LocalId{0};
   struct alignas(64) ThreadState {
     std::vector<std::vector<Improvement>> buckets;  // by sub-bucket, lazily deleted (stale entries)
     std::vector<LocalId> active;                // owned vertices to relax in the current phase
@@ -117,7 +126,8 @@ class DistributedSssp {
     std::vector<Improvement> fused;             // bucket fusion: the improvements being relaxed
     std::vector<Improvement> deferred;          // bucket fusion: improvements into later sub-buckets
     std::vector<int64_t> selected_rows;         // for_selected_rows(): one chunk's selected rows
-    std::vector<Improvement> candidates;        // (column-local target, candidate) to apply
+    std::vector<Improvement> candidates;        // (column-local target, source row, candidate) to apply
+    std::vector<LocalId> unnoted;               // compute_parents(): vertices whose note is out of date
     double settled_degrees = 0;                 // push work of the heavy phase
     int64_t relaxations = 0, light_relaxations = 0, pull_scans = 0, improvements = 0;
     uint8_t bucket_epoch = 0;                   // this bucket's settled_mark_ value
@@ -157,8 +167,9 @@ class DistributedSssp {
   void fuse_bucket(int64_t k, int64_t j, ThreadState& ts, int t);
   // Sends the buffered candidates to their owners over `comm` (master) and applies them.
   void exchange_candidates(comm::ThreadBuckets& buffers, MPI_Comm comm, SsspRun& run);
-  // Atomic minimum of the owned tentative distance; every improvement goes to `improved`.
-  void improve(LocalId x, double nd, ThreadState& ts);
+  // Atomic minimum of the owned tentative distance; every improvement goes to `improved` (and,
+  // when parents are tracked, its source to parent_track_).
+  void improve(LocalId x, double nd, LocalId from, ThreadState& ts);
   // Applies the thread's buffered candidates (owned targets: improve; with several grid rows, the
   // others into thread t's send buffers), prefetching what each touches kCandidateAhead entries
   // ahead: the rows are read first and the targets, random cache misses, are then fetched many
@@ -211,6 +222,11 @@ class DistributedSssp {
   std::vector<int64_t> parent_;              // owned, by original offset
   std::vector<uint64_t> sent_best_;          // column set: bits of the best candidate sent so far
   std::vector<uint8_t> settled_mark_;        // owned: epoch (mod 255) of the bucket that settled it
+  // Single process only (else empty): per owned vertex, its last improvement as (source row << 32
+  // | low 32 bits of the distance); the note is current when those bits are the final distance's.
+  // Every reached vertex other than the root is improved in each run, so notes of earlier runs
+  // are always overwritten and need no reset.
+  std::vector<uint64_t> parent_track_;
   // Row set: a lower bound of the row's lightest weight in 1/kLightBoundScale units (rows are
   // sorted, so it is weights[start]), kNoEdges for an empty row. A light phase reads this byte
   // instead of the row start and the row, which are two cache misses, for the gathered vertices

@@ -96,6 +96,19 @@ TEST(SsspCli, DisableReorder) {
   expect_validated_sums(j, 8);
 }
 
+TEST(SsspCli, DisableParentNotes) {
+  // One process, with its notes of where each improvement came from and without them (every
+  // parent searched afterwards): validated trees, and the vectors' distances either way.
+  for (const char* disable : {"", "--disable parent-notes"}) {
+    const std::string dir = testing::make_temp_dir();
+    auto r = run_g500(1, std::string("sssp --scale 10 --threads 2 ") + disable + " --json " + dir + "/run.json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto j = nlohmann::json::parse(testing::read_file(dir + "/run.json"));
+    EXPECT_EQ(j["config"]["options"]["parent_notes"], std::string(disable).empty());
+    expect_validated_sums(j, 10);
+  }
+}
+
 TEST(SsspCli, BadInput) {
   for (int ranks : {1, 2}) {
     expect_usage_error(ranks, "--bogus", "--bogus");
@@ -104,7 +117,7 @@ TEST(SsspCli, BadInput) {
     expect_usage_error(ranks, "--roots 0", "--roots");
     expect_usage_error(ranks, "--delta 0", "--delta");
     expect_usage_error(ranks, "--delta -1", "--delta");
-    expect_usage_error(ranks, "--disable bcsr", "--disable: unknown technique 'bcsr' (switchable for sssp: reorder)");
+    expect_usage_error(ranks, "--disable bcsr", "--disable: unknown technique 'bcsr' (switchable for sssp: reorder, parent-notes)");
     expect_usage_error(ranks, "--seed 1", "--seed '1' is not of the form A,B");
     expect_usage_error(ranks, "--scale 40", "needs about");
     expect_usage_error(ranks, "--scale 8 --json /nonexistent-dir/out.json", "cannot write '/nonexistent-dir/out.json'");
