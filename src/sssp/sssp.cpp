@@ -17,6 +17,9 @@ namespace {
 
 inline uint64_t bits_of(double d) { return std::bit_cast<uint64_t>(d); }
 inline double double_of(uint64_t b) { return std::bit_cast<double>(b); }
+// The first word of a candidate sent to its owner: the target's owned offset, and above it the
+// source's column-local id (for parent_track_); the second word is the distance's bits.
+inline uint64_t candidate_word(LocalId offset, LocalId from) { return (uint64_t{from} << 32) | offset; }
 
 constexpr int kSlotStride = 8;  // doubles per thread in the reduction slots (one cache line)
 constexpr uint8_t kNoEpoch = 0;
@@ -56,7 +59,8 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
   }
   if (grid.rows() > 1) sent_best_.assign(dist_of_.col_set_size(), bits_of(kUnreachedDistance));
   settled_mark_.assign(block, kNoEpoch);
-  if (grid.size() == 1 && options.parent_notes) parent_track_.assign(block, ~uint64_t{0});
+  if (grid.cols() == 1 && options.parent_notes) parent_track_.assign(block, ~uint64_t{0});
+  if (grid.cols() == 1) source_base_ = static_cast<LocalId>(dist_of_.row * block);
   threads_.resize(nthreads_);
   out_col_ = comm::make_thread_buckets(nthreads_, grid.rows());
   out_row_ = comm::make_thread_buckets(nthreads_, grid.cols());
@@ -204,9 +208,10 @@ void DistributedSssp::apply_candidates(ThreadState& ts, int t) {
     if (i + kCandidateAhead < n) {
       const LocalId ahead = c[i + kCandidateAhead].x;
       const uint64_t owner = d.by_block.divide(ahead);
-      if (owner == my_row)
+      if (owner == my_row) {
         __builtin_prefetch(&dist_[ahead - owner * block]);
-      else
+        if (!parent_track_.empty()) __builtin_prefetch(&parent_track_[ahead - owner * block], 1);
+      } else
         __builtin_prefetch(&sent_best_[ahead]);
     }
     const LocalId u = c[i].x;
@@ -214,7 +219,7 @@ void DistributedSssp::apply_candidates(ThreadState& ts, int t) {
     const uint64_t owner = d.by_block.divide(u);
     const LocalId offset = static_cast<LocalId>(u - owner * block);
     if (owner == my_row) {
-      improve(offset, nd, kUnknownSource, ts);
+      improve(offset, nd, c[i].from, ts);
       continue;
     }
     std::atomic_ref<uint64_t> best(sent_best_[u]);
@@ -227,7 +232,7 @@ void DistributedSssp::apply_candidates(ThreadState& ts, int t) {
       }
     if (!better) continue;
     auto& out = buffers[owner];
-    out.push_back(offset);
+    out.push_back(candidate_word(offset, c[i].from));
     out.push_back(bits_of(nd));
   }
   ts.candidates.clear();
@@ -250,7 +255,7 @@ void DistributedSssp::relax_row(int64_t x, double dx, int64_t k, ThreadState& ts
   for (; e < end; ++e) {
     const double nd = dx + static_cast<double>(weights[e]);
     if (kEdges == Edges::kInner && nd * scale >= bucket_end) break;
-    ts.candidates.push_back({neighbors[e], static_cast<LocalId>(x), nd});
+    ts.candidates.push_back({neighbors[e], static_cast<LocalId>(source_base_ + x), nd});
   }
   ts.relaxations += e - first;
   if constexpr (kEdges == Edges::kInner) ts.light_relaxations += e - first;
@@ -353,8 +358,18 @@ void DistributedSssp::exchange_candidates(comm::ThreadBuckets& buffers, MPI_Comm
   ThreadState& ts = threads_[omp_get_thread_num()];
   const int64_t n = static_cast<int64_t>(received_.records.size() / 2);
   const uint64_t* rec = received_.records.data();
+  // Random targets: what improving one touches is prefetched kAhead records ahead.
+  constexpr int64_t kAhead = 16;
+  uint64_t* const notes = parent_track_.empty() ? nullptr : parent_track_.data();
 #pragma omp for schedule(static) nowait
-  for (int64_t r = 0; r < n; ++r) improve(static_cast<LocalId>(rec[2 * r]), double_of(rec[2 * r + 1]), kUnknownSource, ts);
+  for (int64_t r = 0; r < n; ++r) {
+    if (r + kAhead < n) {
+      const auto ahead = static_cast<LocalId>(rec[2 * (r + kAhead)]);
+      __builtin_prefetch(&dist_[ahead]);
+      if (notes) __builtin_prefetch(&notes[ahead], 1);
+    }
+    improve(static_cast<LocalId>(rec[2 * r]), double_of(rec[2 * r + 1]), static_cast<LocalId>(rec[2 * r] >> 32), ts);
+  }
 }
 
 void DistributedSssp::place_improved(int64_t j, ThreadState& ts) {
@@ -515,7 +530,7 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
   auto scan = [&](int64_t u) {
     const double tu = row_dist[u];
     double best = tu;
-    LocalId from = kUnknownSource;  // column-local: the same ids as the owned ones on one process
+    LocalId from = kUnknownSource;  // the best neighbour (column-local), for parent_track_
     int64_t e = starts[u];
     const int64_t end = starts[u + 1];
     for (; e < end; ++e) {
@@ -535,7 +550,7 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
       improve(offset, best, from, ts);
     } else {
       auto& out = out_row_[t][owner];
-      out.push_back(offset);
+      out.push_back(candidate_word(offset, kUnknownSource));  // several grid columns: no notes
       out.push_back(bits_of(best));
     }
   };
@@ -553,44 +568,16 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
   const Distribution& d = dist_of_;
   const int block = static_cast<int>(d.block);
   const int nrows_grid = grid_.rows(), ncols = grid_.cols();
-#pragma omp master
-  {
-    comm::ScopedPhase timed(run.profile, comm::Phase::kAllgatherv);
-    if (ncols > 1) MPI_Allgather(dist_.data(), block, MPI_DOUBLE, row_dist_.data(), block, MPI_DOUBLE, grid_.row_comm());
-    if (nrows_grid > 1)
-      MPI_Allgather(dist_.data(), block, MPI_DOUBLE, col_dist_.data(), block, MPI_DOUBLE, grid_.col_comm());
-  }
-#pragma omp barrier
-  const double* row_dist = ncols > 1 ? row_dist_.data() : dist_.data();
-  const double* col_dist = nrows_grid > 1 ? col_dist_.data() : dist_.data();
+  const int t = omp_get_thread_num();
   int64_t* owned_parent = renumbered_ ? parent_graph_.data() : parent_.data();
-  int64_t* proposal = ncols > 1 ? proposal_.data() : owned_parent;
-  const float* weights = wg_.weights.data();
-  const LocalId* neighbors = graph_.neighbors.data();
-  const int64_t* starts = graph_.rows.starts();
-  // Every parent and proposal is -1 from prepare(); found parents overwrite it.
-  auto reached = [&](int64_t v) { return row_dist[v] < kUnreachedDistance; };
-  auto find_parent = [&](int64_t v) {
-    const double dv = row_dist[v];
-    if (dv == 0 && global_of_row(v) == root) return;
-    for (int64_t e = starts[v]; e < starts[v + 1]; ++e) {
-      const double w = static_cast<double>(weights[e]);
-      if (w > dv) break;  // weights ascend and du >= 0: no later edge gives du + w == dv
-      const double du = col_dist[neighbors[e]];
-      if (du + w != dv) continue;
-      const int64_t gu = global_of_col(neighbors[e]);
-      if (du < dv || gu < global_of_row(v)) {
-        proposal[v] = gu;
-        return;
-      }
-    }
-  };
-  if (parent_track_.empty()) {
-    for_selected_rows(col_dist, reached, find_parent);
-  } else {
-    // One process (row-local, column-local and owned ids are the same): the notes, in one pass;
-    // the rows only of the vertices whose note a race left out of date (or of the root).
-    std::vector<LocalId>& unnoted = threads_[omp_get_thread_num()].unnoted;
+  const int64_t first = d.owned_begin();
+  const int64_t root_local = root >= first && root < first + d.block ? graph_.owned_local(root - first) : -1;
+  // With notes (one grid column): the notes, in one pass; then the vertices whose note a race left
+  // out of date search their rows as below, if any process has such a vertex (the root is its own
+  // parent and needs no search).
+  bool search_rows = parent_track_.empty();
+  std::vector<LocalId>& unnoted = threads_[t].unnoted;
+  if (!search_rows) {
     const LocalId* col_original = graph_.renumbering.active() ? graph_.renumbering.col_original.data() : nullptr;
     constexpr int64_t kNoteAhead = 16;
     const int64_t nowned = d.block;
@@ -601,7 +588,7 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
         if (ahead != kUnknownSource) __builtin_prefetch(&col_original[ahead]);
       }
       const double dv = dist_[v];
-      if (!(dv < kUnreachedDistance)) continue;
+      if (!(dv < kUnreachedDistance) || v == root_local) continue;
       const uint64_t note = parent_track_[v];
       const LocalId from = static_cast<LocalId>(note >> 32);
       if (from != kUnknownSource && (note & 0xffffffffULL) == (bits_of(dv) & 0xffffffffULL))
@@ -609,9 +596,49 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
       else
         unnoted.push_back(static_cast<LocalId>(v));
     }
-    for (const LocalId v : unnoted) find_parent(v);
-    unnoted.clear();
+    double stale = static_cast<double>(unnoted.size());
+    reduce_all(&stale, 1, MPI_SUM, run);
+    search_rows = stale > 0;
   }
+  if (search_rows) {
+#pragma omp master
+    {
+      comm::ScopedPhase timed(run.profile, comm::Phase::kAllgatherv);
+      if (ncols > 1)
+        MPI_Allgather(dist_.data(), block, MPI_DOUBLE, row_dist_.data(), block, MPI_DOUBLE, grid_.row_comm());
+      if (nrows_grid > 1)
+        MPI_Allgather(dist_.data(), block, MPI_DOUBLE, col_dist_.data(), block, MPI_DOUBLE, grid_.col_comm());
+    }
+#pragma omp barrier
+    const double* row_dist = ncols > 1 ? row_dist_.data() : dist_.data();
+    const double* col_dist = nrows_grid > 1 ? col_dist_.data() : dist_.data();
+    int64_t* proposal = ncols > 1 ? proposal_.data() : owned_parent;
+    const float* weights = wg_.weights.data();
+    const LocalId* neighbors = graph_.neighbors.data();
+    const int64_t* starts = graph_.rows.starts();
+    // Every parent and proposal is -1 from prepare(); found parents overwrite it.
+    auto reached = [&](int64_t v) { return row_dist[v] < kUnreachedDistance; };
+    auto find_parent = [&](int64_t v) {
+      const double dv = row_dist[v];
+      if (dv == 0 && global_of_row(v) == root) return;
+      for (int64_t e = starts[v]; e < starts[v + 1]; ++e) {
+        const double w = static_cast<double>(weights[e]);
+        if (w > dv) break;  // weights ascend and du >= 0: no later edge gives du + w == dv
+        const double du = col_dist[neighbors[e]];
+        if (du + w != dv) continue;
+        const int64_t gu = global_of_col(neighbors[e]);
+        if (du < dv || gu < global_of_row(v)) {
+          proposal[v] = gu;
+          return;
+        }
+      }
+    };
+    if (parent_track_.empty())
+      for_selected_rows(col_dist, reached, find_parent);
+    else  // one grid column: row-local ids are the owned ones
+      for (const LocalId v : unnoted) find_parent(v);
+  }
+  unnoted.clear();
 #pragma omp barrier
 #pragma omp master
   {
@@ -619,8 +646,7 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
       comm::ScopedPhase timed(run.profile, comm::Phase::kAlltoallv);
       MPI_Reduce_scatter_block(proposal_.data(), owned_parent, block, MPI_INT64_T, MPI_MAX, grid_.row_comm());
     }
-    const int64_t first = d.owned_begin();
-    if (root >= first && root < first + d.block) owned_parent[graph_.owned_local(root - first)] = root;
+    if (root_local >= 0) owned_parent[root_local] = root;
   }
 }
 

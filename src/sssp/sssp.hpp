@@ -28,10 +28,11 @@
 // per-vertex array is in the graph's ids, and so is the result until distances() / parents().
 // Parents: afterwards every reached vertex takes as parent a neighbour u with dist[u] + w == dist[v]
 // exactly (one exists, since every distance is such a sum of a final distance and a weight),
-// found in one pass over the edges and reduced along the row. A single process instead notes,
-// with every improvement, where it came from (parent_track_), and afterwards scans only the rows
-// of the vertices whose note a race between threads left out of date: the pass over every row's
-// first edges was a tenth of the search.
+// found in one pass over the edges and reduced along the row. On a one-column grid (every
+// process holds all the edges of its vertices) each improvement instead notes where it came from
+// (parent_track_, a column-local id), and afterwards only the vertices whose note a race between
+// threads left out of date search their rows: the pass over every row's first edges was a tenth
+// of the search.
 #pragma once
 #include <cstdint>
 #include <limits>
@@ -60,8 +61,8 @@ struct SsspOptions {
   // Bucket fusion: a thread relaxes the vertices it improved into the current bucket at once
   // while it has fewer than this many (one-column grids only; 0 = off).
   int fusion_limit = 1024;
-  // A single process notes where every improvement came from, so that afterwards it reads the rows
-  // of only the vertices whose note a race left out of date (switch `parent-notes`).
+  // On one-column grids, note where every improvement came from, so that afterwards only the
+  // vertices whose note a race left out of date search their rows (switch `parent-notes`).
   bool parent_notes = true;
 };
 
@@ -111,7 +112,8 @@ class DistributedSssp {
   // An improvement: owned offset and the distance it set. An entry is current while the vertex
   // still has that distance; each improvement makes one entry, so exactly the latest is current
   // and no per-vertex mark is needed to keep the lists free of repeats.
-  // As a candidate, `from` is the row it was relaxed from (kUnknownSource when not known).
+  // As a candidate, `from` is the column-local id of the row it was relaxed from (kUnknownSource
+  // when not known).
   struct Improvement {
     LocalId x;
     LocalId from;
@@ -209,6 +211,9 @@ class DistributedSssp {
   comm::AlltoallvFn alltoallv_;
   int nthreads_ = 1;
   bool fusion_ = false;        // this process holds every edge of its vertices (one grid column)
+  // Column-local id of row-local row 0 on a one-column grid (the row set is block `row` of the
+  // column set), so that a candidate's source is a column-local id there.
+  LocalId source_base_ = 0;
 
   // Every per-vertex array of the search is indexed in the graph's ids (degree order when the
   // graph is renumbered); run() ends by translating the results to original offsets.
@@ -222,8 +227,9 @@ class DistributedSssp {
   std::vector<int64_t> parent_;              // owned, by original offset
   std::vector<uint64_t> sent_best_;          // column set: bits of the best candidate sent so far
   std::vector<uint8_t> settled_mark_;        // owned: epoch (mod 255) of the bucket that settled it
-  // Single process only (else empty): per owned vertex, its last improvement as (source row << 32
-  // | low 32 bits of the distance); the note is current when those bits are the final distance's.
+  // One-column grids only (else empty): per owned vertex, its last improvement as (source's
+  // column-local id << 32 | low 32 bits of the distance); the note is current when those bits are
+  // the final distance's.
   // Every reached vertex other than the root is improved in each run, so notes of earlier runs
   // are always overwritten and need no reset.
   std::vector<uint64_t> parent_track_;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <utility>
 
 #include "run_command.hpp"
 #include "usage_error.hpp"
@@ -96,15 +97,19 @@ TEST(SsspCli, DisableReorder) {
   expect_validated_sums(j, 8);
 }
 
-TEST(SsspCli, DisableParentNotes) {
-  // One process, with its notes of where each improvement came from and without them (every
-  // parent searched afterwards): validated trees, and the vectors' distances either way.
-  for (const char* disable : {"", "--disable parent-notes"}) {
+TEST(SsspCli, ParentNotes) {
+  // Parents from the notes of one-column grids (1 process, and R x 1 grids of 2, 4 and 6 ranks,
+  // whose candidates carry their source to other processes) and, with `--disable parent-notes`,
+  // searched afterwards: validated trees, and the vectors' distances either way.
+  const std::pair<int, const char*> runs[] = {
+      {1, ""}, {1, "--disable parent-notes"}, {2, "--grid 2x1"}, {2, "--grid 2x1 --disable parent-notes"},
+      {4, "--grid 4x1"}, {6, "--grid 6x1"}};
+  for (const auto& [ranks, options] : runs) {
     const std::string dir = testing::make_temp_dir();
-    auto r = run_g500(1, std::string("sssp --scale 10 --threads 2 ") + disable + " --json " + dir + "/run.json");
-    ASSERT_EQ(r.status, 0) << r.err;
+    auto r = run_g500(ranks, std::string("sssp --scale 10 --threads 2 ") + options + " --json " + dir + "/run.json");
+    ASSERT_EQ(r.status, 0) << options << ": " << r.err;
     auto j = nlohmann::json::parse(testing::read_file(dir + "/run.json"));
-    EXPECT_EQ(j["config"]["options"]["parent_notes"], std::string(disable).empty());
+    EXPECT_EQ(j["config"]["options"]["parent_notes"], std::string(options).find("parent-notes") == std::string::npos);
     expect_validated_sums(j, 10);
   }
 }
