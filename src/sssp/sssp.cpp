@@ -18,7 +18,7 @@ namespace {
 inline uint64_t bits_of(double d) { return std::bit_cast<uint64_t>(d); }
 inline double double_of(uint64_t b) { return std::bit_cast<double>(b); }
 // The first word of a candidate sent to its owner: the target's owned offset, and above it the
-// source's column-local id (for parent_track_); the second word is the distance's bits.
+// source's id (for parent_track_); the second word is the distance's bits.
 inline uint64_t candidate_word(LocalId offset, LocalId from) { return (uint64_t{from} << 32) | offset; }
 
 constexpr int kSlotStride = 8;  // doubles per thread in the reduction slots (one cache line)
@@ -59,8 +59,12 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
   }
   if (grid.rows() > 1) sent_best_.assign(dist_of_.col_set_size(), bits_of(kUnreachedDistance));
   settled_mark_.assign(block, kNoEpoch);
-  if (grid.cols() == 1 && options.parent_notes) parent_track_.assign(block, ~uint64_t{0});
-  if (grid.cols() == 1) source_base_ = static_cast<LocalId>(dist_of_.row * block);
+  // Notes need one id space for every source: the row set on a one-row grid (every process of the
+  // row has its tables), else the column set on a one-column grid.
+  notes_by_row_ = grid.rows() == 1;
+  if ((grid.rows() == 1 || grid.cols() == 1) && options.parent_notes) parent_track_.assign(block, ~uint64_t{0});
+  if (!notes_by_row_ && grid.cols() == 1) source_base_ = static_cast<LocalId>(dist_of_.row * block);
+  if (notes_by_row_) pull_source_base_ = static_cast<LocalId>(dist_of_.col * block);
   threads_.resize(nthreads_);
   out_col_ = comm::make_thread_buckets(nthreads_, grid.rows());
   out_row_ = comm::make_thread_buckets(nthreads_, grid.cols());
@@ -546,11 +550,12 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
     if (!(best < tu)) return;
     const uint64_t owner = ncols > 1 ? d.by_block.divide(static_cast<uint64_t>(u)) : 0;
     const LocalId offset = static_cast<LocalId>(u - owner * block);
+    const LocalId source = from == kUnknownSource ? from : pull_source_base_ + from;
     if (static_cast<int>(owner) == d.col) {
-      improve(offset, best, from, ts);
+      improve(offset, best, source, ts);
     } else {
       auto& out = out_row_[t][owner];
-      out.push_back(candidate_word(offset, kUnknownSource));  // several grid columns: no notes
+      out.push_back(candidate_word(offset, source));
       out.push_back(bits_of(best));
     }
   };
@@ -572,27 +577,29 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
   int64_t* owned_parent = renumbered_ ? parent_graph_.data() : parent_.data();
   const int64_t first = d.owned_begin();
   const int64_t root_local = root >= first && root < first + d.block ? graph_.owned_local(root - first) : -1;
-  // With notes (one grid column): the notes, in one pass; then the vertices whose note a race left
-  // out of date search their rows as below, if any process has such a vertex (the root is its own
-  // parent and needs no search).
+  // With notes: the notes, in one pass; then, if any process has a vertex whose note a race left
+  // out of date, the rows are searched as below: only those vertices' rows on a one-column grid;
+  // every row on a grid with several columns, whose parents are reduced along the row (the root is
+  // its own parent and needs no search).
   bool search_rows = parent_track_.empty();
   std::vector<LocalId>& unnoted = threads_[t].unnoted;
   if (!search_rows) {
-    const LocalId* col_original = graph_.renumbering.active() ? graph_.renumbering.col_original.data() : nullptr;
+    const Renumbering& ids = graph_.renumbering;
+    const LocalId* original = !ids.active() ? nullptr : notes_by_row_ ? ids.row_original.data() : ids.col_original.data();
     constexpr int64_t kNoteAhead = 16;
     const int64_t nowned = d.block;
 #pragma omp for schedule(static)
     for (int64_t v = 0; v < nowned; ++v) {
-      if (col_original && v + kNoteAhead < nowned) {
+      if (original && v + kNoteAhead < nowned) {
         const LocalId ahead = static_cast<LocalId>(parent_track_[v + kNoteAhead] >> 32);
-        if (ahead != kUnknownSource) __builtin_prefetch(&col_original[ahead]);
+        if (ahead != kUnknownSource) __builtin_prefetch(&original[ahead]);
       }
       const double dv = dist_[v];
       if (!(dv < kUnreachedDistance) || v == root_local) continue;
       const uint64_t note = parent_track_[v];
       const LocalId from = static_cast<LocalId>(note >> 32);
       if (from != kUnknownSource && (note & 0xffffffffULL) == (bits_of(dv) & 0xffffffffULL))
-        owned_parent[v] = global_of_col(from);
+        owned_parent[v] = notes_by_row_ ? global_of_row(from) : global_of_col(from);
       else
         unnoted.push_back(static_cast<LocalId>(v));
     }
@@ -633,7 +640,7 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
         }
       }
     };
-    if (parent_track_.empty())
+    if (parent_track_.empty() || ncols > 1)
       for_selected_rows(col_dist, reached, find_parent);
     else  // one grid column: row-local ids are the owned ones
       for (const LocalId v : unnoted) find_parent(v);
@@ -642,7 +649,7 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
 #pragma omp barrier
 #pragma omp master
   {
-    if (ncols > 1) {
+    if (search_rows && ncols > 1) {
       comm::ScopedPhase timed(run.profile, comm::Phase::kAlltoallv);
       MPI_Reduce_scatter_block(proposal_.data(), owned_parent, block, MPI_INT64_T, MPI_MAX, grid_.row_comm());
     }

@@ -28,11 +28,11 @@
 // per-vertex array is in the graph's ids, and so is the result until distances() / parents().
 // Parents: afterwards every reached vertex takes as parent a neighbour u with dist[u] + w == dist[v]
 // exactly (one exists, since every distance is such a sum of a final distance and a weight),
-// found in one pass over the edges and reduced along the row. On a one-column grid (every
-// process holds all the edges of its vertices) each improvement instead notes where it came from
-// (parent_track_, a column-local id), and afterwards only the vertices whose note a race between
-// threads left out of date search their rows: the pass over every row's first edges was a tenth
-// of the search.
+// found in one pass over the edges and reduced along the row. On a one-column or one-row grid
+// each improvement instead notes where it came from (parent_track_, in ids of the column or row
+// set, which every source is in there), and afterwards only the vertices whose note a race
+// between threads left out of date search their rows: the pass over every row's first edges was
+// a tenth of the search.
 #pragma once
 #include <cstdint>
 #include <limits>
@@ -112,8 +112,8 @@ class DistributedSssp {
   // An improvement: owned offset and the distance it set. An entry is current while the vertex
   // still has that distance; each improvement makes one entry, so exactly the latest is current
   // and no per-vertex mark is needed to keep the lists free of repeats.
-  // As a candidate, `from` is the column-local id of the row it was relaxed from (kUnknownSource
-  // when not known).
+  // As a candidate, `from` is the id of the row it was relaxed from, in parent_track_'s ids
+  // (kUnknownSource when not known).
   struct Improvement {
     LocalId x;
     LocalId from;
@@ -211,9 +211,12 @@ class DistributedSssp {
   comm::AlltoallvFn alltoallv_;
   int nthreads_ = 1;
   bool fusion_ = false;        // this process holds every edge of its vertices (one grid column)
-  // Column-local id of row-local row 0 on a one-column grid (the row set is block `row` of the
-  // column set), so that a candidate's source is a column-local id there.
-  LocalId source_base_ = 0;
+  // The ids of parent_track_'s sources: row-local on one-row grids (notes_by_row_), column-local
+  // on one-column grids. A pushed candidate's source row x is source_base_ + x (on one-column
+  // grids the row set is block `row` of the column set), a pulled candidate's source column u
+  // pull_source_base_ + u (on one-row grids the column set is block `col` of the row set).
+  bool notes_by_row_ = false;
+  LocalId source_base_ = 0, pull_source_base_ = 0;
 
   // Every per-vertex array of the search is indexed in the graph's ids (degree order when the
   // graph is renumbered); run() ends by translating the results to original offsets.
@@ -227,8 +230,8 @@ class DistributedSssp {
   std::vector<int64_t> parent_;              // owned, by original offset
   std::vector<uint64_t> sent_best_;          // column set: bits of the best candidate sent so far
   std::vector<uint8_t> settled_mark_;        // owned: epoch (mod 255) of the bucket that settled it
-  // One-column grids only (else empty): per owned vertex, its last improvement as (source's
-  // column-local id << 32 | low 32 bits of the distance); the note is current when those bits are
+  // One-row or one-column grids only (else empty): per owned vertex, its last improvement as
+  // (source's id << 32 | low 32 bits of the distance); the note is current when those bits are
   // the final distance's.
   // Every reached vertex other than the root is improved in each run, so notes of earlier runs
   // are always overwritten and need no reset.

@@ -98,12 +98,13 @@ TEST(SsspCli, DisableReorder) {
 }
 
 TEST(SsspCli, ParentNotes) {
-  // Parents from the notes of one-column grids (1 process, and R x 1 grids of 2, 4 and 6 ranks,
-  // whose candidates carry their source to other processes) and, with `--disable parent-notes`,
-  // searched afterwards: validated trees, and the vectors' distances either way.
+  // Parents from the notes of one-column and one-row grids (1 process; R x 1 and 1 x C grids of
+  // 2, 4 and 6 ranks, whose pushed or pulled candidates carry their source to other processes)
+  // and, with `--disable parent-notes`, searched afterwards: validated trees, and the vectors'
+  // distances either way.
   const std::pair<int, const char*> runs[] = {
-      {1, ""}, {1, "--disable parent-notes"}, {2, "--grid 2x1"}, {2, "--grid 2x1 --disable parent-notes"},
-      {4, "--grid 4x1"}, {6, "--grid 6x1"}};
+      {1, ""},           {1, "--disable parent-notes"}, {2, "--grid 2x1"}, {2, "--grid 2x1 --disable parent-notes"},
+      {2, "--grid 1x2"}, {4, "--grid 4x1"},             {4, "--grid 1x4"}, {6, "--grid 6x1"}};
   for (const auto& [ranks, options] : runs) {
     const std::string dir = testing::make_temp_dir();
     const std::string threads = ranks > 2 ? "1" : "2";  // 2 cores
