@@ -20,6 +20,10 @@ inline double double_of(uint64_t b) { return std::bit_cast<double>(b); }
 // The first word of a candidate sent to its owner: the target's owned offset, and above it the
 // source's id (for parent_track_); the second word is the distance's bits.
 inline uint64_t candidate_word(LocalId offset, LocalId from) { return (uint64_t{from} << 32) | offset; }
+// A parent_track_ note: the source's id, and below it the low 32 bits of the distance it set.
+inline uint64_t note_of(LocalId from, double d) { return (uint64_t{from} << 32) | (bits_of(d) & 0xffffffffULL); }
+inline LocalId note_source(uint64_t note) { return static_cast<LocalId>(note >> 32); }
+inline bool note_sets(uint64_t note, double d) { return (note & 0xffffffffULL) == (bits_of(d) & 0xffffffffULL); }
 
 constexpr int kSlotStride = 8;  // doubles per thread in the reduction slots (one cache line)
 constexpr uint8_t kNoEpoch = 0;
@@ -178,8 +182,7 @@ void DistributedSssp::improve(LocalId x, double nd, LocalId from, ThreadState& t
     if (slot.compare_exchange_weak(seen, nd, std::memory_order_relaxed, std::memory_order_relaxed)) {
       // One 64-bit store: a note is never half one improvement's and half another's.
       if (!parent_track_.empty())
-        std::atomic_ref<uint64_t>(parent_track_[x]).store((uint64_t{from} << 32) | (bits_of(nd) & 0xffffffffULL),
-                                                           std::memory_order_relaxed);
+        std::atomic_ref<uint64_t>(parent_track_[x]).store(note_of(from, nd), std::memory_order_relaxed);
       ts.improved.push_back({x, from, nd});
       ++ts.improvements;
       return;
@@ -591,14 +594,14 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
 #pragma omp for schedule(static)
     for (int64_t v = 0; v < nowned; ++v) {
       if (original && v + kNoteAhead < nowned) {
-        const LocalId ahead = static_cast<LocalId>(parent_track_[v + kNoteAhead] >> 32);
+        const LocalId ahead = note_source(parent_track_[v + kNoteAhead]);
         if (ahead != kUnknownSource) __builtin_prefetch(&original[ahead]);
       }
       const double dv = dist_[v];
       if (!(dv < kUnreachedDistance) || v == root_local) continue;
       const uint64_t note = parent_track_[v];
-      const LocalId from = static_cast<LocalId>(note >> 32);
-      if (from != kUnknownSource && (note & 0xffffffffULL) == (bits_of(dv) & 0xffffffffULL))
+      const LocalId from = note_source(note);
+      if (from != kUnknownSource && note_sets(note, dv))
         owned_parent[v] = notes_by_row_ ? global_of_row(from) : global_of_col(from);
       else
         unnoted.push_back(static_cast<LocalId>(v));
