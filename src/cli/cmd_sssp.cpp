@@ -37,8 +37,8 @@ int run_sssp_command(int argc, char** argv) {
   std::vector<std::string> disabled;
   app.add_option("--disable", disabled,
                  "switch off techniques, comma-separated: reorder (the degree-order renumbering of 001 4.2), "
-                 "parent-notes (on one-row and one-column grids, a note of where each improvement came from, "
-                 "instead of a search for every parent afterwards)")
+                 "parent-notes (on one-row and one-column grids, the parents read from the source each distance "
+                 "keeps, instead of a search for every parent afterwards)")
       ->delimiter(',');
   app.add_option("--compare-dijkstra", config.compare_dijkstra, "also solve the first N roots with a serial Dijkstra on rank 0 and report the speed-up")->check(CLI::NonNegativeNumber);
   FileInputOptions in;

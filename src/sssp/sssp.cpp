@@ -15,15 +15,23 @@
 namespace g500 {
 namespace {
 
-inline uint64_t bits_of(double d) { return std::bit_cast<uint64_t>(d); }
-inline double double_of(uint64_t b) { return std::bit_cast<double>(b); }
+// Non-negative floats order as their bits (as unsigned integers); infinity above every distance.
+inline uint32_t bits_of(float d) { return std::bit_cast<uint32_t>(d); }
+inline float float_of(uint32_t b) { return std::bit_cast<float>(b); }
+constexpr float kInfinity = std::numeric_limits<float>::infinity();
+// A vertex's search state: its tentative distance's bits above the id of the vertex whose candidate
+// set it. One atomic minimum lowers both, so the final word names the source of the final
+// distance, without a race between threads.
+inline uint64_t state_of(float d, LocalId from) { return (uint64_t{bits_of(d)} << 32) | from; }
+inline float distance_of(uint64_t state) { return float_of(static_cast<uint32_t>(state >> 32)); }
+inline LocalId source_of(uint64_t state) { return static_cast<LocalId>(state); }
+// A gathered record: a row-local or column-local id above a distance's bits.
+inline uint64_t record_of(uint64_t id, float d) { return (id << 32) | bits_of(d); }
+inline int64_t record_id(uint64_t record) { return static_cast<int64_t>(record >> 32); }
+inline float record_distance(uint64_t record) { return float_of(static_cast<uint32_t>(record)); }
 // The first word of a candidate sent to its owner: the target's owned offset, and above it the
-// source's id (for parent_track_); the second word is the distance's bits.
+// source's id; the second word is the distance's bits.
 inline uint64_t candidate_word(LocalId offset, LocalId from) { return (uint64_t{from} << 32) | offset; }
-// A parent_track_ note: the source's id, and below it the low 32 bits of the distance it set.
-inline uint64_t note_of(LocalId from, double d) { return (uint64_t{from} << 32) | (bits_of(d) & 0xffffffffULL); }
-inline LocalId note_source(uint64_t note) { return static_cast<LocalId>(note >> 32); }
-inline bool note_sets(uint64_t note, double d) { return (note & 0xffffffffULL) == (bits_of(d) & 0xffffffffULL); }
 
 constexpr int kSlotStride = 8;  // doubles per thread in the reduction slots (one cache line)
 constexpr uint8_t kNoEpoch = 0;
@@ -38,6 +46,8 @@ constexpr uint8_t kLightBoundMax = 254, kNoEdges = 255;
 inline double lightest_weight_bound(uint8_t bound) {
   return bound == kNoEdges ? std::numeric_limits<double>::infinity() : static_cast<double>(bound) / kLightBoundScale;
 }
+// The candidate an edge of weight w gives a vertex at distance d: a float sum, as the reference's.
+inline float candidate(float d, float w) { return d + w; }
 
 }  // namespace
 
@@ -54,19 +64,17 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
       fusion_(grid.cols() == 1 && options.fusion_limit > 0) {
   const int64_t block = dist_of_.block;
   renumbered_ = graph_.renumbering.active();
-  assign_huge(dist_, static_cast<size_t>(block), kUnreachedDistance);
+  assign_huge(state_, static_cast<size_t>(block), state_of(kInfinity, kUnknownSource));
   parent_.assign(block, -1);
   degree_ = graph_.owned_degrees_in_graph_order();
-  if (renumbered_) {
-    dist_out_.assign(block, kUnreachedDistance);
-    parent_graph_.assign(block, -1);
-  }
-  if (grid.rows() > 1) sent_best_.assign(dist_of_.col_set_size(), bits_of(kUnreachedDistance));
+  dist_out_.assign(block, kUnreachedDistance);
+  if (renumbered_) parent_graph_.assign(block, -1);
+  if (grid.rows() > 1) sent_best_.assign(dist_of_.col_set_size(), bits_of(kInfinity));
   settled_mark_.assign(block, kNoEpoch);
-  // Notes need one id space for every source: the row set on a one-row grid (every process of the
+  // The parents' sources need one id space: the row set on a one-row grid (every process of the
   // row has its tables), else the column set on a one-column grid.
   notes_by_row_ = grid.rows() == 1;
-  if ((grid.rows() == 1 || grid.cols() == 1) && options.parent_notes) parent_track_.assign(block, ~uint64_t{0});
+  parent_notes_ = (grid.rows() == 1 || grid.cols() == 1) && options.parent_notes;
   if (!notes_by_row_ && grid.cols() == 1) source_base_ = static_cast<LocalId>(dist_of_.row * block);
   if (notes_by_row_) pull_source_base_ = static_cast<LocalId>(dist_of_.col * block);
   threads_.resize(nthreads_);
@@ -79,7 +87,7 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
     row_dist_.resize(dist_of_.row_set_size());
     proposal_.resize(dist_of_.row_set_size());
   }
-  records_.resize(2 * static_cast<size_t>(block));
+  records_.resize(static_cast<size_t>(block));
   gather_counts_.assign(std::max(grid.rows(), grid.cols()), 0);
   gather_displs_.assign(std::max(grid.rows(), grid.cols()), 0);
   reduce_slots_.assign(static_cast<size_t>(nthreads_) * kSlotStride, 0.0);
@@ -97,10 +105,32 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
   }
 }
 
-bool DistributedSssp::may_have_inner_edge(int64_t x, double dx, int64_t k) const {
+bool DistributedSssp::may_have_inner_edge(int64_t x, float dx, int64_t k) const {
   // The bound is <= the lightest weight, and rounding is monotonic: when even the bound takes the
   // candidate out of bucket k, every edge of the row does (the test of relax_row).
   return (dx + lightest_weight_bound(light_bound_[x])) * inverse_width_ < static_cast<double>((k + 1) * sub_buckets_);
+}
+
+float DistributedSssp::distance(LocalId x) const { return distance_of(state_[x]); }
+
+DistanceView DistributedSssp::row_distances() const {
+  return grid_.cols() > 1 ? DistanceView::of_floats(row_dist_.data()) : DistanceView::of_states(state_.data());
+}
+
+DistanceView DistributedSssp::column_distances() const {
+  return grid_.rows() > 1 ? DistanceView::of_floats(col_dist_.data()) : DistanceView::of_states(state_.data());
+}
+
+void DistributedSssp::gather_distances(std::vector<float>& out, int index, MPI_Comm comm, SsspRun& run) {
+  float* mine = out.data() + static_cast<int64_t>(index) * dist_of_.block;
+#pragma omp for schedule(static)
+  for (int64_t x = 0; x < dist_of_.block; ++x) mine[x] = distance(static_cast<LocalId>(x));
+#pragma omp master
+  {
+    comm::ScopedPhase timed(run.profile, comm::Phase::kAllgatherv);
+    MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, out.data(), static_cast<int>(dist_of_.block), MPI_FLOAT, comm);
+  }
+#pragma omp barrier
 }
 
 void DistributedSssp::reduce_all(double* values, int count, MPI_Op op, SsspRun& run) {
@@ -139,17 +169,14 @@ int64_t DistributedSssp::gather_records(std::vector<LocalId> ThreadState::*list,
     if (other < t) first += n;
     total += n;
   }
-  if (2 * total > static_cast<int64_t>(records_.size())) {  // rare: a placing race can list a vertex twice
+  if (total > static_cast<int64_t>(records_.size())) {  // rare: a placing race can list a vertex twice
 #pragma omp barrier
 #pragma omp master
-    records_.resize(2 * static_cast<size_t>(total));
+    records_.resize(static_cast<size_t>(total));
 #pragma omp barrier
   }
-  uint64_t* out = records_.data() + 2 * first;
-  for (LocalId x : mine) {
-    *out++ = id_base + x;
-    *out++ = bits_of(dist_[x]);
-  }
+  uint64_t* out = records_.data() + first;
+  for (LocalId x : mine) *out++ = record_of(id_base + x, distance(x));
 #pragma omp barrier
 #pragma omp master
   {
@@ -157,7 +184,7 @@ int64_t DistributedSssp::gather_records(std::vector<LocalId> ThreadState::*list,
     reduce_result_[3] = static_cast<double>(total);
     if (comm_size > 1) {
       comm::ScopedPhase timed(run.profile, comm::Phase::kAllgatherv);
-      int count = static_cast<int>(2 * total);
+      int count = static_cast<int>(total);
       MPI_Allgather(&count, 1, MPI_INT, gather_counts_.data(), 1, MPI_INT, comm);
       int all = 0;
       for (int r = 0; r < comm_size; ++r) {
@@ -168,21 +195,20 @@ int64_t DistributedSssp::gather_records(std::vector<LocalId> ThreadState::*list,
       MPI_Allgatherv(records_.data(), count, MPI_UINT64_T, gathered_.data(), gather_counts_.data(),
                      gather_displs_.data(), MPI_UINT64_T, comm);
       gathered_view_ = &gathered_;
-      reduce_result_[3] = static_cast<double>(all / 2);
+      reduce_result_[3] = static_cast<double>(all);
     }
   }
 #pragma omp barrier
   return static_cast<int64_t>(reduce_result_[3]);
 }
 
-void DistributedSssp::improve(LocalId x, double nd, LocalId from, ThreadState& ts) {
-  std::atomic_ref<double> slot(dist_[x]);
-  double seen = slot.load(std::memory_order_relaxed);
-  while (nd < seen)
-    if (slot.compare_exchange_weak(seen, nd, std::memory_order_relaxed, std::memory_order_relaxed)) {
-      // One 64-bit store: a note is never half one improvement's and half another's.
-      if (!parent_track_.empty())
-        std::atomic_ref<uint64_t>(parent_track_[x]).store(note_of(from, nd), std::memory_order_relaxed);
+void DistributedSssp::improve(LocalId x, float nd, LocalId from, ThreadState& ts) {
+  std::atomic_ref<uint64_t> slot(state_[x]);
+  const uint64_t want = state_of(nd, from);
+  uint64_t seen = slot.load(std::memory_order_relaxed);
+  // Only a lower distance replaces the state (an equal one from another source does not).
+  while ((want >> 32) < (seen >> 32))
+    if (slot.compare_exchange_weak(seen, want, std::memory_order_relaxed, std::memory_order_relaxed)) {
       ts.improved.push_back({x, from, nd});
       ++ts.improvements;
       return;
@@ -194,12 +220,8 @@ void DistributedSssp::apply_candidates(ThreadState& ts, int t) {
   const size_t n = ts.candidates.size();
   const Improvement* c = ts.candidates.data();
   if (grid_.rows() == 1) {  // the column set is the owned block: every target is owned
-    uint64_t* const notes = parent_track_.empty() ? nullptr : parent_track_.data();
     for (size_t i = 0; i < n; ++i) {
-      if (i + kCandidateAhead < n) {
-        __builtin_prefetch(&dist_[c[i + kCandidateAhead].x]);
-        if (notes) __builtin_prefetch(&notes[c[i + kCandidateAhead].x], 1);
-      }
+      if (i + kCandidateAhead < n) __builtin_prefetch(&state_[c[i + kCandidateAhead].x]);
       improve(c[i].x, c[i].d, c[i].from, ts);
     }
     ts.candidates.clear();
@@ -215,24 +237,23 @@ void DistributedSssp::apply_candidates(ThreadState& ts, int t) {
     if (i + kCandidateAhead < n) {
       const LocalId ahead = c[i + kCandidateAhead].x;
       const uint64_t owner = d.by_block.divide(ahead);
-      if (owner == my_row) {
-        __builtin_prefetch(&dist_[ahead - owner * block]);
-        if (!parent_track_.empty()) __builtin_prefetch(&parent_track_[ahead - owner * block], 1);
-      } else
+      if (owner == my_row)
+        __builtin_prefetch(&state_[ahead - owner * block]);
+      else
         __builtin_prefetch(&sent_best_[ahead]);
     }
     const LocalId u = c[i].x;
-    const double nd = c[i].d;
+    const float nd = c[i].d;
     const uint64_t owner = d.by_block.divide(u);
     const LocalId offset = static_cast<LocalId>(u - owner * block);
     if (owner == my_row) {
       improve(offset, nd, c[i].from, ts);
       continue;
     }
-    std::atomic_ref<uint64_t> best(sent_best_[u]);
-    uint64_t seen = best.load(std::memory_order_relaxed);
+    std::atomic_ref<uint32_t> best(sent_best_[u]);
+    uint32_t seen = best.load(std::memory_order_relaxed);
     bool better = false;
-    while (nd < double_of(seen))
+    while (bits_of(nd) < seen)
       if (best.compare_exchange_weak(seen, bits_of(nd), std::memory_order_relaxed)) {
         better = true;
         break;
@@ -246,7 +267,7 @@ void DistributedSssp::apply_candidates(ThreadState& ts, int t) {
 }
 
 template <DistributedSssp::Edges kEdges>
-void DistributedSssp::relax_row(int64_t x, double dx, int64_t k, ThreadState& ts) {
+void DistributedSssp::relax_row(int64_t x, float dx, int64_t k, ThreadState& ts) {
   const float* weights = wg_.weights.data();
   const LocalId* neighbors = graph_.neighbors.data();
   const int64_t* starts = graph_.rows.starts();
@@ -257,10 +278,10 @@ void DistributedSssp::relax_row(int64_t x, double dx, int64_t k, ThreadState& ts
   // Weights ascend along the row: the inner edges are a prefix (short: w < delta), found by a
   // linear scan, which reads the row in order (a binary search costs dependent cache misses).
   if constexpr (kEdges == Edges::kOuter)
-    while (e < end && (dx + static_cast<double>(weights[e])) * scale < bucket_end) ++e;
+    while (e < end && candidate(dx, weights[e]) * scale < bucket_end) ++e;
   const int64_t first = e;
   for (; e < end; ++e) {
-    const double nd = dx + static_cast<double>(weights[e]);
+    const float nd = candidate(dx, weights[e]);
     if (kEdges == Edges::kInner && nd * scale >= bucket_end) break;
     ts.candidates.push_back({neighbors[e], static_cast<LocalId>(source_base_ + x), nd});
   }
@@ -286,7 +307,7 @@ void DistributedSssp::fuse_bucket(int64_t k, int64_t j, ThreadState& ts, int t) 
     const int64_t n = static_cast<int64_t>(ts.fused.size());
     for (int64_t i = 0; i < n; ++i) {
       const LocalId x = ts.fused[i].x;
-      const double dx = ts.fused[i].d;
+      const float dx = ts.fused[i].d;
       if (i + 32 < n) __builtin_prefetch(&light_bound_[ts.fused[i + 32].x]);
       if (i + 20 < n && may_have_inner_edge(ts.fused[i + 20].x, ts.fused[i + 20].d, k)) {
         __builtin_prefetch(&starts[ts.fused[i + 20].x]);
@@ -297,7 +318,7 @@ void DistributedSssp::fuse_bucket(int64_t k, int64_t j, ThreadState& ts, int t) 
         __builtin_prefetch(&wg_.weights[s]);
         __builtin_prefetch(&graph_.neighbors[s]);
       }
-      if (std::atomic_ref<double>(dist_[x]).load(std::memory_order_relaxed) != dx) continue;
+      if (std::atomic_ref<uint64_t>(state_[x]).load(std::memory_order_relaxed) >> 32 != bits_of(dx)) continue;
       settle_one(x, ts);
       if (may_have_inner_edge(x, dx, k)) relax_row<Edges::kInner>(x, dx, k, ts);  // one column: row-local = owned
       if (ts.candidates.size() >= kCandidateBatch) apply_candidates(ts, t);
@@ -327,25 +348,25 @@ void DistributedSssp::relax_records(int64_t nrecords, int64_t k, int64_t j, Sssp
   constexpr int64_t kChunk = 512, kBound = 48, kFar = 32, kNear = 12;
   auto wanted = [&](int64_t r) {
     return kEdges == Edges::kOuter ||
-           may_have_inner_edge(static_cast<int64_t>(rec[2 * r]), double_of(rec[2 * r + 1]), k);
+           may_have_inner_edge(record_id(rec[r]), record_distance(rec[r]), k);
   };
   const int64_t nchunks = (nrecords + kChunk - 1) / kChunk;
 #pragma omp for schedule(dynamic, 1) nowait
   for (int64_t c = 0; c < nchunks; ++c) {
     const int64_t first = c * kChunk, end = std::min(nrecords, first + kChunk);
     for (int64_t r = first; r < std::min(end, first + kBound); ++r) {
-      if (kEdges == Edges::kInner) __builtin_prefetch(&light_bound_[rec[2 * r]]);
-      if (r < first + kFar) __builtin_prefetch(&starts[rec[2 * r]]);
+      if (kEdges == Edges::kInner) __builtin_prefetch(&light_bound_[record_id(rec[r])]);
+      if (r < first + kFar) __builtin_prefetch(&starts[record_id(rec[r])]);
     }
     for (int64_t r = first; r < end; ++r) {
-      if (kEdges == Edges::kInner && r + kBound < end) __builtin_prefetch(&light_bound_[rec[2 * (r + kBound)]]);
-      if (r + kFar < end && wanted(r + kFar)) __builtin_prefetch(&starts[rec[2 * (r + kFar)]]);
+      if (kEdges == Edges::kInner && r + kBound < end) __builtin_prefetch(&light_bound_[record_id(rec[r + kBound])]);
+      if (r + kFar < end && wanted(r + kFar)) __builtin_prefetch(&starts[record_id(rec[r + kFar])]);
       if (r + kNear < end && wanted(r + kNear)) {
-        const int64_t s = starts[rec[2 * (r + kNear)]];
+        const int64_t s = starts[record_id(rec[r + kNear])];
         __builtin_prefetch(&weights[s]);
         __builtin_prefetch(&neighbors[s]);
       }
-      if (wanted(r)) relax_row<kEdges>(static_cast<int64_t>(rec[2 * r]), double_of(rec[2 * r + 1]), k, ts);
+      if (wanted(r)) relax_row<kEdges>(record_id(rec[r]), record_distance(rec[r]), k, ts);
       if (ts.candidates.size() >= kCandidateBatch) apply_candidates(ts, t);
     }
   }
@@ -367,21 +388,17 @@ void DistributedSssp::exchange_candidates(comm::ThreadBuckets& buffers, MPI_Comm
   const uint64_t* rec = received_.records.data();
   // Random targets: what improving one touches is prefetched kAhead records ahead.
   constexpr int64_t kAhead = 16;
-  uint64_t* const notes = parent_track_.empty() ? nullptr : parent_track_.data();
 #pragma omp for schedule(static) nowait
   for (int64_t r = 0; r < n; ++r) {
-    if (r + kAhead < n) {
-      const auto ahead = static_cast<LocalId>(rec[2 * (r + kAhead)]);
-      __builtin_prefetch(&dist_[ahead]);
-      if (notes) __builtin_prefetch(&notes[ahead], 1);
-    }
-    improve(static_cast<LocalId>(rec[2 * r]), double_of(rec[2 * r + 1]), static_cast<LocalId>(rec[2 * r] >> 32), ts);
+    if (r + kAhead < n) __builtin_prefetch(&state_[static_cast<LocalId>(rec[2 * (r + kAhead)])]);
+    improve(static_cast<LocalId>(rec[2 * r]), float_of(static_cast<uint32_t>(rec[2 * r + 1])),
+            static_cast<LocalId>(rec[2 * r] >> 32), ts);
   }
 }
 
 void DistributedSssp::place_improved(int64_t j, ThreadState& ts) {
   for (const Improvement& i : ts.improved) {
-    if (std::atomic_ref<double>(dist_[i.x]).load(std::memory_order_relaxed) != i.d) continue;  // stale
+    if (std::atomic_ref<uint64_t>(state_[i.x]).load(std::memory_order_relaxed) >> 32 != bits_of(i.d)) continue;  // stale
     const int64_t b = bucket_of(i.d);
     if (b == j) {
       ts.active.push_back(i.x);
@@ -415,7 +432,7 @@ void DistributedSssp::settle(ThreadState& ts) {
 }
 
 template <class Select, class Visit>
-void DistributedSssp::for_selected_rows(const double* col_dist, Select select, Visit visit) {
+void DistributedSssp::for_selected_rows(DistanceView col_dist, Select select, Visit visit) {
   const int64_t nrows = dist_of_.row_set_size();
   const float* weights = wg_.weights.data();
   const LocalId* neighbors = graph_.neighbors.data();
@@ -441,8 +458,8 @@ void DistributedSssp::for_selected_rows(const double* col_dist, Select select, V
       }
       if (i + kTargetAhead < n) {
         const int64_t u = rows[i + kTargetAhead], s = starts[u], m = starts[u + 1] - s;
-        if (m > 0) __builtin_prefetch(&col_dist[neighbors[s]]);
-        if (m > 1) __builtin_prefetch(&col_dist[neighbors[s + 1]]);
+        if (m > 0) __builtin_prefetch(col_dist.address(neighbors[s]));
+        if (m > 1) __builtin_prefetch(col_dist.address(neighbors[s + 1]));
       }
       visit(rows[i]);
     }
@@ -464,7 +481,7 @@ double DistributedSssp::pull_work_estimate(int64_t k, SsspRun& run) {
   const int64_t every = d.block >= 64 * kExact ? kSampleEvery : 1;
   const int64_t exact_end = every == 1 ? d.block : kExact;
   auto pull_of = [&](int64_t x) {
-    const double t = dist_[x];
+    const double t = distance(static_cast<LocalId>(x));
     return degree_[x] == 0 || bucket_of(t) < bucket_end ? 0.0 : static_cast<double>(degree_[x]) * std::min(1.0, t - lower);
   };
   double exact = 0, sampled = 0;
@@ -501,20 +518,11 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
                                      nrows_grid, run);
     const uint64_t* rec = gathered_view_->data();
 #pragma omp for schedule(static)
-    for (int64_t r = 0; r < n; ++r) col_dist_[rec[2 * r]] = double_of(rec[2 * r + 1]);
+    for (int64_t r = 0; r < n; ++r) col_dist_[record_id(rec[r])] = record_distance(rec[r]);
   }
   // Tentative distances of the row set (with one grid column: the owned block itself).
-  if (ncols > 1) {
-#pragma omp master
-    {
-      comm::ScopedPhase timed(run.profile, comm::Phase::kAllgatherv);
-      MPI_Allgather(dist_.data(), static_cast<int>(d.block), MPI_DOUBLE, row_dist_.data(), static_cast<int>(d.block),
-                    MPI_DOUBLE, grid_.row_comm());
-    }
-#pragma omp barrier
-  }
-  const double* row_dist = ncols > 1 ? row_dist_.data() : dist_.data();
-  const double* col_dist = nrows_grid > 1 ? col_dist_.data() : dist_.data();
+  if (ncols > 1) gather_distances(row_dist_, d.col, grid_.row_comm(), run);
+  const DistanceView row_dist = row_distances(), col_dist = column_distances();
   const float* weights = wg_.weights.data();
   const LocalId* neighbors = graph_.neighbors.data();
   const int64_t* starts = graph_.rows.starts();
@@ -535,15 +543,17 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
     return (tu * inverse_width_ >= end_scaled) & (lightest[light_bound_[u]] < tu);
   };
   auto scan = [&](int64_t u) {
-    const double tu = row_dist[u];
-    double best = tu;
-    LocalId from = kUnknownSource;  // the best neighbour (column-local), for parent_track_
+    const float tu = row_dist[u];
+    float best = tu;
+    LocalId from = kUnknownSource;  // the best neighbour (column-local), the source kept with it
     int64_t e = starts[u];
     const int64_t end = starts[u + 1];
     for (; e < end; ++e) {
-      const double w = static_cast<double>(weights[e]);
-      if (lower + w >= best) break;
-      const double nd = col_dist[neighbors[e]] + w;
+      const float w = weights[e];
+      // No neighbour at distance >= lower gives less than best through this or a heavier edge
+      // (the float sum rounds monotonically).
+      if (lower + static_cast<double>(w) >= best) break;
+      const float nd = candidate(col_dist[neighbors[e]], w);
       if (nd < best) {
         best = nd;
         from = neighbors[e];
@@ -568,74 +578,55 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
   if (ncols > 1) exchange_candidates(out_row_, grid_.row_comm(), run);
 }
 
-// Parents from the final distances: for every reached v of the row set, a neighbour u of the
-// column set with dist[u] + w == dist[v] and dist[u] < dist[v] (a zero-weight edge to an equal
-// distance is taken only from a smaller vertex id, which keeps the tree acyclic); the processes of
-// the grid row reduce their proposals (maximum id) to the owner.
+// Parents. On one-row and one-column grids, from the sources kept in the final states: the
+// candidate that set a vertex's final distance came from there. Otherwise from the final
+// distances: for every reached v of the row set, a neighbour u of the column set with
+// dist[u] + w == dist[v] and dist[u] < dist[v] (a zero-weight edge to an equal distance is taken
+// only from a smaller vertex id, which keeps the tree acyclic); the processes of the grid row
+// reduce their proposals (maximum id) to the owner.
 void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
   const Distribution& d = dist_of_;
   const int block = static_cast<int>(d.block);
-  const int nrows_grid = grid_.rows(), ncols = grid_.cols();
-  const int t = omp_get_thread_num();
+  const int ncols = grid_.cols();
   int64_t* owned_parent = renumbered_ ? parent_graph_.data() : parent_.data();
   const int64_t first = d.owned_begin();
   const int64_t root_local = root >= first && root < first + d.block ? graph_.owned_local(root - first) : -1;
-  // With notes: the notes, in one pass; then, if any process has a vertex whose note a race left
-  // out of date, the rows are searched as below: only those vertices' rows on a one-column grid;
-  // every row on a grid with several columns, whose parents are reduced along the row (the root is
-  // its own parent and needs no search).
-  bool search_rows = parent_track_.empty();
-  std::vector<LocalId>& unnoted = threads_[t].unnoted;
-  if (!search_rows) {
+  if (parent_notes_) {
+    // Every reached vertex but the root was lowered last by a candidate carrying its source (a
+    // vertex left without one keeps -1, which validation reports).
     const Renumbering& ids = graph_.renumbering;
     const LocalId* original = !ids.active() ? nullptr : notes_by_row_ ? ids.row_original.data() : ids.col_original.data();
-    constexpr int64_t kNoteAhead = 16;
+    constexpr int64_t kSourceAhead = 16;
     const int64_t nowned = d.block;
 #pragma omp for schedule(static)
     for (int64_t v = 0; v < nowned; ++v) {
-      if (original && v + kNoteAhead < nowned) {
-        const LocalId ahead = note_source(parent_track_[v + kNoteAhead]);
+      if (original && v + kSourceAhead < nowned) {
+        const LocalId ahead = source_of(state_[v + kSourceAhead]);
         if (ahead != kUnknownSource) __builtin_prefetch(&original[ahead]);
       }
-      const double dv = dist_[v];
-      if (!(dv < kUnreachedDistance) || v == root_local) continue;
-      const uint64_t note = parent_track_[v];
-      const LocalId from = note_source(note);
-      if (from != kUnknownSource && note_sets(note, dv))
-        owned_parent[v] = notes_by_row_ ? global_of_row(from) : global_of_col(from);
-      else
-        unnoted.push_back(static_cast<LocalId>(v));
+      const uint64_t state = state_[v];
+      const LocalId from = source_of(state);
+      if (distance_of(state) == kInfinity || v == root_local || from == kUnknownSource) continue;
+      owned_parent[v] = notes_by_row_ ? global_of_row(from) : global_of_col(from);
     }
-    double stale = static_cast<double>(unnoted.size());
-    reduce_all(&stale, 1, MPI_SUM, run);
-    search_rows = stale > 0;
-  }
-  if (search_rows) {
-#pragma omp master
-    {
-      comm::ScopedPhase timed(run.profile, comm::Phase::kAllgatherv);
-      if (ncols > 1)
-        MPI_Allgather(dist_.data(), block, MPI_DOUBLE, row_dist_.data(), block, MPI_DOUBLE, grid_.row_comm());
-      if (nrows_grid > 1)
-        MPI_Allgather(dist_.data(), block, MPI_DOUBLE, col_dist_.data(), block, MPI_DOUBLE, grid_.col_comm());
-    }
-#pragma omp barrier
-    const double* row_dist = ncols > 1 ? row_dist_.data() : dist_.data();
-    const double* col_dist = nrows_grid > 1 ? col_dist_.data() : dist_.data();
+  } else {
+    if (ncols > 1) gather_distances(row_dist_, d.col, grid_.row_comm(), run);
+    if (grid_.rows() > 1) gather_distances(col_dist_, d.row, grid_.col_comm(), run);
+    const DistanceView row_dist = row_distances(), col_dist = column_distances();
     int64_t* proposal = ncols > 1 ? proposal_.data() : owned_parent;
     const float* weights = wg_.weights.data();
     const LocalId* neighbors = graph_.neighbors.data();
     const int64_t* starts = graph_.rows.starts();
     // Every parent and proposal is -1 from prepare(); found parents overwrite it.
-    auto reached = [&](int64_t v) { return row_dist[v] < kUnreachedDistance; };
+    auto reached = [&](int64_t v) { return row_dist[v] < kInfinity; };
     auto find_parent = [&](int64_t v) {
-      const double dv = row_dist[v];
+      const float dv = row_dist[v];
       if (dv == 0 && global_of_row(v) == root) return;
       for (int64_t e = starts[v]; e < starts[v + 1]; ++e) {
-        const double w = static_cast<double>(weights[e]);
+        const float w = weights[e];
         if (w > dv) break;  // weights ascend and du >= 0: no later edge gives du + w == dv
-        const double du = col_dist[neighbors[e]];
-        if (du + w != dv) continue;
+        const float du = col_dist[neighbors[e]];
+        if (candidate(du, w) != dv) continue;
         const int64_t gu = global_of_col(neighbors[e]);
         if (du < dv || gu < global_of_row(v)) {
           proposal[v] = gu;
@@ -643,16 +634,12 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
         }
       }
     };
-    if (parent_track_.empty() || ncols > 1)
-      for_selected_rows(col_dist, reached, find_parent);
-    else  // one grid column: row-local ids are the owned ones
-      for (const LocalId v : unnoted) find_parent(v);
+    for_selected_rows(col_dist, reached, find_parent);
   }
-  unnoted.clear();
 #pragma omp barrier
 #pragma omp master
   {
-    if (search_rows && ncols > 1) {
+    if (!parent_notes_ && ncols > 1) {
       comm::ScopedPhase timed(run.profile, comm::Phase::kAlltoallv);
       MPI_Reduce_scatter_block(proposal_.data(), owned_parent, block, MPI_INT64_T, MPI_MAX, grid_.row_comm());
     }
@@ -663,15 +650,20 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
 void DistributedSssp::publish() {
   if (published_) return;
   published_ = true;
-  const LocalId* owned_new = graph_.renumbering.owned_new.data();
-  gather_in_original_order(dist_.data(), owned_new, dist_of_.block, dist_out_.data(), nthreads_);
-  gather_in_original_order(parent_graph_.data(), owned_new, dist_of_.block, parent_.data(), nthreads_);
+  const LocalId* owned_new = renumbered_ ? graph_.renumbering.owned_new.data() : nullptr;
+  const int64_t n = dist_of_.block;
+#pragma omp parallel for num_threads(nthreads_) schedule(static)
+  for (int64_t o = 0; o < n; ++o) {
+    const float dv = distance(owned_new ? owned_new[o] : static_cast<LocalId>(o));
+    dist_out_[o] = dv == kInfinity ? kUnreachedDistance : static_cast<double>(dv);
+  }
+  if (renumbered_) gather_in_original_order(parent_graph_.data(), owned_new, n, parent_.data(), nthreads_);
 }
 
 void DistributedSssp::reset_arrays() {
   const int64_t block = dist_of_.block;
 #pragma omp for schedule(static) nowait
-  for (int64_t x = 0; x < block; ++x) dist_[x] = kUnreachedDistance;
+  for (int64_t x = 0; x < block; ++x) state_[x] = state_of(kInfinity, kUnknownSource);
   int64_t* const owned_parent = renumbered_ ? parent_graph_.data() : parent_.data();
 #pragma omp for schedule(static) nowait
   for (int64_t x = 0; x < block; ++x) owned_parent[x] = -1;
@@ -682,8 +674,8 @@ void DistributedSssp::reset_arrays() {
   if (!sent_best_.empty()) {
 #pragma omp for schedule(static) nowait
     for (size_t u = 0; u < sent_best_.size(); ++u) {
-      sent_best_[u] = bits_of(kUnreachedDistance);
-      col_dist_[u] = kUnreachedDistance;
+      sent_best_[u] = bits_of(kInfinity);
+      col_dist_[u] = kInfinity;
     }
   }
 #pragma omp barrier
@@ -709,9 +701,9 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
   const int64_t first = d.owned_begin();
   if (master && root >= first && root < first + d.block) {
     const auto root_x = static_cast<LocalId>(graph_.owned_local(root - first));
-    dist_[root_x] = 0;
+    state_[root_x] = state_of(0, kUnknownSource);
     if (ts.buckets.empty()) ts.buckets.resize(1);
-    ts.buckets[0].push_back({root_x, kUnknownSource, 0.0});
+    ts.buckets[0].push_back({root_x, kUnknownSource, 0.0F});
   }
   const uint64_t row_base = static_cast<uint64_t>(d.col) * static_cast<uint64_t>(d.block);
   const double total_directed_edges = static_cast<double>(graph_.global_directed_edges);
@@ -727,7 +719,7 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
     double next = kUnreachedDistance;
     for (size_t b = static_cast<size_t>(j); b < ts.buckets.size(); ++b) {
       auto& list = ts.buckets[b];
-      if (std::any_of(list.begin(), list.end(), [&](const Improvement& i) { return dist_[i.x] == i.d; })) {
+      if (std::any_of(list.begin(), list.end(), [&](const Improvement& i) { return distance(i.x) == i.d; })) {
         next = static_cast<double>(b);
         break;
       }
@@ -777,8 +769,8 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
     if (static_cast<size_t>(j) < ts.buckets.size()) {
       const std::vector<Improvement>& entries = ts.buckets[j];
       for (size_t i = 0; i < entries.size(); ++i) {
-        if (i + 16 < entries.size()) __builtin_prefetch(&dist_[entries[i + 16].x]);
-        if (dist_[entries[i].x] == entries[i].d) ts.active.push_back(entries[i].x);
+        if (i + 16 < entries.size()) __builtin_prefetch(&state_[entries[i + 16].x]);
+        if (distance(entries[i].x) == entries[i].d) ts.active.push_back(entries[i].x);
       }
       ts.buckets[j].clear();
     }
@@ -818,7 +810,7 @@ SsspRun DistributedSssp::run(int64_t root) {
   search(root, run);
   run.seconds = timer.seconds();
   prepared_ = false;
-  published_ = !renumbered_;
+  published_ = false;
   for (const ThreadState& ts : threads_) {
     run.relaxations += ts.relaxations;
     run.light_relaxations += ts.light_relaxations;

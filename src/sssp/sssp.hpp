@@ -26,15 +26,17 @@
 // push work) and the row gather / column exchange when the grid has more than one column / row.
 // With the degree-order renumbering of the weighted graph (graph/weighted_graph.hpp) every
 // per-vertex array is in the graph's ids, and so is the result until distances() / parents().
-// Parents: afterwards every reached vertex takes as parent a neighbour u with dist[u] + w == dist[v]
-// exactly (one exists, since every distance is such a sum of a final distance and a weight),
-// found in one pass over the edges and reduced along the row. On a one-column or one-row grid
-// each improvement instead notes where it came from (parent_track_, in ids of the column or row
-// set, which every source is in there), and afterwards only the vertices whose note a race
-// between threads left out of date search their rows: the pass over every row's first edges was
-// a tenth of the search.
+// Distances are float32, as the reference 3.0's: each vertex's search state is one 64-bit word,
+// the distance's bits above the id of the vertex whose candidate set it, lowered by one atomic
+// minimum. On a one-column or one-row grid that id is in the column or row set, which every source
+// is in there, and the parents are read from the final words. On other grids every reached vertex
+// afterwards takes as parent a neighbour u with dist[u] + w == dist[v] exactly (one exists, since
+// every distance is such a sum of a final distance and a weight), found in one pass over the edges
+// and reduced along the row (a tenth of the search's time).
 #pragma once
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -61,12 +63,35 @@ struct SsspOptions {
   // Bucket fusion: a thread relaxes the vertices it improved into the current bucket at once
   // while it has fewer than this many (one-column grids only; 0 = off).
   int fusion_limit = 1024;
-  // On one-column grids, note where every improvement came from, so that afterwards only the
-  // vertices whose note a race left out of date search their rows (switch `parent-notes`).
+  // On one-row and one-column grids, read the parents from the source ids the search keeps with
+  // the distances instead of searching every row afterwards (switch `parent-notes`).
   bool parent_notes = true;
 };
 
 inline constexpr double kUnreachedDistance = std::numeric_limits<double>::infinity();
+
+// Float distances of a vertex set, read from a float array or from the distance halves of the
+// search's 64-bit state words (byte copies: a float is never read through another type).
+class DistanceView {
+ public:
+  static DistanceView of_floats(const float* f) { return {reinterpret_cast<const char*>(f), sizeof(float)}; }
+  static DistanceView of_states(const uint64_t* s) {
+    // The distance is the high half of a state word.
+    constexpr int64_t kHighHalf = std::endian::native == std::endian::little ? 4 : 0;
+    return {reinterpret_cast<const char*>(s) + kHighHalf, sizeof(uint64_t)};
+  }
+  float operator[](int64_t i) const {
+    float d;
+    std::memcpy(&d, address(i), sizeof d);
+    return d;
+  }
+  const char* address(int64_t i) const { return bytes_ + i * stride_; }
+
+ private:
+  DistanceView(const char* bytes, int64_t stride) : bytes_(bytes), stride_(stride) {}
+  const char* bytes_;
+  int64_t stride_;
+};
 
 struct SsspRun {
   int64_t root = 0;
@@ -100,7 +125,7 @@ class DistributedSssp {
   // on first use, after the timer, for validation and output.
   const std::vector<double>& distances() {
     publish();
-    return renumbered_ ? dist_out_ : dist_;
+    return dist_out_;
   }
   const std::vector<int64_t>& parents() {
     publish();
@@ -112,12 +137,12 @@ class DistributedSssp {
   // An improvement: owned offset and the distance it set. An entry is current while the vertex
   // still has that distance; each improvement makes one entry, so exactly the latest is current
   // and no per-vertex mark is needed to keep the lists free of repeats.
-  // As a candidate, `from` is the id of the row it was relaxed from, in parent_track_'s ids
+  // As a candidate, `from` is the id of the row it was relaxed from, in the source ids of state_
   // (kUnknownSource when not known).
   struct Improvement {
     LocalId x;
     LocalId from;
-    double d;
+    float d;
   };
   static constexpr LocalId kUnknownSource = ~LocalId{0};
   struct alignas(64) ThreadState {
@@ -129,7 +154,6 @@ class DistributedSssp {
     std::vector<Improvement> deferred;          // bucket fusion: improvements into later sub-buckets
     std::vector<int64_t> selected_rows;         // for_selected_rows(): one chunk's selected rows
     std::vector<Improvement> candidates;        // (column-local target, source row, candidate) to apply
-    std::vector<LocalId> unnoted;               // compute_parents(): vertices whose note is out of date
     double settled_degrees = 0;                 // push work of the heavy phase
     int64_t relaxations = 0, light_relaxations = 0, pull_scans = 0, improvements = 0;
     uint8_t bucket_epoch = 0;                   // this bucket's settled_mark_ value
@@ -158,10 +182,10 @@ class DistributedSssp {
   // Relaxes the inner or outer edges of row-local row x at distance dx (of bucket k): their
   // (target, candidate) pairs go to ts.candidates, for apply_candidates().
   template <Edges kEdges>
-  void relax_row(int64_t x, double dx, int64_t k, ThreadState& ts);
+  void relax_row(int64_t x, float dx, int64_t k, ThreadState& ts);
   // Whether row-local row x at distance dx may have an inner edge in bucket k (its lightest
   // edge, from light_bound_, keeps the candidate inside the bucket).
-  bool may_have_inner_edge(int64_t x, double dx, int64_t k) const;
+  bool may_have_inner_edge(int64_t x, float dx, int64_t k) const;
   // Relaxes the gathered records (all threads share them), then, on one-column grids, the
   // thread's own improvements into sub-bucket j while few (bucket fusion).
   template <Edges kEdges>
@@ -169,9 +193,11 @@ class DistributedSssp {
   void fuse_bucket(int64_t k, int64_t j, ThreadState& ts, int t);
   // Sends the buffered candidates to their owners over `comm` (master) and applies them.
   void exchange_candidates(comm::ThreadBuckets& buffers, MPI_Comm comm, SsspRun& run);
-  // Atomic minimum of the owned tentative distance; every improvement goes to `improved` (and,
-  // when parents are tracked, its source to parent_track_).
-  void improve(LocalId x, double nd, LocalId from, ThreadState& ts);
+  // Atomic minimum of the owned vertex's state (distance, then source); every improvement goes to
+  // `improved`.
+  void improve(LocalId x, float nd, LocalId from, ThreadState& ts);
+  // Owned vertex x's tentative distance.
+  float distance(LocalId x) const;
   // Applies the thread's buffered candidates (owned targets: improve; with several grid rows, the
   // others into thread t's send buffers), prefetching what each touches kCandidateAhead entries
   // ahead: the rows are read first and the targets, random cache misses, are then fetched many
@@ -188,7 +214,14 @@ class DistributedSssp {
   // first two neighbours' entries of col_dist can be prefetched several *visited* rows ahead;
   // prefetching by row index fetched too little when few rows are visited.
   template <class Select, class Visit>
-  void for_selected_rows(const double* col_dist, Select select, Visit visit);
+  void for_selected_rows(DistanceView col_dist, Select select, Visit visit);
+  // The distances of the row set / column set: this process's own states when it is the whole
+  // set (one grid column / row), else row_dist_ / col_dist_.
+  DistanceView row_distances() const;
+  DistanceView column_distances() const;
+  // Every process's owned distances into `out` (row_dist_ or col_dist_), this process's at block
+  // `index`, over `comm` (collective over the threads and the communicator).
+  void gather_distances(std::vector<float>& out, int index, MPI_Comm comm, SsspRun& run);
   void pull_heavy(int64_t k, SsspRun& run);
   void compute_parents(int64_t root, SsspRun& run);
   // With a renumbered graph: the last result into original order (dist_out_, parent_), once.
@@ -211,10 +244,12 @@ class DistributedSssp {
   comm::AlltoallvFn alltoallv_;
   int nthreads_ = 1;
   bool fusion_ = false;        // this process holds every edge of its vertices (one grid column)
-  // The ids of parent_track_'s sources: row-local on one-row grids (notes_by_row_), column-local
+  // Whether the sources kept in state_ give the parents (one-row or one-column grids, option
+  // parent_notes), and their ids: row-local on one-row grids (notes_by_row_), column-local
   // on one-column grids. A pushed candidate's source row x is source_base_ + x (on one-column
   // grids the row set is block `row` of the column set), a pulled candidate's source column u
   // pull_source_base_ + u (on one-row grids the column set is block `col` of the row set).
+  bool parent_notes_ = false;
   bool notes_by_row_ = false;
   LocalId source_base_ = 0, pull_source_base_ = 0;
 
@@ -223,19 +258,14 @@ class DistributedSssp {
   bool renumbered_ = false;
   bool published_ = true;
   bool prepared_ = false;                    // prepare() was called since the last run()
-  std::vector<double> dist_;                 // owned
+  // Owned: the search state, distance (float bits) above the source's id (see sssp.cpp, state_of).
+  std::vector<uint64_t> state_;
   std::vector<uint32_t> degree_;             // owned: full degree (saturated; for work estimates)
-  std::vector<double> dist_out_;             // owned, by original offset (when renumbered_)
+  std::vector<double> dist_out_;             // owned, by original offset
   std::vector<int64_t> parent_graph_;        // owned parents in the graph's order (when renumbered_)
   std::vector<int64_t> parent_;              // owned, by original offset
-  std::vector<uint64_t> sent_best_;          // column set: bits of the best candidate sent so far
+  std::vector<uint32_t> sent_best_;          // column set: bits of the best candidate sent so far
   std::vector<uint8_t> settled_mark_;        // owned: epoch (mod 255) of the bucket that settled it
-  // One-row or one-column grids only (else empty): per owned vertex, its last improvement as
-  // (source's id << 32 | low 32 bits of the distance); the note is current when those bits are
-  // the final distance's.
-  // Every reached vertex other than the root is improved in each run, so notes of earlier runs
-  // are always overwritten and need no reset.
-  std::vector<uint64_t> parent_track_;
   // Row set: a lower bound of the row's lightest weight in 1/kLightBoundScale units (rows are
   // sorted, so it is weights[start]), kNoEdges for an empty row. A light phase reads this byte
   // instead of the row start and the row, which are two cache misses, for the gathered vertices
@@ -243,12 +273,12 @@ class DistributedSssp {
   std::vector<uint8_t> light_bound_;
   uint8_t bucket_epoch_ = 0;
   std::vector<ThreadState> threads_;
-  std::vector<double> row_dist_, col_dist_;      // pull, compute_parents()
+  std::vector<float> row_dist_, col_dist_;       // pull, compute_parents()
   std::vector<int64_t> proposal_;
   comm::ThreadBuckets out_col_;                  // push candidates, by column-communicator rank
   comm::ThreadBuckets out_row_;                  // pull candidates, by row-communicator rank
   comm::Received received_;
-  std::vector<uint64_t> records_, gathered_;     // gather_records()
+  std::vector<uint64_t> records_, gathered_;     // gather_records(): (id << 32 | distance bits)
   const std::vector<uint64_t>* gathered_view_ = nullptr;
   std::vector<int> gather_counts_, gather_displs_;
   std::vector<double> reduce_slots_;             // reduce_all(): per thread, padded
