@@ -411,9 +411,11 @@ void DistributedSssp::place_improved(int64_t j, ThreadState& ts) {
 }
 
 void DistributedSssp::settle_one(LocalId x, ThreadState& ts) {
+  // A load and a store, not an atomic exchange (a locked instruction per vertex): two threads
+  // settling x at once would both list it, which costs one redundant relaxation of its row.
   std::atomic_ref<uint8_t> settled(settled_mark_[x]);
-  if (settled.load(std::memory_order_relaxed) != ts.bucket_epoch &&
-      settled.exchange(ts.bucket_epoch, std::memory_order_relaxed) != ts.bucket_epoch) {
+  if (settled.load(std::memory_order_relaxed) != ts.bucket_epoch) {
+    settled.store(ts.bucket_epoch, std::memory_order_relaxed);
     ts.settled.push_back(x);
     ts.settled_degrees += static_cast<double>(degree_[x]);
   }

@@ -205,7 +205,8 @@ class DistributedSssp {
   void apply_candidates(ThreadState& ts, int t);
   // The thread's improved vertices: into its next active list (still in sub-bucket j) or buckets.
   void place_improved(int64_t j, ThreadState& ts);
-  // Puts owned x into the thread's settled list unless some thread settled it in this bucket.
+  // Puts owned x into the thread's settled list unless some thread settled it in this bucket (a rare
+  // race may list it twice).
   void settle_one(LocalId x, ThreadState& ts);
   void settle(ThreadState& ts);  // settle_one() for the active list
   double pull_work_estimate(int64_t k, SsspRun& run);
