@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <thread>
 
@@ -62,8 +63,9 @@ WeightedEdgeSource file_weighted_edge_source(const input::EdgeInput& in, const s
   return source;
 }
 
-// The weights of this rank's edges: the file's, checked to be >= 0 (collective; one error for
-// the first negative weight in file order), or generated when the file has none.
+// The weights of this rank's edges: the file's, checked to be >= 0 and small enough for float
+// distances (collective; one error for the first bad weight in file order), or generated when the
+// file has none.
 std::vector<float> file_edge_weights(const input::EdgeInput& in, uint64_t seed, MPI_Comm world) {
   std::vector<float> weights;
   if (!in.stats.weighted) {  // (not weights.empty(): a rank may have no edges)
@@ -72,13 +74,24 @@ std::vector<float> file_edge_weights(const input::EdgeInput& in, uint64_t seed, 
       weights[k] = generated_edge_weight(seed, in.local_begin + static_cast<int64_t>(k));
     return weights;
   }
+  // Distances are float sums of at most n - 1 weights: below FLT_MAX / n each, none overflows to
+  // infinity, which would read as unreached.
+  const double max_weight = static_cast<double>(std::numeric_limits<float>::max()) / static_cast<double>(std::max<int64_t>(1, in.nvertices));
   std::string error;
-  for (size_t k = 0; k < in.weights.size(); ++k)
+  for (size_t k = 0; k < in.weights.size(); ++k) {
+    const std::string edge = "'" + in.spec.path + "': edge " + std::to_string(in.local_begin + static_cast<int64_t>(k) + 1);
     if (!(in.weights[k] >= 0)) {
-      error = "'" + in.spec.path + "': edge " + std::to_string(in.local_begin + static_cast<int64_t>(k) + 1) +
-              " has the negative weight " + std::to_string(in.weights[k]) + "; SSSP needs weights >= 0";
+      error = edge + " has the negative weight " + std::to_string(in.weights[k]) + "; SSSP needs weights >= 0";
       break;
     }
+    if (static_cast<double>(in.weights[k]) > max_weight) {
+      char text[96];
+      std::snprintf(text, sizeof text, " has the weight %g; with %lld vertices SSSP needs weights <= %g", static_cast<double>(in.weights[k]),
+                    static_cast<long long>(in.nvertices), max_weight);
+      error = edge + text + " (float distances)";
+      break;
+    }
+  }
   agree_or_throw(error, world);
   return in.weights;
 }

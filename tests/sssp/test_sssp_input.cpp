@@ -144,9 +144,14 @@ TEST(SsspInput, BadInput) {
   const std::string dir = testing::make_temp_dir();
   const std::string good = write(dir, "g.tsv", kWeightedGraph);
   const std::string negative = write(dir, "neg.tsv", "1 2 0.5\n2 3 -0.25\n3 4 1\n");
+  const std::string huge = write(dir, "huge.tsv", "1 2 0.5\n2 3 1e38\n3 4 1\n");
   for (int ranks : {1, 4}) {
     testing::expect_usage_error("sssp", ranks, "--input " + negative + " --output-distances " + dir + "/x.txt",
                                 "'" + negative + "': edge 2 has the negative weight -0.250000; SSSP needs weights >= 0");
+    EXPECT_FALSE(std::ifstream(dir + "/x.txt").good()) << "no result file after an error";
+    // Float distances: a weight whose path sums could overflow to infinity (read as unreached).
+    testing::expect_usage_error("sssp", ranks, "--input " + huge + " --output-distances " + dir + "/x.txt",
+                                "'" + huge + "': edge 2 has the weight 1e+38; with ");
     EXPECT_FALSE(std::ifstream(dir + "/x.txt").good()) << "no result file after an error";
     testing::expect_usage_error("sssp", ranks, "--input " + dir + "/missing.tsv", "cannot open '" + dir + "/missing.tsv'");
     testing::expect_usage_error("sssp", ranks, "--input " + good + " --root 9", "--root 9 is not a vertex");

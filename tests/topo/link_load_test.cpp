@@ -130,7 +130,9 @@ TEST(LinkLoad, SixDMappingWinsTheBfsStepOnOneSixteenthFugaku) {
   for (const auto& r : rows) {
     EXPECT_EQ(r.report.sampled_sources, 0);  // exact at this size
     step[r.layout] += r.report.estimated_seconds;
-    if (r.layout == "6d-mapping" && r.pattern == Pattern::RowRing) EXPECT_EQ(r.report.max_hops, 1);
+    if (r.layout == "6d-mapping" && r.pattern == Pattern::RowRing) {
+      EXPECT_EQ(r.report.max_hops, 1);
+    }
   }
   EXPECT_LT(step["6d-mapping"], step["plain"]);
   EXPECT_LT(step["6d-mapping"], step["scheduler-2d"]);
