@@ -198,6 +198,9 @@ class DistributedSssp {
   void improve(LocalId x, float nd, LocalId from, ThreadState& ts);
   // Owned vertex x's tentative distance.
   float distance(LocalId x) const;
+  // Whether an improvement's entry is current: its vertex still has the distance it set (each
+  // improvement makes one entry, so exactly the latest one is).
+  bool is_current(const Improvement& i) const { return distance(i.x) == i.d; }
   // Applies the thread's buffered candidates (owned targets: improve; with several grid rows, the
   // others into thread t's send buffers), prefetching what each touches kCandidateAhead entries
   // ahead: the rows are read first and the targets, random cache misses, are then fetched many
