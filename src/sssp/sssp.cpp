@@ -32,6 +32,8 @@ inline float record_distance(uint64_t record) { return float_of(static_cast<uint
 // The first word of a candidate sent to its owner: the target's owned offset, and above it the
 // source's id; the second word is the distance's bits.
 inline uint64_t candidate_word(LocalId offset, LocalId from) { return (uint64_t{from} << 32) | offset; }
+inline LocalId candidate_offset(uint64_t word) { return static_cast<LocalId>(word); }
+inline LocalId candidate_source(uint64_t word) { return static_cast<LocalId>(word >> 32); }
 
 constexpr int kSlotStride = 8;  // doubles per thread in the reduction slots (one cache line)
 constexpr uint8_t kNoEpoch = 0;
@@ -394,9 +396,8 @@ void DistributedSssp::exchange_candidates(comm::ThreadBuckets& buffers, MPI_Comm
   constexpr int64_t kAhead = 16;
 #pragma omp for schedule(static) nowait
   for (int64_t r = 0; r < n; ++r) {
-    if (r + kAhead < n) __builtin_prefetch(&state_[static_cast<LocalId>(rec[2 * (r + kAhead)])]);
-    improve(static_cast<LocalId>(rec[2 * r]), float_of(static_cast<uint32_t>(rec[2 * r + 1])),
-            static_cast<LocalId>(rec[2 * r] >> 32), ts);
+    if (r + kAhead < n) __builtin_prefetch(&state_[candidate_offset(rec[2 * (r + kAhead)])]);
+    improve(candidate_offset(rec[2 * r]), float_of(static_cast<uint32_t>(rec[2 * r + 1])), candidate_source(rec[2 * r]), ts);
   }
 }
 
