@@ -346,33 +346,41 @@ void DistributedSssp::relax_records(int64_t nrecords, int64_t k, int64_t j, Sssp
   const LocalId* neighbors = graph_.neighbors.data();
   // The rows are random: prefetch the row start of a record kFar ahead and the row itself kNear
   // ahead, so that the misses of several records overlap instead of being paid one by one (the
-  // targets' distances are prefetched by apply_candidates). In a light phase, records whose row
-  // has no inner edge (light_bound_, prefetched kBound ahead) are skipped without touching the row.
-  // The threads take chunks of kChunk records; the look-ahead stays inside the chunk (beyond it
-  // the records may be another thread's, whose core would not have the lines), and each chunk
-  // starts by prefetching its first records.
+  // targets' distances are prefetched by apply_candidates). Many records' rows have nothing to
+  // relax: in a light phase most have no inner edge, and on grids of several columns many rows
+  // have no edge in this process's columns. The records of a chunk whose row may have an edge to
+  // relax (light_bound_, a byte per row, prefetched kBound ahead) are selected first, so that the
+  // look-ahead counts rows that are read. The threads take chunks of kChunk records; the
+  // look-ahead stays inside the chunk (beyond it the records may be another thread's, whose core
+  // would not have the lines), and each chunk starts by prefetching its first records.
   constexpr int64_t kChunk = 512, kBound = 48, kFar = 32, kNear = 12;
-  auto wanted = [&](int64_t r) {
-    return kEdges == Edges::kOuter ||
-           may_have_inner_edge(record_id(rec[r]), record_distance(rec[r]), k);
+  auto wanted = [&](uint64_t record) {
+    const int64_t x = record_id(record);
+    return kEdges == Edges::kOuter ? light_bound_[x] != kNoEdges : may_have_inner_edge(x, record_distance(record), k);
   };
+  std::vector<uint64_t>& selected = ts.selected_records;
+  selected.resize(kChunk);
   const int64_t nchunks = (nrecords + kChunk - 1) / kChunk;
 #pragma omp for schedule(dynamic, 1) nowait
   for (int64_t c = 0; c < nchunks; ++c) {
-    const int64_t first = c * kChunk, end = std::min(nrecords, first + kChunk);
-    for (int64_t r = first; r < std::min(end, first + kBound); ++r) {
-      if (kEdges == Edges::kInner) __builtin_prefetch(&light_bound_[record_id(rec[r])]);
-      if (r < first + kFar) __builtin_prefetch(&starts[record_id(rec[r])]);
+    const int64_t first = c * kChunk, n = std::min(nrecords, first + kChunk) - first;
+    for (int64_t r = 0; r < std::min(n, kBound); ++r) __builtin_prefetch(&light_bound_[record_id(rec[first + r])]);
+    int64_t m = 0;
+    for (int64_t r = 0; r < n; ++r) {  // without a branch: which rows qualify is not predictable
+      if (r + kBound < n) __builtin_prefetch(&light_bound_[record_id(rec[first + r + kBound])]);
+      selected[m] = rec[first + r];
+      m += wanted(rec[first + r]) ? 1 : 0;
     }
-    for (int64_t r = first; r < end; ++r) {
-      if (kEdges == Edges::kInner && r + kBound < end) __builtin_prefetch(&light_bound_[record_id(rec[r + kBound])]);
-      if (r + kFar < end && wanted(r + kFar)) __builtin_prefetch(&starts[record_id(rec[r + kFar])]);
-      if (r + kNear < end && wanted(r + kNear)) {
-        const int64_t s = starts[record_id(rec[r + kNear])];
+    const uint64_t* chunk = selected.data();
+    for (int64_t r = 0; r < std::min(m, kFar); ++r) __builtin_prefetch(&starts[record_id(chunk[r])]);
+    for (int64_t r = 0; r < m; ++r) {
+      if (r + kFar < m) __builtin_prefetch(&starts[record_id(chunk[r + kFar])]);
+      if (r + kNear < m) {
+        const int64_t s = starts[record_id(chunk[r + kNear])];
         __builtin_prefetch(&weights[s]);
         __builtin_prefetch(&neighbors[s]);
       }
-      if (wanted(r)) relax_row<kEdges>(record_id(rec[r]), record_distance(rec[r]), k, ts);
+      relax_row<kEdges>(record_id(chunk[r]), record_distance(chunk[r]), k, ts);
       if (ts.candidates.size() >= kCandidateBatch) apply_candidates(ts, t);
     }
   }

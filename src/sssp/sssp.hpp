@@ -153,6 +153,7 @@ class DistributedSssp {
     std::vector<Improvement> fused;             // bucket fusion: the improvements being relaxed
     std::vector<Improvement> deferred;          // bucket fusion: improvements into later sub-buckets
     std::vector<int64_t> selected_rows;         // for_selected_rows(): one chunk's selected rows
+    std::vector<uint64_t> selected_records;     // relax_records(): one chunk's records to relax
     std::vector<Improvement> candidates;        // (column-local target, source row, candidate) to apply
     double settled_degrees = 0;                 // push work of the heavy phase
     int64_t relaxations = 0, light_relaxations = 0, pull_scans = 0, improvements = 0;
