@@ -300,7 +300,7 @@ void DistributedSssp::fuse_bucket(int64_t k, int64_t j, ThreadState& ts, int t) 
   // sub-bucket j are relaxed now, while they are few, instead of in another phase. Those in later
   // sub-buckets wait for theirs (deferred, placed afterwards). A stale entry (the vertex was
   // improved again, by whichever thread) is skipped: the later improvement has its own entry.
-  const int64_t* starts = graph_.rows.starts();
+  constexpr int64_t kFusedAhead = 16;
   for (;;) {
     ts.fused.clear();
     for (const Improvement& i : ts.improved) (bucket_of(i.d) == j ? ts.fused : ts.deferred).push_back(i);
@@ -310,25 +310,24 @@ void DistributedSssp::fuse_bucket(int64_t k, int64_t j, ThreadState& ts, int t) 
       ts.improved.swap(ts.fused);
       break;
     }
+    // The current entries are settled, and those whose row may have an inner edge selected, before
+    // any row is read (as in relax_records).
     const int64_t n = static_cast<int64_t>(ts.fused.size());
+    std::vector<uint64_t>& selected = ts.selected_records;
+    selected.resize(std::max<size_t>(selected.size(), ts.fused.size()));
+    int64_t m = 0;
     for (int64_t i = 0; i < n; ++i) {
-      const LocalId x = ts.fused[i].x;
-      const float dx = ts.fused[i].d;
-      if (i + 32 < n) __builtin_prefetch(&light_bound_[ts.fused[i + 32].x]);
-      if (i + 20 < n && may_have_inner_edge(ts.fused[i + 20].x, ts.fused[i + 20].d, k)) {
-        __builtin_prefetch(&starts[ts.fused[i + 20].x]);
-        __builtin_prefetch(&settled_mark_[ts.fused[i + 20].x]);
-      }
-      if (i + 8 < n && may_have_inner_edge(ts.fused[i + 8].x, ts.fused[i + 8].d, k)) {
-        const int64_t s = starts[ts.fused[i + 8].x];
-        __builtin_prefetch(&wg_.weights[s]);
-        __builtin_prefetch(&graph_.neighbors[s]);
+      if (i + kFusedAhead < n) {
+        __builtin_prefetch(&light_bound_[ts.fused[i + kFusedAhead].x]);
+        __builtin_prefetch(&settled_mark_[ts.fused[i + kFusedAhead].x]);
       }
       if (!is_current(ts.fused[i])) continue;
+      const LocalId x = ts.fused[i].x;
       settle_one(x, ts);
-      if (may_have_inner_edge(x, dx, k)) relax_row<Edges::kInner>(x, dx, k, ts);  // one column: row-local = owned
-      if (ts.candidates.size() >= kCandidateBatch) apply_candidates(ts, t);
+      selected[m] = record_of(x, ts.fused[i].d);  // one column: row-local = owned
+      m += may_have_inner_edge(x, ts.fused[i].d, k) ? 1 : 0;
     }
+    relax_selected<Edges::kInner>(selected.data(), m, k, ts, t);
     apply_candidates(ts, t);
   }
   ts.fused.clear();
@@ -337,23 +336,37 @@ void DistributedSssp::fuse_bucket(int64_t k, int64_t j, ThreadState& ts, int t) 
 }
 
 template <DistributedSssp::Edges kEdges>
+void DistributedSssp::relax_selected(const uint64_t* records, int64_t n, int64_t k, ThreadState& ts, int t) {
+  // The rows are random: prefetch the row start of a record kFar ahead and the row itself kNear
+  // ahead, so that the misses of several records overlap instead of being paid one by one (the
+  // targets' distances are prefetched by apply_candidates).
+  constexpr int64_t kFar = 32, kNear = 12;
+  const int64_t* starts = graph_.rows.starts();
+  for (int64_t r = 0; r < std::min(n, kFar); ++r) __builtin_prefetch(&starts[record_id(records[r])]);
+  for (int64_t r = 0; r < n; ++r) {
+    if (r + kFar < n) __builtin_prefetch(&starts[record_id(records[r + kFar])]);
+    if (r + kNear < n) {
+      const int64_t s = starts[record_id(records[r + kNear])];
+      __builtin_prefetch(&wg_.weights[s]);
+      __builtin_prefetch(&graph_.neighbors[s]);
+    }
+    relax_row<kEdges>(record_id(records[r]), record_distance(records[r]), k, ts);
+    if (ts.candidates.size() >= kCandidateBatch) apply_candidates(ts, t);
+  }
+}
+
+template <DistributedSssp::Edges kEdges>
 void DistributedSssp::relax_records(int64_t nrecords, int64_t k, int64_t j, SsspRun& run) {
   const int t = omp_get_thread_num();
   ThreadState& ts = threads_[t];
   const uint64_t* rec = gathered_view_->data();
-  const int64_t* starts = graph_.rows.starts();
-  const float* weights = wg_.weights.data();
-  const LocalId* neighbors = graph_.neighbors.data();
-  // The rows are random: prefetch the row start of a record kFar ahead and the row itself kNear
-  // ahead, so that the misses of several records overlap instead of being paid one by one (the
-  // targets' distances are prefetched by apply_candidates). Many records' rows have nothing to
-  // relax: in a light phase most have no inner edge, and on grids of several columns many rows
-  // have no edge in this process's columns. The records of a chunk whose row may have an edge to
-  // relax (light_bound_, a byte per row, prefetched kBound ahead) are selected first, so that the
-  // look-ahead counts rows that are read. The threads take chunks of kChunk records; the
-  // look-ahead stays inside the chunk (beyond it the records may be another thread's, whose core
-  // would not have the lines), and each chunk starts by prefetching its first records.
-  constexpr int64_t kChunk = 512, kBound = 48, kFar = 32, kNear = 12;
+  // Many records' rows have nothing to relax: in a light phase most have no inner edge, and on
+  // grids of several columns many rows have no edge in this process's columns. The records of a
+  // chunk whose row may have an edge to relax (light_bound_, a byte per row, prefetched kBound
+  // ahead) are selected first, so that the look-ahead of relax_selected() counts rows that are
+  // read. The threads take chunks of kChunk records; the look-ahead stays inside the chunk (beyond
+  // it the records may be another thread's, whose core would not have the lines).
+  constexpr int64_t kChunk = 512, kBound = 48;
   auto wanted = [&](uint64_t record) {
     const int64_t x = record_id(record);
     return kEdges == Edges::kOuter ? light_bound_[x] != kNoEdges : may_have_inner_edge(x, record_distance(record), k);
@@ -371,18 +384,7 @@ void DistributedSssp::relax_records(int64_t nrecords, int64_t k, int64_t j, Sssp
       selected[m] = rec[first + r];
       m += wanted(rec[first + r]) ? 1 : 0;
     }
-    const uint64_t* chunk = selected.data();
-    for (int64_t r = 0; r < std::min(m, kFar); ++r) __builtin_prefetch(&starts[record_id(chunk[r])]);
-    for (int64_t r = 0; r < m; ++r) {
-      if (r + kFar < m) __builtin_prefetch(&starts[record_id(chunk[r + kFar])]);
-      if (r + kNear < m) {
-        const int64_t s = starts[record_id(chunk[r + kNear])];
-        __builtin_prefetch(&weights[s]);
-        __builtin_prefetch(&neighbors[s]);
-      }
-      relax_row<kEdges>(record_id(chunk[r]), record_distance(chunk[r]), k, ts);
-      if (ts.candidates.size() >= kCandidateBatch) apply_candidates(ts, t);
-    }
+    relax_selected<kEdges>(selected.data(), m, k, ts, t);
   }
   apply_candidates(ts, t);
   if (kEdges == Edges::kInner && fusion_) fuse_bucket(k, j, ts, t);

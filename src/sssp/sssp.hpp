@@ -190,6 +190,9 @@ class DistributedSssp {
   bool may_have_inner_edge(int64_t x, float dx, int64_t k) const;
   // Relaxes the gathered records (all threads share them), then, on one-column grids, the
   // thread's own improvements into sub-bucket j while few (bucket fusion).
+  // relax_row() for n records (row-local id, distance), prefetching their rows ahead.
+  template <Edges kEdges>
+  void relax_selected(const uint64_t* records, int64_t n, int64_t k, ThreadState& ts, int t);
   template <Edges kEdges>
   void relax_records(int64_t nrecords, int64_t k, int64_t j, SsspRun& run);
   void fuse_bucket(int64_t k, int64_t j, ThreadState& ts, int t);
