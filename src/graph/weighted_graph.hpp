@@ -11,6 +11,7 @@
 #include <functional>
 #include <vector>
 
+#include "graph/column_index.hpp"
 #include "graph/local_graph.hpp"
 
 namespace g500 {
@@ -27,8 +28,9 @@ WeightedEdgeSource kronecker_weighted_edge_source(const gen::KroneckerGenerator&
 struct WeightedLocalGraph {
   LocalGraph graph;            // row_starts, neighbors, owned_degree, renumbering, global_directed_edges
   std::vector<float> weights;  // parallel to graph.neighbors
+  ColumnIndex columns;         // the block by column; built on grids with more columns than rows
 
-  size_t memory_bytes() const { return graph.memory_bytes() + weights.size() * sizeof(float); }
+  size_t memory_bytes() const { return graph.memory_bytes() + weights.size() * sizeof(float) + columns.memory_bytes(); }
 };
 
 struct WeightedGraphOptions {
@@ -39,6 +41,8 @@ struct WeightedGraphOptions {
   // Hold pass 1's entries in memory for pass 2 when they fit (false: always read and route the
   // edges again, the path taken when memory is short; tests use it at small SCALEs).
   bool keep_entries = true;
+  // Build `columns` (graph/column_index.hpp) when the grid has more columns than rows.
+  bool column_index = true;
 };
 
 // Kernel 1 with weights (collective).

@@ -27,7 +27,8 @@ double estimated_bytes_per_rank(const SsspConfig& config, int64_t nvertices, int
   const double ranks = static_cast<double>(d.R) * d.C;
   const double entries = 2.0 * static_cast<double>(nedges) / ranks;
   const double rows = static_cast<double>(d.row_set_size()), cols = static_cast<double>(d.col_set_size());
-  const double graph = entries * (sizeof(LocalId) + sizeof(float)) + rows * 2 * sizeof(int64_t) + d.block * 8.0;
+  double graph = entries * (sizeof(LocalId) + sizeof(float)) + rows * 2 * sizeof(int64_t) + d.block * 8.0;
+  if (config.graph.column_index && d.C > d.R) graph += entries * (sizeof(LocalId) + sizeof(float)) + cols * sizeof(int64_t);
   const double exchange = entries * 3 * sizeof(uint64_t) / 4;  // candidates of a large phase
   const double arrays = cols * 8.0 + rows * 16.0 + cols * 8.0 + d.block * 40.0;
   // Renumbering tables (kept), forward maps (kernel 1 only), results by original offset.

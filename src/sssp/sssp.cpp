@@ -48,8 +48,63 @@ constexpr uint8_t kLightBoundMax = 254, kNoEdges = 255;
 inline double lightest_weight_bound(uint8_t bound) {
   return bound == kNoEdges ? std::numeric_limits<double>::infinity() : static_cast<double>(bound) / kLightBoundScale;
 }
+// light_bound_ bytes of the n lists (rows or columns) of an index whose weights ascend.
+std::vector<uint8_t> lightest_weight_bounds(const int64_t* starts, int64_t n, const float* weights) {
+  std::vector<uint8_t> bounds(n);
+#pragma omp parallel for schedule(static)
+  for (int64_t x = 0; x < n; ++x) {
+    if (starts[x] == starts[x + 1]) {
+      bounds[x] = kNoEdges;
+      continue;
+    }
+    const double scaled = std::floor(static_cast<double>(weights[starts[x]]) * kLightBoundScale);
+    bounds[x] = static_cast<uint8_t>(std::min(scaled, static_cast<double>(kLightBoundMax)));
+  }
+  return bounds;
+}
 // The candidate an edge of weight w gives a vertex at distance d: a float sum, as the reference's.
 inline float candidate(float d, float w) { return d + w; }
+
+// Which vertices the pull heavy phase of a bucket scans: the unsettled ones (bucket_of(t) >=
+// bucket_end, i.e. t * inverse_width >= bucket_end, as floor(x) >= n iff x >= n) with an edge
+// lighter than t - lower, by the lightest-weight byte of their list (light_bound_). Most vertices
+// have none, and this test reads a byte instead of the list.
+class PullSelection {
+ public:
+  PullSelection(double lower, double inverse_width, int64_t bucket_end)
+      : inverse_width_(inverse_width), end_scaled_(static_cast<double>(bucket_end)) {
+    for (int b = 0; b < 256; ++b) lightest_[b] = lower + lightest_weight_bound(static_cast<uint8_t>(b));
+  }
+  bool operator()(double t, uint8_t bound) const { return (t * inverse_width_ >= end_scaled_) & (lightest_[bound] < t); }
+
+ private:
+  double inverse_width_, end_scaled_;
+  double lightest_[256];
+};
+
+// What a pull finds along list u of `lists` for a vertex at tentative distance t: the lowest
+// candidate below t from the list's targets (at distances target_dist) and that target
+// (kUnknownSource if none is below t), and where the scan stopped. Settled distances are >= lower.
+struct Pulled {
+  float best;
+  LocalId from;
+  int64_t stop;
+};
+inline Pulled best_pulled(float t, double lower, const EdgeLists& lists, int64_t u, DistanceView target_dist) {
+  Pulled p{t, DistributedSssp::kUnknownSource, lists.starts[u]};
+  for (const int64_t end = lists.starts[u + 1]; p.stop < end; ++p.stop) {
+    const float w = lists.weights[p.stop];
+    // No target at distance >= lower gives less than best through this or a heavier edge (the
+    // float sum rounds monotonically).
+    if (lower + static_cast<double>(w) >= p.best) break;
+    const float nd = candidate(target_dist[lists.targets[p.stop]], w);
+    if (nd < p.best) {
+      p.best = nd;
+      p.from = lists.targets[p.stop];
+    }
+  }
+  return p;
+}
 
 }  // namespace
 
@@ -63,7 +118,8 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
       inverse_width_(static_cast<double>(sub_buckets_) / options.delta),
       alltoallv_(comm::find_alltoallv("mpi")),
       nthreads_(omp_get_max_threads()),
-      fusion_(grid.cols() == 1 && options.fusion_limit > 0) {
+      fusion_(grid.cols() == 1 && options.fusion_limit > 0),
+      column_pull_(!graph.columns.empty()) {
   const int64_t block = dist_of_.block;
   renumbered_ = graph_.renumbering.active();
   assign_huge(state_, static_cast<size_t>(block), state_of(kInfinity, kUnknownSource));
@@ -93,18 +149,9 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
   gather_counts_.assign(std::max(grid.rows(), grid.cols()), 0);
   gather_displs_.assign(std::max(grid.rows(), grid.cols()), 0);
   reduce_slots_.assign(static_cast<size_t>(nthreads_) * kSlotStride, 0.0);
-  const int64_t nrows = dist_of_.row_set_size();
-  const int64_t* starts = graph_.rows.starts();
-  light_bound_.resize(nrows);
-#pragma omp parallel for schedule(static)
-  for (int64_t x = 0; x < nrows; ++x) {
-    if (starts[x] == starts[x + 1]) {
-      light_bound_[x] = kNoEdges;
-      continue;
-    }
-    const double scaled = std::floor(static_cast<double>(wg_.weights[starts[x]]) * kLightBoundScale);
-    light_bound_[x] = static_cast<uint8_t>(std::min(scaled, static_cast<double>(kLightBoundMax)));
-  }
+  light_bound_ = lightest_weight_bounds(graph_.rows.starts(), dist_of_.row_set_size(), wg_.weights.data());
+  if (column_pull_)
+    column_light_bound_ = lightest_weight_bounds(wg_.columns.starts.data(), dist_of_.col_set_size(), wg_.columns.weights.data());
 }
 
 bool DistributedSssp::may_have_inner_edge(int64_t x, float dx, int64_t k) const {
@@ -448,19 +495,32 @@ void DistributedSssp::settle(ThreadState& ts) {
   }
 }
 
+EdgeLists DistributedSssp::row_lists() const {
+  return {graph_.rows.starts(), graph_.neighbors.data(), wg_.weights.data(), dist_of_.row_set_size()};
+}
+
+EdgeLists DistributedSssp::column_lists() const {
+  const ColumnIndex& c = wg_.columns;
+  return {c.starts.data(), c.rows.data(), c.weights.data(), dist_of_.col_set_size()};
+}
+
+int64_t DistributedSssp::pull_pass_size() const {
+  return column_pull_ ? dist_of_.col_set_size() : dist_of_.row_set_size();
+}
+
 template <class Select, class Visit>
-void DistributedSssp::for_selected_rows(DistanceView col_dist, Select select, Visit visit) {
-  const int64_t nrows = dist_of_.row_set_size();
-  const float* weights = wg_.weights.data();
-  const LocalId* neighbors = graph_.neighbors.data();
-  const int64_t* starts = graph_.rows.starts();
+void DistributedSssp::for_selected(const EdgeLists& lists, DistanceView target_dist, Select select, Visit visit) {
+  const int64_t nrows = lists.size;
+  const float* weights = lists.weights;
+  const LocalId* neighbors = lists.targets;
+  const int64_t* starts = lists.starts;
   constexpr int64_t kChunk = 2048, kRowAhead = 12, kTargetAhead = 6;
   std::vector<int64_t>& rows = threads_[omp_get_thread_num()].selected_rows;
   rows.resize(kChunk);
   const int64_t nchunks = (nrows + kChunk - 1) / kChunk;
 #pragma omp for schedule(dynamic, 1) nowait
   for (int64_t c = 0; c < nchunks; ++c) {
-    // Without a branch: which rows are selected is not predictable.
+    // Without a branch: which lists are selected is not predictable.
     int64_t n = 0;
     const int64_t end = std::min(nrows, (c + 1) * kChunk);
     for (int64_t u = c * kChunk; u < end; ++u) {
@@ -475,8 +535,8 @@ void DistributedSssp::for_selected_rows(DistanceView col_dist, Select select, Vi
       }
       if (i + kTargetAhead < n) {
         const int64_t u = rows[i + kTargetAhead], s = starts[u], m = starts[u + 1] - s;
-        if (m > 0) __builtin_prefetch(col_dist.address(neighbors[s]));
-        if (m > 1) __builtin_prefetch(col_dist.address(neighbors[s + 1]));
+        if (m > 0) __builtin_prefetch(target_dist.address(neighbors[s]));
+        if (m > 1) __builtin_prefetch(target_dist.address(neighbors[s + 1]));
       }
       visit(rows[i]);
     }
@@ -511,7 +571,7 @@ double DistributedSssp::pull_work_estimate(int64_t k, SsspRun& run) {
     for (int64_t x = begin; x < end; ++x) sampled += pull_of(x);
   }
   double pull = exact + sampled * static_cast<double>(every);
-  if (omp_get_thread_num() == 0) pull += static_cast<double>(d.row_set_size());
+  if (omp_get_thread_num() == 0) pull += static_cast<double>(pull_pass_size());
   reduce_all(&pull, 1, MPI_SUM, run);
   return pull;
 }
@@ -540,43 +600,19 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
   // Tentative distances of the row set (with one grid column: the owned block itself).
   if (ncols > 1) gather_distances(row_dist_, d.col, grid_.row_comm(), run);
   const DistanceView row_dist = row_distances(), col_dist = column_distances();
-  const float* weights = wg_.weights.data();
-  const LocalId* neighbors = graph_.neighbors.data();
-  const int64_t* starts = graph_.rows.starts();
   // Settled distances are >= k * delta up to rounding.
   const double lower = static_cast<double>(k) * options_.delta * (1 - 1e-12);
   const uint64_t block = static_cast<uint64_t>(d.block);
   const int64_t bucket_end = (k + 1) * sub_buckets_;
   int64_t scanned = 0;
-  // Unsettled rows with an edge light enough to be scanned: the lightest weight (a lower bound
-  // from light_bound_) below t(u) - k delta. Most rows have none, and this test reads a byte
-  // instead of the row.
-  // (bucket_of(t) >= bucket_end is t * inverse_width_ >= bucket_end: floor(x) >= n iff x >= n.)
-  double lightest[256];
-  for (int b = 0; b < 256; ++b) lightest[b] = lower + lightest_weight_bound(static_cast<uint8_t>(b));
-  const double end_scaled = static_cast<double>(bucket_end);
-  auto scans = [&](int64_t u) {
-    const double tu = row_dist[u];
-    return (tu * inverse_width_ >= end_scaled) & (lightest[light_bound_[u]] < tu);
-  };
+  const PullSelection selected(lower, inverse_width_, bucket_end);
+  auto scans = [&](int64_t u) { return selected(row_dist[u], light_bound_[u]); };
+  const EdgeLists rows = row_lists();
   auto scan = [&](int64_t u) {
     const float tu = row_dist[u];
-    float best = tu;
-    LocalId from = kUnknownSource;  // the best neighbour (column-local), the source kept with it
-    int64_t e = starts[u];
-    const int64_t end = starts[u + 1];
-    for (; e < end; ++e) {
-      const float w = weights[e];
-      // No neighbour at distance >= lower gives less than best through this or a heavier edge
-      // (the float sum rounds monotonically).
-      if (lower + static_cast<double>(w) >= best) break;
-      const float nd = candidate(col_dist[neighbors[e]], w);
-      if (nd < best) {
-        best = nd;
-        from = neighbors[e];
-      }
-    }
-    scanned += e - starts[u];
+    // The best neighbour (column-local) and its candidate.
+    const auto [best, from, e] = best_pulled(tu, lower, rows, u, col_dist);
+    scanned += e - rows.starts[u];
     if (!(best < tu)) return;
     const uint64_t owner = ncols > 1 ? d.by_block.divide(static_cast<uint64_t>(u)) : 0;
     const LocalId offset = static_cast<LocalId>(u - owner * block);
@@ -589,10 +625,43 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
       out.push_back(bits_of(best));
     }
   };
-  for_selected_rows(col_dist, scans, scan);
+  for_selected(rows, col_dist, scans, scan);
   ts.relaxations += scanned;
   ts.pull_scans += scanned;
   if (ncols > 1) exchange_candidates(out_row_, grid_.row_comm(), run);
+}
+
+// Heavy phase by pulling into the column set (grids with more columns than rows, which have the
+// column index): every unsettled vertex v of the column set looks, among its edges lighter than
+// t(v) - k*delta, for the best candidate from its row-set neighbours, whose tentative distances
+// are gathered along the grid row; the candidates go to their owners along the grid column, as
+// those of a push. The relaxations of pull_heavy(), from the other side of the block: a pass over
+// N / C vertices instead of N / R.
+void DistributedSssp::pull_by_columns(int64_t k, SsspRun& run) {
+  const Distribution& d = dist_of_;
+  const int t = omp_get_thread_num();
+  ThreadState& ts = threads_[t];
+  if (grid_.cols() > 1) gather_distances(row_dist_, d.col, grid_.row_comm(), run);
+  if (grid_.rows() > 1) gather_distances(col_dist_, d.row, grid_.col_comm(), run);
+  const DistanceView row_dist = row_distances(), col_dist = column_distances();
+  const double lower = static_cast<double>(k) * options_.delta * (1 - 1e-12);  // as in pull_heavy()
+  const PullSelection selected(lower, inverse_width_, (k + 1) * sub_buckets_);
+  auto scans = [&](int64_t v) { return selected(col_dist[v], column_light_bound_[v]); };
+  const EdgeLists columns = column_lists();
+  int64_t scanned = 0;
+  auto scan = [&](int64_t v) {
+    const float tv = col_dist[v];
+    const auto [best, from, e] = best_pulled(tv, lower, columns, v, row_dist);  // from: row-local
+    scanned += e - columns.starts[v];
+    if (!(best < tv)) return;
+    ts.candidates.push_back({static_cast<LocalId>(v), from == kUnknownSource ? from : source_base_ + from, best});
+    if (ts.candidates.size() >= kCandidateBatch) apply_candidates(ts, t);
+  };
+  for_selected(columns, row_dist, scans, scan);
+  apply_candidates(ts, t);
+  ts.relaxations += scanned;
+  ts.pull_scans += scanned;
+  if (grid_.rows() > 1) exchange_candidates(out_col_, grid_.col_comm(), run);
 }
 
 // Parents. On one-row and one-column grids, from the sources kept in the final states: the
@@ -651,7 +720,7 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
         }
       }
     };
-    for_selected_rows(col_dist, reached, find_parent);
+    for_selected(row_lists(), col_dist, reached, find_parent);
   }
 #pragma omp barrier
 #pragma omp master
@@ -724,7 +793,7 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
   }
   const uint64_t row_base = static_cast<uint64_t>(d.col) * static_cast<uint64_t>(d.block);
   const double total_directed_edges = static_cast<double>(graph_.global_directed_edges);
-  const double pull_pass_floor = static_cast<double>(d.row_set_size()) * grid_.size();
+  const double pull_pass_floor = static_cast<double>(pull_pass_size()) * grid_.size();
   // j: the sub-bucket being processed (every earlier one is done); k: the bucket whose light
   // phases are under way (kNone between a heavy phase and the next bucket).
   constexpr int64_t kNone = -1;
@@ -748,12 +817,12 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
       // Bucket k is settled. Heavy phase: push from the settled vertices or pull into the others.
       const double push_work = totals[1];
       bool pull = false;
-      // Pull costs at least a pass over the row sets (pull_pass_floor): no estimate below that.
+      // Pull costs at least a pass over the row or column sets (pull_pass_floor): no estimate below that.
       if (options_.pull_factor > 0 && push_work * 1024 >= total_directed_edges &&
           push_work > options_.pull_factor * pull_pass_floor)
         pull = pull_work_estimate(k, run) * options_.pull_factor < push_work;
       if (pull) {
-        pull_heavy(k, run);
+        column_pull_ ? pull_by_columns(k, run) : pull_heavy(k, run);
         if (master) ++run.pull_phases;
       } else {
         const int64_t n = gather_records(&ThreadState::settled, row_base, grid_.row_comm(), grid_.cols(), run);

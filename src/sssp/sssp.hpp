@@ -73,6 +73,15 @@ inline constexpr double kUnreachedDistance = std::numeric_limits<double>::infini
 
 // Float distances of a vertex set, read from a float array or from the distance halves of the
 // search's 64-bit state words (byte copies: a float is never read through another type).
+// An index of a block's edges: the rows (graph) or the columns (column index), each list sorted
+// by weight.
+struct EdgeLists {
+  const int64_t* starts;
+  const LocalId* targets;
+  const float* weights;
+  int64_t size;  // number of lists
+};
+
 class DistanceView {
  public:
   static DistanceView of_floats(const float* f) { return {reinterpret_cast<const char*>(f), sizeof(float)}; }
@@ -112,6 +121,7 @@ struct SsspRun {
 
 class DistributedSssp {
  public:
+  static constexpr LocalId kUnknownSource = ~LocalId{0};  // a distance's source when not known
   DistributedSssp(const WeightedLocalGraph& graph, const ProcessGrid& grid, const SsspOptions& options);
   // Resets the distances to unreached and the parents to -1 for the next run(), as the
   // reference's clean_shortest and clean_pred do before its SSSP timer. A run() without it does
@@ -145,7 +155,6 @@ class DistributedSssp {
     LocalId from;
     float d;
   };
-  static constexpr LocalId kUnknownSource = ~LocalId{0};
   struct alignas(64) ThreadState {
     std::vector<std::vector<Improvement>> buckets;  // by sub-bucket, lazily deleted (stale entries)
     std::vector<LocalId> active;                // owned vertices to relax in the current phase
@@ -153,7 +162,7 @@ class DistributedSssp {
     std::vector<LocalId> settled;               // owned vertices settled in the current bucket
     std::vector<Improvement> fused;             // bucket fusion: the improvements being relaxed
     std::vector<Improvement> deferred;          // bucket fusion: improvements into later sub-buckets
-    std::vector<int64_t> selected_rows;         // for_selected_rows(): one chunk's selected rows
+    std::vector<int64_t> selected_rows;         // for_selected(): one chunk's selected lists
     std::vector<uint64_t> selected_records;     // relax_records(): one chunk's records to relax
     std::vector<Improvement> candidates;        // (column-local target, source row, candidate) to apply
     double settled_degrees = 0;                 // push work of the heavy phase
@@ -218,12 +227,16 @@ class DistributedSssp {
   void settle_one(LocalId x, ThreadState& ts);
   void settle(ThreadState& ts);  // settle_one() for the active list
   double pull_work_estimate(int64_t k, SsspRun& run);
-  // Work-shared over the threads (no barrier at the end): visit(u) for every row u of the row set
-  // with select(u). The rows of a chunk are selected first, so that the rows to visit and their
-  // first two neighbours' entries of col_dist can be prefetched several *visited* rows ahead;
-  // prefetching by row index fetched too little when few rows are visited.
+  EdgeLists row_lists() const;
+  EdgeLists column_lists() const;
+  // Work-shared over the threads (no barrier at the end): visit(u) for every list u of `lists`
+  // with select(u). The lists of a chunk are selected first, so that the lists to visit and their
+  // first two targets' entries of target_dist can be prefetched several *visited* lists ahead;
+  // prefetching by index fetched too little when few lists are visited.
   template <class Select, class Visit>
-  void for_selected_rows(DistanceView col_dist, Select select, Visit visit);
+  void for_selected(const EdgeLists& lists, DistanceView target_dist, Select select, Visit visit);
+  // Vertices scanned by a pull: the size of the row set, or of the column set (column_pull_).
+  int64_t pull_pass_size() const;
   // The distances of the row set / column set: this process's own states when it is the whole
   // set (one grid column / row), else row_dist_ / col_dist_.
   DistanceView row_distances() const;
@@ -232,6 +245,7 @@ class DistributedSssp {
   // `index`, over `comm` (collective over the threads and the communicator).
   void gather_distances(std::vector<float>& out, int index, MPI_Comm comm, SsspRun& run);
   void pull_heavy(int64_t k, SsspRun& run);
+  void pull_by_columns(int64_t k, SsspRun& run);
   void compute_parents(int64_t root, SsspRun& run);
   // With a renumbered graph: the last result into original order (dist_out_, parent_), once.
   void publish();
@@ -253,6 +267,9 @@ class DistributedSssp {
   comm::AlltoallvFn alltoallv_;
   int nthreads_ = 1;
   bool fusion_ = false;        // this process holds every edge of its vertices (one grid column)
+  // The pull heavy phase scans the column set, by the column index (graph/column_index.hpp,
+  // built on grids with more columns than rows), instead of the row set.
+  bool column_pull_ = false;
   // Whether the sources kept in state_ give the parents (one-row or one-column grids, option
   // parent_notes), and their ids: row-local on one-row grids (notes_by_row_), column-local
   // on one-column grids. A pushed candidate's source row x is source_base_ + x (on one-column
@@ -280,6 +297,7 @@ class DistributedSssp {
   // instead of the row start and the row, which are two cache misses, for the gathered vertices
   // that have no inner edge (about half of them on Kronecker graphs).
   std::vector<uint8_t> light_bound_;
+  std::vector<uint8_t> column_light_bound_;  // the same for the column index's columns
   uint8_t bucket_epoch_ = 0;
   std::vector<ThreadState> threads_;
   std::vector<float> row_dist_, col_dist_;       // pull, compute_parents()

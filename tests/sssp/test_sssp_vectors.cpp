@@ -4,8 +4,12 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
+#include <tuple>
+#include <vector>
 
+#include "graph/column_index.hpp"
 #include "graph/roots.hpp"
 #include "sssp/sssp.hpp"
 #include "sssp/validate_sssp.hpp"
@@ -21,11 +25,14 @@ void expect_close(double got, double want, const std::string& what) {
 
 void check_scale(int scale, int threads, double delta = SsspOptions{}.delta, GridShape shape = {},
                  int sub_buckets = SsspOptions{}.sub_buckets, WeightedGraphOptions graph_options = {},
-                 size_t max_roots = 64, int64_t* buckets = nullptr, double pull_factor = SsspOptions{}.pull_factor) {
+                 size_t max_roots = 64, int64_t* buckets = nullptr, double pull_factor = SsspOptions{}.pull_factor,
+                 int64_t* pull_phases = nullptr) {
   omp_set_num_threads(threads);
   const auto vec = testing::load_graph_vector(scale);
   auto built = testing::build_weighted_test_graph(scale, shape, graph_options);
   const WeightedLocalGraph& graph = built->graph;
+  // The column index exactly on grids with more columns than rows (the pulls then use it).
+  EXPECT_EQ(!graph.columns.empty(), graph_options.column_index && built->grid->cols() > built->grid->rows());
   EXPECT_EQ(graph.graph.global_directed_edges, 2 * (vec.nedges_generated - vec.self_loops));
   EXPECT_EQ(graph.graph.renumbering.active(), graph_options.reorder);
   const auto roots = choose_roots(built->spec, 64, graph.graph, *built->grid);
@@ -40,6 +47,7 @@ void check_scale(int scale, int threads, double delta = SsspOptions{}.delta, Gri
     ASSERT_EQ(roots[k], want.root);
     const SsspRun run = sssp.run(roots[k]);
     if (buckets) *buckets += run.buckets;
+    if (pull_phases) *pull_phases += run.pull_phases;
     SsspValidation check = validate_sssp(graph, *built->grid, roots[k], sssp.distances(), sssp.parents());
     ASSERT_TRUE(check.ok) << "scale " << scale << " root " << want.root << ": " << check.error;
     // The work counters: every reached vertex but the root had its distance lowered at least
@@ -106,11 +114,51 @@ TEST(SsspVectors, KernelOneRegeneratingTheEdges) {
 }
 
 TEST(SsspVectors, TransposedGridShape) {
+  // More columns than rows (1x2, 1x4, 2x3, 1x6): the pulls scan the column index. Pull heavy
+  // phases must have run for that to be tested.
   int nranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
   GridShape shape = default_grid_shape(nranks);
-  check_scale(12, 1, SsspOptions{}.delta, GridShape{shape.cols, shape.rows});
-  check_scale(12, 1, SsspOptions{}.delta, GridShape{1, nranks});
+  const SsspOptions defaults;
+  int64_t pulls = 0;
+  check_scale(12, 1, defaults.delta, GridShape{shape.cols, shape.rows}, defaults.sub_buckets, {}, 64, nullptr,
+              defaults.pull_factor, &pulls);
+  EXPECT_GT(pulls, 0);
+  pulls = 0;
+  check_scale(12, 2, defaults.delta, GridShape{1, nranks}, defaults.sub_buckets, {}, 64, nullptr, defaults.pull_factor,
+              &pulls);
+  EXPECT_GT(pulls, 0);
+  // The same grid with the row-set pull (no column index): same distances.
+  WeightedGraphOptions rows_only;
+  rows_only.column_index = false;
+  check_scale(12, 1, defaults.delta, GridShape{1, nranks}, defaults.sub_buckets, rows_only);
+}
+
+TEST(SsspVectors, ColumnIndexIsTheTranspose) {
+  // Every entry (row u, column v, weight w) of the block appears once in column v, and every
+  // column is sorted by (weight, row).
+  auto built = testing::build_weighted_test_graph(10);
+  const WeightedLocalGraph& g = built->graph;
+  const int64_t nrows = g.graph.dist.row_set_size(), ncols = g.graph.dist.col_set_size();
+  const int64_t* starts = g.graph.rows.starts();
+  const ColumnIndex c = build_column_index(starts, nrows, g.graph.neighbors.data(), g.weights.data(), ncols);
+  using Entry = std::tuple<int64_t, int64_t, float>;
+  std::vector<Entry> by_rows, by_columns;
+  for (int64_t u = 0; u < nrows; ++u)
+    for (int64_t e = starts[u]; e < starts[u + 1]; ++e) by_rows.emplace_back(u, g.graph.neighbors[e], g.weights[e]);
+  ASSERT_EQ(static_cast<int64_t>(c.starts.size()), ncols + 1);
+  for (int64_t v = 0; v < ncols; ++v)
+    for (int64_t e = c.starts[v]; e < c.starts[v + 1]; ++e) {
+      by_columns.emplace_back(c.rows[e], v, c.weights[e]);
+      if (e > c.starts[v]) {
+        const bool ordered = c.weights[e - 1] < c.weights[e] || (c.weights[e - 1] == c.weights[e] && c.rows[e - 1] <= c.rows[e]);
+        ASSERT_TRUE(ordered) << "column " << v << " entry " << e;
+      }
+    }
+  EXPECT_FALSE(by_rows.empty());
+  std::sort(by_rows.begin(), by_rows.end());
+  std::sort(by_columns.begin(), by_columns.end());
+  EXPECT_EQ(by_rows, by_columns);
 }
 
 }  // namespace
