@@ -95,6 +95,11 @@ class DistanceView {
     std::memcpy(&d, address(i), sizeof d);
     return d;
   }
+  uint32_t bits(int64_t i) const {  // the distance's bits, which order as the distances (>= 0)
+    uint32_t b;
+    std::memcpy(&b, address(i), sizeof b);
+    return b;
+  }
   const char* address(int64_t i) const { return bytes_ + i * stride_; }
 
  private:
