@@ -9,10 +9,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <bit>
 #include <cstring>
 #include <vector>
 
+#include "graph/sort_by_weight.hpp"
 #include "graph/weighted_graph.hpp"
 #include "util/huge_pages.hpp"
 #include "util/memory.hpp"
@@ -261,29 +261,8 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
     });
   }
 
-  // Sort every row by (weight, neighbour), as one 64-bit key per entry: a weight >= 0 orders as
-  // its bit pattern (-0 is made +0), the neighbour breaks ties.
-#pragma omp parallel
-  {
-    std::vector<uint64_t> row;
-#pragma omp for schedule(dynamic, 256)
-    for (int64_t v = 0; v < nrows; ++v) {
-      const int64_t b = row_starts[v], e = row_starts[v + 1];
-      if (e - b < 2) continue;
-      row.resize(e - b);
-      for (int64_t k = b; k < e; ++k) {
-        const float w = wg.weights[k] == 0 ? 0.0f : wg.weights[k];
-        row[k - b] = static_cast<uint64_t>(std::bit_cast<uint32_t>(w)) << 32 | g.neighbors[k];
-      }
-      std::sort(row.begin(), row.end());
-      for (int64_t k = b; k < e; ++k) {
-        wg.weights[k] = std::bit_cast<float>(static_cast<uint32_t>(row[k - b] >> 32));
-        g.neighbors[k] = static_cast<LocalId>(row[k - b]);
-      }
-    }
-  }
+  sort_lists_by_weight(row_starts.data(), nrows, wg.weights.data(), g.neighbors.data());
 
-  // Plain CSR: the SSSP kernels index row starts directly by row-local id.
   if (options.column_index && grid.cols() > grid.rows())
     wg.columns = build_column_index(row_starts.data(), nrows, g.neighbors.data(), wg.weights.data(), d.col_set_size());
   g.rows = RowIndex(std::move(row_starts), /*compressed=*/false);

@@ -2,10 +2,9 @@
 
 #include <omp.h>
 
-#include <algorithm>
 #include <atomic>
-#include <bit>
 
+#include "graph/sort_by_weight.hpp"
 #include "util/huge_pages.hpp"
 
 namespace g500 {
@@ -33,25 +32,7 @@ ColumnIndex build_column_index(const int64_t* row_starts, int64_t nrows, const L
       index.weights[at] = weights[e];
     }
   }
-  // Sort every column by (weight, row), one 64-bit key per entry (weights >= 0 order as their
-  // bits; kernel 1 has made -0 into +0).
-#pragma omp parallel
-  {
-    std::vector<uint64_t> column;
-#pragma omp for schedule(dynamic, 256)
-    for (int64_t v = 0; v < ncols; ++v) {
-      const int64_t b = starts[v], e = starts[v + 1];
-      if (e - b < 2) continue;
-      column.resize(e - b);
-      for (int64_t k = b; k < e; ++k)
-        column[k - b] = static_cast<uint64_t>(std::bit_cast<uint32_t>(index.weights[k])) << 32 | index.rows[k];
-      std::sort(column.begin(), column.end());
-      for (int64_t k = b; k < e; ++k) {
-        index.weights[k] = std::bit_cast<float>(static_cast<uint32_t>(column[k - b] >> 32));
-        index.rows[k] = static_cast<LocalId>(column[k - b]);
-      }
-    }
-  }
+  sort_lists_by_weight(starts, ncols, index.weights.data(), index.rows.data());
   return index;
 }
 

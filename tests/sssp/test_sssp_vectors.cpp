@@ -11,6 +11,7 @@
 
 #include "graph/column_index.hpp"
 #include "graph/roots.hpp"
+#include "graph/sort_by_weight.hpp"
 #include "sssp/sssp.hpp"
 #include "sssp/validate_sssp.hpp"
 #include "sssp_fixture.hpp"
@@ -132,6 +133,22 @@ TEST(SsspVectors, TransposedGridShape) {
   WeightedGraphOptions rows_only;
   rows_only.column_index = false;
   check_scale(12, 1, defaults.delta, GridShape{1, nranks}, defaults.sub_buckets, rows_only);
+}
+
+TEST(SsspVectors, SortByWeightOrdersMinusZeroAsZero) {
+  // A -0 weight (a file may have one) would sort after every other weight by its bits: it is made
+  // +0 first, in lists of one entry too.
+  std::vector<uint64_t> scratch;
+  float weights[] = {0.5f, -0.0f, 0.25f, 0.25f};
+  LocalId ids[] = {1, 7, 9, 3};
+  sort_by_weight(weights, ids, 4, scratch);
+  EXPECT_EQ(std::vector<float>(weights, weights + 4), (std::vector<float>{0.0f, 0.25f, 0.25f, 0.5f}));
+  EXPECT_FALSE(std::signbit(weights[0]));
+  EXPECT_EQ(std::vector<LocalId>(ids, ids + 4), (std::vector<LocalId>{7, 3, 9, 1}));
+  float single = -0.0f;
+  LocalId single_id = 4;
+  sort_by_weight(&single, &single_id, 1, scratch);
+  EXPECT_FALSE(std::signbit(single));
 }
 
 TEST(SsspVectors, ColumnIndexIsTheTranspose) {
