@@ -66,6 +66,9 @@ nlohmann::json sssp_result_json(const SsspConfig& config, const SsspBenchmarkRes
                             {"pull_factor", config.sssp.pull_factor},
                             {"compare_dijkstra", config.compare_dijkstra},
                             {"rankmap", config.rankmap_path}};
+  // Kernel 1 built the column index, and the pulls scan the column set (grids with more columns).
+  j["config"]["options"]["column_pull"] =
+      config.graph.column_index && j["config"]["grid"]["cols"].get<int>() > j["config"]["grid"]["rows"].get<int>();
   json roots = json::array();
   for (const auto& r : result.roots) {
     json one = root_json(r);

@@ -112,6 +112,7 @@ TEST(SsspCli, ParentNotes) {
     ASSERT_EQ(r.status, 0) << options << ": " << r.err;
     auto j = nlohmann::json::parse(testing::read_file(dir + "/run.json"));
     EXPECT_EQ(j["config"]["options"]["parent_notes"], std::string(options).find("parent-notes") == std::string::npos);
+    EXPECT_EQ(j["config"]["options"]["column_pull"], std::string(options).find("--grid 1x") != std::string::npos);
     expect_validated_sums(j, 10);
   }
 }
