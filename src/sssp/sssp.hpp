@@ -15,7 +15,9 @@
 //  - heavy phase: every vertex settled in bucket k relaxes, once, its remaining edges (the heavy
 //    ones and the light ones that leave the bucket), by pushing from the settled vertices or by
 //    pulling into the unsettled ones, whichever is estimated cheaper (direction optimisation as in
-//    Chakaravarthy et al. 2014 and Beamer's BFS).
+//    Chakaravarthy et al. 2014 and Beamer's BFS). A pull passes over the row set (N / R vertices);
+//    on grids with more columns than rows it passes over the column set instead, by a column
+//    index of the block that kernel 1 builds for them (graph/column_index.hpp).
 // Rows are sorted by weight (graph/weighted_graph.hpp), so both edge sets are a prefix / suffix
 // of a row. Candidates for vertices this process owns are applied at once (atomic minimum); the
 // others go to their owners, each process remembering the best candidate it has already sent for
@@ -72,8 +74,6 @@ struct SsspOptions {
 
 inline constexpr double kUnreachedDistance = std::numeric_limits<double>::infinity();
 
-// Float distances of a vertex set, read from a float array or from the distance halves of the
-// search's 64-bit state words (byte copies: a float is never read through another type).
 // An index of a block's edges: the rows (graph) or the columns (column index), each list sorted
 // by weight.
 struct EdgeLists {
@@ -83,6 +83,8 @@ struct EdgeLists {
   int64_t size;  // number of lists
 };
 
+// Float distances of a vertex set, read from a float array or from the distance halves of the
+// search's 64-bit state words (byte copies: a float is never read through another type).
 class DistanceView {
  public:
   static DistanceView of_floats(const float* f) { return {reinterpret_cast<const char*>(f), sizeof(float)}; }
@@ -203,11 +205,11 @@ class DistributedSssp {
   // Whether row-local row x at distance dx may have an inner edge in bucket k (its lightest
   // edge, from light_bound_, keeps the candidate inside the bucket).
   bool may_have_inner_edge(int64_t x, float dx, int64_t k) const;
-  // Relaxes the gathered records (all threads share them), then, on one-column grids, the
-  // thread's own improvements into sub-bucket j while few (bucket fusion).
   // relax_row() for n records (row-local id, distance), prefetching their rows ahead.
   template <Edges kEdges>
   void relax_selected(const uint64_t* records, int64_t n, int64_t k, ThreadState& ts, int t);
+  // Relaxes the gathered records (all threads share them), then, on one-column grids, the
+  // thread's own improvements into sub-bucket j while few (bucket fusion).
   template <Edges kEdges>
   void relax_records(int64_t nrecords, int64_t k, int64_t j, SsspRun& run);
   void fuse_bucket(int64_t k, int64_t j, ThreadState& ts, int t);
