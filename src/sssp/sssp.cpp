@@ -104,6 +104,9 @@ class PullSelection {
   uint32_t scanned_from_[256];
 };
 
+// A lower bound of the distances settled in bucket k: k * delta, less a margin for its rounding.
+inline double settled_lower_bound(int64_t k, double delta) { return static_cast<double>(k) * delta * (1 - 1e-12); }
+
 // What a pull finds along list u of `lists` for a vertex at tentative distance t: the lowest
 // candidate below t from the list's targets (at distances target_dist) and that target
 // (kUnknownSource if none is below t), and where the scan stopped. Settled distances are >= lower.
@@ -622,8 +625,7 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
   // Tentative distances of the row set (with one grid column: the owned block itself).
   if (ncols > 1) gather_distances(row_dist_, d.col, grid_.row_comm(), run);
   const DistanceView row_dist = row_distances(), col_dist = column_distances();
-  // Settled distances are >= k * delta up to rounding.
-  const double lower = static_cast<double>(k) * options_.delta * (1 - 1e-12);
+  const double lower = settled_lower_bound(k, options_.delta);
   const uint64_t block = static_cast<uint64_t>(d.block);
   const int64_t bucket_end = (k + 1) * sub_buckets_;
   int64_t scanned = 0;
@@ -666,7 +668,7 @@ void DistributedSssp::pull_by_columns(int64_t k, SsspRun& run) {
   if (grid_.cols() > 1) gather_distances(row_dist_, d.col, grid_.row_comm(), run);
   if (grid_.rows() > 1) gather_distances(col_dist_, d.row, grid_.col_comm(), run);
   const DistanceView row_dist = row_distances(), col_dist = column_distances();
-  const double lower = static_cast<double>(k) * options_.delta * (1 - 1e-12);  // as in pull_heavy()
+  const double lower = settled_lower_bound(k, options_.delta);
   const PullSelection selected(lower, inverse_width_, (k + 1) * sub_buckets_);
   auto scans = [&](int64_t v) { return selected(col_dist.bits(v), column_light_bound_[v]); };
   const EdgeLists columns = column_lists();
