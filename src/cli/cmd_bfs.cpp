@@ -11,6 +11,7 @@
 #include "cli/subcommand.hpp"
 #include "input/vertex_output.hpp"
 #include "util/error.hpp"
+#include "util/output_file.hpp"
 #include "util/progress.hpp"
 
 namespace g500::cli {
@@ -64,11 +65,11 @@ int run_bfs_command(int argc, char** argv) {
   config.progress = progress_wanted(out.quiet, MPI_COMM_WORLD, out.progress);
   apply_disabled_techniques(disabled, config);
 
-  std::unique_ptr<AtomicOutputFile> json_file;
-  if (!json_path.empty()) json_file = std::make_unique<AtomicOutputFile>(json_path, MPI_COMM_WORLD);
-  std::unique_ptr<input::ParallelOutputFile> parents_file, depths_file;
-  if (!out.parents.empty()) parents_file = std::make_unique<input::ParallelOutputFile>(out.parents, MPI_COMM_WORLD);
-  if (!out.depths.empty()) depths_file = std::make_unique<input::ParallelOutputFile>(out.depths, MPI_COMM_WORLD);
+  std::unique_ptr<OutputFile> json_file;
+  if (!json_path.empty()) json_file = std::make_unique<OutputFile>(json_path, MPI_COMM_WORLD);
+  std::unique_ptr<OutputFile> parents_file, depths_file;
+  if (!out.parents.empty()) parents_file = std::make_unique<OutputFile>(out.parents, MPI_COMM_WORLD);
+  if (!out.depths.empty()) depths_file = std::make_unique<OutputFile>(out.depths, MPI_COMM_WORLD);
 
   std::optional<input::EdgeInput> edges = in.load(app, config.spec, config.root_seed, config.progress);
   if (edges) config.input = &*edges;
@@ -126,7 +127,7 @@ int run_bfs_command(int argc, char** argv) {
   if (json_file) {
     nlohmann::json j = result_json(config, result);
     if (edges) j["input"] = input_json(*edges, result.vertices_without_edges);
-    json_file->commit(j.dump(1) + "\n");
+    json_file->write_from_rank0(j.dump(1) + "\n");
   }
   return result.validation_failed ? 1 : 0;
 }

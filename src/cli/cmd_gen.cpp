@@ -88,7 +88,7 @@ int run_gen(int argc, char** argv) {
   app.add_option("--scale", scale, "log2 of the number of vertices (1..42)")->required();
   app.add_option("--edgefactor", edgefactor, "edges per vertex (default 16)");
   app.add_option("--seed", seed_text, "the two generator seeds A,B (default 2,3)");
-  app.add_option("--output", output, "output file (written via a temporary file, then renamed)");
+  app.add_option("--output", output, "output file (written whole through a temporary file; a device, FIFO or - is streamed)");
   app.add_option("--format", format, "tsv or bin (default tsv)");
   app.add_flag("--weights", weights, "also write each edge's float32 SSSP weight");
   app.add_flag("--force", force, "write even if the output looks larger than the free disk space");

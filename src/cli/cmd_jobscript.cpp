@@ -1,13 +1,12 @@
 // `g500 jobscript`: prints (or writes with --output) a batch script for a Graph500-compliant
 // `g500 bfs` run on a Slurm cluster or on Fugaku (PJM). The text comes from src/jobs/jobscript.
-#include <sys/stat.h>
-
 #include <cstdio>
 
 #include "cli/options.hpp"
 #include "cli/subcommand.hpp"
 #include "jobs/jobscript.hpp"
 #include "util/error.hpp"
+#include "util/output_file.hpp"
 
 namespace g500::cli {
 namespace {
@@ -39,10 +38,10 @@ int run_jobscript_command(int argc, char** argv) {
     if (rank == 0) std::fputs(script.c_str(), stdout);
     return 0;
   }
-  AtomicOutputFile file(output, MPI_COMM_WORLD);
-  file.commit(script);
-  if (rank == 0) {
-    chmod(output.c_str(), 0755);
+  constexpr unsigned kExecutable = 0755;
+  OutputFile file(output, MPI_COMM_WORLD, kExecutable);
+  file.write_from_rank0(script);
+  if (rank == 0 && !file.is_stream()) {
     std::printf("wrote %s (%s, %d nodes, SCALE %d)\n", output.c_str(), spec.system.c_str(), spec.nodes, spec.scale);
   }
   return 0;

@@ -12,6 +12,7 @@
 #include "sssp/report.hpp"
 #include "input/vertex_output.hpp"
 #include "util/error.hpp"
+#include "util/output_file.hpp"
 
 namespace g500::cli {
 namespace {
@@ -65,12 +66,12 @@ int run_sssp_command(int argc, char** argv) {
   if ((!output_distances.empty() || !output_parents.empty()) && no_validate)
     throw UsageError("--output-distances and --output-parents write a validated result; drop --no-validate");
 
-  std::unique_ptr<AtomicOutputFile> json_file;
-  if (!json_path.empty()) json_file = std::make_unique<AtomicOutputFile>(json_path, MPI_COMM_WORLD);
-  std::unique_ptr<input::ParallelOutputFile> distances_file, parents_file;
+  std::unique_ptr<OutputFile> json_file;
+  if (!json_path.empty()) json_file = std::make_unique<OutputFile>(json_path, MPI_COMM_WORLD);
+  std::unique_ptr<OutputFile> distances_file, parents_file;
   if (!output_distances.empty())
-    distances_file = std::make_unique<input::ParallelOutputFile>(output_distances, MPI_COMM_WORLD);
-  if (!output_parents.empty()) parents_file = std::make_unique<input::ParallelOutputFile>(output_parents, MPI_COMM_WORLD);
+    distances_file = std::make_unique<OutputFile>(output_distances, MPI_COMM_WORLD);
+  if (!output_parents.empty()) parents_file = std::make_unique<OutputFile>(output_parents, MPI_COMM_WORLD);
 
   std::optional<input::EdgeInput> edges = in.load(app, config.spec, config.root_seed, false);
   if (edges) config.input = &*edges;
@@ -120,7 +121,7 @@ int run_sssp_command(int argc, char** argv) {
       j["input"]["weights"] = result.generated_weights ? "generated" : "file";
       j["input"]["weight_seed"] = config.weight_seed;
     }
-    json_file->commit(j.dump(1) + "\n");
+    json_file->write_from_rank0(j.dump(1) + "\n");
   }
   if (result.validation_failed) return 1;
   return result.dijkstra_agrees ? 0 : 1;

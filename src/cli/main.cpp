@@ -1,6 +1,7 @@
 // g500: one executable, several subcommands (bfs, gen, ...). See README.md.
 #include <mpi.h>
 
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -24,6 +25,8 @@ static void print_usage(FILE* out) {
 }
 
 int main(int argc, char** argv) {
+  // A reader of an output pipe that goes away must give a write error (EPIPE), not kill the run.
+  std::signal(SIGPIPE, SIG_IGN);
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int rank = 0;

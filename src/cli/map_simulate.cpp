@@ -16,6 +16,7 @@
 #include "topo/logical3d.hpp"
 #include "topo/rankmap_file.hpp"
 #include "util/error.hpp"
+#include "util/output_file.hpp"
 
 namespace g500::cli::map {
 
@@ -42,7 +43,7 @@ void write_link_csv(const std::string& path, const Topology& box, const std::vec
       std::snprintf(buf, sizeof buf, ",%.6g\n", row.report.link_bytes[l]);
       text += buf;
     }
-  write_file_atomically(path, text);
+  write_whole_file(path, text);
 }
 
 }  // namespace

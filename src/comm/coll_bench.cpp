@@ -9,6 +9,7 @@
 
 #include "comm/ompi_tuned.hpp"
 #include "util/error.hpp"
+#include "util/output_file.hpp"
 
 namespace g500::comm {
 
@@ -182,13 +183,12 @@ std::string bench_csv_header() {
 }
 
 void write_bench_csv(const std::string& path, const std::vector<BenchRow>& rows) {
-  std::ofstream out(path);
-  if (!out) throw UsageError(fmt::format("cannot write '{}'", path));
-  out << bench_csv_header() << "\n";
+  std::string text = bench_csv_header() + "\n";
   for (const BenchRow& r : rows)
-    out << fmt::format("{},{},{},{},{},{},{},{},{},{:.9g},{:.9g},{:.9g},{:.9g}\n", r.op, r.algorithm, r.ran, r.shape,
+    text += fmt::format("{},{},{},{},{},{},{},{},{},{:.9g},{:.9g},{:.9g},{:.9g}\n", r.op, r.algorithm, r.ran, r.shape,
                        r.segment_bytes, r.processes, r.ranks_per_node, r.bytes, r.reps, r.median_seconds,
                        r.min_seconds, r.max_seconds, r.throughput);
+  write_whole_file(path, text);
 }
 
 std::vector<BenchRow> read_bench_csv(const std::string& path) {

@@ -4,22 +4,17 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
 #include "util/error.hpp"
+#include "util/output_file.hpp"
 
 namespace g500::comm {
 
 namespace {
-
-std::ofstream open_output(const std::string& path) {
-  std::ofstream out(path);
-  if (!out) throw UsageError(fmt::format("cannot write '{}'", path));
-  return out;
-}
 
 int trees_in(const std::string& ran) {
   const auto at = ran.find("trees=");
@@ -89,13 +84,13 @@ std::string format_fit_report(const std::vector<FittedGroup>& groups) {
 }
 
 void write_fit_csv(const std::string& path, const std::vector<FittedGroup>& groups) {
-  auto out = open_output(path);
-  out << "op,algo,ran,shape,segment,np,bytes,t_measured_s,t_model_s,L_s,B_Bps\n";
+  std::string text = "op,algo,ran,shape,segment,np,bytes,t_measured_s,t_model_s,L_s,B_Bps\n";
   for (const auto& g : groups)
     for (std::size_t i = 0; i < g.rows.size(); ++i)
-      out << fmt::format("{},{},{},{},{},{},{},{:.9g},{:.9g},{:.9g},{:.9g}\n", g.op, g.algorithm, g.ran, g.shape,
+      text += fmt::format("{},{},{},{},{},{},{},{:.9g},{:.9g},{:.9g},{:.9g}\n", g.op, g.algorithm, g.ran, g.shape,
                          g.segment_bytes, g.processes, g.rows[i].bytes, g.rows[i].median_seconds, g.predicted[i],
                          g.fit.latency, g.fit.bandwidth);
+  write_whole_file(path, text);
 }
 
 std::string format_segment_study(const LinkCost& kt, const LinkCost& b3, const Shape3& shape,
@@ -110,10 +105,12 @@ std::string format_segment_study(const LinkCost& kt, const LinkCost& b3, const S
       shape.text(), kt.latency * 1e6, kt.bandwidth / 1e9, b3.latency * 1e6, b3.bandwidth / 1e9);
   text += fmt::format("{:>9} | {:>11} {:>11} {:>11} {:>11} | {:>11} {:>11} {:>11}\n", "M", "kt derived", "kt printed",
                       "kt numeric", "t(opt) us", "b3d Eq.7", "b3d numeric", "t(opt) us");
-  std::ofstream csv;
+  // Opened first, so that an unwritable path fails before the study.
+  std::optional<OutputFile> csv_file;
+  std::string csv;
   if (!csv_path.empty()) {
-    csv = open_output(csv_path);
-    csv << "algo,shape,L_s,B_Bps,bytes,segment,t_model_s,optimum_derived,optimum_printed,optimum_numeric\n";
+    csv_file.emplace(csv_path, MPI_COMM_SELF);
+    csv = "algo,shape,L_s,B_Bps,bytes,segment,t_model_s,optimum_derived,optimum_printed,optimum_numeric\n";
   }
   for (double m : messages) {
     auto ktree = [&](double s) { return ktree_time(kt.latency, kt.bandwidth, m, s, shape, kSixTrees); };
@@ -126,14 +123,15 @@ std::string format_segment_study(const LinkCost& kt, const LinkCost& b3, const S
     text += fmt::format("{:>9} | {:>11.0f} {:>11.0f} {:>11.0f} {:>11.2f} | {:>11.0f} {:>11.0f} {:>11.2f}\n",
                         human_bytes(m), kt_derived, kt_printed, kt_numeric, ktree(kt_derived) * 1e6, b3_formula,
                         b3_numeric, b3d(b3_formula) * 1e6);
-    if (csv.is_open())
+    if (csv_file)
       for (double s = kSmallestSegment; s <= m; s *= std::sqrt(2.0)) {
-        csv << fmt::format("ktree6,{},{:.6g},{:.6g},{:.0f},{:.1f},{:.9g},{:.1f},{:.1f},{:.1f}\n", shape.text(), kt.latency,
+        csv += fmt::format("ktree6,{},{:.6g},{:.6g},{:.0f},{:.1f},{:.9g},{:.1f},{:.1f},{:.1f}\n", shape.text(), kt.latency,
                            kt.bandwidth, m, s, ktree(s), kt_derived, kt_printed, kt_numeric);
-        csv << fmt::format("bintree3d,{},{:.6g},{:.6g},{:.0f},{:.1f},{:.9g},{:.1f},{:.1f},{:.1f}\n", shape.text(), b3.latency,
+        csv += fmt::format("bintree3d,{},{:.6g},{:.6g},{:.0f},{:.1f},{:.9g},{:.1f},{:.1f},{:.1f}\n", shape.text(), b3.latency,
                            b3.bandwidth, m, s, b3d(s), b3_formula, b3_formula, b3_numeric);
       }
   }
+  if (csv_file) csv_file->write_from_rank0(csv);
   return text;
 }
 
@@ -171,11 +169,11 @@ std::string format_simulation(const std::vector<SimulationRow>& rows) {
 }
 
 void write_simulation_csv(const std::string& path, const std::vector<SimulationRow>& rows) {
-  auto out = open_output(path);
-  out << "size,shape,dims,op,algo,bytes,segment,t_model_s,throughput_Bps\n";
+  std::string text = "size,shape,dims,op,algo,bytes,segment,t_model_s,throughput_Bps\n";
   for (const auto& r : rows)
-    out << fmt::format("{},{},{},{},{},{:.0f},{:.0f},{:.9g},{:.9g}\n", r.size_name, r.shape, r.dimensions, r.op,
+    text += fmt::format("{},{},{},{},{},{:.0f},{:.0f},{:.9g},{:.9g}\n", r.size_name, r.shape, r.dimensions, r.op,
                        r.algorithm, r.message, r.segment, r.seconds, r.throughput);
+  write_whole_file(path, text);
 }
 
 }  // namespace g500::comm

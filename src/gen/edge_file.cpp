@@ -18,6 +18,7 @@
 
 #include "util/agree.hpp"
 #include "util/error.hpp"
+#include "util/output_file.hpp"
 
 namespace g500::gen {
 
@@ -79,46 +80,19 @@ std::string tsv_header(const KroneckerSpec& spec, bool weights) {
       spec.scale, spec.edgefactor, spec.seed1, spec.seed2, weights ? "\tweight(float32, printed with %.9g)" : "");
 }
 
-std::string directory_of(const std::string& path) {
-  auto slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
-// Writes all of [data, data+len) at offset; returns an error text or "".
-std::string pwrite_all(int fd, const char* data, size_t len, int64_t offset) {
-  while (len > 0) {
-    ssize_t n = ::pwrite(fd, data, len, offset);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return std::strerror(errno);
-    }
-    data += n;
-    len -= static_cast<size_t>(n);
-    offset += n;
-  }
-  return "";
-}
-
-// Problems with writing `bytes` to `path` (rank 0 only): missing directory, a directory in the
-// way, or not enough free space (unless force). Returns "" when fine.
-std::string check_target(const std::string& path, int64_t bytes, bool approximate, bool force) {
-  const std::string dir = directory_of(path);
-  struct stat st{};
+// Free space for `bytes` more in the directory of `target` (rank 0 only); "" when it fits, or
+// when force.
+std::string check_free_space(const std::string& path, const std::string& target, int64_t bytes, bool approximate,
+                             bool force) {
+  if (force) return "";
+  const auto slash = target.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : target.substr(0, slash);
   struct statvfs vfs{};
-  if (::stat(dir.c_str(), &st) != 0)
-    return fmt::format("cannot write output '{}': directory '{}' does not exist", path, dir);
-  if (!S_ISDIR(st.st_mode)) return fmt::format("cannot write output '{}': '{}' is not a directory", path, dir);
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    return fmt::format("cannot write output '{}': it is a directory", path);
-  if (!force && ::statvfs(dir.c_str(), &vfs) == 0) {
-    const auto free_bytes = static_cast<unsigned long long>(vfs.f_bavail) * vfs.f_frsize;
-    if (static_cast<unsigned long long>(bytes) > free_bytes)
-      return fmt::format("output '{}' needs {}{} bytes but only {} bytes are free in '{}' (use --force to try anyway)",
-                         path, approximate ? "about " : "", bytes, free_bytes, dir);
-  }
-  return "";
+  if (::statvfs(dir.c_str(), &vfs) != 0) return "";
+  const auto free_bytes = static_cast<unsigned long long>(vfs.f_bavail) * vfs.f_frsize;
+  if (static_cast<unsigned long long>(bytes) <= free_bytes) return "";
+  return fmt::format("output '{}' needs {}{} bytes but only {} bytes are free in '{}' (use --force to try anyway)",
+                     path, approximate ? "about " : "", bytes, free_bytes, dir);
 }
 
 struct RankRange {
@@ -151,6 +125,31 @@ size_t format_tsv(const Edge* edges, const float* weights, int64_t count, std::s
   return added;
 }
 
+namespace {
+
+// Rank 0: the size of a generated file. bin sizes are exact; tsv lines vary, so this estimates
+// from 64 samples of 64 edges spread over the whole graph.
+int64_t estimate_file_bytes(const KroneckerGenerator& gen, const KroneckerSpec& spec, const EdgeWriteOptions& options,
+                            int64_t header_bytes) {
+  const int64_t nedges = spec.nedges();
+  if (options.format == EdgeFormat::bin) return header_bytes + nedges * bin_record_bytes(options.weights);
+  const int64_t runs = 64, run = std::min<int64_t>(64, nedges);
+  std::vector<Edge> e(run);
+  std::vector<float> w(run);
+  float* wptr = options.weights ? w.data() : nullptr;
+  int64_t sampled_bytes = 0;
+  std::string text;
+  for (int64_t r = 0; r < runs; ++r) {
+    const int64_t lo = static_cast<int64_t>(static_cast<__int128>(nedges - run) * r / (runs - 1));
+    gen.generate(lo, lo + run, e.data(), wptr);
+    text.clear();
+    sampled_bytes += static_cast<int64_t>(format_tsv(e.data(), wptr, run, text));
+  }
+  return header_bytes + static_cast<int64_t>(static_cast<long double>(sampled_bytes) / (runs * run) * nedges);
+}
+
+}  // namespace
+
 EdgeWriteResult write_generated_edges(const KroneckerSpec& spec, const std::string& path,
                                       const EdgeWriteOptions& options, MPI_Comm comm) {
   int rank = 0, size = 1;
@@ -180,110 +179,52 @@ EdgeWriteResult write_generated_edges(const KroneckerSpec& spec, const std::stri
 
   // Byte layout: header, then the ranks' parts in rank order.
   const std::string header = tsv ? tsv_header(spec, options.weights) : bin_header_bytes(spec, options.weights);
-  const int64_t nedges = spec.nedges();
-
-  // Check the target before any real work. bin sizes are exact; tsv lines vary, so rank 0
-  // estimates from 64 samples of 64 edges spread over the whole graph.
+  OutputFile out(path, comm);  // checks the path before any real work
   std::string error;
-  if (rank == 0) {
-    int64_t estimate = static_cast<int64_t>(header.size());
+  if (rank == 0 && !out.is_stream())
+    error = check_free_space(path, out.target(), estimate_file_bytes(gen, spec, options, static_cast<int64_t>(header.size())),
+                             tsv, options.force);
+  agree_or_throw(error, comm);
+
+  // A file is written in parallel, each rank at its offset; a stream goes through rank 0 in order.
+  int64_t my_offset = 0;
+  if (!out.is_stream()) {
+    int64_t local_bytes = (mine.end - mine.begin) * bin_record_bytes(options.weights);
     if (tsv) {
-      const int64_t runs = 64, run = std::min<int64_t>(64, nedges);
-      std::vector<Edge> e(run);
-      std::vector<float> w(run);
-      int64_t sampled_bytes = 0;
-      std::string text;
-      for (int64_t r = 0; r < runs; ++r) {
-        const int64_t lo = static_cast<int64_t>(static_cast<__int128>(nedges - run) * r / (runs - 1));
-        gen.generate(lo, lo + run, e.data(), options.weights ? w.data() : nullptr);
-        text.clear();
-        sampled_bytes += static_cast<int64_t>(format_tsv(e.data(), options.weights ? w.data() : nullptr, run, text));
+      // tsv lines have varying length: a first pass measures this rank's part (regenerating
+      // later is cheaper than keeping it).
+      local_bytes = 0;
+      for (int64_t lo = mine.begin; lo < mine.end; lo += chunk) {
+        generate_chunk(lo, std::min(mine.end, lo + chunk));
+        local_bytes += static_cast<int64_t>(buffer.size());
       }
-      estimate += static_cast<int64_t>(static_cast<long double>(sampled_bytes) / (runs * run) * nedges);
-    } else {
-      estimate += nedges * bin_record_bytes(options.weights);
     }
-    error = check_target(path, estimate, tsv, options.force);
+    int64_t before = 0, total = 0;
+    MPI_Exscan(&local_bytes, &before, 1, MPI_INT64_T, MPI_SUM, comm);
+    MPI_Allreduce(&local_bytes, &total, 1, MPI_INT64_T, MPI_SUM, comm);
+    my_offset = static_cast<int64_t>(header.size()) + (rank == 0 ? 0 : before);
+    if (tsv && rank == 0)
+      error = check_free_space(path, out.target(), total + static_cast<int64_t>(header.size()), false, options.force);
+    agree_or_throw(error, comm);
   }
-  agree_or_throw(error, comm);
 
-  int64_t local_bytes = 0;
-  if (tsv) {
-    // tsv lines have varying length: a first pass measures this rank's part (regenerating later
-    // is cheaper than keeping it).
-    for (int64_t lo = mine.begin; lo < mine.end; lo += chunk) {
-      generate_chunk(lo, std::min(mine.end, lo + chunk));
-      local_bytes += static_cast<int64_t>(buffer.size());
-    }
-  } else {
-    local_bytes = (mine.end - mine.begin) * bin_record_bytes(options.weights);
-  }
-  int64_t before = 0, total = 0;
-  MPI_Exscan(&local_bytes, &before, 1, MPI_INT64_T, MPI_SUM, comm);
-  if (rank == 0) before = 0;
-  MPI_Allreduce(&local_bytes, &total, 1, MPI_INT64_T, MPI_SUM, comm);
-  total += static_cast<int64_t>(header.size());
-  const int64_t my_offset = static_cast<int64_t>(header.size()) + before;
-  if (tsv && rank == 0) error = check_target(path, total, false, options.force);  // now exact
-  agree_or_throw(error, comm);
-
-  // Temporary name shared by all ranks.
-  long long tag = rank == 0 ? static_cast<long long>(::getpid()) : 0;
-  MPI_Bcast(&tag, 1, MPI_LONG_LONG, 0, comm);
-  const std::string tmp = fmt::format("{}.tmp.{}", path, tag);
-
-  int fd = -1;
-  bool created = false;
-  auto cleanup = [&] {
-    if (fd >= 0) ::close(fd);
-    fd = -1;
-    MPI_Barrier(comm);
-    if (rank == 0 && created) ::unlink(tmp.c_str());
-  };
+  int64_t written = 0;
   if (rank == 0) {
-    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-      error = fmt::format("cannot write output '{}': {}", path, std::strerror(errno));
-    else
-      created = true;
+    out.start_part(0);
+    out.append(header.data(), header.size());
+    written += static_cast<int64_t>(header.size());
+  } else {
+    out.start_part(my_offset);
   }
-  try {
-    agree_or_throw(error, comm);
-    if (rank != 0) {
-      fd = ::open(tmp.c_str(), O_WRONLY | O_CLOEXEC);
-      if (fd < 0) error = fmt::format("cannot open '{}' on rank {}: {}", tmp, rank, std::strerror(errno));
-    }
-    agree_or_throw(error, comm);
-
-    if (rank == 0) {
-      if (::ftruncate(fd, total) != 0)
-        error = fmt::format("cannot size output '{}' to {} bytes: {}", path, total, std::strerror(errno));
-      else if (std::string e = pwrite_all(fd, header.data(), header.size(), 0); !e.empty())
-        error = fmt::format("cannot write output '{}': {}", path, e);
-    }
-    int64_t offset = my_offset;
-    for (int64_t lo = mine.begin; lo < mine.end && error.empty(); lo += chunk) {
-      generate_chunk(lo, std::min(mine.end, lo + chunk));
-      if (std::string e = pwrite_all(fd, buffer.data(), buffer.size(), offset); !e.empty())
-        error = fmt::format("cannot write output '{}' (rank {}): {}", path, rank, e);
-      offset += static_cast<int64_t>(buffer.size());
-    }
-    if (error.empty() && offset != my_offset + local_bytes)
-      error = fmt::format("internal error: rank {} wrote {} bytes, expected {}", rank, offset - my_offset, local_bytes);
-    if (error.empty() && ::close(fd) != 0)
-      error = fmt::format("cannot write output '{}' (rank {}): {}", path, rank, std::strerror(errno));
-    fd = -1;
-    agree_or_throw(error, comm);
-    if (rank == 0 && ::rename(tmp.c_str(), path.c_str()) != 0)
-      error = fmt::format("cannot rename '{}' to '{}': {}", tmp, path, std::strerror(errno));
-    agree_or_throw(error, comm);
-  } catch (const UsageError&) {  // thrown on every rank alike by agree_or_throw
-    cleanup();
-    throw;
+  for (int64_t lo = mine.begin; lo < mine.end && !out.failed(); lo += chunk) {
+    generate_chunk(lo, std::min(mine.end, lo + chunk));
+    out.append(buffer.data(), buffer.size());
+    written += static_cast<int64_t>(buffer.size());
   }
+  out.commit();
 
   EdgeWriteResult result;
-  result.bytes = total;
+  MPI_Allreduce(&written, &result.bytes, 1, MPI_INT64_T, MPI_SUM, comm);
   MPI_Allreduce(&gen_seconds, &result.generate_seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
   result.total_seconds = MPI_Wtime() - t_start;
   return result;

@@ -14,8 +14,9 @@
 //              (16 bytes per record, 20 with weights)
 //
 // Writing is collective over an MPI communicator: each rank generates a contiguous range of edge
-// indices and writes it at its offset into a temporary file next to the output
-// (OUTPUT.tmp.<id>), which is renamed onto OUTPUT only when everything succeeded.
+// indices. A file output is written in parallel, each rank at its offset, into a temporary beside
+// it that replaces it only when complete; a device or FIFO output receives the ranks' parts in
+// order through rank 0 (util/output_file.hpp).
 #pragma once
 #include <mpi.h>
 
@@ -48,7 +49,7 @@ struct EdgeWriteResult {
 };
 
 // Collective over comm. Throws g500::UsageError (on every rank) on any failure, leaving no
-// output file and no temporary file behind.
+// output file and no temporary file behind (a stream keeps what was written before the failure).
 EdgeWriteResult write_generated_edges(const KroneckerSpec& spec, const std::string& path,
                                       const EdgeWriteOptions& options, MPI_Comm comm = MPI_COMM_WORLD);
 

@@ -1,18 +1,12 @@
 #include "input/vertex_output.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <limits>
 
 #include <fmt/format.h>
 
 #include "input/mpi_util.hpp"
-#include "util/agree.hpp"
 #include "util/error.hpp"
 
 namespace g500::input {
@@ -50,49 +44,6 @@ std::vector<int> usable_flags(const LocalGraph& graph, const ProcessGrid& grid, 
 }
 
 }  // namespace
-
-ParallelOutputFile::ParallelOutputFile(std::string path, MPI_Comm comm) : path_(std::move(path)), comm_(comm) {
-  MPI_Comm_rank(comm_, &rank_);
-  int pid = static_cast<int>(getpid());
-  MPI_Bcast(&pid, 1, MPI_INT, 0, comm_);
-  temp_ = path_ + ".tmp-" + std::to_string(pid);
-  std::string error;
-  if (rank_ == 0) {
-    const int fd = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) error = "cannot write '" + path_ + "': " + std::strerror(errno);
-    else ::close(fd);
-  }
-  agree_or_throw(error, comm_);
-}
-
-ParallelOutputFile::~ParallelOutputFile() {
-  if (rank_ == 0 && !committed_) std::remove(temp_.c_str());
-}
-
-void ParallelOutputFile::write_and_commit(const std::string& local_text) {
-  const int64_t offset = exclusive_scan(static_cast<int64_t>(local_text.size()), comm_);
-  std::string error;
-  if (!local_text.empty()) {
-    const int fd = ::open(temp_.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0) {
-      error = "cannot write '" + path_ + "': " + std::strerror(errno);
-    } else {
-      size_t done = 0;
-      while (done < local_text.size() && error.empty()) {
-        const ssize_t n = ::pwrite(fd, local_text.data() + done, local_text.size() - done, offset + static_cast<int64_t>(done));
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) error = "writing '" + path_ + "' failed: " + std::strerror(errno);
-        else done += static_cast<size_t>(n);
-      }
-      if (::close(fd) != 0 && error.empty()) error = "writing '" + path_ + "' failed: " + std::strerror(errno);
-    }
-  }
-  agree_or_throw(error, comm_);
-  if (rank_ == 0 && std::rename(temp_.c_str(), path_.c_str()) != 0)
-    error = "cannot rename to '" + path_ + "': " + std::strerror(errno);
-  agree_or_throw(error, comm_);
-  committed_ = true;
-}
 
 std::vector<int64_t> tree_depths(const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
                                  const std::vector<int64_t>& parents) {
@@ -192,7 +143,7 @@ std::vector<double> to_map_slices(const LocalGraph& graph, const ProcessGrid& gr
   return move_to_slices<double>(graph, grid, ids, owned_values, std::numeric_limits<double>::infinity());
 }
 
-void write_vertex_file(ParallelOutputFile& file, const VertexIdMap& ids, const std::vector<int64_t>& values,
+void write_vertex_file(OutputFile& file, const VertexIdMap& ids, const std::vector<int64_t>& values,
                        bool values_are_vertices, const std::string& comment) {
   std::vector<int64_t> wanted;
   if (values_are_vertices)
@@ -212,10 +163,10 @@ void write_vertex_file(ParallelOutputFile& file, const VertexIdMap& ids, const s
     else fmt::format_to(std::back_inserter(buffer), "{} {}\n", id, values[k]);
   }
   text.append(buffer.data(), buffer.size());
-  file.write_and_commit(text);
+  file.write_concatenated(text);
 }
 
-void write_vertex_file(ParallelOutputFile& file, const VertexIdMap& ids, const std::vector<double>& values,
+void write_vertex_file(OutputFile& file, const VertexIdMap& ids, const std::vector<double>& values,
                        const std::string& comment) {
   std::string text;
   int rank = 0;
@@ -228,7 +179,7 @@ void write_vertex_file(ParallelOutputFile& file, const VertexIdMap& ids, const s
     else fmt::format_to(std::back_inserter(buffer), "{} {:.9g}\n", id, values[k]);
   }
   text.append(buffer.data(), buffer.size());
-  file.write_and_commit(text);
+  file.write_concatenated(text);
 }
 
 std::vector<int64_t> sample_roots(const LocalGraph& graph, const ProcessGrid& grid, int nroots, uint64_t seed) {

@@ -2,8 +2,8 @@
 // file's vertex ids. Text, one "id value" line per vertex (every vertex 0..n-1 of the graph,
 // unreached ones with value -1), in increasing new-id order (= increasing file id order for
 // relabelled and mtx input), after one '#' comment line. Written in parallel: each rank writes the
-// lines of its id-map slice at its offset into OUTPUT.tmp-<pid>, which rank 0 renames onto OUTPUT
-// once every rank succeeded; on any error the temporary is removed and OUTPUT is left untouched.
+// lines of its id-map slice (util/output_file.hpp: atomically for a file, through rank 0 for a
+// stream).
 #pragma once
 #include <mpi.h>
 
@@ -13,26 +13,9 @@
 
 #include "graph/local_graph.hpp"
 #include "input/edge_input.hpp"
+#include "util/output_file.hpp"
 
 namespace g500::input {
-
-class ParallelOutputFile {
- public:
-  // Collective: rank 0 creates the temporary at once, so an unwritable path fails early.
-  ParallelOutputFile(std::string path, MPI_Comm comm);
-  ~ParallelOutputFile();  // removes the temporary unless committed
-  ParallelOutputFile(const ParallelOutputFile&) = delete;
-  ParallelOutputFile& operator=(const ParallelOutputFile&) = delete;
-  // Collective: the ranks' texts are concatenated in rank order; throws UsageError on failure.
-  void write_and_commit(const std::string& local_text);
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_, temp_;
-  MPI_Comm comm_;
-  int rank_ = 0;
-  bool committed_ = false;
-};
 
 // Collective: BFS tree depths of the owned vertices (graph.dist.block entries, -1 unreached)
 // from a valid parent array (global ids, -1 unreached).
@@ -49,10 +32,10 @@ std::vector<double> to_map_slices(const LocalGraph& graph, const ProcessGrid& gr
 
 // Collective: writes "file_id value" lines; `values` are the slice values (from to_map_slices).
 // With values_are_vertices, values >= 0 are new ids and are written as file ids (parents).
-void write_vertex_file(ParallelOutputFile& file, const VertexIdMap& ids, const std::vector<int64_t>& values,
+void write_vertex_file(OutputFile& file, const VertexIdMap& ids, const std::vector<int64_t>& values,
                        bool values_are_vertices, const std::string& comment);
 // The same for real values (SSSP distances; unreached written as "inf").
-void write_vertex_file(ParallelOutputFile& file, const VertexIdMap& ids, const std::vector<double>& values,
+void write_vertex_file(OutputFile& file, const VertexIdMap& ids, const std::vector<double>& values,
                        const std::string& comment);
 
 // Roots for file input. sample_roots: candidates splitmix64(seed, k) mod n for k = 0, 1, ... in

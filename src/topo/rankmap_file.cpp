@@ -1,7 +1,6 @@
 // Rank map files written by `g500 map` and read by `g500 bfs --rankmap` (issue #5 items 4, 6).
 #include "topo/rankmap_file.hpp"
 
-#include <unistd.h>
 
 #include <cctype>
 #include <cstdint>
@@ -13,6 +12,7 @@
 #include <sstream>
 
 #include "util/error.hpp"
+#include "util/output_file.hpp"
 
 namespace g500::topo {
 
@@ -46,25 +46,6 @@ bool parse_int(const std::string& field, long long max_value, long long* out) {
 }
 }  // namespace
 
-void write_file_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw UsageError("cannot write " + path + ": " + std::strerror(errno));
-    out << text;
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw UsageError("cannot write " + path + ": write failed");
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    std::remove(tmp.c_str());
-    throw UsageError("cannot write " + path + ": " + std::strerror(err));
-  }
-}
-
 void write_rankmap_csv(const std::string& path, const std::vector<std::string>& axis_names,
                        const std::vector<RankmapRow>& rows) {
   std::string text = "rank,row,col";
@@ -81,7 +62,7 @@ void write_rankmap_csv(const std::string& path, const std::vector<std::string>& 
     }
     text += "\n";
   }
-  write_file_atomically(path, text);
+  write_whole_file(path, text);
 }
 
 void write_coordinate_map(const std::string& path, const std::vector<std::vector<int>>& tuples) {
@@ -94,7 +75,7 @@ void write_coordinate_map(const std::string& path, const std::vector<std::vector
     }
     text += ")\n";
   }
-  write_file_atomically(path, text);
+  write_whole_file(path, text);
 }
 
 std::vector<GridPlacement> read_rankmap_csv(const std::string& path, int nranks, int* rows, int* cols) {

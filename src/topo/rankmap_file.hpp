@@ -19,7 +19,7 @@ struct RankmapRow {
   std::vector<int> coord;  // one entry per axis
 };
 
-// Writes FILE atomically (temporary name, then rename). Throws UsageError if it cannot.
+// Writes FILE through util/output_file.hpp (atomically, or streamed to a device or FIFO). Throws UsageError if it cannot.
 void write_rankmap_csv(const std::string& path, const std::vector<std::string>& axis_names,
                        const std::vector<RankmapRow>& rows);
 // One "(c0,c1,...)" tuple per line, in rank order. Throws UsageError if it cannot write.
@@ -29,7 +29,5 @@ void write_coordinate_map(const std::string& path, const std::vector<std::vector
 // (row, col) used once, rows*cols == nranks. Throws UsageError "FILE:LINE: problem" otherwise.
 std::vector<GridPlacement> read_rankmap_csv(const std::string& path, int nranks, int* rows, int* cols);
 
-// Writes `text` to path via a temporary file in the same directory and a rename.
-void write_file_atomically(const std::string& path, const std::string& text);
 
 }  // namespace g500::topo

@@ -144,7 +144,7 @@ TEST(MapCli, BadInputIsOneLineAndNonZero) {
   expect_one_line_error(run_map("--nodes 200000"), "exceeds the system");
   expect_one_line_error(run_map("--nodes 0"), "--nodes");
   expect_one_line_error(run_map("--nodes -5"), "--nodes");
-  expect_one_line_error(run_map("--nodes 12 --output /nonexistent/dir/x.csv"), "cannot write /nonexistent/dir/x.csv");
+  expect_one_line_error(run_map("--nodes 12 --output /nonexistent/dir/x.csv"), "cannot write '/nonexistent/dir/x.csv': directory '/nonexistent/dir' does not exist");
   expect_one_line_error(run_map("--nodes 12 --format xml"), "--format");
   expect_one_line_error(run_map("--nodes 12 --method spiral"), "--method");
   expect_one_line_error(run_map("--nodes 12 --simulate ringz"), "unknown pattern");
