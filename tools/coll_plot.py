@@ -19,6 +19,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from output_file import OutputError, save_figure  # noqa: E402
+
 MARKERS = "os^vD<>px*h+"
 
 
@@ -65,7 +67,7 @@ def collect(rows, keep):
 def save(fig, out, name, written):
     fig.tight_layout()
     path = os.path.join(out, name)
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)
     plt.close(fig)
     written.append(path)
 
@@ -149,7 +151,7 @@ def plot_segment_model(path, out):
         ax.legend(fontsize=8)
         fig.tight_layout()
         target = os.path.join(out, f"coll_segment_model_{algo}.png")
-        fig.savefig(target, dpi=110)
+        save_figure(fig, target, dpi=110)
         plt.close(fig)
         written.append(target)
     return written
@@ -187,7 +189,7 @@ def plot_simulation(path, out):
             ax.grid(True, axis="y", which="both", alpha=0.3)
         fig.tight_layout()
         target = os.path.join(out, f"coll_simulation_{op}.png")
-        fig.savefig(target, dpi=110)
+        save_figure(fig, target, dpi=110)
         plt.close(fig)
         written.append(target)
     return written
@@ -267,7 +269,7 @@ def plot_segment_measured(path, out):
     ax.legend(fontsize=7)
     fig.tight_layout()
     target = os.path.join(out, "coll_segment_measured.png")
-    fig.savefig(target, dpi=110)
+    save_figure(fig, target, dpi=110)
     plt.close(fig)
     for line in report:
         print(line)
@@ -305,4 +307,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except OutputError as e:
+        raise SystemExit(f"coll_plot: error: {e}")

@@ -23,6 +23,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from output_file import OutputError, save_figure  # noqa: E402
+
 BYTES_PER_MB = 1e6
 LAYOUT_ORDER = ["plain", "scheduler-2d", "6d-mapping"]
 PANEL_INCHES = 3.6
@@ -117,10 +119,13 @@ def main():
         fig.colorbar(im, ax=list(grid[i]), label="max link load\nleaving node [MB]")
     shape = " x ".join(f"{a}={s}" for a, s in zip(axes, sizes))
     fig.suptitle(f"Link loads, dimension-order routing, shape {shape}", fontsize=11)
-    fig.savefig(args.output, dpi=110)
+    save_figure(fig, args.output, dpi=110)
     print(f"wrote {args.output}")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except OutputError as e:
+        sys.exit(f"plot_link_loads: error: {e}")
