@@ -55,5 +55,8 @@ struct BenchmarkResult : RunSummary {
 
 // Collective. Validation failures end the root loop and are reported in the result.
 BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force = false);
+// Collective: refuses (UsageError) the sizes a file's header declares when run_bfs_benchmark
+// would refuse that graph (memory estimate unless force, 32-bit local ids), before it is read.
+void check_declared_bfs_input(const BenchmarkConfig& config, const input::DeclaredSize& size, bool force);
 
 }  // namespace g500

@@ -71,7 +71,9 @@ int run_bfs_command(int argc, char** argv) {
   if (!out.parents.empty()) parents_file = std::make_unique<OutputFile>(out.parents, MPI_COMM_WORLD);
   if (!out.depths.empty()) depths_file = std::make_unique<OutputFile>(out.depths, MPI_COMM_WORLD);
 
-  std::optional<input::EdgeInput> edges = in.load(app, config.spec, config.root_seed, config.progress);
+  std::optional<input::EdgeInput> edges =
+      in.load(app, config.spec, config.root_seed, config.progress,
+              [&](const input::DeclaredSize& size) { check_declared_bfs_input(config, size, force); });
   if (edges) config.input = &*edges;
   std::optional<input::VertexIdMap> generated_ids;  // Kronecker runs: file ids are the generated ids
   auto ids_for_output = [&](const LocalGraph& graph) -> const input::VertexIdMap& {

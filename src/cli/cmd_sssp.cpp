@@ -73,7 +73,9 @@ int run_sssp_command(int argc, char** argv) {
     distances_file = std::make_unique<OutputFile>(output_distances, MPI_COMM_WORLD);
   if (!output_parents.empty()) parents_file = std::make_unique<OutputFile>(output_parents, MPI_COMM_WORLD);
 
-  std::optional<input::EdgeInput> edges = in.load(app, config.spec, config.root_seed, false);
+  std::optional<input::EdgeInput> edges =
+      in.load(app, config.spec, config.root_seed, false,
+              [&](const input::DeclaredSize& size) { check_declared_sssp_input(config, size, force); });
   if (edges) config.input = &*edges;
   std::optional<input::VertexIdMap> generated_ids;  // Kronecker runs: file ids are the generated ids
   if (distances_file || parents_file)

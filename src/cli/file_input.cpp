@@ -9,6 +9,8 @@
 namespace g500::cli {
 namespace {
 
+static_assert(input::kMaxDeclaredVertices == int64_t{1} << kMaxScale, "a header may declare the largest --scale graph");
+
 int ceil_log2(int64_t n) {
   int s = 0;
   while ((int64_t{1} << s) < n && s < 62) ++s;
@@ -42,14 +44,16 @@ void FileInputOptions::check(const CLI::App& app, std::vector<uint64_t>& root_id
   if (given(app, "--root-seed")) sampling_seed = root_seed;
 }
 
-std::optional<input::EdgeInput> FileInputOptions::load(const CLI::App& app, gen::KroneckerSpec& spec,
-                                                       std::optional<uint64_t>& sampling_seed, bool progress) const {
+std::optional<input::EdgeInput> FileInputOptions::load(
+    const CLI::App& app, gen::KroneckerSpec& spec, std::optional<uint64_t>& sampling_seed, bool progress,
+    const std::function<void(const input::DeclaredSize&)>& check_declared_size) const {
   std::optional<input::EdgeInput> edges;
   if (path.empty()) return edges;
   input::InputSpec input_spec;
   input_spec.path = path;
   input_spec.format = format.empty() ? input::guess_format(path) : *input::parse_format(format);
   input_spec.directed_as_undirected = directed_as_undirected;
+  input_spec.check_declared_size = check_declared_size;
   {
     Progress reading(progress, "reading " + path);
     edges.emplace(input::load_edge_input(input_spec, MPI_COMM_WORLD));

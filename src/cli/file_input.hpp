@@ -3,6 +3,7 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -30,9 +31,11 @@ struct FileInputOptions {
   // Collective: reads --input when given (else returns nothing) and sets the spec's SCALE and
   // edge factor from it. A bin file of 2^SCALE vertices (as `g500 gen --format bin` writes)
   // keeps the reference root rule unless --root-seed is given, so it reproduces the generated
-  // run; other files sample their roots with the root seed.
+  // run; other files sample their roots with the root seed. `check_declared_size` gets the sizes
+  // a header declares before the edges are read (see input::InputSpec).
   std::optional<input::EdgeInput> load(const CLI::App& app, gen::KroneckerSpec& spec,
-                                       std::optional<uint64_t>& sampling_seed, bool progress) const;
+                                       std::optional<uint64_t>& sampling_seed, bool progress,
+                                       const std::function<void(const input::DeclaredSize&)>& check_declared_size) const;
 };
 
 // The "# g500 KERNEL: input ..." line on stdout; `note` follows the vertex counts (e.g. ", weighted").

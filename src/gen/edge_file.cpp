@@ -16,6 +16,8 @@
 
 #include <fmt/format.h>
 
+#include "input/input_file.hpp"
+#include "input/parse.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
 #include "util/output_file.hpp"
@@ -240,16 +242,14 @@ void BinEdgeReader::close() {
 std::string BinEdgeReader::open(const std::string& path) {
   close();
   path_ = path;
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0) return fmt::format("cannot open '{}': {}", path, std::strerror(errno));
+  int64_t size = 0;
+  if (std::string problem = input::open_input_file(path, fd_, size); !problem.empty()) return problem;
   auto fail = [&](std::string message) {
     close();
     return message;
   };
-  struct stat st{};
-  if (::fstat(fd_, &st) != 0) return fail(fmt::format("cannot stat '{}': {}", path, std::strerror(errno)));
   char h[kBinHeaderBytes];
-  if (st.st_size < kBinHeaderBytes || ::pread(fd_, h, sizeof h, 0) != static_cast<ssize_t>(sizeof h))
+  if (size < kBinHeaderBytes || ::pread(fd_, h, sizeof h, 0) != static_cast<ssize_t>(sizeof h))
     return fail(fmt::format("'{}' is not a g500 bin edge file (too short for the header)", path));
   if (std::memcmp(h, kBinMagic, 8) != 0)
     return fail(fmt::format("'{}' is not a g500 bin edge file (bad magic)", path));
@@ -261,13 +261,12 @@ std::string BinEdgeReader::open(const std::string& path) {
     return fail(fmt::format("'{}' has unsupported bin edge file version {} (expected {})", path, header_.version, kBinVersion));
   if (header_.flags & ~kBinFlagWeights)
     return fail(fmt::format("'{}' has unknown flags {:#x}", path, header_.flags));
-  if (header_.nvertices < 1 || header_.nedges < 0)
+  if (header_.nvertices < 1 || header_.nvertices > input::kMaxDeclaredVertices || header_.nedges < 0)
     return fail(fmt::format("'{}' has a bad header (nvertices={}, nedges={})", path, header_.nvertices, header_.nedges));
   const int64_t rec = bin_record_bytes(header_.has_weights());
-  if (header_.nedges > (INT64_MAX - kBinHeaderBytes) / rec ||
-      st.st_size != kBinHeaderBytes + header_.nedges * rec)
-    return fail(fmt::format("'{}' is truncated or corrupt: {} bytes, header says {} edges of {} bytes", path,
-                            static_cast<int64_t>(st.st_size), header_.nedges, rec));
+  if (header_.nedges > (INT64_MAX - kBinHeaderBytes) / rec || size != kBinHeaderBytes + header_.nedges * rec)
+    return fail(fmt::format("'{}' is truncated or corrupt: {} bytes, header says {} edges of {} bytes", path, size,
+                            header_.nedges, rec));
   return "";
 }
 

@@ -1,7 +1,5 @@
 #include "input/edge_input.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,6 +7,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "input/input_file.hpp"
 #include "input/mpi_util.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
@@ -17,6 +16,11 @@ namespace g500::input {
 namespace {
 
 constexpr int64_t kPieceBytes = int64_t{4} << 20;
+
+// count * r / nranks without overflow: where rank r's share of `count` items begins.
+int64_t share(int64_t count, int r, int nranks) {
+  return static_cast<int64_t>(static_cast<__int128>(count) * r / nranks);
+}
 
 // ---- files --------------------------------------------------------------------------------------
 
@@ -29,12 +33,7 @@ struct File {
 };
 
 std::string open_file(const std::string& path, File& file) {
-  file.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (file.fd < 0) return "cannot open '" + path + "': " + std::strerror(errno);
-  struct stat st{};
-  if (::fstat(file.fd, &st) != 0) return "cannot stat '" + path + "': " + std::strerror(errno);
-  if (!S_ISREG(st.st_mode)) return "'" + path + "' is not a regular file";
-  file.size = static_cast<int64_t>(st.st_size);
+  if (std::string problem = open_input_file(path, file.fd, file.size); !problem.empty()) return problem;
   if (file.size == 0) return "'" + path + "' is empty";
   return {};
 }
@@ -51,14 +50,15 @@ std::string pread_all(const File& file, const std::string& path, char* out, int6
   return {};
 }
 
-// The lines that start in [lo, hi) of a file, read in pieces.
+// The lines that start in [lo, hi) of a file, read in pieces; the text (and its first line)
+// starts at `text_start` (after a byte-order mark).
 class LineReader {
  public:
-  LineReader(const File& file, const std::string& path, int64_t lo, int64_t hi)
+  LineReader(const File& file, const std::string& path, int64_t lo, int64_t hi, int64_t text_start)
       : file_(file), path_(path), hi_(hi), read_pos_(lo), buf_off_(lo) {
     if (lo >= hi) {
       done_ = true;
-    } else if (lo > 0) {
+    } else if (lo > text_start) {
       char before = 0;
       error = pread_all(file_, path_, &before, 1, lo - 1);
       skip_ = before != '\n';
@@ -149,8 +149,9 @@ struct LocalText {
 };
 
 template <class ParseLine>
-void parse_range(const File& file, const std::string& path, int64_t lo, int64_t hi, ParseLine parse, LocalText& out) {
-  LineReader reader(file, path, lo, hi);
+void parse_range(const File& file, const std::string& path, int64_t lo, int64_t hi, int64_t text_start, ParseLine parse,
+                 LocalText& out) {
+  LineReader reader(file, path, lo, hi, text_start);
   std::string_view line;
   int status;
   while ((status = reader.next(line)) == 1) {
@@ -318,11 +319,16 @@ void load_text(const File& file, EdgeInput& out, MPI_Comm comm) {
   MPI_Comm_size(comm, &nranks);
   const std::string& path = out.spec.path;
   const bool mtx = out.spec.format == Format::mtx;
+  // A UTF-8 byte-order mark is skipped, only at the very start of the file.
+  char start[3] = {};
+  const int64_t start_bytes = std::min<int64_t>(3, file.size);
+  std::string error = pread_all(file, path, start, start_bytes, 0);
+  agree_or_throw(error, comm);
+  const int64_t text_start = static_cast<int64_t>(utf8_bom_length(std::string_view(start, start_bytes)));
   MtxHeader header;
-  int64_t data_start = 0, header_lines = 0;
+  int64_t data_start = text_start, header_lines = 0, size_line = 0;
   if (mtx) {  // every rank reads the (small) header itself
-    LineReader reader(file, path, 0, file.size);
-    std::string error;
+    LineReader reader(file, path, text_start, file.size, text_start);
     std::string_view line;
     int stage = 0, status;
     while (stage < 2 && (status = reader.next(line)) == 1) {
@@ -334,6 +340,8 @@ void load_text(const File& file, EdgeInput& out, MPI_Comm comm) {
         const size_t at = line.find_first_not_of(" \t\r\v\f");
         if (at == std::string_view::npos || line[at] == '%') continue;
         error = parse_mtx_size_line(line, header);
+        if (error.empty()) error = check_mtx_entries_fit(header, file.size - reader.offset());
+        size_line = header_lines;
         stage = 2;
       }
       if (!error.empty()) {
@@ -345,12 +353,17 @@ void load_text(const File& file, EdgeInput& out, MPI_Comm comm) {
     if (error.empty() && stage < 2) error = path + ": missing Matrix Market size line";
     data_start = reader.offset();
     agree_or_throw(error, comm);
+    if (out.spec.check_declared_size)
+      out.spec.check_declared_size({header.nvertices(), header.entries,
+                                    path + ":" + std::to_string(size_line) + " (size line: " + std::to_string(header.rows) +
+                                        " rows, " + std::to_string(header.cols) + " cols, " +
+                                        std::to_string(header.entries) + " entries)"});
   }
   const int64_t span = file.size - data_start;
-  const int64_t lo = data_start + span * rank / nranks, hi = data_start + span * (rank + 1) / nranks;
+  const int64_t lo = data_start + share(span, rank, nranks), hi = data_start + share(span, rank + 1, nranks);
   LocalText local;
-  if (mtx) parse_range(file, path, lo, hi, [&](std::string_view l) { return parse_mtx_entry(l, header); }, local);
-  else parse_range(file, path, lo, hi, parse_edge_line, local);
+  if (mtx) parse_range(file, path, lo, hi, text_start, [&](std::string_view l) { return parse_mtx_entry(l, header); }, local);
+  else parse_range(file, path, lo, hi, text_start, parse_edge_line, local);
   const int columns = check_text(local, path, header_lines + 1, comm);
   const int64_t total = sum_all(static_cast<int64_t>(local.edges.size()), comm);
   if (mtx && total != header.entries)
@@ -387,8 +400,12 @@ void load_bin(const File& file, EdgeInput& out, MPI_Comm comm) {
   }
   agree_or_throw(error, comm);
   if (header.nedges == 0) throw UsageError("'" + path + "' contains no edges");
+  if (out.spec.check_declared_size)
+    out.spec.check_declared_size({header.nvertices, header.nedges,
+                                  "'" + path + "' (header: nvertices " + std::to_string(header.nvertices) + ", nedges " +
+                                      std::to_string(header.nedges) + ")"});
   const int64_t m = header.nedges;
-  const int64_t begin = m * rank / nranks, end = m * (rank + 1) / nranks;
+  const int64_t begin = share(m, rank, nranks), end = share(m, rank + 1, nranks);
   const int64_t rec = header.record_bytes();
   std::vector<RawEdge> raw;
   raw.reserve(static_cast<size_t>(end - begin));
@@ -427,7 +444,7 @@ VertexIdMap VertexIdMap::offset(int64_t n, uint64_t add, MPI_Comm comm) {
   map.n_ = n;
   map.add_ = add;
   map.starts_.resize(map.nranks_ + 1);
-  for (int r = 0; r <= map.nranks_; ++r) map.starts_[r] = n * r / map.nranks_;
+  for (int r = 0; r <= map.nranks_; ++r) map.starts_[r] = share(n, r, map.nranks_);
   return map;
 }
 

@@ -19,6 +19,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,11 +29,23 @@
 
 namespace g500::input {
 
+// The sizes a file's header declares (mtx: the size line; bin: the header), known before any
+// edge is read.
+struct DeclaredSize {
+  int64_t nvertices = 0;
+  int64_t nedges = 0;
+  std::string what;  // the file and the header fields with their values, for messages
+};
+
 struct InputSpec {
   std::string path;
   Format format = Format::tsv;
   // Every line is one undirected edge either way (docs/input.md); recorded for the report.
   bool directed_as_undirected = false;
+  // Called collectively with the declared sizes once the header passed its own checks, before
+  // anything is read or allocated for them; throws UsageError (on every rank alike) to refuse a
+  // graph that cannot run, e.g. one whose memory estimate does not fit. tsv/snap declare nothing.
+  std::function<void(const DeclaredSize&)> check_declared_size;
 };
 
 struct InputStats {

@@ -1,8 +1,10 @@
 #include "input/parse.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -84,24 +86,52 @@ Format guess_format(std::string_view path) {
   return Format::tsv;
 }
 
-std::string parse_id(std::string_view token, uint64_t& out) {
-  std::string_view digits = token;
-  if (!digits.empty() && digits[0] == '+') digits.remove_prefix(1);
+namespace {
+
+enum class NumberProblem { none, not_a_number, negative, too_large };
+
+// A non-negative decimal integer of at most 2^63-1 (digits only, optional leading '+').
+NumberProblem parse_non_negative(std::string_view token, uint64_t& out) {
   if (!token.empty() && token[0] == '-') {
     bool numeric = token.size() > 1;
     for (char c : token.substr(1)) numeric = numeric && std::isdigit(static_cast<unsigned char>(c));
-    return numeric ? "negative vertex id " + quoted(token) : quoted(token) + " is not a vertex id";
+    return numeric ? NumberProblem::negative : NumberProblem::not_a_number;
   }
-  if (digits.empty()) return quoted(token) + " is not a vertex id";
+  std::string_view digits = token;
+  if (!digits.empty() && digits[0] == '+') digits.remove_prefix(1);
+  if (digits.empty()) return NumberProblem::not_a_number;
   uint64_t v = 0;
   for (char c : digits) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) return quoted(token) + " is not a vertex id";
+    if (!std::isdigit(static_cast<unsigned char>(c))) return NumberProblem::not_a_number;
     const uint64_t d = static_cast<uint64_t>(c - '0');
-    if (v > (kMaxFileId - d) / 10) return "vertex id " + quoted(token) + " is larger than 2^63-1";
+    if (v > (kMaxFileId - d) / 10) return NumberProblem::too_large;
     v = v * 10 + d;
   }
   out = v;
-  return {};
+  return NumberProblem::none;
+}
+
+// A count of the mtx size line; the message names the field.
+std::string parse_count(std::string_view token, const char* field, uint64_t& out) {
+  switch (parse_non_negative(token, out)) {
+    case NumberProblem::none: return {};
+    case NumberProblem::not_a_number: return std::string(field) + " " + quoted(token) + " is not a non-negative integer";
+    case NumberProblem::negative: return std::string(field) + " " + quoted(token) + " is negative";
+    case NumberProblem::too_large: return std::string(field) + " " + quoted(token) + " is larger than 2^63-1";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string parse_id(std::string_view token, uint64_t& out) {
+  switch (parse_non_negative(token, out)) {
+    case NumberProblem::none: return {};
+    case NumberProblem::not_a_number: return quoted(token) + " is not a vertex id";
+    case NumberProblem::negative: return "negative vertex id " + quoted(token);
+    case NumberProblem::too_large: return "vertex id " + quoted(token) + " is larger than 2^63-1";
+  }
+  return "?";
 }
 
 std::string parse_weight(std::string_view token, float& out) {
@@ -117,6 +147,8 @@ std::string parse_weight(std::string_view token, float& out) {
   out = static_cast<float>(v);
   return {};
 }
+
+size_t utf8_bom_length(std::string_view text) { return text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0; }
 
 LineResult parse_edge_line(std::string_view line) {
   LineResult r;
@@ -171,14 +203,31 @@ std::string parse_mtx_banner(std::string_view line, MtxHeader& header) {
 std::string parse_mtx_size_line(std::string_view line, MtxHeader& header) {
   std::string_view t[3];
   if (split(line, t, 3) != 3) return "expected the size line 'rows cols entries'";
+  static const char* const fields[3] = {"rows", "cols", "entries"};
   uint64_t v[3];
   for (int k = 0; k < 3; ++k)
-    if (std::string e = parse_id(t[k], v[k]); !e.empty()) return "bad size line: " + e;
-  if (v[0] == 0 || v[1] == 0) return "the declared matrix size is 0";
+    if (std::string e = parse_count(t[k], fields[k], v[k]); !e.empty()) return "bad size line: " + e;
+  for (int k = 0; k < 2; ++k) {
+    if (v[k] == 0) return "the size line declares 0 " + std::string(fields[k]) + " (a graph needs at least one vertex)";
+    if (v[k] > static_cast<uint64_t>(kMaxDeclaredVertices))
+      return "the size line declares " + std::to_string(v[k]) + " " + fields[k] +
+             ", more than the 2^42 vertices g500 can run";
+  }
   header.rows = static_cast<int64_t>(v[0]);
   header.cols = static_cast<int64_t>(v[1]);
   header.entries = static_cast<int64_t>(v[2]);
   return {};
+}
+
+std::string check_mtx_entries_fit(const MtxHeader& header, int64_t data_bytes) {
+  // n shortest entry lines ("1 1" or "1 1 1", newline-separated) take n * shortest - 1 bytes,
+  // so at most (data_bytes + 1) / shortest fit (computed without overflowing at 2^63-1).
+  const int64_t shortest = header.field == MtxField::pattern ? 4 : 6;
+  const int64_t bytes = std::max<int64_t>(data_bytes, 0);
+  const int64_t most = bytes / shortest + (bytes % shortest + 1) / shortest;
+  if (header.entries <= most) return {};
+  return "the size line declares " + std::to_string(header.entries) + " entries, but the " + std::to_string(data_bytes) +
+         " bytes after it can hold at most " + std::to_string(most);
 }
 
 LineResult parse_mtx_entry(std::string_view line, const MtxHeader& header) {
@@ -251,6 +300,7 @@ std::string add_edge(const LineResult& r, int& columns, ParsedEdges& out) {
 }  // namespace
 
 std::string parse_edge_text(std::string_view text, ParsedEdges& out) {
+  text.remove_prefix(utf8_bom_length(text));
   std::string error;
   int columns = 0;
   const bool complete = for_each_line(text, out.lines, [&](std::string_view line) {
@@ -265,6 +315,7 @@ std::string parse_edge_text(std::string_view text, ParsedEdges& out) {
 }
 
 std::string parse_mtx_text(std::string_view text, MtxHeader& header, ParsedEdges& out) {
+  text.remove_prefix(utf8_bom_length(text));
   std::string error;
   int stage = 0, columns = 0;
   const bool complete = for_each_line(text, out.lines, [&](std::string_view line) {
@@ -275,6 +326,10 @@ std::string parse_mtx_text(std::string_view text, MtxHeader& header, ParsedEdges
       const char c = first_nonblank(line);
       if (c == '%' || c == '\n') return true;
       error = parse_mtx_size_line(line, header);
+      if (error.empty()) {
+        const size_t data_start = std::min(text.size(), static_cast<size_t>(line.data() - text.data()) + line.size() + 1);
+        error = check_mtx_entries_fit(header, static_cast<int64_t>(text.size() - data_start));
+      }
       stage = 2;
     } else {
       LineResult r = parse_mtx_entry(line, header);
@@ -306,14 +361,19 @@ std::string parse_bin_header(const unsigned char* data, size_t size, int64_t fil
   header.nedges = get_le<int64_t>(data + 24);
   if (header.version != 1)
     return "unsupported bin edge file version " + std::to_string(header.version) + " (expected 1)";
-  if (header.flags & ~1u) return "unknown flags in the bin header";
-  if (header.nvertices < 1 || header.nedges < 0)
-    return "bad bin header (nvertices " + std::to_string(header.nvertices) + ", nedges " +
-           std::to_string(header.nedges) + ")";
+  if (header.flags & ~1u) {
+    char flags[16];
+    std::snprintf(flags, sizeof flags, "%#x", header.flags);
+    return std::string("unknown flags ") + flags + " in the bin header (only bit 0, weights, is defined)";
+  }
+  if (header.nvertices < 1) return "bad bin header: nvertices " + std::to_string(header.nvertices) + " (at least 1)";
+  if (header.nvertices > kMaxDeclaredVertices)
+    return "bad bin header: nvertices " + std::to_string(header.nvertices) + " is more than the 2^42 vertices g500 can run";
+  if (header.nedges < 0) return "bad bin header: nedges " + std::to_string(header.nedges) + " is negative";
   const int64_t rec = header.record_bytes();
-  if (header.nedges > (INT64_MAX - kBinHeaderBytes) / rec || file_size != kBinHeaderBytes + header.nedges * rec)
-    return "truncated or corrupt: " + std::to_string(file_size) + " bytes, but the header says " +
-           std::to_string(header.nedges) + " edges of " + std::to_string(rec) + " bytes";
+  if (header.nedges > (file_size - kBinHeaderBytes) / rec || file_size != kBinHeaderBytes + header.nedges * rec)
+    return "truncated or corrupt: " + std::to_string(file_size) + " bytes, but nedges " + std::to_string(header.nedges) +
+           " in the header needs 32 + " + std::to_string(header.nedges) + " x " + std::to_string(rec) + " bytes";
   return {};
 }
 

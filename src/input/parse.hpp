@@ -20,6 +20,10 @@ Format guess_format(std::string_view path);
 
 // File vertex ids are non-negative and at most 2^63-1.
 inline constexpr uint64_t kMaxFileId = static_cast<uint64_t>(INT64_MAX);
+// Most vertices a header (mtx size line, bin header) may declare: those of the largest graph
+// g500 runs (--scale 42). A larger count could never be held, and would overflow the 64-bit
+// arithmetic of the vertex distribution.
+inline constexpr int64_t kMaxDeclaredVertices = int64_t{1} << 42;
 // Longest accepted text line (a longer one is reported as malformed, so a binary file given as
 // text never makes a rank buffer the rest of the file).
 inline constexpr size_t kMaxLineBytes = 1 << 20;
@@ -44,6 +48,10 @@ std::string parse_id(std::string_view token, uint64_t& out);
 // Parses a finite real number (strtod syntax).
 std::string parse_weight(std::string_view token, float& out);
 
+// 3 when `text` starts with a UTF-8 byte-order mark (EF BB BF), else 0. Text inputs skip it at
+// the very start of the file only; anywhere else it is an error on its line.
+size_t utf8_bom_length(std::string_view text);
+
 // tsv / snap: "src dst [weight]" separated by spaces or tabs; lines whose first non-blank
 // character is '#' or '%' are comments; blank lines are skipped; a trailing '\r' is ignored.
 LineResult parse_edge_line(std::string_view line);
@@ -59,8 +67,11 @@ struct MtxHeader {
 };
 // "%%MatrixMarket matrix coordinate <pattern|integer|real> <general|symmetric|skew-symmetric>"
 std::string parse_mtx_banner(std::string_view line, MtxHeader& header);
-// "rows cols entries"
+// "rows cols entries": non-negative integers, rows and cols in 1..kMaxDeclaredVertices.
 std::string parse_mtx_size_line(std::string_view line, MtxHeader& header);
+// Whether the `data_bytes` after the size line can hold the declared entries (the shortest entry
+// line is "1 1" or "1 1 1" plus a newline); the message names the count.
+std::string check_mtx_entries_fit(const MtxHeader& header, int64_t data_bytes);
 // An entry line "i j [value]" with 1-based indices checked against the declared size; comment
 // ('%') and blank lines are reported as such. The edge keeps the file's 1-based ids.
 LineResult parse_mtx_entry(std::string_view line, const MtxHeader& header);
@@ -76,7 +87,8 @@ std::string parse_edge_text(std::string_view text, ParsedEdges& out);
 std::string parse_mtx_text(std::string_view text, MtxHeader& header, ParsedEdges& out);
 
 // The bin header (layout in gen/edge_file.hpp and docs/input.md). Checks magic, version, flags,
-// counts and that the file size matches; `file_size` is the size of the whole file.
+// nvertices (1..kMaxDeclaredVertices), nedges and that the file size matches it; `file_size` is
+// the size of the whole file. Messages name the field and its value.
 struct BinHeader {
   uint32_t version = 0;
   uint32_t flags = 0;

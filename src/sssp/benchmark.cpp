@@ -131,6 +131,12 @@ float generated_edge_weight(uint64_t seed, int64_t index) {
   return static_cast<float>(bits) * 0x1p-24f;
 }
 
+void check_declared_sssp_input(const SsspConfig& config, const input::DeclaredSize& size, bool force) {
+  check_declared_graph_fits(config, size.nvertices, size.what, force, [&](const Distribution& probe) {
+    return estimated_bytes_per_rank(config, size.nvertices, size.nedges, probe);
+  });
+}
+
 SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, bool force) {
   MPI_Comm world = MPI_COMM_WORLD;
   int nranks = 1, rank = 0;

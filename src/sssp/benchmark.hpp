@@ -63,4 +63,8 @@ struct SsspBenchmarkResult : RunSummary {
 // Collective. Validation failures end the root loop and are reported in the result.
 SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, bool force = false);
 
+// Collective: refuses (UsageError) the sizes a file's header declares when run_sssp_benchmark
+// would refuse that graph (memory estimate unless force, 32-bit local ids), before it is read.
+void check_declared_sssp_input(const SsspConfig& config, const input::DeclaredSize& size, bool force);
+
 }  // namespace g500

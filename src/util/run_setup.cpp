@@ -59,6 +59,20 @@ void check_run_fits(const std::string& what, double bytes_per_rank, bool from_fi
                      " grid needs more than 2^32 vertices per grid row or column; use more ranks");
 }
 
+void check_declared_graph_fits(const RunConfig& config, int64_t nvertices, const std::string& what, bool force,
+                               const std::function<double(const Distribution& probe)>& bytes_per_rank) {
+  MPI_Comm world = MPI_COMM_WORLD;
+  int rank = 0, nranks = 1;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm_size(world, &nranks);
+  const GridChoice choice = choose_grid(config.grid_text, config.rankmap_path, nranks);
+  // This rank's place as ProcessGrid assigns it.
+  const int row = choice.placement.empty() ? rank / choice.shape.cols : choice.placement[rank].first;
+  const int col = choice.placement.empty() ? rank % choice.shape.cols : choice.placement[rank].second;
+  const Distribution probe(nvertices, choice.shape.rows, choice.shape.cols, row, col);
+  check_run_fits(what, bytes_per_rank(probe), true, force, probe, world);
+}
+
 std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, bool force,
                                        const std::function<double(const Distribution& probe)>& bytes_per_rank,
                                        RunSummary& summary) {

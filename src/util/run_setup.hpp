@@ -89,4 +89,10 @@ int choose_threads(int requested, MPI_Comm comm);
 void check_run_fits(const std::string& what, double bytes_per_rank, bool from_file, bool force,
                     const Distribution& probe, MPI_Comm world);
 
+// Collective: check_run_fits for a graph of `nvertices` on the grid start_run will build, before
+// it exists: for the sizes a file's header declares, so that a graph that cannot run is refused
+// before its edges are read. `what` names the file and the header fields.
+void check_declared_graph_fits(const RunConfig& config, int64_t nvertices, const std::string& what, bool force,
+                               const std::function<double(const Distribution& probe)>& bytes_per_rank);
+
 }  // namespace g500

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (fuzz_tsv, fuzz_mtx, fuzz_bin) with clang and, for each:
+# Builds the libFuzzer targets (fuzz_tsv, fuzz_mtx, fuzz_bin, and fuzz_bin_header and
+# fuzz_mtx_header for the header fields near the integer limits) with clang and, for each:
 #   1. replays every kept crashing input in regressions/<target>/ (they must pass now);
 #   2. fuzzes for --seconds (default 5) from the seeds in corpus/<target>/ (working copy in the
-#      build directory, so the repository's corpus is not changed).
+#      build directory, so the repository's corpus is not changed), with the dictionary
+#      dict/<target>.dict when there is one.
 # A crash found in step 2 is copied into regressions/<target>/ (commit it: it is then replayed
 # here and by test_input_parse in the normal build) and the script fails.
 # Without a clang++ that supports -fsanitize=fuzzer it prints "fuzz: SKIPPED ..." and exits 0
@@ -43,7 +45,7 @@ cmake -S "$here/project" -B "$build" "${generator[@]}" -DCMAKE_CXX_COMPILER="$cx
 cmake --build "$build" >/dev/null
 
 status=0
-for target in tsv mtx bin; do
+for target in tsv mtx bin bin_header mtx_header; do
   exe="$build/fuzz_$target"
   mapfile -t kept < <(find "$here/regressions/$target" -type f ! -name '.*' 2>/dev/null | sort)
   if ((${#kept[@]})); then
@@ -57,7 +59,9 @@ for target in tsv mtx bin; do
   artifacts="$build/artifacts_$target"
   mkdir -p "$work" "$artifacts"
   rm -f "$artifacts"/*
-  if "$exe" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  dict=()
+  [ -f "$here/dict/$target.dict" ] && dict=(-dict="$here/dict/$target.dict")
+  if "$exe" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" \
        -artifact_prefix="$artifacts/" "$work" "$here/corpus/$target" >"$build/fuzz_$target.log" 2>&1; then
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$build/fuzz_$target.log" | grep -o '[0-9]*$' || echo '?')
     echo "fuzz: $target: ok (${seconds}s, $runs inputs, ${#kept[@]} regression inputs replayed)"

@@ -1,6 +1,8 @@
 // Collective edge-file writer and bin reader (run at 1, 2, 4 and 6 ranks).
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <mpi.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <bit>
@@ -196,6 +198,29 @@ TEST(EdgeFile, ReaderRejectsBadFiles) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
   EXPECT_NE(reader.open(dir.path + "/t.bin").find("truncated"), std::string::npos);
+}
+
+TEST(EdgeFile, ReaderRefusesNonRegularFilesAndImpossibleVertexCounts) {
+  ScratchDir dir;
+  const std::string fifo = dir.path + "/edges.bin";
+  int writer = -1;
+  if (world_rank() == 0) {
+    EXPECT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    // A writer exists (O_RDWR does not wait), so even a blocking open would return.
+    writer = ::open(fifo.c_str(), O_RDWR | O_NONBLOCK);
+    EXPECT_GE(writer, 0);
+    std::string header("G500EDGE\x01\0\0\0\0\0\0\0", 16);
+    const int64_t n = INT64_MAX, m = 1;
+    header.append(reinterpret_cast<const char*>(&n), 8).append(reinterpret_cast<const char*>(&m), 8);
+    std::ofstream(dir.path + "/huge.bin", std::ios::binary) << header << std::string(16, '\0');
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  BinEdgeReader reader;
+  EXPECT_NE(reader.open(fifo).find("a FIFO/pipe cannot be read"), std::string::npos) << reader.open(fifo);
+  EXPECT_NE(reader.open("/dev/null").find("is a character device, not a regular file"), std::string::npos);
+  EXPECT_NE(reader.open(dir.path + "/huge.bin").find("bad header (nvertices=9223372036854775807"), std::string::npos);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (writer >= 0) ::close(writer);
 }
 
 TEST(EdgeFile, UnwritableOutputThrowsOnEveryRankAndLeavesNothing) {

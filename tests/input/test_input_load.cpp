@@ -69,7 +69,7 @@ TEST(InputLoad, SparseIdsAreRelabelledInSortedOrder) {
   const std::string path = shared_file("sparse.tsv",
                                        "# SNAP style\n% and mtx style comment\n100 200\n200 300\n\n300 100\n"
                                        "300 9223372036854775807\n9223372036854775807 42\n7 7\n100 200\n200 100");
-  EdgeInput in = load_edge_input({path, Format::snap, false});
+  EdgeInput in = load_edge_input({path, Format::snap, false, {}});
   EXPECT_EQ(in.nvertices, 6);
   EXPECT_EQ(in.global_edges, 8);
   EXPECT_EQ(in.stats.self_loops, 1);
@@ -96,7 +96,7 @@ TEST(InputLoad, ManyRandomIdsAtAnyRankCount) {
     text += std::to_string(a) + (k % 3 ? "\t" : "   ") + std::to_string(b) + " " + std::to_string(k) + ".5\r\n";
     if (k % 100 == 0) text += "# comment " + std::to_string(k) + "\n";
   }
-  EdgeInput in = load_edge_input({shared_file("random.tsv", text), Format::tsv, false});
+  EdgeInput in = load_edge_input({shared_file("random.tsv", text), Format::tsv, false, {}});
   EXPECT_EQ(in.nvertices, static_cast<int64_t>(distinct.size()));
   EXPECT_TRUE(in.stats.weighted);
   EXPECT_EQ(static_cast<int64_t>(in.weights.size()), static_cast<int64_t>(in.edges.size()));
@@ -113,7 +113,7 @@ TEST(InputLoad, MatrixMarketKeepsTheDeclaredSize) {
   const std::string path = shared_file("sym.mtx",
                                        "%%MatrixMarket matrix coordinate integer symmetric\n% comment\n%\n"
                                        "8 8 4\n2 1 5\n3 2 -1\n4 3 7\n3 3 1\n");
-  EdgeInput in = load_edge_input({path, Format::mtx, false});
+  EdgeInput in = load_edge_input({path, Format::mtx, false, {}});
   EXPECT_EQ(in.nvertices, 8);
   EXPECT_EQ(in.global_edges, 4);
   EXPECT_EQ(in.stats.self_loops, 1);
@@ -127,7 +127,7 @@ TEST(InputLoad, MatrixMarketKeepsTheDeclaredSize) {
 std::string error_of(const std::string& path, Format format) {
   std::string message;
   try {
-    load_edge_input({path, format, false});
+    load_edge_input({path, format, false, {}});
   } catch (const UsageError& e) {
     message = e.what();
   }
@@ -153,9 +153,15 @@ TEST(InputLoad, BadInputIsOneErrorOnEveryRank) {
   EXPECT_NE(error_of(shared_file("big.mtx", "%%MatrixMarket matrix coordinate pattern general\n5 5 2\n1 2\n6 1\n"), Format::mtx)
                 .find("big.mtx:4: entry (6, 1) is beyond the declared size 5 x 5"),
             std::string::npos);
-  EXPECT_NE(error_of(shared_file("count.mtx", "%%MatrixMarket matrix coordinate pattern general\n5 5 3\n1 2\n"), Format::mtx)
+  EXPECT_NE(error_of(shared_file("count.mtx", "%%MatrixMarket matrix coordinate pattern general\n5 5 3\n1 2\n% room for 3\n"),
+                     Format::mtx)
                 .find("declares 3 entries but the file has 1"),
             std::string::npos);
+  // More entries than the bytes after the size line can hold: refused before any entry is read.
+  EXPECT_EQ(error_of(shared_file("lie.mtx", "%%MatrixMarket matrix coordinate pattern general\n5 5 9223372036854775807\n1 2\n"),
+                     Format::mtx),
+            shared_file("lie.mtx", "%%MatrixMarket matrix coordinate pattern general\n5 5 9223372036854775807\n1 2\n") +
+                ":2: the size line declares 9223372036854775807 entries, but the 4 bytes after it can hold at most 1");
   EXPECT_NE(error_of(shared_file("foreign.bin", std::string(64, 'x')), Format::bin).find("bad magic"), std::string::npos);
   EXPECT_NE(error_of(shared_file("short.bin", "G500EDGE"), Format::bin).find("too short"), std::string::npos);
   std::string head("G500EDGE\x01\0\0\0\0\0\0\0", 16);
@@ -174,6 +180,61 @@ TEST(InputLoad, BadInputIsOneErrorOnEveryRank) {
   EXPECT_NE(error_of(shared_file("binary.tsv", head + records), Format::tsv).find("binary.tsv:1:"), std::string::npos);
   EXPECT_NE(error_of(shared_file("long.tsv", std::string(3 << 20, '7')), Format::tsv).find("longer than 1 MiB"),
             std::string::npos);
+}
+
+TEST(InputLoad, ByteOrderMarkAtTheStartIsSkippedAtAnyRankCount) {
+  std::string text;
+  for (int k = 0; k < 500; ++k) text += std::to_string(k * 3) + " " + std::to_string(k * 3 + 1) + "\n";
+  const std::string bom = "\xEF\xBB\xBF";
+  const EdgeInput plain = load_edge_input({shared_file("plain.tsv", text), Format::tsv, false, {}});
+  const EdgeInput marked = load_edge_input({shared_file("marked.tsv", bom + text), Format::tsv, false, {}});
+  EXPECT_EQ(marked.nvertices, plain.nvertices);
+  EXPECT_EQ(gather_file_edges(marked), gather_file_edges(plain));
+  const std::string mtx_text = "%%MatrixMarket matrix coordinate pattern general\n4 4 2\n1 2\n3 4\n";
+  const EdgeInput mtx = load_edge_input({shared_file("marked.mtx", bom + mtx_text), Format::mtx, false, {}});
+  EXPECT_EQ(mtx.nvertices, 4);
+  EXPECT_EQ(gather_file_edges(mtx), (std::vector<std::pair<uint64_t, uint64_t>>{{1, 2}, {3, 4}}));
+  // Elsewhere the mark is part of the line (numbered as usual).
+  EXPECT_EQ(error_of(shared_file("inside.tsv", "1 2\n" + bom + "3 4\n"), Format::tsv),
+            shared_file("inside.tsv", "1 2\n" + bom + "3 4\n") + ":2: '???3' is not a vertex id");
+}
+
+TEST(InputLoad, DeclaredSizesAreCheckedBeforeTheEdgesAreRead) {
+  // A bin file whose record 1 is out of range: a refusal of its declared size comes first.
+  std::string bin("G500EDGE\x01\0\0\0\0\0\0\0", 16);
+  const int64_t n = 1000, m = 2;
+  bin.append(reinterpret_cast<const char*>(&n), 8).append(reinterpret_cast<const char*>(&m), 8);
+  for (int64_t id : {0, 1, 5000, 0}) bin.append(reinterpret_cast<const char*>(&id), 8);
+  const std::string bin_path = shared_file("declared.bin", bin);
+  const std::string mtx_path = shared_file("declared.mtx", "%%MatrixMarket matrix coordinate real general\n% c\n7 9 2\n1 2 0.5\n7 9 1\n");
+  std::vector<DeclaredSize> seen;
+  InputSpec spec{bin_path, Format::bin, false, [&](const DeclaredSize& size) {
+                   seen.push_back(size);
+                   throw UsageError("refused: " + size.what);
+                 }};
+  try {
+    load_edge_input(spec);
+    ADD_FAILURE() << "the check was not called";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()), "refused: '" + bin_path + "' (header: nvertices 1000, nedges 2)");
+  }
+  spec.path = mtx_path;
+  spec.format = Format::mtx;
+  EXPECT_THROW(load_edge_input(spec), UsageError);
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0].nvertices, 1000);
+  EXPECT_EQ(seen[0].nedges, 2);
+  EXPECT_EQ(seen[1].nvertices, 9);  // max(rows, cols)
+  EXPECT_EQ(seen[1].nedges, 2);
+  EXPECT_EQ(seen[1].what, mtx_path + ":3 (size line: 7 rows, 9 cols, 2 entries)");
+  // A check that accepts lets the reading go on; tsv declares nothing.
+  int calls = 0;
+  spec.check_declared_size = [&](const DeclaredSize&) { ++calls; };
+  EXPECT_EQ(load_edge_input(spec).global_edges, 2);
+  spec.path = shared_file("declared.tsv", "1 2\n");
+  spec.format = Format::tsv;
+  EXPECT_EQ(load_edge_input(spec).global_edges, 1);
+  EXPECT_EQ(calls, 1);
 }
 
 }  // namespace

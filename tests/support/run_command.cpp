@@ -59,9 +59,21 @@ CommandResult run_command(const std::string& command) {
   return result;
 }
 
-CommandResult run_g500(int ranks, const std::string& args) {
-  return run_command(std::string(G500_MPIEXEC) + " -n " + std::to_string(ranks) + " " + G500_MPIEXEC_FLAGS + " " +
-                     G500_BINARY + " " + args);
+namespace {
+
+std::string with_timeout(int seconds) {
+  return seconds > 0 ? "timeout --kill-after=5 " + std::to_string(seconds) + " " : "";
+}
+
+}  // namespace
+
+CommandResult run_g500(int ranks, const std::string& args, int timeout_seconds) {
+  return run_command(with_timeout(timeout_seconds) + G500_MPIEXEC + " -n " + std::to_string(ranks) + " " +
+                     G500_MPIEXEC_FLAGS + " " + G500_BINARY + " " + args);
+}
+
+CommandResult run_g500_alone(const std::string& args, int timeout_seconds) {
+  return run_command(with_timeout(timeout_seconds) + G500_BINARY + " " + args);
 }
 
 std::string write_file(const std::string& dir, const std::string& name, const std::string& contents) {

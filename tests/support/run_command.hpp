@@ -11,8 +11,11 @@ struct CommandResult {
 };
 
 CommandResult run_command(const std::string& command);
-// mpiexec -n RANKS [--oversubscribe] g500 ARGS
-CommandResult run_g500(int ranks, const std::string& args);
+// mpiexec -n RANKS [--oversubscribe] g500 ARGS. With timeout_seconds > 0 the run is stopped after
+// that long (status 124, or 137 when it had to be killed), so a test of a hang fails instead of hanging.
+CommandResult run_g500(int ranks, const std::string& args, int timeout_seconds = 0);
+// g500 ARGS started directly (a singleton MPI run, no mpiexec), with the same timeout.
+CommandResult run_g500_alone(const std::string& args, int timeout_seconds = 0);
 // A fresh empty directory for a test's files, removed with its contents when the test program ends.
 std::string make_temp_dir();
 std::string read_file(const std::string& path);
