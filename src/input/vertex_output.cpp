@@ -8,6 +8,7 @@
 
 #include "input/mpi_util.hpp"
 #include "util/error.hpp"
+#include "util/splitmix64.hpp"
 
 namespace g500::input {
 namespace {
@@ -20,13 +21,6 @@ size_t total_count(const std::vector<int>& counts) {
   size_t total = 0;
   for (int c : counts) total += static_cast<size_t>(c);
   return total;
-}
-
-uint64_t splitmix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
 }
 
 // Collective: 1 for each candidate (same list on every rank) with a non-self-loop edge.

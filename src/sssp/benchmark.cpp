@@ -9,6 +9,7 @@
 #include <optional>
 #include <thread>
 
+#include "gen/edge_weights.hpp"
 #include "graph/roots.hpp"
 #include "input/vertex_output.hpp"
 #include "sssp/dijkstra.hpp"
@@ -44,13 +45,6 @@ double estimated_bytes_per_rank(const SsspConfig& config, int64_t nvertices, int
 
 bool close_to(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)); }
 
-uint64_t splitmix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
-}
-
 // Kernel 1's view of a file's edges with their weights (the file's, or `generated`).
 WeightedEdgeSource file_weighted_edge_source(const input::EdgeInput& in, const std::vector<float>& weights) {
   WeightedEdgeSource source;
@@ -72,7 +66,7 @@ std::vector<float> file_edge_weights(const input::EdgeInput& in, uint64_t seed, 
   if (!in.stats.weighted) {  // (not weights.empty(): a rank may have no edges)
     weights.resize(in.edges.size());
     for (size_t k = 0; k < weights.size(); ++k)
-      weights[k] = generated_edge_weight(seed, in.local_begin + static_cast<int64_t>(k));
+      weights[k] = gen::generated_edge_weight(seed, in.local_begin + static_cast<int64_t>(k));
     return weights;
   }
   // Distances are float sums of at most n - 1 weights: below FLT_MAX / n each, none overflows to
@@ -124,12 +118,6 @@ void gather_edges_to_rank0(const input::EdgeInput& in, const std::vector<float>&
 }
 
 }  // namespace
-
-float generated_edge_weight(uint64_t seed, int64_t index) {
-  // 24 random bits: a float in [0, 1) with every value equally likely, never rounded up to 1.
-  const uint64_t bits = splitmix64(splitmix64(seed ^ 0x5EED5EED5EED5EEDULL) + static_cast<uint64_t>(index)) >> 40;
-  return static_cast<float>(bits) * 0x1p-24f;
-}
 
 void check_declared_sssp_input(const SsspConfig& config, const input::DeclaredSize& size, bool force) {
   check_declared_graph_fits(config, size.nvertices, size.what, force, [&](const Distribution& probe) {

@@ -27,11 +27,6 @@ struct SsspConfig : RunConfig {
       first_root_hook;
 };
 
-// The weight a file without weights gives its edge number `index` (0-based, in file order):
-// uniform in [0, 1) as the reference generator's, from splitmix64(seed, index); independent of the
-// rank count.
-float generated_edge_weight(uint64_t seed, int64_t index);
-
 struct SsspRootResult {
   int64_t root = 0;               // in the input file's ids for file input
   double seconds = 0;

@@ -13,15 +13,9 @@
 #include "graph/column_blocks.hpp"
 #include "util/agree.hpp"
 #include "util/bitmap.hpp"
+#include "util/splitmix64.hpp"
 
 namespace g500 {
-
-uint64_t splitmix64_finalizer(uint64_t z) {
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
 
 namespace {
 
@@ -398,7 +392,7 @@ ValidationResult validate_bfs(const LocalGraph& graph, const ProcessGrid& grid, 
   for (int64_t k = 0; k < d.block; ++k) {
     if (depth[k] == kUnreached) continue;
     ++levels[depth[k]];
-    hash += splitmix64_finalizer(static_cast<uint64_t>(first + k) * 64 + static_cast<uint64_t>(depth[k]));
+    hash += splitmix64(static_cast<uint64_t>(first + k) * 64 + static_cast<uint64_t>(depth[k]));
   }
   MPI_Allreduce(MPI_IN_PLACE, levels.data(), static_cast<int>(levels.size()), MPI_INT64_T, MPI_SUM, grid.world());
   MPI_Allreduce(MPI_IN_PLACE, &hash, 1, MPI_UINT64_T, MPI_SUM, grid.world());

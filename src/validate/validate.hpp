@@ -37,6 +37,4 @@ struct ValidateOptions {
 ValidationResult validate_bfs(const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
                               const std::vector<int64_t>& parents, const ValidateOptions& options = {});
 
-uint64_t splitmix64_finalizer(uint64_t z);
-
 }  // namespace g500
