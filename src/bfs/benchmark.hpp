@@ -53,6 +53,10 @@ struct BenchmarkResult : RunSummary {
   EnergyReport energy;                    // RAPL energy of the timed BFS runs (util/energy.hpp)
 };
 
+// Bytes one rank needs at its peak: the graph, kernel 1's row arrays and chunk buffers, the BFS
+// arrays and exchange buffers and validation's arrays. Also what `g500 jobscript` checks.
+double estimated_bfs_bytes_per_rank(int64_t nedges, const Distribution& d);
+
 // Collective. Validation failures end the root loop and are reported in the result.
 BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force = false);
 // Collective: refuses (UsageError) the sizes a file's header declares when run_bfs_benchmark

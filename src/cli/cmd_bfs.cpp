@@ -24,11 +24,12 @@ struct OutputOptions {
 };
 
 void add_output_options(CLI::App& app, OutputOptions& o) {
-  app.add_option("--output-parents", o.parents, "write the BFS parents of the first root to this file");
-  app.add_option("--output-depths", o.depths, "write the BFS depths of the first root to this file");
-  app.add_flag("--quiet", o.quiet, "no progress lines on stderr");
-  app.add_flag("--progress", o.progress,
-               "progress lines on stderr even when it is not a terminal (mpiexec gives the ranks a pipe)");
+  require_non_empty(app.add_option("--output-parents", o.parents, "write the BFS parents of the first root to this file"));
+  require_non_empty(app.add_option("--output-depths", o.depths, "write the BFS depths of the first root to this file"));
+  auto* quiet = app.add_flag("--quiet", o.quiet, "no progress lines on stderr");
+  auto* progress = app.add_flag("--progress", o.progress,
+                                "progress lines on stderr even when it is not a terminal (mpiexec gives the ranks a pipe)");
+  quiet->excludes(progress);
 }
 
 int run_bfs_command(int argc, char** argv) {
@@ -36,19 +37,21 @@ int run_bfs_command(int argc, char** argv) {
   std::string seed_text, json_path;
   bool no_validate = false, force = false;
   CLI::App app{"Graph500 BFS benchmark: generate a Kronecker graph, build it (kernel 1), run BFS (kernel 2) from every root and validate", "g500 bfs"};
-  app.add_option("--scale", config.spec.scale, "log2 of the number of vertices")->check(CLI::Range(1, kMaxScale))->capture_default_str();
-  app.add_option("--edgefactor", config.spec.edgefactor, "edges per vertex")->check(CLI::PositiveNumber)->capture_default_str();
+  require_range(app.add_option("--scale", config.spec.scale, "log2 of the number of vertices"), 1, kMaxScale)->capture_default_str();
+  require_at_least(app.add_option("--edgefactor", config.spec.edgefactor, "edges per vertex"), 1)->capture_default_str();
   app.add_option("--seed", seed_text, "generator seeds A,B (default 2,3 as the reference)");
-  app.add_option("--roots", config.nroots, "number of BFS roots")->check(CLI::PositiveNumber)->capture_default_str();
-  app.add_option("--grid", config.grid_text, "process grid RxC (default: R >= C, closest factors)");
-  app.add_option("--rankmap", config.rankmap_path, "place ranks on the grid as in this `g500 map` CSV (rank,row,col,...)");
-  app.add_option("--threads", config.threads, "OpenMP threads per rank (default: cores / ranks on the node)")->check(CLI::PositiveNumber);
+  require_at_least(app.add_option("--roots", config.nroots,
+                                  "number of BFS roots (fewer when fewer vertices have an edge; stated on stderr)"),
+                   1)->capture_default_str();
+  require_non_empty(app.add_option("--grid", config.grid_text, "process grid RxC (default: R >= C, closest factors)"));
+  require_non_empty(app.add_option("--rankmap", config.rankmap_path, "place ranks on the grid as in this `g500 map` CSV (rank,row,col,...)"));
+  require_at_least(app.add_option("--threads", config.threads, "OpenMP threads per rank (default: cores / ranks on the node)"), 1);
   app.add_flag("--no-validate", no_validate, "skip validation of the BFS results");
-  app.add_option("--json", json_path, "write the full results as JSON to this file");
+  require_non_empty(app.add_option("--json", json_path, "write the full results as JSON to this file"));
   app.add_flag("--force", force, "run even if the memory estimate exceeds the machine's memory");
-  app.add_option("--substeps", config.bfs.substeps, "overlap: bottom-up sub-steps per grid-row position (n of 001 4.5; the visited bitmap travels in n segments)")->check(CLI::Range(1, 64))->capture_default_str();
-  app.add_option("--alpha", config.bfs.alpha, "direction switch: go bottom-up when frontier edges > unvisited edges / alpha")->check(CLI::PositiveNumber)->capture_default_str();
-  app.add_option("--beta", config.bfs.beta, "direction switch: go top-down when frontier vertices < N / beta")->check(CLI::PositiveNumber)->capture_default_str();
+  require_range(app.add_option("--substeps", config.bfs.substeps, "overlap: bottom-up sub-steps per grid-row position (n of 001 4.5; the visited bitmap travels in n segments)"), 1, 64)->capture_default_str();
+  require_positive(app.add_option("--alpha", config.bfs.alpha, "direction switch: go bottom-up when frontier edges > unvisited edges / alpha"))->capture_default_str();
+  require_positive(app.add_option("--beta", config.bfs.beta, "direction switch: go top-down when frontier vertices < N / beta"))->capture_default_str();
   app.add_option("--alltoallv", config.bfs.alltoallv, "alltoallv algorithm (see g500 coll)")->capture_default_str();
   app.add_option("--allgatherv", config.bfs.allgatherv, "allgatherv algorithm (see g500 coll)")->capture_default_str();
   std::string disabled;
@@ -59,6 +62,7 @@ int run_bfs_command(int argc, char** argv) {
   OutputOptions out;
   add_output_options(app, out);
   if (!parse_or_throw(app, argc, argv)) return 0;
+  check_edge_count(config.spec.scale, config.spec.edgefactor);
   if (!seed_text.empty()) parse_seed_pair(seed_text, config.spec.seed1, config.spec.seed2);
   config.validate = !no_validate;
   in.check(app, config.root_ids, config.root_seed);

@@ -22,34 +22,37 @@ int run_sssp_command(int argc, char** argv) {
   std::string seed_text, json_path;
   bool no_validate = false, force = false;
   CLI::App app{"Graph500 SSSP benchmark: generate a weighted Kronecker graph, build it (kernel 1), run delta-stepping SSSP (kernel 3) from every root and validate", "g500 sssp"};
-  app.add_option("--scale", config.spec.scale, "log2 of the number of vertices")->check(CLI::Range(1, kMaxScale))->capture_default_str();
-  app.add_option("--edgefactor", config.spec.edgefactor, "edges per vertex")->check(CLI::PositiveNumber)->capture_default_str();
+  require_range(app.add_option("--scale", config.spec.scale, "log2 of the number of vertices"), 1, kMaxScale)->capture_default_str();
+  require_at_least(app.add_option("--edgefactor", config.spec.edgefactor, "edges per vertex"), 1)->capture_default_str();
   app.add_option("--seed", seed_text, "generator seeds A,B (default 2,3 as the reference)");
-  app.add_option("--roots", config.nroots, "number of SSSP roots")->check(CLI::PositiveNumber)->capture_default_str();
-  app.add_option("--grid", config.grid_text, "process grid RxC (default: R >= C, closest factors)");
-  app.add_option("--rankmap", config.rankmap_path, "place ranks on the grid as in this `g500 map` CSV (rank,row,col,...)");
-  app.add_option("--threads", config.threads, "OpenMP threads per rank (default: cores / ranks on the node)")->check(CLI::PositiveNumber);
+  require_at_least(app.add_option("--roots", config.nroots,
+                                  "number of SSSP roots (fewer when fewer vertices have an edge; stated on stderr)"),
+                   1)->capture_default_str();
+  require_non_empty(app.add_option("--grid", config.grid_text, "process grid RxC (default: R >= C, closest factors)"));
+  require_non_empty(app.add_option("--rankmap", config.rankmap_path, "place ranks on the grid as in this `g500 map` CSV (rank,row,col,...)"));
+  require_at_least(app.add_option("--threads", config.threads, "OpenMP threads per rank (default: cores / ranks on the node)"), 1);
   app.add_flag("--no-validate", no_validate, "skip validation of the SSSP results");
-  app.add_option("--json", json_path, "write the full results as JSON to this file");
+  require_non_empty(app.add_option("--json", json_path, "write the full results as JSON to this file"));
   app.add_flag("--force", force, "run even if the memory estimate exceeds the machine's memory");
-  app.add_option("--delta", config.sssp.delta, "delta-stepping bucket width (edges lighter than delta are light)")->check(CLI::PositiveNumber)->capture_default_str();
-  app.add_option("--sub-buckets", config.sssp.sub_buckets, "light phases take each bucket in this many narrower steps, in distance order (1 = plain delta-stepping)")->check(CLI::Range(1, 1024))->capture_default_str();
-  app.add_option("--pull-factor", config.sssp.pull_factor, "heavy phases pull when push work > factor x pull work (0 = always push)")->check(CLI::NonNegativeNumber)->capture_default_str();
+  require_positive(app.add_option("--delta", config.sssp.delta, "delta-stepping bucket width (edges lighter than delta are light)"))->capture_default_str();
+  require_range(app.add_option("--sub-buckets", config.sssp.sub_buckets, "light phases take each bucket in this many narrower steps, in distance order (1 = plain delta-stepping)"), 1, 1024)->capture_default_str();
+  require_non_negative(app.add_option("--pull-factor", config.sssp.pull_factor, "heavy phases pull when push work > factor x pull work (0 = always push)"))->capture_default_str();
   std::vector<std::string> disabled;
   app.add_option("--disable", disabled,
                  "switch off techniques, comma-separated: reorder (the degree-order renumbering of 001 4.2), "
                  "parent-notes (on one-row and one-column grids, the parents read from the source each distance "
                  "keeps, instead of a search for every parent afterwards)")
       ->delimiter(',');
-  app.add_option("--compare-dijkstra", config.compare_dijkstra, "also solve the first N roots with a serial Dijkstra on rank 0 and report the speed-up")->check(CLI::NonNegativeNumber);
+  require_at_least(app.add_option("--compare-dijkstra", config.compare_dijkstra, "also solve the first N roots with a serial Dijkstra on rank 0 and report the speed-up"), 0);
   FileInputOptions in;
   in.add_to(app, "SSSP");
-  app.add_option("--weight-seed", config.weight_seed,
-                 "seed of the weights given to a file without weights (uniform in [0, 1), default 1)");
+  require_unsigned(app.add_option("--weight-seed", config.weight_seed,
+                                  "seed of the weights given to a file without weights (uniform in [0, 1), default 1)"));
   std::string output_distances, output_parents;
-  app.add_option("--output-distances", output_distances, "write the distances from the first root to this file");
-  app.add_option("--output-parents", output_parents, "write the shortest-path tree of the first root to this file");
+  require_non_empty(app.add_option("--output-distances", output_distances, "write the distances from the first root to this file"));
+  require_non_empty(app.add_option("--output-parents", output_parents, "write the shortest-path tree of the first root to this file"));
   if (!parse_or_throw(app, argc, argv)) return 0;
+  check_edge_count(config.spec.scale, config.spec.edgefactor);
   if (!seed_text.empty()) parse_seed_pair(seed_text, config.spec.seed1, config.spec.seed2);
   config.validate = !no_validate;
   for (const std::string& name : disabled) {
@@ -61,6 +64,10 @@ int run_sssp_command(int argc, char** argv) {
       throw UsageError("--disable: unknown technique '" + name + "' (switchable for sssp: reorder, parent-notes)");
   }
   in.check(app, config.root_ids, config.root_seed);
+  const int64_t roots_asked = config.root_ids.empty() ? config.nroots : static_cast<int64_t>(config.root_ids.size());
+  if (config.compare_dijkstra > roots_asked)
+    throw UsageError("--compare-dijkstra " + std::to_string(config.compare_dijkstra) + " is more than the run's " +
+                     std::to_string(roots_asked) + " roots");
   if (in.path.empty() && app.get_option("--weight-seed")->count())
     throw UsageError("--weight-seed needs --input (generated graphs have the reference generator's weights)");
   if ((!output_distances.empty() || !output_parents.empty()) && no_validate)

@@ -23,7 +23,8 @@ struct FileInputOptions {
   bool directed_as_undirected = false;
 
   // Adds --input, --format, --directed-as-undirected, --root and --root-seed; `kernel` names the
-  // search in the help ("BFS", "SSSP").
+  // search in the help ("BFS", "SSSP"). --root excludes --root-seed and the command's --roots
+  // (add that first).
   void add_to(CLI::App& app, const std::string& kernel);
   // After parsing: throws UsageError for options that do not fit together, parses the --root ids
   // into root_ids and applies an explicit --root-seed.

@@ -25,11 +25,20 @@ struct Buffers {
   std::vector<int> counts, displs;
 };
 
-Buffers make_buffers(CollOp op, std::int64_t bytes, int processes) {
-  const std::int64_t total = op == CollOp::bcast ? bytes : bytes * processes;
+std::int64_t buffer_bytes(CollOp op, std::int64_t bytes, int processes) {
+  return op == CollOp::bcast ? bytes : bytes * processes;
+}
+
+void check_buffer_bytes(CollOp op, std::int64_t bytes, int processes) {
+  const std::int64_t total = buffer_bytes(op, bytes, processes);
   if (total > kMaxBufferBytes || bytes > INT32_MAX)
-    throw UsageError(fmt::format("message size {} B needs a {} B buffer; the limit is {} B", bytes, total,
+    throw UsageError(fmt::format("--sizes: message size {} B needs a {} B buffer; the limit is {} B", bytes, total,
                                  kMaxBufferBytes));
+}
+
+// The sizes were checked with check_buffer_bytes.
+Buffers make_buffers(CollOp op, std::int64_t bytes, int processes) {
+  const std::int64_t total = buffer_bytes(op, bytes, processes);
   Buffers b;
   b.counts.assign(processes, static_cast<int>(bytes));
   b.displs.resize(processes);
@@ -74,7 +83,7 @@ std::vector<std::string> split(const std::string& line, char separator) {
 
 }  // namespace
 
-std::int64_t parse_bytes(const std::string& text) {
+std::int64_t parse_bytes(const std::string& text, const std::string& option) {
   std::size_t used = 0;
   std::int64_t value = -1;
   try {
@@ -86,18 +95,22 @@ std::int64_t parse_bytes(const std::string& text) {
   const std::map<std::string, std::int64_t> scale{{"", 1}, {"K", kKibi}, {"M", kKibi * kKibi},
                                                   {"G", kKibi * kKibi * kKibi}, {"B", 1}};
   if (used == 0 || value < 0 || !scale.count(suffix))
-    throw UsageError(fmt::format("bad byte count '{}': expected a number with optional K, M or G", text));
+    throw UsageError(fmt::format("{}: '{}' is not a byte count (a number with optional K, M or G)", option, text));
+  if (value > INT64_MAX / scale.at(suffix)) throw UsageError(fmt::format("{}: '{}' is too large", option, text));
   return value * scale.at(suffix);
 }
 
 std::vector<std::int64_t> parse_size_range(const std::string& text) {
   const auto parts = split(text, ':');
   if (parts.size() != 2) throw UsageError(fmt::format("bad --sizes '{}': expected MIN:MAX such as 1:1M", text));
-  const std::int64_t low = parse_bytes(parts[0]), high = parse_bytes(parts[1]);
+  const std::int64_t low = parse_bytes(parts[0], "--sizes"), high = parse_bytes(parts[1], "--sizes");
   if (high < low) throw UsageError(fmt::format("bad --sizes '{}': MAX is below MIN", text));
   std::vector<std::int64_t> sizes;
   if (low == 0) sizes.push_back(0);
-  for (std::int64_t m = std::max<std::int64_t>(low, 1); m <= high; m *= 2) sizes.push_back(m);
+  for (std::int64_t m = std::max<std::int64_t>(low, 1); m <= high; m *= 2) {
+    sizes.push_back(m);
+    if (m > INT64_MAX / 2) break;  // the next doubling would overflow
+  }
   return sizes;
 }
 
@@ -140,6 +153,19 @@ std::vector<BenchRow> run_bench(const BenchConfig& config, MPI_Comm comm) {
                                    op_name(config.op), names));
     }
   }
+  if (config.shape_given) {
+    if (config.shape.size() != size)
+      throw UsageError(fmt::format("--shape {} has {} processes but the job has {} rank{}", config.shape.text(),
+                                   config.shape.size(), size, size == 1 ? "" : "s"));
+    if (!algo->uses_shape) {
+      std::string users;
+      for (const auto& a : algorithms(config.op))
+        if (a.uses_shape) users += (users.empty() ? "" : ", ") + a.name;
+      throw UsageError(fmt::format("--shape {}: --algo {} does not use a shape (for {}: {})", config.shape.text(),
+                                   config.algorithm, op_name(config.op), users.empty() ? "none does" : users));
+    }
+  }
+  for (std::int64_t bytes : config.sizes) check_buffer_bytes(config.op, bytes, size);
   const CollOptions options = options_for(*algo, config.segment_bytes, config.shape);
   std::string shape_text = "-";
   if (algo->uses_shape) shape_text = shape_for(config.shape, size).text();

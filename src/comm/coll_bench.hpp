@@ -20,6 +20,7 @@ struct BenchConfig {
   std::vector<std::int64_t> sizes;         // M in bytes: per pair (alltoall(v)), per rank (allgatherv), message (bcast)
   int segment_bytes = 0;
   Shape3 shape{};
+  bool shape_given = false;  // --shape: must multiply to the communicator size, for an algorithm that uses it
   int reps = 20;
   int warmup = 3;
   int ranks_per_node = 1;  // NLP of Eq. 1
@@ -38,11 +39,12 @@ struct BenchRow {
 };
 
 // Sizes MIN..MAX doubling from MIN (or from 1 after a MIN of 0); accepts K, M, G suffixes
-// (powers of 1024). Throws UsageError on malformed text.
+// (powers of 1024). Throws UsageError on malformed text (naming `option` for parse_bytes).
 std::vector<std::int64_t> parse_size_range(const std::string& text);
-std::int64_t parse_bytes(const std::string& text);
+std::int64_t parse_bytes(const std::string& text, const std::string& option);
 
-// Checks the configuration on every rank (throws UsageError), then runs it. Collective over comm.
+// Checks the whole configuration (every size included) on every rank, throwing UsageError before
+// anything is timed, then runs it. Collective over comm.
 std::vector<BenchRow> run_bench(const BenchConfig& config, MPI_Comm comm);
 
 double throughput_of(CollOp op, int processes, int ranks_per_node, std::int64_t bytes, double seconds);

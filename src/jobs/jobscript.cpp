@@ -8,9 +8,13 @@
 
 #include <fmt/format.h>
 
+#include "bfs/benchmark.hpp"
+#include "graph/distribution.hpp"
 #include "graph/grid.hpp"
 #include "topo/rankmap_file.hpp"
+#include "topo/systems.hpp"
 #include "util/error.hpp"
+#include "util/run_setup.hpp"
 
 namespace g500::jobs {
 namespace {
@@ -69,6 +73,33 @@ struct Resolved {
   std::string threads_note;
 };
 
+long long fugaku_nodes() {
+  long long nodes = 1;
+  for (const topo::Axis& axis : topo::fugaku_system().axes) nodes *= axis.size;
+  return nodes;
+}
+
+// Refuses a run that g500 bfs itself would refuse on the job's nodes, in its order: more memory
+// per node than a node has (g500 bfs's estimate; skipped with force), then local ids beyond 32 bits.
+void check_run_fits_nodes(const JobSpec& spec, const Resolved& r) {
+  gen::KroneckerSpec graph;
+  graph.scale = spec.scale;
+  const std::string what = fmt::format("SCALE {}", spec.scale);
+  // The grid's first process; every process has the same block size.
+  const Distribution probe(graph.nvertices(), r.grid.rows, r.grid.cols, 0, 0);
+  const bool given = spec.node_memory_bytes > 0;
+  const double node_bytes = given ? spec.node_memory_bytes : spec.system == "fugaku" ? kFugakuNodeMemoryBytes : 0;
+  if (!spec.force && node_bytes > 0) {
+    const double need = estimated_bfs_bytes_per_rank(graph.nedges(), probe) * spec.ppn;
+    std::string node = spec.nodes == 1 ? "the job's node" : fmt::format("each of the job's {} nodes", spec.nodes);
+    const std::string origin = given ? spec.node_memory_origin : "a Fugaku node";
+    if (!origin.empty()) node += " (" + origin + ")";
+    if (const std::string shortfall = memory_shortfall(what, need, node_bytes, node, false); !shortfall.empty())
+      throw UsageError(shortfall);
+  }
+  if (const std::string overflow = local_id_overflow(what, probe); !overflow.empty()) throw UsageError(overflow);
+}
+
 Resolved resolve(const JobSpec& spec) {
   if (spec.system != "slurm" && spec.system != "fugaku")
     throw UsageError("--system must be slurm or fugaku (got '" + spec.system + "')");
@@ -103,6 +134,8 @@ Resolved resolve(const JobSpec& spec) {
     }
   }
   if (spec.system == "fugaku") {
+    if (spec.nodes > fugaku_nodes())
+      throw UsageError(fmt::format("--nodes {} is more than Fugaku's {} nodes", spec.nodes, fugaku_nodes()));
     if (spec.ppn > kFugakuCoresPerNode)
       throw UsageError(fmt::format("--ppn {} is more ranks than a Fugaku node has cores ({})", spec.ppn, kFugakuCoresPerNode));
     const int threads = spec.threads > 0 ? spec.threads : kFugakuCoresPerNode / spec.ppn;
@@ -116,6 +149,7 @@ Resolved resolve(const JobSpec& spec) {
     r.threads = fmt::format("$(( SLURM_CPUS_ON_NODE / {} ))", spec.ppn);
     r.threads_note = "  # the node's CPUs divided among its ranks";
   }
+  check_run_fits_nodes(spec, r);
   return r;
 }
 
@@ -129,6 +163,7 @@ std::string g500_command(const JobSpec& spec, const Resolved& r, const std::stri
   command += " --threads " + threads;
   if (!spec.rankmap.empty()) command += " --rankmap " + shell_word(spec.rankmap);
   command += " --json " + json_name(spec, job_id_variable);
+  if (spec.force) command += " --force";
   return command;
 }
 

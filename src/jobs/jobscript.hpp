@@ -19,14 +19,22 @@ struct JobSpec {
   std::string queue;                // Slurm partition / PJM resource group (optional)
   std::string binary = "./build/g500";
   long eager_limit = 512000;        // bytes; 001 5.4 sets 512,000 so every sendrecv is Eager
+  // Memory of one node in bytes, for the check that the run fits (g500 bfs's own estimate);
+  // 0: Fugaku's kFugakuNodeMemoryBytes, no check on Slurm.
+  double node_memory_bytes = 0;
+  std::string node_memory_origin;   // where node_memory_bytes came from, said when the run does not fit
+  bool force = false;               // no memory check; the script runs g500 bfs --force
 };
 
 // Cores per Fugaku node available to jobs (A64FX: 4 CMGs x 12 compute cores).
 constexpr int kFugakuCoresPerNode = 48;
+// Memory of a Fugaku node (A64FX: 32 GiB of HBM2).
+constexpr double kFugakuNodeMemoryBytes = 32.0 * 1024 * 1024 * 1024;
 // Graph500 rules: 64 BFS roots.
 constexpr int kGraph500Roots = 64;
 
-// The batch script text. Throws g500::UsageError (one line) for bad input.
+// The batch script text. Throws g500::UsageError (one line) for bad input, for more nodes than
+// Fugaku has, and for a run whose memory estimate exceeds a node's memory (unless force).
 std::string make_jobscript(const JobSpec& spec);
 
 // Node shape for Fugaku when none is given: the C ring of the grid along the first axis (so the

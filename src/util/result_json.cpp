@@ -13,7 +13,8 @@ json run_config_json(const RunConfig& config, const RunSummary& result) {
           {"grid", {{"rows", result.grid_rows}, {"cols", result.grid_cols}}},
           {"threads", result.threads},
           {"seeds", {config.spec.seed1, config.spec.seed2}},
-          {"nroots", config.nroots}};
+          {"nroots", config.nroots},
+          {"nroots_run", result.nroots_run}};
 }
 
 json phase_seconds_json(const comm::PhaseProfile& profile) {

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <thread>
 
@@ -45,18 +46,24 @@ std::string format_gib(double bytes) {
 }
 }  // namespace
 
+std::string memory_shortfall(const std::string& what, double need, double have, const std::string& node, bool from_file) {
+  if (!(have > 0) || need <= have) return "";
+  return what + " needs about " + format_gib(need) + " on " + node + " but it has " + format_gib(have) +
+         (from_file ? " (use more nodes or --force)" : " (use more nodes, a smaller SCALE, or --force)");
+}
+
+std::string local_id_overflow(const std::string& what, const Distribution& probe) {
+  if (probe.ids_fit_32_bits()) return "";
+  return what + " on a " + std::to_string(probe.R) + "x" + std::to_string(probe.C) +
+         " grid needs more than 2^32 vertices per grid row or column; use more ranks";
+}
+
 void check_run_fits(const std::string& what, double bytes_per_rank, bool from_file, bool force,
                     const Distribution& probe, MPI_Comm world) {
   const double need = bytes_per_rank * ranks_on_this_node(world);
   const double have = static_cast<double>(physical_memory_bytes());
-  std::string error;
-  if (!force && have > 0 && need > have)
-    error = what + " needs about " + format_gib(need) + " on this node but it has " + format_gib(have) +
-            (from_file ? " (use more nodes or --force)" : " (use more nodes, a smaller SCALE, or --force)");
-  agree_or_throw(error, world);
-  if (!probe.ids_fit_32_bits())
-    throw UsageError(what + " on a " + std::to_string(probe.R) + "x" + std::to_string(probe.C) +
-                     " grid needs more than 2^32 vertices per grid row or column; use more ranks");
+  agree_or_throw(force ? "" : memory_shortfall(what, need, have, "this node", from_file), world);
+  if (const std::string overflow = local_id_overflow(what, probe); !overflow.empty()) throw UsageError(overflow);
 }
 
 void check_declared_graph_fits(const RunConfig& config, int64_t nvertices, const std::string& what, bool force,
@@ -108,16 +115,35 @@ RunRoots choose_run_roots(const RunConfig& config, const LocalGraph& graph, cons
   else
     r.roots = choose_roots(config.spec, config.nroots, graph, grid);
   if (r.roots.empty()) throw UsageError("no vertex has an edge (other than self-loops): no " + kernel + " root");
-  if (config.input) {
+  const bool fewer_than_asked = config.root_ids.empty() && static_cast<int64_t>(r.roots.size()) < config.nroots;
+  int rank = 0;
+  MPI_Comm_rank(world, &rank);
+  if (config.input || fewer_than_asked) {
     int64_t isolated = 0;
     const int64_t first = graph.dist.owned_begin();
     for (int64_t k = 0; k < graph.dist.block && first + k < config.nvertices(); ++k) isolated += graph.owned_degree[k] == 0;
     MPI_Allreduce(MPI_IN_PLACE, &isolated, 1, MPI_INT64_T, MPI_SUM, world);
-    summary.vertices_without_edges = isolated;
+    if (config.input) summary.vertices_without_edges = isolated;
+    const int64_t with_edges = config.nvertices() - isolated;
+    if (fewer_than_asked && rank == 0) {
+      const std::string graph_name =
+          config.input ? "'" + config.input->spec.path + "'" : "SCALE " + std::to_string(config.spec.scale);
+      const std::string found = std::to_string(r.roots.size());
+      // The root rules draw a bounded number of candidates, so they may miss some usable vertices.
+      const std::string reason =
+          static_cast<int64_t>(r.roots.size()) == with_edges
+              ? "only " + found + " vertices of " + graph_name + " have an edge"
+              : "the root rule found " + found + " of the " + std::to_string(with_edges) + " vertices of " + graph_name +
+                    " that have an edge";
+      std::string command = kernel;
+      for (char& c : command) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      std::fprintf(stderr, "g500 %s: note: running %s roots instead of %d: %s\n", command.c_str(), found.c_str(),
+                   config.nroots, reason.c_str());
+      std::fflush(stderr);
+    }
   }
+  summary.nroots_run = static_cast<int>(r.roots.size());
   // Rank 0 translates the roots to file ids (every rank takes part) and broadcasts them.
-  int rank = 0;
-  MPI_Comm_rank(world, &rank);
   const std::vector<uint64_t> file_ids = ids.to_file_ids(rank == 0 ? r.roots : std::vector<int64_t>{});
   r.reported.resize(r.roots.size());
   if (rank == 0)

@@ -49,6 +49,7 @@ struct RunSummary {
   size_t graph_bytes_max_rank = 0;
   int64_t input_edges = 0;
   int64_t vertices_without_edges = 0;  // file input: vertices with no non-self-loop edge
+  int nroots_run = 0;                  // roots searched: fewer than asked when few vertices have an edge
   bool validation_failed = false;
   std::string validation_error;
   size_t peak_rss_bytes_max_rank = 0;
@@ -64,7 +65,8 @@ std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, bool force,
 // The run's roots in global ids (explicit --root ids, sampled with --root seed, else the
 // reference rule) and the ids they are reported by (the file's ids; the same for generated
 // graphs). Collective; also counts file input's vertices without edges into summary. `kernel`
-// names the search in the error when no vertex has an edge.
+// names the search in the error when no vertex has an edge. When fewer roots than asked can be
+// found, rank 0 says so in one line on stderr ("g500 bfs: note: running 39 roots instead of ...").
 struct RunRoots {
   std::vector<int64_t> roots, reported;
 };
@@ -83,6 +85,12 @@ GridChoice choose_grid(const std::string& grid_text, const std::string& rankmap_
 // The requested count, or else the node's cores divided among its ranks (all of a rank's cores
 // when it is bound to a core set).
 int choose_threads(int requested, MPI_Comm comm);
+
+// "WHAT needs about N GiB on NODE but it has M GiB (ADVICE)" when need > have (and have is
+// known, > 0), else "". `from_file`: the advice leaves out a smaller SCALE.
+std::string memory_shortfall(const std::string& what, double need, double have, const std::string& node, bool from_file);
+// The refusal when a rank of `probe`'s grid would need more than 32-bit local ids, else "".
+std::string local_id_overflow(const std::string& what, const Distribution& probe);
 
 // Collective: throws UsageError (the same on every rank) when `what` needs more memory than the
 // node has (unless force) or more than 32-bit local ids (probe: this run's distribution).
