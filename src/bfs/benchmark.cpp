@@ -82,7 +82,7 @@ void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config)
 
 void check_declared_bfs_input(const BenchmarkConfig& config, const input::DeclaredSize& size, bool force) {
   check_declared_graph_fits(config, size.nvertices, size.what, force,
-                            [&](const Distribution& probe) { return estimated_bytes_per_rank(size.nedges, probe); });
+                            [&](const Distribution& probe) { return estimated_bfs_bytes_per_rank(size.nedges, probe); });
 }
 
 BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
