@@ -6,14 +6,14 @@
 #include <cstdio>
 #include <thread>
 
-#include "graph/roots.hpp"
-#include "input/vertex_output.hpp"
+#include "run/roots.hpp"
+#include "io/vertex_output.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
 #include "util/memory.hpp"
 #include "util/progress.hpp"
-#include "util/run_setup.hpp"
-#include "validate/validate.hpp"
+#include "run/run_setup.hpp"
+#include "validate/validate_bfs.hpp"
 
 namespace g500 {
 
@@ -80,7 +80,7 @@ void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config)
   }
 }
 
-void check_declared_bfs_input(const BenchmarkConfig& config, const input::DeclaredSize& size, bool force) {
+void check_declared_bfs_input(const BenchmarkConfig& config, const io::DeclaredSize& size, bool force) {
   check_declared_graph_fits(config, size.nvertices, size.what, force,
                             [&](const Distribution& probe) { return estimated_bfs_bytes_per_rank(size.nedges, probe); });
 }

@@ -10,9 +10,9 @@
 #include "bfs/bfs.hpp"
 #include "gen/kronecker.hpp"
 #include "graph/local_graph.hpp"
-#include "input/edge_input.hpp"
+#include "io/edge_input.hpp"
 #include "util/energy.hpp"
-#include "util/run_setup.hpp"
+#include "run/run_setup.hpp"
 
 namespace g500 {
 
@@ -61,6 +61,6 @@ double estimated_bfs_bytes_per_rank(int64_t nedges, const Distribution& d);
 BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force = false);
 // Collective: refuses (UsageError) the sizes a file's header declares when run_bfs_benchmark
 // would refuse that graph (memory estimate unless force, 32-bit local ids), before it is read.
-void check_declared_bfs_input(const BenchmarkConfig& config, const input::DeclaredSize& size, bool force);
+void check_declared_bfs_input(const BenchmarkConfig& config, const io::DeclaredSize& size, bool force);
 
 }  // namespace g500

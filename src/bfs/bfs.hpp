@@ -9,7 +9,7 @@
 #include "bfs/bfs_options.hpp"
 #include "comm/collectives.hpp"
 #include "comm/exchange.hpp"
-#include "comm/phase_profile.hpp"
+#include "util/phase_profile.hpp"
 #include "graph/local_graph.hpp"
 #include "util/bitmap.hpp"
 

@@ -9,7 +9,7 @@
 #include "cli/file_input.hpp"
 #include "cli/options.hpp"
 #include "cli/subcommand.hpp"
-#include "input/vertex_output.hpp"
+#include "io/vertex_output.hpp"
 #include "util/error.hpp"
 #include "util/output_file.hpp"
 #include "util/progress.hpp"
@@ -75,30 +75,30 @@ int run_bfs_command(int argc, char** argv) {
   if (!out.parents.empty()) parents_file = std::make_unique<OutputFile>(out.parents, MPI_COMM_WORLD);
   if (!out.depths.empty()) depths_file = std::make_unique<OutputFile>(out.depths, MPI_COMM_WORLD);
 
-  std::optional<input::EdgeInput> edges =
+  std::optional<io::EdgeInput> edges =
       in.load(app, config.spec, config.root_seed, config.progress,
-              [&](const input::DeclaredSize& size) { check_declared_bfs_input(config, size, force); });
+              [&](const io::DeclaredSize& size) { check_declared_bfs_input(config, size, force); });
   if (edges) config.input = &*edges;
-  std::optional<input::VertexIdMap> generated_ids;  // Kronecker runs: file ids are the generated ids
-  auto ids_for_output = [&](const LocalGraph& graph) -> const input::VertexIdMap& {
+  std::optional<io::VertexIdMap> generated_ids;  // Kronecker runs: file ids are the generated ids
+  auto ids_for_output = [&](const LocalGraph& graph) -> const io::VertexIdMap& {
     if (edges) return edges->ids;
-    if (!generated_ids) generated_ids = input::VertexIdMap::offset(graph.dist.nvertices, 0, MPI_COMM_WORLD);
+    if (!generated_ids) generated_ids = io::VertexIdMap::offset(graph.dist.nvertices, 0, MPI_COMM_WORLD);
     return *generated_ids;
   };
   if (parents_file || depths_file)
     config.first_root_hook = [&](const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
                                  const std::vector<int64_t>& parents) {
-      const input::VertexIdMap& ids = ids_for_output(graph);
+      const io::VertexIdMap& ids = ids_for_output(graph);
       const uint64_t root_id = ids.to_file_ids({root}).front();
       if (parents_file) {
-        const std::vector<int64_t> values = input::to_map_slices(graph, grid, ids, parents);
-        input::write_vertex_file(*parents_file, ids, values, true,
+        const std::vector<int64_t> values = io::to_map_slices(graph, grid, ids, parents);
+        io::write_vertex_file(*parents_file, ids, values, true,
                                  "g500 bfs parents from root " + std::to_string(root_id) + ": vertex parent (-1: unreached)");
       }
       if (depths_file) {
-        const std::vector<int64_t> depths = input::tree_depths(graph, grid, root, parents);
-        const std::vector<int64_t> values = input::to_map_slices(graph, grid, ids, depths);
-        input::write_vertex_file(*depths_file, ids, values, false,
+        const std::vector<int64_t> depths = io::tree_depths(graph, grid, root, parents);
+        const std::vector<int64_t> values = io::to_map_slices(graph, grid, ids, depths);
+        io::write_vertex_file(*depths_file, ids, values, false,
                                  "g500 bfs depths from root " + std::to_string(root_id) + ": vertex depth (-1: unreached)");
       }
     };

@@ -15,15 +15,16 @@
 
 #include "cli/options.hpp"
 #include "cli/subcommand.hpp"
-#include "comm/coll_bench.hpp"
-#include "comm/coll_check.hpp"
-#include "comm/coll_report.hpp"
+#include "coll/coll_bench.hpp"
+#include "coll/coll_check.hpp"
+#include "coll/coll_report.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
 
 namespace {
 
 using namespace g500::comm;
+using namespace g500::coll;
 using g500::cli::require_at_least;
 using g500::cli::require_non_empty;
 using g500::cli::require_non_negative;

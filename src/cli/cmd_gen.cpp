@@ -1,5 +1,5 @@
 // `g500 gen`: generate the Graph500 Kronecker edge list (reference 3.0 compatible) in parallel over
-// the MPI ranks and write it as tsv or bin (formats in src/gen/edge_file.hpp, docs/gen.md).
+// the MPI ranks and write it as tsv or bin (formats in src/io/edge_file.hpp, docs/gen.md).
 // `--benchmark` generates without writing and reports the generation rate.
 #include <mpi.h>
 #include <omp.h>
@@ -16,7 +16,7 @@
 #include "cli/file_input.hpp"
 #include "cli/options.hpp"
 #include "cli/subcommand.hpp"
-#include "gen/edge_file.hpp"
+#include "io/edge_file.hpp"
 #include "gen/kronecker.hpp"
 #include "util/error.hpp"
 #include "util/progress.hpp"
@@ -122,11 +122,11 @@ int run_gen(int argc, char** argv) {
   parse_seed(seed_text, spec.seed1, spec.seed2);
   spec.scale = scale;
   spec.edgefactor = edgefactor;
-  gen::EdgeWriteOptions options;
+  io::EdgeWriteOptions options;
   if (format == "tsv")
-    options.format = gen::EdgeFormat::tsv;
+    options.format = io::EdgeFormat::tsv;
   else if (format == "bin")
-    options.format = gen::EdgeFormat::bin;
+    options.format = io::EdgeFormat::bin;
   else
     throw UsageError(fmt::format("unknown --format '{}' (expected tsv or bin)", format));
   options.weights = weights;
@@ -139,7 +139,7 @@ int run_gen(int argc, char** argv) {
   if (output.empty()) throw UsageError("--output FILE is required (or use --benchmark)");
 
   Progress progress(progress_wanted(quiet, MPI_COMM_WORLD, show_progress), "generating and writing " + output);
-  auto result = gen::write_generated_edges(spec, output, options);
+  auto result = io::write_generated_edges(spec, output, options);
   progress.finish();
   if (rank == 0)
     std::fprintf(stderr, "g500 gen: wrote %lld edges (%lld bytes) to %s in %.3f s (generation %.3f s)\n",

@@ -10,7 +10,7 @@
 #include "cli/subcommand.hpp"
 #include "sssp/benchmark.hpp"
 #include "sssp/report.hpp"
-#include "input/vertex_output.hpp"
+#include "io/vertex_output.hpp"
 #include "util/error.hpp"
 #include "util/output_file.hpp"
 
@@ -80,22 +80,22 @@ int run_sssp_command(int argc, char** argv) {
     distances_file = std::make_unique<OutputFile>(output_distances, MPI_COMM_WORLD);
   if (!output_parents.empty()) parents_file = std::make_unique<OutputFile>(output_parents, MPI_COMM_WORLD);
 
-  std::optional<input::EdgeInput> edges =
+  std::optional<io::EdgeInput> edges =
       in.load(app, config.spec, config.root_seed, false,
-              [&](const input::DeclaredSize& size) { check_declared_sssp_input(config, size, force); });
+              [&](const io::DeclaredSize& size) { check_declared_sssp_input(config, size, force); });
   if (edges) config.input = &*edges;
-  std::optional<input::VertexIdMap> generated_ids;  // Kronecker runs: file ids are the generated ids
+  std::optional<io::VertexIdMap> generated_ids;  // Kronecker runs: file ids are the generated ids
   if (distances_file || parents_file)
     config.first_root_hook = [&](const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
                                  const std::vector<double>& distances, const std::vector<int64_t>& parents) {
-      if (!edges && !generated_ids) generated_ids = input::VertexIdMap::offset(graph.dist.nvertices, 0, MPI_COMM_WORLD);
-      const input::VertexIdMap& ids = edges ? edges->ids : *generated_ids;
+      if (!edges && !generated_ids) generated_ids = io::VertexIdMap::offset(graph.dist.nvertices, 0, MPI_COMM_WORLD);
+      const io::VertexIdMap& ids = edges ? edges->ids : *generated_ids;
       const uint64_t root_id = ids.to_file_ids({root}).front();
       if (distances_file)
-        input::write_vertex_file(*distances_file, ids, input::to_map_slices(graph, grid, ids, distances),
+        io::write_vertex_file(*distances_file, ids, io::to_map_slices(graph, grid, ids, distances),
                                  "g500 sssp distances from root " + std::to_string(root_id) + ": vertex distance (inf: unreached)");
       if (parents_file)
-        input::write_vertex_file(*parents_file, ids, input::to_map_slices(graph, grid, ids, parents), true,
+        io::write_vertex_file(*parents_file, ids, io::to_map_slices(graph, grid, ids, parents), true,
                                  "g500 sssp parents from root " + std::to_string(root_id) + ": vertex parent (-1: unreached)");
     };
   SsspBenchmarkResult result = run_sssp_benchmark(config, force);

@@ -14,12 +14,13 @@
 #include "topo/cuboid_mapping.hpp"
 #include "topo/layout_comparison.hpp"
 #include "topo/logical3d.hpp"
-#include "topo/rankmap_file.hpp"
+#include "io/rankmap_file.hpp"
 #include "util/error.hpp"
 
 namespace g500::cli::map {
 
 using namespace g500::topo;
+using namespace g500::io;
 
 std::optional<std::pair<int, int>> parse_grid(const std::string& text) {
   if (text.empty()) return std::nullopt;

@@ -14,13 +14,14 @@
 #include "topo/cuboid_mapping.hpp"
 #include "topo/layout_comparison.hpp"
 #include "topo/logical3d.hpp"
-#include "topo/rankmap_file.hpp"
+#include "io/rankmap_file.hpp"
 #include "util/error.hpp"
 #include "util/output_file.hpp"
 
 namespace g500::cli::map {
 
 using namespace g500::topo;
+using namespace g500::io;
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "comm/collectives.hpp"
-#include "comm/phase_profile.hpp"
+#include "util/phase_profile.hpp"
 
 namespace g500::comm {
 

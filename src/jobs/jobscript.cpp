@@ -11,10 +11,10 @@
 #include "bfs/benchmark.hpp"
 #include "graph/distribution.hpp"
 #include "graph/grid.hpp"
-#include "topo/rankmap_file.hpp"
+#include "io/rankmap_file.hpp"
 #include "topo/systems.hpp"
 #include "util/error.hpp"
-#include "util/run_setup.hpp"
+#include "run/run_setup.hpp"
 
 namespace g500::jobs {
 namespace {
@@ -124,7 +124,7 @@ Resolved resolve(const JobSpec& spec) {
     // is often written where `g500 map` ran); otherwise the run itself will check it.
     if (std::ifstream(spec.rankmap).good()) {
       GridShape map_grid;
-      topo::read_rankmap_csv(spec.rankmap, r.ranks, &map_grid.rows, &map_grid.cols);
+      io::read_rankmap_csv(spec.rankmap, r.ranks, &map_grid.rows, &map_grid.cols);
       if (!spec.grid.empty() && (map_grid.rows != r.grid.rows || map_grid.cols != r.grid.cols))
         throw UsageError(fmt::format("--grid {} disagrees with the {}x{} grid of --rankmap {}", spec.grid,
                                      map_grid.rows, map_grid.cols, spec.rankmap));

@@ -10,14 +10,14 @@
 #include <thread>
 
 #include "gen/edge_weights.hpp"
-#include "graph/roots.hpp"
-#include "input/vertex_output.hpp"
+#include "run/roots.hpp"
+#include "io/vertex_output.hpp"
 #include "sssp/dijkstra.hpp"
-#include "sssp/validate_sssp.hpp"
+#include "validate/validate_sssp.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
 #include "util/memory.hpp"
-#include "util/run_setup.hpp"
+#include "run/run_setup.hpp"
 
 namespace g500 {
 namespace {
@@ -46,7 +46,7 @@ double estimated_bytes_per_rank(const SsspConfig& config, int64_t nvertices, int
 bool close_to(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)); }
 
 // Kernel 1's view of a file's edges with their weights (the file's, or `generated`).
-WeightedEdgeSource file_weighted_edge_source(const input::EdgeInput& in, const std::vector<float>& weights) {
+WeightedEdgeSource file_weighted_edge_source(const io::EdgeInput& in, const std::vector<float>& weights) {
   WeightedEdgeSource source;
   source.edges = in.edge_source();
   const gen::Edge* edges = in.edges.data();
@@ -61,7 +61,7 @@ WeightedEdgeSource file_weighted_edge_source(const input::EdgeInput& in, const s
 // The weights of this rank's edges: the file's, checked to be >= 0 and small enough for float
 // distances (collective; one error for the first bad weight in file order), or generated when the
 // file has none.
-std::vector<float> file_edge_weights(const input::EdgeInput& in, uint64_t seed, MPI_Comm world) {
+std::vector<float> file_edge_weights(const io::EdgeInput& in, uint64_t seed, MPI_Comm world) {
   std::vector<float> weights;
   if (!in.stats.weighted) {  // (not weights.empty(): a rank may have no edges)
     weights.resize(in.edges.size());
@@ -92,7 +92,7 @@ std::vector<float> file_edge_weights(const input::EdgeInput& in, uint64_t seed, 
 }
 
 // The whole edge list with weights on rank 0 (for the serial Dijkstra of a file graph).
-void gather_edges_to_rank0(const input::EdgeInput& in, const std::vector<float>& weights, MPI_Comm world,
+void gather_edges_to_rank0(const io::EdgeInput& in, const std::vector<float>& weights, MPI_Comm world,
                            std::vector<gen::Edge>& all_edges, std::vector<float>& all_weights) {
   int nranks = 1, rank = 0;
   MPI_Comm_size(world, &nranks);
@@ -119,7 +119,7 @@ void gather_edges_to_rank0(const input::EdgeInput& in, const std::vector<float>&
 
 }  // namespace
 
-void check_declared_sssp_input(const SsspConfig& config, const input::DeclaredSize& size, bool force) {
+void check_declared_sssp_input(const SsspConfig& config, const io::DeclaredSize& size, bool force) {
   check_declared_graph_fits(config, size.nvertices, size.what, force, [&](const Distribution& probe) {
     return estimated_bytes_per_rank(config, size.nvertices, size.nedges, probe);
   });

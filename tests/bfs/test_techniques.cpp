@@ -12,7 +12,7 @@
 #include "bfs/sparse_switch.hpp"
 #include "bfs_fixture.hpp"
 #include "graph/renumbering.hpp"
-#include "graph/roots.hpp"
+#include "run/roots.hpp"
 
 namespace g500 {
 namespace {

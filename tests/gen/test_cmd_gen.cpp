@@ -13,13 +13,14 @@
 #include <utility>
 #include <vector>
 
-#include "gen/edge_file.hpp"
+#include "io/edge_file.hpp"
 #include "gen/kronecker.hpp"
 #include "testvectors.hpp"
 
 extern char** environ;
 namespace fs = std::filesystem;
 using namespace g500::gen;
+using namespace g500::io;
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "topo/rankmap_file.hpp"
+#include "io/rankmap_file.hpp"
 
 namespace {
 
@@ -103,7 +103,7 @@ TEST(MapCli, SyntheticRingOfTwelve) {
   EXPECT_EQ(lines[1], "0,0,0,0,0,0");
   EXPECT_EQ(lines[12], "11,0,11,0,0,1");
   int rows = 0, cols = 0;
-  auto placement = g500::topo::read_rankmap_csv(path, 12, &rows, &cols);
+  auto placement = g500::io::read_rankmap_csv(path, 12, &rows, &cols);
   EXPECT_EQ(rows, 1);
   EXPECT_EQ(cols, 12);
   std::remove(path.c_str());
@@ -150,7 +150,7 @@ TEST(MapCli, AutomaticCuboid) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(lines_of(path).size(), 3073u);
   int rows = 0, cols = 0;
-  g500::topo::read_rankmap_csv(path, 3072, &rows, &cols);
+  g500::io::read_rankmap_csv(path, 3072, &rows, &cols);
   EXPECT_EQ(static_cast<long long>(rows) * cols, 3072);
   std::remove(path.c_str());
 }
@@ -239,7 +239,7 @@ TEST(MapCli, ShuffledRanksStillFormAValidMap) {
   auto r = run_map("--shape 2m,3t,2m --nodes 12 --grid 3x4 --shuffle-ranks 5 --output " + path);
   ASSERT_EQ(r.status, 0) << r.err;
   int rows = 0, cols = 0;
-  auto placement = g500::topo::read_rankmap_csv(path, 12, &rows, &cols);
+  auto placement = g500::io::read_rankmap_csv(path, 12, &rows, &cols);
   EXPECT_EQ(rows, 3);
   EXPECT_EQ(cols, 4);
   int moved = 0;
