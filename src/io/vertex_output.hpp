@@ -38,14 +38,4 @@ void write_vertex_file(OutputFile& file, const VertexIdMap& ids, const std::vect
 void write_vertex_file(OutputFile& file, const VertexIdMap& ids, const std::vector<double>& values,
                        const std::string& comment);
 
-// Roots for file input. sample_roots: candidates splitmix64(seed, k) mod n for k = 0, 1, ... in
-// batches of 64, skipping repeats and vertices without a non-self-loop edge, until nroots are
-// found or 2n + 4096 candidates were drawn. Depends only on (n, seed, the graph), not on the rank
-// count. Collective.
-std::vector<int64_t> sample_roots(const LocalGraph& graph, const ProcessGrid& grid, int nroots, uint64_t seed);
-// Collective: file ids -> new ids; throws UsageError naming the id when it is not a vertex or has
-// no non-self-loop edge.
-std::vector<int64_t> resolve_roots(const LocalGraph& graph, const ProcessGrid& grid, const VertexIdMap& ids,
-                                   const std::vector<uint64_t>& file_ids, const std::string& path);
-
 }  // namespace g500::io

@@ -32,7 +32,7 @@ struct RunConfig {
   // File input (--input, docs/input.md); null: the Kronecker graph of `spec` (default).
   const io::EdgeInput* input = nullptr;
   std::vector<uint64_t> root_ids;     // --root: explicit roots in the file's ids (used when non-empty)
-  std::optional<uint64_t> root_seed;  // sample roots with io::sample_roots instead of the reference rule
+  std::optional<uint64_t> root_seed;  // sample roots with sample_roots (run/roots.hpp) instead of the reference rule
   bool progress = false;              // progress lines on stderr (see util/progress.hpp)
 
   int64_t nvertices() const { return input ? input->nvertices : spec.nvertices(); }
