@@ -26,7 +26,7 @@ struct BenchmarkConfig : RunConfig {
   std::vector<std::string> disabled;  // technique names switched off, as given
 };
 
-// The techniques of 001 section 4 that `--disable` accepts (implemented ones).
+// The techniques of Nakao et al. 2021, section 4 that `--disable` accepts (implemented ones).
 const std::vector<std::string>& switchable_techniques();
 std::string switchable_list();  // the names, comma-separated
 // Applies `--disable a,b,...`; throws UsageError for an unknown name or one not built yet.

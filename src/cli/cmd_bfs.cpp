@@ -49,13 +49,13 @@ int run_bfs_command(int argc, char** argv) {
   app.add_flag("--no-validate", no_validate, "skip validation of the BFS results");
   require_non_empty(app.add_option("--json", json_path, "write the full results as JSON to this file"));
   app.add_flag("--force", force, "run even if the memory estimate exceeds the machine's memory");
-  require_range(app.add_option("--substeps", config.bfs.substeps, "overlap: bottom-up sub-steps per grid-row position (n of 001 4.5; the visited bitmap travels in n segments)"), 1, 64)->capture_default_str();
+  require_range(app.add_option("--substeps", config.bfs.substeps, "overlap: bottom-up sub-steps per grid-row position (n of Nakao et al. 2021, section 4.5; the visited bitmap travels in n segments)"), 1, 64)->capture_default_str();
   require_positive(app.add_option("--alpha", config.bfs.alpha, "direction switch: go bottom-up when frontier edges > unvisited edges / alpha"))->capture_default_str();
   require_positive(app.add_option("--beta", config.bfs.beta, "direction switch: go top-down when frontier vertices < N / beta"))->capture_default_str();
   app.add_option("--alltoallv", config.bfs.alltoallv, "alltoallv algorithm (see g500 coll)")->capture_default_str();
   app.add_option("--allgatherv", config.bfs.allgatherv, "allgatherv algorithm (see g500 coll)")->capture_default_str();
   std::string disabled;
-  app.add_option("--disable", disabled, "switch off techniques of 001 section 4, comma-separated: " + switchable_list());
+  app.add_option("--disable", disabled, "switch off techniques of Nakao et al. 2021, section 4, comma-separated: " + switchable_list());
   app.add_flag("--trace", config.bfs.trace, "record per-level direction, frontier size, edges examined and time in the JSON");
   FileInputOptions in;
   in.add_to(app, "BFS");

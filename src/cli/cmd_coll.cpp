@@ -1,4 +1,4 @@
-// g500 coll: collective communication study of paper 004 (docs/coll.md).
+// g500 coll: collective communication study of Hosono et al. 2021 (docs/coll.md).
 //   --check                          every algorithm against MPI's own collective
 //   --list                           algorithms per operation
 //   --op OP --algo ALGO --sizes A:B  timing harness, CSV output
@@ -30,7 +30,7 @@ using g500::cli::require_non_empty;
 using g500::cli::require_non_negative;
 using g500::cli::require_positive;
 
-// 004's least-squares fit for Bintree3d (the Trinaryx6 fit is NetworkParams' default).
+// Hosono et al. 2021's least-squares fit for Bintree3d (the Trinaryx6 fit is NetworkParams' default).
 constexpr double kBintree3dLatency = 4.29e-6, kBintree3dBandwidth = 6.64e9;
 
 struct CollArgs {
@@ -155,13 +155,13 @@ void refuse_options_of_other_modes(const CLI::App& app, const CollArgs& args) {
                              "--root", "--csv", "--fit-csv", "--latency", "--bandwidth", "--hop-latency"}) {
     if (app.count(option) == 0 || used.count(option)) continue;
     std::string message = std::string(option) + " does not apply to " + mode;
-    if (std::string(option) == "--shape" && mode == "--simulate") message += " (it models 004's Table 1 shapes)";
+    if (std::string(option) == "--shape" && mode == "--simulate") message += " (it models Hosono et al. 2021's Table 1 shapes)";
     throw g500::UsageError(message);
   }
 }
 
 int run_coll(int argc, char** argv) {
-  CLI::App app{"Collective communication study (paper 004): algorithms on MPI point-to-point, "
+  CLI::App app{"Collective communication study (Hosono et al. 2021): algorithms on MPI point-to-point, "
                "correctness check, timing harness, latency/bandwidth model and torus simulation"};
   CollArgs args;
   app.add_flag("--check", args.check, "Run every algorithm against MPI's own collective; non-zero exit on a mismatch");
@@ -178,17 +178,17 @@ int run_coll(int argc, char** argv) {
   require_at_least(app.add_option("--reps", args.reps, "Timed repetitions per size (median reported)"), 1)
       ->capture_default_str();
   require_at_least(app.add_option("--warmup", args.warmup, "Untimed repetitions per size"), 0)->capture_default_str();
-  require_at_least(app.add_option("--ranks-per-node", args.ranks_per_node, "NLP of 004's Eq. 1"), 1)->capture_default_str();
+  require_at_least(app.add_option("--ranks-per-node", args.ranks_per_node, "NLP of Hosono et al. 2021's Eq. 1"), 1)->capture_default_str();
   require_at_least(app.add_option("--root", args.root, "Root rank for bcast"), 0)->capture_default_str();
   require_non_empty(app.add_option("--csv", args.csv, "Write results as CSV (harness, --segment-model, --simulate)"));
   require_non_empty(app.add_option("--fit", args.fit, "Fit latency L and bandwidth B per algorithm from a harness CSV"));
   require_non_empty(app.add_option("--fit-csv", args.fit_csv, "With --fit: write predicted versus measured as CSV"));
   app.add_flag("--segment-model", args.segment_model, "Optimal segment sizes of Eqs. 5 and 7 versus numeric minimum");
-  app.add_flag("--simulate", args.simulate, "Predict every algorithm on 004's Table 1 shapes (torus model)");
+  app.add_flag("--simulate", args.simulate, "Predict every algorithm on Hosono et al. 2021's Table 1 shapes (torus model)");
   auto* latency_option =
-      require_positive(app.add_option("--latency", args.latency, "Model latency L [s] (default: 004's fits)"));
+      require_positive(app.add_option("--latency", args.latency, "Model latency L [s] (default: Hosono et al. 2021's fits)"));
   auto* bandwidth_option =
-      require_positive(app.add_option("--bandwidth", args.bandwidth, "Model bandwidth B [bytes/s] (default: 004's fits)"));
+      require_positive(app.add_option("--bandwidth", args.bandwidth, "Model bandwidth B [bytes/s] (default: Hosono et al. 2021's fits)"));
   require_non_negative(app.add_option("--hop-latency", args.hop_latency, "Simulation: latency per router hop [s]"))
       ->capture_default_str();
   try {
@@ -216,7 +216,7 @@ int run_coll(int argc, char** argv) {
     std::string error, text;
     if (rank_of_world() == 0) {
       try {
-        // 004's fitted values per algorithm unless the user gives L and B.
+        // Hosono et al. 2021's fitted values per algorithm unless the user gives L and B.
         const bool given = latency_option->count() > 0 || bandwidth_option->count() > 0;
         const LinkCost ktree{args.latency, args.bandwidth};
         const LinkCost bintree3d = given ? ktree : LinkCost{kBintree3dLatency, kBintree3dBandwidth};
@@ -241,6 +241,6 @@ int run_coll(int argc, char** argv) {
 }
 
 const g500::cli::SubcommandRegistrar registrar{
-    "coll", "collective algorithms of paper 004: --check, timing harness, model fit, torus simulation", run_coll};
+    "coll", "collective algorithms of Hosono et al. 2021: --check, timing harness, model fit, torus simulation", run_coll};
 
 }  // namespace

@@ -30,7 +30,7 @@ int run_jobscript_command(int argc, char** argv) {
   require_non_empty(app.add_option("--node-shape", spec.node_shape, "Fugaku node shape A, AxB or AxBxC (default: from the grid)"));
   require_non_empty(app.add_option("--queue", spec.queue, "Slurm partition or Fugaku resource group"));
   require_non_empty(app.add_option("--binary", spec.binary, "path of g500 on the cluster (default ./build/g500)"));
-  require_at_least(app.add_option("--eager-limit", spec.eager_limit, "Eager/Rendezvous switch in bytes (default 512000, 001 5.4)"),
+  require_at_least(app.add_option("--eager-limit", spec.eager_limit, "Eager/Rendezvous switch in bytes (default 512000, Nakao et al. 2021, section 5.4)"),
                    0, LONG_MAX);
   double node_memory_gib = 0;
   require_positive(app.add_option("--node-memory", node_memory_gib,

@@ -1,6 +1,7 @@
-// g500 map: topology-aware process mapping for 6D mesh/torus networks (issue #5; 001 section 5.6,
-// 000 section 5.6, 003 section 4.2). Parses the options; rank 0 does the work (map_grid.cpp,
-// map_simulate.cpp) and errors reach every rank through agree_or_throw.
+// g500 map: topology-aware process mapping for 6D mesh/torus networks (Nakao et al. 2021, section
+// 5.6; Nakao et al. 2020, section 5.6; Kuroda et al. 2013, section 4.2). Parses the options; rank 0
+// does the work (map_grid.cpp, map_simulate.cpp) and errors reach every rank through
+// agree_or_throw.
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
@@ -21,7 +22,7 @@ using namespace g500::cli::map;
 using namespace g500::topo;
 
 int run_map(int argc, char** argv) {
-  CLI::App app{"Topology-aware process mapping onto a 6D mesh/torus (001 5.6, 003 Method A)", "g500 map"};
+  CLI::App app{"Topology-aware process mapping onto a 6D mesh/torus (Nakao et al. 2021, section 5.6, Kuroda et al. 2013, Method A)", "g500 map"};
   MapOptions o;
   auto* system_opt = app.add_option("--system", o.system, "preset: fugaku (24,23,24,2,3,2) or k (24,18,16,2,3,2)");
   auto* shape_opt =
@@ -30,7 +31,7 @@ int run_map(int argc, char** argv) {
   require_at_least(app.add_option("--nodes", o.nodes, "number of nodes (default: the whole system)"), 1, kMaxNodes);
   require_non_empty(app.add_option("--grid", o.grid, "process grid RxC (default: R >= C, R/C closest to 1)"));
   require_non_empty(app.add_option("--axes", o.axes, "explicit axis split ROW/COL, e.g. XY/Zabc (grid method; snake in this order)"));
-  app.add_option("--method", o.method, "grid (001 5.6 axis split + snake) or cuboid (003 Method A)");
+  app.add_option("--method", o.method, "grid (Nakao et al. 2021, section 5.6 axis split + snake) or cuboid (Kuroda et al. 2013, Method A)");
   require_non_empty(app.add_option("--cuboid", o.cuboid, "explicit Method A factors, e.g. a2,Y4,c2/X8,Z8,b3 (implies --method cuboid)"));
   require_non_empty(app.add_option("--output", o.output, "write the rank map here"));
   app.add_option("--format", o.format, "csv (rank,row,col,coordinates) or fugaku-rankmap (tuple per line)");

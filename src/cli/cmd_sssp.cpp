@@ -39,7 +39,7 @@ int run_sssp_command(int argc, char** argv) {
   require_non_negative(app.add_option("--pull-factor", config.sssp.pull_factor, "heavy phases pull when push work > factor x pull work (0 = always push)"))->capture_default_str();
   std::vector<std::string> disabled;
   app.add_option("--disable", disabled,
-                 "switch off techniques, comma-separated: reorder (the degree-order renumbering of 001 4.2), "
+                 "switch off techniques, comma-separated: reorder (the degree-order renumbering of Nakao et al. 2021, section 4.2), "
                  "parent-notes (on one-row and one-column grids, the parents read from the source each distance "
                  "keeps, instead of a search for every parent afterwards)")
       ->delimiter(',');

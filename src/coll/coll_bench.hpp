@@ -1,6 +1,6 @@
 // Timing harness of `g500 coll --op OP --algo ALGO`: for each message size, `warmup` untimed
 // runs, then `reps` timed runs each started after a barrier; a run's time is the maximum over
-// ranks, and the reported time is the median over the timed runs. Throughput follows paper 004:
+// ranks, and the reported time is the median over the timed runs. Throughput follows Hosono et al. 2021:
 // Eq. 1 for alltoall(v), T = (NP - NLP) * NLP * M / t; Eq. 2 for bcast, T = M / t; for
 // allgatherv (not in the paper) T = (NP - 1) * M / t, the bytes each rank receives per second.
 #pragma once

@@ -1,4 +1,4 @@
-// Latency-bandwidth cost model of paper 004. Every algorithm's time is written as
+// Latency-bandwidth cost model of Hosono et al. 2021. Every algorithm's time is written as
 //   t = a * L + b / B          (L: latency per step [s], B: bandwidth [bytes/s])
 // with counts a (steps) and b (bytes on the critical path) that depend on the algorithm, the
 // process count, the logical shape, the message size M and the segment size mS. This covers

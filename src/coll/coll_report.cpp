@@ -100,7 +100,7 @@ std::string format_segment_study(const LinkCost& kt, const LinkCost& b3, const S
   std::string text = fmt::format(
       "segment-size model on shape {}\n"
       "k-tree (k = 6, Eq. 4), L = {:.3g} us, B = {:.3g} GB/s: optimum from d t/d mS = 0 uses NX+NY+NZ-3\n"
-      "  (derived); 004's Eq. 5 prints NX+NY+NZ-2\n"
+      "  (derived); Hosono et al. 2021's Eq. 5 prints NX+NY+NZ-2\n"
       "bintree3d (Eq. 6), L = {:.3g} us, B = {:.3g} GB/s: optimum Eq. 7, sqrt(L B M / (sum floor log2 N - 1))\n\n",
       shape.text(), kt.latency * 1e6, kt.bandwidth / 1e9, b3.latency * 1e6, b3.bandwidth / 1e9);
   text += fmt::format("{:>9} | {:>11} {:>11} {:>11} {:>11} | {:>11} {:>11} {:>11}\n", "M", "kt derived", "kt printed",

@@ -24,7 +24,7 @@ std::string format_fit_report(const std::vector<FittedGroup>& groups);
 void write_fit_csv(const std::string& path, const std::vector<FittedGroup>& groups);
 
 // Fig. 8: cost of Eq. 4 (k = 6) and Eq. 6 versus segment size for several M, with the optimal
-// segment by the derivation (-3), as printed in 004's Eq. 5 (-2), Eq. 7, and numeric minimisation.
+// segment by the derivation (-3), as printed in Hosono et al. 2021's Eq. 5 (-2), Eq. 7, and numeric minimisation.
 struct LinkCost {
   double latency;    // L [s]
   double bandwidth;  // B [bytes/s]

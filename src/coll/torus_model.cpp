@@ -353,7 +353,7 @@ std::vector<SimulationRow> simulate_table1(const std::vector<double>& messages, 
           row.throughput = throughput_of(CollOp::alltoall, torus.size(), 1, static_cast<std::int64_t>(m), row.seconds);
           rows.push_back(row);
         }
-        if (std::string(entry.size_name) == "large") continue;  // 004 measured bcast on small and middle
+        if (std::string(entry.size_name) == "large") continue;  // Hosono et al. 2021 measured bcast on small and middle
         for (const auto& algorithm : bcast_algorithms) {
           double segment = generic_segment;
           if (algorithm == "linear" || algorithm == "chain") segment = 0;

@@ -1,5 +1,5 @@
 // Self-contained network cost model over a logical 1D/2D/3D torus, for predicting the
-// collectives of paper 004 at Fugaku scale (its Table 1 shapes). Assumptions (see docs/coll.md):
+// collectives of Hosono et al. 2021 at Fugaku scale (its Table 1 shapes). Assumptions (see docs/coll.md):
 //  * ranks sit on the torus in x-fastest order, one rank per node (NLP = 1);
 //  * messages follow dimension-order routing (X, then Y, then Z), each dimension the shorter
 //    way round (ties: the + direction); every node has one link per direction (+-X, +-Y, +-Z);
@@ -19,8 +19,8 @@
 namespace g500::coll {
 
 struct NetworkParams {
-  double latency = 1.73e-6;      // L per message [s] (004's Trinaryx6 fit)
-  double bandwidth = 6.34e9;     // B per link [bytes/s] (004's Trinaryx6 fit)
+  double latency = 1.73e-6;      // L per message [s] (Hosono et al. 2021's Trinaryx6 fit)
+  double bandwidth = 6.34e9;     // B per link [bytes/s] (Hosono et al. 2021's Trinaryx6 fit)
   double hop_latency = 1.0e-7;   // per router hop [s] (assumed)
 };
 
@@ -55,7 +55,7 @@ struct SimulationRow {
   int dimensions = 1;
   double message = 0, segment = 0, seconds = 0, throughput = 0;
 };
-// All Table 1 shapes x algorithms x the given message sizes; bcast on small and middle only (as 004).
+// All Table 1 shapes x algorithms x the given message sizes; bcast on small and middle only (as Hosono et al. 2021).
 std::vector<SimulationRow> simulate_table1(const std::vector<double>& messages, const NetworkParams& network,
                                            double generic_segment);
 

@@ -1,4 +1,4 @@
-// Rank map files written by `g500 map` and read by `g500 bfs --rankmap` (issue #5 items 4, 6).
+// Rank map files written by `g500 map` and read by `g500 bfs --rankmap`.
 #include "io/rankmap_file.hpp"
 
 

@@ -1,6 +1,6 @@
-// Rank map files (issue #5 items 4 and 6): the CSV `g500 map` writes, one line per rank,
+// Rank map files: the CSV `g500 map` writes, one line per rank,
 //   rank,row,col,<one column per network axis, lower-case axis names>
-// and the Fugaku/K map-file form (003 section 4.2): one coordinate tuple per line in rank order.
+// and the Fugaku/K map-file form (Kuroda et al. 2013, section 4.2): one coordinate tuple per line in rank order.
 // read_rankmap_csv() is what `g500 bfs --rankmap FILE` uses to build its row/column communicators.
 #pragma once
 #include <string>

@@ -189,7 +189,7 @@ std::string slurm_script(const JobSpec& spec, const Resolved& r) {
   s += "set -euo pipefail\n\n";
   s += fmt::format("threads={}{}\n", r.threads, r.threads_note);
   s += "export OMP_NUM_THREADS=$threads OMP_PLACES=cores OMP_PROC_BIND=close OMP_WAIT_POLICY=active\n";
-  s += "# Keep the bottom-up sendrecv messages Eager (001 5.4): UCX and Open MPI's TCP transport.\n";
+  s += "# Keep the bottom-up sendrecv messages Eager (Nakao et al. 2021, section 5.4): UCX and Open MPI's TCP transport.\n";
   s += fmt::format("export UCX_RNDV_THRESH={} OMPI_MCA_btl_tcp_eager_limit={}\n\n", spec.eager_limit, spec.eager_limit);
   s += fmt::format("srun --nodes={} --ntasks-per-node={} --cpus-per-task=$threads --cpu-bind=cores --distribution=block:block \\\n    ",
                    spec.nodes, spec.ppn);
@@ -210,16 +210,16 @@ std::string fugaku_script(const JobSpec& spec, const Resolved& r) {
   std::string s = "#!/bin/bash\n" + header_comment(spec, r, "pjsub job.sh");
   s += fmt::format("#PJM -N g500-s{}\n", spec.scale);
   s += "# Node shape: the grid's C ring along the first axis (the bottom-up sendrecv neighbours\n";
-  s += "# adjacent, 001 5.6); torus allocation (the only one above 384 nodes).\n";
+  s += "# adjacent, Nakao et al. 2021, section 5.6); torus allocation (the only one above 384 nodes).\n";
   s += fmt::format("#PJM -L \"node={}{}\"\n", shape, spec.nodes > 1 ? ":torus" : "");
   if (!spec.queue.empty()) s += fmt::format("#PJM -L \"rscgrp={}\"\n", spec.queue);
   s += fmt::format("#PJM -L \"elapse={}\"\n", spec.time);
-  s += "# Boost Eco mode: 2.2 GHz, one FP pipeline (001 5.5: for BFS 4-7 % faster and 27-35 % more TEPS/W than Normal)\n";
+  s += "# Boost Eco mode: 2.2 GHz, one FP pipeline (Nakao et al. 2021, section 5.5: for BFS 4-7 % faster and 27-35 % more TEPS/W than Normal)\n";
   s += "#PJM -L \"freq=2200,eco_state=2\"\n";
   s += fmt::format("#PJM --mpi \"max-proc-per-node={}\"\n", spec.ppn);
   s += "#PJM -s\n\n";
   s += fmt::format("export OMP_NUM_THREADS={} OMP_WAIT_POLICY=active\n", r.threads);
-  s += "# Eager limit so every bottom-up sendrecv is Eager (001 5.4 uses 512,000 bytes)\n";
+  s += "# Eager limit so every bottom-up sendrecv is Eager (Nakao et al. 2021, section 5.4 uses 512,000 bytes)\n";
   s += fmt::format("mpiexec -n {} -mca btl_tofu_eager_limit {} \\\n    ", r.ranks, spec.eager_limit);
   s += g500_command(spec, r, r.threads, "PJM_JOBID") + "\n";
   return s;

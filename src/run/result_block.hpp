@@ -55,7 +55,7 @@ ResultBlockInput result_block_input(const Config& config, const Result& result) 
 }
 
 void print_reference_result_block(FILE* out, const char* kernel_prefix, const ResultBlockInput& input);
-// Time per phase summed over the runs, with shares (001 Figs. 8 and 12).
+// Time per phase summed over the runs, with shares (Nakao et al. 2021, Figs. 8 and 12).
 void print_phase_table(FILE* out, const char* kernel_name, const comm::PhaseProfile& total, size_t runs);
 
 }  // namespace g500

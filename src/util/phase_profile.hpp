@@ -1,4 +1,4 @@
-// Per-phase time breakdown of the BFS (001 Figs. 8 and 12): local calculation, the three
+// Per-phase time breakdown of the BFS (Nakao et al. 2021, Figs. 8 and 12): local calculation, the three
 // communication patterns, and imbalance (time waiting at the barrier that ends each level).
 #pragma once
 #include <mpi.h>

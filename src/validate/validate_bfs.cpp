@@ -312,7 +312,7 @@ ValidationResult validate_bfs(const LocalGraph& graph, const ProcessGrid& grid, 
 
   // Per row of the row set, its parent as a column-local id in the graph's ids of this process's
   // column set (-1 when unreached or in another column set): the only neighbour that can be the
-  // tree edge (ids differ from the original ones when the graph is renumbered, 001 4.2).
+  // tree edge (ids differ from the original ones when the graph is renumbered, Nakao et al. 2021, section 4.2).
   std::vector<int64_t> row_target(d.row_set_size());
   {
     int64_t* mine = row_target.data() + static_cast<int64_t>(d.col) * d.block;  // the row communicator's order

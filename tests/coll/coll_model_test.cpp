@@ -1,4 +1,4 @@
-// Model fit, segment-size formulas and the torus cost model of paper 004.
+// Model fit, segment-size formulas and the torus cost model of Hosono et al. 2021.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,8 +13,8 @@ namespace {
 using namespace g500::comm;
 using namespace g500::coll;
 
-constexpr double kTrinaryLatency = 1.73e-6, kTrinaryBandwidth = 6.34e9;  // 004's fit for Trinaryx6
-constexpr double kBintreeLatency = 4.29e-6, kBintreeBandwidth = 6.64e9;  // 004's fit for Bintree3d
+constexpr double kTrinaryLatency = 1.73e-6, kTrinaryBandwidth = 6.34e9;  // Hosono et al. 2021's fit for Trinaryx6
+constexpr double kBintreeLatency = 4.29e-6, kBintreeBandwidth = 6.64e9;  // Hosono et al. 2021's fit for Bintree3d
 
 // Synthetic times from the model itself (with 0.1% noise) must give back L and B within 1%.
 TEST(CollModel, FitRecoversLatencyAndBandwidth) {

@@ -48,7 +48,7 @@ TEST(CollCli, BadShapesAreRefused) {
                    "--shape " + fitting + ": --algo mpi does not use a shape (for alltoallv: dimwise)");
     expect_refused(ranks, "--op alltoallv --algo dimwise --shape '' --sizes 1:8", "--shape must not be empty");
     expect_refused(ranks, "--simulate --shape 0", "bad --shape '0': expected X, XxY or XxYxZ with positive integers");
-    expect_refused(ranks, "--simulate --shape 2x2", "--shape does not apply to --simulate (it models 004's Table 1 shapes)");
+    expect_refused(ranks, "--simulate --shape 2x2", "--shape does not apply to --simulate (it models Hosono et al. 2021's Table 1 shapes)");
     expect_refused(ranks, "--check --shape 2x2", "--shape does not apply to --check");
     // A shape the algorithm uses, matching the ranks: timed.
     auto r = testing::run_g500(ranks, "coll --op alltoallv --algo dimwise --shape " + fitting + " --sizes 1:8 --reps 2");

@@ -1,4 +1,4 @@
-// End-to-end tests of `g500 map` (issue #5 items 4 and 6): run the built binary, check the CSV it
+// End-to-end tests of `g500 map`: run the built binary, check the CSV it
 // writes, the printed R/C/adjacency lines, and the exit status and one-line errors on bad input.
 #include <gtest/gtest.h>
 
