@@ -6,14 +6,13 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <ctime>
 #include <vector>
 
 #include <fmt/format.h>
 
-#include "cli/file_input.hpp"
+#include "gen/kronecker.hpp"
 #include "cli/options.hpp"
 #include "cli/subcommand.hpp"
 #include "io/edge_file.hpp"
@@ -23,19 +22,6 @@
 
 namespace g500::cli {
 namespace {
-
-bool parse_u64(const std::string& text, uint64_t& value) {
-  if (text.empty()) return false;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return ec == std::errc() && ptr == text.data() + text.size();
-}
-
-// Throws UsageError unless text is "A,B" with two unsigned 64-bit integers.
-void parse_seed(const std::string& text, uint64_t& a, uint64_t& b) {
-  auto comma = text.find(',');
-  if (comma == std::string::npos || !parse_u64(text.substr(0, comma), a) || !parse_u64(text.substr(comma + 1), b))
-    throw UsageError(fmt::format("--seed must be two unsigned 64-bit integers A,B (got '{}')", text));
-}
 
 double process_cpu_seconds() {
   timespec t{};
@@ -87,7 +73,7 @@ int run_gen(int argc, char** argv) {
   int scale = 0, edgefactor = 16, repeat = 3;
   std::string seed_text = "2,3", output, format = "tsv";
   bool weights = false, force = false, bench = false, quiet = false, show_progress = false;
-  require_range(app.add_option("--scale", scale, "log2 of the number of vertices (1..42)"), 1, kMaxScale)->required();
+  require_range(app.add_option("--scale", scale, "log2 of the number of vertices (1..42)"), 1, gen::kMaxScale)->required();
   require_at_least(app.add_option("--edgefactor", edgefactor, "edges per vertex (default 16)"), 1);
   app.add_option("--seed", seed_text, "the two generator seeds A,B (default 2,3)");
   auto* output_option = require_non_empty(
@@ -119,7 +105,7 @@ int run_gen(int argc, char** argv) {
 
   gen::KroneckerSpec spec;
   check_edge_count(scale, edgefactor);
-  parse_seed(seed_text, spec.seed1, spec.seed2);
+  parse_seed_pair(seed_text, spec.seed1, spec.seed2);
   spec.scale = scale;
   spec.edgefactor = edgefactor;
   io::EdgeWriteOptions options;

@@ -2,7 +2,7 @@
 // `g500 bfs` run on a Slurm cluster or on Fugaku (PJM). The text comes from src/jobs/jobscript.
 #include <cstdio>
 
-#include "cli/file_input.hpp"
+#include "gen/kronecker.hpp"
 #include "cli/options.hpp"
 #include "cli/subcommand.hpp"
 #include "jobs/jobscript.hpp"
@@ -19,7 +19,7 @@ int run_jobscript_command(int argc, char** argv) {
   CLI::App app{"Write a batch script for a Graph500 BFS run (64 roots, --json) on a Slurm cluster or on Fugaku", "g500 jobscript"};
   app.add_option("--system", spec.system, "slurm or fugaku")->required();
   require_at_least(app.add_option("--nodes", spec.nodes, "number of nodes (for fugaku at most the machine's nodes)"), 1)->required();
-  require_range(app.add_option("--scale", spec.scale, "log2 of the number of vertices (1..42)"), 1, kMaxScale)->required();
+  require_range(app.add_option("--scale", spec.scale, "log2 of the number of vertices (1..42)"), 1, gen::kMaxScale)->required();
   require_at_least(app.add_option("--ppn", spec.ppn, "MPI ranks per node (default 1)"), 1);
   require_at_least(app.add_option("--threads", spec.threads,
                                   "OpenMP threads per rank (default: Fugaku 48 / ppn; Slurm the node's CPUs / ppn, at run time)"),

@@ -77,7 +77,7 @@ int run_map(int argc, char** argv) {
       long long nodes = o.nodes;
       if (!app.count("--nodes") && !(cuboid && !o.cuboid.empty())) {
         auto g = parse_grid(o.grid);
-        nodes = g ? static_cast<long long>(g->first) * g->second : capacity;
+        nodes = g ? g->size() : capacity;
       }
       if (cuboid) run_cuboid(o, system, nodes);
       else run_grid(o, system, nodes);

@@ -38,7 +38,7 @@ struct MapOptions {
   std::optional<unsigned long long> shuffle_seed;
 };
 
-std::optional<std::pair<int, int>> parse_grid(const std::string& text);  // "RxC"; throws UsageError
+std::optional<GridShape> parse_grid(const std::string& text);  // "RxC" (util/grid_shape.hpp), none for ""
 void run_grid(const MapOptions& o, const topo::SystemSpec& system, long long nodes);
 void run_cuboid(const MapOptions& o, const topo::SystemSpec& system, long long nodes);
 void run_simulation(const MapOptions& o, const topo::SystemSpec& system, const topo::GridMapping& m);

@@ -22,27 +22,12 @@ namespace g500::cli::map {
 using namespace g500::topo;
 using namespace g500::io;
 
-std::optional<std::pair<int, int>> parse_grid(const std::string& text) {
+std::optional<GridShape> parse_grid(const std::string& text) {
   if (text.empty()) return std::nullopt;
-  auto x = text.find('x');
-  auto digits_only = [](const std::string& s) {
-    return !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos;
-  };
-  if (x == std::string::npos || !digits_only(text.substr(0, x)) || !digits_only(text.substr(x + 1)))
-    throw UsageError("bad --grid '" + text + "' (expected RxC, e.g. 552x288)");
-  int r = std::stoi(text.substr(0, x)), c = std::stoi(text.substr(x + 1));
-  if (r < 1 || c < 1) throw UsageError("--grid sides must be at least 1");
-  return std::make_pair(r, c);
+  return parse_grid_text(text);
 }
 
 namespace {
-
-
-std::pair<int, int> closest_factor_pair(long long n) {  // R >= C, R/C closest to 1 (Nakao et al. 2021, section 5.2)
-  int c = static_cast<int>(std::sqrt(static_cast<double>(n)));
-  while (c > 1 && n % c != 0) --c;
-  return {static_cast<int>(n / c), c};
-}
 
 std::string ratio_text(int r, int c) {
   char buf[32];
@@ -132,7 +117,7 @@ void run_grid(const MapOptions& o, const SystemSpec& system, long long nodes) {
     if (o.nodes_given && o.nodes != nodes)
       throw UsageError("--axes " + o.axes + " spans " + std::to_string(nodes) + " nodes but --nodes is " +
                        std::to_string(o.nodes));
-    if (auto g = parse_grid(o.grid); g && (g->first != m.placement.rows || g->second != m.placement.cols))
+    if (auto g = parse_grid(o.grid); g && (g->rows != m.placement.rows || g->cols != m.placement.cols))
       throw UsageError("--grid " + o.grid + " does not match --axes " + o.axes + " (" +
                        std::to_string(m.placement.rows) + "x" + std::to_string(m.placement.cols) + ")");
   }
@@ -158,7 +143,7 @@ void run_cuboid(const MapOptions& o, const SystemSpec& system, long long nodes) 
   if (!system.has_tofu_axes())
     throw UsageError("--method cuboid needs a system with axes X,Y,Z,a,b,c (fugaku or k)");
   CuboidSpec spec;
-  std::pair<int, int> grid;
+  GridShape grid;
   if (!o.cuboid.empty()) {
     spec = parse_cuboid_spec(o.cuboid);
     validate_cuboid_spec(spec, system);
@@ -167,8 +152,8 @@ void run_cuboid(const MapOptions& o, const SystemSpec& system, long long nodes) 
     for (int k = 0; k < 2; ++k)
       for (const auto& f : spec.comms[k]) sizes[k] *= f.size;
     grid = {sizes[1], sizes[0]};
-    if (nodes && static_cast<long long>(grid.first) * grid.second != nodes)
-      throw UsageError("--cuboid " + o.cuboid + " has " + std::to_string(1LL * grid.first * grid.second) +
+    if (nodes && grid.size() != nodes)
+      throw UsageError("--cuboid " + o.cuboid + " has " + std::to_string(grid.size()) +
                        " ranks but --nodes is " + std::to_string(nodes));
     if (auto g = parse_grid(o.grid); g && *g != grid)
       throw UsageError("--grid " + o.grid + " does not match --cuboid " + o.cuboid);
@@ -178,13 +163,13 @@ void run_cuboid(const MapOptions& o, const SystemSpec& system, long long nodes) 
     if (nodes > capacity)
       throw UsageError("--nodes " + std::to_string(nodes) + " exceeds the system (" + std::to_string(capacity) + " nodes)");
     auto g = parse_grid(o.grid);
-    if (g && static_cast<long long>(g->first) * g->second != nodes)
+    if (g && g->size() != nodes)
       throw UsageError("--grid " + o.grid + " does not match --nodes " + std::to_string(nodes));
-    grid = g ? *g : closest_factor_pair(nodes);
-    spec = auto_cuboid_spec({grid.second, grid.first}, system);  // row group (C members) fastest
+    grid = g ? *g : closest_factor_shape(nodes);
+    spec = auto_cuboid_spec({grid.cols, grid.rows}, system);  // row group (C members) fastest
   }
   CuboidLayout layout = enumerate_cuboid(spec, system);
-  const int r = grid.first, c = grid.second;
+  const int r = grid.rows, c = grid.cols;
   Placement p{r, c, {}};
   std::vector<Axis> box_axes;
   for (int d = 0; d < 6; ++d) {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <string_view>
 #include <type_traits>
 
 #include "util/error.hpp"
@@ -140,12 +141,15 @@ void check_edge_count(int scale, int edgefactor) {
 }
 
 void parse_seed_pair(const std::string& text, uint64_t& seed1, uint64_t& seed2) {
-  unsigned long long a = 0, b = 0;
-  char tail = 0;
-  if (std::sscanf(text.c_str(), "%llu,%llu%c", &a, &b, &tail) != 2 || text.find('-') != std::string::npos)
-    throw UsageError("--seed '" + text + "' is not of the form A,B with two non-negative integers");
-  seed1 = a;
-  seed2 = b;
+  // Decimal digits only: no sign, space or 0x, and nothing after B.
+  auto parse = [](std::string_view digits, uint64_t& value) {
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    return !digits.empty() && error == std::errc() && end == digits.data() + digits.size();
+  };
+  const size_t comma = text.find(',');
+  const std::string_view all(text);
+  if (comma == std::string::npos || !parse(all.substr(0, comma), seed1) || !parse(all.substr(comma + 1), seed2))
+    throw UsageError("--seed '" + text + "' is not of the form A,B with two unsigned 64-bit integers");
 }
 
 }  // namespace g500::cli

@@ -7,6 +7,10 @@
 
 namespace g500::gen {
 
+// The largest SCALE g500 accepts: vertex ids, edge counts and the distribution's arithmetic stay
+// within 64 bits, and 2^42 vertices is far beyond any machine's memory today.
+inline constexpr int kMaxScale = 42;
+
 struct KroneckerSpec {
   int scale = 16;
   int edgefactor = 16;

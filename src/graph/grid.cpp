@@ -1,28 +1,15 @@
 #include "graph/grid.hpp"
 
-#include <cmath>
-#include <cstdio>
-
 #include "util/error.hpp"
 
 namespace g500 {
 
-GridShape default_grid_shape(int nranks) {
-  int cols = static_cast<int>(std::sqrt(static_cast<double>(nranks)));
-  while (cols > 1 && nranks % cols != 0) --cols;
-  if (cols < 1) cols = 1;
-  return GridShape{nranks / cols, cols};
-}
-
 GridShape parse_grid_shape(const std::string& text, int nranks) {
-  int rows = 0, cols = 0;
-  char tail = 0;
-  if (std::sscanf(text.c_str(), "%dx%d%c", &rows, &cols, &tail) != 2 || rows < 1 || cols < 1)
-    throw UsageError("--grid '" + text + "' is not of the form RxC with positive R and C (e.g. 3x2)");
-  if (static_cast<long>(rows) * cols != nranks)
-    throw UsageError("--grid " + text + " needs " + std::to_string(static_cast<long>(rows) * cols) +
-                     " MPI ranks but the job has " + std::to_string(nranks));
-  return GridShape{rows, cols};
+  const GridShape shape = parse_grid_text(text);
+  if (shape.size() != nranks)
+    throw UsageError("--grid " + text + " needs " + std::to_string(shape.size()) + " MPI ranks but the job has " +
+                     std::to_string(nranks));
+  return shape;
 }
 
 ProcessGrid::ProcessGrid(MPI_Comm world, GridShape shape, const std::vector<std::pair<int, int>>& placement)

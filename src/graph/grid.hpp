@@ -7,16 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "util/grid_shape.hpp"
+
 namespace g500 {
 
-struct GridShape {
-  int rows = 1;  // R
-  int cols = 1;  // C
-};
-
-// The paper's rule (5.2): R >= C with R/C as close to 1 as possible (8 -> 4 x 2, 6 -> 3 x 2).
-GridShape default_grid_shape(int nranks);
-// Parses "RxC"; throws UsageError when malformed or when R*C != nranks.
+// Parses "RxC" (util/grid_shape.hpp); throws UsageError when malformed or when R*C != nranks.
 GridShape parse_grid_shape(const std::string& text, int nranks);
 
 class ProcessGrid {

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "gen/kronecker.hpp"
+
 namespace g500::io {
 
 enum class Format { tsv, snap, mtx, bin };
@@ -23,7 +25,7 @@ inline constexpr uint64_t kMaxFileId = static_cast<uint64_t>(INT64_MAX);
 // Most vertices a header (mtx size line, bin header) may declare: those of the largest graph
 // g500 runs (--scale 42). A larger count could never be held, and would overflow the 64-bit
 // arithmetic of the vertex distribution.
-inline constexpr int64_t kMaxDeclaredVertices = int64_t{1} << 42;
+inline constexpr int64_t kMaxDeclaredVertices = int64_t{1} << gen::kMaxScale;
 // Longest accepted text line (a longer one is reported as malformed, so a binary file given as
 // text never makes a rank buffer the rest of the file).
 inline constexpr size_t kMaxLineBytes = 1 << 20;

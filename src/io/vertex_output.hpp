@@ -17,11 +17,6 @@
 
 namespace g500::io {
 
-// Collective: BFS tree depths of the owned vertices (graph.dist.block entries, -1 unreached)
-// from a valid parent array (global ids, -1 unreached).
-std::vector<int64_t> tree_depths(const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
-                                 const std::vector<int64_t>& parents);
-
 // Collective: moves owned per-vertex values (BFS distribution, graph.dist.block entries) to the
 // id map's slices: result[k] is the value of new id ids.local_begin() + k.
 std::vector<int64_t> to_map_slices(const LocalGraph& graph, const ProcessGrid& grid, const VertexIdMap& ids,

@@ -19,7 +19,6 @@
 namespace g500::jobs {
 namespace {
 
-constexpr int kMaxScale = 42;
 constexpr long kMaxRanks = 1L << 30;
 
 bool is_digits(const std::string& text) {
@@ -104,8 +103,8 @@ Resolved resolve(const JobSpec& spec) {
   if (spec.system != "slurm" && spec.system != "fugaku")
     throw UsageError("--system must be slurm or fugaku (got '" + spec.system + "')");
   if (spec.nodes < 1) throw UsageError(fmt::format("--nodes must be at least 1 (got {})", spec.nodes));
-  if (spec.scale < 1 || spec.scale > kMaxScale)
-    throw UsageError(fmt::format("--scale must be between 1 and {} (got {})", kMaxScale, spec.scale));
+  if (spec.scale < 1 || spec.scale > gen::kMaxScale)
+    throw UsageError(fmt::format("--scale must be between 1 and {} (got {})", gen::kMaxScale, spec.scale));
   if (spec.ppn < 1) throw UsageError(fmt::format("--ppn must be at least 1 (got {})", spec.ppn));
   if (spec.threads < 0) throw UsageError(fmt::format("--threads must be at least 1 (got {})", spec.threads));
   if (static_cast<long>(spec.nodes) * spec.ppn > kMaxRanks)
@@ -117,7 +116,7 @@ Resolved resolve(const JobSpec& spec) {
     throw UsageError("--node-shape is for --system fugaku (Slurm has no job shapes)");
   Resolved r;
   r.ranks = spec.nodes * spec.ppn;
-  r.grid = spec.grid.empty() ? default_grid_shape(r.ranks) : parse_grid_shape(spec.grid, r.ranks);
+  r.grid = spec.grid.empty() ? closest_factor_shape(r.ranks) : parse_grid_shape(spec.grid, r.ranks);
   r.pass_grid = true;
   if (!spec.rankmap.empty()) {
     // g500 bfs takes the grid from the rank map. A map readable here is checked now (the script
@@ -233,7 +232,7 @@ std::string default_fugaku_node_shape(int nodes, int ppn, int grid_rows, int gri
   if (nodes == 1) return "1";
   if (grid_cols % ppn == 0 && static_cast<long>(grid_cols / ppn) * grid_rows == nodes)
     return grid_cols / ppn == 1 ? std::to_string(grid_rows) : fmt::format("{}x{}", grid_cols / ppn, grid_rows);
-  const GridShape fallback = default_grid_shape(nodes);
+  const GridShape fallback = closest_factor_shape(nodes);
   return fallback.cols == 1 ? std::to_string(fallback.rows) : fmt::format("{}x{}", fallback.rows, fallback.cols);
 }
 

@@ -18,7 +18,7 @@ namespace g500 {
 
 GridChoice choose_grid(const std::string& grid_text, const std::string& rankmap_path, int nranks) {
   GridChoice choice;
-  choice.shape = grid_text.empty() ? default_grid_shape(nranks) : parse_grid_shape(grid_text, nranks);
+  choice.shape = grid_text.empty() ? closest_factor_shape(nranks) : parse_grid_shape(grid_text, nranks);
   if (rankmap_path.empty()) return choice;
   int rows = 0, cols = 0;
   for (const auto& p : io::read_rankmap_csv(rankmap_path, nranks, &rows, &cols)) choice.placement.emplace_back(p.row, p.col);

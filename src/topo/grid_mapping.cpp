@@ -125,9 +125,9 @@ GridMapping choose_grid_mapping(const SystemSpec& system, const GridRequest& req
   if (request.nodes > capacity)
     throw UsageError("--nodes " + std::to_string(request.nodes) + " exceeds the system (" +
                      describe_axes(system.axes) + " has " + std::to_string(capacity) + " nodes)");
-  if (request.grid && static_cast<long long>(request.grid->first) * request.grid->second != request.nodes)
-    throw UsageError("--grid " + std::to_string(request.grid->first) + "x" +
-                     std::to_string(request.grid->second) + " does not match --nodes " +
+  if (request.grid && static_cast<long long>(request.grid->rows) * request.grid->cols != request.nodes)
+    throw UsageError("--grid " + std::to_string(request.grid->rows) + "x" +
+                     std::to_string(request.grid->cols) + " does not match --nodes " +
                      std::to_string(request.nodes));
   auto boxes = boxes_with_nodes(system, request.nodes);
   if (boxes.empty())
@@ -153,7 +153,7 @@ GridMapping choose_grid_mapping(const SystemSpec& system, const GridRequest& req
         else { rows.push_back(used[k]); r *= ext[used[k]]; }
       }
       if (request.grid) {
-        if (r != request.grid->first || c != request.grid->second) continue;
+        if (r != request.grid->rows || c != request.grid->cols) continue;
       } else if (r < c) {
         continue;
       }
@@ -164,8 +164,8 @@ GridMapping choose_grid_mapping(const SystemSpec& system, const GridRequest& req
     }
   }
   if (!best)
-    throw UsageError("--grid " + std::to_string(request.grid->first) + "x" +
-                     std::to_string(request.grid->second) + " cannot be formed from whole axes of any " +
+    throw UsageError("--grid " + std::to_string(request.grid->rows) + "x" +
+                     std::to_string(request.grid->cols) + " cannot be formed from whole axes of any " +
                      std::to_string(request.nodes) + "-node box of " + describe_axes(system.axes) +
                      " (try --method cuboid or another --grid)");
   Topology box = box_topology(system, best_box);

@@ -3,28 +3,20 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 
-#include "comm/exchange.hpp"
 #include "graph/column_blocks.hpp"
 #include "util/agree.hpp"
 #include "util/bitmap.hpp"
 #include "util/splitmix64.hpp"
+#include "validate/tree_depths.hpp"
 
 namespace g500 {
 
 namespace {
-
-constexpr int32_t kUnreached = -1;
-
-int owner_rank(const Distribution& d, const ProcessGrid& grid, int64_t v) {
-  return grid.world_rank_of(d.owner_row(v), d.owner_col(v));
-}
-int64_t owned_offset(const Distribution& d, int64_t v) { return v % d.block; }
 
 // Rule 1: parent values are vertex ids or -1, padding vertices unreached, the root its own parent.
 std::string check_parent_values(const Distribution& d, int64_t root, const std::vector<int64_t>& parents) {
@@ -39,153 +31,13 @@ std::string check_parent_values(const Distribution& d, int64_t root, const std::
   return {};
 }
 
-// Rule 2: depths by walking the tree down from the root, one level per round. A vertex with a
-// parent but no depth afterwards sits on a cycle or below an unreached vertex. (Each vertex names
-// one parent, so it is in one child list and gets its depth at most once.)
-std::string compute_tree_depths(const Distribution& d, const ProcessGrid& grid, int64_t root,
-                                const std::vector<int64_t>& parents, std::vector<int32_t>& depth) {
-  const int nranks = grid.size();
-  const int nthreads = omp_get_max_threads();
-  comm::PhaseProfile unused;
-  comm::AlltoallvFn alltoallv = comm::find_alltoallv("mpi");
-  const int64_t first = d.owned_begin();
-  // Children lists at each parent's owner: one record (parent's owned offset << 32 | child's owned
-  // offset) per child; the child's owner is the rank the record came from. Offsets fit in 32 bits
-  // (B <= 2^32, checked at start).
-  comm::ThreadBuckets out = comm::make_thread_buckets(nthreads, nranks);
-#pragma omp parallel num_threads(nthreads)
-  {
-    auto& mine = out[omp_get_thread_num()];
-#pragma omp for schedule(static)
-    for (int64_t k = 0; k < d.block; ++k) {
-      const int64_t p = parents[k], v = first + k;
-      if (p < 0 || v == root) continue;
-      mine[owner_rank(d, grid, p)].push_back((static_cast<uint64_t>(owned_offset(d, p)) << 32) |
-                                             static_cast<uint64_t>(k));
-    }
-  }
-  comm::Received in = comm::exchange(out, grid.world(), alltoallv, unused);
-  const int64_t nrecords = static_cast<int64_t>(in.records.size());
-  std::vector<int64_t> child_start(d.block + 1, 0);
-#pragma omp parallel for schedule(static)
-  for (int64_t r = 0; r < nrecords; ++r)
-    std::atomic_ref<int64_t>(child_start[(in.records[r] >> 32) + 1]).fetch_add(1, std::memory_order_relaxed);
-  for (int64_t k = 0; k < d.block; ++k) child_start[k + 1] += child_start[k];
-  // children: (child's owner rank << 32 | child's owned offset) by parent.
-  std::vector<uint64_t> children(nrecords);
-  {
-    std::vector<int64_t> cursor(child_start.begin(), child_start.end() - 1);
-#pragma omp parallel num_threads(nthreads)
-    for (int source = 0; source < nranks; ++source) {
-      const int64_t begin = in.displs[source], end = begin + in.counts[source];
-#pragma omp for schedule(static)
-      for (int64_t r = begin; r < end; ++r) {
-        const int64_t at =
-            std::atomic_ref<int64_t>(cursor[in.records[r] >> 32]).fetch_add(1, std::memory_order_relaxed);
-        children[at] = (static_cast<uint64_t>(source) << 32) | (in.records[r] & 0xffffffffU);
-      }
-    }
-  }
-
-  depth.assign(d.block, kUnreached);
-  std::vector<int64_t> frontier;
-  if (root >= first && root < first + d.block) {
-    depth[owned_offset(d, root)] = 0;
-    frontier.push_back(owned_offset(d, root));
-  }
-  for (;;) {
-    comm::clear_thread_buckets(out);
-    const int64_t nfrontier = static_cast<int64_t>(frontier.size());
-#pragma omp parallel num_threads(nthreads)
-    {
-      auto& mine = out[omp_get_thread_num()];
-#pragma omp for schedule(dynamic, 256)
-      for (int64_t f = 0; f < nfrontier; ++f) {
-        const int64_t p = frontier[f];
-        const uint32_t child_depth = static_cast<uint32_t>(depth[p] + 1);
-        for (int64_t c = child_start[p]; c < child_start[p + 1]; ++c)
-          mine[children[c] >> 32].push_back((children[c] << 32) | child_depth);
-      }
-    }
-    in = comm::exchange(out, grid.world(), alltoallv, unused);
-    frontier.resize(in.records.size());
-#pragma omp parallel for schedule(static)
-    for (size_t r = 0; r < in.records.size(); ++r) {
-      const int64_t k = static_cast<int64_t>(in.records[r] >> 32);
-      depth[k] = static_cast<int32_t>(in.records[r] & 0xffffffffU);
-      frontier[r] = k;
-    }
-    int64_t active = static_cast<int64_t>(frontier.size());
-    MPI_Allreduce(MPI_IN_PLACE, &active, 1, MPI_INT64_T, MPI_SUM, grid.world());
-    if (active == 0) break;
-  }
-  for (int64_t k = 0; k < d.block; ++k)
-    if (parents[k] >= 0 && depth[k] == kUnreached)
-      return "the parent chain of vertex " + std::to_string(first + k) +
-             " does not reach the root (a cycle or an unreached parent)";
-  return {};
-}
-
-// Rule 2 on one process (it owns every vertex, offsets are the ids): each vertex walks up its
-// parent chain to the first vertex whose depth is known, then walks it again writing the depths.
-// A chain that ends at an unreached vertex or at one already known to fail, or that runs into a
-// cycle (Brent's detection: at most a few times tail + cycle steps), marks its vertices failed.
-// Threads may walk the same chain; they write the same values, so the races are benign.
-std::string compute_tree_depths_local(const Distribution& d, int64_t root, const std::vector<int64_t>& parents,
-                                      std::vector<int32_t>& depth) {
-  constexpr int32_t kUnknown = -2, kFailed = -3;
-  const int64_t n = d.block;
-  depth.resize(n);
-#pragma omp parallel for schedule(static)
-  for (int64_t v = 0; v < n; ++v) depth[v] = parents[v] < 0 ? kUnreached : kUnknown;
-  depth[root] = 0;
-  auto load = [&](int64_t x) { return std::atomic_ref<int32_t>(depth[x]).load(std::memory_order_relaxed); };
-  auto store = [&](int64_t x, int32_t value) {
-    std::atomic_ref<int32_t>(depth[x]).store(value, std::memory_order_relaxed);
-  };
-#pragma omp parallel for schedule(dynamic, 4096)
-  for (int64_t v = 0; v < n; ++v) {
-    if (load(v) != kUnknown) continue;
-    // Up to the first vertex that is not unknown, counting the steps.
-    int64_t x = v, steps = 0, saved = v, power = 1, lambda = 0;
-    int32_t end = kFailed;
-    for (;;) {
-      const int32_t dx = load(x);
-      if (dx != kUnknown) {
-        end = dx;
-        break;
-      }
-      x = parents[x];
-      ++steps;
-      if (x == saved) break;  // a cycle: end stays kFailed
-      if (++lambda == power) {
-        saved = x;
-        power *= 2;
-        lambda = 0;
-      }
-    }
-    const bool reached = end >= 0;
-    x = v;
-    for (int64_t s = 0; s < steps; ++s) {
-      if (!reached && load(x) == kFailed) break;
-      store(x, reached ? static_cast<int32_t>(end + steps - s) : kFailed);
-      x = parents[x];
-    }
-  }
-  for (int64_t k = 0; k < n; ++k)
-    if (parents[k] >= 0 && depth[k] < 0)
-      return "the parent chain of vertex " + std::to_string(k) +
-             " does not reach the root (a cycle or an unreached parent)";
-  return {};
-}
-
 // Depths as stored for the edge check: 0 for unreached, depth + 2 for reached. With depths up to
 // max(T) - 3, (T)(du - dv + 1) <= 2 holds exactly when both are unreached or both are reached
 // with depths at most one apart: differences are taken modulo 2^bits, and no stored reached value
 // is within one (cyclically) of 0.
 template <typename T>
 T stored_depth(int32_t depth) {
-  return depth == kUnreached ? T{0} : static_cast<T>(depth + 2);
+  return depth == kUnreachedDepth ? T{0} : static_cast<T>(depth + 2);
 }
 template <typename T>
 int64_t unstored_depth(T stored) {
@@ -299,10 +151,7 @@ ValidationResult validate_bfs(const LocalGraph& graph, const ProcessGrid& grid, 
   result.error = first_error(check_parent_values(d, root, parents), grid.world());
   if (!result.error.empty()) return result;
   std::vector<int32_t> depth;
-  const bool local_tree = grid.size() == 1 && options.local_tree_walk;
-  result.error = first_error(local_tree ? compute_tree_depths_local(d, root, parents, depth)
-                                        : compute_tree_depths(d, grid, root, parents, depth),
-                             grid.world());
+  result.error = tree_depths(d, grid, root, parents, depth, options.local_tree_walk);
   if (!result.error.empty()) return result;
   int32_t max_depth = 0;
 #pragma omp parallel for schedule(static) reduction(max : max_depth)
@@ -376,7 +225,7 @@ ValidationResult validate_bfs(const LocalGraph& graph, const ProcessGrid& grid, 
   const int64_t first = d.owned_begin();
   int64_t degree_sum = 0;
   for (int64_t k = 0; k < d.block; ++k) {
-    if (depth[k] == kUnreached) continue;
+    if (depth[k] == kUnreachedDepth) continue;
     const int64_t v = first + k;
     degree_sum += graph.owned_degree[k];
     const int64_t local = graph.owned_local(k);
@@ -390,7 +239,7 @@ ValidationResult validate_bfs(const LocalGraph& graph, const ProcessGrid& grid, 
   std::vector<int64_t> levels(global_max_depth + 1, 0);
   uint64_t hash = 0;
   for (int64_t k = 0; k < d.block; ++k) {
-    if (depth[k] == kUnreached) continue;
+    if (depth[k] == kUnreachedDepth) continue;
     ++levels[depth[k]];
     hash += splitmix64(static_cast<uint64_t>(first + k) * 64 + static_cast<uint64_t>(depth[k]));
   }

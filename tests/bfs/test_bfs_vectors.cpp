@@ -48,7 +48,7 @@ TEST(BfsVectors, TransposedGridShape) {
   // R < C is allowed with --grid; the results must not depend on the shape.
   int nranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  GridShape shape = default_grid_shape(nranks);
+  GridShape shape = closest_factor_shape(nranks);
   check_scale(12, 1, GridShape{shape.cols, shape.rows});
   check_scale(12, 1, GridShape{1, nranks});
   // A long grid row: overlap's segments travel both ways through several processes.

@@ -35,17 +35,17 @@ TEST(Stats, HarmonicMeanTeps) {
 }
 
 TEST(Grid, DefaultShapeIsClosestFactorsWithRowsAtLeastCols) {
-  EXPECT_EQ(default_grid_shape(1).rows, 1);
-  EXPECT_EQ(default_grid_shape(2).rows, 2);
-  EXPECT_EQ(default_grid_shape(2).cols, 1);
-  EXPECT_EQ(default_grid_shape(4).rows, 2);
-  EXPECT_EQ(default_grid_shape(6).rows, 3);
-  EXPECT_EQ(default_grid_shape(6).cols, 2);
-  EXPECT_EQ(default_grid_shape(8).rows, 4);
-  EXPECT_EQ(default_grid_shape(8).cols, 2);
-  EXPECT_EQ(default_grid_shape(7).rows, 7);
-  EXPECT_EQ(default_grid_shape(7).cols, 1);
-  EXPECT_EQ(default_grid_shape(16).rows, 4);
+  EXPECT_EQ(closest_factor_shape(1).rows, 1);
+  EXPECT_EQ(closest_factor_shape(2).rows, 2);
+  EXPECT_EQ(closest_factor_shape(2).cols, 1);
+  EXPECT_EQ(closest_factor_shape(4).rows, 2);
+  EXPECT_EQ(closest_factor_shape(6).rows, 3);
+  EXPECT_EQ(closest_factor_shape(6).cols, 2);
+  EXPECT_EQ(closest_factor_shape(8).rows, 4);
+  EXPECT_EQ(closest_factor_shape(8).cols, 2);
+  EXPECT_EQ(closest_factor_shape(7).rows, 7);
+  EXPECT_EQ(closest_factor_shape(7).cols, 1);
+  EXPECT_EQ(closest_factor_shape(16).rows, 4);
 }
 
 }  // namespace

@@ -119,7 +119,7 @@ TEST(SsspVectors, TransposedGridShape) {
   // phases must have run for that to be tested.
   int nranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  GridShape shape = default_grid_shape(nranks);
+  GridShape shape = closest_factor_shape(nranks);
   const SsspOptions defaults;
   int64_t pulls = 0;
   check_scale(12, 1, defaults.delta, GridShape{shape.cols, shape.rows}, defaults.sub_buckets, {}, 64, nullptr,

@@ -28,7 +28,7 @@ std::unique_ptr<BuiltTestGraph<Graph>> build_test_graph_with(int scale, GridShap
   int rank = 0, nranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  if (shape.rows * shape.cols != nranks) shape = default_grid_shape(nranks);
+  if (shape.rows * shape.cols != nranks) shape = closest_factor_shape(nranks);
   built->generator = std::make_unique<gen::KroneckerGenerator>(built->spec);
   built->grid = std::make_unique<ProcessGrid>(MPI_COMM_WORLD, shape);
   built->graph = build(*built->generator, rank, nranks, *built->grid);

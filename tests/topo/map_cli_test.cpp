@@ -172,7 +172,7 @@ TEST(MapCli, BadInputIsOneLineAndNonZero) {
   expect_one_line_error(run_map("--shape 2x,3t"), "--shape");
   expect_one_line_error(run_map("--shape 2m,,3t"), "--shape");
   expect_one_line_error(run_map("--nodes 12 --grid 5x3"), "does not match --nodes 12");
-  expect_one_line_error(run_map("--nodes 12 --grid 4by3"), "bad --grid");
+  expect_one_line_error(run_map("--nodes 12 --grid 4by3"), "--grid '4by3' is not of the form RxC");
   expect_one_line_error(run_map("--nodes 200000"), "exceeds the system");
   expect_one_line_error(run_map("--nodes 0"), "--nodes");
   expect_one_line_error(run_map("--nodes -5"), "--nodes");

@@ -1,0 +1,89 @@
+#include "bfs/driver.hpp"
+
+#include <cstdio>
+#include <optional>
+#include <stdexcept>
+
+#include "bfs/report.hpp"
+#include "io/vertex_output.hpp"
+#include "run/job_output.hpp"
+#include "validate/tree_depths.hpp"
+
+namespace g500 {
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+// Depths of the first root's tree in 64-bit values, as the vertex files take them.
+std::vector<int64_t> depths_of_tree(const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
+                                    const std::vector<int64_t>& parents) {
+  std::vector<int32_t> depth;
+  if (std::string error = tree_depths(graph.dist, grid, root, parents, depth); !error.empty())
+    throw std::runtime_error("--output-depths: the BFS result is not a tree: " + error);  // a BFS defect
+  return std::vector<int64_t>(depth.begin(), depth.end());
+}
+
+void print_report(const BfsJob& job, const std::optional<io::EdgeInput>& edges, const BenchmarkResult& result) {
+  const BenchmarkConfig& config = job.config;
+  if (edges) {
+    print_input_line(stdout, "bfs", *edges, result.vertices_without_edges, edges->stats.weighted ? ", weighted" : "");
+    std::printf("# g500 bfs: %d ranks as a %dx%d grid, %d threads per rank, graph %.1f MiB on the largest rank\n",
+                result.ranks, result.grid_rows, result.grid_cols, result.threads,
+                static_cast<double>(result.graph_bytes_max_rank) / kMiB);
+  } else {
+    std::printf("# g500 bfs: SCALE %d, %d ranks as a %dx%d grid, %d threads per rank, graph %.1f MiB on the largest rank\n",
+                config.spec.scale, result.ranks, result.grid_rows, result.grid_cols, result.threads,
+                static_cast<double>(result.graph_bytes_max_rank) / kMiB);
+  }
+  if (result.validation_failed) {
+    std::fprintf(stderr, "g500 bfs: %s\n", result.validation_error.c_str());
+    std::printf("No results printed for invalid run.\n");
+  } else {
+    print_result_block(stdout, config, result);
+    print_phase_profile(stdout, result);
+    print_graph_memory(stdout, result);
+    print_peak_memory(stdout, result);
+  }
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int run_bfs_job(BfsJob& job) {
+  BenchmarkConfig& config = job.config;
+  const std::unique_ptr<OutputFile> json_file = open_named_output(job.json_path);
+  const std::unique_ptr<OutputFile> parents_file = open_named_output(job.parents_path);
+  const std::unique_ptr<OutputFile> depths_file = open_named_output(job.depths_path);
+  const bool force = job.force;
+  std::optional<io::EdgeInput> edges =
+      load_file_input(job.input, config.spec, config.root_seed, config.progress,
+                      [&](const io::DeclaredSize& size) { check_declared_bfs_input(config, size, force); });
+  if (edges) config.input = &*edges;
+  OutputIds ids(config.input);
+  if (parents_file || depths_file)
+    config.first_root_hook = [&](const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
+                                 const std::vector<int64_t>& parents) {
+      const std::string from = " from root " + std::to_string(ids.file_id(graph, root));
+      if (parents_file)
+        io::write_vertex_file(*parents_file, ids.of(graph), io::to_map_slices(graph, grid, ids.of(graph), parents),
+                              true, "g500 bfs parents" + from + ": vertex parent (-1: unreached)");
+      if (depths_file) {
+        const std::vector<int64_t> depths = depths_of_tree(graph, grid, root, parents);
+        io::write_vertex_file(*depths_file, ids.of(graph), io::to_map_slices(graph, grid, ids.of(graph), depths),
+                              false, "g500 bfs depths" + from + ": vertex depth (-1: unreached)");
+      }
+    };
+  const BenchmarkResult result = run_bfs_benchmark(config, force);
+
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) print_report(job, edges, result);
+  if (json_file) {
+    nlohmann::json j = result_json(config, result);
+    if (edges) j["input"] = input_json(*edges, result.vertices_without_edges);
+    json_file->write_from_rank0(j.dump(1) + "\n");
+  }
+  return result.validation_failed ? 1 : 0;
+}
+
+}  // namespace g500

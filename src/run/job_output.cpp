@@ -1,0 +1,24 @@
+#include "run/job_output.hpp"
+
+namespace g500 {
+
+std::unique_ptr<OutputFile> open_named_output(const std::string& path, MPI_Comm comm) {
+  if (path.empty()) return nullptr;
+  return std::make_unique<OutputFile>(path, comm);
+}
+
+const io::VertexIdMap& OutputIds::of(const LocalGraph& graph) {
+  if (input_) return input_->ids;
+  if (!generated_) generated_ = io::VertexIdMap::offset(graph.dist.nvertices, 0, MPI_COMM_WORLD);
+  return *generated_;
+}
+
+void print_peak_memory(FILE* out, const RunSummary& summary) {
+  constexpr double kMiB = 1024.0 * 1024.0;
+  std::fprintf(out, "peak memory per rank: %.1f MiB; %.1f bytes per input edge\n",
+               static_cast<double>(summary.peak_rss_bytes_max_rank) / kMiB,
+               static_cast<double>(summary.peak_rss_bytes_max_rank) * summary.ranks /
+                   static_cast<double>(summary.input_edges));
+}
+
+}  // namespace g500

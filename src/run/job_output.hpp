@@ -1,0 +1,39 @@
+// What the kernel drivers (bfs/driver, sssp/driver) share around a run: the output files named by
+// options, opened before the work so a bad path fails first; the vertex ids per-vertex files are
+// written in; and the closing memory line.
+#pragma once
+#include <mpi.h>
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "graph/local_graph.hpp"
+#include "io/edge_input.hpp"
+#include "run/run_setup.hpp"
+#include "util/output_file.hpp"
+
+namespace g500 {
+
+// Collective: the file `path` names (util/output_file.hpp), or null when the option was not given.
+std::unique_ptr<OutputFile> open_named_output(const std::string& path, MPI_Comm comm = MPI_COMM_WORLD);
+
+// The ids of per-vertex result files: the input file's ids, or for a generated graph the
+// generated ids themselves (made when first asked for, collectively).
+class OutputIds {
+ public:
+  explicit OutputIds(const io::EdgeInput* input) : input_(input) {}
+  const io::VertexIdMap& of(const LocalGraph& graph);
+  // The file id of vertex v (global id of the graph).
+  uint64_t file_id(const LocalGraph& graph, int64_t v) { return of(graph).to_file_ids({v}).front(); }
+
+ private:
+  const io::EdgeInput* input_;
+  std::optional<io::VertexIdMap> generated_;
+};
+
+// "peak memory per rank: X MiB; Y bytes per input edge".
+void print_peak_memory(FILE* out, const RunSummary& summary);
+
+}  // namespace g500

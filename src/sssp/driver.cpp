@@ -1,0 +1,75 @@
+#include "sssp/driver.hpp"
+
+#include <cstdio>
+#include <optional>
+
+#include "io/vertex_output.hpp"
+#include "run/job_output.hpp"
+#include "sssp/report.hpp"
+
+namespace g500 {
+namespace {
+
+void print_report(const SsspJob& job, const std::optional<io::EdgeInput>& edges, const SsspBenchmarkResult& result) {
+  const SsspConfig& config = job.config;
+  if (edges)
+    print_input_line(stdout, "sssp", *edges, result.vertices_without_edges,
+                     result.generated_weights ? ", weights generated (the file has none)" : ", weights from the file");
+  std::printf("# g500 sssp: SCALE %d, %d ranks as a %dx%d grid, %d threads per rank, delta %g, graph %.1f MiB on the largest rank\n",
+              config.spec.scale, result.ranks, result.grid_rows, result.grid_cols, result.threads, config.sssp.delta,
+              static_cast<double>(result.graph_bytes_max_rank) / (1024.0 * 1024.0));
+  if (result.validation_failed) {
+    std::fprintf(stderr, "g500 sssp: %s\n", result.validation_error.c_str());
+    std::printf("No results printed for invalid run.\n");
+  } else {
+    print_sssp_result_block(stdout, config, result);
+    print_sssp_phase_profile(stdout, result);
+    print_dijkstra_comparison(stdout, result);
+    print_peak_memory(stdout, result);
+  }
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int run_sssp_job(SsspJob& job) {
+  SsspConfig& config = job.config;
+  const std::unique_ptr<OutputFile> json_file = open_named_output(job.json_path);
+  const std::unique_ptr<OutputFile> distances_file = open_named_output(job.distances_path);
+  const std::unique_ptr<OutputFile> parents_file = open_named_output(job.parents_path);
+  const bool force = job.force;
+  std::optional<io::EdgeInput> edges =
+      load_file_input(job.input, config.spec, config.root_seed, false,
+                      [&](const io::DeclaredSize& size) { check_declared_sssp_input(config, size, force); });
+  if (edges) config.input = &*edges;
+  OutputIds ids(config.input);
+  if (distances_file || parents_file)
+    config.first_root_hook = [&](const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
+                                 const std::vector<double>& distances, const std::vector<int64_t>& parents) {
+      const std::string from = " from root " + std::to_string(ids.file_id(graph, root));
+      if (distances_file)
+        io::write_vertex_file(*distances_file, ids.of(graph), io::to_map_slices(graph, grid, ids.of(graph), distances),
+                              "g500 sssp distances" + from + ": vertex distance (inf: unreached)");
+      if (parents_file)
+        io::write_vertex_file(*parents_file, ids.of(graph), io::to_map_slices(graph, grid, ids.of(graph), parents),
+                              true, "g500 sssp parents" + from + ": vertex parent (-1: unreached)");
+    };
+  const SsspBenchmarkResult result = run_sssp_benchmark(config, force);
+
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) print_report(job, edges, result);
+  if (json_file) {
+    nlohmann::json j = sssp_result_json(config, result);
+    if (edges) {
+      j["input"] = input_json(*edges, result.vertices_without_edges);
+      j["input"]["weights"] = result.generated_weights ? "generated" : "file";
+      j["input"]["weight_seed"] = config.weight_seed;
+    }
+    json_file->write_from_rank0(j.dump(1) + "\n");
+  }
+  if (result.validation_failed) return 1;
+  return result.dijkstra_agrees ? 0 : 1;
+}
+
+}  // namespace g500
