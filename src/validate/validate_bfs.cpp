@@ -142,6 +142,98 @@ EdgeCheck gather_and_check_edges(const LocalGraph& graph, const ProcessGrid& gri
   return check_edges(graph, row_depth, col_depth, row_target, tree_edge_seen);
 }
 
+// Per row of the row set, its parent as a column-local id in the graph's ids of this process's
+// column set (-1 when unreached or in another column set): the only neighbour that can be the
+// tree edge (ids differ from the original ones when the graph is renumbered, Nakao et al. 2021,
+// section 4.2). Collective over the row and column communicators.
+std::vector<int64_t> tree_edge_targets(const LocalGraph& graph, const ProcessGrid& grid,
+                                       const std::vector<int64_t>& parents) {
+  const Distribution& d = graph.dist;
+  std::vector<int64_t> row_target(d.row_set_size());
+  int64_t* mine = row_target.data() + static_cast<int64_t>(d.col) * d.block;  // the row communicator's order
+#pragma omp parallel for schedule(static)
+  for (int64_t k = 0; k < d.block; ++k) mine[k] = parents[graph.owned_original(k)];
+  MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, row_target.data(), static_cast<int>(d.block), MPI_INT64_T,
+                grid.row_comm());
+  // Original column-local id x = position * B + offset -> the graph's: position * B plus the new
+  // offset in that position's block, from its owner's owned_new (the column set's blocks are
+  // those hosted by P(0..R-1, j), in the column communicator's order).
+  std::vector<LocalId> gathered_new;
+  const LocalId* new_offset = nullptr;
+  if (graph.renumbering.active()) {
+    if (d.R == 1) {  // one block, ours (in both layouts)
+      new_offset = graph.renumbering.owned_new.data();
+    } else {
+      gathered_new.resize(d.col_set_size());
+      std::vector<LocalId> hosted(d.columns_aligned() ? 0 : d.block);
+      MPI_Allgather(hosted_column_block(graph.renumbering.owned_new.data(), hosted.data(), static_cast<int>(d.block),
+                                        MPI_UINT32_T, d, grid),
+                    static_cast<int>(d.block), MPI_UINT32_T, gathered_new.data(), static_cast<int>(d.block),
+                    MPI_UINT32_T, grid.col_comm());
+      new_offset = gathered_new.data();
+    }
+  }
+  const int64_t nrows = d.row_set_size();
+#pragma omp parallel for schedule(static)
+  for (int64_t v = 0; v < nrows; ++v) {
+    const int64_t p = row_target[v];
+    if (p < 0 || d.col_set_of(p) != d.col) {
+      row_target[v] = -1;
+      continue;
+    }
+    const LocalId x = d.col_local(p);
+    row_target[v] = new_offset ? x - static_cast<LocalId>(d.by_block.remainder(x)) + new_offset[x] : x;
+  }
+  return row_target;
+}
+
+// Rule 3 on this process's edges, in the narrowest depth type that holds the tree's depths;
+// also marks in tree_edge_seen the rows whose parent is among their neighbours here.
+EdgeCheck check_edges_against_depths(const LocalGraph& graph, const ProcessGrid& grid, const std::vector<int32_t>& depth,
+                                     int32_t max_depth, const std::vector<int64_t>& parents, bool narrow_depths,
+                                     Bitmap& tree_edge_seen) {
+  const std::vector<int64_t> row_target = tree_edge_targets(graph, grid, parents);
+  constexpr int32_t kNarrowMaxDepth = 252;  // stored_depth<uint8_t> holds depth + 2 <= 254
+  if (narrow_depths && max_depth <= kNarrowMaxDepth)
+    return gather_and_check_edges<uint8_t>(graph, grid, depth, row_target, tree_edge_seen);
+  return gather_and_check_edges<uint32_t>(graph, grid, depth, row_target, tree_edge_seen);
+}
+
+std::string describe_bad_edge(const LocalGraph& graph, const EdgeCheck& edges) {
+  if (edges.bad_v < 0) return {};
+  const Distribution& d = graph.dist;
+  const int64_t v = d.global_from_row_local(graph.original_row_local(static_cast<LocalId>(edges.bad_v)), d.row);
+  const int64_t u = d.global_from_col_local(graph.original_col_local(static_cast<LocalId>(edges.bad_u)), d.col);
+  return "edge (" + std::to_string(v) + ", " + std::to_string(u) + ") joins depths " + std::to_string(edges.bad_dv) +
+         " and " + std::to_string(edges.bad_du) +
+         " (-1 = unreached): levels must differ by at most one and the tree must span the component";
+}
+
+// Rule 4: every reached vertex but the root found its parent among its neighbours on some process
+// of its grid row (the rows' marks are OR-ed onto the owners). Also sums the reached vertices'
+// degrees, the cross-check of the TEPS edge count.
+std::string check_parents_are_neighbours(const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
+                                         const std::vector<int64_t>& parents, const std::vector<int32_t>& depth,
+                                         const Bitmap& tree_edge_seen, int64_t& degree_sum) {
+  const Distribution& d = graph.dist;
+  std::vector<uint64_t> owned_seen(d.block / kBitsPerWord);
+  MPI_Reduce_scatter_block(tree_edge_seen.data(), owned_seen.data(), static_cast<int>(d.block / kBitsPerWord),
+                           MPI_UINT64_T, MPI_BOR, grid.row_comm());
+  const int64_t first = d.owned_begin();
+  std::string error;
+  degree_sum = 0;
+  for (int64_t k = 0; k < d.block; ++k) {
+    if (depth[k] == kUnreachedDepth) continue;
+    const int64_t v = first + k;
+    degree_sum += graph.owned_degree[k];
+    const int64_t local = graph.owned_local(k);
+    if (v != root && !((owned_seen[local / kBitsPerWord] >> (local % kBitsPerWord)) & 1U) && error.empty())
+      error = "the parent " + std::to_string(parents[k]) + " of vertex " + std::to_string(v) +
+              " is not one of its neighbours";
+  }
+  return error;
+}
+
 }  // namespace
 
 ValidationResult validate_bfs(const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
@@ -156,87 +248,20 @@ ValidationResult validate_bfs(const LocalGraph& graph, const ProcessGrid& grid, 
   int32_t max_depth = 0;
 #pragma omp parallel for schedule(static) reduction(max : max_depth)
   for (int64_t k = 0; k < d.block; ++k) max_depth = std::max(max_depth, depth[k]);
-  int32_t global_max_depth = 0;
-  MPI_Allreduce(&max_depth, &global_max_depth, 1, MPI_INT32_T, MPI_MAX, grid.world());
+  MPI_Allreduce(MPI_IN_PLACE, &max_depth, 1, MPI_INT32_T, MPI_MAX, grid.world());
 
-  // Per row of the row set, its parent as a column-local id in the graph's ids of this process's
-  // column set (-1 when unreached or in another column set): the only neighbour that can be the
-  // tree edge (ids differ from the original ones when the graph is renumbered, Nakao et al. 2021, section 4.2).
-  std::vector<int64_t> row_target(d.row_set_size());
-  {
-    int64_t* mine = row_target.data() + static_cast<int64_t>(d.col) * d.block;  // the row communicator's order
-#pragma omp parallel for schedule(static)
-    for (int64_t k = 0; k < d.block; ++k) mine[k] = parents[graph.owned_original(k)];
-    MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, row_target.data(), static_cast<int>(d.block), MPI_INT64_T,
-                  grid.row_comm());
-  }
-  {
-    // Original column-local id x = position * B + offset -> the graph's: position * B plus the new
-    // offset in that position's block, from its owner's owned_new (the column set's blocks are
-    // those hosted by P(0..R-1, j), in the column communicator's order).
-    std::vector<LocalId> gathered_new;
-    const LocalId* new_offset = nullptr;
-    if (graph.renumbering.active()) {
-      if (d.R == 1) {  // one block, ours (in both layouts)
-        new_offset = graph.renumbering.owned_new.data();
-      } else {
-        gathered_new.resize(d.col_set_size());
-        std::vector<LocalId> hosted(d.columns_aligned() ? 0 : d.block);
-        MPI_Allgather(hosted_column_block(graph.renumbering.owned_new.data(), hosted.data(), static_cast<int>(d.block),
-                                          MPI_UINT32_T, d, grid),
-                      static_cast<int>(d.block), MPI_UINT32_T, gathered_new.data(), static_cast<int>(d.block),
-                      MPI_UINT32_T, grid.col_comm());
-        new_offset = gathered_new.data();
-      }
-    }
-    const int64_t nrows = d.row_set_size();
-#pragma omp parallel for schedule(static)
-    for (int64_t v = 0; v < nrows; ++v) {
-      const int64_t p = row_target[v];
-      if (p < 0 || d.col_set_of(p) != d.col) {
-        row_target[v] = -1;
-        continue;
-      }
-      const LocalId x = d.col_local(p);
-      row_target[v] = new_offset ? x - static_cast<LocalId>(d.by_block.remainder(x)) + new_offset[x] : x;
-    }
-  }
   Bitmap tree_edge_seen(d.row_set_size());
-  EdgeCheck edges;
-  if (options.narrow_depths && global_max_depth <= 252)
-    edges = gather_and_check_edges<uint8_t>(graph, grid, depth, row_target, tree_edge_seen);
-  else
-    edges = gather_and_check_edges<uint32_t>(graph, grid, depth, row_target, tree_edge_seen);
-  std::vector<int64_t>().swap(row_target);
-  std::string local_error;
-  if (edges.bad_v >= 0) {
-    const int64_t v = d.global_from_row_local(graph.original_row_local(static_cast<LocalId>(edges.bad_v)), d.row);
-    const int64_t u = d.global_from_col_local(graph.original_col_local(static_cast<LocalId>(edges.bad_u)), d.col);
-    local_error = "edge (" + std::to_string(v) + ", " + std::to_string(u) + ") joins depths " +
-                  std::to_string(edges.bad_dv) + " and " + std::to_string(edges.bad_du) +
-                  " (-1 = unreached): levels must differ by at most one and the tree must span the component";
-  }
-  result.error = first_error(local_error, grid.world());
+  const EdgeCheck edges =
+      check_edges_against_depths(graph, grid, depth, max_depth, parents, options.narrow_depths, tree_edge_seen);
+  result.error = first_error(describe_bad_edge(graph, edges), grid.world());
   if (!result.error.empty()) return result;
-
-  std::vector<uint64_t> owned_seen(d.block / kBitsPerWord);
-  MPI_Reduce_scatter_block(tree_edge_seen.data(), owned_seen.data(), static_cast<int>(d.block / kBitsPerWord),
-                           MPI_UINT64_T, MPI_BOR, grid.row_comm());
-  const int64_t first = d.owned_begin();
   int64_t degree_sum = 0;
-  for (int64_t k = 0; k < d.block; ++k) {
-    if (depth[k] == kUnreachedDepth) continue;
-    const int64_t v = first + k;
-    degree_sum += graph.owned_degree[k];
-    const int64_t local = graph.owned_local(k);
-    if (v != root && !((owned_seen[local / kBitsPerWord] >> (local % kBitsPerWord)) & 1U) && local_error.empty())
-      local_error = "the parent " + std::to_string(parents[k]) + " of vertex " + std::to_string(v) +
-                    " is not one of its neighbours";
-  }
-  result.error = first_error(local_error, grid.world());
+  result.error =
+      first_error(check_parents_are_neighbours(graph, grid, root, parents, depth, tree_edge_seen, degree_sum), grid.world());
   if (!result.error.empty()) return result;
 
-  std::vector<int64_t> levels(global_max_depth + 1, 0);
+  const int64_t first = d.owned_begin();
+  std::vector<int64_t> levels(max_depth + 1, 0);
   uint64_t hash = 0;
   for (int64_t k = 0; k < d.block; ++k) {
     if (depth[k] == kUnreachedDepth) continue;
