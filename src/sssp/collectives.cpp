@@ -96,12 +96,4 @@ void DistributedSssp::gather_distances(std::vector<float>& out, int index, MPI_C
 #pragma omp barrier
 }
 
-DistanceView DistributedSssp::row_distances() const {
-  return grid_.cols() > 1 ? DistanceView::of_floats(row_dist_.data()) : DistanceView::of_states(state_.data());
-}
-
-DistanceView DistributedSssp::column_distances() const {
-  return grid_.rows() > 1 ? DistanceView::of_floats(col_dist_.data()) : DistanceView::of_states(state_.data());
-}
-
 }  // namespace g500

@@ -14,6 +14,8 @@
 namespace g500 {
 using namespace sssp_words;
 
+void DistributedSssp::improve_call(LocalId x, float nd, LocalId from, ThreadState& ts) { improve(x, nd, from, ts); }
+
 void DistributedSssp::apply_candidates(ThreadState& ts, int t) {
   constexpr size_t kCandidateAhead = 16;
   const size_t n = ts.candidates.size();
@@ -21,7 +23,7 @@ void DistributedSssp::apply_candidates(ThreadState& ts, int t) {
   if (grid_.rows() == 1) {  // the column set is the owned block: every target is owned
     for (size_t i = 0; i < n; ++i) {
       if (i + kCandidateAhead < n) __builtin_prefetch(&state_[c[i + kCandidateAhead].x]);
-      improve(c[i].x, c[i].d, c[i].from, ts);
+      improve_call(c[i].x, c[i].d, c[i].from, ts);
     }
     ts.candidates.clear();
     return;
@@ -46,7 +48,7 @@ void DistributedSssp::apply_candidates(ThreadState& ts, int t) {
     const uint64_t owner = d.by_block.divide(u);
     const LocalId offset = static_cast<LocalId>(u - owner * block);
     if (owner == my_row) {
-      improve(offset, nd, c[i].from, ts);
+      improve_call(offset, nd, c[i].from, ts);
       continue;
     }
     std::atomic_ref<uint32_t> best(sent_best_[u]);

@@ -26,9 +26,7 @@ void DistributedSssp::heavy_phase(int64_t k, double push_work, ThreadState& ts, 
     column_pull_ ? pull_by_columns(k, run) : pull_heavy(k, run);
     if (master) ++run.pull_phases;
   } else {
-    const uint64_t row_base = static_cast<uint64_t>(dist_of_.col) * static_cast<uint64_t>(dist_of_.block);
-    const int64_t n = gather_records(&ThreadState::settled, row_base, grid_.row_comm(), grid_.cols(), run);
-    relax_records<Edges::kOuter>(n, k, kNoBucket, run);  // (the sub-bucket is only for bucket fusion)
+    push_heavy(k, run);
   }
   if (master) ++run.phases;
   // Every candidate of the phase must be in before a vertex is put into a bucket by its distance.

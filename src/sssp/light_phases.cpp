@@ -48,7 +48,7 @@ double DistributedSssp::light_phases(int64_t j, int64_t k, ThreadState& ts, Sssp
 }
 
 template <DistributedSssp::Edges kEdges>
-void DistributedSssp::relax_row(int64_t x, float dx, int64_t k, ThreadState& ts) {
+inline void DistributedSssp::relax_row(int64_t x, float dx, int64_t k, ThreadState& ts) {
   const float* weights = wg_.weights.data();
   const LocalId* neighbors = graph_.neighbors.data();
   const int64_t* starts = graph_.rows.starts();
@@ -166,9 +166,15 @@ void DistributedSssp::relax_records(int64_t nrecords, int64_t k, int64_t j, Sssp
   if (grid_.rows() > 1) exchange_candidates(out_col_, grid_.col_comm(), run);
 }
 
-// The light phases relax the inner edges, the push heavy phase (heavy_phase.cpp) the outer ones.
-template void DistributedSssp::relax_records<DistributedSssp::Edges::kInner>(int64_t, int64_t, int64_t, SsspRun&);
-template void DistributedSssp::relax_records<DistributedSssp::Edges::kOuter>(int64_t, int64_t, int64_t, SsspRun&);
+// The push heavy phase: the vertices settled in bucket k, gathered along the grid row, relax their
+// outer edges (the heavy ones and the light ones that leave the bucket) as a light phase relaxes
+// the inner ones. Here rather than in heavy_phase.cpp so that the relaxation templates stay in
+// one file.
+void DistributedSssp::push_heavy(int64_t k, SsspRun& run) {
+  const uint64_t row_base = static_cast<uint64_t>(dist_of_.col) * static_cast<uint64_t>(dist_of_.block);
+  const int64_t n = gather_records(&ThreadState::settled, row_base, grid_.row_comm(), grid_.cols(), run);
+  relax_records<Edges::kOuter>(n, k, kNoBucket, run);  // (the sub-bucket is only for bucket fusion)
+}
 
 void DistributedSssp::place_improved(int64_t j, ThreadState& ts) {
   for (const Improvement& i : ts.improved) {

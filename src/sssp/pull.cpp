@@ -85,15 +85,6 @@ inline Pulled best_pulled(float t, double lower, const EdgeLists& lists, int64_t
 
 }  // namespace
 
-EdgeLists DistributedSssp::row_lists() const {
-  return {graph_.rows.starts(), graph_.neighbors.data(), wg_.weights.data(), dist_of_.row_set_size()};
-}
-
-EdgeLists DistributedSssp::column_lists() const {
-  const ColumnIndex& c = wg_.columns;
-  return {c.starts.data(), c.rows.data(), c.weights.data(), dist_of_.col_set_size()};
-}
-
 int64_t DistributedSssp::pull_pass_size() const {
   return column_pull_ ? dist_of_.col_set_size() : dist_of_.row_set_size();
 }

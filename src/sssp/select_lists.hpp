@@ -1,7 +1,7 @@
 // DistributedSssp::for_selected(): the pass of the pull heavy phases of delta-stepping (Meyer and
 // Sanders 2003; pull as in Chakaravarthy et al. 2014) and of the parent search over the lists of
-// an edge index, with its prefetching. A template for the visits of those callers, so in a header.
-// Internal to src/sssp.
+// an edge index, with its prefetching, and the edge lists and distances those passes read. A
+// template for the visits of those callers, so in a header. Internal to src/sssp.
 #pragma once
 #include <omp.h>
 
@@ -12,6 +12,24 @@
 #include "sssp/sssp.hpp"
 
 namespace g500 {
+
+// The lists and distances the passes read; inline in the passes, as in the one-file search.
+inline DistanceView DistributedSssp::row_distances() const {
+  return grid_.cols() > 1 ? DistanceView::of_floats(row_dist_.data()) : DistanceView::of_states(state_.data());
+}
+
+inline DistanceView DistributedSssp::column_distances() const {
+  return grid_.rows() > 1 ? DistanceView::of_floats(col_dist_.data()) : DistanceView::of_states(state_.data());
+}
+
+inline EdgeLists DistributedSssp::row_lists() const {
+  return {graph_.rows.starts(), graph_.neighbors.data(), wg_.weights.data(), dist_of_.row_set_size()};
+}
+
+inline EdgeLists DistributedSssp::column_lists() const {
+  const ColumnIndex& c = wg_.columns;
+  return {c.starts.data(), c.rows.data(), c.weights.data(), dist_of_.col_set_size()};
+}
 
 template <class Select, class Visit>
 void DistributedSssp::for_selected(const EdgeLists& lists, DistanceView target_dist, Select select, Visit visit) {

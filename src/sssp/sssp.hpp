@@ -214,8 +214,10 @@ class DistributedSssp {
                          SsspRun& run);
   // Relaxes the inner or outer edges of row-local row x at distance dx (of bucket k): their
   // (target, candidate) pairs go to ts.candidates, for apply_candidates().
+  // Always inlined into relax_selected(), its only caller, as GCC did when the search was one
+  // file: in light_phases.cpp alone it kept a call per relaxed row.
   template <Edges kEdges>
-  void relax_row(int64_t x, float dx, int64_t k, ThreadState& ts);
+  [[gnu::always_inline]] inline void relax_row(int64_t x, float dx, int64_t k, ThreadState& ts);
   // Whether row-local row x at distance dx may have an inner edge in bucket k (its lightest
   // edge, from light_bound_, keeps the candidate inside the bucket).
   inline bool may_have_inner_edge(int64_t x, float dx, int64_t k) const;
@@ -232,6 +234,9 @@ class DistributedSssp {
   // Atomic minimum of the owned vertex's state (distance, then source); every improvement goes to
   // `improved`.
   inline void improve(LocalId x, float nd, LocalId from, ThreadState& ts);
+  // improve() as a call, for the loops of apply_candidates() (exchange.cpp): GCC compiled it so
+  // when the search was one file, and inlined there it would change the code of that hot loop.
+  [[gnu::noinline]] void improve_call(LocalId x, float nd, LocalId from, ThreadState& ts);
   // Owned vertex x's tentative distance.
   inline float distance(LocalId x) const;
   // Whether an improvement's entry is current: its vertex still has the distance it set (each
@@ -249,8 +254,8 @@ class DistributedSssp {
   void settle_one(LocalId x, ThreadState& ts);
   void settle(ThreadState& ts);  // settle_one() for the active list
   double pull_work_estimate(int64_t k, SsspRun& run);
-  EdgeLists row_lists() const;
-  EdgeLists column_lists() const;
+  inline EdgeLists row_lists() const;
+  inline EdgeLists column_lists() const;
   // Work-shared over the threads (no barrier at the end): visit(u) for every list u of `lists`
   // with select(u). The lists of a chunk are selected first, so that the lists to visit and their
   // first two targets' entries of target_dist can be prefetched several *visited* lists ahead;
@@ -261,11 +266,13 @@ class DistributedSssp {
   int64_t pull_pass_size() const;
   // The distances of the row set / column set: this process's own states when it is the whole
   // set (one grid column / row), else row_dist_ / col_dist_.
-  DistanceView row_distances() const;
-  DistanceView column_distances() const;
+  inline DistanceView row_distances() const;
+  inline DistanceView column_distances() const;
   // Every process's owned distances into `out` (row_dist_ or col_dist_), this process's at block
   // `index`, over `comm` (collective over the threads and the communicator).
   void gather_distances(std::vector<float>& out, int index, MPI_Comm comm, SsspRun& run);
+  // The heavy phase by pushing from the settled vertices (light_phases.cpp).
+  void push_heavy(int64_t k, SsspRun& run);
   void pull_heavy(int64_t k, SsspRun& run);
   void pull_by_columns(int64_t k, SsspRun& run);
   // The parents after the search (parents.cpp): from the sources kept in the states (one-row and
