@@ -6,21 +6,18 @@
 #include <cstdio>
 #include <thread>
 
-#include "graph/roots.hpp"
-#include "input/vertex_output.hpp"
+#include "run/roots.hpp"
+#include "io/vertex_output.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
 #include "util/memory.hpp"
 #include "util/progress.hpp"
-#include "util/run_setup.hpp"
-#include "validate/validate.hpp"
+#include "run/run_setup.hpp"
+#include "validate/validate_bfs.hpp"
 
 namespace g500 {
-namespace {
 
-// Bytes one rank needs at its peak: the graph, kernel 1's row arrays and chunk buffers, the BFS
-// arrays and exchange buffers and validation's arrays.
-double estimated_bytes_per_rank(int64_t nedges, const Distribution& d) {
+double estimated_bfs_bytes_per_rank(int64_t nedges, const Distribution& d) {
   const double ranks = static_cast<double>(d.R) * d.C;
   const double entries = 2.0 * static_cast<double>(nedges) / ranks;  // directed edges per rank
   const double rows = static_cast<double>(d.row_set_size()), cols = static_cast<double>(d.col_set_size());
@@ -35,6 +32,8 @@ double estimated_bytes_per_rank(int64_t nedges, const Distribution& d) {
   const double fixed = 512.0 * 1024 * 1024;  // chunk buffers, MPI and runtime
   return graph + exchange + search + validation + fixed;
 }
+
+namespace {
 
 int64_t teps_edge_count(const LocalGraph& graph, const std::vector<int64_t>& parents, MPI_Comm comm) {
   int64_t sum = 0;
@@ -81,9 +80,9 @@ void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config)
   }
 }
 
-void check_declared_bfs_input(const BenchmarkConfig& config, const input::DeclaredSize& size, bool force) {
+void check_declared_bfs_input(const BenchmarkConfig& config, const io::DeclaredSize& size, bool force) {
   check_declared_graph_fits(config, size.nvertices, size.what, force,
-                            [&](const Distribution& probe) { return estimated_bytes_per_rank(size.nedges, probe); });
+                            [&](const Distribution& probe) { return estimated_bfs_bytes_per_rank(size.nedges, probe); });
 }
 
 BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
@@ -93,7 +92,7 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
   MPI_Comm_rank(world, &rank);
   BenchmarkResult result;
   const std::unique_ptr<ProcessGrid> run_grid =
-      start_run(config, force, [&](const Distribution& probe) { return estimated_bytes_per_rank(config.nedges(), probe); },
+      start_run(config, force, [&](const Distribution& probe) { return estimated_bfs_bytes_per_rank(config.nedges(), probe); },
                 result);
   const ProcessGrid& grid = *run_grid;
 

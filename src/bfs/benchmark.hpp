@@ -10,9 +10,9 @@
 #include "bfs/bfs.hpp"
 #include "gen/kronecker.hpp"
 #include "graph/local_graph.hpp"
-#include "input/edge_input.hpp"
+#include "io/edge_input.hpp"
 #include "util/energy.hpp"
-#include "util/run_setup.hpp"
+#include "run/run_setup.hpp"
 
 namespace g500 {
 
@@ -26,7 +26,7 @@ struct BenchmarkConfig : RunConfig {
   std::vector<std::string> disabled;  // technique names switched off, as given
 };
 
-// The techniques of 001 section 4 that `--disable` accepts (implemented ones).
+// The techniques of Nakao et al. 2021, section 4 that `--disable` accepts (implemented ones).
 const std::vector<std::string>& switchable_techniques();
 std::string switchable_list();  // the names, comma-separated
 // Applies `--disable a,b,...`; throws UsageError for an unknown name or one not built yet.
@@ -53,10 +53,14 @@ struct BenchmarkResult : RunSummary {
   EnergyReport energy;                    // RAPL energy of the timed BFS runs (util/energy.hpp)
 };
 
+// Bytes one rank needs at its peak: the graph, kernel 1's row arrays and chunk buffers, the BFS
+// arrays and exchange buffers and validation's arrays. Also what `g500 jobscript` checks.
+double estimated_bfs_bytes_per_rank(int64_t nedges, const Distribution& d);
+
 // Collective. Validation failures end the root loop and are reported in the result.
 BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force = false);
 // Collective: refuses (UsageError) the sizes a file's header declares when run_bfs_benchmark
 // would refuse that graph (memory estimate unless force, 32-bit local ids), before it is read.
-void check_declared_bfs_input(const BenchmarkConfig& config, const input::DeclaredSize& size, bool force);
+void check_declared_bfs_input(const BenchmarkConfig& config, const io::DeclaredSize& size, bool force);
 
 }  // namespace g500

@@ -1,6 +1,6 @@
-// Level loop of the hybrid BFS (001 Algorithm 1) over the 2D grid: each level either expands the
-// frontier top-down or searches parents bottom-up, chosen by Beamer's rule from global counts
-// gathered at the end of the previous level.
+// Level loop of the hybrid BFS (Nakao et al. 2021, Algorithm 1) over the 2D grid: each level
+// either expands the frontier top-down or searches parents bottom-up, chosen by Beamer's rule
+// (Beamer et al. 2012) from global counts gathered at the end of the previous level.
 #include "bfs/bfs.hpp"
 
 #include <omp.h>
@@ -152,7 +152,7 @@ void DistributedBfs::publish_parents() {
 
 namespace {
 
-// Beamer's direction rule (001 Algorithm 1, next-direction).
+// Beamer's direction rule (Beamer et al. 2012; Nakao et al. 2021, Algorithm 1, next-direction).
 Direction next_direction(Direction current, int64_t frontier_vertices, int64_t frontier_edges,
                          int64_t unvisited_edges, int64_t nvertices, const BfsOptions& options) {
   if (current == Direction::kTopDown)

@@ -1,7 +1,7 @@
-// Kernel 2: the 2D-distributed direction-optimizing BFS (001 section 3, Algorithms 1-3, with the
-// Yoo distribution of 4.3, or the row-major layout it replaces, and the bottom-up communication
-// of 4.5). The level loop and direction choice live in bfs.cpp; each direction is its own file
-// (top_down.cpp, bottom_up.cpp).
+// Kernel 2: the 2D-distributed direction-optimizing BFS (Nakao et al. 2021, section 3 and
+// Algorithms 1-3, with the Yoo distribution of its section 4.3, or the row-major layout it
+// replaces, and the bottom-up communication of its section 4.5). The level loop and direction
+// choice live in bfs.cpp; each direction is its own file (top_down.cpp, bottom_up.cpp).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -9,7 +9,7 @@
 #include "bfs/bfs_options.hpp"
 #include "comm/collectives.hpp"
 #include "comm/exchange.hpp"
-#include "comm/phase_profile.hpp"
+#include "util/phase_profile.hpp"
 #include "graph/local_graph.hpp"
 #include "util/bitmap.hpp"
 
@@ -57,6 +57,34 @@ class DistributedBfs {
   // frontier_edges: the global degree sum of the frontier (a bound on the discoveries).
   StepResult top_down_step(int64_t frontier_edges, comm::PhaseProfile& profile);
   StepResult bottom_up_step(comm::PhaseProfile& profile);
+
+  // The parts of a top-down step (top_down.cpp), in order.
+  // Copies visited_ into visited_before_ when the step may discover many vertices.
+  void snapshot_visited(int64_t frontier_edges, comm::PhaseProfile& profile);
+  // Step 1: the frontier of the whole grid row into gathered_, as row-local ids.
+  void gather_row_frontier(comm::PhaseProfile& profile);
+  // Step 2: the candidates of the gathered frontier's edges into the buckets (our own vertices
+  // settled at once); returns the edges examined.
+  int64_t expand_row_frontier(comm::ThreadBuckets& buckets, comm::PhaseProfile& profile);
+  // Inside step 2's parallel region: thread t lists the work items of its share of the frontier
+  // into thread_pieces_[t] (ends with a barrier), then all threads expand them; `mine` is thread
+  // t's buckets. Returns the edges thread t examined.
+  void list_row_pieces(int t);
+  int64_t expand_row_pieces(int t, std::vector<std::vector<uint64_t>>& mine);
+  // Step 3: exchanges the candidates and keeps the first one for each unvisited vertex.
+  void settle_candidates(comm::PhaseProfile& profile);
+
+  // The parts of a bottom-up step after gather_column_frontier (bottom_up.cpp).
+  // Step 2: the C sub-steps over the blocks of row set i, the visited words rotating along the
+  // grid row; returns the edges examined.
+  int64_t scan_row_set(const uint64_t* frontier, comm::PhaseProfile& profile);
+  // One scan, by all threads, of block words [w_begin, w_end) of the block of P(i, target) with
+  // its rotating visited words; finds in our own block are applied, the others bucketed for
+  // their owner. Returns the edges examined.
+  int64_t scan_block_words(const uint64_t* frontier, uint64_t* rotating, int target, int64_t w_begin, int64_t w_end,
+                           comm::ThreadBuckets& buckets, comm::PhaseProfile& profile);
+  // Step 3 (switch `bu-alltoallv`): delivers the found pairs along the row and applies them.
+  void apply_delivered_pairs(comm::PhaseProfile& profile);
   // Records that thread t discovered owned vertex v top-down with this parent (the caller has set
   // v's visited bit): listed, since a top-down step reads the frontier as a list.
   void discover(int t, LocalId v, int64_t parent) {
@@ -91,7 +119,7 @@ class DistributedBfs {
   int nthreads_;
   comm::Exchanger row_exchange_;      // along P(i, :)
   // Top-down candidates go to the owners of column set j's blocks: along P(:, j) with Yoo's
-  // layout, over the world with the row-major one (4.3).
+  // layout, over the world with the row-major one (Nakao et al. 2021, section 4.3).
   comm::Exchanger candidate_exchange_;
   std::vector<int> candidate_dest_;   // column-set position -> destination rank in its communicator
   std::vector<int> source_row_;       // rank in that communicator -> grid row
@@ -135,7 +163,7 @@ class DistributedBfs {
   std::vector<std::vector<RowPiece>> thread_pieces_;  // top-down work items, listed per thread
   Bitmap column_frontier_;            // frontier over this grid column's vertex range (R > 1)
   std::vector<uint64_t> hosted_frontier_;  // row-major layout: the column's block from its owner
-  std::vector<uint64_t> rotating_;    // visited words passed around the grid row (4.5)
+  std::vector<uint64_t> rotating_;    // visited words passed around the grid row (Nakao et al. 2021, section 4.5)
   std::vector<uint64_t> visited_before_;  // visited_ when the current top-down step began
   bool snapshot_taken_ = false;       // visited_before_ is this top-down step's
   // A top-down step snapshots visited_ when it may discover more than this many vertices per

@@ -5,7 +5,7 @@
 namespace g500 {
 
 struct BfsOptions {
-  // Direction switching (Beamer et al. 2012; 001 Algorithm 1 "next-direction"): go bottom-up when
+  // Direction switching (Beamer et al. 2012; Nakao et al. 2021, Algorithm 1 "next-direction"): go bottom-up when
   // the frontier's edges exceed the unvisited vertices' edges / alpha, back to top-down when the
   // frontier holds fewer than N / beta vertices. Beamer's published values, which suit Kronecker
   // graphs.
@@ -14,7 +14,7 @@ struct BfsOptions {
   std::string alltoallv = "mpi";   // algorithm names from comm/collectives.hpp
   std::string allgatherv = "mpi";
   bool trace = false;              // record a per-level trace
-  // Techniques of 001 section 4 that can be switched off (`--disable NAME`) to measure them.
+  // Techniques of Nakao et al. 2021, section 4 that can be switched off (`--disable NAME`) to measure them.
   bool bu_alltoallv = true;        // 4.5: one alltoallv of found pairs per bottom-up level
   bool lb_topdown = true;          // 4.4: high-degree rows split among threads in top-down
   bool sparse_switch = true;       // 4.5: lists instead of bitmaps when few vertices are involved

@@ -1,4 +1,5 @@
-// Bottom-up step of the 2D BFS (001 Algorithm 3, with the collective exchange of Algorithm 6).
+// Bottom-up step of the 2D BFS (Nakao et al. 2021, Algorithm 3, with the collective exchange of
+// Algorithm 6).
 //
 // The frontier bitmap of this grid column's vertex range is gathered along the column. The
 // unvisited vertices of row set i are visited in C sub-steps: in sub-step s this process examines
@@ -6,8 +7,9 @@
 // of that block (and rows without edges), and stops at the first neighbour in the frontier. The
 // bitmap then moves one step along the row (sendrecv), so a vertex found here is skipped by the
 // processes after us. Pairs found in our own block (sub-step 0) are applied here; the others go
-// to their owners in one alltoallv at the end of the level (4.5, switch `bu-alltoallv`), or, with
-// that switch off, by a sendrecv after every sub-step as in Algorithm 3.
+// to their owners in one alltoallv at the end of the level (Nakao et al. 2021, section 4.5,
+// switch `bu-alltoallv`), or, with that switch off, by a sendrecv after every sub-step as in
+// Algorithm 3.
 #include <omp.h>
 
 #include <algorithm>
@@ -23,7 +25,7 @@ namespace g500 {
 namespace {
 
 // Where the candidate rows of a bitmap word live: plain CSR indexes rows directly, BCSR finds a
-// non-empty row's index by rank (001 4.1).
+// non-empty row's index by rank (Nakao et al. 2021, section 4.1).
 template <bool kCompressed>
 struct RowRanges {
   const int64_t* starts;
@@ -184,8 +186,8 @@ ScanCounts scan_block(const RowRanges<kCompressed>& rows, const LocalId* neighbo
   return ScanCounts{scanner.examined(), found};
 }
 
-// A part of the block whose visited words travel together (overlap, 4.5): leftward parts go to
-// P(i, j-1) after each sub-step, rightward parts to P(i, j+1).
+// A part of the block whose visited words travel together (overlap, Nakao et al. 2021, section
+// 4.5): leftward parts go to P(i, j-1) after each sub-step, rightward parts to P(i, j+1).
 struct Segment {
   int64_t begin, end;  // words of the block
   bool leftward;
@@ -256,22 +258,142 @@ const uint64_t* DistributedBfs::gather_column_frontier(comm::PhaseProfile& profi
 }
 
 DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& profile) {
-  using comm::Phase;
-  using comm::ScopedPhase;
-  const Distribution& d = dist_;
-  const int C = d.C, j = d.col;
-  const int64_t block_words = d.block / kBitsPerWord;
-
   // 1. Frontier over the column's vertex range: owned frontier bitmaps gathered along the column.
   const uint64_t* const frontier = gather_column_frontier(profile);
+  // 2. C sub-steps over the blocks of the row set, the visited bitmap rotating along the row.
+  const int64_t examined = scan_row_set(frontier, profile);
+  // 3. Found pairs to their owners along the row.
+  if (dist_.C > 1 && options_.bu_alltoallv) apply_delivered_pairs(profile);
+  return StepResult{examined};
+}
 
-  // 2. C rounds over the blocks of the row set, the visited bitmap rotating along the row. With
-  // `overlap` the block is cut into n segments (n x C sub-steps), half of them travelling each way,
-  // each sent as soon as it is scanned and scanned in the order the segments arrive.
+namespace {
+
+// The visited segments travelling along the grid row during one bottom-up step: each comes from
+// the neighbour on the side it travels from and, once scanned, goes on to the other side. Every
+// segment has its own tag, buffers and requests, so the segments of a sub-step are scanned in the
+// order they arrive.
+class SegmentRing {
+ public:
+  using Messages = std::vector<std::vector<uint64_t>>;
+  // send/recv: message buffers, kept from step to step and sized here when the segments change
+  // (not when nothing travels: with one grid column they are never used).
+  SegmentRing(const std::vector<Segment>& segments, bool travels, Messages& send, Messages& recv, int left, int right,
+              MPI_Comm row_comm)
+      : segments_(segments), send_(send), recv_(recv), left_(left), right_(right), comm_(row_comm),
+        nsegments_(static_cast<int>(segments.size())), sends_(nsegments_, MPI_REQUEST_NULL),
+        receives_(nsegments_, MPI_REQUEST_NULL), next_receives_(nsegments_, MPI_REQUEST_NULL) {
+    if (!travels || static_cast<int>(send_.size()) == nsegments_) return;
+    send_.assign(nsegments_, {});
+    recv_.assign(nsegments_, {});
+    for (int k = 0; k < nsegments_; ++k) {
+      send_[k].resize(sparse_switch::max_message_words(segments_[k].end - segments_[k].begin));
+      recv_[k].resize(send_[k].size());
+    }
+  }
+
+  // Starts a sub-step: the receives posted during the previous one become this one's. The first
+  // sub-step posts them all (when another follows).
+  void start_substep(bool first, bool more, comm::PhaseProfile& profile) {
+    receives_.swap(next_receives_);
+    if (!first || !more) return;
+    comm::ScopedPhase timed(profile, comm::Phase::kSendrecv);
+    for (int k = 0; k < nsegments_; ++k) post_receive(k);
+  }
+
+  // Waits for any segment of this sub-step, writes it into `rotating` and, when another sub-step
+  // follows, posts the receive of its next visit in the freed buffer; returns its index.
+  int receive_any(uint64_t* rotating, bool more, comm::PhaseProfile& profile) {
+    int k = 0;
+    {
+      comm::ScopedPhase timed(profile, comm::Phase::kSendrecv);
+      MPI_Waitany(nsegments_, receives_.data(), &k, MPI_STATUS_IGNORE);
+    }
+    comm::ScopedPhase timed(profile, comm::Phase::kCalculation);
+    sparse_switch::decode(recv_[k].data(), segments_[k].end - segments_[k].begin, sparse_switch::Listed::kClearBits,
+                          rotating + segments_[k].begin);
+    if (more) post_receive(k);
+    return k;
+  }
+
+  // Sends segment k of `rotating` on, once the previous sub-step's message has left its buffer.
+  void pass_on(int k, const uint64_t* rotating, bool sparse, comm::PhaseProfile& profile) {
+    comm::ScopedPhase timed(profile, comm::Phase::kSendrecv);
+    const Segment& segment = segments_[k];
+    MPI_Wait(&sends_[k], MPI_STATUS_IGNORE);
+    const size_t length = sparse_switch::encode(rotating + segment.begin, segment.end - segment.begin,
+                                                sparse_switch::Listed::kClearBits, sparse, send_[k].data());
+    MPI_Isend(send_[k].data(), static_cast<int>(length), MPI_UINT64_T, segment.leftward ? left_ : right_, k, comm_,
+              &sends_[k]);
+  }
+
+  void wait_sends(comm::PhaseProfile& profile) {
+    comm::ScopedPhase timed(profile, comm::Phase::kSendrecv);
+    MPI_Waitall(nsegments_, sends_.data(), MPI_STATUSES_IGNORE);
+  }
+
+ private:
+  void post_receive(int k) {
+    MPI_Irecv(recv_[k].data(), static_cast<int>(recv_[k].size()), MPI_UINT64_T, segments_[k].leftward ? right_ : left_,
+              k, comm_, &next_receives_[k]);
+  }
+
+  const std::vector<Segment>& segments_;
+  Messages& send_;
+  Messages& recv_;
+  int left_, right_;
+  MPI_Comm comm_;
+  int nsegments_;
+  // receives_: this sub-step's segments; next_receives_: the next one's, posted as buffers free up.
+  std::vector<MPI_Request> sends_, receives_, next_receives_;
+};
+
+}  // namespace
+
+int64_t DistributedBfs::scan_row_set(const uint64_t* frontier, comm::PhaseProfile& profile) {
+  const int C = dist_.C, j = dist_.col;
+  const int64_t block_words = dist_.block / kBitsPerWord;
   comm::ThreadBuckets& buckets = row_exchange_.start();
   // With one grid column nothing rotates: the scan marks its finds in visited_ itself.
   uint64_t* const rotating = C > 1 ? rotating_.data() : visited_.data();
   if (C > 1) std::memcpy(rotating, visited_.data(), block_words * sizeof(uint64_t));
+  // With `overlap` the block is cut into n segments (n x C scans), half of them travelling each
+  // way, each sent as soon as it is scanned (Nakao et al. 2021, section 4.5). With C = 1 nothing
+  // travels, so nothing overlaps.
+  const bool split = options_.overlap && C > 1;
+  const std::vector<Segment> segments = make_segments(block_words, split ? options_.substeps : 1, split);
+  const int nsegments = static_cast<int>(segments.size());
+  const bool both_directions = split && nsegments > 1;
+  const int left = (j + C - 1) % C, right = (j + 1) % C;
+  SegmentRing ring(segments, C > 1, send_messages_, recv_messages_, left, right, grid_.row_comm());
+  int64_t examined = 0;
+  for (int s = 0; s < C; ++s) {
+    const bool more = s + 1 < C;
+    ring.start_substep(s == 0, more, profile);
+    for (int done = 0; done < nsegments; ++done) {
+      // Sub-step 0 scans our own visited words; later ones the segments as they arrive.
+      const int k = s == 0 ? done : ring.receive_any(rotating, more, profile);
+      const Segment& segment = segments[k];
+      const int target = segment.leftward ? (j + s) % C : (j - s + C) % C;  // owner of the block examined
+      examined += scan_block_words(frontier, rotating, target, segment.begin, segment.end, buckets, profile);
+      if (more) ring.pass_on(k, rotating, options_.sparse_switch, profile);
+    }
+    if (s > 0 && !options_.bu_alltoallv) {  // Algorithm 3: this sub-step's pairs go to their owners now
+      send_pairs_now((j + s) % C, (j - s + C) % C, profile);
+      if (both_directions && (j + s) % C != (j - s + C) % C) send_pairs_now((j - s + C) % C, (j + s) % C, profile);
+    }
+  }
+  ring.wait_sends(profile);
+  return examined;
+}
+
+int64_t DistributedBfs::scan_block_words(const uint64_t* frontier, uint64_t* rotating, int target, int64_t w_begin,
+                                         int64_t w_end, comm::ThreadBuckets& buckets, comm::PhaseProfile& profile) {
+  comm::ScopedPhase timed(profile, comm::Phase::kCalculation);
+  const Distribution& d = dist_;
+  const int j = d.col;
+  const int64_t base_word = static_cast<int64_t>(target) * (d.block / kBitsPerWord);
+  const bool own_block = target == j;  // sub-step 0: every later one examines another column's block
   const RowIndex& index = graph_.rows;
   const bool renumbered = graph_.renumbering.active();
   const LocalId* first_original = renumbered ? graph_.first_neighbors_original.data() : nullptr;
@@ -280,110 +402,42 @@ DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& pr
                              graph_.first_neighbors.data(), first_original, col_original};
   const RowRanges<false> csr{index.starts(), nullptr, nullptr, graph_.first_neighbors.data(), first_original,
                              col_original};
-  const bool split = options_.overlap && C > 1;  // with C = 1 nothing travels, so nothing overlaps
-  const std::vector<Segment> segments = make_segments(block_words, split ? options_.substeps : 1, split);
-  const int nsegments = static_cast<int>(segments.size());
-  const bool both_directions = split && nsegments > 1;
-  const int left = (j + C - 1) % C, right = (j + 1) % C;
-  if (C > 1 && static_cast<int>(send_messages_.size()) != nsegments) {
-    send_messages_.assign(nsegments, {});
-    recv_messages_.assign(nsegments, {});
-    for (int k = 0; k < nsegments; ++k) {
-      send_messages_[k].resize(sparse_switch::max_message_words(segments[k].end - segments[k].begin));
-      recv_messages_[k].resize(send_messages_[k].size());
-    }
-  }
-  // receives: this round's segments; next_receives: the next round's, posted as buffers free up.
-  std::vector<MPI_Request> sends(nsegments, MPI_REQUEST_NULL), receives(nsegments, MPI_REQUEST_NULL),
-      next_receives(nsegments, MPI_REQUEST_NULL);
-  auto post_receive = [&](int k) {
-    MPI_Irecv(recv_messages_[k].data(), static_cast<int>(recv_messages_[k].size()), MPI_UINT64_T,
-              segments[k].leftward ? right : left, k, grid_.row_comm(), &next_receives[k]);
-  };
   int64_t examined = 0;
-  for (int s = 0; s < C; ++s) {
-    const bool more = s + 1 < C;
-    receives.swap(next_receives);
-    if (s == 0 && more) {
-      ScopedPhase timed(profile, Phase::kSendrecv);
-      for (int k = 0; k < nsegments; ++k) post_receive(k);
-    }
-    for (int done = 0; done < nsegments; ++done) {
-      int k = done;
-      if (s > 0) {  // the segments of this round, in arrival order
-        {
-          ScopedPhase timed(profile, Phase::kSendrecv);
-          MPI_Waitany(nsegments, receives.data(), &k, MPI_STATUS_IGNORE);
-        }
-        ScopedPhase timed(profile, Phase::kCalculation);
-        sparse_switch::decode(recv_messages_[k].data(), segments[k].end - segments[k].begin,
-                              sparse_switch::Listed::kClearBits, rotating + segments[k].begin);
-        if (more) post_receive(k);
-      }
-      const Segment& segment = segments[k];
-      const int target = segment.leftward ? (j + s) % C : (j - s + C) % C;  // owner of the block examined
-      const int64_t base_word = static_cast<int64_t>(target) * block_words;
-      const bool own_block = s == 0;
-      {
-        ScopedPhase timed(profile, Phase::kCalculation);
 #pragma omp parallel num_threads(nthreads_) reduction(+ : examined)
-        {
-          const int t = omp_get_thread_num();
-          auto scan = [&](auto& on_found) {
-            return index.compressed()
-                       ? scan_block(bcsr, graph_.neighbors.data(), frontier, rotating, base_word,
-                                    segment.begin, segment.end, own_block, visited_.data(), next_bits_.data(), on_found)
-                       : scan_block(csr, graph_.neighbors.data(), frontier, rotating, base_word,
-                                    segment.begin, segment.end, own_block, visited_.data(), next_bits_.data(), on_found);
-          };
-          if (own_block) {  // our own block's finds need no communication: applied at once
-            // (by-value captures: the compiler keeps them in registers across the stores)
-            int64_t* const parents = parent_found_.data();
-            const int64_t column_base = d.global_from_col_local(0, j);
-            auto apply = [parents, column_base](LocalId v, LocalId parent) { parents[v] = column_base + parent; };
-            const ScanCounts counts = scan(apply);
-            examined += counts.examined;
-            found_[t].counted += counts.found;
-          } else {  // (offset, parent's original column-local id) for the block's owner
-            auto& out = buckets[t][target];
-            auto send = [&](LocalId v, LocalId parent) {
-              out.push_back((static_cast<uint64_t>(v) << 32) | parent);
-            };
-            examined += scan(send).examined;
-          }
-        }
-      }
-      if (more) {
-        ScopedPhase timed(profile, Phase::kSendrecv);
-        MPI_Wait(&sends[k], MPI_STATUS_IGNORE);  // the previous round's message left this buffer
-        const size_t length = sparse_switch::encode(rotating + segment.begin, segment.end - segment.begin,
-                                                    sparse_switch::Listed::kClearBits, options_.sparse_switch,
-                                                    send_messages_[k].data());
-        MPI_Isend(send_messages_[k].data(), static_cast<int>(length), MPI_UINT64_T, segment.leftward ? left : right, k,
-                  grid_.row_comm(), &sends[k]);
-      }
-    }
-    if (s > 0 && !options_.bu_alltoallv) {  // Algorithm 3: this round's pairs go to their owners now
-      send_pairs_now((j + s) % C, (j - s + C) % C, profile);
-      if (both_directions && (j + s) % C != (j - s + C) % C) send_pairs_now((j - s + C) % C, (j + s) % C, profile);
-    }
-  }
   {
-    ScopedPhase timed(profile, Phase::kSendrecv);
-    MPI_Waitall(nsegments, sends.data(), MPI_STATUSES_IGNORE);
-  }
-
-  // 3. Found pairs to their owners along the row.
-  if (C > 1 && options_.bu_alltoallv) {
-    const auto& pieces = row_exchange_.deliver(profile);
-    ScopedPhase timed(profile, Phase::kCalculation);
-#pragma omp parallel num_threads(nthreads_)
-    {
-      const int t = omp_get_thread_num();
-      for (const auto& piece : pieces) apply_found_pairs(t, piece.records, static_cast<int64_t>(piece.count), piece.source);
+    const int t = omp_get_thread_num();
+    auto scan = [&](auto& on_found) {
+      return index.compressed()
+                 ? scan_block(bcsr, graph_.neighbors.data(), frontier, rotating, base_word, w_begin, w_end, own_block,
+                              visited_.data(), next_bits_.data(), on_found)
+                 : scan_block(csr, graph_.neighbors.data(), frontier, rotating, base_word, w_begin, w_end, own_block,
+                              visited_.data(), next_bits_.data(), on_found);
+    };
+    if (own_block) {  // our own block's finds need no communication: applied at once
+      // (by-value captures: the compiler keeps them in registers across the stores)
+      int64_t* const parents = parent_found_.data();
+      const int64_t column_base = d.global_from_col_local(0, j);
+      auto apply = [parents, column_base](LocalId v, LocalId parent) { parents[v] = column_base + parent; };
+      const ScanCounts counts = scan(apply);
+      examined += counts.examined;
+      found_[t].counted += counts.found;
+    } else {  // (offset, parent's original column-local id) for the block's owner
+      auto& out = buckets[t][target];
+      auto send = [&](LocalId v, LocalId parent) { out.push_back((static_cast<uint64_t>(v) << 32) | parent); };
+      examined += scan(send).examined;
     }
   }
-  return StepResult{examined};
+  return examined;
+}
+
+void DistributedBfs::apply_delivered_pairs(comm::PhaseProfile& profile) {
+  const auto& pieces = row_exchange_.deliver(profile);
+  comm::ScopedPhase timed(profile, comm::Phase::kCalculation);
+#pragma omp parallel num_threads(nthreads_)
+  {
+    const int t = omp_get_thread_num();
+    for (const auto& piece : pieces) apply_found_pairs(t, piece.records, static_cast<int64_t>(piece.count), piece.source);
+  }
 }
 
 void DistributedBfs::apply_found_pairs(int t, const uint64_t* records, int64_t count, int source_col) {
@@ -403,7 +457,7 @@ void DistributedBfs::apply_found_pairs(int t, const uint64_t* records, int64_t c
   found_[t].counted += applied;
 }
 
-// Algorithm 3's exchange (switch `bu-alltoallv` off): after a round the pairs found for the block
+// Algorithm 3's exchange (switch `bu-alltoallv` off): after a sub-step the pairs found for the block
 // of P(i, to) go straight to it, and the pairs P(i, from) found for our block arrive.
 void DistributedBfs::send_pairs_now(int to, int from, comm::PhaseProfile& profile) {
   using comm::Phase;

@@ -12,7 +12,7 @@ namespace g500 {
 
 void print_result_block(FILE* out, const BenchmarkConfig& config, const BenchmarkResult& result);
 void print_phase_profile(FILE* out, const BenchmarkResult& result);
-// Graph memory per array on the largest rank, with what plain CSR would need (001 Table 2).
+// Graph memory per array on the largest rank, with what plain CSR would need (Nakao et al. 2021, Table 2).
 void print_graph_memory(FILE* out, const BenchmarkResult& result);
 nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult& result);
 

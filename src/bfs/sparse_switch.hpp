@@ -1,4 +1,4 @@
-// Switching data structure by vertex concentration (001 section 4.5, switch `sparse-switch`).
+// Switching data structure by vertex concentration (Nakao et al. 2021, section 4.5, switch `sparse-switch`).
 //
 // The bottom-up step sends two bitmaps: the frontier (allgather along the column) and the visited
 // bitmap (rotated along the row). When few vertices matter (few frontier members, few unvisited

@@ -1,15 +1,16 @@
-// Top-down step of the 2D BFS (001 Algorithm 2 with Algorithm 4's thread parallelisation).
+// Top-down step of the 2D BFS (Nakao et al. 2021, Algorithm 2 with Algorithm 4's thread
+// parallelisation).
 //
-// One CSR serves both directions, so the top-down step uses the transposed roles of the paper's
-// Algorithm 2: the frontier is gathered along the grid row (each process of row i owns one block
-// of row set i), each frontier vertex x's neighbours y (column-local ids) are read from this
+// One CSR serves both directions, so the top-down step uses the transposed roles of Algorithm 2 of
+// Nakao et al. 2021: the frontier is gathered along the grid row (each process of row i owns one
+// block of row set i), each frontier vertex x's neighbours y (column-local ids) are read from this
 // process's rows, and the candidate (y, parent x) is sent along the grid column to y's owner, which
 // keeps the first candidate for each unvisited y (candidates for our own vertices are settled at
 // once; with the row-major layout, `yoo` off, y's owner is outside the column and the candidates
-// travel over the world communicator). The next frontier is recorded only in per-thread lists;
-// the bitmap a following bottom-up step needs is made from them afterwards (advance_frontier),
-// without atomics. Communication volume is the same as the paper's; the gathered frontier is
-// smaller because C <= R.
+// travel over the world communicator). The next frontier is recorded only in per-thread lists; the
+// bitmap a following bottom-up step needs is made from them afterwards (advance_frontier), without
+// atomics. Communication volume is the same as the paper's; the gathered frontier is smaller
+// because C <= R.
 #include <omp.h>
 
 #include <algorithm>
@@ -20,23 +21,32 @@
 namespace g500 {
 
 DistributedBfs::StepResult DistributedBfs::top_down_step(int64_t frontier_edges, comm::PhaseProfile& profile) {
-  using comm::Phase;
-  using comm::ScopedPhase;
-  const Distribution& d = dist_;
-  const int C = d.C;
+  snapshot_visited(frontier_edges, profile);
+  // 1. Gather the frontier of this grid row (owned offsets), as row-local ids.
+  gather_row_frontier(profile);
+  // 2. Expand: candidates (y offset in its owner's block, x row-local) per destination row.
+  const int64_t examined = expand_row_frontier(candidate_exchange_.start(), profile);
+  // 3. Exchange along the grid column (the world with the row-major layout) and keep the first
+  // candidate per unvisited vertex.
+  settle_candidates(profile);
+  return StepResult{examined};
+}
+
+void DistributedBfs::snapshot_visited(int64_t frontier_edges, comm::PhaseProfile& profile) {
   // What was visited before, so that a following bottom-up step can tell the discoveries by their
   // new bits (advance_frontier). Not worth a copy of the bitmap when there can be only a few:
   // the frontier's edges bound the discoveries of every process.
   snapshot_taken_ = frontier_edges > static_cast<int64_t>(visited_before_.size()) * kSnapshotDiscoveriesPerWord;
-  if (snapshot_taken_) {
-    ScopedPhase timed(profile, Phase::kCalculation);
-    std::memcpy(visited_before_.data(), visited_.data(), visited_before_.size() * sizeof(uint64_t));
-  }
+  if (!snapshot_taken_) return;
+  comm::ScopedPhase timed(profile, comm::Phase::kCalculation);
+  std::memcpy(visited_before_.data(), visited_.data(), visited_before_.size() * sizeof(uint64_t));
+}
 
-  // 1. Gather the frontier of this grid row (owned offsets), as row-local ids.
+void DistributedBfs::gather_row_frontier(comm::PhaseProfile& profile) {
+  const int C = dist_.C;
   std::vector<int> counts(C), displs(C);
   {
-    ScopedPhase timed(profile, Phase::kAllgatherv);
+    comm::ScopedPhase timed(profile, comm::Phase::kAllgatherv);
     int mine = static_cast<int>(frontier_.size());
     MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, grid_.row_comm());
     int64_t total = 0;
@@ -48,70 +58,82 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(int64_t frontier_edges,
     allgatherv_(frontier_.data(), mine, MPI_UINT32_T, gathered_.data(), counts.data(), displs.data(), MPI_UINT32_T,
                 grid_.row_comm());
   }
+  // Owned offsets of P(i, r) become row-local ids: its block is the r-th of row set i.
+  comm::ScopedPhase timed(profile, comm::Phase::kCalculation);
+  for (int r = 1; r < C; ++r)
+    for (int k = displs[r]; k < displs[r] + counts[r]; ++k) gathered_[k] += static_cast<LocalId>(r * dist_.block);
+}
 
-  // 2. Expand: candidates (y offset in its owner's block, x row-local) per destination row.
-  comm::ThreadBuckets& buckets = candidate_exchange_.start();
+int64_t DistributedBfs::expand_row_frontier(comm::ThreadBuckets& buckets, comm::PhaseProfile& profile) {
+  comm::ScopedPhase timed(profile, comm::Phase::kCalculation);
   int64_t examined = 0;
-  {
-    ScopedPhase timed(profile, Phase::kCalculation);
-    for (int r = 1; r < C; ++r)
-      for (int k = displs[r]; k < displs[r] + counts[r]; ++k) gathered_[k] += static_cast<LocalId>(r * d.block);
-    const int64_t nfrontier = static_cast<int64_t>(gathered_.size());
-    const uint64_t own_position = static_cast<uint64_t>(own_column_position_);  // -1: none
-    const int* dest = candidate_dest_.data();
 #pragma omp parallel num_threads(nthreads_) reduction(+ : examined)
-    {
-      const int t = omp_get_thread_num();
-      auto& mine = buckets[t];
-      // Candidates (y, x) for the edges [begin, end) of frontier row x.
-      auto expand = [&](LocalId x, int64_t begin, int64_t end) {
-        // Parents are written in original ids; candidates carry x's original row-local id.
-        const LocalId x_original = graph_.original_row_local(x);
-        const int64_t x_global = d.global_from_row_local(x_original, d.row);
-        examined += end - begin;
-        for (int64_t e = begin; e < end; ++e) {
-          const uint64_t y = graph_.neighbors[e];
-          const uint64_t position = d.by_block.divide(y);
-          const LocalId offset = static_cast<LocalId>(y - position * d.block);
-          if (position == own_position) {  // we own y ourselves: no message needed
-            if (visited_.test_and_set_atomic(offset)) discover(t, offset, x_global);
-          } else {
-            mine[dest[position]].push_back((static_cast<uint64_t>(offset) << 32) | x_original);
-          }
-        }
-      };
-      // Work items: whole rows (Algorithm 4), or with `lb-topdown` rows longer than
-      // kEdgesPerPiece cut into pieces, so one high-degree frontier vertex no longer keeps one
-      // thread busy while the others wait (the load balancing of 4.4). Each thread lists the
-      // items of its share of the frontier (finding a row's extent is a random access), then all
-      // threads take items from the concatenation of the lists.
-      std::vector<RowPiece>& listed = thread_pieces_[t];
-      listed.clear();
+  {
+    const int t = omp_get_thread_num();
+    list_row_pieces(t);  // ends with a barrier: every thread's list is complete
+    examined += expand_row_pieces(t, buckets[t]);
+  }
+  return examined;
+}
+
+void DistributedBfs::list_row_pieces(int t) {
+  // Work items: whole rows (Algorithm 4), or with `lb-topdown` rows longer than kEdgesPerPiece
+  // cut into pieces, so one high-degree frontier vertex no longer keeps one thread busy while the
+  // others wait (the load balancing of Nakao et al. 2021, section 4.4). Each thread lists the
+  // items of its share of the frontier (finding a row's extent is a random access), then all
+  // threads take items from the concatenation of the lists.
+  const int64_t nfrontier = static_cast<int64_t>(gathered_.size());
+  std::vector<RowPiece>& listed = thread_pieces_[t];
+  listed.clear();
 #pragma omp for schedule(static)
-      for (int64_t k = 0; k < nfrontier; ++k) {
-        const LocalId x = gathered_[k];
-        const RowIndex::Extent row = graph_.rows.extent(x);
-        const int64_t piece_edges = options_.lb_topdown ? kEdgesPerPiece : std::max<int64_t>(row.end - row.begin, 1);
-        for (int64_t from = row.begin; from < row.end; from += piece_edges)
-          listed.push_back(RowPiece{x, from, std::min(row.end, from + piece_edges)});
-      }
-      std::vector<int64_t> first_piece(nthreads_ + 1, 0);  // where each thread's list starts
-      for (int u = 0; u < nthreads_; ++u) first_piece[u + 1] = first_piece[u] + static_cast<int64_t>(thread_pieces_[u].size());
-      int lister = 0;
-#pragma omp for schedule(dynamic, kPiecesPerChunk)
-      for (int64_t k = 0; k < first_piece[nthreads_]; ++k) {
-        while (k >= first_piece[lister + 1]) ++lister;
-        while (k < first_piece[lister]) --lister;
-        const RowPiece& piece = thread_pieces_[lister][k - first_piece[lister]];
-        expand(piece.row, piece.begin, piece.end);
+  for (int64_t k = 0; k < nfrontier; ++k) {
+    const LocalId x = gathered_[k];
+    const RowIndex::Extent row = graph_.rows.extent(x);
+    const int64_t piece_edges = options_.lb_topdown ? kEdgesPerPiece : std::max<int64_t>(row.end - row.begin, 1);
+    for (int64_t from = row.begin; from < row.end; from += piece_edges)
+      listed.push_back(RowPiece{x, from, std::min(row.end, from + piece_edges)});
+  }
+}
+
+int64_t DistributedBfs::expand_row_pieces(int t, std::vector<std::vector<uint64_t>>& mine) {
+  const Distribution& d = dist_;
+  const uint64_t own_position = static_cast<uint64_t>(own_column_position_);  // -1: none
+  const int* dest = candidate_dest_.data();
+  int64_t examined = 0;
+  // Candidates (y, x) for the edges [begin, end) of frontier row x.
+  auto expand = [&](LocalId x, int64_t begin, int64_t end) {
+    // Parents are written in original ids; candidates carry x's original row-local id.
+    const LocalId x_original = graph_.original_row_local(x);
+    const int64_t x_global = d.global_from_row_local(x_original, d.row);
+    examined += end - begin;
+    for (int64_t e = begin; e < end; ++e) {
+      const uint64_t y = graph_.neighbors[e];
+      const uint64_t position = d.by_block.divide(y);
+      const LocalId offset = static_cast<LocalId>(y - position * d.block);
+      if (position == own_position) {  // we own y ourselves: no message needed
+        if (visited_.test_and_set_atomic(offset)) discover(t, offset, x_global);
+      } else {
+        mine[dest[position]].push_back((static_cast<uint64_t>(offset) << 32) | x_original);
       }
     }
+  };
+  std::vector<int64_t> first_piece(nthreads_ + 1, 0);  // where each thread's list starts
+  for (int u = 0; u < nthreads_; ++u) first_piece[u + 1] = first_piece[u] + static_cast<int64_t>(thread_pieces_[u].size());
+  int lister = 0;
+#pragma omp for schedule(dynamic, kPiecesPerChunk)
+  for (int64_t k = 0; k < first_piece[nthreads_]; ++k) {
+    while (k >= first_piece[lister + 1]) ++lister;
+    while (k < first_piece[lister]) --lister;
+    const RowPiece& piece = thread_pieces_[lister][k - first_piece[lister]];
+    expand(piece.row, piece.begin, piece.end);
   }
+  return examined;
+}
 
-  // 3. Exchange along the grid column (the world with the row-major layout) and keep the first
-  // candidate per unvisited vertex.
+void DistributedBfs::settle_candidates(comm::PhaseProfile& profile) {
+  const Distribution& d = dist_;
   const auto& pieces = candidate_exchange_.deliver(profile);
-  ScopedPhase timed(profile, Phase::kCalculation);
+  comm::ScopedPhase timed(profile, comm::Phase::kCalculation);
 #pragma omp parallel num_threads(nthreads_)
   {
     const int t = omp_get_thread_num();
@@ -127,7 +149,6 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(int64_t frontier_edges,
     }
     record_discoveries(t);
   }
-  return StepResult{examined};
 }
 
 }  // namespace g500

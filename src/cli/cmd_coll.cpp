@@ -1,4 +1,4 @@
-// g500 coll: collective communication study of paper 004 (docs/coll.md).
+// g500 coll: collective communication study of Hosono et al. 2021 (docs/coll.md).
 //   --check                          every algorithm against MPI's own collective
 //   --list                           algorithms per operation
 //   --op OP --algo ALGO --sizes A:B  timing harness, CSV output
@@ -10,19 +10,27 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <map>
+#include <set>
 
+#include "cli/options.hpp"
 #include "cli/subcommand.hpp"
-#include "comm/coll_bench.hpp"
-#include "comm/coll_check.hpp"
-#include "comm/coll_report.hpp"
+#include "coll/coll_bench.hpp"
+#include "coll/coll_check.hpp"
+#include "coll/coll_report.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
 
 namespace {
 
 using namespace g500::comm;
+using namespace g500::coll;
+using g500::cli::require_at_least;
+using g500::cli::require_non_empty;
+using g500::cli::require_non_negative;
+using g500::cli::require_positive;
 
-// 004's least-squares fit for Bintree3d (the Trinaryx6 fit is NetworkParams' default).
+// Hosono et al. 2021's least-squares fit for Bintree3d (the Trinaryx6 fit is NetworkParams' default).
 constexpr double kBintree3dLatency = 4.29e-6, kBintree3dBandwidth = 6.64e9;
 
 struct CollArgs {
@@ -74,10 +82,13 @@ int run_bench_mode(const CollArgs& args) {
   config.op = parse_op(args.op);
   config.algorithm = args.algo;
   config.sizes = parse_size_range(args.sizes);
-  const auto segment = parse_bytes(args.segment);
+  const auto segment = parse_bytes(args.segment, "--segment");
   if (segment > INT32_MAX) throw g500::UsageError("--segment is too large");
   config.segment_bytes = static_cast<int>(segment);
-  if (!args.shape.empty()) config.shape = parse_shape(args.shape);
+  if (!args.shape.empty()) {
+    config.shape = parse_shape(args.shape);
+    config.shape_given = true;
+  }
   config.reps = args.reps;
   config.warmup = args.warmup;
   config.ranks_per_node = args.ranks_per_node;
@@ -118,31 +129,68 @@ std::vector<double> model_sizes(const std::string& text) {
   return out;
 }
 
+// The mode (--check, --list, --op, --fit, --segment-model or --simulate) as an option name.
+std::string mode_name(const CollArgs& args) {
+  if (args.check) return "--check";
+  if (args.list) return "--list";
+  if (!args.op.empty()) return "--op";
+  if (!args.fit.empty()) return "--fit";
+  if (args.segment_model) return "--segment-model";
+  return "--simulate";
+}
+
+// Refuses options that the chosen mode would ignore, and a malformed --shape, before any work.
+void refuse_options_of_other_modes(const CLI::App& app, const CollArgs& args) {
+  if (!args.shape.empty()) parse_shape(args.shape);  // names the shape when it is malformed
+  const std::string mode = mode_name(args);
+  static const std::map<std::string, std::set<std::string>> kOptionsOfMode{
+      {"--check", {}},
+      {"--list", {}},
+      {"--op", {"--algo", "--sizes", "--segment", "--shape", "--reps", "--warmup", "--ranks-per-node", "--root", "--csv"}},
+      {"--fit", {"--fit-csv"}},
+      {"--segment-model", {"--shape", "--sizes", "--csv", "--latency", "--bandwidth"}},
+      {"--simulate", {"--sizes", "--segment", "--csv", "--latency", "--bandwidth", "--hop-latency"}}};
+  const std::set<std::string>& used = kOptionsOfMode.at(mode);
+  for (const char* option : {"--algo", "--sizes", "--segment", "--shape", "--reps", "--warmup", "--ranks-per-node",
+                             "--root", "--csv", "--fit-csv", "--latency", "--bandwidth", "--hop-latency"}) {
+    if (app.count(option) == 0 || used.count(option)) continue;
+    std::string message = std::string(option) + " does not apply to " + mode;
+    if (std::string(option) == "--shape" && mode == "--simulate") message += " (it models Hosono et al. 2021's Table 1 shapes)";
+    throw g500::UsageError(message);
+  }
+}
+
 int run_coll(int argc, char** argv) {
-  CLI::App app{"Collective communication study (paper 004): algorithms on MPI point-to-point, "
+  CLI::App app{"Collective communication study (Hosono et al. 2021): algorithms on MPI point-to-point, "
                "correctness check, timing harness, latency/bandwidth model and torus simulation"};
   CollArgs args;
   app.add_flag("--check", args.check, "Run every algorithm against MPI's own collective; non-zero exit on a mismatch");
   app.add_flag("--list", args.list, "List the algorithms of each operation");
-  app.add_option("--op", args.op, "Operation to time: alltoallv, alltoall, allgatherv, bcast");
+  require_non_empty(app.add_option("--op", args.op, "Operation to time: alltoallv, alltoall, allgatherv, bcast"));
   app.add_option("--algo", args.algo, "Algorithm name (see --list), mpi (library's choice) or ompi:N")
       ->capture_default_str();
-  app.add_option("--sizes", args.sizes, "Message sizes MIN:MAX in bytes, doubling (K, M, G suffixes)");
-  app.add_option("--segment", args.segment, "Segment size in bytes for segmented bcast algorithms (0 = none)")
+  require_non_empty(app.add_option("--sizes", args.sizes, "Message sizes MIN:MAX in bytes, doubling (K, M, G suffixes)"));
+  require_non_empty(app.add_option("--segment", args.segment, "Segment size in bytes for segmented bcast algorithms (0 = none)"))
       ->capture_default_str();
-  app.add_option("--shape", args.shape, "Logical shape X, XxY or XxYxZ (product = ranks; default balanced 3D)");
-  app.add_option("--reps", args.reps, "Timed repetitions per size (median reported)")->capture_default_str();
-  app.add_option("--warmup", args.warmup, "Untimed repetitions per size")->capture_default_str();
-  app.add_option("--ranks-per-node", args.ranks_per_node, "NLP of 004's Eq. 1")->capture_default_str();
-  app.add_option("--root", args.root, "Root rank for bcast")->capture_default_str();
-  app.add_option("--csv", args.csv, "Write results as CSV (harness, --segment-model, --simulate)");
-  app.add_option("--fit", args.fit, "Fit latency L and bandwidth B per algorithm from a harness CSV");
-  app.add_option("--fit-csv", args.fit_csv, "With --fit: write predicted versus measured as CSV");
+  require_non_empty(app.add_option("--shape", args.shape,
+                                   "Logical shape X, XxY or XxYxZ (--op: product = ranks, for the algorithms that use "
+                                   "a shape; default balanced 3D)"));
+  require_at_least(app.add_option("--reps", args.reps, "Timed repetitions per size (median reported)"), 1)
+      ->capture_default_str();
+  require_at_least(app.add_option("--warmup", args.warmup, "Untimed repetitions per size"), 0)->capture_default_str();
+  require_at_least(app.add_option("--ranks-per-node", args.ranks_per_node, "NLP of Hosono et al. 2021's Eq. 1"), 1)->capture_default_str();
+  require_at_least(app.add_option("--root", args.root, "Root rank for bcast"), 0)->capture_default_str();
+  require_non_empty(app.add_option("--csv", args.csv, "Write results as CSV (harness, --segment-model, --simulate)"));
+  require_non_empty(app.add_option("--fit", args.fit, "Fit latency L and bandwidth B per algorithm from a harness CSV"));
+  require_non_empty(app.add_option("--fit-csv", args.fit_csv, "With --fit: write predicted versus measured as CSV"));
   app.add_flag("--segment-model", args.segment_model, "Optimal segment sizes of Eqs. 5 and 7 versus numeric minimum");
-  app.add_flag("--simulate", args.simulate, "Predict every algorithm on 004's Table 1 shapes (torus model)");
-  auto* latency_option = app.add_option("--latency", args.latency, "Model latency L [s] (default: 004's fits)");
-  auto* bandwidth_option = app.add_option("--bandwidth", args.bandwidth, "Model bandwidth B [bytes/s] (default: 004's fits)");
-  app.add_option("--hop-latency", args.hop_latency, "Simulation: latency per router hop [s]")->capture_default_str();
+  app.add_flag("--simulate", args.simulate, "Predict every algorithm on Hosono et al. 2021's Table 1 shapes (torus model)");
+  auto* latency_option =
+      require_positive(app.add_option("--latency", args.latency, "Model latency L [s] (default: Hosono et al. 2021's fits)"));
+  auto* bandwidth_option =
+      require_positive(app.add_option("--bandwidth", args.bandwidth, "Model bandwidth B [bytes/s] (default: Hosono et al. 2021's fits)"));
+  require_non_negative(app.add_option("--hop-latency", args.hop_latency, "Simulation: latency per router hop [s]"))
+      ->capture_default_str();
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -154,8 +202,7 @@ int run_coll(int argc, char** argv) {
   const int modes = args.check + args.list + args.simulate + args.segment_model + !args.op.empty() + !args.fit.empty();
   if (modes != 1)
     throw g500::UsageError("choose exactly one of --check, --list, --op, --fit, --segment-model, --simulate");
-  if (args.latency <= 0 || args.bandwidth <= 0 || args.hop_latency < 0)
-    throw g500::UsageError("--latency and --bandwidth must be positive, --hop-latency not negative");
+  refuse_options_of_other_modes(app, args);
   if (args.check) return run_check();
   if (args.list) {
     print_on_root(list_algorithms());
@@ -169,7 +216,7 @@ int run_coll(int argc, char** argv) {
     std::string error, text;
     if (rank_of_world() == 0) {
       try {
-        // 004's fitted values per algorithm unless the user gives L and B.
+        // Hosono et al. 2021's fitted values per algorithm unless the user gives L and B.
         const bool given = latency_option->count() > 0 || bandwidth_option->count() > 0;
         const LinkCost ktree{args.latency, args.bandwidth};
         const LinkCost bintree3d = given ? ktree : LinkCost{kBintree3dLatency, kBintree3dBandwidth};
@@ -183,7 +230,7 @@ int run_coll(int argc, char** argv) {
     return 0;
   }
   NetworkParams network{args.latency, args.bandwidth, args.hop_latency};
-  const double segment = static_cast<double>(parse_bytes(args.segment == "0" ? "16K" : args.segment));
+  const double segment = static_cast<double>(parse_bytes(args.segment == "0" ? "16K" : args.segment, "--segment"));
   if (rank_of_world() == 0) {
     const auto rows = simulate_table1(args.sizes.empty() ? std::vector<double>{1024, 65536, 1048576} : sizes, network,
                                       segment);
@@ -194,6 +241,6 @@ int run_coll(int argc, char** argv) {
 }
 
 const g500::cli::SubcommandRegistrar registrar{
-    "coll", "collective algorithms of paper 004: --check, timing harness, model fit, torus simulation", run_coll};
+    "coll", "collective algorithms of Hosono et al. 2021: --check, timing harness, model fit, torus simulation", run_coll};
 
 }  // namespace

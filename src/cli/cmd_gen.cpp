@@ -1,5 +1,5 @@
 // `g500 gen`: generate the Graph500 Kronecker edge list (reference 3.0 compatible) in parallel over
-// the MPI ranks and write it as tsv or bin (formats in src/gen/edge_file.hpp, docs/gen.md).
+// the MPI ranks and write it as tsv or bin (formats in src/io/edge_file.hpp, docs/gen.md).
 // `--benchmark` generates without writing and reports the generation rate.
 #include <mpi.h>
 #include <omp.h>
@@ -13,8 +13,10 @@
 
 #include <fmt/format.h>
 
+#include "cli/file_input.hpp"
+#include "cli/options.hpp"
 #include "cli/subcommand.hpp"
-#include "gen/edge_file.hpp"
+#include "io/edge_file.hpp"
 #include "gen/kronecker.hpp"
 #include "util/error.hpp"
 #include "util/progress.hpp"
@@ -85,17 +87,24 @@ int run_gen(int argc, char** argv) {
   int scale = 0, edgefactor = 16, repeat = 3;
   std::string seed_text = "2,3", output, format = "tsv";
   bool weights = false, force = false, bench = false, quiet = false, show_progress = false;
-  app.add_option("--scale", scale, "log2 of the number of vertices (1..42)")->required();
-  app.add_option("--edgefactor", edgefactor, "edges per vertex (default 16)");
+  require_range(app.add_option("--scale", scale, "log2 of the number of vertices (1..42)"), 1, kMaxScale)->required();
+  require_at_least(app.add_option("--edgefactor", edgefactor, "edges per vertex (default 16)"), 1);
   app.add_option("--seed", seed_text, "the two generator seeds A,B (default 2,3)");
-  app.add_option("--output", output, "output file (written whole through a temporary file; a device, FIFO or - is streamed)");
+  auto* output_option = require_non_empty(
+      app.add_option("--output", output, "output file (written whole through a temporary file; a device, FIFO or - is streamed)"));
   app.add_option("--format", format, "tsv or bin (default tsv)");
   app.add_flag("--weights", weights, "also write each edge's float32 SSSP weight");
   app.add_flag("--force", force, "write even if the output looks larger than the free disk space");
-  app.add_flag("--benchmark", bench, "only generate (no output) and report edges per second");
-  app.add_option("--repeat", repeat, "with --benchmark: number of timed runs (default 3)");
-  app.add_flag("--quiet", quiet, "no progress line on stderr");
-  app.add_flag("--progress", show_progress, "progress line on stderr even when it is not a terminal (under mpiexec)");
+  auto* bench_option = app.add_flag("--benchmark", bench, "only generate (no output) and report edges per second");
+  auto* repeat_option =
+      require_at_least(app.add_option("--repeat", repeat, "with --benchmark: number of timed runs (default 3)"), 1);
+  auto* quiet_option = app.add_flag("--quiet", quiet, "no progress line on stderr");
+  auto* progress_option =
+      app.add_flag("--progress", show_progress, "progress line on stderr even when it is not a terminal (under mpiexec)");
+  // Options that would otherwise be ignored without a word.
+  quiet_option->excludes(progress_option);
+  bench_option->excludes(output_option);
+  repeat_option->needs(bench_option);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -109,32 +118,28 @@ int run_gen(int argc, char** argv) {
   }
 
   gen::KroneckerSpec spec;
-  if (scale < 1 || scale > 42) throw UsageError(fmt::format("--scale must be between 1 and 42 (got {})", scale));
-  if (edgefactor < 1) throw UsageError(fmt::format("--edgefactor must be at least 1 (got {})", edgefactor));
-  if (static_cast<int64_t>(edgefactor) > (INT64_MAX >> scale))
-    throw UsageError(fmt::format("--edgefactor {} is too large for SCALE {}", edgefactor, scale));
+  check_edge_count(scale, edgefactor);
   parse_seed(seed_text, spec.seed1, spec.seed2);
   spec.scale = scale;
   spec.edgefactor = edgefactor;
-  gen::EdgeWriteOptions options;
+  io::EdgeWriteOptions options;
   if (format == "tsv")
-    options.format = gen::EdgeFormat::tsv;
+    options.format = io::EdgeFormat::tsv;
   else if (format == "bin")
-    options.format = gen::EdgeFormat::bin;
+    options.format = io::EdgeFormat::bin;
   else
     throw UsageError(fmt::format("unknown --format '{}' (expected tsv or bin)", format));
   options.weights = weights;
   options.force = force;
 
   if (bench) {
-    if (repeat < 1) throw UsageError(fmt::format("--repeat must be at least 1 (got {})", repeat));
     benchmark(spec, weights, repeat);
     return 0;
   }
   if (output.empty()) throw UsageError("--output FILE is required (or use --benchmark)");
 
   Progress progress(progress_wanted(quiet, MPI_COMM_WORLD, show_progress), "generating and writing " + output);
-  auto result = gen::write_generated_edges(spec, output, options);
+  auto result = io::write_generated_edges(spec, output, options);
   progress.finish();
   if (rank == 0)
     std::fprintf(stderr, "g500 gen: wrote %lld edges (%lld bytes) to %s in %.3f s (generation %.3f s)\n",

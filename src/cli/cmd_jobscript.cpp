@@ -2,10 +2,12 @@
 // `g500 bfs` run on a Slurm cluster or on Fugaku (PJM). The text comes from src/jobs/jobscript.
 #include <cstdio>
 
+#include "cli/file_input.hpp"
 #include "cli/options.hpp"
 #include "cli/subcommand.hpp"
 #include "jobs/jobscript.hpp"
 #include "util/error.hpp"
+#include "util/memory.hpp"
 #include "util/output_file.hpp"
 
 namespace g500::cli {
@@ -16,20 +18,37 @@ int run_jobscript_command(int argc, char** argv) {
   std::string output;
   CLI::App app{"Write a batch script for a Graph500 BFS run (64 roots, --json) on a Slurm cluster or on Fugaku", "g500 jobscript"};
   app.add_option("--system", spec.system, "slurm or fugaku")->required();
-  app.add_option("--nodes", spec.nodes, "number of nodes")->required();
-  app.add_option("--scale", spec.scale, "log2 of the number of vertices (1..42)")->required();
-  app.add_option("--ppn", spec.ppn, "MPI ranks per node (default 1)");
-  app.add_option("--threads", spec.threads,
-                 "OpenMP threads per rank (default: Fugaku 48 / ppn; Slurm the node's CPUs / ppn, at run time)");
-  app.add_option("--grid", spec.grid, "process grid RxC over nodes x ppn ranks (default: R >= C, closest factors)");
-  app.add_option("--rankmap", spec.rankmap, "a `g500 map` CSV placing the ranks on the grid (passed to g500 bfs)");
-  app.add_option("--time", spec.time, "wall-time limit HH:MM:SS (default 01:00:00)");
-  app.add_option("--node-shape", spec.node_shape, "Fugaku node shape A, AxB or AxBxC (default: from the grid)");
-  app.add_option("--queue", spec.queue, "Slurm partition or Fugaku resource group");
-  app.add_option("--binary", spec.binary, "path of g500 on the cluster (default ./build/g500)");
-  app.add_option("--eager-limit", spec.eager_limit, "Eager/Rendezvous switch in bytes (default 512000, 001 5.4)");
-  app.add_option("--output", output, "write the script to this file (made executable) instead of stdout");
+  require_at_least(app.add_option("--nodes", spec.nodes, "number of nodes (for fugaku at most the machine's nodes)"), 1)->required();
+  require_range(app.add_option("--scale", spec.scale, "log2 of the number of vertices (1..42)"), 1, kMaxScale)->required();
+  require_at_least(app.add_option("--ppn", spec.ppn, "MPI ranks per node (default 1)"), 1);
+  require_at_least(app.add_option("--threads", spec.threads,
+                                  "OpenMP threads per rank (default: Fugaku 48 / ppn; Slurm the node's CPUs / ppn, at run time)"),
+                   1);
+  require_non_empty(app.add_option("--grid", spec.grid, "process grid RxC over nodes x ppn ranks (default: R >= C, closest factors)"));
+  require_non_empty(app.add_option("--rankmap", spec.rankmap, "a `g500 map` CSV placing the ranks on the grid (passed to g500 bfs)"));
+  require_non_empty(app.add_option("--time", spec.time, "wall-time limit HH:MM:SS (default 01:00:00)"));
+  require_non_empty(app.add_option("--node-shape", spec.node_shape, "Fugaku node shape A, AxB or AxBxC (default: from the grid)"));
+  require_non_empty(app.add_option("--queue", spec.queue, "Slurm partition or Fugaku resource group"));
+  require_non_empty(app.add_option("--binary", spec.binary, "path of g500 on the cluster (default ./build/g500)"));
+  require_at_least(app.add_option("--eager-limit", spec.eager_limit, "Eager/Rendezvous switch in bytes (default 512000, Nakao et al. 2021, section 5.4)"),
+                   0, LONG_MAX);
+  double node_memory_gib = 0;
+  require_positive(app.add_option("--node-memory", node_memory_gib,
+                                  "memory of a node in GiB, for the check that the run fits (default: Fugaku 32; "
+                                  "Slurm this machine's)"));
+  app.add_flag("--force", spec.force,
+               "write the script even if g500 bfs's memory estimate exceeds a node's memory (the script then runs bfs --force)");
+  require_non_empty(app.add_option("--output", output, "write the script to this file (made executable) instead of stdout"));
   if (!parse_or_throw(app, argc, argv)) return 0;
+  constexpr double kGiB = 1024.0 * 1024 * 1024;
+  if (node_memory_gib > 0) {
+    spec.node_memory_bytes = node_memory_gib * kGiB;
+    spec.node_memory_origin = "--node-memory";
+  } else if (spec.system == "slurm") {
+    // The script is usually written on the cluster's login node: its memory is the best guess.
+    spec.node_memory_bytes = static_cast<double>(physical_memory_bytes());
+    spec.node_memory_origin = "taken from this machine; give --node-memory";
+  }
 
   const std::string script = jobs::make_jobscript(spec);
   int rank = 0;

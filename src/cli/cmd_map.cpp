@@ -1,6 +1,7 @@
-// g500 map: topology-aware process mapping for 6D mesh/torus networks (issue #5; 001 section 5.6,
-// 000 section 5.6, 003 section 4.2). Parses the options; rank 0 does the work (map_grid.cpp,
-// map_simulate.cpp) and errors reach every rank through agree_or_throw.
+// g500 map: topology-aware process mapping for 6D mesh/torus networks (Nakao et al. 2021, section
+// 5.6; Nakao et al. 2020, section 5.6; Kuroda et al. 2013, section 4.2). Parses the options; rank 0
+// does the work (map_grid.cpp, map_simulate.cpp) and errors reach every rank through
+// agree_or_throw.
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
@@ -8,6 +9,7 @@
 #include <string>
 
 #include "cli/map_actions.hpp"
+#include "cli/options.hpp"
 #include "cli/subcommand.hpp"
 #include "topo/systems.hpp"
 #include "util/agree.hpp"
@@ -20,28 +22,34 @@ using namespace g500::cli::map;
 using namespace g500::topo;
 
 int run_map(int argc, char** argv) {
-  CLI::App app{"Topology-aware process mapping onto a 6D mesh/torus (001 5.6, 003 Method A)", "g500 map"};
+  CLI::App app{"Topology-aware process mapping onto a 6D mesh/torus (Nakao et al. 2021, section 5.6, Kuroda et al. 2013, Method A)", "g500 map"};
   MapOptions o;
   auto* system_opt = app.add_option("--system", o.system, "preset: fugaku (24,23,24,2,3,2) or k (24,18,16,2,3,2)");
-  auto* shape_opt = app.add_option("--shape", o.shape, "custom shape, e.g. 2m,3t,2m or a=2m,b=3t,c=2m");
+  auto* shape_opt =
+      require_non_empty(app.add_option("--shape", o.shape, "custom shape, e.g. 2m,3t,2m or a=2m,b=3t,c=2m"));
   system_opt->excludes(shape_opt);
-  app.add_option("--nodes", o.nodes, "number of nodes (default: the whole system)");
-  app.add_option("--grid", o.grid, "process grid RxC (default: R >= C, R/C closest to 1)");
-  app.add_option("--axes", o.axes, "explicit axis split ROW/COL, e.g. XY/Zabc (grid method; snake in this order)");
-  app.add_option("--method", o.method, "grid (001 5.6 axis split + snake) or cuboid (003 Method A)");
-  app.add_option("--cuboid", o.cuboid, "explicit Method A factors, e.g. a2,Y4,c2/X8,Z8,b3 (implies --method cuboid)");
-  app.add_option("--output", o.output, "write the rank map here");
+  require_at_least(app.add_option("--nodes", o.nodes, "number of nodes (default: the whole system)"), 1, kMaxNodes);
+  require_non_empty(app.add_option("--grid", o.grid, "process grid RxC (default: R >= C, R/C closest to 1)"));
+  require_non_empty(app.add_option("--axes", o.axes, "explicit axis split ROW/COL, e.g. XY/Zabc (grid method; snake in this order)"));
+  app.add_option("--method", o.method, "grid (Nakao et al. 2021, section 5.6 axis split + snake) or cuboid (Kuroda et al. 2013, Method A)");
+  require_non_empty(app.add_option("--cuboid", o.cuboid, "explicit Method A factors, e.g. a2,Y4,c2/X8,Z8,b3 (implies --method cuboid)"));
+  require_non_empty(app.add_option("--output", o.output, "write the rank map here"));
   app.add_option("--format", o.format, "csv (rank,row,col,coordinates) or fugaku-rankmap (tuple per line)");
-  app.add_option("--simulate", o.simulate, "link-load simulation: bfs, all, or a comma list of "
-                 "col-allgatherv,row-alltoallv,row-ring,alltoall,bcast");
-  app.add_option("--message-bytes", o.message_bytes, "bytes per message in the simulation");
-  app.add_option("--bandwidth", o.bandwidth_gbs, "link bandwidth in GB/s (default 6.8, TofuD)");
-  app.add_option("--latency", o.latency_us, "latency in microseconds (default 0.5)");
-  app.add_option("--max-routes", o.max_routes, "route budget per pattern before source sampling");
-  app.add_option("--max-routes-alltoall", o.max_routes_alltoall, "route budget for the global alltoall");
-  app.add_option("--shuffle-ranks", o.shuffle_seed,
-                 "permute which rank gets which grid cell/node (seed), for testing --rankmap consumers");
-  app.add_option("--link-csv", o.link_csv, "write per-link loads of the simulation (for tools/plot_link_loads.py)");
+  auto* simulate_opt = require_non_empty(app.add_option("--simulate", o.simulate, "link-load simulation: bfs, all, or a comma list of "
+                                   "col-allgatherv,row-alltoallv,row-ring,alltoall,bcast"));
+  require_positive(app.add_option("--message-bytes", o.message_bytes, "bytes per message in the simulation"));
+  require_positive(app.add_option("--bandwidth", o.bandwidth_gbs, "link bandwidth in GB/s (default 6.8, TofuD)"));
+  require_non_negative(app.add_option("--latency", o.latency_us, "latency in microseconds (default 0.5)"));
+  require_at_least(app.add_option("--max-routes", o.max_routes, "route budget per pattern before source sampling"), 1,
+                   LLONG_MAX);
+  require_at_least(app.add_option("--max-routes-alltoall", o.max_routes_alltoall, "route budget for the global alltoall"),
+                   1, LLONG_MAX);
+  require_unsigned(app.add_option("--shuffle-ranks", o.shuffle_seed,
+                                  "permute which rank gets which grid cell/node (seed), for testing --rankmap consumers"));
+  require_non_empty(app.add_option("--link-csv", o.link_csv, "write per-link loads of the simulation (for tools/plot_link_loads.py)"));
+  // The simulation's parameters would be ignored without it.
+  for (const char* name : {"--message-bytes", "--bandwidth", "--latency", "--max-routes", "--max-routes-alltoall"})
+    app.get_option(name)->needs(simulate_opt);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   try {
@@ -59,9 +67,6 @@ int run_map(int argc, char** argv) {
         throw UsageError("unknown --method '" + o.method + "' (grid or cuboid)");
       if (o.format != "csv" && o.format != "fugaku-rankmap")
         throw UsageError("unknown --format '" + o.format + "' (csv or fugaku-rankmap)");
-      if (!(o.message_bytes > 0) || !(o.bandwidth_gbs > 0) || !(o.latency_us >= 0) || o.max_routes < 1 ||
-          o.max_routes_alltoall < 1)
-        throw UsageError("--message-bytes, --bandwidth and --max-routes must be positive, --latency >= 0");
       if (!o.link_csv.empty() && o.simulate.empty()) throw UsageError("--link-csv needs --simulate");
       SystemSpec system = o.shape.empty() ? system_preset(o.system) : parse_shape(o.shape);
       long long capacity = 1;
@@ -70,7 +75,6 @@ int run_map(int argc, char** argv) {
       o.nodes_given = app.count("--nodes") > 0;
       if (!o.axes.empty() && cuboid) throw UsageError("--axes belongs to --method grid");
       long long nodes = o.nodes;
-      if (app.count("--nodes") && nodes < 1) throw UsageError("--nodes must be at least 1");
       if (!app.count("--nodes") && !(cuboid && !o.cuboid.empty())) {
         auto g = parse_grid(o.grid);
         nodes = g ? static_cast<long long>(g->first) * g->second : capacity;

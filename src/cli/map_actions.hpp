@@ -1,4 +1,4 @@
-// Options and actions of `g500 map` (issue #5): the grid mapping of 001 section 5.6, 003 Method A
+// Options and actions of `g500 map`: the grid mapping of Nakao et al. 2021, section 5.6, Kuroda et al. 2013, Method A
 // (section 4.2) and the link-load simulation. cmd_map.cpp parses the options and calls these.
 #pragma once
 #include <optional>

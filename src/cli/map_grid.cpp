@@ -1,4 +1,4 @@
-// `g500 map --method grid|cuboid`: the 001 5.6 grid mapping and 003 Method A, printing R, C, R/C
+// `g500 map --method grid|cuboid`: the Nakao et al. 2021, section 5.6 grid mapping and Kuroda et al. 2013, Method A, printing R, C, R/C
 // and the row-ring adjacency, and writing the rank map (CSV or Fugaku map-file form).
 #include <algorithm>
 #include <array>
@@ -14,12 +14,13 @@
 #include "topo/cuboid_mapping.hpp"
 #include "topo/layout_comparison.hpp"
 #include "topo/logical3d.hpp"
-#include "topo/rankmap_file.hpp"
+#include "io/rankmap_file.hpp"
 #include "util/error.hpp"
 
 namespace g500::cli::map {
 
 using namespace g500::topo;
+using namespace g500::io;
 
 std::optional<std::pair<int, int>> parse_grid(const std::string& text) {
   if (text.empty()) return std::nullopt;
@@ -37,7 +38,7 @@ std::optional<std::pair<int, int>> parse_grid(const std::string& text) {
 namespace {
 
 
-std::pair<int, int> closest_factor_pair(long long n) {  // R >= C, R/C closest to 1 (001 5.2)
+std::pair<int, int> closest_factor_pair(long long n) {  // R >= C, R/C closest to 1 (Nakao et al. 2021, section 5.2)
   int c = static_cast<int>(std::sqrt(static_cast<double>(n)));
   while (c > 1 && n % c != 0) --c;
   return {static_cast<int>(n / c), c};
@@ -60,7 +61,7 @@ void print_ring(const Topology& box, const GridMapping& m) {
   } else if (m.col_axes.size() > 1 && cols > 2) {
     auto rc = ring_conditions(box, m.col_axes);
     std::vector<int> vertical(m.col_axes.begin() + 1, m.col_axes.end());
-    std::printf("  000 conditions: vertical part %s even: %s; last axis %s torus or 2-node: %s%s\n",
+    std::printf("  Nakao et al. 2020 conditions: vertical part %s even: %s; last axis %s torus or 2-node: %s%s\n",
                 axes_label(box, vertical).c_str(), rc.vertical_even ? "yes" : "no",
                 box.axes()[m.col_axes.back()].name.c_str(), rc.last_axis_closes ? "yes" : "no",
                 m.col_axes_reordered ? " (C axes reordered so the snake closes)" : "");
@@ -139,7 +140,7 @@ void run_grid(const MapOptions& o, const SystemSpec& system, long long nodes) {
   const int r = m.placement.rows, c = m.placement.cols;
   std::printf("system %s %s, nodes %lld, box %s\n", system.name.c_str(), describe_axes(system.axes).c_str(),
               nodes, describe_axes(box.axes()).c_str());
-  std::printf("method grid (001 5.6): R = %d (%s), C = %d (%s), R/C = %s\n", r, axes_label(box, m.row_axes).c_str(),
+  std::printf("method grid (Nakao et al. 2021, section 5.6): R = %d (%s), C = %d (%s), R/C = %s\n", r, axes_label(box, m.row_axes).c_str(),
               c, axes_label(box, m.col_axes).c_str(), ratio_text(r, c).c_str());
   print_ring(box, m);
   if (system.has_tofu_axes() && o.grid.empty()) {
@@ -194,7 +195,7 @@ void run_cuboid(const MapOptions& o, const SystemSpec& system, long long nodes) 
   for (const auto& c6 : layout.coord_of_rank) p.node_of_rank.push_back(box.node_id(Coord(c6.begin(), c6.end())));
   std::printf("system %s %s, nodes %lld\n", system.name.c_str(), describe_axes(system.axes).c_str(),
               static_cast<long long>(r) * c);
-  std::printf("method cuboid (003 Method A): R = %d, C = %d, R/C = %s, row communicator (C) x column communicator (R)"
+  std::printf("method cuboid (Kuroda et al. 2013, Method A): R = %d, C = %d, R/C = %s, row communicator (C) x column communicator (R)"
               " = %s, job shape %dx%dx%d\n",
               r, c, ratio_text(r, c).c_str(), format_cuboid_spec(spec).c_str(), layout.job_shape[0],
               layout.job_shape[1], layout.job_shape[2]);

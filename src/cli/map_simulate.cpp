@@ -1,5 +1,5 @@
 // `g500 map --simulate`: link loads of plain rank order, the scheduler's 2D shape and the 6D
-// mapping (issue #5 item 5; 001 section 5.6), printed as a table; --link-csv writes per-link loads.
+// mapping (Nakao et al. 2021, section 5.6), printed as a table; --link-csv writes per-link loads.
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -14,13 +14,14 @@
 #include "topo/cuboid_mapping.hpp"
 #include "topo/layout_comparison.hpp"
 #include "topo/logical3d.hpp"
-#include "topo/rankmap_file.hpp"
+#include "io/rankmap_file.hpp"
 #include "util/error.hpp"
 #include "util/output_file.hpp"
 
 namespace g500::cli::map {
 
 using namespace g500::topo;
+using namespace g500::io;
 
 namespace {
 
@@ -93,7 +94,7 @@ void run_simulation(const MapOptions& o, const SystemSpec& system, const GridMap
                 r.report.max_link_bytes / kMega, r.report.mean_link_bytes / kMega, r.report.mean_hops,
                 r.report.max_hops, r.report.estimated_seconds / kMilli);
   }
-  // One bottom-up BFS step communicates with all three BFS patterns (001 Table 3, Algorithm 6).
+  // One bottom-up BFS step communicates with all three BFS patterns (Nakao et al. 2021, Table 3, Algorithm 6).
   for (const auto& l : layouts) {
     double step = 0;
     int found = 0;

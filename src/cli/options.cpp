@@ -1,6 +1,13 @@
 #include "cli/options.hpp"
 
+#include <cerrno>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <type_traits>
 
 #include "util/error.hpp"
 
@@ -20,6 +27,116 @@ bool parse_or_throw(CLI::App& app, int argc, char** argv) {
     throw UsageError(message);
   }
   return true;
+}
+
+namespace {
+
+// Attaches `check` (which may rewrite the text, or throw UsageError) to the option.
+CLI::Option* attach_check(CLI::Option* option, const std::string& description,
+                          std::function<void(const std::string& name, std::string& text)> check) {
+  const std::string name = option->get_name();
+  // transform, not check: CLI11 hands a check a copy of the text, which it may not rewrite.
+  option->transform(CLI::Validator(
+      [name, check = std::move(check)](std::string& text) {
+        check(name, text);
+        return std::string();
+      },
+      description));
+  return option;
+}
+
+// The text as a whole decimal number of type T (an optional leading '+'); false when it is not
+// one or does not fit T.
+template <typename T>
+bool read_whole_number(const std::string& text, T& value) {
+  const char* begin = text.data();
+  const char* end = text.data() + text.size();
+  if (begin != end && *begin == '+') ++begin;
+  if (begin == end || (std::is_unsigned_v<T> && *begin == '-')) return false;
+  const auto [stop, error] = std::from_chars(begin, end, value);
+  return error == std::errc() && stop == end;
+}
+
+// The text as a finite real number (an optional leading '+'); false otherwise.
+bool read_real_number(const std::string& text, double& value) {
+  const char* begin = text.data();
+  const char* end = text.data() + text.size();
+  if (begin != end && *begin == '+') ++begin;
+  if (begin == end) return false;
+  const auto [stop, error] = std::from_chars(begin, end, value);
+  return error == std::errc() && stop == end && std::isfinite(value);
+}
+
+std::string got(const std::string& text) { return " (got '" + text + "')"; }
+
+}  // namespace
+
+CLI::Option* require_range(CLI::Option* option, long long min, long long max) {
+  return attach_check(option, std::to_string(min) + ".." + std::to_string(max),
+                      [min, max](const std::string& name, std::string& text) {
+                        long long value = 0;
+                        if (!read_whole_number(text, value) || value < min || value > max)
+                          throw UsageError(name + " must be a whole number from " + std::to_string(min) + " to " +
+                                           std::to_string(max) + got(text));
+                        text = std::to_string(value);  // decimal, as CLI11 then converts it
+                      });
+}
+
+CLI::Option* require_at_least(CLI::Option* option, long long min, long long max) {
+  return attach_check(option, ">=" + std::to_string(min), [min, max](const std::string& name, std::string& text) {
+    const std::string at_least = name + " must be at least " + std::to_string(min) + got(text);
+    const std::string at_most = name + " must be at most " + std::to_string(max) + got(text);
+    long long value = 0;
+    if (!read_whole_number(text, value)) {
+      // Digits that overflow long long are still a number, only too far out.
+      const size_t first = !text.empty() && (text[0] == '+' || text[0] == '-') ? 1 : 0;
+      if (text.size() == first || text.find_first_not_of("0123456789", first) != std::string::npos)
+        throw UsageError(name + " must be a whole number, at least " + std::to_string(min) + got(text));
+      throw UsageError(text[0] == '-' ? at_least : at_most);
+    }
+    if (value < min) throw UsageError(at_least);
+    if (value > max) throw UsageError(at_most);
+    text = std::to_string(value);
+  });
+}
+
+CLI::Option* require_unsigned(CLI::Option* option) {
+  return attach_check(option, "0..2^64-1", [](const std::string& name, std::string& text) {
+    unsigned long long value = 0;
+    if (!read_whole_number(text, value))
+      throw UsageError(name + " must be a whole number from 0 to " +
+                       std::to_string(std::numeric_limits<unsigned long long>::max()) + got(text));
+    text = std::to_string(value);
+  });
+}
+
+CLI::Option* require_positive(CLI::Option* option) {
+  return attach_check(option, ">0", [](const std::string& name, std::string& text) {
+    double value = 0;
+    if (!read_real_number(text, value) || !(value > 0)) throw UsageError(name + " must be a positive number" + got(text));
+    if (text.front() == '+') text.erase(0, 1);
+  });
+}
+
+CLI::Option* require_non_negative(CLI::Option* option) {
+  return attach_check(option, ">=0", [](const std::string& name, std::string& text) {
+    double value = 0;
+    if (!read_real_number(text, value) || !(value >= 0))
+      throw UsageError(name + " must be zero or a positive number" + got(text));
+    if (text.front() == '+') text.erase(0, 1);
+  });
+}
+
+CLI::Option* require_non_empty(CLI::Option* option) {
+  return attach_check(option, "", [](const std::string& name, std::string& text) {
+    if (text.empty()) throw UsageError(name + " must not be empty");
+  });
+}
+
+void check_edge_count(int scale, int edgefactor) {
+  if (scale >= 0 && scale < 63 && edgefactor > (std::numeric_limits<int64_t>::max() >> scale))
+    throw UsageError("--edgefactor " + std::to_string(edgefactor) + " is too large for SCALE " + std::to_string(scale) +
+                     " (more than 2^63 - 1 edges)");
 }
 
 void parse_seed_pair(const std::string& text, uint64_t& seed1, uint64_t& seed2) {

@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
+#include <climits>
 #include <cstdint>
 #include <string>
 
@@ -12,6 +13,26 @@ namespace g500::cli {
 // Parses argv; returns false when --help was asked (help printed by rank 0), throws UsageError
 // for any other problem.
 bool parse_or_throw(CLI::App& app, int argc, char** argv);
+
+// Checks of option values, attached to an option after add_option and run by CLI11 while it
+// parses, before any work. Each reads the text itself (decimal only: CLI11 reads 010 as octal,
+// and its own range checks print "Value 0 not in range 0.000000 to 1797693..."), and throws a
+// UsageError naming the option and the value, e.g. "--roots must be at least 1 (got '0')" (a
+// message returned to CLI11 would come out as "--roots: ..."). Each returns the option.
+//   require_range: a whole number from min to max, e.g. --scale 1..42.
+//   require_at_least: a whole number >= min (and <= max, the variable's limit; int by default).
+//   require_unsigned: a whole number from 0 to 2^64-1 (seeds).
+//   require_positive / require_non_negative: a finite real number > 0 / >= 0.
+//   require_non_empty: any text but "" (for values where "" would silently mean "not given").
+CLI::Option* require_range(CLI::Option* option, long long min, long long max);
+CLI::Option* require_at_least(CLI::Option* option, long long min, long long max = INT_MAX);
+CLI::Option* require_unsigned(CLI::Option* option);
+CLI::Option* require_positive(CLI::Option* option);
+CLI::Option* require_non_negative(CLI::Option* option);
+CLI::Option* require_non_empty(CLI::Option* option);
+
+// Throws UsageError when SCALE and the edge factor give more than 2^63 - 1 edges.
+void check_edge_count(int scale, int edgefactor);
 
 // "A,B" -> two seeds; throws UsageError otherwise.
 void parse_seed_pair(const std::string& text, uint64_t& seed1, uint64_t& seed2);

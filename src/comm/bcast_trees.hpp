@@ -1,4 +1,4 @@
-// Broadcast trees of paper 004 as pure functions: given the root, the process count (or the
+// Broadcast trees of Hosono et al. 2021 as pure functions: given the root, the process count (or the
 // logical X x Y x Z shape) and a rank, return that rank's parent and its children in sending order.
 // Used by the MPI implementations (coll_bcast.cpp) and by the Fugaku-scale simulation
 // (torus_model.cpp), so both see the same trees.

@@ -1,4 +1,4 @@
-// Collective algorithms of paper 004 written on MPI point-to-point. Every function has the
+// Collective algorithms of Hosono et al. 2021 written on MPI point-to-point. Every function has the
 // argument list of the matching MPI collective plus CollOptions, works on any communicator and
 // process count, and returns an MPI error code. Implementations: coll_alltoallv.cpp,
 // coll_alltoall.cpp, coll_allgatherv.cpp, coll_bcast.cpp (trees in bcast_trees.hpp).

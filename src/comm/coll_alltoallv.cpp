@@ -1,5 +1,5 @@
 // Alltoallv algorithms: basic linear, pairwise exchange, and dimension-wise exchange over a logical
-// 2D/3D shape (the idea behind the topology-aware "spread" algorithms of paper 004).
+// 2D/3D shape (the idea behind the topology-aware "spread" algorithms of Hosono et al. 2021).
 #include <cstdint>
 #include <cstring>
 #include <vector>

@@ -1,4 +1,4 @@
-// Broadcast algorithms of paper 004 (Open MPI's basic linear, chain, pipeline, binary tree, split
+// Broadcast algorithms of Hosono et al. 2021 (Open MPI's basic linear, chain, pipeline, binary tree, split
 // binary tree, binomial; Fugaku's bintree3d and Trinaryx-style k trees) on one engine that
 // forwards a message, optionally cut into segments, down one or more trees at once.
 #include <algorithm>

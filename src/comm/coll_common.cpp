@@ -62,10 +62,10 @@ Shape3 parse_shape(const std::string& text) {
   while (std::getline(in, part, 'x')) {
     if (d == 3 || part.empty() || part.find_first_not_of("0123456789") != std::string::npos ||
         part.size() > 9 || std::stoi(part) < 1)
-      throw UsageError(fmt::format("bad shape '{}': expected X, XxY or XxYxZ with positive integers", text));
+      throw UsageError(fmt::format("bad --shape '{}': expected X, XxY or XxYxZ with positive integers", text));
     shape.n[d++] = std::stoi(part);
   }
-  if (d == 0) throw UsageError(fmt::format("bad shape '{}': expected X, XxY or XxYxZ", text));
+  if (d == 0) throw UsageError(fmt::format("bad --shape '{}': expected X, XxY or XxYxZ", text));
   return shape;
 }
 

@@ -1,4 +1,4 @@
-// Shared helpers for the point-to-point collective algorithms of paper 004 (src/comm/coll_*.cpp):
+// Shared helpers for the point-to-point collective algorithms of Hosono et al. 2021 (src/comm/coll_*.cpp):
 // communicator facts, datatype extents, local copies, and the logical X x Y x Z process shape
 // used by the topology-aware algorithms (rank = x + X * (y + Y * z)).
 #pragma once

@@ -1,5 +1,5 @@
 // Pluggable collectives used by the BFS (--alltoallv ALGO, --allgatherv ALGO). "mpi" (the default)
-// calls the MPI library's own collective; the other algorithms (paper 004) are implemented on
+// calls the MPI library's own collective; the other algorithms (Hosono et al. 2021) are implemented on
 // point-to-point in src/comm/coll_*.cpp and looked up by name here:
 //   alltoallv:  mpi, linear, pairwise, dimwise (balanced 3D logical shape), dimwise2d (balanced 2D)
 //   allgatherv: mpi, ring, recdbl (recursive doubling, any P), bruck

@@ -1,5 +1,5 @@
 // Personalised exchange of 64-bit records: each thread fills per-destination buckets, the buckets
-// are packed by destination and sent with one alltoallv (001 Algorithms 2 and 6).
+// are packed by destination and sent with one alltoallv (Nakao et al. 2021, Algorithms 2 and 6).
 #pragma once
 #include <mpi.h>
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "comm/collectives.hpp"
-#include "comm/phase_profile.hpp"
+#include "util/phase_profile.hpp"
 
 namespace g500::comm {
 

@@ -30,6 +30,112 @@ using namespace detail;
 constexpr int kLanes = 1 << 4;
 constexpr int kLog2Lanes = 4;
 
+// The generator states of the lanes, lane by lane in the minor index so the lanes vectorise:
+// z[0][l] is lane l's most recent output ... z[4][l] its oldest.
+using LaneStates = uint32_t[5][kLanes];
+
+// kLanes edges walked side by side through the levels.
+struct LaneWalk {
+  // The lanes' outputs: rows 0..4 the state, oldest first, then one row per level, so row n
+  // depends on rows n-1 and n-5.
+  alignas(32) uint32_t hist[5 + 64 + 1][kLanes];
+  alignas(32) uint64_t src[kLanes], tgt[kLanes];  // endpoints before the label scramble
+  alignas(32) uint32_t diverged[kLanes];          // source and target prefixes differ
+  alignas(32) uint32_t redraw[kLanes];            // some output needed a redraw: walked again alone
+};
+
+// The hot helpers below are forced inline: generate_portable is their only caller, and inlined
+// they compile as the one loop they were split from.
+
+// Lane l starts at the edge `l` edges after `start`.
+[[gnu::always_inline]] inline void start_lanes(mrg::State start, LaneStates& z) {
+  for (int l = 0; l < kLanes; ++l) {
+    for (int i = 0; i < 5; ++i) z[i][l] = start.z[i];
+    start = edge_jump_pow2(0).apply(start);
+  }
+}
+
+// Draws one output per level for every lane and picks its quadrant, building the endpoints bit by
+// bit from the top.
+[[gnu::always_inline]] inline void walk_levels(const LaneStates& z, int scale, LaneWalk& walk) {
+  constexpr uint32_t P = mrg::kModulus;
+  for (int l = 0; l < kLanes; ++l)
+    for (int i = 0; i < 5; ++i) walk.hist[i][l] = z[4 - i][l];
+  for (int l = 0; l < kLanes; ++l) {
+    walk.src[l] = walk.tgt[l] = 0;
+    walk.diverged[l] = 0;
+    walk.redraw[l] = 0;
+  }
+  for (int level = 0; level < scale; ++level) {
+    const uint32_t* prev = walk.hist[level + 4];
+    const uint32_t* old = walk.hist[level];
+    uint32_t* out = walk.hist[level + 5];
+#pragma omp simd
+    for (int l = 0; l < kLanes; ++l) {
+      uint64_t acc = uint64_t{mrg::kMulRecent} * prev[l] + uint64_t{mrg::kMulOldest} * old[l];
+      uint32_t v = static_cast<uint32_t>((acc & P) + (acc >> 31));  // < 2^31 + 2^28
+      v = std::min(v, v - P);
+      out[l] = v;
+      walk.redraw[l] |= v < kRedrawBelow;
+      uint32_t q = v % kDenominator;
+      uint32_t in_d = q >= kDenominator - kD;
+      uint32_t sb = (q - kBC < kBC) | in_d;  // quadrant C or D
+      uint32_t tb = (q < kBC) | in_d;        // quadrant B or D
+      // Clip and flip: while on the diagonal, C becomes B.
+      uint32_t on_diag = walk.diverged[l] ^ 1u;
+      uint32_t flip = on_diag & sb & (tb ^ 1u);
+      sb ^= flip;
+      tb |= flip;
+      walk.diverged[l] |= sb ^ tb;
+      walk.src[l] = (walk.src[l] << 1) | sb;
+      walk.tgt[l] = (walk.tgt[l] << 1) | tb;
+    }
+  }
+}
+
+// A lane that hit the (probability ~2e-6) redraw consumed extra outputs: its edge, and its
+// weight when `weights`, are redone by the one-edge walk. Lanes [0, count) are in range.
+void redo_redrawn_lanes(const LaneStates& z, int scale, int count, LaneWalk& walk, float* weights) {
+  for (int l = 0; l < count; ++l) {
+    if (!walk.redraw[l]) continue;
+    mrg::State st;
+    for (int i = 0; i < 5; ++i) st.z[i] = z[i][l];
+    float w;
+    one_edge(st, scale, walk.src[l], walk.tgt[l], w);
+    if (weights) weights[l] = w;
+  }
+}
+
+// The weight of each lane not redrawn: the output right after the last level (weights are never
+// redrawn themselves).
+[[gnu::always_inline]] inline void store_weights(const LaneWalk& walk, int scale, int count, float* weights) {
+  for (int l = 0; l < count; ++l) {
+    if (walk.redraw[l]) continue;
+    uint64_t acc = uint64_t{mrg::kMulRecent} * walk.hist[scale + 4][l] + uint64_t{mrg::kMulOldest} * walk.hist[scale][l];
+    weights[l] = mrg::to_weight(mrg::reduce(acc));
+  }
+}
+
+// Moves every lane `jump` ahead (kLanes edges).
+[[gnu::always_inline]] inline void jump_lanes(const mrg::Matrix& jump, LaneStates& z) {
+  constexpr uint32_t P = mrg::kModulus;
+  alignas(32) uint32_t nz[5][kLanes];
+  for (int i = 0; i < 5; ++i) {
+#pragma omp simd
+    for (int l = 0; l < kLanes; ++l) {
+      uint64_t acc = 0;
+      for (int k = 0; k < 5; ++k) {
+        uint64_t p = uint64_t{jump.m[i][k]} * z[k][l];
+        acc += (p & P) + (p >> 31);
+      }
+      acc = (acc & P) + (acc >> 31);
+      uint32_t v = static_cast<uint32_t>(acc);
+      nz[i][l] = std::min(v, v - P);
+    }
+  }
+  std::memcpy(z, nz, sizeof nz);
+}
+
 }  // namespace
 
 KroneckerGenerator::KroneckerGenerator(const KroneckerSpec& spec) : spec_(spec) {
@@ -87,102 +193,25 @@ void KroneckerGenerator::generate_block_range(int64_t begin, int64_t end, Edge* 
 
 void KroneckerGenerator::generate_portable(int64_t begin, int64_t end, Edge* edges, float* weights) const {
   const int scale = spec_.scale;
-  const uint64_t k0 = scramble0_, k1 = scramble1_;
-  constexpr uint32_t P = mrg::kModulus;
-
-  // Lane l starts at edge begin + l.
-  alignas(32) uint32_t z[5][kLanes];  // z[0] most recent output ... z[4] oldest
-  {
-    mrg::State st = mrg::skip(origin_, 0, static_cast<uint64_t>(begin), 0);
-    for (int l = 0; l < kLanes; ++l) {
-      for (int i = 0; i < 5; ++i) z[i][l] = st.z[i];
-      st = edge_jump_pow2(0).apply(st);
-    }
-  }
+  const uint64_t k0 = scramble0_, k1 = scramble1_;  // locals: the edge stores could alias the members
+  alignas(32) LaneStates z;
+  start_lanes(mrg::skip(origin_, 0, static_cast<uint64_t>(begin), 0), z);
   const mrg::Matrix& jump = edge_jump_pow2(kLog2Lanes);  // advances every lane by kLanes edges
-
-  alignas(32) uint32_t hist[5 + 64 + 1][kLanes];
-  alignas(32) uint64_t src[kLanes], tgt[kLanes];
-  alignas(32) uint32_t diverged[kLanes], redraw[kLanes];
-
+  LaneWalk walk;
   for (int64_t base = begin; base < end; base += kLanes) {
-    // History rows 0..4 are the state, oldest first, so row n depends on rows n-1 and n-5.
-    for (int l = 0; l < kLanes; ++l)
-      for (int i = 0; i < 5; ++i) hist[i][l] = z[4 - i][l];
-    for (int l = 0; l < kLanes; ++l) {
-      src[l] = tgt[l] = 0;
-      diverged[l] = 0;
-      redraw[l] = 0;
-    }
-    for (int level = 0; level < scale; ++level) {
-      const uint32_t* prev = hist[level + 4];
-      const uint32_t* old = hist[level];
-      uint32_t* out = hist[level + 5];
-#pragma omp simd
-      for (int l = 0; l < kLanes; ++l) {
-        uint64_t acc = uint64_t{mrg::kMulRecent} * prev[l] + uint64_t{mrg::kMulOldest} * old[l];
-        uint32_t v = static_cast<uint32_t>((acc & P) + (acc >> 31));  // < 2^31 + 2^28
-        v = std::min(v, v - P);
-        out[l] = v;
-        redraw[l] |= v < kRedrawBelow;
-        uint32_t q = v % kDenominator;
-        uint32_t in_d = q >= kDenominator - kD;
-        uint32_t sb = (q - kBC < kBC) | in_d;  // quadrant C or D
-        uint32_t tb = (q < kBC) | in_d;        // quadrant B or D
-        // Clip and flip: while on the diagonal, C becomes B.
-        uint32_t on_diag = diverged[l] ^ 1u;
-        uint32_t flip = on_diag & sb & (tb ^ 1u);
-        sb ^= flip;
-        tb |= flip;
-        diverged[l] |= sb ^ tb;
-        src[l] = (src[l] << 1) | sb;
-        tgt[l] = (tgt[l] << 1) | tb;
-      }
-    }
+    walk_levels(z, scale, walk);
     const int count = static_cast<int>(std::min<int64_t>(kLanes, end - base));
     const int64_t off = base - begin;
     uint32_t any_redraw = 0;
-    for (int l = 0; l < kLanes; ++l) any_redraw |= redraw[l];
-    if (any_redraw) {
-      // A lane that hit the (probability ~2e-6) redraw consumed extra outputs: redo it one by one.
-      for (int l = 0; l < count; ++l) {
-        if (!redraw[l]) continue;
-        mrg::State st;
-        for (int i = 0; i < 5; ++i) st.z[i] = z[i][l];
-        float w;
-        one_edge(st, scale, src[l], tgt[l], w);
-        if (weights) weights[off + l] = w;
-      }
-    }
+    for (int l = 0; l < kLanes; ++l) any_redraw |= walk.redraw[l];
+    if (any_redraw) redo_redrawn_lanes(z, scale, count, walk, weights ? weights + off : nullptr);
     for (int l = 0; l < count; ++l) {
-      edges[off + l].v0 = permute_label(src[l], scale, k0, k1);
-      edges[off + l].v1 = permute_label(tgt[l], scale, k0, k1);
+      edges[off + l].v0 = permute_label(walk.src[l], scale, k0, k1);
+      edges[off + l].v1 = permute_label(walk.tgt[l], scale, k0, k1);
     }
-    if (weights) {
-      // The weight is the output right after the last level (weights are never redrawn).
-      for (int l = 0; l < count; ++l) {
-        if (redraw[l]) continue;
-        uint64_t acc = uint64_t{mrg::kMulRecent} * hist[scale + 4][l] + uint64_t{mrg::kMulOldest} * hist[scale][l];
-        weights[off + l] = mrg::to_weight(mrg::reduce(acc));
-      }
-    }
+    if (weights) store_weights(walk, scale, count, weights + off);
     if (base + kLanes >= end) break;
-    // Jump every lane kLanes edges ahead.
-    alignas(32) uint32_t nz[5][kLanes];
-    for (int i = 0; i < 5; ++i) {
-#pragma omp simd
-      for (int l = 0; l < kLanes; ++l) {
-        uint64_t acc = 0;
-        for (int k = 0; k < 5; ++k) {
-          uint64_t p = uint64_t{jump.m[i][k]} * z[k][l];
-          acc += (p & P) + (p >> 31);
-        }
-        acc = (acc & P) + (acc >> 31);
-        uint32_t v = static_cast<uint32_t>(acc);
-        nz[i][l] = std::min(v, v - P);
-      }
-    }
-    std::memcpy(z, nz, sizeof z);
+    jump_lanes(jump, z);
   }
 }
 

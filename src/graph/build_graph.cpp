@@ -1,14 +1,15 @@
-// Kernel 1: distributed graph construction (001 section 3.2 data layout, Yoo's distribution 4.3).
+// Kernel 1: distributed graph construction (Nakao et al. 2021: the data layout of section 3.2,
+// Yoo's distribution of section 4.3).
 //
 // Every rank reads its share of the edge list in chunks and routes each edge {a, b} (self-loops
 // dropped) as two directed entries: (v=a, u=b) to P(row(a), col(b)) and (v=b, u=a) to
 // P(row(b), col(a)). The edge list is never held whole. Two ways to build the CSR from there:
 //  - kept entries (when they fit in memory, the single-node case): pass 1 keeps the routed
 //    entries, grouped by buckets of consecutive rows as each chunk arrives; the rows are counted,
-//    renumbered (`reorder`, 001 4.2) and filled bucket by bucket, each bucket sorted in cache so
-//    every row comes out in descending-degree order (`degree-sort`). Memory: the entries, then the
-//    CSR; no access per entry lands at a random place of a whole-graph array except the lookup of
-//    the neighbour's sort key.
+//    renumbered (`reorder`, Nakao et al. 2021, section 4.2) and filled bucket by bucket, each
+//    bucket sorted in cache so every row comes out in descending-degree order (`degree-sort`).
+//    Memory: the entries, then the CSR; no access per entry lands at a random place of a
+//    whole-graph array except the lookup of the neighbour's sort key.
 //  - regenerate (memory short): pass 1 routes the chunks so receivers count row lengths; pass 2
 //    re-reads the same chunks (the generator is random-access), routes them again and fills the
 //    CSR at cursors; the rows are then sorted. Memory: the CSR plus one chunk's buffers.
@@ -81,37 +82,62 @@ class Router {
   // Returns the entries this process receives for the chunk, valid until the next call.
   const uint64_t* route(const gen::Edge* edges, int64_t count, int64_t& received) {
     const int nthreads = omp_get_max_threads();
-    if (nranks_ == 1) {  // everything stays here: no bucketing, no copy through MPI
-      uint64_t* out = recv_.get(2 * count);
-      std::vector<int64_t> ends(nthreads);
-#pragma omp parallel num_threads(nthreads)
-      {
-        const int t = omp_get_thread_num();
-        const int64_t lo = count * t / nthreads, hi = count * (t + 1) / nthreads;
-        int64_t at = 2 * lo;
-        for (int64_t e = lo; e < hi; ++e) {
-          const int64_t a = edges[e].v0, b = edges[e].v1;
-          if (a == b) continue;
-          const Placement pa = place(d_, a), pb = place(d_, b);
-          out[at++] = make_entry(pa.row_local, pb.col_local);
-          out[at++] = make_entry(pb.row_local, pa.col_local);
-        }
-        ends[t] = at;
-      }
-      // Close the gaps left by self-loops at the end of each slice.
-      received = ends[0];
-      for (int t = 1; t < nthreads; ++t) {
-        const int64_t begin = 2 * (count * t / nthreads);
-        std::memmove(out + received, out + begin, (ends[t] - begin) * sizeof(uint64_t));
-        received += ends[t] - begin;
-      }
-      return out;
-    }
+    if (nranks_ == 1) return keep_all(edges, count, nthreads, received);
     // Pass A: entries and destinations per thread slice, counts per destination.
     uint64_t* entries = entries_.get(2 * count);
     int* dest = dest_.get(2 * count);
     std::vector<int64_t> counts(static_cast<size_t>(nthreads) * nranks_, 0);
     std::vector<int64_t> kept(nthreads + 1, 0);
+    make_entries(edges, count, nthreads, entries, dest, counts, kept);
+    // Pass B: scatter by destination.
+    std::vector<int> send_counts(nranks_), send_displs(nranks_);
+    std::vector<int64_t> cursor(counts.size());
+    const int64_t total = plan_send_buffer(counts, nthreads, send_counts, send_displs, cursor);
+    uint64_t* send = send_.get(total);
+#pragma omp parallel num_threads(nthreads)
+    {
+      const int t = omp_get_thread_num();
+      const int64_t lo = 2 * (count * t / nthreads), hi = kept[t + 1];
+      int64_t* next = &cursor[static_cast<size_t>(t) * nranks_];
+      for (int64_t k = lo; k < hi; ++k) send[next[dest[k]]++] = entries[k];
+    }
+    return exchange(send, send_counts, send_displs, received);
+  }
+
+ private:
+  // One process: every entry stays here, so there is no bucketing and no copy through MPI.
+  const uint64_t* keep_all(const gen::Edge* edges, int64_t count, int nthreads, int64_t& received) {
+    uint64_t* out = recv_.get(2 * count);
+    std::vector<int64_t> ends(nthreads);
+#pragma omp parallel num_threads(nthreads)
+    {
+      const int t = omp_get_thread_num();
+      const int64_t lo = count * t / nthreads, hi = count * (t + 1) / nthreads;
+      int64_t at = 2 * lo;
+      for (int64_t e = lo; e < hi; ++e) {
+        const int64_t a = edges[e].v0, b = edges[e].v1;
+        if (a == b) continue;
+        const Placement pa = place(d_, a), pb = place(d_, b);
+        out[at++] = make_entry(pa.row_local, pb.col_local);
+        out[at++] = make_entry(pb.row_local, pa.col_local);
+      }
+      ends[t] = at;
+    }
+    // Close the gaps left by self-loops at the end of each slice.
+    received = ends[0];
+    for (int t = 1; t < nthreads; ++t) {
+      const int64_t begin = 2 * (count * t / nthreads);
+      std::memmove(out + received, out + begin, (ends[t] - begin) * sizeof(uint64_t));
+      received += ends[t] - begin;
+    }
+    return out;
+  }
+
+  // Pass A: thread t writes the entries of its slice of the edges, with their destination
+  // ranks, from position 2 * (its first edge) on; counts[t * nranks + r] counts its entries for
+  // rank r, kept[t + 1] is where its entries end (self-loops leave gaps).
+  void make_entries(const gen::Edge* edges, int64_t count, int nthreads, uint64_t* entries, int* dest,
+                    std::vector<int64_t>& counts, std::vector<int64_t>& kept) const {
 #pragma omp parallel num_threads(nthreads)
     {
       const int t = omp_get_thread_num();
@@ -129,10 +155,14 @@ class Router {
         dest[at] = grid_.world_rank_of(pb.row, pa.col);
         ++mine[dest[at++]];
       }
-      kept[t + 1] = at;  // end of this slice's entries (they start at 2 * lo)
+      kept[t + 1] = at;
     }
-    std::vector<int> send_counts(nranks_), send_displs(nranks_);
-    std::vector<int64_t> cursor(counts.size());
+  }
+
+  // The send buffer's layout: rank r's entries together, within them thread 0's first, so the
+  // order does not depend on the scheduling. Sets each thread's cursor per rank; returns the total.
+  int64_t plan_send_buffer(const std::vector<int64_t>& counts, int nthreads, std::vector<int>& send_counts,
+                           std::vector<int>& send_displs, std::vector<int64_t>& cursor) const {
     int64_t total = 0;
     for (int r = 0; r < nranks_; ++r) {
       send_displs[r] = static_cast<int>(total);
@@ -142,15 +172,12 @@ class Router {
       }
       send_counts[r] = static_cast<int>(total - send_displs[r]);
     }
-    // Pass B: scatter by destination.
-    uint64_t* send = send_.get(total);
-#pragma omp parallel num_threads(nthreads)
-    {
-      const int t = omp_get_thread_num();
-      const int64_t lo = 2 * (count * t / nthreads), hi = kept[t + 1];
-      int64_t* next = &cursor[static_cast<size_t>(t) * nranks_];
-      for (int64_t k = lo; k < hi; ++k) send[next[dest[k]]++] = entries[k];
-    }
+    return total;
+  }
+
+  // Collective over the world: sends each rank its entries; returns what arrived.
+  const uint64_t* exchange(const uint64_t* send, const std::vector<int>& send_counts,
+                           const std::vector<int>& send_displs, int64_t& received) {
     std::vector<int> recv_counts(nranks_), recv_displs(nranks_);
     MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, grid_.world());
     received = 0;
@@ -164,7 +191,6 @@ class Router {
     return recv;
   }
 
- private:
   const Distribution& d_;
   const ProcessGrid& grid_;
   int nranks_;
@@ -243,9 +269,10 @@ void for_each_routed_chunk(const EdgeSource& source, MPI_Comm comm, Router& rout
 
 // The order of every row's neighbours with `degree-sort`: descending degree, ties by the graph's
 // column id, so the bottom-up search meets the vertices most likely to be in the frontier first
-// and stops early (the aim of 001 4.2). key_of[u] is column u's position in that order and
-// column_of[key] the column at that position. With `reorder` and R == 1 the column set is one
-// renumbered block whose ids already are in this order: the keys are the ids, no tables.
+// and stops early (the aim of Nakao et al. 2021, section 4.2). key_of[u] is column u's position
+// in that order and column_of[key] the column at that position. With `reorder` and R == 1 the
+// column set is one renumbered block whose ids already are in this order: the keys are the ids,
+// no tables.
 struct NeighborOrder {
   bool keys_are_ids = false;
   std::vector<LocalId> key_of, column_of;

@@ -3,7 +3,7 @@
 // P(row(v), col(u)); pass 1 counts row lengths (and keeps the routed entries when they fit in
 // memory), pass 2 deals the entries to their rows: the kept ones, or the chunks read and routed
 // again. With `reorder` the vertices are renumbered by degree inside every block between the
-// passes, as the BFS's kernel 1 does (001 section 4.2). Rows are then sorted by (weight,
+// passes, as the BFS's kernel 1 does (Nakao et al. 2021, section 4.2). Rows are then sorted by (weight,
 // neighbour), which also makes the result independent of the arrival order.
 #include <omp.h>
 

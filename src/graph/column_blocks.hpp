@@ -1,4 +1,4 @@
-// The transpose of the row-major layout (switch `yoo` off, 001 section 4.3): before a per-block
+// The transpose of the row-major layout (switch `yoo` off, Nakao et al. 2021, section 4.3): before a per-block
 // array (frontier bits, degrees, renumbering tables, depths) is gathered along a grid column, the
 // block at position grid.row() of this process's column set must come from its owner, which sits
 // outside the column. With Yoo's layout (or one grid row or column) the block is our own and

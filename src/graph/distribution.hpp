@@ -1,4 +1,4 @@
-// Vertex distribution over the R x C grid: Yoo's layout (001 section 4.3, Fig. 5) or, with the
+// Vertex distribution over the R x C grid: Yoo's layout (Nakao et al. 2021, section 4.3, Fig. 5) or, with the
 // switch `yoo` off, the conventional row-major one it replaces.
 //
 // The vertex ids 0..N-1 are cut into R*C blocks of B vertices (B a multiple of 64, the last blocks

@@ -1,4 +1,4 @@
-// The R x C process grid of the 2D-partitioned BFS (001 section 3.2, Fig. 3; 5.2 for the shape).
+// The R x C process grid of the 2D-partitioned BFS (Nakao et al. 2021, section 3.2, Fig. 3; 5.2 for the shape).
 // Process P(i, j) sits in grid row i (0..R-1) and grid column j (0..C-1). The row communicator
 // holds P(i, 0..C-1) ordered by j; the column communicator holds P(0..R-1, j) ordered by i.
 #pragma once

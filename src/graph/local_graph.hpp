@@ -1,4 +1,4 @@
-// Kernel 1 output: this process's block A(i, j) of the adjacency matrix (001 section 3.2) in CSR
+// Kernel 1 output: this process's block A(i, j) of the adjacency matrix (Nakao et al. 2021, section 3.2) in CSR
 // form, indexed by the row-local id of v with the column-local ids of its neighbours u, plus the
 // full degree of each owned vertex. Self-loops are dropped; both directions of every edge are
 // stored (at the two processes that own them); duplicate edges are kept, as the reference does.
@@ -67,13 +67,13 @@ struct LocalGraph {
 };
 
 struct GraphOptions {
-  bool bcsr = true;         // bitmap-based CSR row index (001 4.1); false: plain CSR
-  bool degree_sort = true;  // each row's neighbours by descending degree (the aim of 001 4.2)
-  bool reorder = true;      // vertices renumbered by degree inside each process (001 4.2)
+  bool bcsr = true;         // bitmap-based CSR row index (Nakao et al. 2021, section 4.1); false: plain CSR
+  bool degree_sort = true;  // each row's neighbours by descending degree (the aim of Nakao et al. 2021, section 4.2)
+  bool reorder = true;      // vertices renumbered by degree inside each process (Nakao et al. 2021, section 4.2)
   // Hold pass 1's entries in memory for pass 2 when they fit (false: always generate them again,
   // the path taken when memory is short; tests use it to cover that path at small SCALEs).
   bool keep_entries = true;
-  Layout layout = Layout::kYoo;  // Yoo's distribution (001 4.3); kRowMajor with `yoo` off
+  Layout layout = Layout::kYoo;  // Yoo's distribution (Nakao et al. 2021, section 4.3); kRowMajor with `yoo` off
 };
 
 // Kernel 1: builds every process's block from the distributed edge source (collective).

@@ -1,4 +1,4 @@
-// Degree-order renumbering of the vertices inside each process (001 section 4.2, switch `reorder`).
+// Degree-order renumbering of the vertices inside each process (Nakao et al. 2021, section 4.2, switch `reorder`).
 //
 // A Kronecker graph's few high-degree vertices are touched far more often than the rest. Kernel 1
 // renumbers the vertices of every owned block by descending degree (ties by original offset), so

@@ -1,5 +1,5 @@
 // Where each row's neighbours start in LocalGraph::neighbors: plain CSR row-starts, or the
-// bitmap-based CSR of 001 section 4.1 (BCSR, switch `bcsr`).
+// bitmap-based CSR of Nakao et al. 2021, section 4.1 (BCSR, switch `bcsr`).
 //
 // Plain CSR keeps one start per row of the row set, C*B of them, most of them repeating because
 // with a 2D partitioning most rows of a process's block are empty. BCSR keeps

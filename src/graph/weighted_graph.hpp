@@ -34,7 +34,7 @@ struct WeightedLocalGraph {
 };
 
 struct WeightedGraphOptions {
-  // Degree-order renumbering inside every block (001 section 4.2, graph/renumbering.hpp): the
+  // Degree-order renumbering inside every block (Nakao et al. 2021, section 4.2, graph/renumbering.hpp): the
   // search's per-vertex arrays and the rows of the busy vertices then share few cache lines and
   // pages. The graph is in the new ids; graph.renumbering translates back.
   bool reorder = true;

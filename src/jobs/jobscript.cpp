@@ -8,9 +8,13 @@
 
 #include <fmt/format.h>
 
+#include "bfs/benchmark.hpp"
+#include "graph/distribution.hpp"
 #include "graph/grid.hpp"
-#include "topo/rankmap_file.hpp"
+#include "io/rankmap_file.hpp"
+#include "topo/systems.hpp"
 #include "util/error.hpp"
+#include "run/run_setup.hpp"
 
 namespace g500::jobs {
 namespace {
@@ -69,6 +73,33 @@ struct Resolved {
   std::string threads_note;
 };
 
+long long fugaku_nodes() {
+  long long nodes = 1;
+  for (const topo::Axis& axis : topo::fugaku_system().axes) nodes *= axis.size;
+  return nodes;
+}
+
+// Refuses a run that g500 bfs itself would refuse on the job's nodes, in its order: more memory
+// per node than a node has (g500 bfs's estimate; skipped with force), then local ids beyond 32 bits.
+void check_run_fits_nodes(const JobSpec& spec, const Resolved& r) {
+  gen::KroneckerSpec graph;
+  graph.scale = spec.scale;
+  const std::string what = fmt::format("SCALE {}", spec.scale);
+  // The grid's first process; every process has the same block size.
+  const Distribution probe(graph.nvertices(), r.grid.rows, r.grid.cols, 0, 0);
+  const bool given = spec.node_memory_bytes > 0;
+  const double node_bytes = given ? spec.node_memory_bytes : spec.system == "fugaku" ? kFugakuNodeMemoryBytes : 0;
+  if (!spec.force && node_bytes > 0) {
+    const double need = estimated_bfs_bytes_per_rank(graph.nedges(), probe) * spec.ppn;
+    std::string node = spec.nodes == 1 ? "the job's node" : fmt::format("each of the job's {} nodes", spec.nodes);
+    const std::string origin = given ? spec.node_memory_origin : "a Fugaku node";
+    if (!origin.empty()) node += " (" + origin + ")";
+    if (const std::string shortfall = memory_shortfall(what, need, node_bytes, node, false); !shortfall.empty())
+      throw UsageError(shortfall);
+  }
+  if (const std::string overflow = local_id_overflow(what, probe); !overflow.empty()) throw UsageError(overflow);
+}
+
 Resolved resolve(const JobSpec& spec) {
   if (spec.system != "slurm" && spec.system != "fugaku")
     throw UsageError("--system must be slurm or fugaku (got '" + spec.system + "')");
@@ -93,7 +124,7 @@ Resolved resolve(const JobSpec& spec) {
     // is often written where `g500 map` ran); otherwise the run itself will check it.
     if (std::ifstream(spec.rankmap).good()) {
       GridShape map_grid;
-      topo::read_rankmap_csv(spec.rankmap, r.ranks, &map_grid.rows, &map_grid.cols);
+      io::read_rankmap_csv(spec.rankmap, r.ranks, &map_grid.rows, &map_grid.cols);
       if (!spec.grid.empty() && (map_grid.rows != r.grid.rows || map_grid.cols != r.grid.cols))
         throw UsageError(fmt::format("--grid {} disagrees with the {}x{} grid of --rankmap {}", spec.grid,
                                      map_grid.rows, map_grid.cols, spec.rankmap));
@@ -103,6 +134,8 @@ Resolved resolve(const JobSpec& spec) {
     }
   }
   if (spec.system == "fugaku") {
+    if (spec.nodes > fugaku_nodes())
+      throw UsageError(fmt::format("--nodes {} is more than Fugaku's {} nodes", spec.nodes, fugaku_nodes()));
     if (spec.ppn > kFugakuCoresPerNode)
       throw UsageError(fmt::format("--ppn {} is more ranks than a Fugaku node has cores ({})", spec.ppn, kFugakuCoresPerNode));
     const int threads = spec.threads > 0 ? spec.threads : kFugakuCoresPerNode / spec.ppn;
@@ -116,6 +149,7 @@ Resolved resolve(const JobSpec& spec) {
     r.threads = fmt::format("$(( SLURM_CPUS_ON_NODE / {} ))", spec.ppn);
     r.threads_note = "  # the node's CPUs divided among its ranks";
   }
+  check_run_fits_nodes(spec, r);
   return r;
 }
 
@@ -129,6 +163,7 @@ std::string g500_command(const JobSpec& spec, const Resolved& r, const std::stri
   command += " --threads " + threads;
   if (!spec.rankmap.empty()) command += " --rankmap " + shell_word(spec.rankmap);
   command += " --json " + json_name(spec, job_id_variable);
+  if (spec.force) command += " --force";
   return command;
 }
 
@@ -154,7 +189,7 @@ std::string slurm_script(const JobSpec& spec, const Resolved& r) {
   s += "set -euo pipefail\n\n";
   s += fmt::format("threads={}{}\n", r.threads, r.threads_note);
   s += "export OMP_NUM_THREADS=$threads OMP_PLACES=cores OMP_PROC_BIND=close OMP_WAIT_POLICY=active\n";
-  s += "# Keep the bottom-up sendrecv messages Eager (001 5.4): UCX and Open MPI's TCP transport.\n";
+  s += "# Keep the bottom-up sendrecv messages Eager (Nakao et al. 2021, section 5.4): UCX and Open MPI's TCP transport.\n";
   s += fmt::format("export UCX_RNDV_THRESH={} OMPI_MCA_btl_tcp_eager_limit={}\n\n", spec.eager_limit, spec.eager_limit);
   s += fmt::format("srun --nodes={} --ntasks-per-node={} --cpus-per-task=$threads --cpu-bind=cores --distribution=block:block \\\n    ",
                    spec.nodes, spec.ppn);
@@ -175,16 +210,16 @@ std::string fugaku_script(const JobSpec& spec, const Resolved& r) {
   std::string s = "#!/bin/bash\n" + header_comment(spec, r, "pjsub job.sh");
   s += fmt::format("#PJM -N g500-s{}\n", spec.scale);
   s += "# Node shape: the grid's C ring along the first axis (the bottom-up sendrecv neighbours\n";
-  s += "# adjacent, 001 5.6); torus allocation (the only one above 384 nodes).\n";
+  s += "# adjacent, Nakao et al. 2021, section 5.6); torus allocation (the only one above 384 nodes).\n";
   s += fmt::format("#PJM -L \"node={}{}\"\n", shape, spec.nodes > 1 ? ":torus" : "");
   if (!spec.queue.empty()) s += fmt::format("#PJM -L \"rscgrp={}\"\n", spec.queue);
   s += fmt::format("#PJM -L \"elapse={}\"\n", spec.time);
-  s += "# Boost Eco mode: 2.2 GHz, one FP pipeline (001 5.5: for BFS 4-7 % faster and 27-35 % more TEPS/W than Normal)\n";
+  s += "# Boost Eco mode: 2.2 GHz, one FP pipeline (Nakao et al. 2021, section 5.5: for BFS 4-7 % faster and 27-35 % more TEPS/W than Normal)\n";
   s += "#PJM -L \"freq=2200,eco_state=2\"\n";
   s += fmt::format("#PJM --mpi \"max-proc-per-node={}\"\n", spec.ppn);
   s += "#PJM -s\n\n";
   s += fmt::format("export OMP_NUM_THREADS={} OMP_WAIT_POLICY=active\n", r.threads);
-  s += "# Eager limit so every bottom-up sendrecv is Eager (001 5.4 uses 512,000 bytes)\n";
+  s += "# Eager limit so every bottom-up sendrecv is Eager (Nakao et al. 2021, section 5.4 uses 512,000 bytes)\n";
   s += fmt::format("mpiexec -n {} -mca btl_tofu_eager_limit {} \\\n    ", r.ranks, spec.eager_limit);
   s += g500_command(spec, r, r.threads, "PJM_JOBID") + "\n";
   return s;

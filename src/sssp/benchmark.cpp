@@ -12,14 +12,15 @@
 #include <optional>
 #include <thread>
 
-#include "graph/roots.hpp"
-#include "input/vertex_output.hpp"
+#include "gen/edge_weights.hpp"
+#include "run/roots.hpp"
+#include "io/vertex_output.hpp"
 #include "sssp/dijkstra.hpp"
-#include "sssp/validate_sssp.hpp"
+#include "validate/validate_sssp.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
 #include "util/memory.hpp"
-#include "util/run_setup.hpp"
+#include "run/run_setup.hpp"
 
 namespace g500 {
 namespace {
@@ -47,15 +48,8 @@ double estimated_bytes_per_rank(const SsspConfig& config, int64_t nvertices, int
 
 bool close_to(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)); }
 
-uint64_t splitmix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
-}
-
 // Kernel 1's view of a file's edges with their weights (the file's, or `generated`).
-WeightedEdgeSource file_weighted_edge_source(const input::EdgeInput& in, const std::vector<float>& weights) {
+WeightedEdgeSource file_weighted_edge_source(const io::EdgeInput& in, const std::vector<float>& weights) {
   WeightedEdgeSource source;
   source.edges = in.edge_source();
   const gen::Edge* edges = in.edges.data();
@@ -70,12 +64,12 @@ WeightedEdgeSource file_weighted_edge_source(const input::EdgeInput& in, const s
 // The weights of this rank's edges: the file's, checked to be >= 0 and small enough for float
 // distances (collective; one error for the first bad weight in file order), or generated when the
 // file has none.
-std::vector<float> file_edge_weights(const input::EdgeInput& in, uint64_t seed, MPI_Comm world) {
+std::vector<float> file_edge_weights(const io::EdgeInput& in, uint64_t seed, MPI_Comm world) {
   std::vector<float> weights;
   if (!in.stats.weighted) {  // (not weights.empty(): a rank may have no edges)
     weights.resize(in.edges.size());
     for (size_t k = 0; k < weights.size(); ++k)
-      weights[k] = generated_edge_weight(seed, in.local_begin + static_cast<int64_t>(k));
+      weights[k] = gen::generated_edge_weight(seed, in.local_begin + static_cast<int64_t>(k));
     return weights;
   }
   // Distances are float sums of at most n - 1 weights: below FLT_MAX / n each, none overflows to
@@ -101,7 +95,7 @@ std::vector<float> file_edge_weights(const input::EdgeInput& in, uint64_t seed, 
 }
 
 // The whole edge list with weights on rank 0 (for the serial Dijkstra of a file graph).
-void gather_edges_to_rank0(const input::EdgeInput& in, const std::vector<float>& weights, MPI_Comm world,
+void gather_edges_to_rank0(const io::EdgeInput& in, const std::vector<float>& weights, MPI_Comm world,
                            std::vector<gen::Edge>& all_edges, std::vector<float>& all_weights) {
   int nranks = 1, rank = 0;
   MPI_Comm_size(world, &nranks);
@@ -262,13 +256,7 @@ void compare_with_dijkstra(const SsspConfig& config, const SsspEdges& edges, con
 
 }  // namespace
 
-float generated_edge_weight(uint64_t seed, int64_t index) {
-  // 24 random bits: a float in [0, 1) with every value equally likely, never rounded up to 1.
-  const uint64_t bits = splitmix64(splitmix64(seed ^ 0x5EED5EED5EED5EEDULL) + static_cast<uint64_t>(index)) >> 40;
-  return static_cast<float>(bits) * 0x1p-24f;
-}
-
-void check_declared_sssp_input(const SsspConfig& config, const input::DeclaredSize& size, bool force) {
+void check_declared_sssp_input(const SsspConfig& config, const io::DeclaredSize& size, bool force) {
   check_declared_graph_fits(config, size.nvertices, size.what, force, [&](const Distribution& probe) {
     return estimated_bytes_per_rank(config, size.nvertices, size.nedges, probe);
   });

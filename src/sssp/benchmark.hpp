@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "comm/phase_profile.hpp"
+#include "util/phase_profile.hpp"
 #include "gen/kronecker.hpp"
-#include "input/edge_input.hpp"
+#include "io/edge_input.hpp"
 #include "sssp/sssp.hpp"
-#include "util/run_setup.hpp"
+#include "run/run_setup.hpp"
 
 namespace g500 {
 
@@ -26,11 +26,6 @@ struct SsspConfig : RunConfig {
                      const std::vector<int64_t>& parents)>
       first_root_hook;
 };
-
-// The weight a file without weights gives its edge number `index` (0-based, in file order):
-// uniform in [0, 1) as the reference generator's, from splitmix64(seed, index); independent of the
-// rank count.
-float generated_edge_weight(uint64_t seed, int64_t index);
 
 struct SsspRootResult {
   int64_t root = 0;               // in the input file's ids for file input
@@ -65,6 +60,6 @@ SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, bool force = fa
 
 // Collective: refuses (UsageError) the sizes a file's header declares when run_sssp_benchmark
 // would refuse that graph (memory estimate unless force, 32-bit local ids), before it is read.
-void check_declared_sssp_input(const SsspConfig& config, const input::DeclaredSize& size, bool force);
+void check_declared_sssp_input(const SsspConfig& config, const io::DeclaredSize& size, bool force);
 
 }  // namespace g500

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "util/result_block.hpp"
-#include "util/result_json.hpp"
+#include "run/result_block.hpp"
+#include "run/result_json.hpp"
 #include "util/stats.hpp"
 
 namespace g500 {

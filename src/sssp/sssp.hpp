@@ -43,7 +43,7 @@
 #include <vector>
 
 #include "comm/exchange.hpp"
-#include "comm/phase_profile.hpp"
+#include "util/phase_profile.hpp"
 #include "graph/weighted_graph.hpp"
 
 namespace g500 {

@@ -1,4 +1,4 @@
-// Sub-box allocations of a mesh/torus system (001 sections 5.2 and 5.6).
+// Sub-box allocations of a mesh/torus system (Nakao et al. 2021, sections 5.2 and 5.6).
 #include "topo/allocation.hpp"
 
 namespace g500::topo {

@@ -1,4 +1,4 @@
-// The node set a job gets: a sub-box of the system with one extent per axis (001 section 5.2/5.6:
+// The node set a job gets: a sub-box of the system with one extent per axis (Nakao et al. 2021, section 5.2/5.6:
 // jobs are boxes of the 6D network). An axis keeps its torus wrap only when the box spans it fully;
 // a partial extent of a torus axis is a mesh segment.
 #pragma once

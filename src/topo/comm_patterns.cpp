@@ -1,4 +1,4 @@
-// BFS and generic communication patterns for the link-load simulator (001 Table 3, Fig. 6).
+// BFS and generic communication patterns for the link-load simulator (Nakao et al. 2021, Table 3, Fig. 6).
 #include "topo/comm_patterns.hpp"
 
 #include "util/error.hpp"

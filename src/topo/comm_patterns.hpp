@@ -1,12 +1,12 @@
-// Communication patterns of the BFS on an R x C process grid (001 section 4, Table 3 and Fig. 6)
-// plus generic collectives, as point-to-point messages for the link-load simulator (issue #5 item 5).
+// Communication patterns of the BFS on an R x C process grid (Nakao et al. 2021, section 4, Table 3 and Fig. 6)
+// plus generic collectives, as point-to-point messages for the link-load simulator.
 // Rank r sits at (row = r / C, col = r % C); a process row holds C ranks, a process column R ranks.
 //   col-allgatherv  every rank sends its block to every other rank of its process column (direct)
 //   row-alltoallv   every rank sends to every other rank of its process row
 //   row-ring        every rank sends to (row, col+1) and (row, col-1) (sendrecv both directions)
 //   alltoall        every rank sends to every other rank
 //   bcast           binomial tree from rank 0: rank s sends to s + 2^k for every 2^k > s
-// Message sizes follow 001 Table 3 with a per-rank block B (one rank's share of the frontier
+// Message sizes follow Nakao et al. 2021, Table 3 with a per-rank block B (one rank's share of the frontier
 // bitmap, n/(8RC) bytes, independent of the grid shape):
 //   col-allgatherv  B to each of the R-1 column peers
 //   row-alltoallv   B in total per rank, split evenly over the C-1 row peers (Table 3: the

@@ -1,4 +1,4 @@
-// Paper 003 Method A: cuboid sub-communicators on the 6D network (section 4.2, Tables 3 and 5).
+// Paper Kuroda et al. 2013, Method A: cuboid sub-communicators on the 6D network (section 4.2, Tables 3 and 5).
 #include "topo/cuboid_mapping.hpp"
 
 #include <algorithm>

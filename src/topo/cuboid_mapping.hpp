@@ -1,4 +1,4 @@
-// Paper 003 Method A (section 4.2, Fig. 4, Tables 3 and 5): give each orthogonal sub-communicator
+// Paper Kuroda et al. 2013, Method A (section 4.2, Fig. 4, Tables 3 and 5): give each orthogonal sub-communicator
 // a 3D cuboid of the 6D network. Each communicator size is factored onto up to 3 axes (a and c take
 // at most 2, b exactly 3 when used; a factor 2 that would need b goes to "YB", a segment of the
 // logical Y*b ring). An axis shared by two communicators is split into an inner (unprimed, faster)

@@ -1,4 +1,4 @@
-// 2D process-grid mapping onto a mesh/torus (001 section 5.6, Fig. 11; 000 section 5.6).
+// 2D process-grid mapping onto a mesh/torus (Nakao et al. 2021, section 5.6, Fig. 11; Nakao et al. 2020, section 5.6).
 #include "topo/grid_mapping.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
-// 2D process-grid mapping onto a mesh/torus (001 section 5.6, Fig. 11; 000 section 5.6).
+// 2D process-grid mapping onto a mesh/torus (Nakao et al. 2021, section 5.6, Fig. 11; Nakao et al. 2020, section 5.6).
 // Any set of axes forms R (the process columns' length) and the rest forms C (the length of a
 // process row, the ring the bottom-up sendrecv runs around). Each side is walked in snake order;
-// the C ring closes (last -> first are neighbours) when, per 000, (1) the vertical part of the
+// the C ring closes (last -> first are neighbours) when, per Nakao et al. 2020, (1) the vertical part of the
 // unfolding (all C axes but the first) has even size and (2) the last axis is a torus or a
 // 2-node axis; for the Gray-code snake over several vertical axes the last axis must itself be
 // of even size, which is what ring_closes() checks exactly.
@@ -25,8 +25,8 @@ struct Placement {
 };
 
 struct RingConditions {
-  bool vertical_even = false;     // 000 condition (1)
-  bool last_axis_closes = false;  // 000 condition (2): torus, or 2 nodes
+  bool vertical_even = false;     // Nakao et al. 2020, condition (1)
+  bool last_axis_closes = false;  // Nakao et al. 2020, condition (2): torus, or 2 nodes
   bool closes = false;            // the exact wrap check on the snake
 };
 
@@ -51,7 +51,7 @@ struct GridRequest {
   long long nodes = 0;
   std::optional<std::pair<int, int>> grid;  // --grid R x C; otherwise R >= C, R/C closest to 1
 };
-// Chooses box and split: R/C closest to 1 first (001 5.2), then a ring that closes, then (Tofu
+// Chooses box and split: R/C closest to 1 first (Nakao et al. 2021, section 5.2), then a ring that closes, then (Tofu
 // systems) a full abc unit, then the smallest hop diameter. Throws UsageError when nothing fits.
 GridMapping choose_grid_mapping(const SystemSpec& system, const GridRequest& request);
 
@@ -59,7 +59,7 @@ GridMapping choose_grid_mapping(const SystemSpec& system, const GridRequest& req
 // "d0,d1/d2" (comma lists); the box spans the named axes fully. Throws UsageError.
 GridMapping map_named_axes(const SystemSpec& system, const std::string& split);
 
-// The Fugaku scheduler's 2D job shape YZc x Xab (001 section 5.6) on a Tofu box.
+// The Fugaku scheduler's 2D job shape YZc x Xab (Nakao et al. 2021, section 5.6) on a Tofu box.
 GridMapping scheduler_2d_mapping(const SystemSpec& system, const std::vector<int>& extents);
 // Plain rank order: rank r on node id r of the box (first axis fastest), same R x C.
 Placement plain_rank_order(const Topology& box, int rows, int cols);

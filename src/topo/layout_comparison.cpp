@@ -1,4 +1,4 @@
-// Plain rank order vs scheduler 2D shape vs 6D mapping under the link-load simulator (001 5.6).
+// Plain rank order vs scheduler 2D shape vs 6D mapping under the link-load simulator (Nakao et al. 2021, section 5.6).
 #include "topo/layout_comparison.hpp"
 
 #include <optional>

@@ -1,4 +1,4 @@
-// Link-load simulator with dimension-order routing (issue #5 item 5).
+// Link-load simulator with dimension-order routing.
 #include "topo/link_load.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Link-load simulator (issue #5 item 5; 001 section 5.6, 003 section 5.4): route every message of
+// Link-load simulator (Nakao et al. 2021, section 5.6, Kuroda et al. 2013, section 5.4): route every message of
 // a pattern with dimension-order routing over the topology, accumulate bytes per directed link,
 // and estimate the time of one round as  max_hops * latency + max_link_bytes / link_bandwidth
 // (all messages of the round in flight together; the most loaded link decides), times the rounds
@@ -17,10 +17,10 @@ namespace g500::topo {
 
 struct LinkParameters {
   static constexpr double kFugakuLinkBandwidth = 6.8e9;  // bytes/s per link and direction (TofuD)
-  static constexpr double kFugakuLatency = 0.5e-6;       // s per hop-path (001: 0.49-0.54 us)
+  static constexpr double kFugakuLatency = 0.5e-6;       // s per hop-path (Nakao et al. 2021: 0.49-0.54 us)
   double bandwidth = kFugakuLinkBandwidth;
   double latency = kFugakuLatency;
-  // One rank's block: its share of the frontier bitmap at 2^24 vertices per node (001 5.2 weak
+  // One rank's block: its share of the frontier bitmap at 2^24 vertices per node (Nakao et al. 2021, section 5.2 weak
   // scaling, SCALE 24 per node): 2^24 bits = 2 MiB. See comm_patterns.hpp for per-pattern sizes.
   static constexpr double kDefaultBlockBytes = (1 << 24) / 8;
   double message_bytes = kDefaultBlockBytes;

@@ -1,4 +1,4 @@
-// 6D -> logical 3D job coordinates (003 section 4.2, Fig. 4).
+// 6D -> logical 3D job coordinates (Kuroda et al. 2013, section 4.2, Fig. 4).
 #include "topo/logical3d.hpp"
 
 #include <stdexcept>

@@ -1,5 +1,5 @@
 // Conversion of 6D Tofu coordinates (X,Y,Z,a,b,c) to the job's logical 3D torus coordinate
-// (003 section 4.2, Fig. 4 bottom; notes-003 "Method A" step 3). The job's logical axes pair
+// (Kuroda et al. 2013, section 4.2, Fig. 4 bottom; Kuroda et al. 2013 "Method A" step 3). The job's logical axes pair
 // X with a, Y with b, Z with c. A 2-node axis folds its partner out and back:
 //   iX(X,a) = X when a = 0, 2*Lx - 1 - X when a = 1 (Lx = extent of X), the same for iZ(Z,c).
 // The Y*b ring (b a 3-ring) runs (y,0) for y = 0..Ly-1, then for y = Ly-1 down to 0 the pair

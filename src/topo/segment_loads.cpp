@@ -1,4 +1,4 @@
-// Difference-array link loads for dimension-order routing (issue #5 item 5).
+// Difference-array link loads for dimension-order routing.
 #include "topo/segment_loads.hpp"
 
 #include <cstdlib>

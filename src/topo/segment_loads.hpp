@@ -1,4 +1,4 @@
-// Fast link-load accumulation for dimension-order routing (issue #5 item 5, 158,976 nodes in under
+// Fast link-load accumulation for dimension-order routing (158,976 nodes in under
 // a minute): a route is at most one straight segment per axis, so each message adds +1/-1 marks
 // in a difference array (one per axis line and direction) instead of touching every hop; a prefix
 // sum along every line afterwards turns the marks into per-link message counts. Equals routing hop

@@ -1,4 +1,4 @@
-// Snake order of 001 section 5.6 (Fig. 11): reflected mixed-radix Gray code, axis 0 fastest.
+// Snake order of Nakao et al. 2021, section 5.6 (Fig. 11): reflected mixed-radix Gray code, axis 0 fastest.
 #include "topo/snake_order.hpp"
 
 namespace g500::topo {

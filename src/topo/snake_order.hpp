@@ -1,4 +1,4 @@
-// The snake (boustrophedon) order of 001 section 5.6 / Fig. 11: the assigned axes are unfolded in
+// The snake (boustrophedon) order of Nakao et al. 2021, section 5.6 / Fig. 11: the assigned axes are unfolded in
 // two dimensions, the first axis horizontal and the remaining axes vertical, and walked so that
 // consecutive members are physical neighbours. Over several axes this is the reflected mixed-radix
 // Gray code with the first axis fastest: consecutive indices differ by one step on one axis.

@@ -1,4 +1,4 @@
-// System presets and --shape parsing (issue #5 item 1; 001 section 2, 003 section 2.2).
+// System presets and --shape parsing (Nakao et al. 2021, section 2, Kuroda et al. 2013, section 2.2).
 #include "topo/systems.hpp"
 
 #include <cctype>

@@ -1,6 +1,6 @@
-// System presets and --shape parsing (issue #5 item 1). Fugaku's TofuD (001 section 2, 000 section 4):
+// System presets and --shape parsing. Fugaku's TofuD (Nakao et al. 2021, section 2, Nakao et al. 2020, section 4):
 // (X,Y,Z,a,b,c) = (24,23,24,2,3,2), X Y Z tori, a and c 2-node meshes, b a 3-ring.
-// The K computer's Tofu (003 section 2.2): (24,18,16,2,3,2), same axis kinds.
+// The K computer's Tofu (Kuroda et al. 2013, section 2.2): (24,18,16,2,3,2), same axis kinds.
 #pragma once
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-// N-dimensional mesh/torus network model (issue #5 item 1): coordinates, distances, routing.
+// N-dimensional mesh/torus network model: coordinates, distances, routing.
 #include "topo/topology.hpp"
 
 #include <cstdlib>

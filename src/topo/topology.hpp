@@ -1,4 +1,4 @@
-// N-dimensional mesh/torus network model (issue #5 item 1; 001 section 2 and 5.6, 003 section 2.2):
+// N-dimensional mesh/torus network model (Nakao et al. 2021, section 2 and 5.6, Kuroda et al. 2013, section 2.2):
 // per axis a name, a size and a wrap flag; coordinates <-> node id (first axis fastest);
 // hop distance; dimension-order routing over directed links.
 #pragma once

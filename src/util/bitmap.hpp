@@ -1,5 +1,5 @@
 // A fixed-size bit set stored in 64-bit words, with an atomic set for concurrent writers.
-// Used for visited sets and frontier bitmaps (001 section 3.2: frontier and visited as bitmaps).
+// Used for visited sets and frontier bitmaps (Nakao et al. 2021, section 3.2: frontier and visited as bitmaps).
 #pragma once
 #include <atomic>
 #include <bit>

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "run_command.hpp"
 #include "usage_error.hpp"
@@ -90,6 +92,78 @@ TEST(BfsCli, BadInput) {
   }
   expect_usage_error(4, "--scale 8 --grid 3x3", "--grid 3x3 needs 9 MPI ranks but the job has 4");
   expect_usage_error(4, "--scale 8 --grid 4by1", "is not of the form RxC");
+}
+
+// Each bad number, empty value or conflicting pair is one line naming the option, its rule and
+// the value given, before any work (nothing on stdout).
+TEST(BfsCli, BadValuesAreNamedWithTheirRule) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--roots 0", "--roots must be at least 1 (got '0')"},
+      {"--roots abc", "--roots must be a whole number, at least 1 (got 'abc')"},
+      {"--roots 99999999999", "--roots must be at most 2147483647 (got '99999999999')"},
+      {"--threads 0", "--threads must be at least 1 (got '0')"},
+      {"--edgefactor 0", "--edgefactor must be at least 1 (got '0')"},
+      {"--edgefactor 1.5", "--edgefactor must be a whole number, at least 1 (got '1.5')"},
+      {"--scale 42 --edgefactor 2000000000", "--edgefactor 2000000000 is too large for SCALE 42 (more than 2^63 - 1 edges)"},
+      {"--alpha -1", "--alpha must be a positive number (got '-1')"},
+      {"--alpha inf", "--alpha must be a positive number (got 'inf')"},
+      {"--beta 0", "--beta must be a positive number (got '0')"},
+      {"--scale abc", "--scale must be a whole number from 1 to 42 (got 'abc')"},
+      {"--scale 43", "--scale must be a whole number from 1 to 42 (got '43')"},
+      {"--substeps 65", "--substeps must be a whole number from 1 to 64 (got '65')"},
+      {"--root-seed -1", "--root-seed must be a whole number from 0 to 18446744073709551615 (got '-1')"},
+      {"--grid ''", "--grid must not be empty"},
+      {"--json ''", "--json must not be empty"},
+      {"--quiet --progress", "--quiet excludes --progress"},
+      {"--root 5 --roots 3", "--roots excludes --root"},
+      {"--root 5 --root-seed 2", "--root excludes --root-seed"},
+  };
+  for (int ranks : {1, 4})
+    for (const auto& [args, message] : cases) testing::expect_exact_usage_error("bfs", ranks, args, message);
+}
+
+// Whole numbers are read in decimal: CLI11 alone reads a leading 0 as octal (010 = SCALE 8).
+TEST(BfsCli, LeadingZeroIsDecimal) {
+  auto r = run_g500(1, "bfs --scale 010 --roots 1 --no-validate");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("SCALE:                          10\n"), std::string::npos) << r.out;
+}
+
+// SCALE 6 has 61 vertices with an edge, but the reference root rule draws only 64 candidates
+// and finds 39 distinct usable ones: the run says so once, and the JSON records both counts.
+TEST(BfsCli, FewerRootsThanAskedAreStated) {
+  const std::string note =
+      "g500 bfs: note: running 39 roots instead of 100000: the root rule found 39 of the 61 vertices of SCALE 6 "
+      "that have an edge";
+  for (int ranks : {1, 4}) {
+    const std::string dir = testing::make_temp_dir();
+    auto r = run_g500(ranks, "bfs --scale 6 --roots 100000 --json " + dir + "/run.json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(testing::lines_starting(r.err, "g500 bfs: note:"), std::vector<std::string>{note}) << r.err;
+    EXPECT_NE(r.out.find("NBFS:                           39\n"), std::string::npos) << r.out;
+    auto j = nlohmann::json::parse(testing::read_file(dir + "/run.json"));
+    EXPECT_EQ(j["config"]["nroots"], 100000);
+    EXPECT_EQ(j["config"]["nroots_run"], 39);
+    EXPECT_EQ(j["roots"].size(), 39u);
+    // Exactly as many as found: nothing to say.
+    r = run_g500(ranks, "bfs --scale 6 --roots 39");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err.find("note:"), std::string::npos) << r.err;
+  }
+  // File input: sampled roots, every vertex with an edge found.
+  const std::string dir = testing::make_temp_dir();
+  const std::string tsv = testing::write_file(dir, "g.tsv", "5 6\n6 7\n7 5\n100 101\n9 9\n");
+  for (int ranks : {1, 4}) {
+    auto r = run_g500(ranks, "bfs --input " + tsv + " --json " + dir + "/file.json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(testing::lines_starting(r.err, "g500 bfs: note:"),
+              std::vector<std::string>{"g500 bfs: note: running 5 roots instead of 64: only 5 vertices of '" + tsv +
+                                       "' have an edge"})
+        << r.err;
+    auto j = nlohmann::json::parse(testing::read_file(dir + "/file.json"));
+    EXPECT_EQ(j["config"]["nroots"], 64);
+    EXPECT_EQ(j["config"]["nroots_run"], 5);
+  }
 }
 
 }  // namespace

@@ -5,9 +5,9 @@
 
 #include "bfs/bfs.hpp"
 #include "bfs_fixture.hpp"
-#include "graph/roots.hpp"
+#include "run/roots.hpp"
 #include "testvectors.hpp"
-#include "validate/validate.hpp"
+#include "validate/validate_bfs.hpp"
 
 namespace g500 {
 namespace {

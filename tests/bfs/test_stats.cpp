@@ -80,7 +80,7 @@ TEST(FastDivisor, MatchesHardwareDivision) {
 namespace g500 {
 namespace {
 
-// 001 Fig. 4: edges {(0,4),(0,5),(6,3),(7,1)} over 8 rows. Plain CSR row-starts
+// Nakao et al. 2021, Fig. 4: edges {(0,4),(0,5),(6,3),(7,1)} over 8 rows. Plain CSR row-starts
 // 0 2 2 2 2 2 2 3 and the end 4; BCSR keeps the bitmap 1 0 0 0 0 0 1 1 (rows 0, 6, 7), the
 // starts of the non-empty rows 0 2 3 and the end 4, and per 64-bit word the set bits before it
 // (one word here: 0, then 3 in total; the paper's 4-bit words give 0 1 3).

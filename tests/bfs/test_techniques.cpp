@@ -1,4 +1,4 @@
-// Unit tests of single techniques of 001 section 4: the degree-order renumbering (4.2) and the
+// Unit tests of single techniques of Nakao et al. 2021, section 4: the degree-order renumbering (4.2) and the
 // sparse/bitmap encoders of sparse-switch (4.5); and, over MPI, that a renumbered graph's BFS
 // writes every parent in original ids (each parent edge is an edge of the generated list).
 #include <gtest/gtest.h>
@@ -12,7 +12,7 @@
 #include "bfs/sparse_switch.hpp"
 #include "bfs_fixture.hpp"
 #include "graph/renumbering.hpp"
-#include "graph/roots.hpp"
+#include "run/roots.hpp"
 
 namespace g500 {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "bfs/bfs.hpp"
 #include "bfs_fixture.hpp"
-#include "graph/roots.hpp"
-#include "validate/validate.hpp"
+#include "run/roots.hpp"
+#include "validate/validate_bfs.hpp"
 
 namespace g500 {
 namespace {

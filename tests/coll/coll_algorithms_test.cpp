@@ -5,12 +5,12 @@
 #include <numeric>
 #include <vector>
 
-#include "comm/coll_check.hpp"
+#include "coll/coll_check.hpp"
 #include "comm/collectives.hpp"
 
 namespace {
 
-using g500::comm::CollOp;
+using g500::coll::CollOp;
 
 // A communicator unlike MPI_COMM_WORLD: two halves with rank order reversed.
 MPI_Comm reversed_halves() {
@@ -23,8 +23,8 @@ MPI_Comm reversed_halves() {
 }
 
 void expect_all_match(CollOp op, MPI_Comm comm) {
-  for (const auto& algorithm : g500::comm::algorithms(op)) {
-    auto result = g500::comm::check_algorithm(op, algorithm, comm);
+  for (const auto& algorithm : g500::coll::algorithms(op)) {
+    auto result = g500::coll::check_algorithm(op, algorithm, comm);
     EXPECT_TRUE(result.first_mismatch.empty()) << result.first_mismatch;
     EXPECT_GT(result.cases, 0) << algorithm.name;
   }
@@ -37,7 +37,7 @@ TEST(CollAlgorithms, BcastMatchesMpi) { expect_all_match(CollOp::bcast, MPI_COMM
 
 TEST(CollAlgorithms, AllMatchOnSubCommunicator) {
   MPI_Comm comm = reversed_halves();
-  auto result = g500::comm::check_everything(comm);
+  auto result = g500::coll::check_everything(comm);
   EXPECT_TRUE(result.first_mismatch.empty()) << result.first_mismatch;
   MPI_Comm_free(&comm);
 }

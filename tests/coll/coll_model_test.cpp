@@ -1,19 +1,20 @@
-// Model fit, segment-size formulas and the torus cost model of paper 004.
+// Model fit, segment-size formulas and the torus cost model of Hosono et al. 2021.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
 #include "comm/bcast_trees.hpp"
-#include "comm/coll_model.hpp"
-#include "comm/torus_model.hpp"
+#include "coll/coll_model.hpp"
+#include "coll/torus_model.hpp"
 
 namespace {
 
 using namespace g500::comm;
+using namespace g500::coll;
 
-constexpr double kTrinaryLatency = 1.73e-6, kTrinaryBandwidth = 6.34e9;  // 004's fit for Trinaryx6
-constexpr double kBintreeLatency = 4.29e-6, kBintreeBandwidth = 6.64e9;  // 004's fit for Bintree3d
+constexpr double kTrinaryLatency = 1.73e-6, kTrinaryBandwidth = 6.34e9;  // Hosono et al. 2021's fit for Trinaryx6
+constexpr double kBintreeLatency = 4.29e-6, kBintreeBandwidth = 6.64e9;  // Hosono et al. 2021's fit for Bintree3d
 
 // Synthetic times from the model itself (with 0.1% noise) must give back L and B within 1%.
 TEST(CollModel, FitRecoversLatencyAndBandwidth) {
@@ -142,6 +143,7 @@ TEST(BcastTrees, EveryTreeSpansAllRanksOnce) {
 namespace {
 TEST(TorusModel, KtreeLinkSharingIsCounted) {
   using namespace g500::comm;
+  using namespace g500::coll;
   // On a ring all three "plus" trees are the same chain, so they share every link.
   EXPECT_EQ(max_trees_per_link("ktree3", Shape3{{16, 1, 1}}), 3);
   // On 3D the rotated trees overlap only partly.

@@ -1,13 +1,13 @@
-// libFuzzer target for the bin parser (src/input/parse.hpp): any bytes give edges or a message,
+// libFuzzer target for the bin parser (src/io/parse.hpp): any bytes give edges or a message,
 // never a crash, a sanitizer report or a hang. Built by tests/fuzz/run.sh with clang.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
-#include "input/parse.hpp"
+#include "io/parse.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  using namespace g500::input;
+  using namespace g500::io;
   ParsedEdges out;
   BinHeader header;
   const std::string message = parse_bin_buffer(data, size, header, out);

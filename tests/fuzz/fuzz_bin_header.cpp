@@ -7,6 +7,6 @@
 #include "header_inputs.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (!g500::input::fuzz::run_bin_header_input(data, size).consistent) __builtin_trap();
+  if (!g500::io::fuzz::run_bin_header_input(data, size).consistent) __builtin_trap();
   return 0;
 }

@@ -13,9 +13,9 @@
 #include <string>
 #include <string_view>
 
-#include "input/parse.hpp"
+#include "io/parse.hpp"
 
-namespace g500::input::fuzz {
+namespace g500::io::fuzz {
 
 struct HeaderOutcome {
   std::string message;  // the parser's refusal, empty when the header was accepted
@@ -64,4 +64,4 @@ inline HeaderOutcome run_mtx_header_input(const uint8_t* data, size_t size) {
   return outcome;
 }
 
-}  // namespace g500::input::fuzz
+}  // namespace g500::io::fuzz

@@ -10,14 +10,17 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
+#include <vector>
 
-#include "gen/edge_file.hpp"
+#include "io/edge_file.hpp"
 #include "gen/kronecker.hpp"
 #include "testvectors.hpp"
 
 extern char** environ;
 namespace fs = std::filesystem;
 using namespace g500::gen;
+using namespace g500::io;
 
 namespace {
 
@@ -145,9 +148,9 @@ TEST_F(Fixture, BadInputGivesOneLineAndNonZeroStatus) {
   };
   const std::string out = " --output " + dir + "/x.tsv";
   const std::vector<Case> cases{
-      {"--scale 0" + out, "--scale must be between 1 and 42 (got 0)"},
-      {"--scale 43" + out, "--scale must be between 1 and 42 (got 43)"},
-      {"--scale 8 --edgefactor 0" + out, "--edgefactor must be at least 1 (got 0)"},
+      {"--scale 0" + out, "--scale must be a whole number from 1 to 42 (got '0')"},
+      {"--scale 43" + out, "--scale must be a whole number from 1 to 42 (got '43')"},
+      {"--scale 8 --edgefactor 0" + out, "--edgefactor must be at least 1 (got '0')"},
       {"--scale 8 --seed 5" + out, "--seed must be two unsigned 64-bit integers A,B (got '5')"},
       {"--scale 8 --seed 1,x" + out, "--seed must be two unsigned 64-bit integers A,B (got '1,x')"},
       {"--scale 8 --format xml" + out, "unknown --format 'xml' (expected tsv or bin)"},
@@ -172,6 +175,31 @@ TEST_F(Fixture, BadInputGivesOneLineAndNonZeroStatus) {
   }
   EXPECT_FALSE(fs::exists(dir + "/x.tsv"));
   // Only the test's own files remain: no temporary outputs.
+  for (const auto& e : fs::directory_iterator(dir)) ADD_FAILURE() << "leftover " << e.path();
+}
+
+// Bad numbers, empty values and options that would be ignored: exactly one line naming the
+// option and the value, exit status 2, and no file (nothing was generated).
+TEST_F(Fixture, BadValuesAreNamedWithTheirRule) {
+  const std::string out = " --output " + dir + "/x.tsv";
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"--scale abc" + out, "--scale must be a whole number from 1 to 42 (got 'abc')"},
+      {"--scale 8 --edgefactor x" + out, "--edgefactor must be a whole number, at least 1 (got 'x')"},
+      {"--scale 42 --edgefactor 2000000000" + out, "--edgefactor 2000000000 is too large for SCALE 42 (more than 2^63 - 1 edges)"},
+      {"--scale 8 --benchmark --repeat 0", "--repeat must be at least 1 (got '0')"},
+      {"--scale 8 --benchmark --repeat x", "--repeat must be a whole number, at least 1 (got 'x')"},
+      {"--scale 8 --output ''", "--output must not be empty"},
+      {"--scale 8 --quiet --progress" + out, "--quiet excludes --progress"},
+      {"--scale 8 --benchmark" + out, "--output excludes --benchmark"},
+      {"--scale 8 --repeat 2" + out, "--repeat requires --benchmark"},
+  };
+  for (const auto& [args, message] : cases) {
+    for (int np : {1, 4}) {
+      auto r = run(np, args);
+      EXPECT_EQ(r.status, 2) << args << " (np " << np << ")\n" << r.err;
+      EXPECT_EQ(error_lines(r.err), std::vector<std::string>{"g500 gen: error: " + message}) << args << " (np " << np << ")";
+    }
+  }
   for (const auto& e : fs::directory_iterator(dir)) ADD_FAILURE() << "leftover " << e.path();
 }
 

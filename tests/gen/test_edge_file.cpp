@@ -14,13 +14,14 @@
 #include <random>
 #include <sstream>
 
-#include "gen/edge_file.hpp"
+#include "io/edge_file.hpp"
 #include "gen/kronecker.hpp"
 #include "testvectors.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
 
 using namespace g500::gen;
+using namespace g500::io;
 namespace fs = std::filesystem;
 
 namespace {

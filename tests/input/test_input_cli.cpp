@@ -107,7 +107,7 @@ TEST(InputCli, EachFormatGivesTheKnownDepths) {
   for (int ranks : {1, 4}) {
     expect_depths(ranks, "--input " + binfile + " --root 0", from0);
     expect_depths(ranks, "--input " + tsv + " --root 10", from10);
-    expect_depths(ranks, "--input " + snap + " --format snap --directed-as-undirected --root 10 --roots 3", from10);
+    expect_depths(ranks, "--input " + snap + " --format snap --directed-as-undirected --root 10", from10);
     expect_depths(ranks, "--input " + mtx + " --root 1", from1);
     expect_depths(ranks, "--input " + tsv + " --format tsv --root 10 --root 7 --no-validate", from10);
   }

@@ -10,11 +10,11 @@
 #include <random>
 #include <set>
 
-#include "input/edge_input.hpp"
+#include "io/edge_input.hpp"
 #include "run_command.hpp"
 #include "util/error.hpp"
 
-namespace g500::input {
+namespace g500::io {
 namespace {
 
 int rank_of_world() {
@@ -238,4 +238,4 @@ TEST(InputLoad, DeclaredSizesAreCheckedBeforeTheEdgesAreRead) {
 }
 
 }  // namespace
-}  // namespace g500::input
+}  // namespace g500::io

@@ -4,9 +4,9 @@
 
 #include <cstring>
 
-#include "input/parse.hpp"
+#include "io/parse.hpp"
 
-namespace g500::input {
+namespace g500::io {
 namespace {
 
 TEST(InputParse, FormatNamesAndGuesses) {
@@ -292,7 +292,7 @@ TEST(InputParse, BinHeaderFieldsNearTheIntegerLimits) {
 }
 
 }  // namespace
-}  // namespace g500::input
+}  // namespace g500::io
 
 // Every seed and every kept crashing input of the fuzz targets (tests/fuzz) through the parsers in
 // the normal build, so a fixed crash stays fixed even where clang is not installed. A seed named
@@ -304,7 +304,7 @@ TEST(InputParse, BinHeaderFieldsNearTheIntegerLimits) {
 
 #include "header_inputs.hpp"
 
-namespace g500::input {
+namespace g500::io {
 namespace {
 
 TEST(InputParse, FuzzCorpusAndRegressionInputs) {
@@ -349,4 +349,4 @@ TEST(InputParse, FuzzCorpusAndRegressionInputs) {
 }
 
 }  // namespace
-}  // namespace g500::input
+}  // namespace g500::io

@@ -86,7 +86,7 @@ TEST(Jobscript, FugakuSixtyFourNodes) {
 }
 
 TEST(Jobscript, FugakuFourRanksPerNodeAndGivenShape) {
-  JobSpec s = spec_of("fugaku", 32, 31);
+  JobSpec s = spec_of("fugaku", 32, 30);  // SCALE 31 would need 35 GiB per 32 GiB node
   s.ppn = 4;
   s.grid = "16x8";
   s.queue = "small";
@@ -158,6 +158,25 @@ void expect_error(const JobSpec& s, const std::string& message) {
     EXPECT_NE(what.find(message), std::string::npos) << what;
     EXPECT_EQ(what.find('\n'), std::string::npos) << "not one line: " << what;
   }
+}
+
+// g500 bfs's memory estimate against a node's memory: Fugaku's 32 GiB unless given, Slurm only
+// when given; force skips it and passes --force to bfs.
+TEST(Jobscript, MemoryOfTheNodesIsChecked) {
+  expect_error(spec_of("fugaku", 2, 30), "SCALE 30 needs about 140.8 GiB on each of the job's 2 nodes (a Fugaku node) "
+                                         "but it has 32.0 GiB (use more nodes, a smaller SCALE, or --force)");
+  JobSpec s = spec_of("slurm", 2, 30);
+  EXPECT_FALSE(contains(make_jobscript(s), "--force"));  // no memory known: no check
+  s.node_memory_bytes = 100.0 * 1024 * 1024 * 1024;
+  s.node_memory_origin = "--node-memory";
+  expect_error(s, "SCALE 30 needs about 140.8 GiB on each of the job's 2 nodes (--node-memory) but it has 100.0 GiB");
+  s.node_memory_bytes = 200.0 * 1024 * 1024 * 1024;
+  EXPECT_FALSE(contains(make_jobscript(s), "--force"));
+  s = spec_of("fugaku", 2, 30);
+  s.force = true;
+  EXPECT_TRUE(contains(make_jobscript(s), "--json g500-scale30-2nodes-${PJM_JOBID}.json --force\n"));
+  expect_error(spec_of("fugaku", 158977, 20), "--nodes 158977 is more than Fugaku's 158976 nodes");
+  expect_error(spec_of("slurm", 1, 42), "SCALE 42 on a 1x1 grid needs more than 2^32 vertices per grid row or column");
 }
 
 TEST(Jobscript, BadInputIsOneLineUsageError) {

@@ -4,6 +4,8 @@
 
 #include <sys/stat.h>
 
+#include <utility>
+
 #include "run_command.hpp"
 #include "usage_error.hpp"
 
@@ -31,13 +33,69 @@ TEST(JobscriptCli, PrintsAndWritesTheScript) {
 }
 
 TEST(JobscriptCli, BadInputGivesOneErrorLine) {
-  testing::expect_usage_error("jobscript", 1, "--system slurm --nodes 0 --scale 20", "--nodes must be at least 1 (got 0)");
+  testing::expect_usage_error("jobscript", 1, "--system slurm --nodes 0 --scale 20", "--nodes must be at least 1 (got '0')");
   testing::expect_usage_error("jobscript", 1, "--system pbs --nodes 4 --scale 20", "--system must be slurm or fugaku");
   testing::expect_usage_error("jobscript", 1, "--system slurm --scale 20", "--nodes is required");
   testing::expect_usage_error("jobscript", 1, "--system fugaku --nodes 4 --scale 20 --grid 3x3", "--grid 3x3 needs 9 MPI ranks");
   testing::expect_usage_error("jobscript", 1, "--system fugaku --nodes 4 --scale 20 --time 1h", "is not a wall time");
   testing::expect_usage_error("jobscript", 1, "--system slurm --nodes 4 --scale 20 --output /nonexistent-dir/job.sh",
                               "cannot write");
+}
+
+// Bad numbers and empty values: one line naming the option and the value.
+TEST(JobscriptCli, BadValuesAreNamedWithTheirRule) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--system slurm --nodes x --scale 20", "--nodes must be a whole number, at least 1 (got 'x')"},
+      {"--system slurm --nodes 4 --scale x", "--scale must be a whole number from 1 to 42 (got 'x')"},
+      {"--system slurm --nodes 4 --scale 43", "--scale must be a whole number from 1 to 42 (got '43')"},
+      {"--system slurm --nodes 4 --scale 20 --ppn 0", "--ppn must be at least 1 (got '0')"},
+      {"--system slurm --nodes 4 --scale 20 --threads 0", "--threads must be at least 1 (got '0')"},
+      {"--system fugaku --nodes 4 --scale 20 --threads 0", "--threads must be at least 1 (got '0')"},
+      {"--system slurm --nodes 4 --scale 20 --eager-limit -1", "--eager-limit must be at least 0 (got '-1')"},
+      {"--system slurm --nodes 4 --scale 20 --node-memory 0", "--node-memory must be a positive number (got '0')"},
+      {"--system slurm --nodes 4 --scale 20 --grid ''", "--grid must not be empty"},
+      {"--system fugaku --nodes 4 --scale 20 --node-shape ''", "--node-shape must not be empty"},
+  };
+  for (int ranks : {1, 4})
+    for (const auto& [args, message] : cases) testing::expect_exact_usage_error("jobscript", ranks, args, message);
+}
+
+// Jobs that could not run: more nodes than Fugaku has, local ids beyond 32 bits, or more memory
+// per node than a node has by g500 bfs's own estimate (refused by bfs when it starts).
+TEST(JobscriptCli, JobsThatCannotRunAreRefused) {
+  const std::string advice = " (use more nodes, a smaller SCALE, or --force)";
+  const std::pair<const char*, std::string> cases[] = {
+      {"--system fugaku --nodes 1000000 --scale 30", "--nodes 1000000 is more than Fugaku's 158976 nodes"},
+      {"--system fugaku --nodes 1 --scale 42",
+       "SCALE 42 needs about 1132837.1 GiB on the job's node (a Fugaku node) but it has 32.0 GiB" + advice},
+      // --force skips the memory check, not this one (g500 bfs refuses it even with --force).
+      {"--system fugaku --nodes 1 --scale 42 --force",
+       "SCALE 42 on a 1x1 grid needs more than 2^32 vertices per grid row or column; use more ranks"},
+      {"--system fugaku --nodes 1 --scale 30",
+       "SCALE 30 needs about 277.1 GiB on the job's node (a Fugaku node) but it has 32.0 GiB" + advice},
+      {"--system fugaku --nodes 32 --ppn 4 --grid 16x8 --scale 32",
+       "SCALE 32 needs about 68.6 GiB on each of the job's 32 nodes (a Fugaku node) but it has 32.0 GiB" + advice},
+      {"--system slurm --nodes 1 --scale 30 --node-memory 64",
+       "SCALE 30 needs about 277.1 GiB on the job's node (--node-memory) but it has 64.0 GiB" + advice},
+  };
+  for (int ranks : {1, 4})
+    for (const auto& [args, message] : cases) testing::expect_exact_usage_error("jobscript", ranks, args, message);
+  // Slurm without --node-memory: the memory of this machine, said so (SCALE 32 on one node needs
+  // about 1.1 TiB, more than any test machine has).
+  testing::expect_usage_error("jobscript", 1, "--system slurm --nodes 1 --scale 32",
+                              "on the job's node (taken from this machine; give --node-memory) but it has");
+}
+
+TEST(JobscriptCli, ForceWritesTheScriptAndPassesForceToBfs) {
+  auto r = testing::run_g500(1, "jobscript --system fugaku --nodes 1 --scale 30 --force");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("bfs --scale 30 --roots 64 --grid 1x1 --threads 48 --json g500-scale30-1nodes-${PJM_JOBID}.json --force\n"),
+            std::string::npos)
+      << r.out;
+  // Without the need, no --force.
+  r = testing::run_g500(1, "jobscript --system fugaku --nodes 64 --scale 30");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.find("--force"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <utility>
+#include <vector>
 
 #include "run_command.hpp"
 #include "usage_error.hpp"
@@ -131,6 +132,46 @@ TEST(SsspCli, BadInput) {
     expect_usage_error(ranks, "--scale 8 --json /nonexistent-dir/out.json", "cannot write '/nonexistent-dir/out.json'");
   }
   expect_usage_error(2, "--scale 8 --grid 3x3", "--grid 3x3 needs 9 MPI ranks but the job has 2");
+}
+
+// Each bad number or empty value is one line naming the option, its rule and the value, before
+// any work (nothing on stdout).
+TEST(SsspCli, BadValuesAreNamedWithTheirRule) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--roots 0", "--roots must be at least 1 (got '0')"},
+      {"--threads 0", "--threads must be at least 1 (got '0')"},
+      {"--edgefactor 0", "--edgefactor must be at least 1 (got '0')"},
+      {"--scale abc", "--scale must be a whole number from 1 to 42 (got 'abc')"},
+      {"--delta 0", "--delta must be a positive number (got '0')"},
+      {"--delta abc", "--delta must be a positive number (got 'abc')"},
+      {"--sub-buckets 0", "--sub-buckets must be a whole number from 1 to 1024 (got '0')"},
+      {"--pull-factor -1", "--pull-factor must be zero or a positive number (got '-1')"},
+      {"--compare-dijkstra -1", "--compare-dijkstra must be at least 0 (got '-1')"},
+      {"--compare-dijkstra 5 --roots 4", "--compare-dijkstra 5 is more than the run's 4 roots"},
+      {"--weight-seed x", "--weight-seed must be a whole number from 0 to 18446744073709551615 (got 'x')"},
+      {"--root-seed x", "--root-seed must be a whole number from 0 to 18446744073709551615 (got 'x')"},
+      {"--output-distances ''", "--output-distances must not be empty"},
+      {"--root 5 --roots 3", "--roots excludes --root"},
+  };
+  for (int ranks : {1, 4})
+    for (const auto& [args, message] : cases) testing::expect_exact_usage_error("sssp", ranks, args, message);
+}
+
+// As for bfs: the reference rule finds 39 roots in SCALE 6, and the run says so once.
+TEST(SsspCli, FewerRootsThanAskedAreStated) {
+  for (int ranks : {1, 4}) {
+    const std::string dir = testing::make_temp_dir();
+    auto r = run_g500(ranks, "sssp --scale 6 --roots 100000 --json " + dir + "/run.json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(testing::lines_starting(r.err, "g500 sssp: note:"),
+              std::vector<std::string>{"g500 sssp: note: running 39 roots instead of 100000: the root rule found 39 "
+                                       "of the 61 vertices of SCALE 6 that have an edge"})
+        << r.err;
+    auto j = nlohmann::json::parse(testing::read_file(dir + "/run.json"));
+    EXPECT_EQ(j["config"]["nroots"], 100000);
+    EXPECT_EQ(j["config"]["nroots_run"], 39);
+    EXPECT_EQ(j["roots"].size(), 39u);
+  }
 }
 
 }  // namespace

@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "graph/roots.hpp"
+#include "run/roots.hpp"
 #include "sssp/dijkstra.hpp"
 #include "sssp/sssp.hpp"
-#include "sssp/validate_sssp.hpp"
+#include "validate/validate_sssp.hpp"
 #include "sssp_fixture.hpp"
 #include "testvectors.hpp"
 

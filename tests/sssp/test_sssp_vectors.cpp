@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "graph/column_index.hpp"
-#include "graph/roots.hpp"
+#include "run/roots.hpp"
 #include "graph/sort_by_weight.hpp"
 #include "sssp/sssp.hpp"
-#include "sssp/validate_sssp.hpp"
+#include "validate/validate_sssp.hpp"
 #include "sssp_fixture.hpp"
 #include "testvectors.hpp"
 

@@ -1,4 +1,4 @@
-// Tests for paper 003 Method A (section 4.2): the Fig. 4 data points, the Table 3 and Table 5
+// Tests for Kuroda et al. 2013 Method A (section 4.2): the Fig. 4 data points, the Table 3 and Table 5
 // job shapes, cuboid communicators and bijectivity.
 #include <gtest/gtest.h>
 
@@ -40,7 +40,7 @@ TEST(CuboidMapping, Fig4DataPoints) {
     EXPECT_EQ(layout.coord_of_rank[p.rank], p.c6) << "rank " << p.rank;
     EXPECT_EQ(layout.logical_of_rank[p.rank], p.c3) << "rank " << p.rank;
   }
-  // rank = a + 2*(y + 4*(c + 2*(x + 8*(z + 8*b)))) (notes-003).
+  // rank = a + 2*(y + 4*(c + 2*(x + 8*(z + 8*b)))) (Kuroda et al. 2013).
   for (int r = 0; r < 3072; ++r) {
     const auto& c = layout.coord_of_rank[r];
     ASSERT_EQ(c[3] + 2 * (c[1] + 4 * (c[5] + 2 * (c[0] + 8 * (c[2] + 8 * c[4])))), r);

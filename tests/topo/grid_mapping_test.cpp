@@ -1,4 +1,4 @@
-// Tests for the 2D grid mapping of 001 section 5.6 (Fig. 11, whole Fugaku) and 000's ring conditions.
+// Tests for the 2D grid mapping of Nakao et al. 2021, section 5.6 (Fig. 11, whole Fugaku) and Nakao et al. 2020's ring conditions.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Tests for the link-load simulator (issue #5 item 5) on shapes small enough to count by hand.
+// Tests for the link-load simulator on shapes small enough to count by hand.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -118,7 +118,7 @@ TEST(LinkLoad, SamplingScalesToTheFullVolume) {
 }
 
 TEST(LinkLoad, SixDMappingWinsTheBfsStepOnOneSixteenthFugaku) {
-  // 9,936 nodes (001 6.1 uses 1/16 of Fugaku): plain rank order vs scheduler 2D shape vs 6D mapping.
+  // 9,936 nodes (Nakao et al. 2021, section 6.1 uses 1/16 of Fugaku): plain rank order vs scheduler 2D shape vs 6D mapping.
   auto system = fugaku_system();
   GridMapping m = choose_grid_mapping(system, {9936, std::nullopt});
   Topology box = box_topology(system, m.extents);

@@ -1,4 +1,4 @@
-// Tests for the 6D -> logical 3D conversion of 003 section 4.2 (Fig. 4 bottom).
+// Tests for the 6D -> logical 3D conversion of Kuroda et al. 2013, section 4.2 (Fig. 4 bottom).
 #include <gtest/gtest.h>
 
 #include <cstdlib>

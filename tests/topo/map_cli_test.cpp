@@ -1,4 +1,4 @@
-// End-to-end tests of `g500 map` (issue #5 items 4 and 6): run the built binary, check the CSV it
+// End-to-end tests of `g500 map`: run the built binary, check the CSV it
 // writes, the printed R/C/adjacency lines, and the exit status and one-line errors on bad input.
 #include <gtest/gtest.h>
 
@@ -8,8 +8,10 @@
 #include <set>
 #include <sstream>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 
-#include "topo/rankmap_file.hpp"
+#include "io/rankmap_file.hpp"
 
 namespace {
 
@@ -38,6 +40,36 @@ RunResult run_map(const std::string& args) {
   std::remove((base + ".out").c_str());
   std::remove((base + ".err").c_str());
   return r;
+}
+
+// `g500 map ARGS` under mpiexec with `ranks` processes, from the same clean environment.
+RunResult run_map_ranks(int ranks, const std::string& args) {
+  const std::string base = "/tmp/g500_map_cli_" + std::to_string(::getpid());
+  const std::string cmd = "env -i PATH=/usr/bin:/bin OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 "
+                          "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + std::string(G500_MPIEXEC) + " -n " +
+                          std::to_string(ranks) + " " + G500_MPIEXEC_FLAGS + " " + G500_BINARY + " map " + args +
+                          " >" + base + ".out 2>" + base + ".err";
+  RunResult r;
+  int raw = std::system(cmd.c_str());
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  std::ifstream out(base + ".out"), err(base + ".err");
+  std::stringstream out_text, err_text;
+  out_text << out.rdbuf();
+  err_text << err.rdbuf();
+  r.out = out_text.str();
+  r.err = err_text.str();
+  std::remove((base + ".out").c_str());
+  std::remove((base + ".err").c_str());
+  return r;
+}
+
+// The "g500 map: error:" lines of a run (mpiexec adds its own lines about the failed job).
+std::vector<std::string> map_error_lines(const std::string& err) {
+  std::istringstream in(err);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("g500 map: error:", 0) == 0) lines.push_back(line);
+  return lines;
 }
 
 std::vector<std::string> lines_of(const std::string& path) {
@@ -71,7 +103,7 @@ TEST(MapCli, SyntheticRingOfTwelve) {
   EXPECT_EQ(lines[1], "0,0,0,0,0,0");
   EXPECT_EQ(lines[12], "11,0,11,0,0,1");
   int rows = 0, cols = 0;
-  auto placement = g500::topo::read_rankmap_csv(path, 12, &rows, &cols);
+  auto placement = g500::io::read_rankmap_csv(path, 12, &rows, &cols);
   EXPECT_EQ(rows, 1);
   EXPECT_EQ(cols, 12);
   std::remove(path.c_str());
@@ -118,7 +150,7 @@ TEST(MapCli, AutomaticCuboid) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(lines_of(path).size(), 3073u);
   int rows = 0, cols = 0;
-  g500::topo::read_rankmap_csv(path, 3072, &rows, &cols);
+  g500::io::read_rankmap_csv(path, 3072, &rows, &cols);
   EXPECT_EQ(static_cast<long long>(rows) * cols, 3072);
   std::remove(path.c_str());
 }
@@ -162,6 +194,34 @@ TEST(MapCli, BadInputIsOneLineAndNonZero) {
   EXPECT_EQ(run_map("--help").status, 0);
 }
 
+// Bad numbers, an empty shape or grid, and simulation parameters without --simulate: one line
+// naming the option and the value, exit status 2, nothing on stdout; alone and at 4 ranks.
+TEST(MapCli, BadValuesAreNamedWithTheirRule) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--shape ''", "--shape must not be empty"},
+      {"--nodes 12 --grid ''", "--grid must not be empty"},
+      {"--nodes x", "--nodes must be a whole number, at least 1 (got 'x')"},
+      {"--nodes 99999999", "--nodes must be at most 16777216 (got '99999999')"},
+      {"--nodes 12 --simulate bfs --bandwidth 0", "--bandwidth must be a positive number (got '0')"},
+      {"--nodes 12 --simulate bfs --latency -1", "--latency must be zero or a positive number (got '-1')"},
+      {"--nodes 12 --simulate bfs --max-routes 0", "--max-routes must be at least 1 (got '0')"},
+      {"--nodes 12 --simulate bfs --message-bytes x", "--message-bytes must be a positive number (got 'x')"},
+      {"--shuffle-ranks -1", "--shuffle-ranks must be a whole number from 0 to 18446744073709551615 (got '-1')"},
+      {"--nodes 12 --bandwidth 3", "--bandwidth requires --simulate"},
+  };
+  for (const auto& [args, message] : cases) {
+    const std::string line = std::string("g500 map: error: ") + message;
+    auto alone = run_map(args);
+    EXPECT_EQ(alone.status, 2) << args << "\n" << alone.err;
+    EXPECT_EQ(alone.err, line + "\n") << args;
+    EXPECT_EQ(alone.out, "") << args;
+    auto four = run_map_ranks(4, args);
+    EXPECT_EQ(four.status, 2) << args << "\n" << four.err;
+    EXPECT_EQ(map_error_lines(four.err), std::vector<std::string>{line}) << args << "\n" << four.err;
+    EXPECT_EQ(four.out, "") << args;
+  }
+}
+
 TEST(MapCli, OutputIsReplacedAtomically) {
   const auto path = temp("atomic.csv");
   std::ofstream(path) << "old\n";
@@ -179,7 +239,7 @@ TEST(MapCli, ShuffledRanksStillFormAValidMap) {
   auto r = run_map("--shape 2m,3t,2m --nodes 12 --grid 3x4 --shuffle-ranks 5 --output " + path);
   ASSERT_EQ(r.status, 0) << r.err;
   int rows = 0, cols = 0;
-  auto placement = g500::topo::read_rankmap_csv(path, 12, &rows, &cols);
+  auto placement = g500::io::read_rankmap_csv(path, 12, &rows, &cols);
   EXPECT_EQ(rows, 3);
   EXPECT_EQ(cols, 4);
   int moved = 0;

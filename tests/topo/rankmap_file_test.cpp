@@ -5,10 +5,11 @@
 #include <fstream>
 #include <unistd.h>
 
-#include "topo/rankmap_file.hpp"
+#include "io/rankmap_file.hpp"
 #include "util/error.hpp"
 
-using namespace g500::topo;
+
+using namespace g500::io;
 
 namespace {
 std::string temp_path(const std::string& tag) {

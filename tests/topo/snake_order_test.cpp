@@ -1,4 +1,4 @@
-// Tests for the snake (reflected Gray code) order of 001 section 5.6.
+// Tests for the snake (reflected Gray code) order of Nakao et al. 2021, section 5.6.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -30,7 +30,7 @@ TEST(SnakeOrder, BijectiveAndOneStepApart) {
 }
 
 TEST(SnakeOrder, Fig11Order) {
-  // abc = 2 x 3 x 2, a horizontal: the 12-member ring of 001 Fig. 11.
+  // abc = 2 x 3 x 2, a horizontal: the 12-member ring of Nakao et al. 2021, Fig. 11.
   const std::vector<std::vector<int>> expected{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 2, 0}, {1, 2, 0},
                                                {1, 2, 1}, {0, 2, 1}, {0, 1, 1}, {1, 1, 1}, {1, 0, 1}, {0, 0, 1}};
   for (int i = 0; i < 12; ++i) EXPECT_EQ(snake_digits(i, {2, 3, 2}), expected[i]) << i;

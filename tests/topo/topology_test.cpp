@@ -1,4 +1,4 @@
-// Tests for the N-D mesh/torus model (issue #5 item 1): ids, hop distances with wrap, routing.
+// Tests for the N-D mesh/torus model: ids, hop distances with wrap, routing.
 #include <gtest/gtest.h>
 
 #include <set>

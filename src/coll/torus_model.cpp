@@ -1,0 +1,375 @@
+#include "coll/torus_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "comm/bcast_trees.hpp"
+#include "coll/coll_bench.hpp"
+#include "coll/coll_model.hpp"
+#include "util/error.hpp"
+
+namespace g500::coll {
+
+namespace {
+
+// Rounds (or shifts) simulated exactly per algorithm; the rest are represented by these samples.
+constexpr int kMaxSampledShifts = 48;
+constexpr int kPlus = 0, kMinus = 1;
+constexpr int kDirections = 6;  // +-X, +-Y, +-Z links per node
+
+// Signed step count along one dimension under shortest-way routing (ties go +).
+int signed_distance(int from, int to, int n) {
+  const int forward = ((to - from) % n + n) % n;
+  return forward <= n - forward ? forward : forward - n;
+}
+
+// Per-link loads of one pattern, accumulated with difference arrays per ring and direction.
+class LinkLoads {
+ public:
+  explicit LinkLoads(const Shape3& torus) : torus_(torus) {
+    for (int d = 0; d < 3; ++d)
+      for (int dir : {kPlus, kMinus}) diff_[d][dir].assign(rings(d) * (torus.n[d] + 1), 0.0);
+  }
+  // Adds a message following dimension-order routing; returns its hop count.
+  int add_route(int from, int to, double weight) {
+    auto at = torus_.coords_of(from);
+    const auto target = torus_.coords_of(to);
+    int hops = 0;
+    for (int d = 0; d < 3; ++d) {
+      const int n = torus_.n[d], step = signed_distance(at[d], target[d], n);
+      if (step == 0) continue;
+      const int length = std::abs(step);
+      const int ring = ring_index(at, d);
+      if (step > 0) add_range(d, kPlus, ring, at[d], length, weight);
+      else add_range(d, kMinus, ring, ((at[d] - length + 1) % n + n) % n, length, weight);
+      hops += length;
+      at[d] = target[d];
+    }
+    return hops;
+  }
+  double max_load() const {
+    double most = 0;
+    for (int d = 0; d < 3; ++d)
+      for (int dir : {kPlus, kMinus}) {
+        const int n = torus_.n[d];
+        for (int r = 0; r < rings(d); ++r) {
+          double running = 0;
+          for (int p = 0; p < n; ++p) {
+            running += diff_[d][dir][r * (n + 1) + p];
+            most = std::max(most, running);
+          }
+        }
+      }
+    return most;
+  }
+
+ private:
+  int rings(int d) const { return torus_.size() / torus_.n[d]; }
+  int ring_index(const std::array<int, 3>& c, int d) const {
+    const int a = (d + 1) % 3, b = (d + 2) % 3;
+    return c[a] + torus_.n[a] * c[b];
+  }
+  // Links start..start+length-1 (mod n) of one ring: link p joins position p and p+1 (for minus,
+  // link p joins p and p-1 and the range is given by its lowest position).
+  void add_range(int d, int dir, int ring, int start, int length, double weight) {
+    const int n = torus_.n[d];
+    auto& a = diff_[d][dir];
+    const int base = ring * (n + 1);
+    if (start + length <= n) {
+      a[base + start] += weight;
+      a[base + start + length] -= weight;
+    } else {
+      a[base + start] += weight;
+      a[base + n] -= weight;
+      a[base] += weight;
+      a[base + start + length - n] -= weight;
+    }
+  }
+  Shape3 torus_;
+  std::vector<double> diff_[3][2];
+};
+
+// Evenly spaced sample of 1..count (all of them when count is small).
+std::vector<int> sample_of(int count) {
+  std::vector<int> picked;
+  if (count <= kMaxSampledShifts) {
+    for (int i = 1; i <= count; ++i) picked.push_back(i);
+    return picked;
+  }
+  for (int i = 0; i < kMaxSampledShifts; ++i)
+    picked.push_back(1 + static_cast<int>(static_cast<long long>(i) * (count - 1) / (kMaxSampledShifts - 1)));
+  return picked;
+}
+
+double round_time(const RoundLoad& load, double bytes_per_unit, const NetworkParams& net) {
+  return load.messages_per_rank * net.latency + load.max_hops * net.hop_latency +
+         load.max_link_units * bytes_per_unit / net.bandwidth;
+}
+
+// Pattern where every rank sends one message per listed coordinate shift along dimension d.
+RoundLoad dimension_shift_load(const Shape3& torus, int d, int shift, double weight) {
+  LinkLoads links(torus);
+  RoundLoad load{1, 0, 0};
+  for (int r = 0; r < torus.size(); ++r) {
+    auto c = torus.coords_of(r);
+    c[d] = (c[d] + shift) % torus.n[d];
+    load.max_hops = std::max<double>(load.max_hops, links.add_route(r, torus.rank_of(c), weight));
+  }
+  load.max_link_units = links.max_load();
+  return load;
+}
+
+// ---- bcast ----
+
+struct Edge {
+  int parent, child, tree;
+};
+
+std::vector<TreeLinks> trees_for(const std::string& algorithm, int tree, const Shape3& torus) {
+  const int p = torus.size();
+  std::vector<TreeLinks> links(p);
+  for (int r = 0; r < p; ++r) {
+    if (algorithm == "linear") links[r] = linear_tree(r, 0, p);
+    else if (algorithm == "chain" || algorithm == "pipeline") links[r] = chain_tree(r, 0, p);
+    else if (algorithm == "bintree") links[r] = binary_tree(r, 0, p);
+    else if (algorithm == "binomial") links[r] = binomial_tree(r, 0, p);
+    else if (algorithm == "splitbintree") links[r] = split_half_tree(r, 0, p);
+    else if (algorithm == "bintree3d") links[r] = bintree3d_tree(r, 0, torus);
+    else if (algorithm.rfind("ktree", 0) == 0) links[r] = dimension_chain_tree(r, 0, torus, tree);
+    else throw UsageError("no simulation for bcast algorithm '" + algorithm + "'");
+  }
+  return links;
+}
+
+int first_hop_direction(const Shape3& torus, int from, int to) {
+  const auto a = torus.coords_of(from), b = torus.coords_of(to);
+  for (int d = 0; d < 3; ++d) {
+    const int step = signed_distance(a[d], b[d], torus.n[d]);
+    if (step != 0) return 2 * d + (step > 0 ? kPlus : kMinus);
+  }
+  return 0;
+}
+
+// Time for one tree to deliver `pieces` segments of `piece` bytes everywhere, each edge's
+// bandwidth divided by its share.
+double tree_delivery_time(const Shape3& torus, const std::vector<TreeLinks>& tree, const std::map<long long, double>& share,
+                          int pieces, double piece, const NetworkParams& net) {
+  const int p = torus.size();
+  std::vector<std::vector<double>> arrival(p);
+  arrival[0].assign(pieces, 0.0);
+  std::vector<int> order{0};
+  double finish = 0;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const int node = order[i];
+    std::vector<double> port_free(kDirections, 0.0);
+    for (int child : tree[node].children) arrival[child].assign(pieces, 0.0);
+    for (int s = 0; s < pieces; ++s) {
+      for (int child : tree[node].children) {
+        const int direction = first_hop_direction(torus, node, child);
+        const double factor = share.at(static_cast<long long>(node) * p + child);
+        const double start = std::max(port_free[direction], arrival[node][s]);
+        port_free[direction] = start + net.latency + piece * factor / net.bandwidth;
+        arrival[child][s] = port_free[direction] + torus_hops(torus, node, child) * net.hop_latency;
+      }
+    }
+    for (int child : tree[node].children) {
+      order.push_back(child);
+      finish = std::max(finish, arrival[child][pieces - 1]);
+    }
+    arrival[node].clear();
+    arrival[node].shrink_to_fit();
+  }
+  return finish;
+}
+
+}  // namespace
+
+int torus_hops(const Shape3& torus, int from, int to) {
+  const auto a = torus.coords_of(from), b = torus.coords_of(to);
+  int hops = 0;
+  for (int d = 0; d < 3; ++d) hops += std::abs(signed_distance(a[d], b[d], torus.n[d]));
+  return hops;
+}
+
+RoundLoad rank_shift_load(const Shape3& torus, int rank_shift, double weight) {
+  LinkLoads links(torus);
+  RoundLoad load{1, 0, 0};
+  const int p = torus.size();
+  for (int r = 0; r < p; ++r)
+    load.max_hops = std::max<double>(load.max_hops, links.add_route(r, (r + rank_shift) % p, weight));
+  load.max_link_units = links.max_load();
+  return load;
+}
+
+double simulate_alltoall(const std::string& algorithm, const Shape3& torus, double bytes_per_pair,
+                         const NetworkParams& net) {
+  const int p = torus.size();
+  if (p <= 1) return 0;
+  if (algorithm == "pairwise") {  // P-1 rounds, one shift each; sampled rounds stand for the rest
+    const auto shifts = sample_of(p - 1);
+    double total = 0;
+    for (int shift : shifts) total += round_time(rank_shift_load(torus, shift, 1), bytes_per_pair, net);
+    return total * (p - 1) / shifts.size();
+  }
+  if (algorithm == "linear") {  // one round holding every shift at once
+    const auto shifts = sample_of(p - 1);
+    LinkLoads links(torus);
+    double hops = 0;
+    const double weight = static_cast<double>(p - 1) / shifts.size();
+    for (int shift : shifts)
+      for (int r = 0; r < p; ++r) hops = std::max<double>(hops, links.add_route(r, (r + shift) % p, weight));
+    return round_time(RoundLoad{static_cast<double>(p - 1), hops, links.max_load()}, bytes_per_pair, net);
+  }
+  if (algorithm == "bruck") {
+    double total = 0;
+    for (int distance = 1; distance < p; distance <<= 1) {
+      int blocks = 0;
+      for (int i = 0; i < p; ++i) blocks += (i & distance) ? 1 : 0;
+      total += round_time(rank_shift_load(torus, distance, blocks), bytes_per_pair, net);
+    }
+    return total;
+  }
+  if (algorithm == "dimwise") {
+    double total = 0;
+    for (int d = 0; d < 3; ++d) {
+      const int n = torus.n[d];
+      if (n == 1) continue;
+      const auto shifts = sample_of(n - 1);
+      double part = 0;
+      for (int shift : shifts)
+        part += round_time(dimension_shift_load(torus, d, shift, static_cast<double>(p) / n), bytes_per_pair, net);
+      total += part * (n - 1) / shifts.size();
+    }
+    return total;
+  }
+  throw UsageError("no simulation for alltoall algorithm '" + algorithm + "'");
+}
+
+namespace {
+
+using Forest = std::vector<std::vector<TreeLinks>>;  // forest[tree][rank]
+
+int trees_of(const std::string& algorithm) {
+  return algorithm == "ktree6" ? 6 : algorithm == "ktree3" ? 3 : algorithm == "splitbintree" ? 2 : 1;
+}
+
+Forest forest_for(const std::string& algorithm, const Shape3& torus) {
+  Forest forest;
+  for (int t = 0; t < trees_of(algorithm); ++t) forest.push_back(trees_for(algorithm, t, torus));
+  if (algorithm == "splitbintree") {  // tree 0 carries the left half, tree 1 the right half
+    forest[0][0].children.resize(std::min<std::size_t>(1, forest[0][0].children.size()));
+    if (forest[1][0].children.size() == 2) forest[1][0].children = {forest[1][0].children[1]};
+    else forest[1][0].children.clear();
+  }
+  return forest;
+}
+
+// Calls visit(link key) for every directed link on the dimension-order route from -> to.
+template <typename Visit>
+void visit_route_links(const Shape3& torus, int from, int to, Visit&& visit) {
+  auto at = torus.coords_of(from);
+  const auto target = torus.coords_of(to);
+  for (int d = 0; d < 3; ++d) {
+    const int n = torus.n[d];
+    int step = signed_distance(at[d], target[d], n);
+    while (step != 0) {
+      const int direction = 2 * d + (step > 0 ? kPlus : kMinus);
+      visit(static_cast<long long>(torus.rank_of(at)) * kDirections + direction);
+      at[d] = ((at[d] + (step > 0 ? 1 : -1)) % n + n) % n;
+      step += step > 0 ? -1 : 1;
+    }
+  }
+}
+
+// How many trees of the forest use each directed link.
+std::map<long long, int> trees_per_link(const Shape3& torus, const Forest& forest) {
+  std::map<long long, int> users;
+  for (const auto& tree : forest) {
+    std::map<long long, bool> used;
+    for (int r = 0; r < torus.size(); ++r)
+      for (int child : tree[r].children) visit_route_links(torus, r, child, [&](long long key) { used[key] = true; });
+    for (const auto& [key, flag] : used) ++users[key];
+  }
+  return users;
+}
+
+}  // namespace
+
+int max_trees_per_link(const std::string& algorithm, const Shape3& torus) {
+  int most = 0;
+  for (const auto& [key, users] : trees_per_link(torus, forest_for(algorithm, torus))) most = std::max(most, users);
+  return most;
+}
+
+double simulate_bcast(const std::string& algorithm, const Shape3& torus, double message, double segment,
+                      const NetworkParams& net) {
+  const int p = torus.size();
+  if (p <= 1 || message <= 0) return 0;
+  const Forest forest = forest_for(algorithm, torus);
+  const int trees = static_cast<int>(forest.size());
+  const auto users = trees > 1 ? trees_per_link(torus, forest) : std::map<long long, int>{};
+  double slowest = 0;
+  const double part = message / trees;
+  const bool segmented = segment > 0 && algorithm != "linear" && algorithm != "chain";
+  const double piece = segmented ? std::min(segment, part) : part;
+  const int pieces = std::max(1, static_cast<int>(std::ceil(part / piece)));
+  for (int t = 0; t < trees; ++t) {
+    std::map<long long, double> share;  // edge (parent * P + child) -> trees on its busiest link
+    for (int r = 0; r < p; ++r)
+      for (int child : forest[t][r].children) {
+        int most = 1;
+        if (trees > 1) visit_route_links(torus, r, child, [&](long long key) { most = std::max(most, users.at(key)); });
+        share[static_cast<long long>(r) * p + child] = most;
+      }
+    slowest = std::max(slowest, tree_delivery_time(torus, forest[t], share, pieces, piece, net));
+  }
+  if (algorithm == "splitbintree") slowest += net.latency + (message / 2) / net.bandwidth;  // final swap
+  return slowest;
+}
+
+std::vector<SimulationRow> simulate_table1(const std::vector<double>& messages, const NetworkParams& net,
+                                           double generic_segment) {
+  struct Table1Entry {
+    const char* size_name;
+    Shape3 shapes[3];
+  };
+  const Table1Entry table[] = {
+      {"small", {Shape3{{384, 1, 1}}, Shape3{{64, 6, 1}}, Shape3{{8, 6, 8}}}},
+      {"middle", {Shape3{{3072, 1, 1}}, Shape3{{48, 64, 1}}, Shape3{{16, 12, 16}}}},
+      {"large", {Shape3{{27648, 1, 1}}, Shape3{{144, 192, 1}}, Shape3{{48, 12, 48}}}},
+  };
+  const std::vector<std::string> alltoall_algorithms{"linear", "pairwise", "bruck", "dimwise"};
+  const std::vector<std::string> bcast_algorithms{"linear", "chain", "pipeline", "bintree", "splitbintree",
+                                                  "binomial", "bintree3d", "ktree3", "ktree6"};
+  std::vector<SimulationRow> rows;
+  for (const auto& entry : table) {
+    for (int dims = 1; dims <= 3; ++dims) {
+      const Shape3& torus = entry.shapes[dims - 1];
+      for (double m : messages) {
+        for (const auto& algorithm : alltoall_algorithms) {
+          SimulationRow row{entry.size_name, torus.text(), "alltoall", algorithm, dims, m, 0, 0, 0};
+          row.seconds = simulate_alltoall(algorithm, torus, m, net);
+          row.throughput = throughput_of(CollOp::alltoall, torus.size(), 1, static_cast<std::int64_t>(m), row.seconds);
+          rows.push_back(row);
+        }
+        if (std::string(entry.size_name) == "large") continue;  // Hosono et al. 2021 measured bcast on small and middle
+        for (const auto& algorithm : bcast_algorithms) {
+          double segment = generic_segment;
+          if (algorithm == "linear" || algorithm == "chain") segment = 0;
+          if (algorithm == "bintree3d") segment = bintree3d_optimal_segment(net.latency, net.bandwidth, m, torus);
+          if (algorithm.rfind("ktree", 0) == 0)
+            segment = ktree_optimal_segment(net.latency, net.bandwidth, m, torus, algorithm == "ktree6" ? 6 : 3);
+          segment = std::max(1.0, std::round(segment));
+          SimulationRow row{entry.size_name, torus.text(), "bcast", algorithm, dims, m, segment, 0, 0};
+          row.seconds = simulate_bcast(algorithm, torus, m, segment, net);
+          row.throughput = m / row.seconds;
+          rows.push_back(row);
+        }
+      }
+    }
+  }
+  return rows;
+}
+
+}  // namespace g500::coll

@@ -1,0 +1,54 @@
+#include "io/input_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace g500::io {
+namespace {
+
+constexpr const char* kNeedsOffsets =
+    "the input is read in parallel at file offsets; save it to a regular file first";
+
+// The problem with a file of this type, or "" for a regular file.
+std::string type_problem(const std::string& path, mode_t mode) {
+  const std::string quoted = "'" + path + "'";
+  if (S_ISREG(mode)) return {};
+  if (S_ISFIFO(mode)) return quoted + ": a FIFO/pipe cannot be read: " + kNeedsOffsets;
+  if (S_ISDIR(mode)) return quoted + " is a directory, not a regular file";
+  if (S_ISCHR(mode)) return quoted + " is a character device, not a regular file";
+  if (S_ISBLK(mode)) return quoted + " is a block device, not a regular file";
+  if (S_ISSOCK(mode)) return quoted + " is a socket, not a regular file";
+  return quoted + " is not a regular file";
+}
+
+}  // namespace
+
+std::string open_input_file(const std::string& path, int& fd, int64_t& size) {
+  fd = -1;
+  if (path == "-") return "'-' (standard input) cannot be read: " + std::string(kNeedsOffsets);
+  struct stat st{};
+  // stat first: opening a device can have effects of its own, and a FIFO's open would wait.
+  if (::stat(path.c_str(), &st) != 0) return "cannot open '" + path + "': " + std::strerror(errno);
+  if (std::string problem = type_problem(path, st.st_mode); !problem.empty()) return problem;
+  // Non-blocking in case the path was replaced by a FIFO since the stat.
+  fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return "cannot open '" + path + "': " + std::strerror(errno);
+  auto fail = [&](std::string problem) {
+    ::close(fd);
+    fd = -1;
+    return problem;
+  };
+  if (::fstat(fd, &st) != 0) return fail("cannot stat '" + path + "': " + std::strerror(errno));
+  if (std::string problem = type_problem(path, st.st_mode); !problem.empty()) return fail(problem);
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
+    return fail("cannot open '" + path + "': " + std::strerror(errno));
+  size = static_cast<int64_t>(st.st_size);
+  return {};
+}
+
+}  // namespace g500::io

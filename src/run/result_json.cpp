@@ -1,0 +1,69 @@
+#include "run/result_json.hpp"
+
+#include "util/stats.hpp"
+
+namespace g500 {
+
+using nlohmann::json;
+
+json run_config_json(const RunConfig& config, const RunSummary& result) {
+  return {{"scale", config.spec.scale},
+          {"edgefactor", config.spec.edgefactor},
+          {"ranks", result.ranks},
+          {"grid", {{"rows", result.grid_rows}, {"cols", result.grid_cols}}},
+          {"threads", result.threads},
+          {"seeds", {config.spec.seed1, config.spec.seed2}},
+          {"nroots", config.nroots},
+          {"nroots_run", result.nroots_run}};
+}
+
+json phase_seconds_json(const comm::PhaseProfile& profile) {
+  json j;
+  for (size_t p = 0; p < profile.seconds.size(); ++p) j[comm::phase_name(static_cast<comm::Phase>(p))] = profile.seconds[p];
+  return j;
+}
+
+namespace {
+void add_statistics(json& j, const std::string& prefix, const std::string& what, const Statistics& s) {
+  j[prefix + "min_" + what] = s.min;
+  j[prefix + "firstquartile_" + what] = s.firstquartile;
+  j[prefix + "median_" + what] = s.median;
+  j[prefix + "thirdquartile_" + what] = s.thirdquartile;
+  j[prefix + "max_" + what] = s.max;
+  j[prefix + "mean_" + what] = s.mean;
+  j[prefix + "stddev_" + what] = s.stddev;
+}
+}  // namespace
+
+json summary_json(const RunConfig& config, const RunSummary& result, const RootSeries& series, const std::string& prefix) {
+  json j = {{"SCALE", config.spec.scale},
+            {"edgefactor", config.spec.edgefactor},
+            {"NBFS", series.times.size()},
+            {"graph_generation", result.generation_seconds},
+            {"num_mpi_processes", result.ranks},
+            {"construction_time", result.construction_seconds},
+            {"validation_passed", !result.validation_failed}};
+  add_statistics(j, prefix, "time", compute_statistics(series.times));
+  add_statistics(j, "", "nedge", compute_statistics(series.nedges));
+  add_statistics(j, prefix, "validate", compute_statistics(series.validate_times));
+  const TepsStatistics teps = compute_teps_statistics(series.times, series.nedges);
+  j[prefix + "min_TEPS"] = teps.min;
+  j[prefix + "firstquartile_TEPS"] = teps.firstquartile;
+  j[prefix + "median_TEPS"] = teps.median;
+  j[prefix + "thirdquartile_TEPS"] = teps.thirdquartile;
+  j[prefix + "max_TEPS"] = teps.max;
+  j[prefix + "harmonic_mean_TEPS"] = teps.harmonic_mean;
+  j[prefix + "harmonic_stddev_TEPS"] = teps.harmonic_stddev;
+  return j;
+}
+
+json profile_json(const comm::PhaseProfile& total) {
+  json j;
+  for (size_t p = 0; p < total.seconds.size(); ++p) {
+    const double share = total.total() > 0 ? total.seconds[p] / total.total() : 0.0;
+    j[comm::phase_name(static_cast<comm::Phase>(p))] = {{"seconds", total.seconds[p]}, {"share", share}};
+  }
+  return j;
+}
+
+}  // namespace g500

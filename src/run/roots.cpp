@@ -1,0 +1,68 @@
+#include "run/roots.hpp"
+
+#include <algorithm>
+
+#include "gen/roots.hpp"
+#include "util/error.hpp"
+#include "util/splitmix64.hpp"
+
+namespace g500 {
+namespace {
+
+constexpr uint64_t kSampleStream = 0x6735A1D0E2C4B3F9ULL;  // keeps root samples apart from other uses of a seed
+constexpr int kSampleBatch = 64;
+
+// 1 for each candidate (the same list on every rank) whose owner sees a non-self-loop edge.
+std::vector<int> usable_flags(const LocalGraph& graph, const ProcessGrid& grid, const std::vector<int64_t>& candidates) {
+  const Distribution& d = graph.dist;
+  const int64_t first = d.owned_begin();
+  std::vector<int> flags(candidates.size(), 0);
+  for (size_t k = 0; k < candidates.size(); ++k) {
+    const int64_t v = candidates[k];
+    if (v >= first && v < first + d.block) flags[k] = graph.owned_degree[v - first] > 0 ? 1 : 0;
+  }
+  if (!flags.empty())
+    MPI_Allreduce(MPI_IN_PLACE, flags.data(), static_cast<int>(flags.size()), MPI_INT, MPI_MAX, grid.world());
+  return flags;
+}
+
+}  // namespace
+
+std::vector<int64_t> choose_roots(const gen::KroneckerSpec& spec, int nroots, const LocalGraph& graph,
+                                  const ProcessGrid& grid) {
+  auto check = [&](const std::vector<int64_t>& candidates, std::vector<char>& usable) {
+    const std::vector<int> flags = usable_flags(graph, grid, candidates);
+    usable.assign(flags.begin(), flags.end());
+  };
+  return gen::select_roots(spec, nroots, check);
+}
+
+std::vector<int64_t> sample_roots(const LocalGraph& graph, const ProcessGrid& grid, int nroots, uint64_t seed) {
+  const int64_t n = graph.dist.nvertices;
+  const int64_t limit = 2 * n + 4096;
+  std::vector<int64_t> roots;
+  int64_t drawn = 0;
+  const uint64_t key = splitmix64(seed ^ kSampleStream);
+  while (static_cast<int>(roots.size()) < nroots && drawn < limit) {
+    std::vector<int64_t> batch;
+    for (int k = 0; k < kSampleBatch && drawn < limit; ++k, ++drawn)
+      batch.push_back(static_cast<int64_t>(splitmix64(key + static_cast<uint64_t>(drawn)) % static_cast<uint64_t>(n)));
+    const std::vector<int> usable = usable_flags(graph, grid, batch);
+    for (size_t k = 0; k < batch.size() && static_cast<int>(roots.size()) < nroots; ++k)
+      if (usable[k] && std::find(roots.begin(), roots.end(), batch[k]) == roots.end()) roots.push_back(batch[k]);
+  }
+  return roots;
+}
+
+std::vector<int64_t> resolve_roots(const LocalGraph& graph, const ProcessGrid& grid, const io::VertexIdMap& ids,
+                                   const std::vector<uint64_t>& file_ids, const std::string& path) {
+  std::vector<int64_t> roots = ids.find(file_ids);
+  for (size_t k = 0; k < roots.size(); ++k)
+    if (roots[k] < 0) throw UsageError("--root " + std::to_string(file_ids[k]) + " is not a vertex of '" + path + "'");
+  const std::vector<int> usable = usable_flags(graph, grid, roots);
+  for (size_t k = 0; k < roots.size(); ++k)
+    if (!usable[k]) throw UsageError("--root " + std::to_string(file_ids[k]) + " has no edges (other than self-loops)");
+  return roots;
+}
+
+}  // namespace g500

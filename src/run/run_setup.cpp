@@ -1,0 +1,155 @@
+#include "run/run_setup.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <thread>
+
+#include "run/roots.hpp"
+#include "io/vertex_output.hpp"
+#include "io/rankmap_file.hpp"
+#include "util/agree.hpp"
+#include "util/error.hpp"
+#include "util/memory.hpp"
+
+namespace g500 {
+
+GridChoice choose_grid(const std::string& grid_text, const std::string& rankmap_path, int nranks) {
+  GridChoice choice;
+  choice.shape = grid_text.empty() ? default_grid_shape(nranks) : parse_grid_shape(grid_text, nranks);
+  if (rankmap_path.empty()) return choice;
+  int rows = 0, cols = 0;
+  for (const auto& p : io::read_rankmap_csv(rankmap_path, nranks, &rows, &cols)) choice.placement.emplace_back(p.row, p.col);
+  if (!grid_text.empty() && (rows != choice.shape.rows || cols != choice.shape.cols))
+    throw UsageError("--grid " + grid_text + " disagrees with the " + std::to_string(rows) + "x" + std::to_string(cols) +
+                     " grid of --rankmap " + rankmap_path);
+  choice.shape = GridShape{rows, cols};
+  return choice;
+}
+
+int choose_threads(int requested, MPI_Comm comm) {
+  if (requested > 0) return requested;
+  const int local_ranks = ranks_on_this_node(comm);
+  const int procs = omp_get_num_procs();
+  const int hardware = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  // Unbound ranks see every core and share them; a rank bound to a core set uses all of it.
+  return procs >= hardware ? std::max(1, hardware / local_ranks) : std::max(1, procs);
+}
+
+namespace {
+std::string format_gib(double bytes) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
+  return text;
+}
+}  // namespace
+
+std::string memory_shortfall(const std::string& what, double need, double have, const std::string& node, bool from_file) {
+  if (!(have > 0) || need <= have) return "";
+  return what + " needs about " + format_gib(need) + " on " + node + " but it has " + format_gib(have) +
+         (from_file ? " (use more nodes or --force)" : " (use more nodes, a smaller SCALE, or --force)");
+}
+
+std::string local_id_overflow(const std::string& what, const Distribution& probe) {
+  if (probe.ids_fit_32_bits()) return "";
+  return what + " on a " + std::to_string(probe.R) + "x" + std::to_string(probe.C) +
+         " grid needs more than 2^32 vertices per grid row or column; use more ranks";
+}
+
+void check_run_fits(const std::string& what, double bytes_per_rank, bool from_file, bool force,
+                    const Distribution& probe, MPI_Comm world) {
+  const double need = bytes_per_rank * ranks_on_this_node(world);
+  const double have = static_cast<double>(physical_memory_bytes());
+  agree_or_throw(force ? "" : memory_shortfall(what, need, have, "this node", from_file), world);
+  if (const std::string overflow = local_id_overflow(what, probe); !overflow.empty()) throw UsageError(overflow);
+}
+
+void check_declared_graph_fits(const RunConfig& config, int64_t nvertices, const std::string& what, bool force,
+                               const std::function<double(const Distribution& probe)>& bytes_per_rank) {
+  MPI_Comm world = MPI_COMM_WORLD;
+  int rank = 0, nranks = 1;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm_size(world, &nranks);
+  const GridChoice choice = choose_grid(config.grid_text, config.rankmap_path, nranks);
+  // This rank's place as ProcessGrid assigns it.
+  const int row = choice.placement.empty() ? rank / choice.shape.cols : choice.placement[rank].first;
+  const int col = choice.placement.empty() ? rank % choice.shape.cols : choice.placement[rank].second;
+  const Distribution probe(nvertices, choice.shape.rows, choice.shape.cols, row, col);
+  check_run_fits(what, bytes_per_rank(probe), true, force, probe, world);
+}
+
+std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, bool force,
+                                       const std::function<double(const Distribution& probe)>& bytes_per_rank,
+                                       RunSummary& summary) {
+  MPI_Comm world = MPI_COMM_WORLD;
+  int nranks = 1;
+  MPI_Comm_size(world, &nranks);
+  const GridChoice choice = choose_grid(config.grid_text, config.rankmap_path, nranks);
+  auto grid = std::make_unique<ProcessGrid>(world, choice.shape, choice.placement);
+  summary.ranks = nranks;
+  summary.grid_rows = choice.shape.rows;
+  summary.grid_cols = choice.shape.cols;
+  summary.threads = choose_threads(config.threads, world);
+  summary.input_edges = config.nedges();
+  omp_set_num_threads(summary.threads);
+  const std::string what =
+      config.input ? "the graph of '" + config.input->spec.path + "'" : "SCALE " + std::to_string(config.spec.scale);
+  const Distribution probe(config.nvertices(), choice.shape.rows, choice.shape.cols, grid->row(), grid->col());
+  check_run_fits(what, bytes_per_rank(probe), config.input != nullptr, force, probe, world);
+  return grid;
+}
+
+RunRoots choose_run_roots(const RunConfig& config, const LocalGraph& graph, const ProcessGrid& grid,
+                          const std::string& kernel, RunSummary& summary) {
+  MPI_Comm world = grid.world();
+  const io::VertexIdMap identity =
+      config.input ? io::VertexIdMap() : io::VertexIdMap::offset(config.nvertices(), 0, world);
+  const io::VertexIdMap& ids = config.input ? config.input->ids : identity;
+  RunRoots r;
+  if (!config.root_ids.empty())
+    r.roots = resolve_roots(graph, grid, ids, config.root_ids, config.input ? config.input->spec.path : "the graph");
+  else if (config.root_seed)
+    r.roots = sample_roots(graph, grid, config.nroots, *config.root_seed);
+  else
+    r.roots = choose_roots(config.spec, config.nroots, graph, grid);
+  if (r.roots.empty()) throw UsageError("no vertex has an edge (other than self-loops): no " + kernel + " root");
+  const bool fewer_than_asked = config.root_ids.empty() && static_cast<int64_t>(r.roots.size()) < config.nroots;
+  int rank = 0;
+  MPI_Comm_rank(world, &rank);
+  if (config.input || fewer_than_asked) {
+    int64_t isolated = 0;
+    const int64_t first = graph.dist.owned_begin();
+    for (int64_t k = 0; k < graph.dist.block && first + k < config.nvertices(); ++k) isolated += graph.owned_degree[k] == 0;
+    MPI_Allreduce(MPI_IN_PLACE, &isolated, 1, MPI_INT64_T, MPI_SUM, world);
+    if (config.input) summary.vertices_without_edges = isolated;
+    const int64_t with_edges = config.nvertices() - isolated;
+    if (fewer_than_asked && rank == 0) {
+      const std::string graph_name =
+          config.input ? "'" + config.input->spec.path + "'" : "SCALE " + std::to_string(config.spec.scale);
+      const std::string found = std::to_string(r.roots.size());
+      // The root rules draw a bounded number of candidates, so they may miss some usable vertices.
+      const std::string reason =
+          static_cast<int64_t>(r.roots.size()) == with_edges
+              ? "only " + found + " vertices of " + graph_name + " have an edge"
+              : "the root rule found " + found + " of the " + std::to_string(with_edges) + " vertices of " + graph_name +
+                    " that have an edge";
+      std::string command = kernel;
+      for (char& c : command) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      std::fprintf(stderr, "g500 %s: note: running %s roots instead of %d: %s\n", command.c_str(), found.c_str(),
+                   config.nroots, reason.c_str());
+      std::fflush(stderr);
+    }
+  }
+  summary.nroots_run = static_cast<int>(r.roots.size());
+  // Rank 0 translates the roots to file ids (every rank takes part) and broadcasts them.
+  const std::vector<uint64_t> file_ids = ids.to_file_ids(rank == 0 ? r.roots : std::vector<int64_t>{});
+  r.reported.resize(r.roots.size());
+  if (rank == 0)
+    for (size_t k = 0; k < r.roots.size(); ++k) r.reported[k] = static_cast<int64_t>(file_ids[k]);
+  MPI_Bcast(r.reported.data(), static_cast<int>(r.reported.size()), MPI_INT64_T, 0, world);
+  return r;
+}
+
+}  // namespace g500

@@ -1,0 +1,89 @@
+// `g500 coll` through mpiexec at 1 and 4 ranks: every bad option value (numbers, shapes, sizes,
+// options of another mode) is one "g500 coll: error:" line with exit status 2, found before any
+// timing starts.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "run_command.hpp"
+#include "usage_error.hpp"
+
+namespace g500 {
+namespace {
+
+void expect_refused(int ranks, const std::string& args, const std::string& message) {
+  testing::expect_exact_usage_error("coll", ranks, args, message);
+}
+
+TEST(CollCli, BadNumbersAreNamedWithTheirRule) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--op bcast --sizes 1:8 --reps 0", "--reps must be at least 1 (got '0')"},
+      {"--op bcast --sizes 1:8 --reps x", "--reps must be a whole number, at least 1 (got 'x')"},
+      {"--op bcast --sizes 1:8 --warmup -1", "--warmup must be at least 0 (got '-1')"},
+      {"--op bcast --sizes 1:8 --ranks-per-node 0", "--ranks-per-node must be at least 1 (got '0')"},
+      {"--op bcast --sizes 1:8 --root -1", "--root must be at least 0 (got '-1')"},
+      {"--op bcast --sizes 1:8 --segment x", "--segment: 'x' is not a byte count (a number with optional K, M or G)"},
+      {"--op bcast --sizes 1x:8", "--sizes: '1x' is not a byte count (a number with optional K, M or G)"},
+      {"--op bcast --sizes 1:99999999999G", "--sizes: '99999999999G' is too large"},
+      {"--simulate --latency 0", "--latency must be a positive number (got '0')"},
+      {"--simulate --bandwidth x", "--bandwidth must be a positive number (got 'x')"},
+      {"--simulate --hop-latency -1", "--hop-latency must be zero or a positive number (got '-1')"},
+  };
+  for (int ranks : {1, 4})
+    for (const auto& [args, message] : cases) expect_refused(ranks, args, message);
+}
+
+// A shape is refused unless it multiplies to the rank count and the algorithm uses it; a
+// malformed one is named in every mode, and modes without a shape refuse it.
+TEST(CollCli, BadShapesAreRefused) {
+  for (int ranks : {1, 4}) {
+    const std::string job = std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks");
+    expect_refused(ranks, "--op alltoallv --shape 3x3 --sizes 1:8", "--shape 3x3 has 9 processes but the job has " + job);
+    expect_refused(ranks, "--op bcast --algo bintree3d --shape 3x3 --sizes 1:8",
+                   "--shape 3x3 has 9 processes but the job has " + job);
+    const std::string fitting = ranks == 1 ? "1" : "2x2";
+    expect_refused(ranks, "--op alltoallv --shape " + fitting + " --sizes 1:8",
+                   "--shape " + fitting + ": --algo mpi does not use a shape (for alltoallv: dimwise)");
+    expect_refused(ranks, "--op alltoallv --algo dimwise --shape '' --sizes 1:8", "--shape must not be empty");
+    expect_refused(ranks, "--simulate --shape 0", "bad --shape '0': expected X, XxY or XxYxZ with positive integers");
+    expect_refused(ranks, "--simulate --shape 2x2", "--shape does not apply to --simulate (it models Hosono et al. 2021's Table 1 shapes)");
+    expect_refused(ranks, "--check --shape 2x2", "--shape does not apply to --check");
+    // A shape the algorithm uses, matching the ranks: timed.
+    auto r = testing::run_g500(ranks, "coll --op alltoallv --algo dimwise --shape " + fitting + " --sizes 1:8 --reps 2");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("g500:dimwise"), std::string::npos) << r.out;
+  }
+}
+
+// Every size is checked before the first is timed: with a million repetitions per size, a check
+// after timing the small sizes would run into the time limit (status 124) instead of exit 2.
+TEST(CollCli, OversizedSizesFailBeforeTiming) {
+  for (int ranks : {1, 4}) {
+    // alltoallv needs size x ranks bytes; the first size above the 1 GiB limit is named.
+    const std::string first_too_large = ranks == 1 ? "2147483648" : "536870912";
+    auto r = testing::run_command("timeout 60 " + std::string(G500_MPIEXEC) + " -n " + std::to_string(ranks) + " " +
+                                  G500_MPIEXEC_FLAGS + " " + G500_BINARY +
+                                  " coll --op alltoallv --sizes 8:99G --reps 1000000");
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(testing::lines_starting(r.err, "g500 coll: error:"),
+              std::vector<std::string>{"g500 coll: error: --sizes: message size " + first_too_large +
+                                       " B needs a 2147483648 B buffer; the limit is 1073741824 B"})
+        << r.err;
+    EXPECT_EQ(r.out, "");  // no timing table
+  }
+}
+
+// Options the chosen mode would ignore.
+TEST(CollCli, OptionsOfAnotherModeAreRefused) {
+  for (int ranks : {1, 4}) {
+    expect_refused(ranks, "--check --sizes 1:8", "--sizes does not apply to --check");
+    expect_refused(ranks, "--list --reps 3", "--reps does not apply to --list");
+    expect_refused(ranks, "--simulate --root 1", "--root does not apply to --simulate");
+    expect_refused(ranks, "--segment-model --hop-latency 1e-7", "--hop-latency does not apply to --segment-model");
+  }
+}
+
+}  // namespace
+}  // namespace g500
