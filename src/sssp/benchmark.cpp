@@ -1,3 +1,6 @@
+// The Graph500 SSSP benchmark run (Graph500 specification, kernel 3), in the steps of
+// run_sssp_benchmark(): the weighted edges (generated, or a file's), kernel 1, the timed searches
+// from the roots with their validation, and the optional serial Dijkstra comparison.
 #include "sssp/benchmark.hpp"
 
 #include <omp.h>
@@ -117,6 +120,140 @@ void gather_edges_to_rank0(const io::EdgeInput& in, const std::vector<float>& we
   MPI_Gatherv(weights.data(), count, MPI_FLOAT, all_weights.data(), counts.data(), displs.data(), MPI_FLOAT, 0, world);
 }
 
+// The benchmark's steps, in the order of run_sssp_benchmark().
+
+// The weighted edges kernel 1 reads: a file's (with its weights, or generated ones) or the
+// Kronecker generator's. Filled in place: the source refers to the generator and the weights.
+struct SsspEdges {
+  std::optional<gen::KroneckerGenerator> generator;
+  std::vector<float> file_weights;
+  WeightedEdgeSource source;
+};
+void open_sssp_edges(const SsspConfig& config, MPI_Comm world, SsspEdges& edges, SsspBenchmarkResult& result) {
+  int nranks = 1, rank = 0;
+  MPI_Comm_size(world, &nranks);
+  MPI_Comm_rank(world, &rank);
+  if (config.input) {
+    edges.file_weights = file_edge_weights(*config.input, config.weight_seed, world);
+    result.generated_weights = !config.input->stats.weighted;
+    edges.source = file_weighted_edge_source(*config.input, edges.file_weights);
+  } else {
+    edges.generator.emplace(config.spec);
+    edges.source = kronecker_weighted_edge_source(*edges.generator, rank, nranks);
+  }
+}
+
+// Kernel 1, timed between barriers, and the largest rank's graph memory.
+WeightedLocalGraph construct_graph(const SsspConfig& config, const WeightedEdgeSource& source, const ProcessGrid& grid,
+                                   MPI_Comm world, SsspBenchmarkResult& result) {
+  MPI_Barrier(world);
+  double start = MPI_Wtime();
+  WeightedLocalGraph graph = build_weighted_local_graph(source, grid, config.graph);
+  MPI_Barrier(world);
+  result.construction_seconds = MPI_Wtime() - start;
+  if (config.input) result.generation_seconds = config.input->stats.read_seconds;  // reading the file
+  unsigned long long graph_bytes = graph.memory_bytes();
+  MPI_Allreduce(MPI_IN_PLACE, &graph_bytes, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
+  result.graph_bytes_max_rank = graph_bytes;
+  return graph;
+}
+
+// One root's timed search (the slowest rank's time) and its counters: rank 0's step times, the
+// work summed over the ranks, the phase profile averaged over them.
+SsspRootResult timed_root(DistributedSssp& sssp, int64_t root, int64_t reported_root, MPI_Comm world, int nranks) {
+  sssp.prepare();  // outside the timer, as the reference's clean_shortest and clean_pred
+  SsspRun run = sssp.run(root);
+  SsspRootResult r;
+  r.root = reported_root;
+  MPI_Allreduce(&run.seconds, &r.seconds, 1, MPI_DOUBLE, MPI_MAX, world);
+  r.buckets = run.buckets;
+  r.phases = run.phases;
+  r.pull_phases = run.pull_phases;
+  r.light_seconds = run.light_seconds;
+  r.push_seconds = run.push_seconds;
+  r.pull_seconds = run.pull_seconds;
+  r.parents_seconds = run.parents_seconds;
+  MPI_Allreduce(&run.relaxations, &r.relaxations, 1, MPI_INT64_T, MPI_SUM, world);
+  MPI_Allreduce(&run.light_relaxations, &r.light_relaxations, 1, MPI_INT64_T, MPI_SUM, world);
+  MPI_Allreduce(&run.pull_scans, &r.pull_scans, 1, MPI_INT64_T, MPI_SUM, world);
+  MPI_Allreduce(&run.improvements, &r.improvements, 1, MPI_INT64_T, MPI_SUM, world);
+  MPI_Allreduce(run.profile.seconds.data(), r.profile.seconds.data(), static_cast<int>(r.profile.seconds.size()),
+                MPI_DOUBLE, MPI_SUM, world);
+  for (double& s : r.profile.seconds) s /= nranks;
+  return r;
+}
+
+// The root's result validated (or, without validation, only its statistics) into r: the TEPS
+// edge count, reached vertices, sum and maximum of the distances, TEPS. False when validation
+// failed (result then says why). The first root's result goes to config.first_root_hook.
+bool check_root(const SsspConfig& config, const WeightedLocalGraph& graph, const ProcessGrid& grid,
+                DistributedSssp& sssp, int64_t root, bool first_root, SsspRootResult& r, SsspBenchmarkResult& result) {
+  SsspValidation check;
+  if (config.validate) {
+    const double validate_start = MPI_Wtime();
+    check = validate_sssp(graph, grid, root, sssp.distances(), sssp.parents());
+    r.validate_seconds = MPI_Wtime() - validate_start;
+    if (!check.ok) {
+      result.validation_failed = true;
+      result.validation_error = "validation failed for root " + std::to_string(r.root) + ": " + check.error;
+      return false;
+    }
+    r.validated = true;
+    if (first_root && config.first_root_hook)
+      config.first_root_hook(graph.graph, grid, root, sssp.distances(), sssp.parents());
+  } else {
+    check = sssp_statistics(graph, grid, sssp.distances());
+  }
+  r.nedge = check.nedge;
+  r.reached = check.reached;
+  r.sum_dist = check.sum_dist;
+  r.max_dist = check.max_dist;
+  r.teps = r.seconds > 0 ? static_cast<double>(r.nedge) / r.seconds : 0;
+  return true;
+}
+
+// --compare-dijkstra: rank 0 runs the serial Dijkstra from the first roots on the whole graph;
+// its times, whether it agrees, and the harmonic means of both over those roots.
+void compare_with_dijkstra(const SsspConfig& config, const SsspEdges& edges, const std::vector<int64_t>& roots,
+                           MPI_Comm world, SsspBenchmarkResult& result) {
+  int rank = 0;
+  MPI_Comm_rank(world, &rank);
+  const int count = std::min<int>(config.compare_dijkstra, static_cast<int>(result.roots.size()));
+  std::vector<double> seconds(count, 0.0);
+  std::vector<int> agrees(count, 0);
+  std::vector<gen::Edge> all_edges;
+  std::vector<float> all_weights;
+  if (config.input) gather_edges_to_rank0(*config.input, edges.file_weights, world, all_edges, all_weights);
+  if (rank == 0) {
+    omp_set_num_threads(result.threads);
+    const SerialWeightedGraph serial = config.input ? build_serial_weighted_graph(config.nvertices(), all_edges, all_weights)
+                                                    : build_serial_weighted_graph(*edges.generator);
+    for (int k = 0; k < count; ++k) {
+      const DijkstraResult d = dijkstra(serial, roots[k]);
+      seconds[k] = d.seconds;
+      agrees[k] = d.reached == result.roots[k].reached && close_to(d.sum_dist, result.roots[k].sum_dist) &&
+                  close_to(d.max_dist, result.roots[k].max_dist);
+    }
+  }
+  MPI_Bcast(seconds.data(), count, MPI_DOUBLE, 0, world);
+  MPI_Bcast(agrees.data(), count, MPI_INT, 0, world);
+  double dijkstra_per_edge = 0, sssp_per_edge = 0;
+  for (int k = 0; k < count; ++k) {
+    auto& r = result.roots[k];
+    r.dijkstra_seconds = seconds[k];
+    r.dijkstra_agrees = agrees[k] != 0;
+    result.dijkstra_agrees = result.dijkstra_agrees && r.dijkstra_agrees;
+    dijkstra_per_edge += seconds[k] / static_cast<double>(r.nedge);
+    sssp_per_edge += r.seconds / static_cast<double>(r.nedge);
+  }
+  result.dijkstra_roots = count;
+  if (count > 0 && dijkstra_per_edge > 0 && sssp_per_edge > 0) {
+    result.dijkstra_harmonic_teps = count / dijkstra_per_edge;
+    result.sssp_harmonic_teps_same_roots = count / sssp_per_edge;
+    result.dijkstra_speedup = dijkstra_per_edge / sssp_per_edge;
+  }
+}
+
 }  // namespace
 
 void check_declared_sssp_input(const SsspConfig& config, const io::DeclaredSize& size, bool force) {
@@ -127,9 +264,8 @@ void check_declared_sssp_input(const SsspConfig& config, const io::DeclaredSize&
 
 SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, bool force) {
   MPI_Comm world = MPI_COMM_WORLD;
-  int nranks = 1, rank = 0;
+  int nranks = 1;
   MPI_Comm_size(world, &nranks);
-  MPI_Comm_rank(world, &rank);
   SsspBenchmarkResult result;
   if (!(config.sssp.delta > 0) || !std::isfinite(config.sssp.delta))
     throw UsageError("--delta must be a positive number");
@@ -138,120 +274,24 @@ SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, bool force) {
       [&](const Distribution& probe) { return estimated_bytes_per_rank(config, config.nvertices(), config.nedges(), probe); },
       result);
   const ProcessGrid& grid = *run_grid;
-
-  std::optional<gen::KroneckerGenerator> generator;
-  std::vector<float> file_weights;
-  WeightedEdgeSource source;
-  if (config.input) {
-    file_weights = file_edge_weights(*config.input, config.weight_seed, world);
-    result.generated_weights = !config.input->stats.weighted;
-    source = file_weighted_edge_source(*config.input, file_weights);
-  } else {
-    generator.emplace(config.spec);
-    source = kronecker_weighted_edge_source(*generator, rank, nranks);
-  }
-
-  MPI_Barrier(world);
-  double start = MPI_Wtime();
-  WeightedLocalGraph graph = build_weighted_local_graph(source, grid, config.graph);
-  MPI_Barrier(world);
-  result.construction_seconds = MPI_Wtime() - start;
-  if (config.input) result.generation_seconds = config.input->stats.read_seconds;  // reading the file
-  unsigned long long graph_bytes = graph.memory_bytes();
-  MPI_Allreduce(MPI_IN_PLACE, &graph_bytes, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
-  result.graph_bytes_max_rank = graph_bytes;
+  SsspEdges edges;
+  open_sssp_edges(config, world, edges, result);
+  const WeightedLocalGraph graph = construct_graph(config, edges.source, grid, world, result);
 
   const RunRoots run_roots = choose_run_roots(config, graph.graph, grid, "SSSP", result);
   const std::vector<int64_t>& roots = run_roots.roots;
-  const std::vector<int64_t>& reported_roots = run_roots.reported;
   DistributedSssp sssp(graph, grid, config.sssp);
   if (config.warmup && !roots.empty()) {
     sssp.prepare();
     sssp.run(roots.front());
   }
-
   for (size_t index = 0; index < roots.size(); ++index) {
-    const int64_t root = roots[index];
-    sssp.prepare();  // outside the timer, as the reference's clean_shortest and clean_pred
-    SsspRun run = sssp.run(root);
-    SsspRootResult r;
-    r.root = reported_roots[index];
-    MPI_Allreduce(&run.seconds, &r.seconds, 1, MPI_DOUBLE, MPI_MAX, world);
-    r.buckets = run.buckets;
-    r.phases = run.phases;
-    r.pull_phases = run.pull_phases;
-    r.light_seconds = run.light_seconds;
-    r.push_seconds = run.push_seconds;
-    r.pull_seconds = run.pull_seconds;
-    r.parents_seconds = run.parents_seconds;
-    MPI_Allreduce(&run.relaxations, &r.relaxations, 1, MPI_INT64_T, MPI_SUM, world);
-    MPI_Allreduce(&run.light_relaxations, &r.light_relaxations, 1, MPI_INT64_T, MPI_SUM, world);
-    MPI_Allreduce(&run.pull_scans, &r.pull_scans, 1, MPI_INT64_T, MPI_SUM, world);
-    MPI_Allreduce(&run.improvements, &r.improvements, 1, MPI_INT64_T, MPI_SUM, world);
-    MPI_Allreduce(run.profile.seconds.data(), r.profile.seconds.data(), static_cast<int>(r.profile.seconds.size()),
-                  MPI_DOUBLE, MPI_SUM, world);
-    for (double& s : r.profile.seconds) s /= nranks;
-    SsspValidation check;
-    if (config.validate) {
-      const double validate_start = MPI_Wtime();
-      check = validate_sssp(graph, grid, root, sssp.distances(), sssp.parents());
-      r.validate_seconds = MPI_Wtime() - validate_start;
-      if (!check.ok) {
-        result.validation_failed = true;
-        result.validation_error = "validation failed for root " + std::to_string(r.root) + ": " + check.error;
-        result.roots.push_back(std::move(r));
-        break;
-      }
-      r.validated = true;
-      if (index == 0 && config.first_root_hook)
-        config.first_root_hook(graph.graph, grid, root, sssp.distances(), sssp.parents());
-    } else {
-      check = sssp_statistics(graph, grid, sssp.distances());
-    }
-    r.nedge = check.nedge;
-    r.reached = check.reached;
-    r.sum_dist = check.sum_dist;
-    r.max_dist = check.max_dist;
-    r.teps = r.seconds > 0 ? static_cast<double>(r.nedge) / r.seconds : 0;
+    SsspRootResult r = timed_root(sssp, roots[index], run_roots.reported[index], world, nranks);
+    const bool ok = check_root(config, graph, grid, sssp, roots[index], index == 0, r, result);
     result.roots.push_back(std::move(r));
+    if (!ok) break;
   }
-
-  if (config.compare_dijkstra > 0 && !result.validation_failed) {
-    const int count = std::min<int>(config.compare_dijkstra, static_cast<int>(result.roots.size()));
-    std::vector<double> seconds(count, 0.0);
-    std::vector<int> agrees(count, 0);
-    std::vector<gen::Edge> all_edges;
-    std::vector<float> all_weights;
-    if (config.input) gather_edges_to_rank0(*config.input, file_weights, world, all_edges, all_weights);
-    if (rank == 0) {
-      omp_set_num_threads(result.threads);
-      const SerialWeightedGraph serial = config.input ? build_serial_weighted_graph(config.nvertices(), all_edges, all_weights)
-                                                      : build_serial_weighted_graph(*generator);
-      for (int k = 0; k < count; ++k) {
-        const DijkstraResult d = dijkstra(serial, roots[k]);
-        seconds[k] = d.seconds;
-        agrees[k] = d.reached == result.roots[k].reached && close_to(d.sum_dist, result.roots[k].sum_dist) &&
-                    close_to(d.max_dist, result.roots[k].max_dist);
-      }
-    }
-    MPI_Bcast(seconds.data(), count, MPI_DOUBLE, 0, world);
-    MPI_Bcast(agrees.data(), count, MPI_INT, 0, world);
-    double dijkstra_per_edge = 0, sssp_per_edge = 0;
-    for (int k = 0; k < count; ++k) {
-      auto& r = result.roots[k];
-      r.dijkstra_seconds = seconds[k];
-      r.dijkstra_agrees = agrees[k] != 0;
-      result.dijkstra_agrees = result.dijkstra_agrees && r.dijkstra_agrees;
-      dijkstra_per_edge += seconds[k] / static_cast<double>(r.nedge);
-      sssp_per_edge += r.seconds / static_cast<double>(r.nedge);
-    }
-    result.dijkstra_roots = count;
-    if (count > 0 && dijkstra_per_edge > 0 && sssp_per_edge > 0) {
-      result.dijkstra_harmonic_teps = count / dijkstra_per_edge;
-      result.sssp_harmonic_teps_same_roots = count / sssp_per_edge;
-      result.dijkstra_speedup = dijkstra_per_edge / sssp_per_edge;
-    }
-  }
+  if (config.compare_dijkstra > 0 && !result.validation_failed) compare_with_dijkstra(config, edges, roots, world, result);
   unsigned long long peak = peak_rss_bytes();
   MPI_Allreduce(MPI_IN_PLACE, &peak, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
   result.peak_rss_bytes_max_rank = peak;

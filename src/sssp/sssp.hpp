@@ -57,7 +57,7 @@ struct SsspOptions {
   // still those whose candidate stays in the bucket, but a vertex is relaxed mostly once, with a
   // distance close to its final one, instead of again at every improvement (1 = plain
   // delta-stepping). 16 measured 3-11 % faster than 8 on SCALE 20 (more phases, fewer
-  // re-relaxations; docs/sssp.md, eighth session).
+  // re-relaxations; docs/performance.md, "Pull by columns, selected records, 16 sub-buckets").
   int sub_buckets = 16;
   // The heavy phase of a bucket pulls (unsettled vertices look for settled neighbours along
   // their light-enough edges) instead of pushing when the estimated push work exceeds
@@ -65,7 +65,7 @@ struct SsspOptions {
   double pull_factor = 0.25;
   // Bucket fusion: a thread relaxes the vertices it improved into the current bucket at once
   // while it has fewer than this many (one-column grids only; 0 = off). 256 measured 0.95-0.98 of
-  // 1024 on 2x1 and 0.975-0.99 on 1 rank x 2 threads (docs/sssp.md, eighth session).
+  // 1024 on 2x1 and 0.975-0.99 on 1 rank x 2 threads (docs/performance.md, the same section).
   int fusion_limit = 256;
   // On one-row and one-column grids, read the parents from the source ids the search keeps with
   // the distances instead of searching every row afterwards (switch `parent-notes`).
@@ -188,8 +188,22 @@ class DistributedSssp {
   }
   // prepare()'s resets, inside a parallel region (every thread calls it).
   void reset_arrays();
-  // The search of run(), executed by every thread of the parallel region.
+  // The search of run(), executed by every thread of the parallel region (search.cpp), and its
+  // steps: the thread's lists and the root's entry; the smallest non-empty sub-bucket at or after
+  // j over all threads and ranks (kUnreachedDistance: none); a new bucket's settle epoch; the
+  // thread's entries of sub-bucket j into its active list.
   void search(int64_t root, SsspRun& run);
+  void start_search(int64_t root, ThreadState& ts);
+  double next_sub_bucket(int64_t j, ThreadState& ts, SsspRun& run);
+  void open_bucket(ThreadState& ts, SsspRun& run);
+  void take_sub_bucket(int64_t j, ThreadState& ts);
+  // Light phases of sub-bucket j of bucket k until no process has an active vertex
+  // (light_phases.cpp). Returns the push work of bucket k's heavy phase (the degrees of the
+  // vertices settled in it so far, over all ranks).
+  double light_phases(int64_t j, int64_t k, ThreadState& ts, SsspRun& run);
+  // The heavy phase of settled bucket k: push or pull, whichever is estimated cheaper
+  // (heavy_phase.cpp), then the improved vertices into their sub-buckets.
+  void heavy_phase(int64_t k, double push_work, ThreadState& ts, SsspRun& run);
   // Collective over threads and ranks (every thread calls it): sums `values` over all threads of
   // all ranks (MPI_SUM) or takes the minimum (MPI_MIN); the result is in values on every thread.
   void reduce_all(double* values, int count, MPI_Op op, SsspRun& run);
@@ -200,11 +214,13 @@ class DistributedSssp {
                          SsspRun& run);
   // Relaxes the inner or outer edges of row-local row x at distance dx (of bucket k): their
   // (target, candidate) pairs go to ts.candidates, for apply_candidates().
+  // Always inlined into relax_selected(), its only caller, as GCC did when the search was one
+  // file: in light_phases.cpp alone it kept a call per relaxed row.
   template <Edges kEdges>
-  void relax_row(int64_t x, float dx, int64_t k, ThreadState& ts);
+  [[gnu::always_inline]] inline void relax_row(int64_t x, float dx, int64_t k, ThreadState& ts);
   // Whether row-local row x at distance dx may have an inner edge in bucket k (its lightest
   // edge, from light_bound_, keeps the candidate inside the bucket).
-  bool may_have_inner_edge(int64_t x, float dx, int64_t k) const;
+  inline bool may_have_inner_edge(int64_t x, float dx, int64_t k) const;
   // relax_row() for n records (row-local id, distance), prefetching their rows ahead.
   template <Edges kEdges>
   void relax_selected(const uint64_t* records, int64_t n, int64_t k, ThreadState& ts, int t);
@@ -217,12 +233,15 @@ class DistributedSssp {
   void exchange_candidates(comm::ThreadBuckets& buffers, MPI_Comm comm, SsspRun& run);
   // Atomic minimum of the owned vertex's state (distance, then source); every improvement goes to
   // `improved`.
-  void improve(LocalId x, float nd, LocalId from, ThreadState& ts);
+  inline void improve(LocalId x, float nd, LocalId from, ThreadState& ts);
+  // improve() as a call, for the loops of apply_candidates() (exchange.cpp): GCC compiled it so
+  // when the search was one file, and inlined there it would change the code of that hot loop.
+  [[gnu::noinline]] void improve_call(LocalId x, float nd, LocalId from, ThreadState& ts);
   // Owned vertex x's tentative distance.
-  float distance(LocalId x) const;
+  inline float distance(LocalId x) const;
   // Whether an improvement's entry is current: its vertex still has the distance it set (each
   // improvement makes one entry, so exactly the latest one is).
-  bool is_current(const Improvement& i) const { return distance(i.x) == i.d; }
+  inline bool is_current(const Improvement& i) const;
   // Applies the thread's buffered candidates (owned targets: improve; with several grid rows, the
   // others into thread t's send buffers), prefetching what each touches kCandidateAhead entries
   // ahead: the rows are read first and the targets, random cache misses, are then fetched many
@@ -235,8 +254,8 @@ class DistributedSssp {
   void settle_one(LocalId x, ThreadState& ts);
   void settle(ThreadState& ts);  // settle_one() for the active list
   double pull_work_estimate(int64_t k, SsspRun& run);
-  EdgeLists row_lists() const;
-  EdgeLists column_lists() const;
+  inline EdgeLists row_lists() const;
+  inline EdgeLists column_lists() const;
   // Work-shared over the threads (no barrier at the end): visit(u) for every list u of `lists`
   // with select(u). The lists of a chunk are selected first, so that the lists to visit and their
   // first two targets' entries of target_dist can be prefetched several *visited* lists ahead;
@@ -247,14 +266,21 @@ class DistributedSssp {
   int64_t pull_pass_size() const;
   // The distances of the row set / column set: this process's own states when it is the whole
   // set (one grid column / row), else row_dist_ / col_dist_.
-  DistanceView row_distances() const;
-  DistanceView column_distances() const;
+  inline DistanceView row_distances() const;
+  inline DistanceView column_distances() const;
   // Every process's owned distances into `out` (row_dist_ or col_dist_), this process's at block
   // `index`, over `comm` (collective over the threads and the communicator).
   void gather_distances(std::vector<float>& out, int index, MPI_Comm comm, SsspRun& run);
+  // The heavy phase by pushing from the settled vertices (light_phases.cpp).
+  void push_heavy(int64_t k, SsspRun& run);
   void pull_heavy(int64_t k, SsspRun& run);
   void pull_by_columns(int64_t k, SsspRun& run);
+  // The parents after the search (parents.cpp): from the sources kept in the states (one-row and
+  // one-column grids), else by proposing, for every reached vertex of the row set, a neighbour
+  // whose distance plus the weight is its distance, into `proposal`.
   void compute_parents(int64_t root, SsspRun& run);
+  void parents_from_notes(int64_t root_local, int64_t* owned_parent);
+  void propose_parents(int64_t root, int64_t* proposal, SsspRun& run);
   // With a renumbered graph: the last result into original order (dist_out_, parent_), once.
   void publish();
   // Global (original) id of row-local / column-local x of the graph.
@@ -292,7 +318,7 @@ class DistributedSssp {
   bool renumbered_ = false;
   bool published_ = true;
   bool prepared_ = false;                    // prepare() was called since the last run()
-  // Owned: the search state, distance (float bits) above the source's id (see sssp.cpp, state_of).
+  // Owned: the search state, distance (float bits) above the source's id (sssp/state_words.hpp, state_of).
   std::vector<uint64_t> state_;
   std::vector<uint32_t> degree_;             // owned: full degree (saturated; for work estimates)
   std::vector<double> dist_out_;             // owned, by original offset

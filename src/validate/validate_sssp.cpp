@@ -40,14 +40,17 @@ std::string check_values(const Distribution& d, int64_t root, const std::vector<
   return {};
 }
 
-// The parent pointers must form a tree rooted at the root: walk it down from the root, one tree
-// level per round (as the BFS validator does).
-std::string check_tree(const Distribution& d, const ProcessGrid& grid, int64_t root, const std::vector<int64_t>& parents) {
-  const int nranks = grid.size();
+// Each owned vertex's children in the parent tree: the owned offsets' lists, exchanged from the
+// children's owners (one record per child whose parent is set).
+struct Children {
+  std::vector<int64_t> start;  // by owned offset, block + 1 entries
+  std::vector<int64_t> list;   // global ids
+};
+Children children_by_parent(const Distribution& d, const ProcessGrid& grid, int64_t root, const std::vector<int64_t>& parents,
+                            comm::AlltoallvFn alltoallv) {
   comm::PhaseProfile unused;
-  comm::AlltoallvFn alltoallv = comm::find_alltoallv("mpi");
   const int64_t first = d.owned_begin();
-  comm::ThreadBuckets out = comm::make_thread_buckets(1, nranks);
+  comm::ThreadBuckets out = comm::make_thread_buckets(1, grid.size());
   for (int64_t k = 0; k < d.block; ++k) {
     const int64_t p = parents[k], v = first + k;
     if (p < 0 || v == root) continue;
@@ -55,15 +58,25 @@ std::string check_tree(const Distribution& d, const ProcessGrid& grid, int64_t r
     bucket.push_back(static_cast<uint64_t>(owned_offset(d, p)));
     bucket.push_back(static_cast<uint64_t>(v));
   }
-  comm::Received in = comm::exchange(out, grid.world(), alltoallv, unused);
-  std::vector<int64_t> child_start(d.block + 1, 0);
-  for (size_t k = 0; k < in.records.size(); k += 2) ++child_start[in.records[k] + 1];
-  for (int64_t k = 0; k < d.block; ++k) child_start[k + 1] += child_start[k];
-  std::vector<int64_t> children(in.records.size() / 2);
-  {
-    std::vector<int64_t> cursor(child_start.begin(), child_start.end() - 1);
-    for (size_t k = 0; k < in.records.size(); k += 2) children[cursor[in.records[k]]++] = static_cast<int64_t>(in.records[k + 1]);
-  }
+  const comm::Received in = comm::exchange(out, grid.world(), alltoallv, unused);
+  Children c;
+  c.start.assign(d.block + 1, 0);
+  for (size_t k = 0; k < in.records.size(); k += 2) ++c.start[in.records[k] + 1];
+  for (int64_t k = 0; k < d.block; ++k) c.start[k + 1] += c.start[k];
+  c.list.resize(in.records.size() / 2);
+  std::vector<int64_t> cursor(c.start.begin(), c.start.end() - 1);
+  for (size_t k = 0; k < in.records.size(); k += 2) c.list[cursor[in.records[k]]++] = static_cast<int64_t>(in.records[k + 1]);
+  return c;
+}
+
+// The parent pointers must form a tree rooted at the root: walk it down from the root, one tree
+// level per step (as the BFS validator does).
+std::string check_tree(const Distribution& d, const ProcessGrid& grid, int64_t root, const std::vector<int64_t>& parents) {
+  comm::PhaseProfile unused;
+  comm::AlltoallvFn alltoallv = comm::find_alltoallv("mpi");
+  const int64_t first = d.owned_begin();
+  const Children children = children_by_parent(d, grid, root, parents, alltoallv);
+  comm::ThreadBuckets out = comm::make_thread_buckets(1, grid.size());
   std::vector<int32_t> depth(d.block, kNoDepth);
   std::vector<int64_t> frontier;
   if (root >= first && root < first + d.block) {
@@ -74,12 +87,12 @@ std::string check_tree(const Distribution& d, const ProcessGrid& grid, int64_t r
   for (;;) {
     comm::clear_thread_buckets(out);
     for (int64_t p : frontier)
-      for (int64_t c = child_start[p]; c < child_start[p + 1]; ++c) {
-        const int64_t child = children[c];
+      for (int64_t c = children.start[p]; c < children.start[p + 1]; ++c) {
+        const int64_t child = children.list[c];
         out[0][owner_rank(d, grid, child)].push_back((static_cast<uint64_t>(owned_offset(d, child)) << 32) |
                                                      static_cast<uint32_t>(depth[p] + 1));
       }
-    in = comm::exchange(out, grid.world(), alltoallv, unused);
+    const comm::Received in = comm::exchange(out, grid.world(), alltoallv, unused);
     frontier.clear();
     for (uint64_t record : in.records) {
       const int64_t k = static_cast<int64_t>(record >> 32);
@@ -122,6 +135,108 @@ void distance_summary(const Distribution& d, const std::vector<double>& dist, MP
   MPI_Allreduce(&reached, &result.reached, 1, MPI_INT64_T, MPI_SUM, comm);
 }
 
+// The distances of this process's row and column sets and the parents of its row set, in the
+// graph's order (the results are by original offset, a renumbered graph's rows and neighbours in
+// its own ids).
+struct SetValues {
+  std::vector<double> row_dist, col_dist;
+  std::vector<int64_t> row_parent;
+};
+SetValues gather_set_values(const LocalGraph& graph, const ProcessGrid& grid, const std::vector<double>& dist,
+                            const std::vector<int64_t>& parents) {
+  const Distribution& d = graph.dist;
+  SetValues g{std::vector<double>(d.row_set_size()), std::vector<double>(d.col_set_size()),
+              std::vector<int64_t>(d.row_set_size())};
+  const int block = static_cast<int>(d.block);
+  MPI_Allgather(dist.data(), block, MPI_DOUBLE, g.row_dist.data(), block, MPI_DOUBLE, grid.row_comm());
+  MPI_Allgather(dist.data(), block, MPI_DOUBLE, g.col_dist.data(), block, MPI_DOUBLE, grid.col_comm());
+  MPI_Allgather(parents.data(), block, MPI_INT64_T, g.row_parent.data(), block, MPI_INT64_T, grid.row_comm());
+  // Put the gathered values into the graph's order; ids are translated back where they are reported.
+  if (graph.renumbering.active()) {
+    g.row_dist = in_graph_order(g.row_dist, graph.renumbering.row_original);
+    g.col_dist = in_graph_order(g.col_dist, graph.renumbering.col_original);
+    g.row_parent = in_graph_order(g.row_parent, graph.renumbering.row_original);
+  }
+  return g;
+}
+
+// Rules 3-5 over this process's entries (v in the row set, u in the column set, weight w): rule 4
+// for every entry (the first failure is this process's error), and for rules 3 and 5 the row-set
+// vertices whose parent is a neighbour (parent_edge) at the right distance (parent_weight).
+// Counts the entries with a reached v (for the TEPS edge count).
+std::string check_entries(const WeightedLocalGraph& wg, const SetValues& g, Bitmap& parent_edge, Bitmap& parent_weight,
+                          int64_t& reached_entries) {
+  const LocalGraph& graph = wg.graph;
+  const Distribution& d = graph.dist;
+  int64_t bad_v = -1, bad_u = -1;
+  double bad_w = 0;
+  const int64_t nrows = d.row_set_size();
+  int64_t reached = 0;
+#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : reached)
+  for (int64_t v = 0; v < nrows; ++v) {
+    const double dv = g.row_dist[v];
+    const int64_t parent = g.row_parent[v];
+    for (int64_t e = graph.row_begin(v); e < graph.row_end(v); ++e) {
+      const LocalId u = graph.neighbors[e];
+      const double du = g.col_dist[u], w = static_cast<double>(wg.weights[e]);
+      // dist[v] <= dist[u] + w; an unreached v next to a reached u fails it (infinity).
+      if (std::isfinite(du) && !(dv <= du + w || within(dv, du + w))) {
+#pragma omp critical(validate_sssp_bad_edge)
+        if (bad_v < 0) {
+          bad_v = v;
+          bad_u = u;
+          bad_w = w;
+        }
+      }
+      if (std::isfinite(dv)) ++reached;
+      if (parent >= 0 && parent == d.global_from_col_local(graph.original_col_local(u), d.col)) {
+        parent_edge.test_and_set_atomic(v);
+        if (within(dv, du + w)) parent_weight.test_and_set_atomic(v);
+      }
+    }
+  }
+  reached_entries = reached;
+  if (bad_v < 0) return {};
+  const int64_t v = d.global_from_row_local(graph.original_row_local(static_cast<LocalId>(bad_v)), d.row);
+  const int64_t u = d.global_from_col_local(graph.original_col_local(static_cast<LocalId>(bad_u)), d.col);
+  return "edge (" + std::to_string(u) + ", " + std::to_string(v) + ", " + std::to_string(bad_w) + "): dist " +
+         std::to_string(g.row_dist[bad_v]) + " of " + std::to_string(v) + " exceeds dist " +
+         std::to_string(g.col_dist[bad_u]) + " of " + std::to_string(u) +
+         " plus the weight (a wrong distance, or a vertex of the root's component left unreached)";
+}
+
+// Rules 3 and 5 for the owned vertices, from the row bitmaps of check_entries() ORed along the
+// grid row; sums the reached owned vertices' degrees (for the TEPS edge count).
+std::string check_parent_edges(const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
+                               const std::vector<double>& dist, const std::vector<int64_t>& parents,
+                               const Bitmap& parent_edge, const Bitmap& parent_weight, int64_t& degree_sum) {
+  const Distribution& d = graph.dist;
+  std::vector<uint64_t> owned_edge(d.block / kBitsPerWord), owned_weight(d.block / kBitsPerWord);
+  MPI_Reduce_scatter_block(parent_edge.data(), owned_edge.data(), static_cast<int>(d.block / kBitsPerWord),
+                           MPI_UINT64_T, MPI_BOR, grid.row_comm());
+  MPI_Reduce_scatter_block(parent_weight.data(), owned_weight.data(), static_cast<int>(d.block / kBitsPerWord),
+                           MPI_UINT64_T, MPI_BOR, grid.row_comm());
+  const int64_t first = d.owned_begin();
+  std::string error;
+  degree_sum = 0;
+  for (int64_t k = 0; k < d.block; ++k) {
+    if (!std::isfinite(dist[k])) continue;
+    const int64_t v = first + k;
+    degree_sum += graph.owned_degree[k];
+    if (v == root || !error.empty()) continue;
+    const int64_t x = graph.owned_local(k);  // the bitmaps are in the graph's ids
+    const bool edge = (owned_edge[x / kBitsPerWord] >> (x % kBitsPerWord)) & 1U;
+    const bool weight = (owned_weight[x / kBitsPerWord] >> (x % kBitsPerWord)) & 1U;
+    if (!edge)
+      error = "the parent " + std::to_string(parents[k]) + " of vertex " + std::to_string(v) +
+              " is not one of its neighbours (not an input edge)";
+    else if (!weight)
+      error = "tree edge (" + std::to_string(parents[k]) + ", " + std::to_string(v) + "): dist " +
+              std::to_string(dist[k]) + " is not the parent's distance plus the edge weight";
+  }
+  return error;
+}
+
 }  // namespace
 
 SsspValidation sssp_statistics(const WeightedLocalGraph& wg, const ProcessGrid& grid, const std::vector<double>& dist) {
@@ -147,84 +262,14 @@ SsspValidation validate_sssp(const WeightedLocalGraph& wg, const ProcessGrid& gr
   result.error = first_error(check_tree(d, grid, root, parents), grid.world());
   if (!result.error.empty()) return result;
 
-  std::vector<double> row_dist(d.row_set_size()), col_dist(d.col_set_size());
-  std::vector<int64_t> row_parent(d.row_set_size());
-  const int block = static_cast<int>(d.block);
-  MPI_Allgather(dist.data(), block, MPI_DOUBLE, row_dist.data(), block, MPI_DOUBLE, grid.row_comm());
-  MPI_Allgather(dist.data(), block, MPI_DOUBLE, col_dist.data(), block, MPI_DOUBLE, grid.col_comm());
-  MPI_Allgather(parents.data(), block, MPI_INT64_T, row_parent.data(), block, MPI_INT64_T, grid.row_comm());
-  // The results are by original offset, a renumbered graph's rows and neighbours in its own ids:
-  // put the gathered values into the graph's order, and translate ids back where they are reported.
-  if (graph.renumbering.active()) {
-    row_dist = in_graph_order(row_dist, graph.renumbering.row_original);
-    col_dist = in_graph_order(col_dist, graph.renumbering.col_original);
-    row_parent = in_graph_order(row_parent, graph.renumbering.row_original);
-  }
-
-  // Rules 3-5 over this process's entries (v in the row set, u in the column set, weight w).
+  const SetValues g = gather_set_values(graph, grid, dist, parents);
   Bitmap parent_edge(d.row_set_size()), parent_weight(d.row_set_size());
   int64_t reached_entries = 0;
-  int64_t bad_v = -1, bad_u = -1;
-  double bad_w = 0;
-  const int64_t nrows = d.row_set_size();
-#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : reached_entries)
-  for (int64_t v = 0; v < nrows; ++v) {
-    const double dv = row_dist[v];
-    const int64_t parent = row_parent[v];
-    for (int64_t e = graph.row_begin(v); e < graph.row_end(v); ++e) {
-      const LocalId u = graph.neighbors[e];
-      const double du = col_dist[u], w = static_cast<double>(wg.weights[e]);
-      // dist[v] <= dist[u] + w; an unreached v next to a reached u fails it (infinity).
-      if (std::isfinite(du) && !(dv <= du + w || within(dv, du + w))) {
-#pragma omp critical(validate_sssp_bad_edge)
-        if (bad_v < 0) {
-          bad_v = v;
-          bad_u = u;
-          bad_w = w;
-        }
-      }
-      if (std::isfinite(dv)) ++reached_entries;
-      if (parent >= 0 && parent == d.global_from_col_local(graph.original_col_local(u), d.col)) {
-        parent_edge.test_and_set_atomic(v);
-        if (within(dv, du + w)) parent_weight.test_and_set_atomic(v);
-      }
-    }
-  }
-  std::string local_error;
-  if (bad_v >= 0) {
-    const int64_t v = d.global_from_row_local(graph.original_row_local(static_cast<LocalId>(bad_v)), d.row);
-    const int64_t u = d.global_from_col_local(graph.original_col_local(static_cast<LocalId>(bad_u)), d.col);
-    local_error = "edge (" + std::to_string(u) + ", " + std::to_string(v) + ", " + std::to_string(bad_w) +
-                  "): dist " + std::to_string(row_dist[bad_v]) + " of " + std::to_string(v) + " exceeds dist " +
-                  std::to_string(col_dist[bad_u]) + " of " + std::to_string(u) +
-                  " plus the weight (a wrong distance, or a vertex of the root's component left unreached)";
-  }
-  result.error = first_error(local_error, grid.world());
+  result.error = first_error(check_entries(wg, g, parent_edge, parent_weight, reached_entries), grid.world());
   if (!result.error.empty()) return result;
-
-  std::vector<uint64_t> owned_edge(d.block / kBitsPerWord), owned_weight(d.block / kBitsPerWord);
-  MPI_Reduce_scatter_block(parent_edge.data(), owned_edge.data(), static_cast<int>(d.block / kBitsPerWord),
-                           MPI_UINT64_T, MPI_BOR, grid.row_comm());
-  MPI_Reduce_scatter_block(parent_weight.data(), owned_weight.data(), static_cast<int>(d.block / kBitsPerWord),
-                           MPI_UINT64_T, MPI_BOR, grid.row_comm());
-  const int64_t first = d.owned_begin();
   int64_t degree_sum = 0;
-  for (int64_t k = 0; k < d.block; ++k) {
-    if (!std::isfinite(dist[k])) continue;
-    const int64_t v = first + k;
-    degree_sum += graph.owned_degree[k];
-    if (v == root || !local_error.empty()) continue;
-    const int64_t x = graph.owned_local(k);  // the bitmaps are in the graph's ids
-    const bool edge = (owned_edge[x / kBitsPerWord] >> (x % kBitsPerWord)) & 1U;
-    const bool weight = (owned_weight[x / kBitsPerWord] >> (x % kBitsPerWord)) & 1U;
-    if (!edge)
-      local_error = "the parent " + std::to_string(parents[k]) + " of vertex " + std::to_string(v) +
-                    " is not one of its neighbours (not an input edge)";
-    else if (!weight)
-      local_error = "tree edge (" + std::to_string(parents[k]) + ", " + std::to_string(v) + "): dist " +
-                    std::to_string(dist[k]) + " is not the parent's distance plus the edge weight";
-  }
-  result.error = first_error(local_error, grid.world());
+  result.error = first_error(check_parent_edges(graph, grid, root, dist, parents, parent_edge, parent_weight, degree_sum),
+                             grid.world());
   if (!result.error.empty()) return result;
 
   int64_t counts[2] = {reached_entries, degree_sum};

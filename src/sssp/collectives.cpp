@@ -1,0 +1,99 @@
+// The collectives of the search, called by every thread of its parallel region (the master thread
+// makes the MPI calls): the reduction over threads and ranks that ends each phase of
+// delta-stepping (Meyer and Sanders 2003), the gather of active or settled vertices with their
+// distances along the grid row or column, and the gather of the distances of the row and column
+// sets, as Yoo's distribution places the vertices (Nakao et al. 2021, section 4.3).
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "sssp/sssp.hpp"
+#include "sssp/state_words.hpp"
+
+namespace g500 {
+using namespace sssp_words;
+
+void DistributedSssp::reduce_all(double* values, int count, MPI_Op op, SsspRun& run) {
+  const int t = omp_get_thread_num();
+  std::copy(values, values + count, &reduce_slots_[static_cast<size_t>(t) * kSlotStride]);
+#pragma omp barrier
+#pragma omp master
+  {
+    for (int i = 0; i < count; ++i) {
+      double r = reduce_slots_[i];
+      for (int other = 1; other < nthreads_; ++other) {
+        const double v = reduce_slots_[static_cast<size_t>(other) * kSlotStride + i];
+        r = op == MPI_MIN ? std::min(r, v) : r + v;
+      }
+      reduce_result_[i] = r;
+    }
+    if (grid_.size() > 1) {
+      comm::ScopedPhase timed(run.profile, comm::Phase::kImbalance);
+      MPI_Allreduce(MPI_IN_PLACE, reduce_result_, count, MPI_DOUBLE, op, grid_.world());
+    }
+  }
+#pragma omp barrier
+  std::copy(reduce_result_, reduce_result_ + count, values);
+}
+
+int64_t DistributedSssp::gather_records(std::vector<LocalId> ThreadState::*list, uint64_t id_base, MPI_Comm comm,
+                                        int comm_size, SsspRun& run) {
+  const int t = omp_get_thread_num();
+  ThreadState& ts = threads_[t];
+  std::vector<LocalId>& mine = ts.*list;
+  reduce_slots_[static_cast<size_t>(t) * kSlotStride + 4] = static_cast<double>(mine.size());
+#pragma omp barrier
+  int64_t first = 0, total = 0;
+  for (int other = 0; other < nthreads_; ++other) {
+    const auto n = static_cast<int64_t>(reduce_slots_[static_cast<size_t>(other) * kSlotStride + 4]);
+    if (other < t) first += n;
+    total += n;
+  }
+  if (total > static_cast<int64_t>(records_.size())) {  // rare: a placing race can list a vertex twice
+#pragma omp barrier
+#pragma omp master
+    records_.resize(static_cast<size_t>(total));
+#pragma omp barrier
+  }
+  uint64_t* out = records_.data() + first;
+  for (LocalId x : mine) *out++ = record_of(id_base + x, distance(x));
+#pragma omp barrier
+#pragma omp master
+  {
+    gathered_view_ = &records_;
+    reduce_result_[3] = static_cast<double>(total);
+    if (comm_size > 1) {
+      comm::ScopedPhase timed(run.profile, comm::Phase::kAllgatherv);
+      int count = static_cast<int>(total);
+      MPI_Allgather(&count, 1, MPI_INT, gather_counts_.data(), 1, MPI_INT, comm);
+      int all = 0;
+      for (int r = 0; r < comm_size; ++r) {
+        gather_displs_[r] = all;
+        all += gather_counts_[r];
+      }
+      gathered_.resize(all);
+      MPI_Allgatherv(records_.data(), count, MPI_UINT64_T, gathered_.data(), gather_counts_.data(),
+                     gather_displs_.data(), MPI_UINT64_T, comm);
+      gathered_view_ = &gathered_;
+      reduce_result_[3] = static_cast<double>(all);
+    }
+  }
+#pragma omp barrier
+  return static_cast<int64_t>(reduce_result_[3]);
+}
+
+void DistributedSssp::gather_distances(std::vector<float>& out, int index, MPI_Comm comm, SsspRun& run) {
+  float* mine = out.data() + static_cast<int64_t>(index) * dist_of_.block;
+#pragma omp for schedule(static)
+  for (int64_t x = 0; x < dist_of_.block; ++x) mine[x] = distance(static_cast<LocalId>(x));
+#pragma omp master
+  {
+    comm::ScopedPhase timed(run.profile, comm::Phase::kAllgatherv);
+    MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, out.data(), static_cast<int>(dist_of_.block), MPI_FLOAT, comm);
+  }
+#pragma omp barrier
+}
+
+}  // namespace g500
