@@ -1,3 +1,7 @@
+// Distributed reading of an edge-list file: each rank reads its byte range with pread (text
+// formats split at line ends, bin at whole records), checks and parses it (io/parse.hpp), then the
+// ranks agree on the vertex count, relabel sparse ids to 0..n-1 through a sorted id table split
+// over the ranks, and count self-loops, duplicates and vertices without edges.
 #include "io/edge_input.hpp"
 
 #include <unistd.h>

@@ -1,6 +1,7 @@
-// The depths of a BFS tree given by its parent array (Graph500 specification, kernel 2
-// validation, rule 2): every parent chain must reach the root without a cycle. The validator
-// checks the edges against these depths; `g500 bfs --output-depths` writes them.
+// The depths of a tree given by its parent array (Graph500 specification, validation rule 2 of
+// kernels 2 and 3): every parent chain must reach the root without a cycle. The BFS validator
+// checks the edges against these depths, the SSSP validator needs the walk's verdict, and
+// `g500 bfs --output-depths` writes them.
 #pragma once
 #include <cstdint>
 #include <string>

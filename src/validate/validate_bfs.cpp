@@ -1,3 +1,7 @@
+// The four Graph500 rules of a BFS result on the 2D-partitioned graph (validate_bfs.hpp lists
+// them): parent values, tree depths (validate/tree_depths.hpp), the depth rule on every edge
+// entry each process holds (8-bit depths when the tree is shallow, to keep the gathered row and
+// column depths in cache), and the parent of each vertex among its neighbours.
 #include "validate/validate_bfs.hpp"
 
 #include <omp.h>

@@ -1,22 +1,19 @@
+// The Graph500 3.0 rules of an SSSP result (validate_sssp.hpp lists them), checked on the
+// weighted 2D-partitioned graph: distances and parents of the row and column sets are gathered
+// along the grid, every edge entry is checked on the process that holds it, and the checks' first
+// failure is agreed on by all ranks.
 #include "validate/validate_sssp.hpp"
 
 #include <omp.h>
 
 #include <cmath>
 
-#include "comm/exchange.hpp"
 #include "util/agree.hpp"
+#include "validate/tree_depths.hpp"
 #include "util/bitmap.hpp"
 
 namespace g500 {
 namespace {
-
-constexpr int32_t kNoDepth = -1;
-
-int owner_rank(const Distribution& d, const ProcessGrid& grid, int64_t v) {
-  return grid.world_rank_of(d.owner_row(v), d.owner_col(v));
-}
-int64_t owned_offset(const Distribution& d, int64_t v) { return v % d.block; }
 
 bool within(double got, double want) {
   return std::fabs(got - want) <= kDistanceTolerance * std::max(1.0, std::fabs(want));
@@ -38,78 +35,6 @@ std::string check_values(const Distribution& d, int64_t root, const std::vector<
     if (v != root && p == v) return "vertex " + std::to_string(v) + " is its own parent but is not the root";
   }
   return {};
-}
-
-// Each owned vertex's children in the parent tree: the owned offsets' lists, exchanged from the
-// children's owners (one record per child whose parent is set).
-struct Children {
-  std::vector<int64_t> start;  // by owned offset, block + 1 entries
-  std::vector<int64_t> list;   // global ids
-};
-Children children_by_parent(const Distribution& d, const ProcessGrid& grid, int64_t root, const std::vector<int64_t>& parents,
-                            comm::AlltoallvFn alltoallv) {
-  comm::PhaseProfile unused;
-  const int64_t first = d.owned_begin();
-  comm::ThreadBuckets out = comm::make_thread_buckets(1, grid.size());
-  for (int64_t k = 0; k < d.block; ++k) {
-    const int64_t p = parents[k], v = first + k;
-    if (p < 0 || v == root) continue;
-    auto& bucket = out[0][owner_rank(d, grid, p)];
-    bucket.push_back(static_cast<uint64_t>(owned_offset(d, p)));
-    bucket.push_back(static_cast<uint64_t>(v));
-  }
-  const comm::Received in = comm::exchange(out, grid.world(), alltoallv, unused);
-  Children c;
-  c.start.assign(d.block + 1, 0);
-  for (size_t k = 0; k < in.records.size(); k += 2) ++c.start[in.records[k] + 1];
-  for (int64_t k = 0; k < d.block; ++k) c.start[k + 1] += c.start[k];
-  c.list.resize(in.records.size() / 2);
-  std::vector<int64_t> cursor(c.start.begin(), c.start.end() - 1);
-  for (size_t k = 0; k < in.records.size(); k += 2) c.list[cursor[in.records[k]]++] = static_cast<int64_t>(in.records[k + 1]);
-  return c;
-}
-
-// The parent pointers must form a tree rooted at the root: walk it down from the root, one tree
-// level per step (as the BFS validator does).
-std::string check_tree(const Distribution& d, const ProcessGrid& grid, int64_t root, const std::vector<int64_t>& parents) {
-  comm::PhaseProfile unused;
-  comm::AlltoallvFn alltoallv = comm::find_alltoallv("mpi");
-  const int64_t first = d.owned_begin();
-  const Children children = children_by_parent(d, grid, root, parents, alltoallv);
-  comm::ThreadBuckets out = comm::make_thread_buckets(1, grid.size());
-  std::vector<int32_t> depth(d.block, kNoDepth);
-  std::vector<int64_t> frontier;
-  if (root >= first && root < first + d.block) {
-    depth[owned_offset(d, root)] = 0;
-    frontier.push_back(owned_offset(d, root));
-  }
-  std::string error;
-  for (;;) {
-    comm::clear_thread_buckets(out);
-    for (int64_t p : frontier)
-      for (int64_t c = children.start[p]; c < children.start[p + 1]; ++c) {
-        const int64_t child = children.list[c];
-        out[0][owner_rank(d, grid, child)].push_back((static_cast<uint64_t>(owned_offset(d, child)) << 32) |
-                                                     static_cast<uint32_t>(depth[p] + 1));
-      }
-    const comm::Received in = comm::exchange(out, grid.world(), alltoallv, unused);
-    frontier.clear();
-    for (uint64_t record : in.records) {
-      const int64_t k = static_cast<int64_t>(record >> 32);
-      if (depth[k] != kNoDepth && error.empty())
-        error = "vertex " + std::to_string(first + k) + " is reached twice through the tree";
-      depth[k] = static_cast<int32_t>(record & 0xffffffffU);
-      frontier.push_back(k);
-    }
-    int64_t active = static_cast<int64_t>(frontier.size());
-    MPI_Allreduce(MPI_IN_PLACE, &active, 1, MPI_INT64_T, MPI_SUM, grid.world());
-    if (active == 0) break;
-  }
-  for (int64_t k = 0; k < d.block && error.empty(); ++k)
-    if (parents[k] >= 0 && depth[k] == kNoDepth)
-      error = "the parent chain of vertex " + std::to_string(first + k) +
-              " does not reach the root (a cycle or an unreached parent)";
-  return error;
 }
 
 // values[original[x]] for every x: values gathered by original id, in the graph's order.
@@ -259,7 +184,8 @@ SsspValidation validate_sssp(const WeightedLocalGraph& wg, const ProcessGrid& gr
   SsspValidation result;
   result.error = first_error(check_values(d, root, dist, parents), grid.world());
   if (!result.error.empty()) return result;
-  result.error = first_error(check_tree(d, grid, root, parents), grid.world());
+  std::vector<int32_t> depth;  // rule 2 only needs the walk to reach every vertex with a parent
+  result.error = tree_depths(d, grid, root, parents, depth);
   if (!result.error.empty()) return result;
 
   const SetValues g = gather_set_values(graph, grid, dist, parents);
