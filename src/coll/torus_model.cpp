@@ -7,6 +7,8 @@
 #include "comm/bcast_trees.hpp"
 #include "coll/coll_bench.hpp"
 #include "coll/coll_model.hpp"
+#include "topo/segment_loads.hpp"
+#include "topo/topology.hpp"
 #include "util/error.hpp"
 
 namespace g500::coll {
@@ -15,79 +17,25 @@ namespace {
 
 // Rounds (or shifts) simulated exactly per algorithm; the rest are represented by these samples.
 constexpr int kMaxSampledShifts = 48;
-constexpr int kPlus = 0, kMinus = 1;
 constexpr int kDirections = 6;  // +-X, +-Y, +-Z links per node
 
-// Signed step count along one dimension under shortest-way routing (ties go +).
-int signed_distance(int from, int to, int n) {
-  const int forward = ((to - from) % n + n) % n;
-  return forward <= n - forward ? forward : forward - n;
+// The model's torus as a topo::Topology (X fastest, as Shape3 numbers the ranks): routes, hop
+// counts and link loads come from topo's one dimension-order routing model.
+topo::Topology topology_of(const Shape3& torus) {
+  return topo::Topology({{"X", torus.n[0], true}, {"Y", torus.n[1], true}, {"Z", torus.n[2], true}});
 }
 
-// Per-link loads of one pattern, accumulated with difference arrays per ring and direction.
+// Per-link loads of one pattern on the torus.
 class LinkLoads {
  public:
-  explicit LinkLoads(const Shape3& torus) : torus_(torus) {
-    for (int d = 0; d < 3; ++d)
-      for (int dir : {kPlus, kMinus}) diff_[d][dir].assign(rings(d) * (torus.n[d] + 1), 0.0);
-  }
+  explicit LinkLoads(const Shape3& torus) : topology_(topology_of(torus)), loads_(topology_) {}
   // Adds a message following dimension-order routing; returns its hop count.
-  int add_route(int from, int to, double weight) {
-    auto at = torus_.coords_of(from);
-    const auto target = torus_.coords_of(to);
-    int hops = 0;
-    for (int d = 0; d < 3; ++d) {
-      const int n = torus_.n[d], step = signed_distance(at[d], target[d], n);
-      if (step == 0) continue;
-      const int length = std::abs(step);
-      const int ring = ring_index(at, d);
-      if (step > 0) add_range(d, kPlus, ring, at[d], length, weight);
-      else add_range(d, kMinus, ring, ((at[d] - length + 1) % n + n) % n, length, weight);
-      hops += length;
-      at[d] = target[d];
-    }
-    return hops;
-  }
-  double max_load() const {
-    double most = 0;
-    for (int d = 0; d < 3; ++d)
-      for (int dir : {kPlus, kMinus}) {
-        const int n = torus_.n[d];
-        for (int r = 0; r < rings(d); ++r) {
-          double running = 0;
-          for (int p = 0; p < n; ++p) {
-            running += diff_[d][dir][r * (n + 1) + p];
-            most = std::max(most, running);
-          }
-        }
-      }
-    return most;
-  }
+  int add_route(int from, int to, double weight) { return loads_.add_route(from, to, weight); }
+  double max_load() const { return loads_.max_count(); }
 
  private:
-  int rings(int d) const { return torus_.size() / torus_.n[d]; }
-  int ring_index(const std::array<int, 3>& c, int d) const {
-    const int a = (d + 1) % 3, b = (d + 2) % 3;
-    return c[a] + torus_.n[a] * c[b];
-  }
-  // Links start..start+length-1 (mod n) of one ring: link p joins position p and p+1 (for minus,
-  // link p joins p and p-1 and the range is given by its lowest position).
-  void add_range(int d, int dir, int ring, int start, int length, double weight) {
-    const int n = torus_.n[d];
-    auto& a = diff_[d][dir];
-    const int base = ring * (n + 1);
-    if (start + length <= n) {
-      a[base + start] += weight;
-      a[base + start + length] -= weight;
-    } else {
-      a[base + start] += weight;
-      a[base + n] -= weight;
-      a[base] += weight;
-      a[base + start + length - n] -= weight;
-    }
-  }
-  Shape3 torus_;
-  std::vector<double> diff_[3][2];
+  topo::Topology topology_;
+  topo::WeightedSegmentLoads loads_;
 };
 
 // Evenly spaced sample of 1..count (all of them when count is small).
@@ -142,20 +90,30 @@ std::vector<TreeLinks> trees_for(const std::string& algorithm, int tree, const S
   return links;
 }
 
-int first_hop_direction(const Shape3& torus, int from, int to) {
-  const auto a = torus.coords_of(from), b = torus.coords_of(to);
-  for (int d = 0; d < 3; ++d) {
-    const int step = signed_distance(a[d], b[d], torus.n[d]);
-    if (step != 0) return 2 * d + (step > 0 ? kPlus : kMinus);
+// The direction (2 * axis + 0 for +, 1 for -) of the first link on the route from -> to.
+int first_hop_direction(const topo::Topology& topology, int from, int to) {
+  int direction = -1;
+  topology.route(from, to, [&](int64_t link) {
+    if (direction < 0) direction = static_cast<int>(link % kDirections);
+  });
+  return std::max(direction, 0);
+}
+
+int hops_between(const topo::Topology& topology, int from, int to) {
+  int hops = 0;
+  for (int d = 0; d < topology.ndims(); ++d) {
+    const int size = topology.axes()[d].size;
+    const int64_t stride = topology.stride(d);
+    hops += std::abs(topology.step_delta(d, static_cast<int>(from / stride % size), static_cast<int>(to / stride % size)));
   }
-  return 0;
+  return hops;
 }
 
 // Time for one tree to deliver `pieces` segments of `piece` bytes everywhere, each edge's
 // bandwidth divided by its share.
-double tree_delivery_time(const Shape3& torus, const std::vector<TreeLinks>& tree, const std::map<long long, double>& share,
-                          int pieces, double piece, const NetworkParams& net) {
-  const int p = torus.size();
+double tree_delivery_time(const topo::Topology& topology, const std::vector<TreeLinks>& tree,
+                          const std::map<long long, double>& share, int pieces, double piece, const NetworkParams& net) {
+  const int p = static_cast<int>(topology.node_count());
   std::vector<std::vector<double>> arrival(p);
   arrival[0].assign(pieces, 0.0);
   std::vector<int> order{0};
@@ -163,16 +121,24 @@ double tree_delivery_time(const Shape3& torus, const std::vector<TreeLinks>& tre
   for (std::size_t i = 0; i < order.size(); ++i) {
     const int node = order[i];
     std::vector<double> port_free(kDirections, 0.0);
-    for (int child : tree[node].children) arrival[child].assign(pieces, 0.0);
-    for (int s = 0; s < pieces; ++s) {
-      for (int child : tree[node].children) {
-        const int direction = first_hop_direction(torus, node, child);
-        const double factor = share.at(static_cast<long long>(node) * p + child);
-        const double start = std::max(port_free[direction], arrival[node][s]);
-        port_free[direction] = start + net.latency + piece * factor / net.bandwidth;
-        arrival[child][s] = port_free[direction] + torus_hops(torus, node, child) * net.hop_latency;
-      }
+    // Per child: the port its route leaves by, its send time per piece and its path latency.
+    struct Send {
+      int child, direction;
+      double send_seconds, path_seconds;
+    };
+    std::vector<Send> sends;
+    for (int child : tree[node].children) {
+      arrival[child].assign(pieces, 0.0);
+      const double factor = share.at(static_cast<long long>(node) * p + child);
+      sends.push_back({child, first_hop_direction(topology, node, child),
+                       net.latency + piece * factor / net.bandwidth, hops_between(topology, node, child) * net.hop_latency});
     }
+    for (int s = 0; s < pieces; ++s)
+      for (const Send& send : sends) {
+        const double start = std::max(port_free[send.direction], arrival[node][s]);
+        port_free[send.direction] = start + send.send_seconds;
+        arrival[send.child][s] = port_free[send.direction] + send.path_seconds;
+      }
     for (int child : tree[node].children) {
       order.push_back(child);
       finish = std::max(finish, arrival[child][pieces - 1]);
@@ -185,12 +151,7 @@ double tree_delivery_time(const Shape3& torus, const std::vector<TreeLinks>& tre
 
 }  // namespace
 
-int torus_hops(const Shape3& torus, int from, int to) {
-  const auto a = torus.coords_of(from), b = torus.coords_of(to);
-  int hops = 0;
-  for (int d = 0; d < 3; ++d) hops += std::abs(signed_distance(a[d], b[d], torus.n[d]));
-  return hops;
-}
+int torus_hops(const Shape3& torus, int from, int to) { return hops_between(topology_of(torus), from, to); }
 
 RoundLoad rank_shift_load(const Shape3& torus, int rank_shift, double weight) {
   LinkLoads links(torus);
@@ -265,30 +226,13 @@ Forest forest_for(const std::string& algorithm, const Shape3& torus) {
   return forest;
 }
 
-// Calls visit(link key) for every directed link on the dimension-order route from -> to.
-template <typename Visit>
-void visit_route_links(const Shape3& torus, int from, int to, Visit&& visit) {
-  auto at = torus.coords_of(from);
-  const auto target = torus.coords_of(to);
-  for (int d = 0; d < 3; ++d) {
-    const int n = torus.n[d];
-    int step = signed_distance(at[d], target[d], n);
-    while (step != 0) {
-      const int direction = 2 * d + (step > 0 ? kPlus : kMinus);
-      visit(static_cast<long long>(torus.rank_of(at)) * kDirections + direction);
-      at[d] = ((at[d] + (step > 0 ? 1 : -1)) % n + n) % n;
-      step += step > 0 ? -1 : 1;
-    }
-  }
-}
-
 // How many trees of the forest use each directed link.
-std::map<long long, int> trees_per_link(const Shape3& torus, const Forest& forest) {
+std::map<long long, int> trees_per_link(const topo::Topology& topology, const Forest& forest) {
   std::map<long long, int> users;
   for (const auto& tree : forest) {
     std::map<long long, bool> used;
-    for (int r = 0; r < torus.size(); ++r)
-      for (int child : tree[r].children) visit_route_links(torus, r, child, [&](long long key) { used[key] = true; });
+    for (int r = 0; r < static_cast<int>(topology.node_count()); ++r)
+      for (int child : tree[r].children) topology.route(r, child, [&](int64_t link) { used[link] = true; });
     for (const auto& [key, flag] : used) ++users[key];
   }
   return users;
@@ -298,7 +242,8 @@ std::map<long long, int> trees_per_link(const Shape3& torus, const Forest& fores
 
 int max_trees_per_link(const std::string& algorithm, const Shape3& torus) {
   int most = 0;
-  for (const auto& [key, users] : trees_per_link(torus, forest_for(algorithm, torus))) most = std::max(most, users);
+  for (const auto& [key, users] : trees_per_link(topology_of(torus), forest_for(algorithm, torus)))
+    most = std::max(most, users);
   return most;
 }
 
@@ -307,8 +252,9 @@ double simulate_bcast(const std::string& algorithm, const Shape3& torus, double 
   const int p = torus.size();
   if (p <= 1 || message <= 0) return 0;
   const Forest forest = forest_for(algorithm, torus);
+  const topo::Topology topology = topology_of(torus);
   const int trees = static_cast<int>(forest.size());
-  const auto users = trees > 1 ? trees_per_link(torus, forest) : std::map<long long, int>{};
+  const auto users = trees > 1 ? trees_per_link(topology, forest) : std::map<long long, int>{};
   double slowest = 0;
   const double part = message / trees;
   const bool segmented = segment > 0 && algorithm != "linear" && algorithm != "chain";
@@ -319,10 +265,10 @@ double simulate_bcast(const std::string& algorithm, const Shape3& torus, double 
     for (int r = 0; r < p; ++r)
       for (int child : forest[t][r].children) {
         int most = 1;
-        if (trees > 1) visit_route_links(torus, r, child, [&](long long key) { most = std::max(most, users.at(key)); });
+        if (trees > 1) topology.route(r, child, [&](int64_t link) { most = std::max(most, users.at(link)); });
         share[static_cast<long long>(r) * p + child] = most;
       }
-    slowest = std::max(slowest, tree_delivery_time(torus, forest[t], share, pieces, piece, net));
+    slowest = std::max(slowest, tree_delivery_time(topology, forest[t], share, pieces, piece, net));
   }
   if (algorithm == "splitbintree") slowest += net.latency + (message / 2) / net.bandwidth;  // final swap
   return slowest;

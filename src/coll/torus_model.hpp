@@ -2,7 +2,8 @@
 // collectives of Hosono et al. 2021 at Fugaku scale (its Table 1 shapes). Assumptions (see docs/coll.md):
 //  * ranks sit on the torus in x-fastest order, one rank per node (NLP = 1);
 //  * messages follow dimension-order routing (X, then Y, then Z), each dimension the shorter
-//    way round (ties: the + direction); every node has one link per direction (+-X, +-Y, +-Z);
+//    way round (ties: the + direction; a 2-node dimension: the direct link each way), the one
+//    routing model of topo/topology.hpp; every node has one link per direction (+-X, +-Y, +-Z);
 //  * a message costs L (start-up) + hops * hop_latency + bytes / B on an idle path; links shared by
 //    simultaneous messages divide their bandwidth (the busiest link of a round decides its time);
 //  * alltoall(v) algorithms run in rounds that end together; a rank starts its messages of one

@@ -91,7 +91,7 @@ TEST(TorusModel, ShiftLoadsOnARing) {
   // Shift by 6 goes the other way round, two hops.
   load = rank_shift_load(Shape3{{8, 1, 1}}, 6, 1.0);
   EXPECT_DOUBLE_EQ(load.max_link_units, 2.0);
-  // On 4x2 a shift of 4 ranks is one hop in Y for everybody; Y has 2 nodes, so + is taken.
+  // On 4x2 a shift of 4 ranks is one hop in Y for everybody, over the direct link each way.
   load = rank_shift_load(Shape3{{4, 2, 1}}, 4, 1.0);
   EXPECT_DOUBLE_EQ(load.max_hops, 1.0);
   EXPECT_DOUBLE_EQ(load.max_link_units, 1.0);
