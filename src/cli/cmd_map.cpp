@@ -1,14 +1,13 @@
 // g500 map: topology-aware process mapping for 6D mesh/torus networks (Nakao et al. 2021, section
 // 5.6; Nakao et al. 2020, section 5.6; Kuroda et al. 2013, section 4.2). Parses the options; rank 0
-// does the work (map_grid.cpp, map_simulate.cpp) and errors reach every rank through
-// agree_or_throw.
+// runs the job (src/map/) and errors reach every rank through agree_or_throw.
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <string>
 
-#include "cli/map_actions.hpp"
+#include "map/map_job.hpp"
 #include "cli/options.hpp"
 #include "cli/subcommand.hpp"
 #include "topo/systems.hpp"
@@ -18,7 +17,7 @@
 namespace g500::cli {
 namespace {
 
-using namespace g500::cli::map;
+using namespace g500::map;
 using namespace g500::topo;
 
 int run_map(int argc, char** argv) {
@@ -63,25 +62,7 @@ int run_map(int argc, char** argv) {
   std::string error;
   if (rank == 0) {
     try {
-      if (o.method != "grid" && o.method != "cuboid")
-        throw UsageError("unknown --method '" + o.method + "' (grid or cuboid)");
-      if (o.format != "csv" && o.format != "fugaku-rankmap")
-        throw UsageError("unknown --format '" + o.format + "' (csv or fugaku-rankmap)");
-      if (!o.link_csv.empty() && o.simulate.empty()) throw UsageError("--link-csv needs --simulate");
-      SystemSpec system = o.shape.empty() ? system_preset(o.system) : parse_shape(o.shape);
-      long long capacity = 1;
-      for (const auto& a : system.axes) capacity *= a.size;
-      const bool cuboid = o.method == "cuboid" || !o.cuboid.empty();
-      o.nodes_given = app.count("--nodes") > 0;
-      if (!o.axes.empty() && cuboid) throw UsageError("--axes belongs to --method grid");
-      long long nodes = o.nodes;
-      if (!app.count("--nodes") && !(cuboid && !o.cuboid.empty())) {
-        auto g = parse_grid(o.grid);
-        nodes = g ? g->size() : capacity;
-      }
-      if (cuboid) run_cuboid(o, system, nodes);
-      else run_grid(o, system, nodes);
-      std::fflush(stdout);
+      run_map_job(o, app.count("--nodes") > 0);
     } catch (const UsageError& e) {
       error = e.what();
       if (error.empty()) error = "bad input";

@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "cli/map_actions.hpp"
+#include "map/map_job.hpp"
 #include "topo/allocation.hpp"
 #include "topo/cuboid_mapping.hpp"
 #include "topo/layout_comparison.hpp"
@@ -17,7 +17,7 @@
 #include "io/rankmap_file.hpp"
 #include "util/error.hpp"
 
-namespace g500::cli::map {
+namespace g500::map {
 
 using namespace g500::topo;
 using namespace g500::io;
@@ -191,4 +191,25 @@ void run_cuboid(const MapOptions& o, const SystemSpec& system, long long nodes) 
   write_outputs(o, system, p, &layout.coord_of_rank, &layout.logical_of_rank, box);
 }
 
-}  // namespace g500::cli::map
+void run_map_job(MapOptions o, bool nodes_given) {
+  if (o.method != "grid" && o.method != "cuboid") throw UsageError("unknown --method '" + o.method + "' (grid or cuboid)");
+  if (o.format != "csv" && o.format != "fugaku-rankmap")
+    throw UsageError("unknown --format '" + o.format + "' (csv or fugaku-rankmap)");
+  if (!o.link_csv.empty() && o.simulate.empty()) throw UsageError("--link-csv needs --simulate");
+  const SystemSpec system = o.shape.empty() ? system_preset(o.system) : parse_shape(o.shape);
+  long long capacity = 1;
+  for (const auto& a : system.axes) capacity *= a.size;
+  const bool cuboid = o.method == "cuboid" || !o.cuboid.empty();
+  o.nodes_given = nodes_given;
+  if (!o.axes.empty() && cuboid) throw UsageError("--axes belongs to --method grid");
+  long long nodes = o.nodes;
+  if (!nodes_given && !(cuboid && !o.cuboid.empty())) {
+    const auto g = parse_grid(o.grid);
+    nodes = g ? g->size() : capacity;
+  }
+  if (cuboid) run_cuboid(o, system, nodes);
+  else run_grid(o, system, nodes);
+  std::fflush(stdout);
+}
+
+}  // namespace g500::map

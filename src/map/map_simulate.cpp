@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "cli/map_actions.hpp"
+#include "map/map_job.hpp"
 #include "topo/allocation.hpp"
 #include "topo/cuboid_mapping.hpp"
 #include "topo/layout_comparison.hpp"
@@ -18,7 +18,7 @@
 #include "util/error.hpp"
 #include "util/output_file.hpp"
 
-namespace g500::cli::map {
+namespace g500::map {
 
 using namespace g500::topo;
 using namespace g500::io;
@@ -123,4 +123,4 @@ void run_simulation(const MapOptions& o, const SystemSpec& system, const GridMap
   }
 }
 
-}  // namespace g500::cli::map
+}  // namespace g500::map
