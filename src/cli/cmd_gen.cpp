@@ -7,11 +7,11 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "gen/generation_rate.hpp"
 #include "gen/kronecker.hpp"
 #include "cli/options.hpp"
 #include "cli/subcommand.hpp"
@@ -23,47 +23,16 @@
 namespace g500::cli {
 namespace {
 
-double process_cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
-
-double benchmark(const gen::KroneckerSpec& spec, bool weights, int repeat) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+// The --benchmark report line on rank 0.
+void print_generation_rate(const gen::KroneckerSpec& spec, bool weights, int repeat, const gen::GenerationRate& rate) {
+  int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const int64_t n = spec.nedges();
-  const int64_t lo = static_cast<int64_t>(static_cast<__int128>(n) * rank / size);
-  const int64_t hi = static_cast<int64_t>(static_cast<__int128>(n) * (rank + 1) / size);
-  gen::KroneckerGenerator generator(spec);
-  const int64_t chunk = int64_t{1} << 20;
-  std::vector<gen::Edge> edges(static_cast<size_t>(std::min(chunk, std::max<int64_t>(hi - lo, 1))));
-  std::vector<float> w(weights ? edges.size() : 0);
-  volatile int64_t sink = 0;  // keeps the generated edges observable
-  double best = 1e300, best_cpu = 1e300;
-  for (int r = 0; r < repeat; ++r) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = MPI_Wtime(), c0 = process_cpu_seconds();
-    for (int64_t b = lo; b < hi; b += chunk) {
-      int64_t e = std::min(hi, b + chunk);
-      generator.generate_parallel(b, e, edges.data(), weights ? w.data() : nullptr);
-      sink = sink + (edges[0].v0 ^ edges[e - b - 1].v1);
-    }
-    double local[2] = {MPI_Wtime() - t0, process_cpu_seconds() - c0}, elapsed = 0, cpu = 0;
-    MPI_Allreduce(&local[0], &elapsed, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    MPI_Allreduce(&local[1], &cpu, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    best = std::min(best, elapsed);
-    best_cpu = std::min(best_cpu, cpu);
-  }
-  // The CPU-time rate is what one core sustains (it is not affected by other load on the machine).
-  if (rank == 0)
-    std::printf("gen benchmark: SCALE=%d edgefactor=%d edges=%lld weights=%s ranks=%d threads/rank=%d, best of %d: "
-                "%.3f s wall = %.1f M edges/s; %.3f CPU s = %.1f M edges/s per core\n",
-                spec.scale, spec.edgefactor, static_cast<long long>(n), weights ? "yes" : "no", size,
-                omp_get_max_threads(), repeat, best, static_cast<double>(n) / best / 1e6, best_cpu,
-                static_cast<double>(n) / best_cpu / 1e6);
-  return best;
+  const double edges = static_cast<double>(spec.nedges());
+  std::printf("gen benchmark: SCALE=%d edgefactor=%d edges=%lld weights=%s ranks=%d threads/rank=%d, best of %d: "
+              "%.3f s wall = %.1f M edges/s; %.3f CPU s = %.1f M edges/s per core\n",
+              spec.scale, spec.edgefactor, static_cast<long long>(spec.nedges()), weights ? "yes" : "no", size,
+              omp_get_max_threads(), repeat, rate.best_seconds, edges / rate.best_seconds / 1e6,
+              rate.best_cpu_seconds, edges / rate.best_cpu_seconds / 1e6);
 }
 
 int run_gen(int argc, char** argv) {
@@ -119,7 +88,8 @@ int run_gen(int argc, char** argv) {
   options.force = force;
 
   if (bench) {
-    benchmark(spec, weights, repeat);
+    const gen::GenerationRate rate = gen::measure_generation_rate(spec, weights, repeat, MPI_COMM_WORLD);
+    if (rank == 0) print_generation_rate(spec, weights, repeat, rate);
     return 0;
   }
   if (output.empty()) throw UsageError("--output FILE is required (or use --benchmark)");
