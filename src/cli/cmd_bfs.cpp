@@ -4,6 +4,7 @@
 #include "bfs/driver.hpp"
 #include "cli/file_input.hpp"
 #include "cli/options.hpp"
+#include "cli/run_options.hpp"
 #include "cli/subcommand.hpp"
 #include "util/progress.hpp"
 
@@ -13,21 +14,9 @@ namespace {
 int run_bfs_command(int argc, char** argv) {
   BfsJob job;
   BenchmarkConfig& config = job.config;
-  std::string seed_text;
-  bool no_validate = false;
   CLI::App app{"Graph500 BFS benchmark: generate a Kronecker graph, build it (kernel 1), run BFS (kernel 2) from every root and validate", "g500 bfs"};
-  require_range(app.add_option("--scale", config.spec.scale, "log2 of the number of vertices"), 1, gen::kMaxScale)->capture_default_str();
-  require_at_least(app.add_option("--edgefactor", config.spec.edgefactor, "edges per vertex"), 1)->capture_default_str();
-  app.add_option("--seed", seed_text, "generator seeds A,B (default 2,3 as the reference)");
-  require_at_least(app.add_option("--roots", config.nroots,
-                                  "number of BFS roots (fewer when fewer vertices have an edge; stated on stderr)"),
-                   1)->capture_default_str();
-  require_non_empty(app.add_option("--grid", config.grid_text, "process grid RxC (default: R >= C, closest factors)"));
-  require_non_empty(app.add_option("--rankmap", config.rankmap_path, "place ranks on the grid as in this `g500 map` CSV (rank,row,col,...)"));
-  require_at_least(app.add_option("--threads", config.threads, "OpenMP threads per rank (default: cores / ranks on the node)"), 1);
-  app.add_flag("--no-validate", no_validate, "skip validation of the BFS results");
-  require_non_empty(app.add_option("--json", job.json_path, "write the full results as JSON to this file"));
-  app.add_flag("--force", job.force, "run even if the memory estimate exceeds the machine's memory");
+  RunOptions run;
+  run.add_to(app, config, job.json_path, job.force, "BFS");
   require_range(app.add_option("--substeps", config.bfs.substeps, "overlap: bottom-up sub-steps per grid-row position (n of Nakao et al. 2021, section 4.5; the visited bitmap travels in n segments)"), 1, 64)->capture_default_str();
   require_positive(app.add_option("--alpha", config.bfs.alpha, "direction switch: go bottom-up when frontier edges > unvisited edges / alpha"))->capture_default_str();
   require_positive(app.add_option("--beta", config.bfs.beta, "direction switch: go top-down when frontier vertices < N / beta"))->capture_default_str();
@@ -46,9 +35,7 @@ int run_bfs_command(int argc, char** argv) {
                                      "progress lines on stderr even when it is not a terminal (mpiexec gives the ranks a pipe)");
   quiet_flag->excludes(progress_flag);
   if (!parse_or_throw(app, argc, argv)) return 0;
-  check_edge_count(config.spec.scale, config.spec.edgefactor);
-  if (!seed_text.empty()) parse_seed_pair(seed_text, config.spec.seed1, config.spec.seed2);
-  config.validate = !no_validate;
+  run.apply(config);
   in.check(app, config.root_ids, config.root_seed);
   job.input = in.request;
   config.progress = progress_wanted(quiet, MPI_COMM_WORLD, progress);

@@ -4,6 +4,7 @@
 // This file parses the options; sssp/driver.cpp runs the job.
 #include "cli/file_input.hpp"
 #include "cli/options.hpp"
+#include "cli/run_options.hpp"
 #include "cli/subcommand.hpp"
 #include "sssp/driver.hpp"
 #include "util/error.hpp"
@@ -14,21 +15,9 @@ namespace {
 int run_sssp_command(int argc, char** argv) {
   SsspJob job;
   SsspConfig& config = job.config;
-  std::string seed_text;
-  bool no_validate = false;
   CLI::App app{"Graph500 SSSP benchmark: generate a weighted Kronecker graph, build it (kernel 1), run delta-stepping SSSP (kernel 3) from every root and validate", "g500 sssp"};
-  require_range(app.add_option("--scale", config.spec.scale, "log2 of the number of vertices"), 1, gen::kMaxScale)->capture_default_str();
-  require_at_least(app.add_option("--edgefactor", config.spec.edgefactor, "edges per vertex"), 1)->capture_default_str();
-  app.add_option("--seed", seed_text, "generator seeds A,B (default 2,3 as the reference)");
-  require_at_least(app.add_option("--roots", config.nroots,
-                                  "number of SSSP roots (fewer when fewer vertices have an edge; stated on stderr)"),
-                   1)->capture_default_str();
-  require_non_empty(app.add_option("--grid", config.grid_text, "process grid RxC (default: R >= C, closest factors)"));
-  require_non_empty(app.add_option("--rankmap", config.rankmap_path, "place ranks on the grid as in this `g500 map` CSV (rank,row,col,...)"));
-  require_at_least(app.add_option("--threads", config.threads, "OpenMP threads per rank (default: cores / ranks on the node)"), 1);
-  app.add_flag("--no-validate", no_validate, "skip validation of the SSSP results");
-  require_non_empty(app.add_option("--json", job.json_path, "write the full results as JSON to this file"));
-  app.add_flag("--force", job.force, "run even if the memory estimate exceeds the machine's memory");
+  RunOptions run;
+  run.add_to(app, config, job.json_path, job.force, "SSSP");
   require_positive(app.add_option("--delta", config.sssp.delta, "delta-stepping bucket width (edges lighter than delta are light)"))->capture_default_str();
   require_range(app.add_option("--sub-buckets", config.sssp.sub_buckets, "light phases take each bucket in this many narrower steps, in distance order (1 = plain delta-stepping)"), 1, 1024)->capture_default_str();
   require_non_negative(app.add_option("--pull-factor", config.sssp.pull_factor, "heavy phases pull when push work > factor x pull work (0 = always push)"))->capture_default_str();
@@ -46,9 +35,7 @@ int run_sssp_command(int argc, char** argv) {
   require_non_empty(app.add_option("--output-distances", job.distances_path, "write the distances from the first root to this file"));
   require_non_empty(app.add_option("--output-parents", job.parents_path, "write the shortest-path tree of the first root to this file"));
   if (!parse_or_throw(app, argc, argv)) return 0;
-  check_edge_count(config.spec.scale, config.spec.edgefactor);
-  if (!seed_text.empty()) parse_seed_pair(seed_text, config.spec.seed1, config.spec.seed2);
-  config.validate = !no_validate;
+  run.apply(config);
   for (const std::string& name : disabled) {
     if (name == "reorder")
       config.graph.reorder = false;
@@ -65,7 +52,7 @@ int run_sssp_command(int argc, char** argv) {
                      std::to_string(roots_asked) + " roots");
   if (in.request.path.empty() && app.get_option("--weight-seed")->count())
     throw UsageError("--weight-seed needs --input (generated graphs have the reference generator's weights)");
-  if ((!job.distances_path.empty() || !job.parents_path.empty()) && no_validate)
+  if ((!job.distances_path.empty() || !job.parents_path.empty()) && run.no_validate)
     throw UsageError("--output-distances and --output-parents write a validated result; drop --no-validate");
 
   return run_sssp_job(job);

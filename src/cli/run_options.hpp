@@ -1,0 +1,22 @@
+// The options every kernel run has (g500 bfs, g500 sssp): graph size and seeds, roots, grid and
+// rank placement, threads, validation, the JSON file and --force.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "run/run_setup.hpp"
+
+namespace g500::cli {
+
+struct RunOptions {
+  std::string seed_text;
+  bool no_validate = false;
+
+  // Registers the options into config, json_path and force; `kernel` names the search in the help
+  // ("BFS", "SSSP").
+  void add_to(CLI::App& app, RunConfig& config, std::string& json_path, bool& force, const std::string& kernel);
+  // After parsing: checks the edge count, parses --seed and sets config.validate; throws UsageError.
+  void apply(RunConfig& config) const;
+};
+
+}  // namespace g500::cli
