@@ -2,14 +2,28 @@
 """Started by mpirun in place of g500 (scripts/cluster --binary): measures the links of the
 namespace cluster with plain TCP. Rank 0 (host 1) serves; every other rank measures the median
 round trip of 20 one-byte messages to host 1 and the rate of sending MB megabytes to it, and
-prints `rank R on HOSTNAME: rtt X ms, Y Mbit/s`. usage: link_probe.py MB"""
+prints `rank R on HOSTNAME: rtt X ms, Y Mbit/s`; rank 0 answers each connection in a thread of
+its own. usage: link_probe.py MB"""
 import os
 import socket
 import sys
+import threading
 import time
 
 PORT = 5999
 HOST1 = "10.250.0.1"
+
+
+def answer(c):
+    c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    if c.recv(1) == b"p":
+        while data := c.recv(1):
+            c.sendall(data)
+    else:
+        while c.recv(1 << 20):
+            pass
+        c.sendall(b"k")
+    c.close()
 
 
 def serve(clients):
@@ -17,17 +31,12 @@ def serve(clients):
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     server.bind(("0.0.0.0", PORT))
     server.listen()
+    threads = []
     for _ in range(2 * clients):  # a round-trip connection and a bulk connection per client
-        c, _ = server.accept()
-        c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        if c.recv(1) == b"p":
-            while data := c.recv(1):
-                c.sendall(data)
-        else:
-            while c.recv(1 << 20):
-                pass
-            c.sendall(b"k")
-        c.close()
+        threads.append(threading.Thread(target=answer, args=(server.accept()[0],)))
+        threads[-1].start()
+    for t in threads:
+        t.join()
 
 
 def connect(kind):
@@ -45,7 +54,6 @@ def connect(kind):
 
 
 def measure(rank, megabytes):
-    time.sleep(0.5 * rank)  # one client at a time: rank 0 serves them in turn
     c = connect(b"p")
     trips = []
     for _ in range(20):
