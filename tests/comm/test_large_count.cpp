@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "comm/coll_algorithms.hpp"
 #include "comm/collectives.hpp"
 #include "comm/large_count.hpp"
 
@@ -217,6 +218,53 @@ TEST(LargeCount, SendrecvRingWithUnequalLengths) {
     std::iota(want.begin(), want.end(), 100 * from);
     EXPECT_EQ(in, want) << "limit " << bytes;
   }
+}
+
+// The messages the dimension-wise alltoallv and Bruck's alltoall build themselves (forwarded
+// parcels, half of all blocks) go in pieces of CollOptions::limits: with 8-byte pieces the results
+// are still MPI's.
+TEST(LargeCount, AlgorithmsCutTheirOwnMessagesIntoPieces) {
+  World w;
+  CollOptions options;
+  options.limits = limit(8);
+  std::vector<int> counts(w.size), displs(w.size), recv_counts(w.size), recv_displs(w.size);
+  for (int p = 0; p < w.size; ++p) {
+    counts[p] = static_cast<int>(block_length(w.rank, p, 1));
+    recv_counts[p] = static_cast<int>(block_length(p, w.rank, 1));
+  }
+  std::exclusive_scan(counts.begin(), counts.end(), displs.begin(), 0);
+  std::exclusive_scan(recv_counts.begin(), recv_counts.end(), recv_displs.begin(), 0);
+  std::vector<uint64_t> send, want;
+  for (int p = 0; p < w.size; ++p)
+    for (int64_t i = 0; i < counts[p]; ++i) send.push_back(value(w.rank, p, i));
+  for (int q = 0; q < w.size; ++q)
+    for (int64_t i = 0; i < recv_counts[q]; ++i) want.push_back(value(q, w.rank, i));
+  std::vector<uint64_t> recv(want.size());
+  ASSERT_EQ(alltoallv_dimwise(send.data(), counts.data(), displs.data(), MPI_UINT64_T, recv.data(), recv_counts.data(),
+                              recv_displs.data(), MPI_UINT64_T, MPI_COMM_WORLD, options),
+            MPI_SUCCESS);
+  EXPECT_EQ(recv, want);
+
+  constexpr int kBlock = 5;
+  std::vector<uint64_t> blocks(kBlock * w.size), gathered(kBlock * w.size), expected;
+  for (int p = 0; p < w.size; ++p)
+    for (int i = 0; i < kBlock; ++i) blocks[p * kBlock + i] = value(w.rank, p, i);
+  for (int q = 0; q < w.size; ++q)
+    for (int i = 0; i < kBlock; ++i) expected.push_back(value(q, w.rank, i));
+  ASSERT_EQ(alltoall_bruck(blocks.data(), kBlock, MPI_UINT64_T, gathered.data(), kBlock, MPI_UINT64_T, MPI_COMM_WORLD,
+                           options),
+            MPI_SUCCESS);
+  EXPECT_EQ(gathered, expected);
+}
+
+// Equal-block layouts keep 64-bit offsets: an alltoall whose blocks add up to more than 2^31-1
+// elements has offsets beyond an int (nothing is sent here, the layout is only computed).
+TEST(LargeCount, EqualBlockOffsetsAreSixtyFourBit) {
+  constexpr int kPeers = 3;
+  const BlockLayout layout = equal_layout(INT_MAX, MPI_UINT64_T, kPeers);
+  EXPECT_EQ(layout.offsets[2], MPI_Aint{2} * INT_MAX * 8);
+  const int counts[kPeers] = {1, 2, 3}, displs[kPeers] = {INT_MAX - 3, 0, INT_MAX - 1};
+  EXPECT_EQ(v_layout(counts, displs, MPI_UINT64_T, kPeers).offsets[2], MPI_Aint{INT_MAX - 1} * 8);
 }
 
 TEST(LargeCount, LimitsAndNarrowing) {
