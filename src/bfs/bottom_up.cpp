@@ -18,6 +18,7 @@
 
 #include "bfs/bfs.hpp"
 #include "bfs/sparse_switch.hpp"
+#include "comm/large_count.hpp"
 #include "graph/column_blocks.hpp"
 
 namespace g500 {
@@ -146,6 +147,9 @@ class BlockScanner {
 };
 
 constexpr int64_t kWordsPerScanChunk = 64;  // dynamic-schedule unit of the bottom-up scan
+// Tags of Algorithm 3's direct exchange of found pairs along the row (send_pairs_now).
+constexpr int kPairCountTag = 1001;
+constexpr int kPairTag = 1002;
 
 struct ScanCounts {
   int64_t examined = 0;  // adjacency entries read
@@ -215,40 +219,32 @@ const uint64_t* DistributedBfs::gather_column_frontier(comm::PhaseProfile& profi
   const uint64_t* part = frontier_bits_.data();
   if (!dist_.columns_aligned()) {
     ScopedPhase timed(profile, Phase::kSendrecv);
-    part = static_cast<const uint64_t*>(hosted_column_block(part, hosted_frontier_.data(), static_cast<int>(block_words),
-                                                            MPI_UINT64_T, dist_, grid_));
+    part = static_cast<const uint64_t*>(hosted_column_block(part, hosted_frontier_.data(), block_words, MPI_UINT64_T,
+                                                            dist_, grid_));
   }
   if (R == 1) return part;  // the column is our block alone
-  std::vector<int> counts(R), displs(R);
   if (!options_.sparse_switch) {
     ScopedPhase timed(profile, Phase::kAllgatherv);
-    for (int r = 0; r < R; ++r) {
-      counts[r] = static_cast<int>(block_words);
-      displs[r] = static_cast<int>(r * block_words);
-    }
-    allgatherv_(part, static_cast<int>(block_words), MPI_UINT64_T, column_frontier_.data(),
-                counts.data(), displs.data(), MPI_UINT64_T, grid_.col_comm());
+    comm::allgatherv(part, column_frontier_.data(), std::vector<int64_t>(R, block_words), MPI_UINT64_T,
+                     grid_.col_comm(), allgatherv_, grid_.limits());
     return column_frontier_.data();
   }
   // sparse-switch: each part as a bitmap or as the list of its frontier vertices.
-  int mine = 0;
+  int64_t mine = 0;
   {
     ScopedPhase timed(profile, Phase::kCalculation);
     frontier_message_.resize(sparse_switch::max_message_words(block_words));
-    mine = static_cast<int>(sparse_switch::encode(part, block_words, sparse_switch::Listed::kSetBits,
-                                                  true, frontier_message_.data()));
+    mine = static_cast<int64_t>(sparse_switch::encode(part, block_words, sparse_switch::Listed::kSetBits, true,
+                                                      frontier_message_.data()));
   }
+  std::vector<int64_t> displs;
   {
     ScopedPhase timed(profile, Phase::kAllgatherv);
-    MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, grid_.col_comm());
-    int total = 0;
-    for (int r = 0; r < R; ++r) {
-      displs[r] = total;
-      total += counts[r];
-    }
-    frontier_messages_.resize(total);
-    allgatherv_(frontier_message_.data(), mine, MPI_UINT64_T, frontier_messages_.data(), counts.data(), displs.data(),
-                MPI_UINT64_T, grid_.col_comm());
+    const std::vector<int64_t> counts = comm::allgather_counts(mine, grid_.col_comm());
+    displs = comm::packed_displacements(counts);
+    frontier_messages_.resize(displs[R - 1] + counts[R - 1]);
+    comm::allgatherv(frontier_message_.data(), frontier_messages_.data(), counts, MPI_UINT64_T, grid_.col_comm(),
+                     allgatherv_, grid_.limits());
   }
   ScopedPhase timed(profile, Phase::kCalculation);
   for (int r = 0; r < R; ++r)
@@ -272,7 +268,10 @@ namespace {
 // The visited segments travelling along the grid row during one bottom-up step: each comes from
 // the neighbour on the side it travels from and, once scanned, goes on to the other side. Every
 // segment has its own tag, buffers and requests, so the segments of a sub-step are scanned in the
-// order they arrive.
+// order they arrive. A segment is at most a block's bitmap, 2^26 words with 32-bit local ids, so
+// its messages need no rounds; their counts are still checked (comm::narrow_count).
+constexpr const char* kSegmentMessage = "bottom-up visited segment";
+
 class SegmentRing {
  public:
   using Messages = std::vector<std::vector<uint64_t>>;
@@ -323,8 +322,8 @@ class SegmentRing {
     MPI_Wait(&sends_[k], MPI_STATUS_IGNORE);
     const size_t length = sparse_switch::encode(rotating + segment.begin, segment.end - segment.begin,
                                                 sparse_switch::Listed::kClearBits, sparse, send_[k].data());
-    MPI_Isend(send_[k].data(), static_cast<int>(length), MPI_UINT64_T, segment.leftward ? left_ : right_, k, comm_,
-              &sends_[k]);
+    MPI_Isend(send_[k].data(), comm::narrow_count(static_cast<int64_t>(length), kSegmentMessage), MPI_UINT64_T,
+              segment.leftward ? left_ : right_, k, comm_, &sends_[k]);
   }
 
   void wait_sends(comm::PhaseProfile& profile) {
@@ -334,8 +333,8 @@ class SegmentRing {
 
  private:
   void post_receive(int k) {
-    MPI_Irecv(recv_[k].data(), static_cast<int>(recv_[k].size()), MPI_UINT64_T, segments_[k].leftward ? right_ : left_,
-              k, comm_, &next_receives_[k]);
+    MPI_Irecv(recv_[k].data(), comm::narrow_count(static_cast<int64_t>(recv_[k].size()), kSegmentMessage), MPI_UINT64_T,
+              segments_[k].leftward ? right_ : left_, k, comm_, &next_receives_[k]);
   }
 
   const std::vector<Segment>& segments_;
@@ -472,11 +471,12 @@ void DistributedBfs::send_pairs_now(int to, int from, comm::PhaseProfile& profil
   std::vector<uint64_t> received;
   {
     comm::ScopedPhase timed(profile, Phase::kSendrecv);
-    int outgoing = static_cast<int>(send.size()), incoming = 0;
-    MPI_Sendrecv(&outgoing, 1, MPI_INT, to, 1001, &incoming, 1, MPI_INT, from, 1001, grid_.row_comm(), MPI_STATUS_IGNORE);
-    received.resize(incoming);
-    MPI_Sendrecv(send.data(), outgoing, MPI_UINT64_T, to, 1002, received.data(), incoming, MPI_UINT64_T, from, 1002,
+    int64_t outgoing = static_cast<int64_t>(send.size()), incoming = 0;
+    MPI_Sendrecv(&outgoing, 1, MPI_INT64_T, to, kPairCountTag, &incoming, 1, MPI_INT64_T, from, kPairCountTag,
                  grid_.row_comm(), MPI_STATUS_IGNORE);
+    received.resize(incoming);
+    comm::sendrecv(send.data(), outgoing, to, received.data(), incoming, from, MPI_UINT64_T, kPairTag, grid_.row_comm(),
+                   grid_.limits());
   }
   comm::ScopedPhase timed(profile, Phase::kCalculation);
 #pragma omp parallel num_threads(nthreads_)

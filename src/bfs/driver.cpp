@@ -51,15 +51,15 @@ void print_report(const BfsJob& job, const std::optional<io::EdgeInput>& edges, 
 
 int run_bfs_job(BfsJob& job) {
   BenchmarkConfig& config = job.config;
-  const std::unique_ptr<OutputFile> json_file = open_named_output(job.json_path);
-  const std::unique_ptr<OutputFile> parents_file = open_named_output(job.parents_path);
-  const std::unique_ptr<OutputFile> depths_file = open_named_output(job.depths_path);
+  const std::unique_ptr<OutputFile> json_file = open_named_output(job.json_path, job.config.messages);
+  const std::unique_ptr<OutputFile> parents_file = open_named_output(job.parents_path, job.config.messages);
+  const std::unique_ptr<OutputFile> depths_file = open_named_output(job.depths_path, job.config.messages);
   const bool force = job.force;
   std::optional<io::EdgeInput> edges =
-      load_file_input(job.input, config.spec, config.root_seed, config.progress,
+      load_file_input(job.input, config.spec, config.root_seed, config.messages, config.progress,
                       [&](const io::DeclaredSize& size) { check_declared_bfs_input(config, size, force); });
   if (edges) config.input = &*edges;
-  OutputIds ids(config.input);
+  OutputIds ids(config.input, config.messages);
   if (parents_file || depths_file)
     config.first_root_hook = [&](const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
                                  const std::vector<int64_t>& parents) {

@@ -44,24 +44,19 @@ void DistributedBfs::snapshot_visited(int64_t frontier_edges, comm::PhaseProfile
 
 void DistributedBfs::gather_row_frontier(comm::PhaseProfile& profile) {
   const int C = dist_.C;
-  std::vector<int> counts(C), displs(C);
+  std::vector<int64_t> counts, displs;
   {
     comm::ScopedPhase timed(profile, comm::Phase::kAllgatherv);
-    int mine = static_cast<int>(frontier_.size());
-    MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, grid_.row_comm());
-    int64_t total = 0;
-    for (int r = 0; r < C; ++r) {
-      displs[r] = static_cast<int>(total);
-      total += counts[r];
-    }
-    gathered_.resize(total);
-    allgatherv_(frontier_.data(), mine, MPI_UINT32_T, gathered_.data(), counts.data(), displs.data(), MPI_UINT32_T,
-                grid_.row_comm());
+    counts = comm::allgather_counts(static_cast<int64_t>(frontier_.size()), grid_.row_comm());
+    displs = comm::packed_displacements(counts);
+    gathered_.resize(displs[C - 1] + counts[C - 1]);
+    comm::allgatherv(frontier_.data(), gathered_.data(), counts, MPI_UINT32_T, grid_.row_comm(), allgatherv_,
+                     grid_.limits());
   }
   // Owned offsets of P(i, r) become row-local ids: its block is the r-th of row set i.
   comm::ScopedPhase timed(profile, comm::Phase::kCalculation);
   for (int r = 1; r < C; ++r)
-    for (int k = displs[r]; k < displs[r] + counts[r]; ++k) gathered_[k] += static_cast<LocalId>(r * dist_.block);
+    for (int64_t k = displs[r]; k < displs[r] + counts[r]; ++k) gathered_[k] += static_cast<LocalId>(r * dist_.block);
 }
 
 int64_t DistributedBfs::expand_row_frontier(comm::ThreadBuckets& buckets, comm::PhaseProfile& profile) {

@@ -24,6 +24,7 @@ int run_bfs_command(int argc, char** argv) {
   app.add_option("--allgatherv", config.bfs.allgatherv, "allgatherv algorithm (see g500 coll)")->capture_default_str();
   std::string disabled;
   app.add_option("--disable", disabled, "switch off techniques of Nakao et al. 2021, section 4, comma-separated: " + switchable_list());
+  add_message_limit_option(app, config.messages);
   app.add_flag("--trace", config.bfs.trace, "record per-level direction, frontier size, edges examined and time in the JSON");
   FileInputOptions in;
   in.add_to(app, "BFS");

@@ -50,6 +50,8 @@ int run_gen(int argc, char** argv) {
   app.add_option("--format", format, "tsv or bin (default tsv)");
   app.add_flag("--weights", weights, "also write each edge's float32 SSSP weight");
   app.add_flag("--force", force, "write even if the output looks larger than the free disk space");
+  io::EdgeWriteOptions options;
+  add_message_limit_option(app, options.messages);
   auto* bench_option = app.add_flag("--benchmark", bench, "only generate (no output) and report edges per second");
   auto* repeat_option =
       require_at_least(app.add_option("--repeat", repeat, "with --benchmark: number of timed runs (default 3)"), 1);
@@ -77,7 +79,6 @@ int run_gen(int argc, char** argv) {
   parse_seed_pair(seed_text, spec.seed1, spec.seed2);
   spec.scale = scale;
   spec.edgefactor = edgefactor;
-  io::EdgeWriteOptions options;
   if (format == "tsv")
     options.format = io::EdgeFormat::tsv;
   else if (format == "bin")

@@ -28,6 +28,7 @@ int run_sssp_command(int argc, char** argv) {
                  "keeps, instead of a search for every parent afterwards)")
       ->delimiter(',');
   require_at_least(app.add_option("--compare-dijkstra", config.compare_dijkstra, "also solve the first N roots with a serial Dijkstra on rank 0 and report the speed-up"), 0);
+  add_message_limit_option(app, config.messages);
   FileInputOptions in;
   in.add_to(app, "SSSP");
   require_unsigned(app.add_option("--weight-seed", config.weight_seed,

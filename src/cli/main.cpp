@@ -10,6 +10,7 @@
 
 #include "cli/subcommand.hpp"
 #include "util/error.hpp"
+#include "util/fingerprint.hpp"
 
 namespace g500::cli {
 std::map<std::string, SubcommandInfo>& subcommands() {
@@ -32,7 +33,15 @@ int main(int argc, char** argv) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   int status = 0;
-  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+  // Every rank must run the same build, MPI library and command line (util/fingerprint.hpp):
+  // checked before any subcommand parses its options or starts a collective.
+  if (const std::string disagreement =
+          g500::fingerprint_disagreement(g500::this_process_fingerprint(argc, argv), MPI_COMM_WORLD);
+      !disagreement.empty()) {
+    if (rank == 0)
+      std::fprintf(stderr, "g500%s%s: error: %s\n", argc < 2 ? "" : " ", argc < 2 ? "" : argv[1], disagreement.c_str());
+    status = 2;
+  } else if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
     if (rank == 0) print_usage(argc < 2 ? stderr : stdout);
     status = argc < 2 ? 2 : 0;
   } else {

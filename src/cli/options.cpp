@@ -83,6 +83,13 @@ CLI::Option* require_range(CLI::Option* option, long long min, long long max) {
                       });
 }
 
+void add_message_limit_option(CLI::App& app, MessageLimits& limits) {
+  require_range(app.add_option("--max-message-bytes", limits.max_message_bytes,
+                               "largest message of one MPI call; larger ones go in rounds (for tests)"),
+                MessageLimits::kSmallestBytes, MessageLimits::kLargestBytes)
+      ->group("");  // hidden from --help
+}
+
 CLI::Option* require_at_least(CLI::Option* option, long long min, long long max) {
   return attach_check(option, ">=" + std::to_string(min), [min, max](const std::string& name, std::string& text) {
     const std::string at_least = name + " must be at least " + std::to_string(min) + got(text);

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string>
 
+#include "util/message_limits.hpp"
+
 namespace g500::cli {
 
 // Parses argv; returns false when --help was asked (help printed by rank 0), throws UsageError
@@ -36,6 +38,10 @@ void check_edge_count(int scale, int edgefactor);
 
 // "A,B" -> two seeds; throws UsageError otherwise.
 void parse_seed_pair(const std::string& text, uint64_t& seed1, uint64_t& seed2);
+
+// The hidden option --max-message-bytes N (docs/messages.md): the largest message of one MPI
+// call, 1..2^31-1; larger messages go in rounds. For tests that force tiny rounds on small graphs.
+void add_message_limit_option(CLI::App& app, MessageLimits& limits);
 
 
 }  // namespace g500::cli

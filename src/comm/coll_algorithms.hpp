@@ -5,7 +5,10 @@
 #pragma once
 #include <mpi.h>
 
+#include <vector>
+
 #include "comm/coll_common.hpp"
+#include "util/message_limits.hpp"
 
 namespace g500::comm {
 
@@ -13,6 +16,10 @@ struct CollOptions {
   int segment_bytes = 0;  // pipelining segment for bcast; 0 = whole message in one piece
   Shape3 shape{};         // logical shape for dimension-aware algorithms; 1x1x1 = balanced 3D
   int trees = 3;          // number of trees for bcast_ktree (3 ~ Trinaryx3, 6 ~ Trinaryx6)
+  // The messages an algorithm makes itself (alltoallv_dimwise's forwarded parcels, Bruck's
+  // half-buffers) can exceed MPI's int count even when every block fits: they go in pieces of at
+  // most this many bytes (comm/large_count.hpp).
+  MessageLimits limits{};
 };
 
 // ---- alltoallv ----
@@ -26,6 +33,21 @@ int alltoallv_pairwise(const void* sendbuf, const int* sendcounts, const int* sd
 int alltoallv_dimwise(const void* sendbuf, const int* sendcounts, const int* sdispls,
                       MPI_Datatype sendtype, void* recvbuf, const int* recvcounts, const int* rdispls,
                       MPI_Datatype recvtype, MPI_Comm comm, const CollOptions& options);
+
+// The blocks of an all-to-all buffer, one per peer: element count and byte offset. Offsets are
+// 64-bit, so an alltoall of equal blocks may span more than 2^31-1 elements in all (its MPI
+// signature has no displacements to overflow). alltoallv and alltoall share the linear and
+// pairwise exchanges through them.
+struct BlockLayout {
+  std::vector<int> counts;
+  std::vector<MPI_Aint> offsets;
+};
+BlockLayout v_layout(const int* counts, const int* displs, MPI_Datatype type, int size);
+BlockLayout equal_layout(int count, MPI_Datatype type, int size);
+int linear_exchange(const void* sendbuf, const BlockLayout& send, MPI_Datatype sendtype, void* recvbuf,
+                    const BlockLayout& recv, MPI_Datatype recvtype, MPI_Comm comm);
+int pairwise_exchange(const void* sendbuf, const BlockLayout& send, MPI_Datatype sendtype, void* recvbuf,
+                      const BlockLayout& recv, MPI_Datatype recvtype, MPI_Comm comm);
 
 // ---- alltoall ----
 int alltoall_linear(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,

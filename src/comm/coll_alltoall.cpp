@@ -3,34 +3,24 @@
 #include <vector>
 
 #include "comm/coll_algorithms.hpp"
+#include "comm/large_count.hpp"
 
 namespace g500::comm {
 
-namespace {
-std::vector<int> repeated(int value, int times) { return std::vector<int>(times, value); }
-std::vector<int> strided(int stride, int times) {
-  std::vector<int> out(times);
-  for (int i = 0; i < times; ++i) out[i] = i * stride;
-  return out;
-}
-}  // namespace
-
 // Basic linear alltoall: every Irecv and Isend posted at once (alltoallv_linear with equal blocks).
 int alltoall_linear(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const CollOptions& options) {
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const CollOptions&) {
   const int size = comm_facts(comm).size;
-  return alltoallv_linear(sendbuf, repeated(sendcount, size).data(), strided(sendcount, size).data(),
-                          sendtype, recvbuf, repeated(recvcount, size).data(),
-                          strided(recvcount, size).data(), recvtype, comm, options);
+  return linear_exchange(sendbuf, equal_layout(sendcount, sendtype, size), sendtype, recvbuf,
+                         equal_layout(recvcount, recvtype, size), recvtype, comm);
 }
 
 // Pairwise exchange alltoall: round R sends to rank+R and receives from rank-R.
 int alltoall_pairwise(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const CollOptions& options) {
+                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const CollOptions&) {
   const int size = comm_facts(comm).size;
-  return alltoallv_pairwise(sendbuf, repeated(sendcount, size).data(), strided(sendcount, size).data(),
-                            sendtype, recvbuf, repeated(recvcount, size).data(),
-                            strided(recvcount, size).data(), recvtype, comm, options);
+  return pairwise_exchange(sendbuf, equal_layout(sendcount, sendtype, size), sendtype, recvbuf,
+                           equal_layout(recvcount, recvtype, size), recvtype, comm);
 }
 
 // Bruck alltoall: rotate blocks so block i goes to rank+i; in round k (k = 1, 2, 4, ...) send every
@@ -42,7 +32,7 @@ int alltoall_bruck(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   if (!is_contiguous(sendtype) || !is_contiguous(recvtype))
     return alltoall_pairwise(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, options);
   const auto [rank, size] = comm_facts(comm);
-  const auto block = static_cast<std::size_t>(sendcount * extent_of(sendtype));
+  const auto block = static_cast<std::size_t>(MPI_Aint{sendcount} * extent_of(sendtype));
   if (block == 0) return MPI_SUCCESS;
   std::vector<char> rotated(block * size);
   for (int i = 0; i < size; ++i)
@@ -53,16 +43,15 @@ int alltoall_bruck(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
     for (int i = 0; i < size; ++i)
       if (i & distance) outgoing.insert(outgoing.end(), &rotated[i * block], &rotated[i * block] + block);
     incoming.resize(outgoing.size());
-    int status = MPI_Sendrecv(outgoing.data(), static_cast<int>(outgoing.size()), MPI_BYTE,
-                              (rank + distance) % size, kCollectiveTag, incoming.data(),
-                              static_cast<int>(incoming.size()), MPI_BYTE,
-                              (rank - distance + size) % size, kCollectiveTag, comm, MPI_STATUS_IGNORE);
-    if (status != MPI_SUCCESS) return status;
+    // Half of all blocks travel in one round: more bytes than an int count can hold, in pieces.
+    const auto length = static_cast<int64_t>(outgoing.size());
+    sendrecv(outgoing.data(), length, (rank + distance) % size, incoming.data(), length,
+             (rank - distance + size) % size, MPI_BYTE, kCollectiveTag, comm, options.limits);
     std::size_t taken = 0;
     for (int i = 0; i < size; ++i)
       if (i & distance) std::memcpy(&rotated[i * block], &incoming[block * taken++], block);
   }
-  const auto recv_block = static_cast<std::size_t>(recvcount * extent_of(recvtype));
+  const auto recv_block = static_cast<std::size_t>(MPI_Aint{recvcount} * extent_of(recvtype));
   if (recv_block < block) return MPI_ERR_TRUNCATE;
   for (int i = 0; i < size; ++i)
     std::memcpy(byte_offset(recvbuf, ((rank - i + size) % size) * recv_block), &rotated[i * block], block);

@@ -5,49 +5,76 @@
 #include <vector>
 
 #include "comm/coll_algorithms.hpp"
+#include "comm/large_count.hpp"
 
 namespace g500::comm {
 
-// Basic linear alltoallv: post every Irecv and Isend at once, then wait for all of them.
-int alltoallv_linear(const void* sendbuf, const int* sendcounts, const int* sdispls,
-                     MPI_Datatype sendtype, void* recvbuf, const int* recvcounts, const int* rdispls,
-                     MPI_Datatype recvtype, MPI_Comm comm, const CollOptions&) {
+BlockLayout v_layout(const int* counts, const int* displs, MPI_Datatype type, int size) {
+  const MPI_Aint extent = extent_of(type);
+  BlockLayout layout{std::vector<int>(counts, counts + size), std::vector<MPI_Aint>(size)};
+  for (int p = 0; p < size; ++p) layout.offsets[p] = MPI_Aint{displs[p]} * extent;
+  return layout;
+}
+
+BlockLayout equal_layout(int count, MPI_Datatype type, int size) {
+  const MPI_Aint block = MPI_Aint{count} * extent_of(type);
+  BlockLayout layout{std::vector<int>(size, count), std::vector<MPI_Aint>(size)};
+  for (int p = 0; p < size; ++p) layout.offsets[p] = p * block;
+  return layout;
+}
+
+// Basic linear exchange: post every Irecv and Isend at once, then wait for all of them.
+int linear_exchange(const void* sendbuf, const BlockLayout& send, MPI_Datatype sendtype, void* recvbuf,
+                    const BlockLayout& recv, MPI_Datatype recvtype, MPI_Comm comm) {
   const auto [rank, size] = comm_facts(comm);
-  const MPI_Aint send_extent = extent_of(sendtype), recv_extent = extent_of(recvtype);
   std::vector<MPI_Request> requests;
   requests.reserve(2 * static_cast<std::size_t>(size));
   for (int step = 0; step < size; ++step) {
     int peer = (rank + step) % size;
     MPI_Request request;
-    MPI_Irecv(byte_offset(recvbuf, rdispls[peer] * recv_extent), recvcounts[peer], recvtype, peer,
-              kCollectiveTag, comm, &request);
+    MPI_Irecv(byte_offset(recvbuf, recv.offsets[peer]), recv.counts[peer], recvtype, peer, kCollectiveTag, comm,
+              &request);
     requests.push_back(request);
   }
   for (int step = 0; step < size; ++step) {
     int peer = (rank + step) % size;
     MPI_Request request;
-    MPI_Isend(byte_offset(sendbuf, sdispls[peer] * send_extent), sendcounts[peer], sendtype, peer,
-              kCollectiveTag, comm, &request);
+    MPI_Isend(byte_offset(sendbuf, send.offsets[peer]), send.counts[peer], sendtype, peer, kCollectiveTag, comm,
+              &request);
     requests.push_back(request);
   }
   return MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
 }
 
-// Pairwise exchange alltoallv: in round R (0..P-1) send to rank+R and receive from rank-R.
-int alltoallv_pairwise(const void* sendbuf, const int* sendcounts, const int* sdispls,
-                       MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
-                       const int* rdispls, MPI_Datatype recvtype, MPI_Comm comm, const CollOptions&) {
+// Pairwise exchange: in round R (0..P-1) send to rank+R and receive from rank-R.
+int pairwise_exchange(const void* sendbuf, const BlockLayout& send, MPI_Datatype sendtype, void* recvbuf,
+                      const BlockLayout& recv, MPI_Datatype recvtype, MPI_Comm comm) {
   const auto [rank, size] = comm_facts(comm);
-  const MPI_Aint send_extent = extent_of(sendtype), recv_extent = extent_of(recvtype);
   for (int round = 0; round < size; ++round) {
     int to = (rank + round) % size;
     int from = (rank - round + size) % size;
-    int status = MPI_Sendrecv(byte_offset(sendbuf, sdispls[to] * send_extent), sendcounts[to], sendtype,
-                              to, kCollectiveTag, byte_offset(recvbuf, rdispls[from] * recv_extent),
-                              recvcounts[from], recvtype, from, kCollectiveTag, comm, MPI_STATUS_IGNORE);
+    int status = MPI_Sendrecv(byte_offset(sendbuf, send.offsets[to]), send.counts[to], sendtype, to, kCollectiveTag,
+                              byte_offset(recvbuf, recv.offsets[from]), recv.counts[from], recvtype, from,
+                              kCollectiveTag, comm, MPI_STATUS_IGNORE);
     if (status != MPI_SUCCESS) return status;
   }
   return MPI_SUCCESS;
+}
+
+int alltoallv_linear(const void* sendbuf, const int* sendcounts, const int* sdispls,
+                     MPI_Datatype sendtype, void* recvbuf, const int* recvcounts, const int* rdispls,
+                     MPI_Datatype recvtype, MPI_Comm comm, const CollOptions&) {
+  const int size = comm_facts(comm).size;
+  return linear_exchange(sendbuf, v_layout(sendcounts, sdispls, sendtype, size), sendtype, recvbuf,
+                         v_layout(recvcounts, rdispls, recvtype, size), recvtype, comm);
+}
+
+int alltoallv_pairwise(const void* sendbuf, const int* sendcounts, const int* sdispls,
+                       MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
+                       const int* rdispls, MPI_Datatype recvtype, MPI_Comm comm, const CollOptions&) {
+  const int size = comm_facts(comm).size;
+  return pairwise_exchange(sendbuf, v_layout(sendcounts, sdispls, sendtype, size), sendtype, recvbuf,
+                           v_layout(recvcounts, rdispls, recvtype, size), recvtype, comm);
 }
 
 namespace {
@@ -92,19 +119,19 @@ void unpack_parcels(const std::vector<char>& in, std::vector<Parcel>& into) {
   }
 }
 
-// Sends a byte buffer to `to` while receiving one of unknown length from `from` (probed).
-int exchange_bytes(const std::vector<char>& out, int to, std::vector<char>& in, int from, MPI_Comm comm) {
-  MPI_Request request;
-  int status = MPI_Isend(out.data(), static_cast<int>(out.size()), MPI_BYTE, to, kCollectiveTag, comm, &request);
+// Sends a byte buffer to `to` while receiving one of unknown length from `from`: the lengths go
+// first (64-bit), then the bytes in pieces within the limit, since forwarded parcels can add up to
+// more than MPI's int count.
+int exchange_bytes(const std::vector<char>& out, int to, std::vector<char>& in, int from, MPI_Comm comm,
+                   const MessageLimits& limits) {
+  const int64_t out_length = static_cast<int64_t>(out.size());
+  int64_t in_length = 0;
+  int status = MPI_Sendrecv(&out_length, 1, MPI_INT64_T, to, kCollectiveTag, &in_length, 1, MPI_INT64_T, from,
+                            kCollectiveTag, comm, MPI_STATUS_IGNORE);
   if (status != MPI_SUCCESS) return status;
-  MPI_Status probed;
-  MPI_Probe(from, kCollectiveTag, comm, &probed);
-  int length = 0;
-  MPI_Get_count(&probed, MPI_BYTE, &length);
-  in.resize(static_cast<std::size_t>(length));
-  status = MPI_Recv(in.data(), length, MPI_BYTE, from, kCollectiveTag, comm, MPI_STATUS_IGNORE);
-  int sent = MPI_Wait(&request, MPI_STATUS_IGNORE);
-  return status != MPI_SUCCESS ? status : sent;
+  in.resize(static_cast<std::size_t>(in_length));
+  sendrecv(out.data(), out_length, to, in.data(), in_length, from, MPI_BYTE, kCollectiveTag, comm, limits);
+  return MPI_SUCCESS;
 }
 
 }  // namespace
@@ -147,7 +174,7 @@ int alltoallv_dimwise(const void* sendbuf, const int* sendcounts, const int* sdi
       pack_parcels(by_coordinate[to_coords[d]], outgoing);
       received.emplace_back();
       int status = exchange_bytes(outgoing, shape.rank_of(to_coords), received.back(),
-                                  shape.rank_of(from_coords), comm);
+                                  shape.rank_of(from_coords), comm, options.limits);
       if (status != MPI_SUCCESS) return status;
       unpack_parcels(received.back(), next);
     }

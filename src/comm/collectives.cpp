@@ -32,7 +32,7 @@ int alltoallv_adapter(const void* sb, const int* sc, const int* sd, MPI_Datatype
   if (sb != MPI_IN_PLACE) return Algorithm(sb, sc, sd, st, rb, rc, rd, rt, comm, CollOptions{});
   const int size = comm_facts(comm).size;
   MPI_Aint span = 0;
-  for (int i = 0; i < size; ++i) span = std::max<MPI_Aint>(span, (rd[i] + rc[i]) * extent_of(rt));
+  for (int i = 0; i < size; ++i) span = std::max<MPI_Aint>(span, (MPI_Aint{rd[i]} + rc[i]) * extent_of(rt));
   std::vector<char> copy(static_cast<const char*>(rb), static_cast<const char*>(rb) + span);
   return Algorithm(copy.data(), rc, rd, rt, rb, rc, rd, rt, comm, CollOptions{});
 }

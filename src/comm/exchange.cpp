@@ -24,53 +24,55 @@ void clear_thread_buckets(ThreadBuckets& buckets) {
     for (auto& bucket : per_thread) bucket.clear();
 }
 
-Received exchange(const ThreadBuckets& buckets, MPI_Comm comm, AlltoallvFn alltoallv, PhaseProfile& profile) {
+namespace {
+
+// Packs the buckets by destination into `send` (thread 0's records first) and sets the layout's
+// send counts; returns the total.
+size_t pack_buckets(const ThreadBuckets& buckets, int ndest, std::vector<uint64_t>& send, AlltoallvLayout& layout) {
+  layout.send_counts.assign(ndest, 0);
+  size_t total = 0;
+  for (int r = 0; r < ndest; ++r)
+    for (const auto& per_thread : buckets) {
+      layout.send_counts[r] += static_cast<int64_t>(per_thread[r].size());
+      total += per_thread[r].size();
+    }
+  if (send.size() < total) send.resize(total);
+  uint64_t* out = send.data();
+  for (int r = 0; r < ndest; ++r)
+    for (const auto& per_thread : buckets) {
+      const auto& bucket = per_thread[r];
+      if (!bucket.empty()) std::memcpy(out, bucket.data(), bucket.size() * sizeof(uint64_t));
+      out += bucket.size();
+    }
+  return total;
+}
+
+}  // namespace
+
+Received exchange(const ThreadBuckets& buckets, MPI_Comm comm, AlltoallvFn alltoallv, PhaseProfile& profile,
+                  const MessageLimits& limits) {
   int ndest = 0;
   MPI_Comm_size(comm, &ndest);
-  std::vector<int> send_counts(ndest, 0), send_displs(ndest, 0);
   std::vector<uint64_t> send;
+  AlltoallvLayout layout;
   {
     ScopedPhase timed(profile, Phase::kCalculation);
-    int64_t total = 0;
-    for (int r = 0; r < ndest; ++r) {
-      send_displs[r] = static_cast<int>(total);
-      for (const auto& per_thread : buckets) total += static_cast<int64_t>(per_thread[r].size());
-      send_counts[r] = static_cast<int>(total - send_displs[r]);
-    }
-    send.resize(total);
-    for (int r = 0; r < ndest; ++r) {
-      uint64_t* out = send.data() + send_displs[r];
-      for (const auto& per_thread : buckets) {
-        const auto& bucket = per_thread[r];
-        if (!bucket.empty()) std::memcpy(out, bucket.data(), bucket.size() * sizeof(uint64_t));
-        out += bucket.size();
-      }
-    }
+    pack_buckets(buckets, ndest, send, layout);
   }
   Received received;
-  received.counts.assign(ndest, 0);
-  received.displs.assign(ndest, 0);
   ScopedPhase timed(profile, Phase::kAlltoallv);
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, received.counts.data(), 1, MPI_INT, comm);
-  int64_t total = 0;
-  for (int r = 0; r < ndest; ++r) {
-    received.displs[r] = static_cast<int>(total);
-    total += received.counts[r];
-  }
-  received.records.resize(total);
-  alltoallv(send.data(), send_counts.data(), send_displs.data(), MPI_UINT64_T, received.records.data(),
-            received.counts.data(), received.displs.data(), MPI_UINT64_T, comm);
+  exchange_counts(layout, comm);
+  received.records.resize(layout.recv_total);
+  comm::alltoallv(send.data(), received.records.data(), MPI_UINT64_T, layout, comm, alltoallv, limits);
+  received.counts = std::move(layout.recv_counts);
+  received.displs = std::move(layout.recv_displs);
   return received;
 }
 
-Exchanger::Exchanger(MPI_Comm comm, int nthreads, AlltoallvFn alltoallv)
-    : comm_(comm), alltoallv_(alltoallv) {
+Exchanger::Exchanger(MPI_Comm comm, int nthreads, AlltoallvFn alltoallv, const MessageLimits& limits)
+    : comm_(comm), alltoallv_(alltoallv), limits_(limits) {
   MPI_Comm_size(comm_, &size_);
   buckets_ = make_thread_buckets(nthreads, size_);
-  send_counts_.assign(size_, 0);
-  send_displs_.assign(size_, 0);
-  recv_counts_.assign(size_, 0);
-  recv_displs_.assign(size_, 0);
 }
 
 ThreadBuckets& Exchanger::start() {
@@ -87,34 +89,15 @@ const std::vector<Exchanger::Piece>& Exchanger::deliver(PhaseProfile& profile) {
   }
   {
     ScopedPhase timed(profile, Phase::kCalculation);
-    size_t total = 0;
-    for (int r = 0; r < size_; ++r) {
-      send_displs_[r] = static_cast<int>(total);
-      for (const auto& per_thread : buckets_) total += per_thread[r].size();
-      send_counts_[r] = static_cast<int>(total - send_displs_[r]);
-    }
-    if (send_.size() < total) send_.resize(total);
-    for (int r = 0; r < size_; ++r) {
-      uint64_t* out = send_.data() + send_displs_[r];
-      for (const auto& per_thread : buckets_) {
-        const auto& bucket = per_thread[r];
-        if (!bucket.empty()) std::memcpy(out, bucket.data(), bucket.size() * sizeof(uint64_t));
-        out += bucket.size();
-      }
-    }
+    pack_buckets(buckets_, size_, send_, layout_);
   }
   ScopedPhase timed(profile, Phase::kAlltoallv);
-  MPI_Alltoall(send_counts_.data(), 1, MPI_INT, recv_counts_.data(), 1, MPI_INT, comm_);
-  size_t total = 0;
-  for (int r = 0; r < size_; ++r) {
-    recv_displs_[r] = static_cast<int>(total);
-    total += recv_counts_[r];
-  }
-  if (recv_.size() < total) recv_.resize(total);
-  alltoallv_(send_.data(), send_counts_.data(), send_displs_.data(), MPI_UINT64_T, recv_.data(), recv_counts_.data(),
-             recv_displs_.data(), MPI_UINT64_T, comm_);
+  exchange_counts(layout_, comm_);
+  if (recv_.size() < static_cast<size_t>(layout_.recv_total)) recv_.resize(layout_.recv_total);
+  comm::alltoallv(send_.data(), recv_.data(), MPI_UINT64_T, layout_, comm_, alltoallv_, limits_);
   for (int r = 0; r < size_; ++r)
-    if (recv_counts_[r] > 0) pieces_.push_back(Piece{r, recv_.data() + recv_displs_[r], static_cast<size_t>(recv_counts_[r])});
+    if (layout_.recv_counts[r] > 0)
+      pieces_.push_back(Piece{r, recv_.data() + layout_.recv_displs[r], static_cast<size_t>(layout_.recv_counts[r])});
   return pieces_;
 }
 

@@ -1,5 +1,6 @@
 // Personalised exchange of 64-bit records: each thread fills per-destination buckets, the buckets
-// are packed by destination and sent with one alltoallv (Nakao et al. 2021, Algorithms 2 and 6).
+// are packed by destination and sent with one alltoallv (Nakao et al. 2021, Algorithms 2 and 6),
+// in rounds when it exceeds the message limit (comm/large_count.hpp).
 #pragma once
 #include <mpi.h>
 
@@ -8,6 +9,8 @@
 #include <vector>
 
 #include "comm/collectives.hpp"
+#include "comm/large_count.hpp"
+#include "util/message_limits.hpp"
 #include "util/phase_profile.hpp"
 
 namespace g500::comm {
@@ -17,15 +20,16 @@ using ThreadBuckets = std::vector<std::vector<std::vector<uint64_t>>>;
 
 struct Received {
   std::vector<uint64_t> records;
-  std::vector<int> counts;   // per source rank
-  std::vector<int> displs;
+  std::vector<int64_t> counts;  // per source rank
+  std::vector<int64_t> displs;
 };
 
 ThreadBuckets make_thread_buckets(int nthreads, int ndest);
 void clear_thread_buckets(ThreadBuckets& buckets);
 
 // Collective over comm; time is charged to Phase::kAlltoallv (packing to kCalculation).
-Received exchange(const ThreadBuckets& buckets, MPI_Comm comm, AlltoallvFn alltoallv, PhaseProfile& profile);
+Received exchange(const ThreadBuckets& buckets, MPI_Comm comm, AlltoallvFn alltoallv, PhaseProfile& profile,
+                  const MessageLimits& limits);
 
 // A reusable exchange for the BFS levels: buckets and buffers keep their capacity from level to
 // level, and on a one-process communicator the buckets are handed over without any copy.
@@ -36,7 +40,7 @@ class Exchanger {
     const uint64_t* records;
     size_t count;
   };
-  Exchanger(MPI_Comm comm, int nthreads, AlltoallvFn alltoallv);
+  Exchanger(MPI_Comm comm, int nthreads, AlltoallvFn alltoallv, const MessageLimits& limits);
   // Empties every bucket (keeping its memory) and returns them for filling.
   ThreadBuckets& start();
   // The buckets as they are (not emptied), for a caller that sends some of them itself.
@@ -49,9 +53,10 @@ class Exchanger {
   MPI_Comm comm_;
   int size_ = 1;
   AlltoallvFn alltoallv_;
+  MessageLimits limits_;
   ThreadBuckets buckets_;
   std::vector<uint64_t> send_, recv_;
-  std::vector<int> send_counts_, send_displs_, recv_counts_, recv_displs_;
+  AlltoallvLayout layout_;
   std::vector<Piece> pieces_;
 };
 

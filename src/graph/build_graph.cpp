@@ -21,6 +21,7 @@
 #include <memory>
 #include <vector>
 
+#include "comm/large_count.hpp"
 #include "graph/column_blocks.hpp"
 #include "graph/local_graph.hpp"
 #include "util/fast_divisor.hpp"
@@ -90,9 +91,8 @@ class Router {
     std::vector<int64_t> kept(nthreads + 1, 0);
     make_entries(edges, count, nthreads, entries, dest, counts, kept);
     // Pass B: scatter by destination.
-    std::vector<int> send_counts(nranks_), send_displs(nranks_);
     std::vector<int64_t> cursor(counts.size());
-    const int64_t total = plan_send_buffer(counts, nthreads, send_counts, send_displs, cursor);
+    const int64_t total = plan_send_buffer(counts, nthreads, cursor);
     uint64_t* send = send_.get(total);
 #pragma omp parallel num_threads(nthreads)
     {
@@ -101,7 +101,7 @@ class Router {
       int64_t* next = &cursor[static_cast<size_t>(t) * nranks_];
       for (int64_t k = lo; k < hi; ++k) send[next[dest[k]]++] = entries[k];
     }
-    return exchange(send, send_counts, send_displs, received);
+    return exchange(send, received);
   }
 
  private:
@@ -160,34 +160,29 @@ class Router {
   }
 
   // The send buffer's layout: rank r's entries together, within them thread 0's first, so the
-  // order does not depend on the scheduling. Sets each thread's cursor per rank; returns the total.
-  int64_t plan_send_buffer(const std::vector<int64_t>& counts, int nthreads, std::vector<int>& send_counts,
-                           std::vector<int>& send_displs, std::vector<int64_t>& cursor) const {
+  // order does not depend on the scheduling. Sets each thread's cursor per rank and the layout's
+  // send counts; returns the total.
+  int64_t plan_send_buffer(const std::vector<int64_t>& counts, int nthreads, std::vector<int64_t>& cursor) {
+    layout_.send_counts.assign(nranks_, 0);
     int64_t total = 0;
     for (int r = 0; r < nranks_; ++r) {
-      send_displs[r] = static_cast<int>(total);
+      const int64_t begin = total;
       for (int t = 0; t < nthreads; ++t) {
         cursor[static_cast<size_t>(t) * nranks_ + r] = total;
         total += counts[static_cast<size_t>(t) * nranks_ + r];
       }
-      send_counts[r] = static_cast<int>(total - send_displs[r]);
+      layout_.send_counts[r] = total - begin;
     }
     return total;
   }
 
-  // Collective over the world: sends each rank its entries; returns what arrived.
-  const uint64_t* exchange(const uint64_t* send, const std::vector<int>& send_counts,
-                           const std::vector<int>& send_displs, int64_t& received) {
-    std::vector<int> recv_counts(nranks_), recv_displs(nranks_);
-    MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, grid_.world());
-    received = 0;
-    for (int r = 0; r < nranks_; ++r) {
-      recv_displs[r] = static_cast<int>(received);
-      received += recv_counts[r];
-    }
+  // Collective over the world: sends each rank its entries (in rounds beyond the grid's message
+  // limit); returns what arrived.
+  const uint64_t* exchange(const uint64_t* send, int64_t& received) {
+    comm::exchange_counts(layout_, grid_.world());
+    received = layout_.recv_total;
     uint64_t* recv = recv_.get(received);
-    MPI_Alltoallv(send, send_counts.data(), send_displs.data(), MPI_UINT64_T, recv, recv_counts.data(),
-                  recv_displs.data(), MPI_UINT64_T, grid_.world());
+    comm::alltoallv(send, recv, MPI_UINT64_T, layout_, grid_.world(), comm::find_alltoallv("mpi"), grid_.limits());
     return recv;
   }
 
@@ -196,6 +191,7 @@ class Router {
   int nranks_;
   RawBuffer<uint64_t> entries_, send_, recv_;
   RawBuffer<int> dest_;
+  comm::AlltoallvLayout layout_;
 };
 
 // Applies apply(entry) to every entry, each by the thread owning the entry's row (thread t owns
@@ -293,9 +289,8 @@ NeighborOrder neighbor_order(const LocalGraph& g, const ProcessGrid& grid) {
   std::vector<int64_t> owned(d.block), column_degree(d.col_set_size());  // in the graph's ids
   for (int64_t k = 0; k < d.block; ++k) owned[k] = g.owned_degree[g.owned_original(k)];
   std::vector<int64_t> hosted(d.columns_aligned() ? 0 : d.block);
-  MPI_Allgather(hosted_column_block(owned.data(), hosted.data(), static_cast<int>(d.block), MPI_INT64_T, d, grid),
-                static_cast<int>(d.block), MPI_INT64_T, column_degree.data(), static_cast<int>(d.block), MPI_INT64_T,
-                grid.col_comm());
+  comm::allgather(hosted_column_block(owned.data(), hosted.data(), d.block, MPI_INT64_T, d, grid), column_degree.data(),
+                  d.block, MPI_INT64_T, grid.col_comm(), grid.limits());
   order.column_of = degree_order(column_degree);  // stable: ties keep ascending ids
   order.key_of.resize(order.column_of.size());
   const int64_t n = static_cast<int64_t>(order.column_of.size());
@@ -523,8 +518,8 @@ std::vector<int64_t> plan_rows(LocalGraph& g, const std::vector<int64_t>& length
   const int64_t nrows = d.row_set_size();
   // Full degree of each owned vertex: the sum of its row lengths over the processes of the grid row.
   g.owned_degree.assign(d.block, 0);
-  MPI_Reduce_scatter_block(lengths.data(), g.owned_degree.data(), static_cast<int>(d.block), MPI_INT64_T, MPI_SUM,
-                           grid.row_comm());
+  comm::reduce_scatter_block(lengths.data(), g.owned_degree.data(), d.block, MPI_INT64_T, MPI_SUM, grid.row_comm(),
+                             grid.limits());
   if (options.reorder) g.renumbering = build_renumbering(g.owned_degree, d, grid, forward);
   std::vector<int64_t> row_starts(nrows + 1, 0);
   const LocalId* row_new = options.reorder ? forward.row_new.data() : nullptr;

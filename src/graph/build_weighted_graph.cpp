@@ -12,6 +12,7 @@
 #include <cstring>
 #include <vector>
 
+#include "comm/large_count.hpp"
 #include "graph/sort_by_weight.hpp"
 #include "graph/weighted_graph.hpp"
 #include "util/huge_pages.hpp"
@@ -56,17 +57,17 @@ EntryArray route(const gen::Edge* edges, const float* weights, int64_t count, co
       ++mine[dest_of(b, a)];
     }
   }
-  std::vector<int> send_counts(nranks), send_displs(nranks);
+  comm::AlltoallvLayout layout;  // in bytes
+  layout.send_counts.assign(nranks, 0);
   std::vector<int64_t> cursor(counts.size());
   int64_t total = 0;
   for (int r = 0; r < nranks; ++r) {
-    send_displs[r] = static_cast<int>(total * sizeof(WeightedEntry));
     const int64_t before = total;
     for (int t = 0; t < nthreads; ++t) {
       cursor[static_cast<size_t>(t) * nranks + r] = total;
       total += counts[static_cast<size_t>(t) * nranks + r];
     }
-    send_counts[r] = static_cast<int>((total - before) * sizeof(WeightedEntry));
+    layout.send_counts[r] = (total - before) * static_cast<int64_t>(sizeof(WeightedEntry));
   }
   EntryArray send(total);
 #pragma omp parallel num_threads(nthreads)
@@ -83,16 +84,9 @@ EntryArray route(const gen::Edge* edges, const float* weights, int64_t count, co
     }
   }
   if (nranks == 1) return send;
-  std::vector<int> recv_counts(nranks), recv_displs(nranks);
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, grid.world());
-  int64_t received = 0;
-  for (int r = 0; r < nranks; ++r) {
-    recv_displs[r] = static_cast<int>(received);
-    received += recv_counts[r];
-  }
-  EntryArray recv(received / sizeof(WeightedEntry));
-  MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), MPI_BYTE, recv.data(), recv_counts.data(),
-                recv_displs.data(), MPI_BYTE, grid.world());
+  comm::exchange_counts(layout, grid.world());
+  EntryArray recv(layout.recv_total / static_cast<int64_t>(sizeof(WeightedEntry)));
+  comm::alltoallv(send.data(), recv.data(), MPI_BYTE, layout, grid.world(), comm::find_alltoallv("mpi"), grid.limits());
   return recv;
 }
 
@@ -229,8 +223,8 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
   });
   // Full degree of each owned vertex (original offsets): its row lengths summed over the grid row.
   g.owned_degree.assign(d.block, 0);
-  MPI_Reduce_scatter_block(lengths.data(), g.owned_degree.data(), static_cast<int>(d.block), MPI_INT64_T, MPI_SUM,
-                           grid.row_comm());
+  comm::reduce_scatter_block(lengths.data(), g.owned_degree.data(), d.block, MPI_INT64_T, MPI_SUM, grid.row_comm(),
+                             grid.limits());
   ForwardMaps forward;
   if (options.reorder) g.renumbering = build_renumbering(g.owned_degree, d, grid, forward);
   const LocalId* row_new = options.reorder ? forward.row_new.data() : nullptr;

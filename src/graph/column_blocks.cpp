@@ -1,5 +1,7 @@
 #include "graph/column_blocks.hpp"
 
+#include "comm/large_count.hpp"
+
 namespace g500 {
 
 int host_of_owned_block(const Distribution& d, const ProcessGrid& grid) {
@@ -12,12 +14,12 @@ int owner_of_hosted_block(const Distribution& d, const ProcessGrid& grid) {
   return grid.world_rank_of(d.owner_row_of_block(k), d.owner_col_of_block(k));
 }
 
-const void* hosted_column_block(const void* owned, void* scratch, int count, MPI_Datatype type, const Distribution& d,
-                                const ProcessGrid& grid) {
+const void* hosted_column_block(const void* owned, void* scratch, int64_t count, MPI_Datatype type,
+                                const Distribution& d, const ProcessGrid& grid) {
   if (d.columns_aligned()) return owned;
   constexpr int kTransposeTag = 2001;
-  MPI_Sendrecv(owned, count, type, host_of_owned_block(d, grid), kTransposeTag, scratch, count, type,
-               owner_of_hosted_block(d, grid), kTransposeTag, grid.world(), MPI_STATUS_IGNORE);
+  comm::sendrecv(owned, count, host_of_owned_block(d, grid), scratch, count, owner_of_hosted_block(d, grid), type,
+                 kTransposeTag, grid.world(), grid.limits());
   return scratch;
 }
 

@@ -6,6 +6,8 @@
 #pragma once
 #include <mpi.h>
 
+#include <cstdint>
+
 #include "graph/distribution.hpp"
 #include "graph/grid.hpp"
 
@@ -13,9 +15,10 @@ namespace g500 {
 
 // Returns the `count` values of type `type` of the block this process hosts for its column:
 // `owned` itself when the layout needs no transpose, else `scratch` after one sendrecv over the
-// world (collective over the world communicator in that case).
-const void* hosted_column_block(const void* owned, void* scratch, int count, MPI_Datatype type, const Distribution& d,
-                                const ProcessGrid& grid);
+// world (collective over the world communicator in that case; in rounds beyond the grid's
+// message limit).
+const void* hosted_column_block(const void* owned, void* scratch, int64_t count, MPI_Datatype type,
+                                const Distribution& d, const ProcessGrid& grid);
 
 // World ranks of the transpose partners: where this process's owned block is hosted, and the
 // owner of the block this process hosts.

@@ -12,8 +12,9 @@ GridShape parse_grid_shape(const std::string& text, int nranks) {
   return shape;
 }
 
-ProcessGrid::ProcessGrid(MPI_Comm world, GridShape shape, const std::vector<std::pair<int, int>>& placement)
-    : world_(world), shape_(shape) {
+ProcessGrid::ProcessGrid(MPI_Comm world, GridShape shape, const std::vector<std::pair<int, int>>& placement,
+                         MessageLimits limits)
+    : world_(world), shape_(shape), limits_(limits) {
   MPI_Comm_rank(world, &world_rank_);
   const int n = shape.rows * shape.cols;
   rank_of_.assign(n, -1);

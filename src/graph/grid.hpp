@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "util/grid_shape.hpp"
+#include "util/message_limits.hpp"
 
 namespace g500 {
 
@@ -16,8 +17,10 @@ GridShape parse_grid_shape(const std::string& text, int nranks);
 
 class ProcessGrid {
  public:
-  // placement[rank] = {row, col}; empty means row-major (rank = row * C + col).
-  ProcessGrid(MPI_Comm world, GridShape shape, const std::vector<std::pair<int, int>>& placement = {});
+  // placement[rank] = {row, col}; empty means row-major (rank = row * C + col). `limits`: the
+  // largest message of one MPI call on the grid's communicators (comm/large_count.hpp).
+  ProcessGrid(MPI_Comm world, GridShape shape, const std::vector<std::pair<int, int>>& placement = {},
+              MessageLimits limits = {});
   ~ProcessGrid();
   ProcessGrid(const ProcessGrid&) = delete;
   ProcessGrid& operator=(const ProcessGrid&) = delete;
@@ -35,10 +38,12 @@ class ProcessGrid {
   int world_rank_of(int i, int j) const { return rank_of_[static_cast<size_t>(i) * shape_.cols + j]; }
   // Grid row of the process with world rank r.
   int row_of_rank(int r) const { return row_of_rank_[r]; }
+  const MessageLimits& limits() const { return limits_; }
 
  private:
   MPI_Comm world_;
   GridShape shape_;
+  MessageLimits limits_;
   int world_rank_ = 0;
   int row_ = 0;
   int col_ = 0;

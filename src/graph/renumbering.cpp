@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "comm/large_count.hpp"
 #include "graph/column_blocks.hpp"
 
 namespace g500 {
@@ -28,10 +29,10 @@ namespace {
 
 // Gathers every process's per-block table along `comm` (ordered by block position) and turns the
 // offsets into ids of the whole set: id = position * B + table[position][offset].
-std::vector<LocalId> gather_set_map(const void* block_table, int64_t block, int positions, MPI_Comm comm) {
+std::vector<LocalId> gather_set_map(const void* block_table, int64_t block, int positions, MPI_Comm comm,
+                                    const MessageLimits& limits) {
   std::vector<LocalId> set_map(static_cast<size_t>(block) * positions);
-  MPI_Allgather(block_table, static_cast<int>(block), MPI_UINT32_T, set_map.data(), static_cast<int>(block),
-                MPI_UINT32_T, comm);
+  comm::allgather(block_table, set_map.data(), block, MPI_UINT32_T, comm, limits);
 #pragma omp parallel for schedule(static)
   for (int64_t x = 0; x < block * positions; ++x) set_map[x] += static_cast<LocalId>(x / block * block);
   return set_map;
@@ -52,12 +53,13 @@ Renumbering build_renumbering(const std::vector<int64_t>& owned_degree, const Di
   // the row-major layout the hosted blocks first come from their owners (a transpose).
   std::vector<LocalId> hosted(d.block);
   auto hosted_table = [&](const std::vector<LocalId>& owned) {
-    return hosted_column_block(owned.data(), hosted.data(), static_cast<int>(d.block), MPI_UINT32_T, d, grid);
+    return hosted_column_block(owned.data(), hosted.data(), d.block, MPI_UINT32_T, d, grid);
   };
-  forward.row_new = gather_set_map(r.owned_new.data(), d.block, d.C, grid.row_comm());
-  forward.col_new = gather_set_map(hosted_table(r.owned_new), d.block, d.R, grid.col_comm());
-  r.row_original = gather_set_map(r.owned_original.data(), d.block, d.C, grid.row_comm());
-  r.col_original = gather_set_map(hosted_table(r.owned_original), d.block, d.R, grid.col_comm());
+  const MessageLimits& limits = grid.limits();
+  forward.row_new = gather_set_map(r.owned_new.data(), d.block, d.C, grid.row_comm(), limits);
+  forward.col_new = gather_set_map(hosted_table(r.owned_new), d.block, d.R, grid.col_comm(), limits);
+  r.row_original = gather_set_map(r.owned_original.data(), d.block, d.C, grid.row_comm(), limits);
+  r.col_original = gather_set_map(hosted_table(r.owned_original), d.block, d.R, grid.col_comm(), limits);
   return r;
 }
 

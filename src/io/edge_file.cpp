@@ -181,7 +181,7 @@ EdgeWriteResult write_generated_edges(const gen::KroneckerSpec& spec, const std:
 
   // Byte layout: header, then the ranks' parts in rank order.
   const std::string header = tsv ? tsv_header(spec, options.weights) : bin_header_bytes(spec, options.weights);
-  OutputFile out(path, comm);  // checks the path before any real work
+  OutputFile out(path, comm, OutputFile::kNewFileMode, options.messages);  // checks the path before any real work
   std::string error;
   if (rank == 0 && !out.is_stream())
     error = check_free_space(path, out.target(), estimate_file_bytes(gen, spec, options, static_cast<int64_t>(header.size())),

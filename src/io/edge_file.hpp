@@ -25,6 +25,7 @@
 
 #include "gen/kronecker.hpp"
 #include "io/parse.hpp"  // kBinHeaderBytes
+#include "util/message_limits.hpp"
 
 namespace g500::io {
 
@@ -40,6 +41,7 @@ struct EdgeWriteOptions {
   bool weights = false;
   bool force = false;           // write even when the output looks larger than the free space
   int64_t chunk_edges = 1 << 20;  // edges generated and written per step on each rank
+  MessageLimits messages;         // the largest message carrying a part of a streamed output
 };
 
 struct EdgeWriteResult {

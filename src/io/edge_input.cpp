@@ -236,30 +236,30 @@ void relabel(const std::vector<RawEdge>& raw, EdgeInput& out, MPI_Comm comm) {
   constexpr int kSamples = 64;
   std::vector<uint64_t> sample;
   for (int k = 0; k < kSamples && !mine.empty(); ++k) sample.push_back(mine[mine.size() * k / kSamples]);
-  int nsample = static_cast<int>(sample.size());
-  std::vector<int> sample_counts(nranks), sample_displs(nranks, 0);
-  MPI_Allgather(&nsample, 1, MPI_INT, sample_counts.data(), 1, MPI_INT, comm);
-  for (int r = 1; r < nranks; ++r) sample_displs[r] = sample_displs[r - 1] + sample_counts[r - 1];
-  std::vector<uint64_t> all_samples(static_cast<size_t>(sample_displs[nranks - 1] + sample_counts[nranks - 1]));
-  MPI_Allgatherv(sample.data(), nsample, MPI_UINT64_T, all_samples.data(), sample_counts.data(), sample_displs.data(),
-                 MPI_UINT64_T, comm);
+  const MessageLimits& limits = out.spec.messages;
+  const std::vector<int64_t> sample_counts = comm::allgather_counts(static_cast<int64_t>(sample.size()), comm);
+  int64_t nsamples = 0;
+  for (int64_t c : sample_counts) nsamples += c;
+  std::vector<uint64_t> all_samples(static_cast<size_t>(nsamples));
+  comm::allgatherv(sample.data(), all_samples.data(), sample_counts, MPI_UINT64_T, comm, comm::find_allgatherv("mpi"),
+                   limits);
   std::sort(all_samples.begin(), all_samples.end());
   std::vector<uint64_t> splitters;  // rank r owns ids in [splitters[r-1], splitters[r])
   for (int r = 1; r < nranks; ++r)
     splitters.push_back(all_samples.empty() ? 0 : all_samples[all_samples.size() * r / nranks]);
 
-  std::vector<int> counts(nranks, 0);
+  std::vector<int64_t> counts(nranks, 0);
   {
     size_t k = 0;
     for (int r = 0; r < nranks; ++r) {
       const size_t end = r + 1 < nranks ? static_cast<size_t>(std::lower_bound(mine.begin(), mine.end(), splitters[r]) - mine.begin())
                                         : mine.size();
-      counts[r] = static_cast<int>(std::max(end, k) - k);
+      counts[r] = static_cast<int64_t>(std::max(end, k) - k);
       k = std::max(end, k);
     }
   }
-  std::vector<int> recv_counts;
-  std::vector<uint64_t> received = alltoallv(mine, counts, recv_counts, comm);
+  std::vector<int64_t> recv_counts;
+  std::vector<uint64_t> received = alltoallv(mine, counts, recv_counts, comm, limits);
   std::vector<uint64_t> owned(received);
   std::sort(owned.begin(), owned.end());
   owned.erase(std::unique(owned.begin(), owned.end()), owned.end());
@@ -267,13 +267,13 @@ void relabel(const std::vector<RawEdge>& raw, EdgeInput& out, MPI_Comm comm) {
   std::vector<int64_t> answers(received.size());
   for (size_t k = 0; k < received.size(); ++k)
     answers[k] = base + (std::lower_bound(owned.begin(), owned.end(), received[k]) - owned.begin());
-  std::vector<int> back_counts;
-  std::vector<int64_t> new_ids = alltoallv(answers, recv_counts, back_counts, comm);
+  std::vector<int64_t> back_counts;
+  std::vector<int64_t> new_ids = alltoallv(answers, recv_counts, back_counts, comm, limits);
 
   out.edges.resize(raw.size());
   auto lookup = [&](uint64_t id) { return new_ids[std::lower_bound(mine.begin(), mine.end(), id) - mine.begin()]; };
   for (size_t k = 0; k < raw.size(); ++k) out.edges[k] = {lookup(raw[k].src), lookup(raw[k].dst)};
-  out.ids = VertexIdMap::table(std::move(owned), comm);
+  out.ids = VertexIdMap::table(std::move(owned), comm, limits);
   out.nvertices = out.ids.nvertices();
 }
 
@@ -293,22 +293,22 @@ void count_statistics(EdgeInput& in, MPI_Comm comm) {
     h ^= h >> 29;
     return static_cast<int>(h % static_cast<uint64_t>(nranks));
   };
-  std::vector<int> counts(nranks, 0);
+  std::vector<int64_t> counts(nranks, 0);
   for (const gen::Edge& e : in.edges) {
     loops += e.v0 == e.v1;
     ++counts[owner({std::min(e.v0, e.v1), std::max(e.v0, e.v1)})];
   }
   std::vector<Pair> send(in.edges.size());
   {
-    std::vector<int> cursor(nranks, 0);
+    std::vector<int64_t> cursor(nranks, 0);
     for (int r = 1; r < nranks; ++r) cursor[r] = cursor[r - 1] + counts[r - 1];
     for (const gen::Edge& e : in.edges) {
       const Pair p{std::min(e.v0, e.v1), std::max(e.v0, e.v1)};
       send[cursor[owner(p)]++] = p;
     }
   }
-  std::vector<int> recv_counts;
-  std::vector<Pair> pairs = alltoallv(send, counts, recv_counts, comm);
+  std::vector<int64_t> recv_counts;
+  std::vector<Pair> pairs = alltoallv(send, counts, recv_counts, comm, in.spec.messages);
   send = {};
   std::sort(pairs.begin(), pairs.end());
   int64_t dups = 0;
@@ -382,7 +382,7 @@ void load_text(const File& file, EdgeInput& out, MPI_Comm comm) {
     out.edges.resize(local.edges.size());
     for (size_t k = 0; k < local.edges.size(); ++k)
       out.edges[k] = {static_cast<int64_t>(local.edges[k].src) - 1, static_cast<int64_t>(local.edges[k].dst) - 1};
-    out.ids = VertexIdMap::offset(out.nvertices, 1, comm);
+    out.ids = VertexIdMap::offset(out.nvertices, 1, comm, out.spec.messages);
   } else {
     relabel(local.edges, out, comm);
     out.stats.relabelled = true;
@@ -433,16 +433,17 @@ void load_bin(const File& file, EdgeInput& out, MPI_Comm comm) {
   out.edges.resize(raw.size());
   for (size_t k = 0; k < raw.size(); ++k)
     out.edges[k] = {static_cast<int64_t>(raw[k].src), static_cast<int64_t>(raw[k].dst)};
-  out.ids = VertexIdMap::offset(out.nvertices, 0, comm);
+  out.ids = VertexIdMap::offset(out.nvertices, 0, comm, out.spec.messages);
 }
 
 }  // namespace
 
 // ---- VertexIdMap --------------------------------------------------------------------------------
 
-VertexIdMap VertexIdMap::offset(int64_t n, uint64_t add, MPI_Comm comm) {
+VertexIdMap VertexIdMap::offset(int64_t n, uint64_t add, MPI_Comm comm, const MessageLimits& limits) {
   VertexIdMap map;
   map.comm_ = comm;
+  map.limits_ = limits;
   MPI_Comm_rank(comm, &map.rank_);
   MPI_Comm_size(comm, &map.nranks_);
   map.n_ = n;
@@ -452,9 +453,10 @@ VertexIdMap VertexIdMap::offset(int64_t n, uint64_t add, MPI_Comm comm) {
   return map;
 }
 
-VertexIdMap VertexIdMap::table(std::vector<uint64_t> sorted_ids, MPI_Comm comm) {
+VertexIdMap VertexIdMap::table(std::vector<uint64_t> sorted_ids, MPI_Comm comm, const MessageLimits& limits) {
   VertexIdMap map;
   map.comm_ = comm;
+  map.limits_ = limits;
   map.table_ = true;
   MPI_Comm_rank(comm, &map.rank_);
   MPI_Comm_size(comm, &map.nranks_);
@@ -478,21 +480,22 @@ std::vector<uint64_t> VertexIdMap::to_file_ids(const std::vector<int64_t>& ids) 
     for (size_t k = 0; k < ids.size(); ++k) out[k] = static_cast<uint64_t>(ids[k]) + add_;
     return out;
   }
-  std::vector<int> counts(nranks_, 0), owner(ids.size());
+  std::vector<int64_t> counts(nranks_, 0);
+  std::vector<int> owner(ids.size());
   for (size_t k = 0; k < ids.size(); ++k) ++counts[owner[k] = owner_of(ids[k])];
-  std::vector<int> cursor(nranks_, 0);
+  std::vector<int64_t> cursor(nranks_, 0);
   for (int r = 1; r < nranks_; ++r) cursor[r] = cursor[r - 1] + counts[r - 1];
-  std::vector<int> place(ids.size());
+  std::vector<int64_t> place(ids.size());
   std::vector<int64_t> requests(ids.size());
   for (size_t k = 0; k < ids.size(); ++k) {
     place[k] = cursor[owner[k]]++;
     requests[place[k]] = ids[k];
   }
-  std::vector<int> recv_counts, back_counts;
-  std::vector<int64_t> asked = alltoallv(requests, counts, recv_counts, comm_);
+  std::vector<int64_t> recv_counts, back_counts;
+  std::vector<int64_t> asked = alltoallv(requests, counts, recv_counts, comm_, limits_);
   std::vector<uint64_t> answers(asked.size());
   for (size_t k = 0; k < asked.size(); ++k) answers[k] = ids_[asked[k] - local_begin()];
-  std::vector<uint64_t> got = alltoallv(answers, recv_counts, back_counts, comm_);
+  std::vector<uint64_t> got = alltoallv(answers, recv_counts, back_counts, comm_, limits_);
   for (size_t k = 0; k < ids.size(); ++k) out[k] = got[place[k]];
   return out;
 }
@@ -508,7 +511,8 @@ std::vector<int64_t> VertexIdMap::find(const std::vector<uint64_t>& file_ids) co
       out[k] = static_cast<int64_t>(f - add_);
     }
   }
-  if (!out.empty()) MPI_Allreduce(MPI_IN_PLACE, out.data(), static_cast<int>(out.size()), MPI_INT64_T, MPI_MAX, comm_);
+  if (!out.empty())
+    comm::allreduce(MPI_IN_PLACE, out.data(), static_cast<int64_t>(out.size()), MPI_INT64_T, MPI_MAX, comm_, limits_);
   return out;
 }
 

@@ -26,6 +26,7 @@
 #include "gen/kronecker.hpp"
 #include "graph/edge_source.hpp"
 #include "io/parse.hpp"
+#include "util/message_limits.hpp"
 
 namespace g500::io {
 
@@ -46,6 +47,8 @@ struct InputSpec {
   // anything is read or allocated for them; throws UsageError (on every rank alike) to refuse a
   // graph that cannot run, e.g. one whose memory estimate does not fit. tsv/snap declare nothing.
   std::function<void(const DeclaredSize&)> check_declared_size;
+  // The largest message of one MPI call while loading and translating ids (comm/large_count.hpp).
+  MessageLimits messages;
 };
 
 struct InputStats {
@@ -63,11 +66,12 @@ struct InputStats {
 class VertexIdMap {
  public:
   VertexIdMap() = default;
-  // file id = new id + add; slices n*r/P .. n*(r+1)/P.
-  static VertexIdMap offset(int64_t n, uint64_t add, MPI_Comm comm);
+  // file id = new id + add; slices n*r/P .. n*(r+1)/P. `limits`: the largest message of the
+  // translations' MPI calls.
+  static VertexIdMap offset(int64_t n, uint64_t add, MPI_Comm comm, const MessageLimits& limits);
   // `sorted_ids` are this rank's file ids (sorted, distinct, above every id of lower ranks);
   // collective.
-  static VertexIdMap table(std::vector<uint64_t> sorted_ids, MPI_Comm comm);
+  static VertexIdMap table(std::vector<uint64_t> sorted_ids, MPI_Comm comm, const MessageLimits& limits);
 
   int64_t nvertices() const { return n_; }
   int64_t local_begin() const { return starts_[rank_]; }
@@ -84,6 +88,7 @@ class VertexIdMap {
   int64_t n_ = 0;
   uint64_t add_ = 0;
   MPI_Comm comm_ = MPI_COMM_NULL;
+  MessageLimits limits_;
   int rank_ = 0, nranks_ = 1;
   std::vector<int64_t> starts_{0, 0};  // nranks + 1 slice boundaries
   std::vector<uint64_t> ids_;          // table: file ids of this rank's slice

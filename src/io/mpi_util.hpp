@@ -5,7 +5,12 @@
 
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 #include <vector>
+
+#include "comm/collectives.hpp"
+#include "comm/large_count.hpp"
+#include "util/message_limits.hpp"
 
 namespace g500::io {
 
@@ -20,25 +25,20 @@ inline MPI_Datatype bytes_type() {
   return t;
 }
 
-// Sends send[displs[r] .. displs[r]+counts[r]) to rank r; returns what arrives (by source rank)
-// and the per-source counts in recv_counts.
+// Sends send[displs[r] .. displs[r]+counts[r]) to rank r (displs packed by rank); returns what
+// arrives (by source rank) and the per-source counts in recv_counts. In rounds beyond the limit
+// (comm/large_count.hpp).
 template <class T>
-inline std::vector<T> alltoallv(const std::vector<T>& send, const std::vector<int>& counts, std::vector<int>& recv_counts,
-                         MPI_Comm comm) {
-  const int p = static_cast<int>(counts.size());
-  std::vector<int> sdispls(p, 0), rdispls(p, 0);
-  recv_counts.assign(p, 0);
-  MPI_Alltoall(counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);
-  int64_t total = 0;
-  for (int r = 0; r < p; ++r) {
-    rdispls[r] = static_cast<int>(total);
-    total += recv_counts[r];
-  }
-  for (int r = 1; r < p; ++r) sdispls[r] = sdispls[r - 1] + counts[r - 1];
-  std::vector<T> recv(static_cast<size_t>(total));
+inline std::vector<T> alltoallv(const std::vector<T>& send, const std::vector<int64_t>& counts,
+                                std::vector<int64_t>& recv_counts, MPI_Comm comm, const MessageLimits& limits) {
+  comm::AlltoallvLayout layout;
+  layout.send_counts = counts;
+  comm::exchange_counts(layout, comm);
+  std::vector<T> recv(static_cast<size_t>(layout.recv_total));
   MPI_Datatype t = bytes_type<T>();
-  MPI_Alltoallv(send.data(), counts.data(), sdispls.data(), t, recv.data(), recv_counts.data(), rdispls.data(), t, comm);
+  comm::alltoallv(send.data(), recv.data(), t, layout, comm, comm::find_alltoallv("mpi"), limits);
   MPI_Type_free(&t);
+  recv_counts = std::move(layout.recv_counts);
   return recv;
 }
 

@@ -12,9 +12,9 @@
 namespace g500::io {
 namespace {
 
-size_t total_count(const std::vector<int>& counts) {
+size_t total_count(const std::vector<int64_t>& counts) {
   size_t total = 0;
-  for (int c : counts) total += static_cast<size_t>(c);
+  for (int64_t c : counts) total += static_cast<size_t>(c);
   return total;
 }
 
@@ -33,14 +33,14 @@ std::vector<T> move_to_slices(const LocalGraph& graph, const ProcessGrid& grid, 
     int64_t v;
     T value;
   };
-  std::vector<int> counts(nranks, 0);
+  std::vector<int64_t> counts(nranks, 0);
   for (int64_t v = first; v < last; ++v) ++counts[ids.owner_of(v)];
   std::vector<Value> send(total_count(counts));
-  std::vector<int> cursor(nranks, 0);
+  std::vector<int64_t> cursor(nranks, 0);
   for (int r = 1; r < nranks; ++r) cursor[r] = cursor[r - 1] + counts[r - 1];
   for (int64_t v = first; v < last; ++v) send[cursor[ids.owner_of(v)]++] = {v, owned_values[v - first]};
-  std::vector<int> recv_counts;
-  std::vector<Value> in = alltoallv(send, counts, recv_counts, grid.world());
+  std::vector<int64_t> recv_counts;
+  std::vector<Value> in = alltoallv(send, counts, recv_counts, grid.world(), grid.limits());
   std::vector<T> out(ids.local_count(), missing);
   for (const Value& x : in) out[x.v - ids.local_begin()] = x.value;
   return out;

@@ -10,6 +10,7 @@
 
 #include "gen/kronecker.hpp"
 #include "io/edge_input.hpp"
+#include "util/message_limits.hpp"
 
 namespace g500 {
 
@@ -25,9 +26,11 @@ struct FileInputRequest {
 // and edge factor from it. A bin file of 2^SCALE vertices (as `g500 gen --format bin` writes)
 // keeps the reference root rule unless a root seed was given, so it reproduces the generated
 // run; other files sample their roots with the root seed (set into sampling_seed).
-// `check_declared_size` gets the sizes a header declares before the edges are read.
+// `check_declared_size` gets the sizes a header declares before the edges are read; `messages`
+// bounds the MPI calls of loading (comm/large_count.hpp).
 std::optional<io::EdgeInput> load_file_input(const FileInputRequest& request, gen::KroneckerSpec& spec,
-                                             std::optional<uint64_t>& sampling_seed, bool progress,
+                                             std::optional<uint64_t>& sampling_seed, const MessageLimits& messages,
+                                             bool progress,
                                              const std::function<void(const io::DeclaredSize&)>& check_declared_size);
 
 // The "# g500 KERNEL: input ..." line; `note` follows the vertex counts (e.g. ", weighted").

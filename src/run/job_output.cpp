@@ -2,14 +2,14 @@
 
 namespace g500 {
 
-std::unique_ptr<OutputFile> open_named_output(const std::string& path, MPI_Comm comm) {
+std::unique_ptr<OutputFile> open_named_output(const std::string& path, const MessageLimits& limits, MPI_Comm comm) {
   if (path.empty()) return nullptr;
-  return std::make_unique<OutputFile>(path, comm);
+  return std::make_unique<OutputFile>(path, comm, OutputFile::kNewFileMode, limits);
 }
 
 const io::VertexIdMap& OutputIds::of(const LocalGraph& graph) {
   if (input_) return input_->ids;
-  if (!generated_) generated_ = io::VertexIdMap::offset(graph.dist.nvertices, 0, MPI_COMM_WORLD);
+  if (!generated_) generated_ = io::VertexIdMap::offset(graph.dist.nvertices, 0, MPI_COMM_WORLD, limits_);
   return *generated_;
 }
 

@@ -12,24 +12,28 @@
 #include "graph/local_graph.hpp"
 #include "io/edge_input.hpp"
 #include "run/run_setup.hpp"
+#include "util/message_limits.hpp"
 #include "util/output_file.hpp"
 
 namespace g500 {
 
 // Collective: the file `path` names (util/output_file.hpp), or null when the option was not given.
-std::unique_ptr<OutputFile> open_named_output(const std::string& path, MPI_Comm comm = MPI_COMM_WORLD);
+// `limits`: the largest message of a streamed output's MPI sends.
+std::unique_ptr<OutputFile> open_named_output(const std::string& path, const MessageLimits& limits,
+                                              MPI_Comm comm = MPI_COMM_WORLD);
 
 // The ids of per-vertex result files: the input file's ids, or for a generated graph the
 // generated ids themselves (made when first asked for, collectively).
 class OutputIds {
  public:
-  explicit OutputIds(const io::EdgeInput* input) : input_(input) {}
+  OutputIds(const io::EdgeInput* input, const MessageLimits& limits) : input_(input), limits_(limits) {}
   const io::VertexIdMap& of(const LocalGraph& graph);
   // The file id of vertex v (global id of the graph).
   uint64_t file_id(const LocalGraph& graph, int64_t v) { return of(graph).to_file_ids({v}).front(); }
 
  private:
   const io::EdgeInput* input_;
+  MessageLimits limits_;
   std::optional<io::VertexIdMap> generated_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "comm/large_count.hpp"
 #include "gen/roots.hpp"
 #include "util/error.hpp"
 #include "util/splitmix64.hpp"
@@ -22,7 +23,8 @@ std::vector<int> usable_flags(const LocalGraph& graph, const ProcessGrid& grid, 
     if (v >= first && v < first + d.block) flags[k] = graph.owned_degree[v - first] > 0 ? 1 : 0;
   }
   if (!flags.empty())
-    MPI_Allreduce(MPI_IN_PLACE, flags.data(), static_cast<int>(flags.size()), MPI_INT, MPI_MAX, grid.world());
+    comm::allreduce(MPI_IN_PLACE, flags.data(), static_cast<int64_t>(flags.size()), MPI_INT, MPI_MAX, grid.world(),
+                    grid.limits());
   return flags;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "comm/large_count.hpp"
 #include "run/roots.hpp"
 #include "io/vertex_output.hpp"
 #include "io/rankmap_file.hpp"
@@ -87,7 +88,7 @@ std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, bool force,
   int nranks = 1;
   MPI_Comm_size(world, &nranks);
   const GridChoice choice = choose_grid(config.grid_text, config.rankmap_path, nranks);
-  auto grid = std::make_unique<ProcessGrid>(world, choice.shape, choice.placement);
+  auto grid = std::make_unique<ProcessGrid>(world, choice.shape, choice.placement, config.messages);
   summary.ranks = nranks;
   summary.grid_rows = choice.shape.rows;
   summary.grid_cols = choice.shape.cols;
@@ -105,7 +106,7 @@ RunRoots choose_run_roots(const RunConfig& config, const LocalGraph& graph, cons
                           const std::string& kernel, RunSummary& summary) {
   MPI_Comm world = grid.world();
   const io::VertexIdMap identity =
-      config.input ? io::VertexIdMap() : io::VertexIdMap::offset(config.nvertices(), 0, world);
+      config.input ? io::VertexIdMap() : io::VertexIdMap::offset(config.nvertices(), 0, world, grid.limits());
   const io::VertexIdMap& ids = config.input ? config.input->ids : identity;
   RunRoots r;
   if (!config.root_ids.empty())
@@ -148,7 +149,7 @@ RunRoots choose_run_roots(const RunConfig& config, const LocalGraph& graph, cons
   r.reported.resize(r.roots.size());
   if (rank == 0)
     for (size_t k = 0; k < r.roots.size(); ++k) r.reported[k] = static_cast<int64_t>(file_ids[k]);
-  MPI_Bcast(r.reported.data(), static_cast<int>(r.reported.size()), MPI_INT64_T, 0, world);
+  comm::bcast(r.reported.data(), static_cast<int64_t>(r.reported.size()), MPI_INT64_T, 0, world, grid.limits());
   return r;
 }
 

@@ -12,6 +12,7 @@
 #include <optional>
 #include <thread>
 
+#include "comm/large_count.hpp"
 #include "gen/edge_weights.hpp"
 #include "run/roots.hpp"
 #include "io/vertex_output.hpp"
@@ -96,18 +97,12 @@ std::vector<float> file_edge_weights(const io::EdgeInput& in, uint64_t seed, MPI
 
 // The whole edge list with weights on rank 0 (for the serial Dijkstra of a file graph).
 void gather_edges_to_rank0(const io::EdgeInput& in, const std::vector<float>& weights, MPI_Comm world,
-                           std::vector<gen::Edge>& all_edges, std::vector<float>& all_weights) {
-  int nranks = 1, rank = 0;
-  MPI_Comm_size(world, &nranks);
+                           const MessageLimits& limits, std::vector<gen::Edge>& all_edges, std::vector<float>& all_weights) {
+  int rank = 0;
   MPI_Comm_rank(world, &rank);
-  const int count = static_cast<int>(in.edges.size());
-  std::vector<int> counts(nranks), displs(nranks);
-  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, world);
-  int total = 0;
-  for (int r = 0; r < nranks; ++r) {
-    displs[r] = total;
-    total += counts[r];
-  }
+  const std::vector<int64_t> counts = comm::allgather_counts(static_cast<int64_t>(in.edges.size()), world);
+  int64_t total = 0;
+  for (int64_t c : counts) total += c;
   if (rank == 0) {
     all_edges.resize(total);
     all_weights.resize(total);
@@ -115,9 +110,9 @@ void gather_edges_to_rank0(const io::EdgeInput& in, const std::vector<float>& we
   MPI_Datatype edge_type;
   MPI_Type_contiguous(static_cast<int>(sizeof(gen::Edge)), MPI_BYTE, &edge_type);
   MPI_Type_commit(&edge_type);
-  MPI_Gatherv(in.edges.data(), count, edge_type, all_edges.data(), counts.data(), displs.data(), edge_type, 0, world);
+  comm::gatherv(in.edges.data(), all_edges.data(), counts, edge_type, 0, world, limits);
   MPI_Type_free(&edge_type);
-  MPI_Gatherv(weights.data(), count, MPI_FLOAT, all_weights.data(), counts.data(), displs.data(), MPI_FLOAT, 0, world);
+  comm::gatherv(weights.data(), all_weights.data(), counts, MPI_FLOAT, 0, world, limits);
 }
 
 // The benchmark's steps, in the order of run_sssp_benchmark().
@@ -223,7 +218,7 @@ void compare_with_dijkstra(const SsspConfig& config, const SsspEdges& edges, con
   std::vector<int> agrees(count, 0);
   std::vector<gen::Edge> all_edges;
   std::vector<float> all_weights;
-  if (config.input) gather_edges_to_rank0(*config.input, edges.file_weights, world, all_edges, all_weights);
+  if (config.input) gather_edges_to_rank0(*config.input, edges.file_weights, world, config.messages, all_edges, all_weights);
   if (rank == 0) {
     omp_set_num_threads(result.threads);
     const SerialWeightedGraph serial = config.input ? build_serial_weighted_graph(config.nvertices(), all_edges, all_weights)

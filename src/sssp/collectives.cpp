@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "comm/large_count.hpp"
 #include "sssp/sssp.hpp"
 #include "sssp/state_words.hpp"
 
@@ -66,16 +67,11 @@ int64_t DistributedSssp::gather_records(std::vector<LocalId> ThreadState::*list,
     reduce_result_[3] = static_cast<double>(total);
     if (comm_size > 1) {
       comm::ScopedPhase timed(run.profile, comm::Phase::kAllgatherv);
-      int count = static_cast<int>(total);
-      MPI_Allgather(&count, 1, MPI_INT, gather_counts_.data(), 1, MPI_INT, comm);
-      int all = 0;
-      for (int r = 0; r < comm_size; ++r) {
-        gather_displs_[r] = all;
-        all += gather_counts_[r];
-      }
+      const std::vector<int64_t> counts = comm::allgather_counts(total, comm);
+      int64_t all = 0;
+      for (int64_t c : counts) all += c;
       gathered_.resize(all);
-      MPI_Allgatherv(records_.data(), count, MPI_UINT64_T, gathered_.data(), gather_counts_.data(),
-                     gather_displs_.data(), MPI_UINT64_T, comm);
+      comm::allgatherv(records_.data(), gathered_.data(), counts, MPI_UINT64_T, comm, allgatherv_, grid_.limits());
       gathered_view_ = &gathered_;
       reduce_result_[3] = static_cast<double>(all);
     }
@@ -91,7 +87,7 @@ void DistributedSssp::gather_distances(std::vector<float>& out, int index, MPI_C
 #pragma omp master
   {
     comm::ScopedPhase timed(run.profile, comm::Phase::kAllgatherv);
-    MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, out.data(), static_cast<int>(dist_of_.block), MPI_FLOAT, comm);
+    comm::allgather(MPI_IN_PLACE, out.data(), dist_of_.block, MPI_FLOAT, comm, grid_.limits());
   }
 #pragma omp barrier
 }

@@ -34,15 +34,15 @@ void print_report(const SsspJob& job, const std::optional<io::EdgeInput>& edges,
 
 int run_sssp_job(SsspJob& job) {
   SsspConfig& config = job.config;
-  const std::unique_ptr<OutputFile> json_file = open_named_output(job.json_path);
-  const std::unique_ptr<OutputFile> distances_file = open_named_output(job.distances_path);
-  const std::unique_ptr<OutputFile> parents_file = open_named_output(job.parents_path);
+  const std::unique_ptr<OutputFile> json_file = open_named_output(job.json_path, job.config.messages);
+  const std::unique_ptr<OutputFile> distances_file = open_named_output(job.distances_path, job.config.messages);
+  const std::unique_ptr<OutputFile> parents_file = open_named_output(job.parents_path, job.config.messages);
   const bool force = job.force;
   std::optional<io::EdgeInput> edges =
-      load_file_input(job.input, config.spec, config.root_seed, false,
+      load_file_input(job.input, config.spec, config.root_seed, config.messages, false,
                       [&](const io::DeclaredSize& size) { check_declared_sssp_input(config, size, force); });
   if (edges) config.input = &*edges;
-  OutputIds ids(config.input);
+  OutputIds ids(config.input, config.messages);
   if (distances_file || parents_file)
     config.first_root_hook = [&](const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
                                  const std::vector<double>& distances, const std::vector<int64_t>& parents) {

@@ -71,7 +71,7 @@ void DistributedSssp::exchange_candidates(comm::ThreadBuckets& buffers, MPI_Comm
 #pragma omp barrier
 #pragma omp master
   {
-    received_ = comm::exchange(buffers, comm, alltoallv_, run.profile);
+    received_ = comm::exchange(buffers, comm, alltoallv_, run.profile, grid_.limits());
     comm::clear_thread_buckets(buffers);
   }
 #pragma omp barrier

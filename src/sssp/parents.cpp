@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "comm/large_count.hpp"
 #include "sssp/select_lists.hpp"
 #include "sssp/sssp.hpp"
 #include "sssp/state_words.hpp"
@@ -32,8 +33,8 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
   {
     if (!parent_notes_ && ncols > 1) {
       comm::ScopedPhase timed(run.profile, comm::Phase::kAlltoallv);
-      MPI_Reduce_scatter_block(proposal_.data(), owned_parent, static_cast<int>(d.block), MPI_INT64_T, MPI_MAX,
-                               grid_.row_comm());
+      comm::reduce_scatter_block(proposal_.data(), owned_parent, d.block, MPI_INT64_T, MPI_MAX, grid_.row_comm(),
+                                 grid_.limits());
     }
     if (root_local >= 0) owned_parent[root_local] = root;
   }

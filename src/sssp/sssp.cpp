@@ -43,6 +43,7 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
       sub_buckets_(std::max(1, options.sub_buckets)),
       inverse_width_(static_cast<double>(sub_buckets_) / options.delta),
       alltoallv_(comm::find_alltoallv("mpi")),
+      allgatherv_(comm::find_allgatherv("mpi")),
       nthreads_(omp_get_max_threads()),
       fusion_(grid.cols() == 1 && options.fusion_limit > 0),
       column_pull_(!graph.columns.empty()) {
@@ -72,8 +73,6 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
     proposal_.resize(dist_of_.row_set_size());
   }
   records_.resize(static_cast<size_t>(block));
-  gather_counts_.assign(std::max(grid.rows(), grid.cols()), 0);
-  gather_displs_.assign(std::max(grid.rows(), grid.cols()), 0);
   reduce_slots_.assign(static_cast<size_t>(nthreads_) * kSlotStride, 0.0);
   light_bound_ = lightest_weight_bounds(graph_.rows.starts(), dist_of_.row_set_size(), wg_.weights.data());
   if (column_pull_)

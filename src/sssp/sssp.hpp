@@ -299,6 +299,7 @@ class DistributedSssp {
   int64_t sub_buckets_;
   double inverse_width_;       // sub_buckets / delta
   comm::AlltoallvFn alltoallv_;
+  comm::AllgathervFn allgatherv_;
   int nthreads_ = 1;
   bool fusion_ = false;        // this process holds every edge of its vertices (one grid column)
   // The pull heavy phase scans the column set, by the column index (graph/column_index.hpp,
@@ -341,7 +342,6 @@ class DistributedSssp {
   comm::Received received_;
   std::vector<uint64_t> records_, gathered_;     // gather_records(): (id << 32 | distance bits)
   const std::vector<uint64_t>* gathered_view_ = nullptr;
-  std::vector<int> gather_counts_, gather_displs_;
   std::vector<double> reduce_slots_;             // reduce_all(): per thread, padded
   double reduce_result_[4] = {0, 0, 0, 0};
 };

@@ -231,7 +231,9 @@ void broadcast_string(std::string& text, MPI_Comm comm) {
 
 }  // namespace
 
-OutputFile::OutputFile(std::string path, MPI_Comm comm, unsigned mode) : path_(std::move(path)), comm_(comm) {
+OutputFile::OutputFile(std::string path, MPI_Comm comm, unsigned mode, const MessageLimits& limits)
+    : path_(std::move(path)), comm_(comm),
+      stream_message_bytes_(std::min(kStreamMessageBytes, static_cast<size_t>(limits.max_message_bytes))) {
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
   Prepared p;
@@ -292,8 +294,8 @@ void OutputFile::append(const char* data, size_t size) {
 
 void OutputFile::append_to_stream(const char* data, size_t size) {
   if (rank_ != 0) {
-    for (size_t done = 0; done < size; done += kStreamMessageBytes) {
-      const size_t n = std::min(kStreamMessageBytes, size - done);
+    for (size_t done = 0; done < size; done += stream_message_bytes_) {
+      const size_t n = std::min(stream_message_bytes_, size - done);
       MPI_Send(data + done, static_cast<int>(n), MPI_CHAR, 0, kStreamTag, comm_);
     }
     return;

@@ -24,14 +24,18 @@
 #include <string>
 #include <string_view>
 
+#include "util/message_limits.hpp"
+
 namespace g500 {
 
 class OutputFile {
  public:
+  static constexpr unsigned kNewFileMode = 0644;
   // Rank 0 examines `path` and prepares it at once (creates the temporary, or opens the
   // stream), so an unwritable path fails before any long computation. `mode` is the permission
-  // of a new file (an existing file's permissions are kept).
-  OutputFile(std::string path, MPI_Comm comm, unsigned mode = 0644);
+  // of a new file (an existing file's permissions are kept). `limits` bounds each message that
+  // carries a part of a stream to rank 0.
+  OutputFile(std::string path, MPI_Comm comm, unsigned mode = kNewFileMode, const MessageLimits& limits = {});
   ~OutputFile();  // removes the temporary unless committed
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
@@ -66,12 +70,13 @@ class OutputFile {
   MPI_Comm comm_;
   int rank_ = 0, size_ = 1;
   bool stream_ = false, committed_ = false;
+  size_t stream_message_bytes_;  // the largest MPI message of a stream part
   int fd_ = -1;           // rank 0: the stream; any rank: the temporary while writing its part
   int64_t offset_ = 0;    // where this rank's next appended byte goes in the temporary
   std::string error_;     // this rank's first write error
 };
 
 // For a single process: writes `text` to `path` as OutputFile does (atomically, or streamed).
-void write_whole_file(const std::string& path, std::string_view text, unsigned mode = 0644);
+void write_whole_file(const std::string& path, std::string_view text, unsigned mode = OutputFile::kNewFileMode);
 
 }  // namespace g500

@@ -44,7 +44,7 @@ ChildLists exchange_child_lists(const Distribution& d, const ProcessGrid& grid, 
                                              static_cast<uint64_t>(k));
     }
   }
-  const comm::Received in = comm::exchange(out, grid.world(), comm::find_alltoallv("mpi"), unused);
+  const comm::Received in = comm::exchange(out, grid.world(), comm::find_alltoallv("mpi"), unused, grid.limits());
   const int64_t nrecords = static_cast<int64_t>(in.records.size());
   ChildLists lists;
   lists.start.assign(d.block + 1, 0);
@@ -95,7 +95,7 @@ std::string walk_levels(const Distribution& d, const ProcessGrid& grid, int64_t 
           mine[lists.children[c] >> 32].push_back((lists.children[c] << 32) | child_depth);
       }
     }
-    const comm::Received in = comm::exchange(out, grid.world(), comm::find_alltoallv("mpi"), unused);
+    const comm::Received in = comm::exchange(out, grid.world(), comm::find_alltoallv("mpi"), unused, grid.limits());
     frontier.resize(in.records.size());
 #pragma omp parallel for schedule(static)
     for (size_t r = 0; r < in.records.size(); ++r) {

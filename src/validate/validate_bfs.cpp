@@ -12,6 +12,7 @@
 #include <cstring>
 #include <limits>
 
+#include "comm/large_count.hpp"
 #include "graph/column_blocks.hpp"
 #include "util/agree.hpp"
 #include "util/bitmap.hpp"
@@ -130,12 +131,12 @@ void gather_depths(const LocalGraph& graph, const ProcessGrid& grid, const std::
   T* col_mine = col_depth.data() + static_cast<int64_t>(d.row) * d.block;
 #pragma omp parallel for schedule(static)
   for (int64_t k = 0; k < d.block; ++k) row_mine[k] = stored_depth<T>(depth[graph.owned_original(k)]);
-  const int count = static_cast<int>(d.block * sizeof(T));
+  const int64_t count = d.block * static_cast<int64_t>(sizeof(T));  // bytes
   // The column set's block at our position: ours with Yoo's layout, else from its owner.
   const void* hosted = hosted_column_block(row_mine, col_mine, count, MPI_BYTE, d, grid);
-  if (hosted != col_mine) std::memcpy(col_mine, hosted, count);
-  MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, row_depth.data(), count, MPI_BYTE, grid.row_comm());
-  MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, col_depth.data(), count, MPI_BYTE, grid.col_comm());
+  if (hosted != col_mine) std::memcpy(col_mine, hosted, static_cast<size_t>(count));
+  comm::allgather(MPI_IN_PLACE, row_depth.data(), count, MPI_BYTE, grid.row_comm(), grid.limits());
+  comm::allgather(MPI_IN_PLACE, col_depth.data(), count, MPI_BYTE, grid.col_comm(), grid.limits());
 }
 
 template <typename T>
@@ -157,8 +158,7 @@ std::vector<int64_t> tree_edge_targets(const LocalGraph& graph, const ProcessGri
   int64_t* mine = row_target.data() + static_cast<int64_t>(d.col) * d.block;  // the row communicator's order
 #pragma omp parallel for schedule(static)
   for (int64_t k = 0; k < d.block; ++k) mine[k] = parents[graph.owned_original(k)];
-  MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, row_target.data(), static_cast<int>(d.block), MPI_INT64_T,
-                grid.row_comm());
+  comm::allgather(MPI_IN_PLACE, row_target.data(), d.block, MPI_INT64_T, grid.row_comm(), grid.limits());
   // Original column-local id x = position * B + offset -> the graph's: position * B plus the new
   // offset in that position's block, from its owner's owned_new (the column set's blocks are
   // those hosted by P(0..R-1, j), in the column communicator's order).
@@ -170,10 +170,8 @@ std::vector<int64_t> tree_edge_targets(const LocalGraph& graph, const ProcessGri
     } else {
       gathered_new.resize(d.col_set_size());
       std::vector<LocalId> hosted(d.columns_aligned() ? 0 : d.block);
-      MPI_Allgather(hosted_column_block(graph.renumbering.owned_new.data(), hosted.data(), static_cast<int>(d.block),
-                                        MPI_UINT32_T, d, grid),
-                    static_cast<int>(d.block), MPI_UINT32_T, gathered_new.data(), static_cast<int>(d.block),
-                    MPI_UINT32_T, grid.col_comm());
+      comm::allgather(hosted_column_block(graph.renumbering.owned_new.data(), hosted.data(), d.block, MPI_UINT32_T, d, grid),
+                      gathered_new.data(), d.block, MPI_UINT32_T, grid.col_comm(), grid.limits());
       new_offset = gathered_new.data();
     }
   }
@@ -221,8 +219,8 @@ std::string check_parents_are_neighbours(const LocalGraph& graph, const ProcessG
                                          const Bitmap& tree_edge_seen, int64_t& degree_sum) {
   const Distribution& d = graph.dist;
   std::vector<uint64_t> owned_seen(d.block / kBitsPerWord);
-  MPI_Reduce_scatter_block(tree_edge_seen.data(), owned_seen.data(), static_cast<int>(d.block / kBitsPerWord),
-                           MPI_UINT64_T, MPI_BOR, grid.row_comm());
+  comm::reduce_scatter_block(tree_edge_seen.data(), owned_seen.data(), d.block / kBitsPerWord, MPI_UINT64_T, MPI_BOR,
+                             grid.row_comm(), grid.limits());
   const int64_t first = d.owned_begin();
   std::string error;
   degree_sum = 0;
@@ -272,7 +270,8 @@ ValidationResult validate_bfs(const LocalGraph& graph, const ProcessGrid& grid, 
     ++levels[depth[k]];
     hash += splitmix64(static_cast<uint64_t>(first + k) * 64 + static_cast<uint64_t>(depth[k]));
   }
-  MPI_Allreduce(MPI_IN_PLACE, levels.data(), static_cast<int>(levels.size()), MPI_INT64_T, MPI_SUM, grid.world());
+  comm::allreduce(MPI_IN_PLACE, levels.data(), static_cast<int64_t>(levels.size()), MPI_INT64_T, MPI_SUM, grid.world(),
+                  grid.limits());
   MPI_Allreduce(MPI_IN_PLACE, &hash, 1, MPI_UINT64_T, MPI_SUM, grid.world());
   int64_t counts[2] = {edges.reached_entries, degree_sum};
   MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT64_T, MPI_SUM, grid.world());

@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "comm/large_count.hpp"
 #include "util/agree.hpp"
 #include "validate/tree_depths.hpp"
 #include "util/bitmap.hpp"
@@ -72,10 +73,10 @@ SetValues gather_set_values(const LocalGraph& graph, const ProcessGrid& grid, co
   const Distribution& d = graph.dist;
   SetValues g{std::vector<double>(d.row_set_size()), std::vector<double>(d.col_set_size()),
               std::vector<int64_t>(d.row_set_size())};
-  const int block = static_cast<int>(d.block);
-  MPI_Allgather(dist.data(), block, MPI_DOUBLE, g.row_dist.data(), block, MPI_DOUBLE, grid.row_comm());
-  MPI_Allgather(dist.data(), block, MPI_DOUBLE, g.col_dist.data(), block, MPI_DOUBLE, grid.col_comm());
-  MPI_Allgather(parents.data(), block, MPI_INT64_T, g.row_parent.data(), block, MPI_INT64_T, grid.row_comm());
+  const MessageLimits& limits = grid.limits();
+  comm::allgather(dist.data(), g.row_dist.data(), d.block, MPI_DOUBLE, grid.row_comm(), limits);
+  comm::allgather(dist.data(), g.col_dist.data(), d.block, MPI_DOUBLE, grid.col_comm(), limits);
+  comm::allgather(parents.data(), g.row_parent.data(), d.block, MPI_INT64_T, grid.row_comm(), limits);
   // Put the gathered values into the graph's order; ids are translated back where they are reported.
   if (graph.renumbering.active()) {
     g.row_dist = in_graph_order(g.row_dist, graph.renumbering.row_original);
@@ -137,10 +138,10 @@ std::string check_parent_edges(const LocalGraph& graph, const ProcessGrid& grid,
                                const Bitmap& parent_edge, const Bitmap& parent_weight, int64_t& degree_sum) {
   const Distribution& d = graph.dist;
   std::vector<uint64_t> owned_edge(d.block / kBitsPerWord), owned_weight(d.block / kBitsPerWord);
-  MPI_Reduce_scatter_block(parent_edge.data(), owned_edge.data(), static_cast<int>(d.block / kBitsPerWord),
-                           MPI_UINT64_T, MPI_BOR, grid.row_comm());
-  MPI_Reduce_scatter_block(parent_weight.data(), owned_weight.data(), static_cast<int>(d.block / kBitsPerWord),
-                           MPI_UINT64_T, MPI_BOR, grid.row_comm());
+  comm::reduce_scatter_block(parent_edge.data(), owned_edge.data(), d.block / kBitsPerWord, MPI_UINT64_T, MPI_BOR,
+                             grid.row_comm(), grid.limits());
+  comm::reduce_scatter_block(parent_weight.data(), owned_weight.data(), d.block / kBitsPerWord, MPI_UINT64_T, MPI_BOR,
+                             grid.row_comm(), grid.limits());
   const int64_t first = d.owned_begin();
   std::string error;
   degree_sum = 0;

@@ -7,11 +7,14 @@ namespace g500::testing {
 
 using BuiltGraph = BuiltTestGraph<LocalGraph>;
 
-inline std::unique_ptr<BuiltGraph> build_test_graph(int scale, GridShape shape = {}, GraphOptions options = {}) {
+inline std::unique_ptr<BuiltGraph> build_test_graph(int scale, GridShape shape = {}, GraphOptions options = {},
+                                                    MessageLimits limits = {}) {
   return build_test_graph_with<LocalGraph>(
-      scale, shape, [&](const gen::KroneckerGenerator& generator, int rank, int nranks, const ProcessGrid& grid) {
+      scale, shape,
+      [&](const gen::KroneckerGenerator& generator, int rank, int nranks, const ProcessGrid& grid) {
         return build_local_graph(kronecker_edge_source(generator, rank, nranks), grid, options);
-      });
+      },
+      limits);
 }
 
 }  // namespace g500::testing

@@ -13,10 +13,10 @@ namespace g500 {
 namespace {
 
 void check_scale(int scale, int threads, GridShape shape = {}, GraphOptions graph_options = {},
-                 BfsOptions bfs_options = {}) {
+                 BfsOptions bfs_options = {}, MessageLimits limits = {}) {
   omp_set_num_threads(threads);
   const auto vec = testing::load_graph_vector(scale);
-  auto built = testing::build_test_graph(scale, shape, graph_options);
+  auto built = testing::build_test_graph(scale, shape, graph_options, limits);
   const LocalGraph& graph = built->graph;
   EXPECT_EQ(graph.global_directed_edges, 2 * (vec.nedges_generated - vec.self_loops));
 
@@ -66,6 +66,31 @@ TEST(BfsVectors, TransposedGridShape) {
   check_scale(12, 2, GridShape{shape.cols, shape.rows}, no_yoo);
   BfsOptions no_sparse = bitmaps_only;
   check_scale(12, 1, GridShape{shape.cols, shape.rows}, no_yoo, no_sparse);
+}
+
+// Every MPI call with counts cut into rounds of at most 64 bytes (comm/large_count.hpp; one or
+// two elements per peer): kernel 1's routing, renumbering and transposes, the BFS's exchanges
+// and gathers with several collective algorithms, and validation give the vectors' results on
+// both grid shapes (2: 2x1 and 1x2, 6: 3x2 and 2x3) and in the row-major layout.
+TEST(BfsVectors, TinyMessageRounds) {
+  constexpr int64_t kTinyMessageBytes = 64;
+  const MessageLimits tiny{kTinyMessageBytes};
+  int nranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  const GridShape shape = closest_factor_shape(nranks), transposed{shape.cols, shape.rows};
+  check_scale(12, 1, shape, {}, {}, tiny);
+  check_scale(12, 2, transposed, {}, {}, tiny);
+  BfsOptions other_algorithms;
+  other_algorithms.alltoallv = "dimwise";
+  other_algorithms.allgatherv = "bruck";
+  check_scale(12, 1, transposed, {}, other_algorithms, tiny);
+  BfsOptions pairs_and_bitmaps;
+  pairs_and_bitmaps.bu_alltoallv = false;
+  pairs_and_bitmaps.sparse_switch = false;
+  GraphOptions no_yoo;
+  no_yoo.layout = Layout::kRowMajor;
+  check_scale(12, 1, transposed, no_yoo, pairs_and_bitmaps, tiny);
+  check_scale(14, 2, shape, {}, {}, tiny);
 }
 
 // Every technique switch, off alone and all off together, gives the same validated results.

@@ -69,7 +69,7 @@ TEST(InputLoad, SparseIdsAreRelabelledInSortedOrder) {
   const std::string path = shared_file("sparse.tsv",
                                        "# SNAP style\n% and mtx style comment\n100 200\n200 300\n\n300 100\n"
                                        "300 9223372036854775807\n9223372036854775807 42\n7 7\n100 200\n200 100");
-  EdgeInput in = load_edge_input({path, Format::snap, false, {}});
+  EdgeInput in = load_edge_input({path, Format::snap, false, {}, {}});
   EXPECT_EQ(in.nvertices, 6);
   EXPECT_EQ(in.global_edges, 8);
   EXPECT_EQ(in.stats.self_loops, 1);
@@ -83,6 +83,8 @@ TEST(InputLoad, SparseIdsAreRelabelledInSortedOrder) {
   EXPECT_EQ(gather_file_edges(in), expected);
 }
 
+// Also with every exchange of the relabelling, the statistics and the id lookups cut into rounds of
+// 16 bytes (comm/large_count.hpp): the same edges and ids.
 TEST(InputLoad, ManyRandomIdsAtAnyRankCount) {
   std::mt19937_64 rng(5);
   std::string text;
@@ -96,24 +98,30 @@ TEST(InputLoad, ManyRandomIdsAtAnyRankCount) {
     text += std::to_string(a) + (k % 3 ? "\t" : "   ") + std::to_string(b) + " " + std::to_string(k) + ".5\r\n";
     if (k % 100 == 0) text += "# comment " + std::to_string(k) + "\n";
   }
-  EdgeInput in = load_edge_input({shared_file("random.tsv", text), Format::tsv, false, {}});
-  EXPECT_EQ(in.nvertices, static_cast<int64_t>(distinct.size()));
-  EXPECT_TRUE(in.stats.weighted);
-  EXPECT_EQ(static_cast<int64_t>(in.weights.size()), static_cast<int64_t>(in.edges.size()));
-  if (!in.weights.empty()) {
-    EXPECT_FLOAT_EQ(in.weights[0], static_cast<float>(in.local_begin) + 0.5f);
+  const std::string path = shared_file("random.tsv", text);
+  for (const int64_t limit : {MessageLimits::kDefaultBytes, int64_t{16}}) {
+    SCOPED_TRACE("message limit " + std::to_string(limit));
+    EdgeInput in = load_edge_input({path, Format::tsv, false, {}, MessageLimits{limit}});
+    EXPECT_EQ(in.nvertices, static_cast<int64_t>(distinct.size()));
+    EXPECT_TRUE(in.stats.weighted);
+    EXPECT_EQ(static_cast<int64_t>(in.weights.size()), static_cast<int64_t>(in.edges.size()));
+    if (!in.weights.empty()) {
+      EXPECT_FLOAT_EQ(in.weights[0], static_cast<float>(in.local_begin) + 0.5f);
+    }
+    EXPECT_EQ(gather_file_edges(in), expected);
+    const std::vector<uint64_t> sorted(distinct.begin(), distinct.end());
+    const int64_t last = static_cast<int64_t>(sorted.size()) - 1;
+    const std::vector<int64_t> found = in.ids.find({sorted.front(), sorted[sorted.size() / 2], sorted.back()});
+    EXPECT_EQ(found, (std::vector<int64_t>{0, static_cast<int64_t>(sorted.size() / 2), last}));
+    EXPECT_EQ(in.ids.to_file_ids({0, last}), (std::vector<uint64_t>{sorted.front(), sorted.back()}));
   }
-  EXPECT_EQ(gather_file_edges(in), expected);
-  const std::vector<uint64_t> sorted(distinct.begin(), distinct.end());
-  const std::vector<int64_t> found = in.ids.find({sorted.front(), sorted[sorted.size() / 2], sorted.back()});
-  EXPECT_EQ(found, (std::vector<int64_t>{0, static_cast<int64_t>(sorted.size() / 2), static_cast<int64_t>(sorted.size()) - 1}));
 }
 
 TEST(InputLoad, MatrixMarketKeepsTheDeclaredSize) {
   const std::string path = shared_file("sym.mtx",
                                        "%%MatrixMarket matrix coordinate integer symmetric\n% comment\n%\n"
                                        "8 8 4\n2 1 5\n3 2 -1\n4 3 7\n3 3 1\n");
-  EdgeInput in = load_edge_input({path, Format::mtx, false, {}});
+  EdgeInput in = load_edge_input({path, Format::mtx, false, {}, {}});
   EXPECT_EQ(in.nvertices, 8);
   EXPECT_EQ(in.global_edges, 4);
   EXPECT_EQ(in.stats.self_loops, 1);
@@ -127,7 +135,7 @@ TEST(InputLoad, MatrixMarketKeepsTheDeclaredSize) {
 std::string error_of(const std::string& path, Format format) {
   std::string message;
   try {
-    load_edge_input({path, format, false, {}});
+    load_edge_input({path, format, false, {}, {}});
   } catch (const UsageError& e) {
     message = e.what();
   }
@@ -186,12 +194,12 @@ TEST(InputLoad, ByteOrderMarkAtTheStartIsSkippedAtAnyRankCount) {
   std::string text;
   for (int k = 0; k < 500; ++k) text += std::to_string(k * 3) + " " + std::to_string(k * 3 + 1) + "\n";
   const std::string bom = "\xEF\xBB\xBF";
-  const EdgeInput plain = load_edge_input({shared_file("plain.tsv", text), Format::tsv, false, {}});
-  const EdgeInput marked = load_edge_input({shared_file("marked.tsv", bom + text), Format::tsv, false, {}});
+  const EdgeInput plain = load_edge_input({shared_file("plain.tsv", text), Format::tsv, false, {}, {}});
+  const EdgeInput marked = load_edge_input({shared_file("marked.tsv", bom + text), Format::tsv, false, {}, {}});
   EXPECT_EQ(marked.nvertices, plain.nvertices);
   EXPECT_EQ(gather_file_edges(marked), gather_file_edges(plain));
   const std::string mtx_text = "%%MatrixMarket matrix coordinate pattern general\n4 4 2\n1 2\n3 4\n";
-  const EdgeInput mtx = load_edge_input({shared_file("marked.mtx", bom + mtx_text), Format::mtx, false, {}});
+  const EdgeInput mtx = load_edge_input({shared_file("marked.mtx", bom + mtx_text), Format::mtx, false, {}, {}});
   EXPECT_EQ(mtx.nvertices, 4);
   EXPECT_EQ(gather_file_edges(mtx), (std::vector<std::pair<uint64_t, uint64_t>>{{1, 2}, {3, 4}}));
   // Elsewhere the mark is part of the line (numbered as usual).
@@ -211,7 +219,8 @@ TEST(InputLoad, DeclaredSizesAreCheckedBeforeTheEdgesAreRead) {
   InputSpec spec{bin_path, Format::bin, false, [&](const DeclaredSize& size) {
                    seen.push_back(size);
                    throw UsageError("refused: " + size.what);
-                 }};
+                 },
+                 {}};
   try {
     load_edge_input(spec);
     ADD_FAILURE() << "the check was not called";

@@ -8,11 +8,14 @@ namespace g500::testing {
 using BuiltWeightedGraph = BuiltTestGraph<WeightedLocalGraph>;
 
 inline std::unique_ptr<BuiltWeightedGraph> build_weighted_test_graph(int scale, GridShape shape = {},
-                                                                     WeightedGraphOptions options = {}) {
+                                                                     WeightedGraphOptions options = {},
+                                                                     MessageLimits limits = {}) {
   return build_test_graph_with<WeightedLocalGraph>(
-      scale, shape, [options](const gen::KroneckerGenerator& generator, int rank, int nranks, const ProcessGrid& grid) {
+      scale, shape,
+      [options](const gen::KroneckerGenerator& generator, int rank, int nranks, const ProcessGrid& grid) {
         return build_weighted_local_graph(kronecker_weighted_edge_source(generator, rank, nranks), grid, options);
-      });
+      },
+      limits);
 }
 
 }  // namespace g500::testing

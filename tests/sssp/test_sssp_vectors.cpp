@@ -27,10 +27,10 @@ void expect_close(double got, double want, const std::string& what) {
 void check_scale(int scale, int threads, double delta = SsspOptions{}.delta, GridShape shape = {},
                  int sub_buckets = SsspOptions{}.sub_buckets, WeightedGraphOptions graph_options = {},
                  size_t max_roots = 64, int64_t* buckets = nullptr, double pull_factor = SsspOptions{}.pull_factor,
-                 int64_t* pull_phases = nullptr) {
+                 int64_t* pull_phases = nullptr, MessageLimits limits = {}) {
   omp_set_num_threads(threads);
   const auto vec = testing::load_graph_vector(scale);
-  auto built = testing::build_weighted_test_graph(scale, shape, graph_options);
+  auto built = testing::build_weighted_test_graph(scale, shape, graph_options, limits);
   const WeightedLocalGraph& graph = built->graph;
   // The column index exactly on grids with more columns than rows (the pulls then use it).
   EXPECT_EQ(!graph.columns.empty(), graph_options.column_index && built->grid->cols() > built->grid->rows());
@@ -133,6 +133,21 @@ TEST(SsspVectors, TransposedGridShape) {
   WeightedGraphOptions rows_only;
   rows_only.column_index = false;
   check_scale(12, 1, defaults.delta, GridShape{1, nranks}, defaults.sub_buckets, rows_only);
+}
+
+// Every MPI call with counts cut into rounds of at most 64 bytes (comm/large_count.hpp): weighted
+// kernel 1 (its 12-byte entries cut anywhere), the search's exchanges, gathers and parent
+// reductions, and validation give the vectors' distances on both grid shapes.
+TEST(SsspVectors, TinyMessageRounds) {
+  constexpr int64_t kTinyMessageBytes = 64;
+  constexpr size_t kRoots = 16;
+  int nranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  const GridShape shape = closest_factor_shape(nranks);
+  const SsspOptions defaults;
+  for (const GridShape& grid : {shape, GridShape{shape.cols, shape.rows}})
+    check_scale(12, 1, defaults.delta, grid, defaults.sub_buckets, {}, kRoots, nullptr, defaults.pull_factor, nullptr,
+                MessageLimits{kTinyMessageBytes});
 }
 
 TEST(SsspVectors, SortByWeightOrdersMinusZeroAsZero) {

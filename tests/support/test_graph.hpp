@@ -5,6 +5,8 @@
 #include <mpi.h>
 
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "gen/kronecker.hpp"
 #include "graph/grid.hpp"
@@ -20,9 +22,11 @@ struct BuiltTestGraph {
 };
 
 // build(generator, rank, nranks, grid) returns the graph. A shape that does not match the number
-// of ranks is replaced by the default grid.
+// of ranks is replaced by the default grid. `limits`: the grid's message limit (tiny in the tests
+// of comm/large_count's rounds).
 template <class Graph, class Build>
-std::unique_ptr<BuiltTestGraph<Graph>> build_test_graph_with(int scale, GridShape shape, Build build) {
+std::unique_ptr<BuiltTestGraph<Graph>> build_test_graph_with(int scale, GridShape shape, Build build,
+                                                             MessageLimits limits = {}) {
   auto built = std::make_unique<BuiltTestGraph<Graph>>();
   built->spec.scale = scale;
   int rank = 0, nranks = 1;
@@ -30,7 +34,7 @@ std::unique_ptr<BuiltTestGraph<Graph>> build_test_graph_with(int scale, GridShap
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
   if (shape.rows * shape.cols != nranks) shape = closest_factor_shape(nranks);
   built->generator = std::make_unique<gen::KroneckerGenerator>(built->spec);
-  built->grid = std::make_unique<ProcessGrid>(MPI_COMM_WORLD, shape);
+  built->grid = std::make_unique<ProcessGrid>(MPI_COMM_WORLD, shape, std::vector<std::pair<int, int>>{}, limits);
   built->graph = build(*built->generator, rank, nranks, *built->grid);
   return built;
 }
