@@ -294,6 +294,15 @@ class Vectors(ClusterTest):
     def test_sssp_2_hosts(self):
         self.sssp_on(2)
 
+    def test_bfs_2_hosts_in_small_messages(self):
+        # Every MPI call within 4 KiB, below Open MPI's TCP eager limit (64 KiB): only the eager
+        # protocol, where the default runs above also take the rendezvous one.
+        out = os.path.join(self.dir, "small.json")
+        c = self.run_cluster(["--hosts", "2", "--ranks-per-host", "2"],
+                             ["bfs", "--scale", "16", "--roots", "8", "--max-message-bytes", "4096", "--json", out])
+        self.assertEqual(c.status, 0, c.err())
+        self.check_bfs_json(out, 16, 4, nroots=8)
+
     def test_sssp_3_hosts(self):
         self.sssp_on(3)
 
