@@ -159,6 +159,7 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
   const std::vector<int64_t>& roots = run_roots.roots;
   DistributedBfs bfs(graph, grid, config.bfs);
   if (config.warmup && !roots.empty()) {
+    Progress warmup(config.progress, "BFS warm-up");
     bfs.prepare();
     bfs.run(roots.front());
   }

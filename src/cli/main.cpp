@@ -11,6 +11,7 @@
 #include "cli/subcommand.hpp"
 #include "util/error.hpp"
 #include "util/fingerprint.hpp"
+#include "util/stop_report.hpp"
 
 namespace g500::cli {
 std::map<std::string, SubcommandInfo>& subcommands() {
@@ -51,7 +52,10 @@ int main(int argc, char** argv) {
       if (rank == 0) std::fprintf(stderr, "g500: error: unknown subcommand '%s' (try g500 --help)\n", argv[1]);
       status = 2;
     } else {
-      std::string prog = std::string("g500 ") + argv[1];
+      // Static: the stop report (util/stop_report.hpp) may name it until the process ends.
+      static std::string prog;
+      prog = std::string("g500 ") + argv[1];
+      g500::stop_report::install(prog.c_str(), rank == 0);
       std::vector<char*> sub_argv{prog.data()};
       for (int i = 2; i < argc; ++i) sub_argv.push_back(argv[i]);
       try {

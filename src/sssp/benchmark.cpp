@@ -21,6 +21,7 @@
 #include "util/agree.hpp"
 #include "util/error.hpp"
 #include "util/memory.hpp"
+#include "util/progress.hpp"
 #include "run/run_setup.hpp"
 
 namespace g500 {
@@ -143,9 +144,11 @@ WeightedLocalGraph construct_graph(const SsspConfig& config, const WeightedEdgeS
                                    MPI_Comm world, SsspBenchmarkResult& result) {
   MPI_Barrier(world);
   double start = MPI_Wtime();
+  Progress construction(config.progress, "kernel 1: building the graph");
   WeightedLocalGraph graph = build_weighted_local_graph(source, grid, config.graph);
   MPI_Barrier(world);
   result.construction_seconds = MPI_Wtime() - start;
+  construction.finish();
   if (config.input) result.generation_seconds = config.input->stats.read_seconds;  // reading the file
   unsigned long long graph_bytes = graph.memory_bytes();
   MPI_Allreduce(MPI_IN_PLACE, &graph_bytes, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
@@ -277,15 +280,20 @@ SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, bool force) {
   const std::vector<int64_t>& roots = run_roots.roots;
   DistributedSssp sssp(graph, grid, config.sssp);
   if (config.warmup && !roots.empty()) {
+    Progress warmup(config.progress, "SSSP warm-up");
     sssp.prepare();
     sssp.run(roots.front());
   }
+  Progress progress(config.progress, "SSSP roots", static_cast<int64_t>(roots.size()));
   for (size_t index = 0; index < roots.size(); ++index) {
+    progress.update(static_cast<int64_t>(index));
     SsspRootResult r = timed_root(sssp, roots[index], run_roots.reported[index], world, nranks);
+    if (config.validate) progress.update(static_cast<int64_t>(index), "validating");
     const bool ok = check_root(config, graph, grid, sssp, roots[index], index == 0, r, result);
     result.roots.push_back(std::move(r));
     if (!ok) break;
   }
+  progress.finish();
   if (config.compare_dijkstra > 0 && !result.validation_failed) compare_with_dijkstra(config, edges, roots, world, result);
   unsigned long long peak = peak_rss_bytes();
   MPI_Allreduce(MPI_IN_PLACE, &peak, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);

@@ -19,6 +19,7 @@
 
 #include "util/agree.hpp"
 #include "util/error.hpp"
+#include "util/stop_report.hpp"
 
 namespace g500 {
 namespace {
@@ -247,11 +248,13 @@ OutputFile::OutputFile(std::string path, MPI_Comm comm, unsigned mode, const Mes
   broadcast_string(target_, comm_);
   broadcast_string(temp_, comm_);
   if (rank_ == 0 && stream_) fd_ = p.stream_fd;
+  if (rank_ == 0 && !stream_) stop_report::remember_temporary(temp_.c_str());
 }
 
 OutputFile::~OutputFile() {
   if (fd_ >= 0) ::close(fd_);
   if (rank_ == 0 && !stream_ && !committed_) {
+    stop_report::forget_temporary(temp_.c_str());
     ::unlink(temp_.c_str());
     targets_in_use().erase(target_);
   }
@@ -335,6 +338,7 @@ void OutputFile::commit() {
   error_.clear();
   agree_or_throw(error, comm_);
   std::string rename_error;
+  if (rank_ == 0 && !stream_) stop_report::forget_temporary(temp_.c_str());
   if (rank_ == 0 && !stream_ && ::rename(temp_.c_str(), target_.c_str()) != 0)
     rename_error = fmt::format("cannot write '{}': renaming its temporary failed: {}", path_, errno_text());
   agree_or_throw(rename_error, comm_);

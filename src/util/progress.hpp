@@ -1,6 +1,7 @@
 // Progress lines for long phases: "g500: <phase> <done>/<total> (<pct>%) <elapsed>s" rewritten in
 // place on stderr, only on rank 0, only when stderr is a terminal, and never with --quiet.
-// Cheap when disabled (every call returns at once); updates are printed at most 4 times a second.
+// Cheap when disabled; updates are printed at most 4 times a second. Shown or not, the phase and
+// its count are what a run stopped by a signal reports (util/stop_report.hpp) until finish().
 #pragma once
 #include <mpi.h>
 #include <unistd.h>
@@ -8,7 +9,10 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
+
+#include "util/stop_report.hpp"
 
 namespace g500 {
 
@@ -25,13 +29,16 @@ class Progress {
   // total <= 0: an open-ended phase ("<phase> ... <elapsed>s").
   Progress(bool enabled, std::string phase, int64_t total = 0)
       : enabled_(enabled), phase_(std::move(phase)), total_(total), start_(Clock::now()), last_(start_) {
+    stop_phase_.emplace(phase_.c_str(), total_);
     if (enabled_) print(0);
   }
   ~Progress() { finish(); }
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
 
+  // `note`: a string literal or nullptr.
   void update(int64_t done, const char* note = nullptr) {
+    if (stop_phase_) stop_phase_->update(done, note);
     if (!enabled_) return;
     const auto now = Clock::now();
     if (now - last_ < std::chrono::milliseconds(250) && done < total_) return;
@@ -40,11 +47,13 @@ class Progress {
   }
   // Ends the line (prints the final state).
   void finish() {
+    stop_phase_.reset();
     if (!enabled_ || finished_) return;
     finished_ = true;
     print(total_ > 0 ? total_ : 0, "done");
     std::fputc('\n', stderr);
     std::fflush(stderr);
+    stop_report::set_progress_line_open(false);
   }
 
  private:
@@ -58,12 +67,14 @@ class Progress {
     else
       std::fprintf(stderr, "\r\033[Kg500: %s ... %.1fs%s%s", phase_.c_str(), elapsed, note ? " " : "", note ? note : "");
     std::fflush(stderr);
+    stop_report::set_progress_line_open(true);
   }
   bool enabled_;
   bool finished_ = false;
   std::string phase_;
   int64_t total_;
   Clock::time_point start_, last_;
+  std::optional<stop_report::StopPhase> stop_phase_;  // after phase_: ends before the name is freed
 };
 
 }  // namespace g500

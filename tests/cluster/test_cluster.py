@@ -390,9 +390,14 @@ class Failures(ClusterTest):
         err = c.err()
         self.assertRegex(err, r"mpirun noticed that process rank 3 with PID \d+ on node \S+ exited on signal 9")
         if c.fell_back():
-            self.assertIn("g500 cluster: rank 3 died (signal 9, Killed) during the run\n", err)
+            self.assertRegex(err, r"\ng500 cluster: rank 3 died \(signal 9, Killed\) during BFS roots \(\d+ of 20000 done"
+                                  r"(, validating)?\)\n")
         else:
-            self.assertIn(f"g500 cluster: rank 3 on host 2 ({NET}.2) died (signal 9, Killed) during the run\n", err)
+            self.assertRegex(err, rf"\ng500 cluster: rank 3 on host 2 \({re.escape(NET)}\.2\) died \(signal 9, Killed\) "
+                                  r"during BFS roots \(\d+ of 20000 done(, validating)?\)\n")
+        # Rank 0, stopped by mpirun, said where it was, once.
+        self.assertEqual(len(re.findall(r"(?m)^g500 bfs: stopped by SIGTERM during BFS roots \(\d+ of 20000 done"
+                                        r"(, validating)?\)$", err)), 1, err)
         self.assertEqual(processes_with(out), [])
         self.check_no_output_left(results)
 
@@ -409,8 +414,8 @@ class Failures(ClusterTest):
         self.end_after_kill(c, killed_at)
         err = c.err()
         self.assertRegex(err, rf"Remote daemon: \[\[\d+,0\],2\] on node {NET}\.3\n")
-        self.assertIn(f"g500 cluster: host 3 ({NET}.3) was lost during the run: its Open MPI daemon died or became "
-                      "unreachable (it ran ranks 4-5)\n", err)
+        self.assertRegex(err, rf"\ng500 cluster: host 3 \({re.escape(NET)}\.3\) was lost during BFS roots \(\d+ of 20000 "
+                              r"done(, validating)?\): its Open MPI daemon died or became unreachable \(it ran ranks 4-5\)\n")
         self.assertEqual(processes_with(out), [])
         self.check_no_output_left(results)
 
@@ -426,6 +431,14 @@ class Failures(ClusterTest):
         # Every BFS level exchanges messages with host 2: 5 levels or more, 5 ms each way.
         fastest = min(r["time_s"] for r in j["roots"])
         self.assertGreater(fastest, 0.010, "the delay on host 2's link did not slow the BFS down")
+        # The phase profile shows where it went: every level's column allgatherv needs data that
+        # ranks of the other host made in that level (grid 2x2, a host holds a grid row), so each
+        # rank waits at least the one-way delay per level, in communication or at the level's end.
+        for r in j["roots"]:
+            waited = sum(r["profile"][p] for p in ("allgatherv", "alltoallv", "sendrecv", "imbalance"))
+            levels = len(r["level_sizes"])
+            self.assertGreater(waited, 0.005 * (levels - 1), f"root {r['root']}: {r['profile']}, {levels} levels")
+            self.assertGreater(waited, 10 * r["profile"]["calculation"], f"root {r['root']}: {r['profile']}")
 
 
 class Links(ClusterTest):
