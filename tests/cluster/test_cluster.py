@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """scripts/cluster end to end: g500 on 1, 2 and 3 "hosts" (network namespaces on one bridge)
 started by Open MPI's mpirun, every message over TCP, against the Graph500 test vectors; ranks
-and whole hosts killed mid-run; a slow host; outputs on hosts that do not share a directory.
+and whole hosts killed mid-run; a slow host; outputs on hosts that do not share a directory;
+ranks placed on the hosts by a `g500 map` rank map (--rankmap).
 
 Where network namespaces cannot be made (no root, no CAP_NET_ADMIN), the script runs on 1 host over
 TCP loopback: the tests say so on stdout and check the same results there; the tests that need
@@ -195,40 +196,48 @@ class ClusterTest(unittest.TestCase):
             report_fallback(c)
         return c
 
-    def placement_wrapper(self):
-        """A program for --binary that records where each rank runs and how MPI is configured,
-        then becomes g500."""
-        record = os.path.join(self.dir, "placement")
+    def placement_wrapper(self, name="placement"):
+        """A program for --binary that records where each rank runs, how MPI is configured and
+        on which cores, then becomes g500."""
+        record = os.path.join(self.dir, name)
         os.mkdir(record)
-        path = os.path.join(self.dir, "g500-placed")
+        path = os.path.join(self.dir, f"g500-{name}")
         with open(path, "w") as f:
             f.write("#!/bin/sh\n"
-                    f'echo "$(hostname) $(ip netns identify 2>/dev/null) $OMPI_MCA_btl $OMPI_MCA_btl_tcp_if_include" '
+                    f'echo "$(hostname) $(ip netns identify 2>/dev/null) $OMPI_MCA_btl $OMPI_MCA_btl_tcp_if_include '
+                    f'$(sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status)" '
                     f'> {record}/rank.$OMPI_COMM_WORLD_RANK\n'
                     f'exec {BINARY} "$@"\n')
         os.chmod(path, 0o755)
         return path, record
 
-    def check_placement(self, c, record, hosts, per_host):
+    def check_placement(self, c, record, hosts, per_host, host_of=None):
+        """Each rank ran on its host (host_of[rank], else ranks (I-1)K .. IK-1 on host I), over TCP,
+        and on every core of the machine, as this process (not bound to a core)."""
         files = sorted(os.listdir(record))
         self.assertEqual(files, sorted(f"rank.{r}" for r in range(hosts * per_host)))
+        with open("/proc/self/status") as f:
+            cpus = next(l.split()[1] for l in f if l.startswith("Cpus_allowed_list:"))
         for r in range(hosts * per_host):
             with open(os.path.join(record, f"rank.{r}")) as f:
                 fields = f.read().split()
+            self.assertEqual(fields[-1], cpus, f"rank {r} is bound to cores {fields[-1]}")
             if c.fell_back():
-                self.assertEqual(fields[-2:], ["tcp,self", "lo"], f"rank {r}")
+                self.assertEqual(fields[-3:-1], ["tcp,self", "lo"], f"rank {r}")
                 continue
-            h = r // per_host + 1
-            self.assertEqual(fields, [f"g500-host{h}", f"g500c-{c.pid}-h{h}", "tcp,self", f"{NET}.0/24"], f"rank {r}")
+            h = host_of[r] if host_of else r // per_host + 1
+            self.assertEqual(fields[:-1], [f"g500-host{h}", f"g500c-{c.pid}-h{h}", "tcp,self", f"{NET}.0/24"], f"rank {r}")
 
     def check_traffic(self, c, hosts, at_least_mb):
+        """MB each host sent over the network (None after the fall-back to 1 host)."""
         if c.fell_back():
-            return
+            return None
         line = next(l for l in c.err().splitlines() if l.startswith("g500 cluster: MB sent over the network: "))
         sent = {int(h): float(mb) for h, mb in re.findall(r"host(\d+) ([0-9.]+)", line)}
         self.assertEqual(sorted(sent), list(range(1, hosts + 1)), line)
         for h, mb in sent.items():
             self.assertGreater(mb, at_least_mb, f"host {h}: {line}")
+        return sent
 
     def check_bfs_json(self, path, scale, ranks, nroots=64):
         with open(path) as f:
@@ -547,6 +556,131 @@ class Outputs(ClusterTest):
         self.assertEqual(c.status, 0, c.err())
         with open(path) as f:
             self.assertEqual([l for l in f if not l.startswith("#")], self.reference_edges())
+
+
+class Placement(ClusterTest):
+    """--rankmap: the ranks placed on the hosts as a `g500 map` CSV says, through an Open MPI
+    rankfile, and the map passed on to g500 bfs. A 2x2 grid on 2 hosts x 2 ranks, one host per
+    grid row or one per grid column; bad maps refused in one line before anything starts."""
+
+    # g500 map numbers the nodes with the first axis fastest, and host I holds nodes (I-1)K..IK-1:
+    # with --axes b/a the rows run along b, so node (a, b) = a + 2b holds rank 2b + a and each
+    # host holds a grid row; with --axes a/b each host holds a grid column.
+    MAPS = {"row-per-host": ("b/a", {0: 1, 1: 1, 2: 2, 3: 2}, "host 1: ranks 0-1; host 2: ranks 2-3"),
+            "column-per-host": ("a/b", {0: 1, 1: 2, 2: 1, 3: 2}, "host 1: ranks 0, 2; host 2: ranks 1, 3")}
+
+    def make_map(self, name):
+        path = os.path.join(self.dir, f"{name}.csv")
+        subprocess.run([BINARY, "map", "--shape", "a=2m,b=2m", "--grid", "2x2", "--axes", self.MAPS[name][0],
+                        "--output", path], check=True, capture_output=True)
+        return path
+
+    def write(self, name, text):
+        path = os.path.join(self.dir, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def bfs_placed(self, name):
+        path = self.make_map(name)
+        _, host_of, hosts_text = self.MAPS[name]
+        binary, record = self.placement_wrapper(name)
+        out = os.path.join(self.dir, f"{name}.json")
+        c = self.run_cluster(["--hosts", "2", "--ranks-per-host", "2", "--rankmap", path],
+                             ["bfs", "--scale", "16", "--json", out], binary=binary)
+        self.assertEqual(c.status, 0, c.err())
+        if c.fell_back():
+            self.assertIn(f"g500 cluster: 1 host x 4 ranks over TCP loopback, rank map {path} (its hosts not applied: "
+                          "every rank on this one)\n", c.err())
+        else:
+            self.assertRegex(c.err(), rf"g500 cluster: 2 hosts x 2 ranks over TCP: .*, rank map {re.escape(path)} "
+                                      rf"\({hosts_text}\)\n")
+        j = self.check_bfs_json(out, 16, 4)
+        self.assertEqual(j["config"]["grid"], {"rows": 2, "cols": 2})
+        self.assertEqual(j["config"]["options"]["rankmap"], path)  # passed on to g500 bfs
+        self.check_placement(c, record, 2, 2, host_of)
+        sent = self.check_traffic(c, 2, 1.0)
+        return sum(sent.values()) if sent else None
+
+    def test_row_and_column_per_host(self):
+        rows = self.bfs_placed("row-per-host")
+        columns = self.bfs_placed("column-per-host")
+        if rows is None:
+            return
+        # What crosses the network is what runs along the grid columns with a row per host, along
+        # the rows with a column per host, and the world's exchanges either way. The BFS of a 2x2
+        # grid sends about as much along rows (top-down frontier allgatherv, bottom-up visited
+        # rotation by sendrecv and found pairs by alltoallv) as along columns (bottom-up frontier
+        # allgatherv, top-down candidates by alltoallv): 84 and 91 KB per root at SCALE 16. The
+        # validation of each root gathers the 8-byte parents, the depths and the tree-edge marks
+        # along the row but only the 4-byte renumbered ids and the depths along the column: 698
+        # against 602 KB per root (Open MPI's pml monitoring, 4 ranks). Over 64 roots a grid row
+        # split over the hosts sends about 6 MB more, 10 % of the run's traffic.
+        self.assertGreater(columns, rows * 1.04, f"MB sent: a column per host {columns}, a row per host {rows}")
+        self.assertLess(columns, rows * 1.25, f"MB sent: a column per host {columns}, a row per host {rows}")
+
+    def test_loopback_and_the_map_given_to_g500_too(self):
+        path = self.make_map("column-per-host")
+        out = os.path.join(self.dir, "run.json")
+        c = self.run_cluster(["--loopback", "--hosts", "2", "--ranks-per-host", "2", "--rankmap", path],
+                             ["bfs", "--scale", "10", "--roots", "4", "--rankmap", path, "--json", out])
+        self.assertEqual(c.status, 0, c.err())
+        self.assertIn(f"g500 cluster: 1 host x 4 ranks over TCP loopback, rank map {path} (its hosts not applied: "
+                      "every rank on this one)\n", c.err())
+        with open(out) as f:
+            j = json.load(f)
+        self.assertEqual(j["config"]["options"]["rankmap"], path)
+        self.assertTrue(j["summary"]["validation_passed"])
+        # A command without a grid runs placed, without the map among its arguments.
+        c = self.run_cluster(["--loopback", "--hosts", "2", "--ranks-per-host", "2", "--rankmap", path],
+                             ["gen", "--scale", "6", "--output", "-"])
+        self.assertEqual(c.status, 0, c.err())
+        self.assertEqual(len([l for l in c.out().splitlines() if re.fullmatch(r"\d+\t\d+", l)]), 16 << 6)
+
+    def test_bad_maps(self):
+        good = self.make_map("row-per-host")
+        header = "rank,row,col,a,b\n"
+        crowded = self.write("crowded.csv", header + "0,0,0,0,0\n1,0,1,1,0\n2,1,0,1,0\n3,1,1,1,1\n")
+        sparse = self.write("sparse.csv", header + "0,0,0,0,0\n1,0,1,1,0\n2,1,0,0,1\n3,1,1,0,2\n")
+        repeated = self.write("repeated.csv", header + "0,0,0,0,0\n1,0,1,1,0\n1,1,0,0,1\n3,1,1,1,1\n")
+        gap = self.write("gap.csv", header + "0,0,0,0,0\n1,0,1,1,0\n2,1,0,0,1\n4,1,1,1,1\n")
+        no_coords = self.write("no-coords.csv", "rank,row,col\n0,0,0\n1,0,1\n2,1,0\n3,1,1\n")
+        short = self.write("short.csv", header + "0,0,0,0,0\n1,0,1,1\n")
+        word = self.write("word.csv", header + "0,0,0,0,x\n")
+        empty = self.write("empty.csv", "")
+        missing = os.path.join(self.dir, "missing.csv")
+        other = self.make_map("column-per-host")
+        cases = [
+            (["--hosts", "3", "--ranks-per-host", "2", "--rankmap", good, "--", "bfs"],
+             f"--rankmap {good} lists 4 ranks but the cluster runs 3 hosts x 2 ranks = 6"),
+            (["--hosts", "2", "--ranks-per-host", "2", "--rankmap", crowded, "--", "bfs"],
+             f"--rankmap {crowded} puts 3 ranks (0, 1, 2) on host 1, more than --ranks-per-host 2"),
+            (["--hosts", "2", "--ranks-per-host", "2", "--rankmap", sparse, "--", "bfs"],
+             f"--rankmap {sparse}:5: rank 3 is on node 4 (0,2), beyond the 4 nodes of the cluster (0-3)"),
+            (["--hosts", "2", "--ranks-per-host", "2", "--rankmap", repeated, "--", "bfs"],
+             f"--rankmap {repeated}:4: rank 1 repeated (first on line 3)"),
+            (["--hosts", "2", "--ranks-per-host", "2", "--rankmap", gap, "--", "bfs"],
+             f"--rankmap {gap} has no line for rank 3 (ranks 0-3)"),
+            (["--hosts", "2", "--ranks-per-host", "2", "--rankmap", no_coords, "--", "bfs"],
+             f"--rankmap {no_coords}:1: expected the header rank,row,col followed by coordinate columns (a g500 map "
+             "CSV), got 'rank,row,col'"),
+            (["--rankmap", short, "--", "bfs"], f"--rankmap {short}:3: expected 5 fields, found 4"),
+            (["--rankmap", word, "--", "bfs"], f"--rankmap {word}:2: 'x' is not a whole number of at most 9 digits"),
+            (["--rankmap", empty, "--", "bfs"], f"--rankmap {empty}: empty file (expected a g500 map CSV)"),
+            (["--rankmap", missing, "--", "bfs"], f"--rankmap '{missing}' is not a readable file"),
+            (["--rankmap", self.dir, "--", "bfs"], f"--rankmap '{self.dir}' is not a readable file"),
+            (["--rankmap"], "--rankmap needs a value"),
+            (["--hosts", "2", "--ranks-per-host", "2", "--rankmap", good, "--", "bfs", "--rankmap", other],
+             f"g500's --rankmap '{other}' is not the file of scripts/cluster's --rankmap ({good}); give the map once, "
+             "before --"),
+        ]
+        before = namespaces()
+        for args, message in cases:
+            r = subprocess.run([SCRIPT, *args], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertEqual(r.stderr, f"scripts/cluster: error: {message}\n", args)
+            self.assertEqual(r.stdout, "")
+        self.assertEqual([ns for ns in namespaces() if ns not in before and ns.startswith("g500c-")], [])
 
 
 class Script(ClusterTest):
