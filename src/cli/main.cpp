@@ -72,6 +72,7 @@ int main(int argc, char** argv) {
       }
     }
   }
+  g500::stop_report::finished();
   MPI_Finalize();
   return status;
 }

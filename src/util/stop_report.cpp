@@ -78,6 +78,8 @@ void install(const char* command, bool prints) {
   }
 }
 
+void finished() { g_prints = false; }
+
 int format_stop_line(char* buffer, int capacity, const char* signal_name) {
   LineWriter w{buffer, capacity};
   w.text(g_command.load() ? g_command.load() : "g500");

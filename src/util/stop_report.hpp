@@ -19,6 +19,10 @@ namespace g500::stop_report {
 // (a string literal or static storage); only a process with `prints` writes the line.
 void install(const char* command, bool prints);
 
+// The run has ended and said why: from now on a stop prints nothing (when one rank leaves with
+// an error, the launcher stops the others while they finish, after they reported that error).
+void finished();
+
 // The phase reported while this object lives; it restores the enclosing phase when destroyed.
 // `name` must outlive the object.
 class StopPhase {
