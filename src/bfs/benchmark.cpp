@@ -142,12 +142,42 @@ std::string validate_root(const LocalGraph& graph, const ProcessGrid& grid, int6
   return {};
 }
 
+// What Table 3's formulas need to know of this run (bfs/table3.hpp).
+table3::Model volume_model(const BenchmarkConfig& config, const LocalGraph& graph, const ProcessGrid& grid) {
+  table3::Model model;
+  model.n = config.nvertices();
+  model.m = config.nedges();
+  model.R = graph.dist.R;
+  model.C = graph.dist.C;
+  model.vertices_with_edges = global_vertices_with_edges(graph, grid.world());
+  model.sparse_switch = config.bfs.sparse_switch;
+  model.pairs_by_alltoallv = config.bfs.bu_alltoallv;
+  return model;
+}
+
+// Collective: a run's time (the slowest rank's), levels, time per phase (mean over ranks) and
+// bytes sent (sum over ranks), with Table 3's bytes beside them.
+RootResult collect_run(BfsRun& run, const table3::Model& model, MPI_Comm world) {
+  int nranks = 1;
+  MPI_Comm_size(world, &nranks);
+  RootResult r;
+  MPI_Allreduce(&run.seconds, &r.seconds, 1, MPI_DOUBLE, MPI_MAX, world);
+  r.level_sizes = run.level_sizes;
+  for (int64_t size : run.level_sizes) r.reached += size;
+  MPI_Allreduce(run.profile.seconds.data(), r.profile.seconds.data(), static_cast<int>(r.profile.seconds.size()),
+                MPI_DOUBLE, MPI_SUM, world);
+  for (double& s : r.profile.seconds) s /= nranks;
+  sum_level_bytes(run.levels, world);
+  for (const LevelTrace& level : run.levels) comm::add_bytes(r.profile.bytes_sent, level.bytes_sent);
+  r.volumes = run_volumes(run.levels, r.level_sizes, model);
+  r.levels = std::move(run.levels);
+  return r;
+}
+
 }  // namespace
 
 BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
   MPI_Comm world = MPI_COMM_WORLD;
-  int nranks = 1;
-  MPI_Comm_size(world, &nranks);
   BenchmarkResult result;
   const std::unique_ptr<ProcessGrid> run_grid =
       start_run(config, force, [&](const Distribution& probe) { return estimated_bfs_bytes_per_rank(config.nedges(), probe); },
@@ -158,6 +188,7 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
   const RunRoots run_roots = choose_run_roots(config, graph, grid, "BFS", result);
   const std::vector<int64_t>& roots = run_roots.roots;
   DistributedBfs bfs(graph, grid, config.bfs);
+  result.volume_model = volume_model(config, graph, grid);
   if (config.warmup && !roots.empty()) {
     Progress warmup(config.progress, "BFS warm-up");
     bfs.prepare();
@@ -173,15 +204,8 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
     energy.begin();
     BfsRun run = bfs.run(root);
     energy.end();
-    RootResult r;
+    RootResult r = collect_run(run, result.volume_model, world);
     r.root = run_roots.reported[index];
-    MPI_Allreduce(&run.seconds, &r.seconds, 1, MPI_DOUBLE, MPI_MAX, world);
-    r.level_sizes = run.level_sizes;
-    for (int64_t size : run.level_sizes) r.reached += size;
-    r.trace = std::move(run.trace);
-    MPI_Allreduce(run.profile.seconds.data(), r.profile.seconds.data(), static_cast<int>(r.profile.seconds.size()),
-                  MPI_DOUBLE, MPI_SUM, world);
-    for (double& s : r.profile.seconds) s /= nranks;
     if (config.validate) {
       progress.update(static_cast<int64_t>(index), "validating");
       result.validation_error = validate_root(graph, grid, root, bfs.parents(), r);

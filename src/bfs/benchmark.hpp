@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bfs/bfs.hpp"
+#include "bfs/volumes.hpp"
 #include "gen/kronecker.hpp"
 #include "graph/local_graph.hpp"
 #include "io/edge_input.hpp"
@@ -42,8 +43,9 @@ struct RootResult {
   bool validated = false;
   double validate_seconds = -1;
   uint64_t depth_hash = 0;
-  comm::PhaseProfile profile;      // maximum over ranks per phase
-  std::vector<LevelTrace> trace;
+  comm::PhaseProfile profile;      // seconds: mean over ranks; bytes_sent: sum over ranks
+  std::vector<LevelTrace> levels;  // bytes_sent summed over ranks
+  BfsVolumes volumes;              // bytes sent, summed over ranks, and Table 3's
 };
 
 struct BenchmarkResult : RunSummary {
@@ -51,6 +53,7 @@ struct BenchmarkResult : RunSummary {
   size_t neighbors_bytes_max_rank = 0;
   std::vector<RootResult> roots;
   EnergyReport energy;                    // RAPL energy of the timed BFS runs (util/energy.hpp)
+  table3::Model volume_model;             // the graph, grid and options Table 3's formulas saw
 };
 
 // Bytes one rank needs at its peak: the graph, kernel 1's row arrays and chunk buffers, the BFS

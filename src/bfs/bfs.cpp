@@ -9,6 +9,7 @@
 #include <bit>
 #include <cstring>
 
+#include "graph/column_blocks.hpp"
 #include "util/error.hpp"
 
 namespace g500 {
@@ -47,6 +48,7 @@ DistributedBfs::DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid,
   } else {
     for (int r = 0; r < grid.size(); ++r) source_row_.push_back(grid.row_of_rank(r));
     hosted_frontier_.resize(d.block / kBitsPerWord);
+    transpose_leaves_rank_ = host_of_owned_block(d, grid) != grid.world_rank();
   }
   for (int64_t k = 0; k < dist_.block; ++k) {
     // Vertices without edges cannot be reached (unless they are the root): marking them visited
@@ -166,6 +168,23 @@ Direction next_direction(Direction current, int64_t frontier_vertices, int64_t f
 
 }  // namespace
 
+int64_t DistributedBfs::start_from(int64_t root) {
+  std::memcpy(visited_.data(), initial_visited_.data(), initial_visited_.size() * sizeof(uint64_t));
+  frontier_bits_.clear();
+  next_bits_.clear();
+  frontier_.clear();
+  root_local_ = -1;
+  const int64_t owned_begin = dist_.owned_begin();
+  if (root < owned_begin || root >= owned_begin + dist_.block) return 0;
+  const LocalId r = static_cast<LocalId>(graph_.owned_local(root - owned_begin));
+  parent_found_[r] = root;
+  root_local_ = r;
+  visited_.set(r);
+  frontier_bits_.set(r);
+  frontier_.push_back(r);
+  return degree_[r];
+}
+
 BfsRun DistributedBfs::run(int64_t root) {
   using comm::Phase;
   BfsRun result;
@@ -178,26 +197,13 @@ BfsRun DistributedBfs::run(int64_t root) {
   int64_t root_degree = 0;
   {
     comm::ScopedPhase timed(profile, Phase::kCalculation);
-    std::memcpy(visited_.data(), initial_visited_.data(), initial_visited_.size() * sizeof(uint64_t));
-    frontier_bits_.clear();
-    next_bits_.clear();
-    frontier_.clear();
-    root_local_ = -1;
-    const int64_t owned_begin = d.owned_begin();
-    if (root >= owned_begin && root < owned_begin + d.block) {
-      const LocalId r = static_cast<LocalId>(graph_.owned_local(root - owned_begin));
-      parent_found_[r] = root;
-      root_local_ = r;
-      visited_.set(r);
-      frontier_bits_.set(r);
-      frontier_.push_back(r);
-      root_degree = degree_[r];
-    }
+    root_degree = start_from(root);
   }
   MPI_Allreduce(MPI_IN_PLACE, &root_degree, 1, MPI_INT64_T, MPI_SUM, grid_.world());
   int64_t frontier_vertices = 1, frontier_edges = root_degree;
   int64_t unvisited_edges = graph_.global_directed_edges - root_degree;
   result.level_sizes.push_back(1);
+  result.levels.reserve(kLevelsReserved);
   Direction direction = next_direction(Direction::kTopDown, frontier_vertices, frontier_edges, unvisited_edges,
                                        d.nvertices, options_);
   // Bottom-up steps do not sum their discoveries' degrees (Discoveries::counted), so after one the
@@ -205,6 +211,7 @@ BfsRun DistributedBfs::run(int64_t root) {
   bool unvisited_edges_stale = false;
   while (frontier_vertices > 0) {
     const double level_start = MPI_Wtime();
+    const comm::PhaseBytes sent_before = profile.bytes_sent;
     const StepResult step =
         direction == Direction::kTopDown ? top_down_step(frontier_edges, profile) : bottom_up_step(profile);
     const bool recount = direction == Direction::kTopDown && unvisited_edges_stale;
@@ -231,8 +238,8 @@ BfsRun DistributedBfs::run(int64_t root) {
       } else {
         unvisited_edges -= frontier_edges;
       }
-      if (options_.trace)
-        result.trace.push_back(LevelTrace{direction, result.level_sizes.back(), counts[2], MPI_Wtime() - level_start});
+      result.levels.push_back(LevelTrace{direction, result.level_sizes.back(), counts[2], MPI_Wtime() - level_start,
+                                         comm::bytes_since(sent_before, profile.bytes_sent)});
     }
     if (frontier_vertices == 0) break;
     result.level_sizes.push_back(frontier_vertices);

@@ -22,14 +22,15 @@ struct LevelTrace {
   int64_t frontier_size;   // vertices in the frontier this level expanded
   int64_t edges_examined;  // adjacency entries read, summed over ranks
   double seconds;
+  comm::PhaseBytes bytes_sent;  // this rank's in the level (PhaseProfile::bytes_sent)
 };
 
 struct BfsRun {
   int64_t root = 0;
   double seconds = 0;
   std::vector<int64_t> level_sizes;  // vertices discovered per level, level 0 = root
-  comm::PhaseProfile profile;        // this rank's time per phase
-  std::vector<LevelTrace> trace;     // filled when options.trace
+  comm::PhaseProfile profile;        // this rank's time and bytes sent per phase
+  std::vector<LevelTrace> levels;    // one per level searched (the last one discovers nothing)
 };
 
 class DistributedBfs {
@@ -95,6 +96,9 @@ class DistributedBfs {
   // (Beamer's rule needs them). Done apart from the search, whose atomic bit sets would otherwise
   // wait on each of these random accesses in turn.
   void record_discoveries(int t);
+  // Clears the search state and makes `root` (a global id) the frontier when we own it; returns
+  // its degree (0 when another rank owns it).
+  int64_t start_from(int64_t root);
   // Sum of the degrees of the owned vertices not visited yet (Beamer's m_u, this rank's part).
   int64_t local_unvisited_edges() const;
   // Applies received (child offset, column-local parent) pairs found by grid column source_col;
@@ -163,12 +167,15 @@ class DistributedBfs {
   std::vector<std::vector<RowPiece>> thread_pieces_;  // top-down work items, listed per thread
   Bitmap column_frontier_;            // frontier over this grid column's vertex range (R > 1)
   std::vector<uint64_t> hosted_frontier_;  // row-major layout: the column's block from its owner
+  bool transpose_leaves_rank_ = false;     // row-major layout: our block is hosted by another rank
   std::vector<uint64_t> rotating_;    // visited words passed around the grid row (Nakao et al. 2021, section 4.5)
   std::vector<uint64_t> visited_before_;  // visited_ when the current top-down step began
   bool snapshot_taken_ = false;       // visited_before_ is this top-down step's
   // A top-down step snapshots visited_ when it may discover more than this many vertices per
   // bitmap word; fewer are set in the next frontier bitmap one by one from the lists.
   static constexpr int64_t kSnapshotDiscoveriesPerWord = 1;
+  // Room for the level records of a run without reallocation (Kronecker graphs take 5-10).
+  static constexpr size_t kLevelsReserved = 16;
   std::vector<uint64_t> initial_visited_;  // owned vertices without edges: never searched for
   std::vector<uint64_t> frontier_message_, frontier_messages_;  // sparse-switch frontier gather
   std::vector<std::vector<uint64_t>> send_messages_, recv_messages_;  // rotating segments in flight

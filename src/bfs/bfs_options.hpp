@@ -13,7 +13,7 @@ struct BfsOptions {
   double beta = 24.0;
   std::string alltoallv = "mpi";   // algorithm names from comm/collectives.hpp
   std::string allgatherv = "mpi";
-  bool trace = false;              // record a per-level trace
+  bool trace = false;              // the report's JSON lists every level (the BFS records them always)
   // Techniques of Nakao et al. 2021, section 4 that can be switched off (`--disable NAME`) to measure them.
   bool bu_alltoallv = true;        // 4.5: one alltoallv of found pairs per bottom-up level
   bool lb_topdown = true;          // 4.4: high-degree rows split among threads in top-down

@@ -221,12 +221,14 @@ const uint64_t* DistributedBfs::gather_column_frontier(comm::PhaseProfile& profi
     ScopedPhase timed(profile, Phase::kSendrecv);
     part = static_cast<const uint64_t*>(hosted_column_block(part, hosted_frontier_.data(), block_words, MPI_UINT64_T,
                                                             dist_, grid_));
+    if (transpose_leaves_rank_) timed.count_sent(block_words * static_cast<int64_t>(sizeof(uint64_t)));
   }
   if (R == 1) return part;  // the column is our block alone
   if (!options_.sparse_switch) {
     ScopedPhase timed(profile, Phase::kAllgatherv);
     comm::allgatherv(part, column_frontier_.data(), std::vector<int64_t>(R, block_words), MPI_UINT64_T,
                      grid_.col_comm(), allgatherv_, grid_.limits());
+    timed.count_sent(block_words * static_cast<int64_t>(sizeof(uint64_t)) * (R - 1));
     return column_frontier_.data();
   }
   // sparse-switch: each part as a bitmap or as the list of its frontier vertices.
@@ -245,6 +247,7 @@ const uint64_t* DistributedBfs::gather_column_frontier(comm::PhaseProfile& profi
     frontier_messages_.resize(displs[R - 1] + counts[R - 1]);
     comm::allgatherv(frontier_message_.data(), frontier_messages_.data(), counts, MPI_UINT64_T, grid_.col_comm(),
                      allgatherv_, grid_.limits());
+    timed.count_sent(mine * static_cast<int64_t>(sizeof(uint64_t)) * (R - 1));
   }
   ScopedPhase timed(profile, Phase::kCalculation);
   for (int r = 0; r < R; ++r)
@@ -324,6 +327,7 @@ class SegmentRing {
                                                 sparse_switch::Listed::kClearBits, sparse, send_[k].data());
     MPI_Isend(send_[k].data(), comm::narrow_count(static_cast<int64_t>(length), kSegmentMessage), MPI_UINT64_T,
               segment.leftward ? left_ : right_, k, comm_, &sends_[k]);
+    timed.count_sent(static_cast<int64_t>(length * sizeof(uint64_t)));
   }
 
   void wait_sends(comm::PhaseProfile& profile) {
@@ -477,6 +481,7 @@ void DistributedBfs::send_pairs_now(int to, int from, comm::PhaseProfile& profil
     received.resize(incoming);
     comm::sendrecv(send.data(), outgoing, to, received.data(), incoming, from, MPI_UINT64_T, kPairTag, grid_.row_comm(),
                    grid_.limits());
+    timed.count_sent(outgoing * static_cast<int64_t>(sizeof(uint64_t)));  // the one-word count left out
   }
   comm::ScopedPhase timed(profile, Phase::kCalculation);
 #pragma omp parallel num_threads(nthreads_)

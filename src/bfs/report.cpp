@@ -2,6 +2,7 @@
 
 #include <fmt/printf.h>
 
+#include "bfs/volume_report.hpp"
 #include "run/result_block.hpp"
 #include "run/result_json.hpp"
 #include "util/stats.hpp"
@@ -14,7 +15,13 @@ void print_result_block(FILE* out, const BenchmarkConfig& config, const Benchmar
 
 void print_phase_profile(FILE* out, const BenchmarkResult& result) {
   const RootSeries s = collect_root_series(result.roots);
-  print_phase_table(out, "BFS", s.total, result.roots.size());
+  if (result.ranks > 1) {  // bytes sent, and Table 3 beside them
+    const BfsVolumes mean = mean_volumes(result.roots);
+    print_phase_table(out, "BFS", s.total, result.roots.size(), phase_bytes_title(), phase_bytes_column(mean));
+    print_table3_comparison(out, result.volume_model, mean, result.roots.size());
+  } else {
+    print_phase_table(out, "BFS", s.total, result.roots.size());
+  }
   std::fprintf(out, "%s\n", energy_line(result.energy, compute_teps_statistics(s.times, s.nedges).harmonic_mean).c_str());
 }
 
@@ -34,6 +41,25 @@ void print_graph_memory(FILE* out, const BenchmarkResult& result) {
   std::fprintf(out, "  %-12s %10.1f MiB (plain CSR: %.1f MiB)\n", "total", total / mib, plain / mib);
 }
 
+namespace {
+
+// --trace: direction, frontier, edges examined, time and bytes of each level.
+nlohmann::json levels_json(const RootResult& r, const table3::Model& model) {
+  nlohmann::json levels = nlohmann::json::array();
+  for (size_t l = 0; l < r.levels.size(); ++l) {
+    const LevelTrace& level = r.levels[l];
+    nlohmann::json one = {{"direction", level.direction == Direction::kTopDown ? "top-down" : "bottom-up"},
+                          {"frontier", level.frontier_size},
+                          {"edges_examined", level.edges_examined},
+                          {"time_s", level.seconds}};
+    add_level_volumes(one, r, l, model);
+    levels.push_back(one);
+  }
+  return levels;
+}
+
+}  // namespace
+
 nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult& result) {
   using nlohmann::json;
   json j;
@@ -51,21 +77,15 @@ nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult&
   for (const auto& r : result.roots) {
     json one = root_json(r);
     one["level_sizes"] = r.level_sizes;
-    if (!r.trace.empty()) {
-      json levels = json::array();
-      for (const auto& level : r.trace)
-        levels.push_back({{"direction", level.direction == Direction::kTopDown ? "top-down" : "bottom-up"},
-                          {"frontier", level.frontier_size},
-                          {"edges_examined", level.edges_examined},
-                          {"time_s", level.seconds}});
-      one["levels"] = levels;
-    }
+    add_root_volumes(one, r.volumes);
+    if (config.bfs.trace) one["levels"] = levels_json(r, result.volume_model);
     roots.push_back(one);
   }
   j["roots"] = roots;
   const RootSeries series = collect_root_series(result.roots);
   j["summary"] = summary_json(config, result, series, "");
   j["profile"] = profile_json(series.total);
+  j["volumes"] = volumes_json(result.volume_model, mean_volumes(result.roots));
   j["energy"] = energy_json(result.energy, j["summary"]["harmonic_mean_TEPS"].get<double>());
   j["memory"] = {{"graph_bytes_max_rank", result.graph_bytes_max_rank},
                  {"graph_arrays_max_rank",

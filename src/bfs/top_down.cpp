@@ -9,8 +9,10 @@
 // once; with the row-major layout, `yoo` off, y's owner is outside the column and the candidates
 // travel over the world communicator). The next frontier is recorded only in per-thread lists; the
 // bitmap a following bottom-up step needs is made from them afterwards (advance_frontier), without
-// atomics. Communication volume is the same as the paper's; the gathered frontier is smaller
-// because C <= R.
+// atomics. With these roles the frontier travels along the row (C processes, 32-bit ids) and the
+// candidates along the column (R processes, one word per pair), where Table 3 of the paper has
+// the frontier along the column and two-word pairs along the row: docs/volumes.md compares the
+// bytes.
 #include <omp.h>
 
 #include <algorithm>
@@ -52,6 +54,7 @@ void DistributedBfs::gather_row_frontier(comm::PhaseProfile& profile) {
     gathered_.resize(displs[C - 1] + counts[C - 1]);
     comm::allgatherv(frontier_.data(), gathered_.data(), counts, MPI_UINT32_T, grid_.row_comm(), allgatherv_,
                      grid_.limits());
+    timed.count_sent(static_cast<int64_t>(frontier_.size() * sizeof(LocalId)) * (C - 1));
   }
   // Owned offsets of P(i, r) become row-local ids: its block is the r-th of row set i.
   comm::ScopedPhase timed(profile, comm::Phase::kCalculation);

@@ -47,20 +47,28 @@ size_t pack_buckets(const ThreadBuckets& buckets, int ndest, std::vector<uint64_
   return total;
 }
 
+// The records of an exchange that leave this rank (PhaseProfile::bytes_sent): all but its own.
+int64_t bytes_to_others(size_t total, const AlltoallvLayout& layout, int rank) {
+  return (static_cast<int64_t>(total) - layout.send_counts[rank]) * static_cast<int64_t>(sizeof(uint64_t));
+}
+
 }  // namespace
 
 Received exchange(const ThreadBuckets& buckets, MPI_Comm comm, AlltoallvFn alltoallv, PhaseProfile& profile,
                   const MessageLimits& limits) {
-  int ndest = 0;
+  int ndest = 0, rank = 0;
   MPI_Comm_size(comm, &ndest);
+  MPI_Comm_rank(comm, &rank);
   std::vector<uint64_t> send;
   AlltoallvLayout layout;
+  size_t total = 0;
   {
     ScopedPhase timed(profile, Phase::kCalculation);
-    pack_buckets(buckets, ndest, send, layout);
+    total = pack_buckets(buckets, ndest, send, layout);
   }
   Received received;
   ScopedPhase timed(profile, Phase::kAlltoallv);
+  timed.count_sent(bytes_to_others(total, layout, rank));
   exchange_counts(layout, comm);
   received.records.resize(layout.recv_total);
   comm::alltoallv(send.data(), received.records.data(), MPI_UINT64_T, layout, comm, alltoallv, limits);
@@ -72,6 +80,7 @@ Received exchange(const ThreadBuckets& buckets, MPI_Comm comm, AlltoallvFn allto
 Exchanger::Exchanger(MPI_Comm comm, int nthreads, AlltoallvFn alltoallv, const MessageLimits& limits)
     : comm_(comm), alltoallv_(alltoallv), limits_(limits) {
   MPI_Comm_size(comm_, &size_);
+  MPI_Comm_rank(comm_, &rank_);
   buckets_ = make_thread_buckets(nthreads, size_);
 }
 
@@ -87,11 +96,13 @@ const std::vector<Exchanger::Piece>& Exchanger::deliver(PhaseProfile& profile) {
       if (!per_thread[0].empty()) pieces_.push_back(Piece{0, per_thread[0].data(), per_thread[0].size()});
     return pieces_;
   }
+  size_t total = 0;
   {
     ScopedPhase timed(profile, Phase::kCalculation);
-    pack_buckets(buckets_, size_, send_, layout_);
+    total = pack_buckets(buckets_, size_, send_, layout_);
   }
   ScopedPhase timed(profile, Phase::kAlltoallv);
+  timed.count_sent(bytes_to_others(total, layout_, rank_));
   exchange_counts(layout_, comm_);
   if (recv_.size() < static_cast<size_t>(layout_.recv_total)) recv_.resize(layout_.recv_total);
   comm::alltoallv(send_.data(), recv_.data(), MPI_UINT64_T, layout_, comm_, alltoallv_, limits_);

@@ -27,7 +27,8 @@ struct Received {
 ThreadBuckets make_thread_buckets(int nthreads, int ndest);
 void clear_thread_buckets(ThreadBuckets& buckets);
 
-// Collective over comm; time is charged to Phase::kAlltoallv (packing to kCalculation).
+// Collective over comm; time is charged to Phase::kAlltoallv (packing to kCalculation), and the
+// records sent to other ranks to its bytes_sent.
 Received exchange(const ThreadBuckets& buckets, MPI_Comm comm, AlltoallvFn alltoallv, PhaseProfile& profile,
                   const MessageLimits& limits);
 
@@ -45,13 +46,14 @@ class Exchanger {
   ThreadBuckets& start();
   // The buckets as they are (not emptied), for a caller that sends some of them itself.
   ThreadBuckets& start_bucket_view() { return buckets_; }
-  // Collective: delivers the buckets; returns what arrived as pieces tagged with their source
-  // rank, valid until the next start().
+  // Collective: delivers the buckets (the records for other ranks counted in the profile's
+  // alltoallv bytes); returns what arrived as pieces tagged with their source rank, valid until
+  // the next start().
   const std::vector<Piece>& deliver(PhaseProfile& profile);
 
  private:
   MPI_Comm comm_;
-  int size_ = 1;
+  int size_ = 1, rank_ = 0;
   AlltoallvFn alltoallv_;
   MessageLimits limits_;
   ThreadBuckets buckets_;

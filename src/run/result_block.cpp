@@ -51,12 +51,16 @@ void print_reference_result_block(FILE* out, const char* kernel_prefix, const Re
   statistics_lines(out, k, "validate", compute_statistics(in.validate_times), g);
 }
 
-void print_phase_table(FILE* out, const char* kernel_name, const comm::PhaseProfile& total, size_t runs) {
+void print_phase_table(FILE* out, const char* kernel_name, const comm::PhaseProfile& total, size_t runs,
+                       const std::string& extra_title, const std::vector<std::string>& extra) {
   const double sum = total.total();
-  std::fprintf(out, "\n%s time per phase (mean over ranks, summed over %zu %s runs):\n", kernel_name, runs, kernel_name);
+  std::fprintf(out, "\n%s time per phase (mean over ranks, summed over %zu %s runs)%s:\n", kernel_name, runs, kernel_name,
+               extra_title.c_str());
   for (size_t p = 0; p < total.seconds.size(); ++p) {
     const double share = sum > 0 ? 100.0 * total.seconds[p] / sum : 0.0;
-    std::fprintf(out, "  %-12s %10.4f s  %5.1f %%\n", comm::phase_name(static_cast<comm::Phase>(p)), total.seconds[p], share);
+    const std::string tail = p < extra.size() && !extra[p].empty() ? "  " + extra[p] : "";
+    std::fprintf(out, "  %-12s %10.4f s  %5.1f %%%s\n", comm::phase_name(static_cast<comm::Phase>(p)), total.seconds[p],
+                 share, tail.c_str());
   }
 }
 

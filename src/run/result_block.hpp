@@ -3,6 +3,7 @@
 // ("bfs  " or "sssp ") as in the reference.
 #pragma once
 #include <cstdio>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -55,7 +56,10 @@ ResultBlockInput result_block_input(const Config& config, const Result& result) 
 }
 
 void print_reference_result_block(FILE* out, const char* kernel_prefix, const ResultBlockInput& input);
-// Time per phase summed over the runs, with shares (Nakao et al. 2021, Figs. 8 and 12).
-void print_phase_table(FILE* out, const char* kernel_name, const comm::PhaseProfile& total, size_t runs);
+// Time per phase summed over the runs, with shares (Nakao et al. 2021, Figs. 8 and 12). When
+// `extra` is given (one string per phase), each phase's line ends with its string and the title
+// with `extra_title`.
+void print_phase_table(FILE* out, const char* kernel_name, const comm::PhaseProfile& total, size_t runs,
+                       const std::string& extra_title = "", const std::vector<std::string>& extra = {});
 
 }  // namespace g500

@@ -102,6 +102,13 @@ std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, bool force,
   return grid;
 }
 
+int64_t global_vertices_with_edges(const LocalGraph& graph, MPI_Comm world) {
+  int64_t with_edges = 0;  // the padding vertices past N have no edges
+  for (const int64_t degree : graph.owned_degree) with_edges += degree > 0;
+  MPI_Allreduce(MPI_IN_PLACE, &with_edges, 1, MPI_INT64_T, MPI_SUM, world);
+  return with_edges;
+}
+
 RunRoots choose_run_roots(const RunConfig& config, const LocalGraph& graph, const ProcessGrid& grid,
                           const std::string& kernel, RunSummary& summary) {
   MPI_Comm world = grid.world();
@@ -120,12 +127,8 @@ RunRoots choose_run_roots(const RunConfig& config, const LocalGraph& graph, cons
   int rank = 0;
   MPI_Comm_rank(world, &rank);
   if (config.input || fewer_than_asked) {
-    int64_t isolated = 0;
-    const int64_t first = graph.dist.owned_begin();
-    for (int64_t k = 0; k < graph.dist.block && first + k < config.nvertices(); ++k) isolated += graph.owned_degree[k] == 0;
-    MPI_Allreduce(MPI_IN_PLACE, &isolated, 1, MPI_INT64_T, MPI_SUM, world);
-    if (config.input) summary.vertices_without_edges = isolated;
-    const int64_t with_edges = config.nvertices() - isolated;
+    const int64_t with_edges = global_vertices_with_edges(graph, world);
+    if (config.input) summary.vertices_without_edges = config.nvertices() - with_edges;
     if (fewer_than_asked && rank == 0) {
       const std::string graph_name =
           config.input ? "'" + config.input->spec.path + "'" : "SCALE " + std::to_string(config.spec.scale);

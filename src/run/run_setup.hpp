@@ -69,6 +69,9 @@ std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, bool force,
 // graphs). Collective; also counts file input's vertices without edges into summary. `kernel`
 // names the search in the error when no vertex has an edge. When fewer roots than asked can be
 // found, rank 0 says so in one line on stderr ("g500 bfs: note: running 39 roots instead of ...").
+// Collective: the vertices with an edge other than a self-loop, over all ranks.
+int64_t global_vertices_with_edges(const LocalGraph& graph, MPI_Comm world);
+
 struct RunRoots {
   std::vector<int64_t> roots, reported;
 };
