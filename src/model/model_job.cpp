@@ -131,6 +131,9 @@ std::vector<Prediction> series(const ModelOptions& o, const Chosen& c, const std
       continue;
     }
     s.grid = !o.grid.empty() ? parse_grid_text(o.grid) : shm ? closest_factor_shape(count) : default_grid(c.net, count, s.ppn, s.mapping);
+    if (s.grid.size() != count * (shm ? 1 : s.ppn))
+      throw UsageError(fmt::format("--grid {} does not match {} {}{}", o.grid, shm ? "--ranks" : "--nodes", count,
+                                   shm || s.ppn == 1 ? "" : fmt::format(" at --ppn {}", s.ppn)));
     out.push_back(predict(c.profile, c.net, level_structure(rows, s.scale, s.edgefactor), s));
   }
   return out;

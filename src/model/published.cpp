@@ -121,8 +121,10 @@ std::vector<CheckRow> check_published(const std::vector<LevelRow>& rows) {
 
 std::string check_line(const CheckRow& row) {
   const PublishedPoint& p = row.point;
+  constexpr double kShownPrecision = 0.05;  // one decimal: no "-0.0%"
+  const double error = std::abs(row.error_percent) < kShownPrecision ? 0.0 : row.error_percent;
   return fmt::format("{} nodes={} scale={} published={:.0f} predicted={:.0f} error={:+.1f}%{} [{}]", p.system, p.nodes,
-                     p.scale, p.gteps, row.prediction.teps / kGiga, row.error_percent,
+                     p.scale, p.gteps, row.prediction.teps / kGiga, error,
                      p.calibration ? " calibration" : "", p.label);
 }
 
