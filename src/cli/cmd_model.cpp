@@ -20,6 +20,7 @@ using model::ModelOptions;
 // Numbers that are "not given" unless the option appears.
 struct OptionalNumbers {
   double latency_us = 0, link_gbs = 0, injection_gbs = 0, eager_limit = 0, global_share = 0, clock_ghz = 0;
+  double alltoallv_cap_gbs = 0;
   int scale = 0, scale_per_node = 0;
 };
 
@@ -32,6 +33,12 @@ void add_network_options(CLI::App& app, ModelOptions& o, OptionalNumbers& n) {
   require_positive(app.add_option("--injection", n.injection_gbs, "injection bandwidth per node in GB/s"));
   require_non_negative(app.add_option("--eager-limit", n.eager_limit, "bytes; longer sendrecv messages use rendezvous"));
   require_positive(app.add_option("--global-share", n.global_share, "dragonfly: uniform-traffic bandwidth over injection"));
+  require_positive(app.add_option("--allgatherv-lanes", o.assumptions.max_lanes,
+                                  "at most this many links per allgatherv (1: a single ring)"));
+  require_positive(app.add_option("--alltoallv-cap", n.alltoallv_cap_gbs,
+                                  "at most this alltoallv throughput per node in GB/s (Hosono et al. 2021: about 1)"));
+  require_positive(app.add_option("--locality-speedup", o.assumptions.locality_speedup,
+                                  "A64FX calculation speed-up at one process per CMG (default 2)"));
   require_at_least(app.add_option("--cores", o.cores, "cores of the node of a trace profile (default: this machine's)"), 1);
 }
 
@@ -58,6 +65,8 @@ void copy_optionals(const CLI::App& app, const OptionalNumbers& n, ModelOptions&
   if (app.count("--eager-limit")) o.eager_limit = n.eager_limit;
   if (app.count("--global-share")) o.global_share = n.global_share;
   if (app.count("--clock")) o.clock_ghz = n.clock_ghz;
+  constexpr double kGiga = 1e9;
+  if (app.count("--alltoallv-cap")) o.assumptions.alltoallv_node_cap = n.alltoallv_cap_gbs * kGiga;
   if (app.count("--scale")) o.scale = n.scale;
   if (app.count("--scale-per-node")) o.scale_per_node = n.scale_per_node;
 }

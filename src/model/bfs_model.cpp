@@ -47,9 +47,11 @@ PhaseSeconds level_seconds(const NodeProfile& profile, const NetworkSpec& net, c
   PhaseSeconds s{};
   const double edge_seconds = c.examined / processes / edge_rate / cores;
   at(s, Phase::kCalculation) = words / word_rate / cores + edge_seconds;
-  volumes = level_volumes(c, grid.rows, grid.cols, profile.encoding);
-  at(s, Phase::kAllgatherv) = coll.allgatherv(volumes.allgatherv);
-  at(s, Phase::kAlltoallv) = coll.alltoallv(volumes.alltoallv);
+  volumes = level_volumes(c, grid.rows, grid.cols, profile.variant);
+  const GroupView& gather_group = volumes.transposed ? coll.view.row : coll.view.column;
+  const GroupView& exchange_group = volumes.transposed ? coll.view.column : coll.view.row;
+  at(s, Phase::kAllgatherv) = coll.allgatherv(gather_group, volumes.allgatherv);
+  at(s, Phase::kAlltoallv) = coll.alltoallv(exchange_group, volumes.alltoallv);
   if (!topdown && grid.cols > 1) {
     // (C - 1) n exchanges per level, each one message of a block's 1/(2n) each way (section 4.5).
     const double exchanges = static_cast<double>(grid.cols - 1) * setup.substeps;

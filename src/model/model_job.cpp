@@ -63,16 +63,18 @@ void apply_overrides(NetworkSpec& net, const ModelOptions& o) {
     net.link_bandwidth = *o.link_gbs * kGiga;
   if (o.injection_gbs && net.kind == TopologyKind::kTorus) net.injection_bandwidth = *o.injection_gbs * kGiga;
   if (o.eager_limit) net.eager_limit = *o.eager_limit;
+  net.max_lanes = o.assumptions.max_lanes;
+  net.alltoallv_node_cap = o.assumptions.alltoallv_node_cap;
 }
 
 Chosen choose(const ModelOptions& o, const std::vector<LevelRow>& rows) {
   Chosen c;
   std::string default_network = "shm";
   if (o.profile == "a64fx") {
-    c.profile = calibrate_a64fx(rows);
+    c.profile = calibrate_a64fx(rows, o.assumptions);
     default_network = "tofud";
   } else if (o.profile == "k") {
-    c.profile = k_profile(calibrate_a64fx(rows));
+    c.profile = k_profile(calibrate_a64fx(rows, o.assumptions));
     default_network = "tofu";
   } else {
     const int cores = o.cores > 0 ? o.cores : static_cast<int>(std::thread::hardware_concurrency());
@@ -157,9 +159,9 @@ std::string compare_runs(const ModelOptions& o, const Chosen& c, const std::vect
   return text;
 }
 
-std::string published_check(const std::vector<LevelRow>& rows, nlohmann::json& json) {
+std::string published_check(const std::vector<LevelRow>& rows, const Assumptions& assumptions, nlohmann::json& json) {
   std::string text;
-  const auto checks = check_published(rows);
+  const auto checks = check_published(rows, assumptions);
   for (const auto& row : checks) text += check_line(row) + "\n";
   std::vector<Prediction> predictions;
   for (const auto& row : checks) {
@@ -169,8 +171,8 @@ std::string published_check(const std::vector<LevelRow>& rows, nlohmann::json& j
   return text + "\n" + prediction_table(predictions);
 }
 
-std::string future_work(const std::vector<LevelRow>& rows, nlohmann::json& json) {
-  const NodeProfile a64fx = calibrate_a64fx(rows);
+std::string future_work(const std::vector<LevelRow>& rows, const Assumptions& assumptions, nlohmann::json& json) {
+  const NodeProfile a64fx = calibrate_a64fx(rows, assumptions);
   const PublishedPoint* whole = nullptr;
   for (const auto& p : published_points())
     if (p.nodes == kWholeFugaku) whole = &p;
@@ -181,6 +183,8 @@ std::string future_work(const std::vector<LevelRow>& rows, nlohmann::json& json)
   for (auto& sc : scenarios) {
     RunSetup s = setup_of(*whole);
     s.ppn = sc.ppn;
+    sc.net.max_lanes = assumptions.max_lanes;
+    sc.net.alltoallv_node_cap = assumptions.alltoallv_node_cap;
     s.grid = sc.grid.size() > 0 ? sc.grid : default_grid(sc.net, kWholeFugaku, sc.ppn, s.mapping);
     sc.prediction = predict(a64fx, sc.net, levels, s);
     predictions.push_back(sc.prediction);
@@ -234,8 +238,8 @@ std::string run_model_job(const ModelOptions& o) {
       text += level_structure_table(levels);
       json["level_structures"].push_back(level_structure_json(levels));
     }
-  if (o.published) text += published_check(rows, json);
-  if (o.future_work) text += future_work(rows, json);
+  if (o.published) text += published_check(rows, o.assumptions, json);
+  if (o.future_work) text += future_work(rows, o.assumptions, json);
   const bool wants_series = !o.nodes.empty() || !o.ranks.empty();
   if (wants_series || !o.compare.empty()) {
     const Chosen c = choose(o, rows);

@@ -16,6 +16,7 @@ struct ModelOptions {
   int cores = 0;                  // with a trace profile: the node's cores (0: this machine's)
   std::string network;            // tofud, tofu, fattree, dragonfly, shm, torus:SHAPE ("" by profile)
   std::optional<double> latency_us, link_gbs, injection_gbs, eager_limit, global_share;
+  Assumptions assumptions;        // --allgatherv-lanes, --alltoallv-cap, --locality-speedup
   std::string nodes;              // "N" or "A,B,C"
   std::string ranks;              // shm: processes on the machine, "A,B,C"
   std::optional<int> scale, scale_per_node;

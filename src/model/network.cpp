@@ -265,8 +265,8 @@ GridView grid_view(const NetworkSpec& net, const GridShape& grid, int ppn, Mappi
   return v;
 }
 
-double CollectiveTimes::allgatherv(double bytes) const {
-  const int g = view.column.members;
+double CollectiveTimes::allgatherv(const GroupView& group, double bytes) const {
+  const int g = group.members;
   if (g <= 1) return 0;
   const coll::Shape3 line{{g, 1, 1}};
   const double block = bytes / (g - 1);
@@ -277,23 +277,26 @@ double CollectiveTimes::allgatherv(double bytes) const {
     return std::min(ring.time(net.latency, net.link_bandwidth), doubling.time(net.latency, net.link_bandwidth)) * share;
   }
   // Every process of a node receives at once through the node's links.
-  const double node_bytes = inter_node(bytes, g, view.column.members_per_node) * view.processes_per_node;
-  const double ring_bandwidth = std::min(view.column.lanes * net.link_bandwidth, net.injection_bandwidth);
+  const double node_bytes = inter_node(bytes, g, group.members_per_node) * view.processes_per_node;
+  const double lanes = net.max_lanes > 0 ? std::min(group.lanes, net.max_lanes) : group.lanes;
+  const double ring_bandwidth = std::min(lanes * net.link_bandwidth, net.injection_bandwidth);
   const double one_link = std::min(net.link_bandwidth, net.injection_bandwidth);
   return std::min(ring.steps * net.latency + node_bytes / ring_bandwidth,
                   doubling.steps * net.latency + node_bytes / one_link);
 }
 
-double CollectiveTimes::alltoallv(double bytes) const {
-  const int g = view.row.members;
+double CollectiveTimes::alltoallv(const GroupView& group, double bytes) const {
+  const int g = group.members;
   if (g <= 1) return 0;
   const coll::CostTerms pairwise =
       coll::cost_terms(coll::CollOp::alltoallv, "pairwise", g, coll::Shape3{{g, 1, 1}}, bytes / (g - 1), 0);
   if (net.kind == TopologyKind::kSharedMemory)
     return pairwise.time(net.latency, net.link_bandwidth) * cpu_share(net, view.processes_per_node);
-  const double node_bytes = inter_node(bytes, g, view.row.members_per_node) * view.processes_per_node;
-  const double busiest_link = node_bytes * view.row.alltoall_load / net.link_bandwidth;
-  return pairwise.steps * net.latency + std::max(busiest_link, node_bytes / net.injection_bandwidth);
+  const double node_bytes = inter_node(bytes, g, group.members_per_node) * view.processes_per_node;
+  const double busiest_link = node_bytes * group.alltoall_load / net.link_bandwidth;
+  double seconds = std::max(busiest_link, node_bytes / net.injection_bandwidth);
+  if (net.alltoallv_node_cap > 0) seconds = std::max(seconds, node_bytes / net.alltoallv_node_cap);
+  return pairwise.steps * net.latency + seconds;
 }
 
 double CollectiveTimes::sendrecv_step(double bytes) const {

@@ -44,6 +44,11 @@ struct NetworkSpec {
   double eager_limit = 0;            // bytes; longer point-to-point messages use rendezvous
   double global_bandwidth_share = 1; // fat tree / dragonfly: uniform-traffic bandwidth per node over injection
   int cores = 1;                     // shared memory: cores that run the processes
+  // Alternative assumptions (0: none): at most this many links per allgatherv (1: a single ring,
+  // as Hosono et al. 2021's unsegmented model); at most this alltoallv throughput per node
+  // [bytes/s] (Hosono et al. 2021, section 4.1 measured about 1 GB/s for Doublespread).
+  double max_lanes = 0;
+  double alltoallv_node_cap = 0;
 };
 
 NetworkSpec tofud_network();  // Fugaku (Nakao et al. 2021, section 2; Hosono et al. 2021)
@@ -105,14 +110,14 @@ double alltoall_link_load(const std::vector<topo::Axis>& axes);
 // axis of k >= 3: 2 (k - 1) / k on average).
 double links_per_node(const std::vector<topo::Axis>& axes);
 
-// Collective times per process, in seconds.
+// Collective times per process, in seconds, in one group of the grid (view.column or view.row).
 struct CollectiveTimes {
   const NetworkSpec& net;
   const GridView& view;
-  // Allgatherv along a process column: `bytes` received per process.
-  double allgatherv(double bytes) const;
-  // Alltoallv along a process row: `bytes` sent per process.
-  double alltoallv(double bytes) const;
+  // Allgatherv: `bytes` received per process.
+  double allgatherv(const GroupView& group, double bytes) const;
+  // Alltoallv: `bytes` sent per process.
+  double alltoallv(const GroupView& group, double bytes) const;
   // One sub-step of the row rotation: `bytes` sent each way.
   double sendrecv_step(double bytes) const;
 };

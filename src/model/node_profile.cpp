@@ -86,7 +86,7 @@ NodeProfile calibrate_from_trace(const TraceRun& run, int cores) {
   const double words = std::ldexp(1.0, run.scale) / kBitsPerWord;
   fit_direction(topdown, words, run.threads, p.topdown_rate, p.topdown_word_rate);
   fit_direction(bottomup, words, run.threads, p.bottomup_rate, p.bottomup_word_rate);
-  p.encoding = g500_encoding();
+  p.variant = g500_variant();
   return p;
 }
 
@@ -100,7 +100,7 @@ NodeProfile a64fx_profile_shape() {
   p.locality_domains = kA64fxCmgs;
   p.locality_speedup = kA64fxCmgLocalSpeedup;
   p.topdown_word_rate = p.bottomup_word_rate = kA64fxMemoryBandwidth / kScanBytesPerWord / kA64fxCores;
-  p.encoding = paper_encoding();
+  p.variant = paper_variant();
   return p;
 }
 
@@ -121,7 +121,7 @@ NodeProfile k_profile(const NodeProfile& a64fx) {
   p.bottomup_rate = a64fx.bottomup_rate * per_node;
   p.topdown_rate = a64fx.topdown_rate * per_node;
   p.topdown_word_rate = p.bottomup_word_rate = kKMemoryBandwidth / kScanBytesPerWord / kKCores;
-  p.encoding = paper_encoding();
+  p.variant = paper_variant();
   return p;
 }
 

@@ -28,7 +28,7 @@ struct NodeProfile {
   double clock_ghz = 1;      // the clock the rates were taken at
   int locality_domains = 1;  // NUMA domains (A64FX: 4 CMGs)
   double locality_speedup = 1;  // rate factor at one process per domain
-  Encoding encoding;         // how the implementation encodes lists and pairs
+  BfsVariant variant;        // how the implementation lays out its top-down step and encodes lists and pairs
 };
 
 // Calculation-rate factor of a process at `ppn` processes per node: locality_speedup^(log ppn /

@@ -76,20 +76,23 @@ RunSetup setup_of(const PublishedPoint& p) {
   return s;
 }
 
-NetworkSpec network_of(const PublishedPoint& p) {
+NetworkSpec network_of(const PublishedPoint& p, const Assumptions& assumptions) {
   NetworkSpec net = p.system == "k" ? tofu_network() : tofud_network();
   if (!p.eager) net.eager_limit = 0;
+  net.max_lanes = assumptions.max_lanes;
+  net.alltoallv_node_cap = assumptions.alltoallv_node_cap;
   return net;
 }
 
-NodeProfile calibrate_a64fx(const std::vector<LevelRow>& rows) {
+NodeProfile calibrate_a64fx(const std::vector<LevelRow>& rows, const Assumptions& assumptions) {
   const PublishedPoint* target = nullptr;
   for (const auto& p : published_points())
     if (p.calibration) target = &p;
   const RunSetup setup = setup_of(*target);
-  const NetworkSpec net = network_of(*target);
+  const NetworkSpec net = network_of(*target, assumptions);
   const LevelStructure levels = level_structure(rows, setup.scale, setup.edgefactor);
-  const NodeProfile shape = a64fx_profile_shape();
+  NodeProfile shape = a64fx_profile_shape();
+  if (assumptions.locality_speedup > 0) shape.locality_speedup = assumptions.locality_speedup;
   auto gteps_at = [&](double rate) { return predict(with_bottomup_rate(shape, rate), net, levels, setup).teps / kGiga; };
   double low = std::log(kRateLow), high = std::log(kRateHigh);
   if (gteps_at(std::exp(high)) < target->gteps)
@@ -104,15 +107,16 @@ NodeProfile calibrate_a64fx(const std::vector<LevelRow>& rows) {
   return calibrated;
 }
 
-std::vector<CheckRow> check_published(const std::vector<LevelRow>& rows) {
-  const NodeProfile a64fx = calibrate_a64fx(rows);
+std::vector<CheckRow> check_published(const std::vector<LevelRow>& rows, const Assumptions& assumptions) {
+  const NodeProfile a64fx = calibrate_a64fx(rows, assumptions);
   const NodeProfile k = k_profile(a64fx);
   std::vector<CheckRow> out;
   for (const auto& p : published_points()) {
     const RunSetup setup = setup_of(p);
     CheckRow row;
     row.point = p;
-    row.prediction = predict(p.system == "k" ? k : a64fx, network_of(p), level_structure(rows, p.scale, setup.edgefactor), setup);
+    row.prediction =
+        predict(p.system == "k" ? k : a64fx, network_of(p, assumptions), level_structure(rows, p.scale, setup.edgefactor), setup);
     row.error_percent = (row.prediction.teps / kGiga - p.gteps) / p.gteps * 100;
     out.push_back(row);
   }

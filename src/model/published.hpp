@@ -26,14 +26,22 @@ struct PublishedPoint {
 
 const std::vector<PublishedPoint>& published_points();
 
+// Alternatives to the model's default assumptions, to show how the check depends on them
+// (docs/model.md, "Sensitivity"); 0 keeps the default.
+struct Assumptions {
+  double max_lanes = 0;           // NetworkSpec::max_lanes
+  double alltoallv_node_cap = 0;  // NetworkSpec::alltoallv_node_cap [bytes/s]
+  double locality_speedup = 0;    // NodeProfile::locality_speedup of the A64FX
+};
+
 // The run setup and network of a point (the system's network, its Eager limit as published).
 RunSetup setup_of(const PublishedPoint& point);
-NetworkSpec network_of(const PublishedPoint& point);
+NetworkSpec network_of(const PublishedPoint& point, const Assumptions& assumptions = {});
 
 // The A64FX profile with its bottom-up rate solved so that the model gives the calibration
 // point's GTEPS (bisection on the rate; TEPS grows with it). Throws UsageError when no rate
 // reaches it (the network alone takes longer than the published time).
-NodeProfile calibrate_a64fx(const std::vector<LevelRow>& rows);
+NodeProfile calibrate_a64fx(const std::vector<LevelRow>& rows, const Assumptions& assumptions = {});
 
 struct CheckRow {
   PublishedPoint point;
@@ -42,7 +50,7 @@ struct CheckRow {
 };
 
 // Every published point with the calibrated profiles (A64FX for Fugaku, K from it).
-std::vector<CheckRow> check_published(const std::vector<LevelRow>& rows);
+std::vector<CheckRow> check_published(const std::vector<LevelRow>& rows, const Assumptions& assumptions = {});
 // "<system> nodes=<N> scale=<S> published=<GTEPS> predicted=<GTEPS> error=<signed %>", then
 // " calibration" on the calibration point and the point's label in brackets.
 std::string check_line(const CheckRow& row);

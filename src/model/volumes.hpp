@@ -17,15 +17,20 @@ namespace g500::model {
 
 enum class Direction { kTopDown, kBottomUp };
 
-// How a vertex list entry and a found pair are encoded.
-struct Encoding {
+// How an implementation encodes a vertex list entry and a found pair, and along which groups its
+// top-down step communicates.
+struct BfsVariant {
   double list_entry_bytes = 8;  // one vertex of a sparse list
   double pair_bytes = 16;       // one (vertex, parent) pair
+  // Top-down: false as Algorithm 2 (frontier along the column, pairs along the row); true as
+  // g500 bfs (bfs/top_down.cpp: frontier along the row, candidates along the column).
+  bool topdown_transposed = false;
 };
-// Table 3's words (one 64-bit word per list entry, two per pair).
-Encoding paper_encoding();
-// g500 bfs: 32-bit positions in lists (bfs/sparse_switch.hpp), a pair packed in one 64-bit word.
-Encoding g500_encoding();
+// Table 3's words (one 64-bit word per list entry, two per pair), Algorithm 2's groups.
+BfsVariant paper_variant();
+// g500 bfs: 32-bit positions in lists (bfs/sparse_switch.hpp), a pair packed in one 64-bit word,
+// the transposed top-down step.
+BfsVariant g500_variant();
 
 // What one level moves; counts are over the whole graph (not per process).
 struct LevelCounts {
@@ -40,6 +45,7 @@ struct LevelCounts {
 // Bytes per process of one level: allgatherv received, alltoallv sent, sendrecv sent (all
 // sub-steps, both directions together).
 struct LevelVolumes {
+  bool transposed = false;  // a transposed top-down step: allgatherv along the row, alltoallv along the column
   double allgatherv = 0;
   double alltoallv = 0;
   double sendrecv = 0;
@@ -47,6 +53,6 @@ struct LevelVolumes {
   bool unvisited_is_bitmap = false;  // bottom-up sendrecv as a bitmap (else a list)
 };
 
-LevelVolumes level_volumes(const LevelCounts& level, int rows, int cols, const Encoding& encoding);
+LevelVolumes level_volumes(const LevelCounts& level, int rows, int cols, const BfsVariant& variant);
 
 }  // namespace g500::model

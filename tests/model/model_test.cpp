@@ -40,23 +40,28 @@ LevelCounts counts(Direction d, double n, double frontier, double found, double 
 
 // Top-down on 4 x 2: 800 frontier vertices, 6,400 edges examined; paper words (8 and 16 bytes).
 TEST(ModelVolumes, TopDownByHand) {
-  const LevelVolumes v = level_volumes(counts(Direction::kTopDown, 1 << 20, 800, 0, 6400, 0), 4, 2, paper_encoding());
+  const LevelVolumes v = level_volumes(counts(Direction::kTopDown, 1 << 20, 800, 0, 6400, 0), 4, 2, paper_variant());
   EXPECT_NEAR(v.allgatherv, 800.0 / 2 * 8 * 3 / 4, kTolerance);    // F/C entries, 3 of 4 from others
   EXPECT_NEAR(v.alltoallv, 6400.0 / 8 * 16 * 1 / 2, kTolerance);   // E/P pairs, half to the other column
   EXPECT_EQ(v.sendrecv, 0);
+  // g500's transposed step: the frontier along the row (F/R entries of 4 bytes), candidates along the column.
+  const LevelVolumes g = level_volumes(counts(Direction::kTopDown, 1 << 20, 800, 0, 6400, 0), 4, 2, g500_variant());
+  EXPECT_TRUE(g.transposed);
+  EXPECT_NEAR(g.allgatherv, 800.0 / 4 * 4 * 1 / 2, kTolerance);
+  EXPECT_NEAR(g.alltoallv, 6400.0 / 8 * 8 * 3 / 4, kTolerance);
 }
 
 // Bottom-up on 4 x 2 with n = 2^20: a large frontier goes as a bitmap, a small unvisited set as a list.
 TEST(ModelVolumes, BottomUpBitmapsAndLists) {
   const double n = 1 << 20;
-  const LevelVolumes v = level_volumes(counts(Direction::kBottomUp, n, n / 4, 1000, 0, 4096), 4, 2, paper_encoding());
+  const LevelVolumes v = level_volumes(counts(Direction::kBottomUp, n, n / 4, 1000, 0, 4096), 4, 2, paper_variant());
   EXPECT_TRUE(v.frontier_is_bitmap);
   EXPECT_NEAR(v.allgatherv, n / 2 / 8 * 3 / 4, kTolerance);      // n/C bits, 3/4 from others
   EXPECT_FALSE(v.unvisited_is_bitmap);
   EXPECT_NEAR(v.sendrecv, 4096.0 / 4 * 8 / 2, kTolerance);       // U/R entries, C-1 of C passes
   EXPECT_NEAR(v.alltoallv, 1000.0 / 8 * 16 / 2, kTolerance);      // D/P pairs
   // With g500's 4-byte entries the list is half as long: the switch to a bitmap moves to n/32.
-  const LevelVolumes g = level_volumes(counts(Direction::kBottomUp, n, n / 48, 0, 0, n), 1, 1, g500_encoding());
+  const LevelVolumes g = level_volumes(counts(Direction::kBottomUp, n, n / 48, 0, 0, n), 1, 1, g500_variant());
   EXPECT_FALSE(g.frontier_is_bitmap);
   EXPECT_EQ(g.allgatherv, 0);  // a 1 x 1 grid sends nothing
   EXPECT_EQ(g.sendrecv, 0);
@@ -95,13 +100,13 @@ TEST(ModelNetwork, CollectiveTimesByHand) {
   const CollectiveTimes t{net, view};
   // Ring: 3 steps; 3e6 bytes over the port. Recursive doubling would take 2 steps + the bytes:
   // 2 us + 3 ms is shorter than 3 us + 3 ms.
-  EXPECT_NEAR(t.allgatherv(3e6), 2e-6 + 3e-3, 1e-12);
-  EXPECT_NEAR(t.alltoallv(2e6), 1e-6 + 2e-3, 1e-12);  // pairwise: 1 step, full bisection
+  EXPECT_NEAR(t.allgatherv(view.column, 3e6), 2e-6 + 3e-3, 1e-12);
+  EXPECT_NEAR(t.alltoallv(view.row, 2e6), 1e-6 + 2e-3, 1e-12);  // pairwise: 1 step, full bisection
   EXPECT_NEAR(t.sendrecv_step(500), 1e-6 + 500 / 0.5e9, 1e-12);     // both ways share the port
   EXPECT_NEAR(t.sendrecv_step(2000), 3e-6 + 2000 / 0.5e9, 1e-12);   // rendezvous: two more latencies
   const NetworkSpec dragonfly = dragonfly_network(1e9, 1e-6, 0.5);
   const GridView dview = grid_view(dragonfly, g500::GridShape{4, 2}, 1, Mapping::kSixD);
-  EXPECT_NEAR((CollectiveTimes{dragonfly, dview}.alltoallv(2e6)), 1e-6 + 4e-3, 1e-12);
+  EXPECT_NEAR((CollectiveTimes{dragonfly, dview}.alltoallv(dview.row, 2e6)), 1e-6 + 4e-3, 1e-12);
 }
 
 // Two processes per node (1 x 2 blocks): the row pair shares a node and needs no network.
@@ -109,7 +114,7 @@ TEST(ModelNetwork, ProcessesOfOneNodeDoNotUseLinks) {
   const NetworkSpec net = fat_tree_network(1e9, 1e-6);
   const GridView view = grid_view(net, g500::GridShape{2, 2}, 2, Mapping::kSixD);
   EXPECT_EQ(view.row.nodes, 1);
-  EXPECT_NEAR((CollectiveTimes{net, view}.alltoallv(1e6)), 1e-6, 1e-12);
+  EXPECT_NEAR((CollectiveTimes{net, view}.alltoallv(view.row, 1e6)), 1e-6, 1e-12);
   EXPECT_THROW(grid_view(net, g500::GridShape{3, 3}, 2, Mapping::kSixD), g500::UsageError);
 }
 
