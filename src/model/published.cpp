@@ -54,7 +54,7 @@ std::vector<PublishedPoint> make_points() {
       point("fugaku", 92160, 40, {320, 288}, 1, six, kBoostGhz, true, 70980, "1ppn eager 2.2GHz 6D",
             "Nakao et al. 2021, section 6.2; Nakao et al. 2020, section 5.6"),
       // The K computer, June 2019 list (Table 4): 82,944 = 288 x 288 nodes.
-      point("k", 82944, 40, {288, 288}, 1, six, kNormalGhz, false, 31302, "1ppn 2.0GHz 6D", "Nakao et al. 2021, Table 4"),
+      point("k", 82944, 40, {288, 288}, 1, six, kNormalGhz, false, 31302, "1ppn rendezvous 2.0GHz 6D", "Nakao et al. 2021, Table 4"),
   };
   points.front().calibration = true;
   return points;
