@@ -77,7 +77,8 @@ void place_on_torus(const NetworkSpec& net, Mapping mapping, GridView& v) {
   v.column = torus_group(axes_of(box, m.row_axes), v.grid.rows, pr, net.simultaneous_links,
                          topo::ring_conditions(box, m.row_axes).closes);
   v.row = torus_group(axes_of(box, m.col_axes), v.grid.cols, pc, net.simultaneous_links, m.ring_adjacent);
-  v.placement = topo::axes_label(box, m.row_axes) + " x " + topo::axes_label(box, m.col_axes) + " 6D mapping";
+  v.placement = topo::axes_label(box, m.row_axes) + " x " + topo::axes_label(box, m.col_axes) +
+                (net.system.has_tofu_axes() ? " 6D mapping" : " grid mapping");
 }
 
 GroupView switched_group(int members, int per_node, double global_share) {
@@ -153,13 +154,14 @@ NetworkSpec shared_memory_network(double latency, double copy_bandwidth, int cor
   return n;
 }
 
-NetworkSpec torus_network(const std::string& shape, double injection_bandwidth, double latency) {
+NetworkSpec torus_network(const std::string& shape, double injection_bandwidth, double latency, int simultaneous_links) {
   NetworkSpec n;
   n.name = "torus:" + shape;
-  n.source = "mesh/torus " + shape + ", injection split evenly over the links";
+  n.source = "mesh/torus " + shape + ", injection split evenly over the links driven at once";
   n.system = topo::parse_shape(shape);
   n.latency = latency;
-  n.simultaneous_links = static_cast<int>(std::lround(links_per_node(n.system.axes)));
+  const int links = static_cast<int>(std::lround(links_per_node(n.system.axes)));
+  n.simultaneous_links = simultaneous_links > 0 ? std::min(simultaneous_links, links) : links;
   n.link_bandwidth = injection_bandwidth / std::max(1, n.simultaneous_links);
   n.injection_bandwidth = injection_bandwidth;
   n.eager_limit = kFugakuEagerLimit;

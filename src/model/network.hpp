@@ -59,9 +59,11 @@ NetworkSpec fat_tree_network(double injection_bandwidth, double latency);
 NetworkSpec dragonfly_network(double injection_bandwidth, double latency, double global_share);
 // One machine: messages are memory copies at `copy_bandwidth` per process; `cores` run them.
 NetworkSpec shared_memory_network(double latency, double copy_bandwidth, int cores);
-// A mesh/torus of any shape ("24t,23t,..." as g500 map --shape) whose node drives all its links
-// at once and whose injection bandwidth is split evenly over them.
-NetworkSpec torus_network(const std::string& shape, double injection_bandwidth, double latency);
+// A mesh/torus of any shape ("24t,23t,..." as g500 map --shape) whose node drives
+// `simultaneous_links` links at once (0: all of them), the injection bandwidth split evenly over
+// those.
+NetworkSpec torus_network(const std::string& shape, double injection_bandwidth, double latency,
+                          int simultaneous_links = 0);
 
 // One communication group of the grid (a process column of R, or a process row of C).
 struct GroupView {

@@ -14,6 +14,7 @@ constexpr double kNormalGhz = 2.0, kBoostGhz = 2.2;  // Nakao et al. 2021, secti
 constexpr double kGiga = 1e9;
 constexpr double kRateLow = 1e3, kRateHigh = 1e12;   // edges per second per core bracketing any node
 constexpr int kBisectionSteps = 100;
+constexpr int kTofudInterfaces = 6;  // TNIs (Nakao et al. 2021, section 2)
 // A dragonfly routes uniform traffic over non-minimal (Valiant) paths: half the injection bandwidth.
 constexpr double kDragonflyUniformShare = 0.5;
 
@@ -142,6 +143,9 @@ std::vector<Scenario> future_work_scenarios() {
       {"TofuD 6D, 4 ppn", tofud, 4, four_ppn, {}},
       {"8D torus, same injection", torus_network(eight_d, tofud.injection_bandwidth, tofud.latency), 1, {0, 0}, {}},
       {"8D torus, same injection, 4 ppn", torus_network(eight_d, tofud.injection_bandwidth, tofud.latency), 4, {0, 0}, {}},
+      // The same 8D torus with TofuD's network interface: 6 links of 6.8 GB/s at once.
+      {"8D torus, 6 links at once", torus_network(eight_d, tofud.injection_bandwidth, tofud.latency, kTofudInterfaces), 1,
+       {0, 0}, {}},
       {"fat tree, same injection", fat_tree_network(tofud.injection_bandwidth, tofud.latency), 1, published, {}},
       {"fat tree, same injection, 4 ppn", fat_tree_network(tofud.injection_bandwidth, tofud.latency), 4, four_ppn, {}},
       {"dragonfly, same injection", dragonfly_network(tofud.injection_bandwidth, tofud.latency, kDragonflyUniformShare), 1,
