@@ -19,9 +19,9 @@ namespace g500::model {
 namespace {
 constexpr double kGiga = 1e9, kMicro = 1e-6;
 constexpr double kDefaultDragonflyShare = 0.5;  // as future_work_scenarios (published.cpp)
-constexpr long long kWholeFugaku = 158976;
-constexpr int kWholeFugakuScale = 41;
 constexpr int kDefaultEdgefactor = 16;
+constexpr size_t kMaxCountDigits = 9;
+const std::string kTorusPrefix = "torus:";
 
 bool ends_with(const std::string& text, const std::string& tail) {
   return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
@@ -48,7 +48,7 @@ NetworkSpec named_network(const std::string& name, const ModelOptions& o) {
   if (name == "tofu") return tofu_network();
   if (name == "fattree") return fat_tree_network(injection, latency);
   if (name == "dragonfly") return dragonfly_network(injection, latency, o.global_share.value_or(kDefaultDragonflyShare));
-  if (name.rfind("torus:", 0) == 0) return torus_network(name.substr(6), injection, latency);
+  if (name.rfind(kTorusPrefix, 0) == 0) return torus_network(name.substr(kTorusPrefix.size()), injection, latency);
   if (name == "shm") {
     if (!o.latency_us || !o.link_gbs)
       throw UsageError("--network shm needs --latency and --link-bandwidth (measure them with g500 coll --fit)");
@@ -173,10 +173,10 @@ std::string published_check(const std::vector<LevelRow>& rows, const Assumptions
 
 std::string future_work(const std::vector<LevelRow>& rows, const Assumptions& assumptions, nlohmann::json& json) {
   const NodeProfile a64fx = calibrate_a64fx(rows, assumptions);
-  const PublishedPoint* whole = nullptr;
+  const PublishedPoint* whole = nullptr;  // the largest Fugaku run: the whole system
   for (const auto& p : published_points())
-    if (p.nodes == kWholeFugaku) whole = &p;
-  const LevelStructure levels = level_structure(rows, kWholeFugakuScale, setup_of(*whole).edgefactor);
+    if (p.system == "fugaku" && (!whole || p.nodes > whole->nodes)) whole = &p;
+  const LevelStructure levels = level_structure(rows, whole->scale, setup_of(*whole).edgefactor);
   std::vector<Scenario> scenarios = future_work_scenarios();
   std::string text;
   std::vector<Prediction> predictions;
@@ -185,7 +185,7 @@ std::string future_work(const std::vector<LevelRow>& rows, const Assumptions& as
     s.ppn = sc.ppn;
     sc.net.max_lanes = assumptions.max_lanes;
     sc.net.alltoallv_node_cap = assumptions.alltoallv_node_cap;
-    s.grid = sc.grid.size() > 0 ? sc.grid : default_grid(sc.net, kWholeFugaku, sc.ppn, s.mapping);
+    s.grid = sc.grid.size() > 0 ? sc.grid : default_grid(sc.net, whole->nodes, sc.ppn, s.mapping);
     sc.prediction = predict(a64fx, sc.net, levels, s);
     predictions.push_back(sc.prediction);
     json["future_work"].push_back(scenario_json(sc));
@@ -209,7 +209,7 @@ std::vector<long long> parse_count_list(const std::string& text, const std::stri
   std::istringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {
-    if (item.empty() || item.size() > 9 || item.find_first_not_of("0123456789") != std::string::npos || std::stoll(item) < 1)
+    if (item.empty() || item.size() > kMaxCountDigits || item.find_first_not_of("0123456789") != std::string::npos || std::stoll(item) < 1)
       throw UsageError(option + " takes counts of at least 1 separated by commas (got '" + text + "')");
     counts.push_back(std::stoll(item));
   }

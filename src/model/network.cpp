@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 
 #include "coll/coll_model.hpp"
 #include "coll/torus_model.hpp"
@@ -149,7 +150,7 @@ NetworkSpec shared_memory_network(double latency, double copy_bandwidth, int cor
   n.kind = TopologyKind::kSharedMemory;
   n.latency = latency;
   n.link_bandwidth = n.injection_bandwidth = copy_bandwidth;
-  n.eager_limit = 1e300;
+  n.eager_limit = std::numeric_limits<double>::infinity();  // copies: no protocol switch
   n.cores = cores;
   return n;
 }
