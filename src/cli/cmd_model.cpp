@@ -1,0 +1,112 @@
+// g500 model: the performance model of the hybrid 2D BFS (docs/model.md). Parses the options;
+// rank 0 runs the job (src/model/) and errors reach every rank through agree_or_throw.
+#include <mpi.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+
+#include "cli/options.hpp"
+#include "cli/subcommand.hpp"
+#include "model/model_job.hpp"
+#include "util/agree.hpp"
+#include "util/error.hpp"
+
+namespace g500::cli {
+namespace {
+
+using model::ModelOptions;
+
+// Numbers that are "not given" unless the option appears.
+struct OptionalNumbers {
+  double latency_us = 0, link_gbs = 0, injection_gbs = 0, eager_limit = 0, global_share = 0, clock_ghz = 0;
+  double alltoallv_cap_gbs = 0;
+  int scale = 0, scale_per_node = 0;
+};
+
+void add_network_options(CLI::App& app, ModelOptions& o, OptionalNumbers& n) {
+  require_non_empty(app.add_option("--network", o.network,
+                                   "tofud, tofu, fattree, dragonfly, torus:SHAPE (g500 map --shape form) or shm "
+                                   "(default: tofud for a64fx, tofu for k, shm for a trace profile)"));
+  require_positive(app.add_option("--latency", n.latency_us, "latency per message in microseconds"));
+  require_positive(app.add_option("--link-bandwidth", n.link_gbs, "bandwidth per link in GB/s (shm: copy bandwidth)"));
+  require_positive(app.add_option("--injection", n.injection_gbs, "injection bandwidth per node in GB/s"));
+  require_non_negative(app.add_option("--eager-limit", n.eager_limit, "bytes; longer sendrecv messages use rendezvous"));
+  require_positive(app.add_option("--global-share", n.global_share, "dragonfly: uniform-traffic bandwidth over injection"));
+  require_positive(app.add_option("--allgatherv-lanes", o.assumptions.max_lanes,
+                                  "at most this many links per allgatherv (1: a single ring)"));
+  require_positive(app.add_option("--alltoallv-cap", n.alltoallv_cap_gbs,
+                                  "at most this alltoallv throughput per node in GB/s (Hosono et al. 2021: about 1)"));
+  require_positive(app.add_option("--locality-speedup", o.assumptions.locality_speedup,
+                                  "A64FX calculation speed-up at one process per CMG (default 2)"));
+  require_at_least(app.add_option("--cores", o.cores, "cores of the node of a trace profile (default: this machine's)"), 1);
+}
+
+void add_run_options(CLI::App& app, ModelOptions& o, OptionalNumbers& n) {
+  require_non_empty(app.add_option("--nodes", o.nodes, "node count, or a comma list for a series"));
+  require_non_empty(app.add_option("--ranks", o.ranks, "shm: process count, or a comma list"));
+  auto* scale = require_range(app.add_option("--scale", n.scale, "SCALE of every point (strong scaling)"), 1, 42);
+  auto* weak = require_range(app.add_option("--scale-per-node", n.scale_per_node,
+                                            "SCALE per node: SCALE = this + log2(nodes) (weak scaling)"), 0, 42);
+  scale->excludes(weak);
+  require_non_empty(app.add_option("--grid", o.grid, "process grid RxC (one node count)"));
+  require_at_least(app.add_option("--ppn", o.ppn, "processes per node"), 1, 64);
+  app.add_flag("--best", o.best, "search grids and 1, 2, 4 processes per node for the highest TEPS");
+  app.add_option("--mapping", o.mapping, "6d (g500 map's grid mapping) or jobshape (2D job-shape torus)");
+  require_positive(app.add_option("--clock", n.clock_ghz, "clock in GHz (A64FX: 2.0 Normal, 2.2 Boost)"));
+  require_at_least(app.add_option("--threads", o.threads, "threads per process (default: cores / ppn)"), 1);
+  require_at_least(app.add_option("--substeps", o.substeps, "bottom-up sub-steps per grid-row position (section 4.5)"), 1, 64);
+}
+
+void copy_optionals(const CLI::App& app, const OptionalNumbers& n, ModelOptions& o) {
+  if (app.count("--latency")) o.latency_us = n.latency_us;
+  if (app.count("--link-bandwidth")) o.link_gbs = n.link_gbs;
+  if (app.count("--injection")) o.injection_gbs = n.injection_gbs;
+  if (app.count("--eager-limit")) o.eager_limit = n.eager_limit;
+  if (app.count("--global-share")) o.global_share = n.global_share;
+  if (app.count("--clock")) o.clock_ghz = n.clock_ghz;
+  constexpr double kGiga = 1e9;
+  if (app.count("--alltoallv-cap")) o.assumptions.alltoallv_node_cap = n.alltoallv_cap_gbs * kGiga;
+  if (app.count("--scale")) o.scale = n.scale;
+  if (app.count("--scale-per-node")) o.scale_per_node = n.scale_per_node;
+}
+
+int run_model(int argc, char** argv) {
+  CLI::App app{"Performance model of the hybrid 2D BFS: time per phase and TEPS at N nodes (docs/model.md)",
+               "g500 model"};
+  ModelOptions o;
+  OptionalNumbers n;
+  require_non_empty(app.add_option("--profile", o.profile,
+                                   "a64fx, k, or a 1-rank g500 bfs --trace --json file to calibrate from"));
+  add_network_options(app, o, n);
+  add_run_options(app, o, n);
+  app.add_option("--levels", o.levels, "g500 bfs --trace --json files or level CSVs instead of the built-in levels");
+  require_non_empty(app.add_option("--show-levels", o.show_levels, "print the level structure at these SCALEs, e.g. 20,30,41"));
+  require_non_empty(app.add_option("--write-level-table", o.write_level_table, "write the level rows as CSV"));
+  app.add_flag("--published", o.published, "check against the published Fugaku and K computer results");
+  app.add_flag("--future-work", o.future_work, "the whole Fugaku on other networks and at 4 processes per node");
+  app.add_option("--compare", o.compare, "g500 bfs --trace --json runs to set beside their predictions");
+  require_non_empty(app.add_option("--json", o.json, "write the results as JSON"));
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (!parse_or_throw(app, argc, argv)) return 0;
+  copy_optionals(app, n, o);
+  std::string error, text;
+  if (rank == 0) {
+    try {
+      text = model::run_model_job(o);
+    } catch (const UsageError& e) {
+      error = e.what();
+      if (error.empty()) error = "bad input";
+    }
+  }
+  agree_or_throw(error);
+  if (rank == 0) std::fputs(text.c_str(), stdout);
+  return 0;
+}
+
+const SubcommandRegistrar kRegisterModel("model", "performance model of the BFS: time per phase and TEPS at N nodes",
+                                         run_model);
+
+}  // namespace
+}  // namespace g500::cli

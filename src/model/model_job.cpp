@@ -1,0 +1,263 @@
+// The `g500 model` job (model_job.hpp).
+#include "model/model_job.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "gen/kronecker.hpp"
+#include "model/model_report.hpp"
+#include "util/error.hpp"
+#include "util/output_file.hpp"
+
+namespace g500::model {
+
+namespace {
+constexpr double kGiga = 1e9, kMicro = 1e-6;
+constexpr double kDefaultDragonflyShare = 0.5;  // as future_work_scenarios (published.cpp)
+constexpr int kDefaultEdgefactor = 16;
+constexpr size_t kMaxCountDigits = 9;
+const std::string kTorusPrefix = "torus:";
+
+bool ends_with(const std::string& text, const std::string& tail) {
+  return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UsageError("cannot read '" + path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+struct Chosen {
+  NodeProfile profile;
+  NetworkSpec net;
+};
+
+NetworkSpec named_network(const std::string& name, const ModelOptions& o) {
+  const NetworkSpec tofud = tofud_network();
+  const double injection = o.injection_gbs ? *o.injection_gbs * kGiga : tofud.injection_bandwidth;
+  const double latency = o.latency_us ? *o.latency_us * kMicro : tofud.latency;
+  if (name == "tofud") return tofud;
+  if (name == "tofu") return tofu_network();
+  if (name == "fattree") return fat_tree_network(injection, latency);
+  if (name == "dragonfly") return dragonfly_network(injection, latency, o.global_share.value_or(kDefaultDragonflyShare));
+  if (name.rfind(kTorusPrefix, 0) == 0) return torus_network(name.substr(kTorusPrefix.size()), injection, latency);
+  if (name == "shm") {
+    if (!o.latency_us || !o.link_gbs)
+      throw UsageError("--network shm needs --latency and --link-bandwidth (measure them with g500 coll --fit)");
+    return shared_memory_network(latency, *o.link_gbs * kGiga, o.cores > 0 ? o.cores : static_cast<int>(std::thread::hardware_concurrency()));
+  }
+  throw UsageError("unknown --network '" + name + "' (expected tofud, tofu, fattree, dragonfly, torus:SHAPE or shm)");
+}
+
+void apply_overrides(NetworkSpec& net, const ModelOptions& o) {
+  if (o.latency_us) net.latency = *o.latency_us * kMicro;
+  if (o.link_gbs && net.kind != TopologyKind::kFatTree && net.kind != TopologyKind::kDragonfly)
+    net.link_bandwidth = *o.link_gbs * kGiga;
+  if (o.injection_gbs && net.kind == TopologyKind::kTorus) net.injection_bandwidth = *o.injection_gbs * kGiga;
+  if (o.eager_limit) net.eager_limit = *o.eager_limit;
+  net.max_lanes = o.assumptions.max_lanes;
+  net.alltoallv_node_cap = o.assumptions.alltoallv_node_cap;
+}
+
+Chosen choose(const ModelOptions& o, const std::vector<LevelRow>& rows) {
+  Chosen c;
+  std::string default_network = "shm";
+  if (o.profile == "a64fx") {
+    c.profile = calibrate_a64fx(rows, o.assumptions);
+    default_network = "tofud";
+  } else if (o.profile == "k") {
+    c.profile = k_profile(calibrate_a64fx(rows, o.assumptions));
+    default_network = "tofu";
+  } else {
+    const int cores = o.cores > 0 ? o.cores : static_cast<int>(std::thread::hardware_concurrency());
+    c.profile = calibrate_from_trace(read_trace(o.profile), cores);
+  }
+  c.net = named_network(o.network.empty() ? default_network : o.network, o);
+  apply_overrides(c.net, o);
+  return c;
+}
+
+int scale_for(const ModelOptions& o, long long nodes) {
+  if (o.scale) return *o.scale;
+  return *o.scale_per_node + static_cast<int>(std::lround(std::log2(static_cast<double>(nodes))));
+}
+
+// The best grid and processes per node for `nodes`: every candidate grid at 1, 2 and 4 processes
+// per node that the network can place.
+Prediction best_prediction(const Chosen& c, const std::vector<LevelRow>& rows, RunSetup setup, long long nodes) {
+  const LevelStructure levels = level_structure(rows, setup.scale, setup.edgefactor);
+  std::optional<Prediction> best;
+  for (int ppn : {1, 2, 4}) {
+    setup.ppn = ppn;
+    for (const GridShape& grid : candidate_grids(nodes * ppn)) {
+      setup.grid = grid;
+      try {
+        Prediction p = predict(c.profile, c.net, levels, setup);
+        if (!best || p.teps > best->teps) best = std::move(p);
+      } catch (const UsageError&) {
+        // this grid cannot be placed on the network
+      }
+    }
+  }
+  if (!best) throw UsageError(fmt::format("no grid of {} nodes can be placed on {}", nodes, c.net.name));
+  return *best;
+}
+
+std::vector<Prediction> series(const ModelOptions& o, const Chosen& c, const std::vector<LevelRow>& rows) {
+  const bool shm = c.net.kind == TopologyKind::kSharedMemory;
+  const std::string counts_text = shm ? o.ranks : o.nodes;
+  if (counts_text.empty()) throw UsageError(shm ? "--network shm needs --ranks" : "give --nodes (or --published, --compare, --future-work)");
+  if (!o.scale && !o.scale_per_node) throw UsageError("give --scale (strong scaling) or --scale-per-node (weak scaling)");
+  const auto counts = parse_count_list(counts_text, shm ? "--ranks" : "--nodes");
+  if (!o.grid.empty() && counts.size() != 1) throw UsageError("--grid needs a single node count");
+  std::vector<Prediction> out;
+  for (long long count : counts) {
+    RunSetup s;
+    s.scale = scale_for(o, count);
+    s.ppn = shm ? static_cast<int>(count) : o.ppn;
+    s.mapping = parse_mapping(o.mapping);
+    s.clock_ghz = o.clock_ghz.value_or(0);
+    s.threads = o.threads;
+    s.substeps = o.substeps;
+    if (s.scale < 1 || s.scale > gen::kMaxScale) throw UsageError(fmt::format("SCALE {} is outside 1..{}", s.scale, gen::kMaxScale));
+    if (o.best && !shm) {
+      out.push_back(best_prediction(c, rows, s, count));
+      continue;
+    }
+    s.grid = !o.grid.empty() ? parse_grid_text(o.grid) : shm ? closest_factor_shape(count) : default_grid(c.net, count, s.ppn, s.mapping);
+    if (s.grid.size() != count * (shm ? 1 : s.ppn))
+      throw UsageError(fmt::format("--grid {} does not match {} {}{}", o.grid, shm ? "--ranks" : "--nodes", count,
+                                   shm || s.ppn == 1 ? "" : fmt::format(" at --ppn {}", s.ppn)));
+    out.push_back(predict(c.profile, c.net, level_structure(rows, s.scale, s.edgefactor), s));
+  }
+  return out;
+}
+
+std::string compare_runs(const ModelOptions& o, const Chosen& c, const std::vector<LevelRow>& rows, nlohmann::json& json) {
+  std::string text;
+  for (const auto& path : o.compare) {
+    const TraceRun run = read_trace(path);
+    RunSetup s;
+    s.scale = run.scale;
+    s.edgefactor = run.edgefactor;
+    s.grid = GridShape{run.rows, run.cols};
+    s.ppn = c.net.kind == TopologyKind::kSharedMemory ? run.ranks : o.ppn;
+    s.threads = run.threads;
+    s.substeps = run.substeps;
+    const Prediction p = predict(c.profile, c.net, level_structure(rows, s.scale, s.edgefactor), s);
+    text += comparison_text(run, p);
+    json["compare"].push_back(comparison_json(run, p));
+  }
+  return text;
+}
+
+std::string published_check(const std::vector<LevelRow>& rows, const Assumptions& assumptions, nlohmann::json& json) {
+  std::string text;
+  const auto checks = check_published(rows, assumptions);
+  for (const auto& row : checks) text += check_line(row) + "\n";
+  std::vector<Prediction> predictions;
+  for (const auto& row : checks) {
+    predictions.push_back(row.prediction);
+    json["published"].push_back(check_json(row));
+  }
+  return text + "\n" + prediction_table(predictions);
+}
+
+std::string future_work(const std::vector<LevelRow>& rows, const Assumptions& assumptions, nlohmann::json& json) {
+  const NodeProfile a64fx = calibrate_a64fx(rows, assumptions);
+  const PublishedPoint* whole = nullptr;  // the largest Fugaku run: the whole system
+  for (const auto& p : published_points())
+    if (p.system == "fugaku" && (!whole || p.nodes > whole->nodes)) whole = &p;
+  const LevelStructure levels = level_structure(rows, whole->scale, setup_of(*whole).edgefactor);
+  std::vector<Scenario> scenarios = future_work_scenarios();
+  std::string text;
+  std::vector<Prediction> predictions;
+  for (auto& sc : scenarios) {
+    RunSetup s = setup_of(*whole);
+    s.ppn = sc.ppn;
+    sc.net.max_lanes = assumptions.max_lanes;
+    sc.net.alltoallv_node_cap = assumptions.alltoallv_node_cap;
+    s.grid = sc.grid.size() > 0 ? sc.grid : default_grid(sc.net, whole->nodes, sc.ppn, s.mapping);
+    sc.prediction = predict(a64fx, sc.net, levels, s);
+    predictions.push_back(sc.prediction);
+    json["future_work"].push_back(scenario_json(sc));
+  }
+  return scenario_table(scenarios) + "\n" + prediction_table(predictions);
+}
+}  // namespace
+
+std::vector<LevelRow> level_rows_of(const std::vector<std::string>& files) {
+  if (files.empty()) return measured_level_rows();
+  std::vector<LevelRow> rows;
+  for (const auto& f : files) {
+    const auto part = ends_with(f, ".csv") ? parse_level_rows_csv(read_text(f), f) : level_rows(read_trace(f));
+    rows.insert(rows.end(), part.begin(), part.end());
+  }
+  return rows;
+}
+
+std::vector<long long> parse_count_list(const std::string& text, const std::string& option) {
+  std::vector<long long> counts;
+  std::istringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (item.empty() || item.size() > kMaxCountDigits || item.find_first_not_of("0123456789") != std::string::npos || std::stoll(item) < 1)
+      throw UsageError(option + " takes counts of at least 1 separated by commas (got '" + text + "')");
+    counts.push_back(std::stoll(item));
+  }
+  if (counts.empty()) throw UsageError(option + " is empty");
+  return counts;
+}
+
+Mapping parse_mapping(const std::string& text) {
+  if (text == "6d") return Mapping::kSixD;
+  if (text == "jobshape") return Mapping::kJobShape;
+  throw UsageError("unknown --mapping '" + text + "' (expected 6d or jobshape)");
+}
+
+std::string run_model_job(const ModelOptions& o) {
+  const std::vector<LevelRow> rows = level_rows_of(o.levels);
+  nlohmann::json json = {{"kind", "g500-model"}};
+  std::string text;
+  if (!o.write_level_table.empty()) {
+    write_whole_file(o.write_level_table, level_rows_csv(rows));
+    text += "wrote " + std::to_string(rows.size()) + " level rows to " + o.write_level_table + "\n";
+  }
+  if (!o.show_levels.empty())
+    for (long long scale : parse_count_list(o.show_levels, "--show-levels")) {
+      if (scale > gen::kMaxScale) throw UsageError(fmt::format("--show-levels: SCALE {} is above {}", scale, gen::kMaxScale));
+      const LevelStructure levels = level_structure(rows, static_cast<int>(scale), kDefaultEdgefactor);
+      text += level_structure_table(levels);
+      json["level_structures"].push_back(level_structure_json(levels));
+    }
+  if (o.published) text += published_check(rows, o.assumptions, json);
+  if (o.future_work) text += future_work(rows, o.assumptions, json);
+  const bool wants_series = !o.nodes.empty() || !o.ranks.empty();
+  if (wants_series || !o.compare.empty()) {
+    const Chosen c = choose(o, rows);
+    json["profile"] = profile_json(c.profile);
+    json["network"] = network_json(c.net);
+    text += profile_text(c.profile, c.net);
+    if (wants_series) {
+      const auto predictions = series(o, c, rows);
+      text += prediction_table(predictions);
+      for (const auto& p : predictions) json["predictions"].push_back(prediction_json(p));
+      json["series"] = o.scale ? "strong" : "weak";
+    }
+    if (!o.compare.empty()) text += compare_runs(o, c, rows, json);
+  }
+  if (text.empty())
+    throw UsageError("nothing to do: give --nodes, --published, --compare, --future-work, --show-levels or --write-level-table");
+  if (!o.json.empty()) write_whole_file(o.json, json.dump(1) + "\n");
+  return text;
+}
+
+}  // namespace g500::model

@@ -1,0 +1,48 @@
+// The `g500 model` job: options, the level rows and profiles they select, and the reports
+// (prediction series, the published-point check, the comparison with measured runs, the future
+// work scenarios), as text and JSON. cli/cmd_model.cpp parses the options into a ModelOptions.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/bfs_model.hpp"
+#include "model/published.hpp"
+
+namespace g500::model {
+
+struct ModelOptions {
+  std::string profile = "a64fx";  // a64fx, k, or a 1-rank g500 bfs --trace --json file
+  int cores = 0;                  // with a trace profile: the node's cores (0: this machine's)
+  std::string network;            // tofud, tofu, fattree, dragonfly, shm, torus:SHAPE ("" by profile)
+  std::optional<double> latency_us, link_gbs, injection_gbs, eager_limit, global_share;
+  Assumptions assumptions;        // --allgatherv-lanes, --alltoallv-cap, --locality-speedup
+  std::string nodes;              // "N" or "A,B,C"
+  std::string ranks;              // shm: processes on the machine, "A,B,C"
+  std::optional<int> scale, scale_per_node;
+  std::string grid;               // "RxC" (one node count only)
+  int ppn = 1;
+  bool best = false;              // search grids and processes per node
+  std::string mapping = "6d";     // 6d or jobshape
+  std::optional<double> clock_ghz;
+  int threads = 0;
+  int substeps = 4;
+  std::vector<std::string> levels;  // trace files or level CSVs instead of the built-in rows
+  std::string write_level_table;
+  std::string show_levels;          // SCALEs whose level structure to print, "A,B,C"
+  bool published = false;
+  bool future_work = false;
+  std::vector<std::string> compare;  // measured runs to set beside their predictions
+  std::string json;
+};
+
+// Runs the job and returns what it prints; writes --json and --write-level-table. Throws
+// UsageError for bad input.
+std::string run_model_job(const ModelOptions& options);
+
+// Pieces the job and the tests use.
+std::vector<LevelRow> level_rows_of(const std::vector<std::string>& files);
+std::vector<long long> parse_count_list(const std::string& text, const std::string& option);
+Mapping parse_mapping(const std::string& text);
+
+}  // namespace g500::model

@@ -1,0 +1,128 @@
+// Calculation rates of the model (node_profile.hpp).
+#include "model/node_profile.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "model/levels.hpp"
+#include "util/error.hpp"
+
+namespace g500::model {
+
+namespace {
+constexpr double kGiga = 1e9;
+constexpr double kBitsPerWord = 64;
+// A64FX (Nakao et al. 2021, Table 1 and section 2): 48 compute cores, 2.0 GHz in Normal mode,
+// HBM2 at 1,024 GB/s, four CMGs. Section 5.3: at 4 processes per node the L2 misses were about
+// half those at 1 process per node; the calculation, bound by its memory accesses, is taken as
+// twice as fast.
+constexpr int kA64fxCores = 48;
+constexpr double kA64fxClockGhz = 2.0;
+constexpr double kA64fxMemoryBandwidth = 1024 * kGiga;
+constexpr int kA64fxCmgs = 4;
+constexpr double kA64fxCmgLocalSpeedup = 2.0;
+// The K computer's SPARC64 VIIIfx (Table 1): 8 cores, 2.0 GHz, DDR3 at 64 GB/s. Section 6.2:
+// Fugaku at 92,160 nodes (Boost mode) has twice the K computer's per-node performance with twice
+// its injection bandwidth, "so there is also a 2x difference in local calculation performance".
+constexpr int kKCores = 8;
+constexpr double kKClockGhz = 2.0;
+constexpr double kKMemoryBandwidth = 64 * kGiga;
+constexpr double kKLocalCalculationRatio = 0.5;
+constexpr double kBoostClockGhz = 2.2;  // the mode of the section 6 runs the ratio compares
+// Bytes the bottom-up scan reads per bitmap word: the rotating visited word, the word of rows
+// with edges and the word's row offset (bitmap-based CSR, section 4.1), 8 bytes each.
+constexpr double kScanBytesPerWord = 24;
+// Top-down edges against bottom-up edges per second, measured with g500 bfs on one core
+// (docs/model.md, "The A64FX profile"): a top-down edge also writes and settles a candidate.
+constexpr double kTopDownPerBottomUpRate = 0.75;
+
+struct Points {
+  std::vector<double> edges, seconds;
+};
+
+// Edge rate and word time per level from one direction's levels (t = a + E / r).
+void fit_direction(const Points& p, double words, int threads, double& edge_rate, double& word_rate) {
+  const Line line = fit_line(p.edges, p.seconds, std::vector<double>(p.edges.size(), 1.0));
+  double edges = 0, seconds = 0;
+  for (size_t i = 0; i < p.edges.size(); ++i) {
+    edges += p.edges[i];
+    seconds += p.seconds[i];
+  }
+  const double slope = line.slope > 0 ? line.slope : seconds / std::max(edges, 1.0);
+  edge_rate = 1 / slope / threads;
+  const double intercept = std::max(line.intercept, 0.0);
+  word_rate = intercept > 0 ? words / intercept / threads : INFINITY;
+}
+}  // namespace
+
+double rate_factor(const NodeProfile& profile, int ppn, double clock_ghz) {
+  double locality = 1;
+  if (profile.locality_domains > 1) {
+    const double per_domain = std::min(ppn, profile.locality_domains);
+    locality = std::pow(profile.locality_speedup, std::log(per_domain) / std::log(profile.locality_domains));
+  }
+  return locality * clock_ghz / profile.clock_ghz;
+}
+
+NodeProfile calibrate_from_trace(const TraceRun& run, int cores) {
+  if (run.ranks != 1)
+    throw UsageError(fmt::format("{}: calibrate from a 1-rank run (this one has {} ranks)", run.path, run.ranks));
+  Points topdown, bottomup;
+  for (const auto& root : run.roots)
+    for (const auto& level : root.levels) {
+      Points& p = level.direction == Direction::kTopDown ? topdown : bottomup;
+      p.edges.push_back(level.examined);
+      p.seconds.push_back(level.seconds);
+    }
+  if (topdown.edges.empty() || bottomup.edges.empty())
+    throw UsageError(run.path + ": needs a per-level trace with both directions (run g500 bfs with --trace)");
+  NodeProfile p;
+  p.name = "calibrated";
+  p.source = fmt::format("{} (SCALE {}, 1 rank, {} threads, {} roots)", run.path, run.scale, run.threads, run.roots.size());
+  p.cores = cores;
+  const double words = std::ldexp(1.0, run.scale) / kBitsPerWord;
+  fit_direction(topdown, words, run.threads, p.topdown_rate, p.topdown_word_rate);
+  fit_direction(bottomup, words, run.threads, p.bottomup_rate, p.bottomup_word_rate);
+  p.variant = g500_variant();
+  return p;
+}
+
+NodeProfile a64fx_profile_shape() {
+  NodeProfile p;
+  p.name = "a64fx";
+  p.source = "A64FX, 48 threads (Nakao et al. 2021, Table 1, sections 5.3, 6.2); bottom-up rate calibrated on one "
+             "published point";
+  p.cores = kA64fxCores;
+  p.clock_ghz = kA64fxClockGhz;
+  p.locality_domains = kA64fxCmgs;
+  p.locality_speedup = kA64fxCmgLocalSpeedup;
+  p.topdown_word_rate = p.bottomup_word_rate = kA64fxMemoryBandwidth / kScanBytesPerWord / kA64fxCores;
+  p.variant = paper_variant();
+  return p;
+}
+
+NodeProfile with_bottomup_rate(NodeProfile p, double bottomup_rate) {
+  p.bottomup_rate = bottomup_rate;
+  p.topdown_rate = bottomup_rate * kTopDownPerBottomUpRate;
+  return p;
+}
+
+NodeProfile k_profile(const NodeProfile& a64fx) {
+  NodeProfile p;
+  p.name = std::string(1, 'k');  // (a one-letter literal trips GCC 12's -Wrestrict)
+  p.source = "SPARC64 VIIIfx (Nakao et al. 2021, Table 1): half the A64FX's local calculation per node in Boost "
+             "mode (section 6.2)";
+  p.cores = kKCores;
+  p.clock_ghz = kKClockGhz;
+  const double per_node = kKLocalCalculationRatio * a64fx.cores * kBoostClockGhz / a64fx.clock_ghz / kKCores;
+  p.bottomup_rate = a64fx.bottomup_rate * per_node;
+  p.topdown_rate = a64fx.topdown_rate * per_node;
+  p.topdown_word_rate = p.bottomup_word_rate = kKMemoryBandwidth / kScanBytesPerWord / kKCores;
+  p.variant = paper_variant();
+  return p;
+}
+
+}  // namespace g500::model

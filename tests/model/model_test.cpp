@@ -1,0 +1,263 @@
+// The model's arithmetic on hand-computable cases: Table 3 volumes, link loads, collective times,
+// the Kronecker formulas, the level extrapolation on synthetic data, calibration and prediction.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "model/bfs_model.hpp"
+#include "model/levels.hpp"
+#include "model/network.hpp"
+#include "model/node_profile.hpp"
+#include "model/published.hpp"
+#include "model/volumes.hpp"
+#include "util/error.hpp"
+
+namespace {
+
+using namespace g500::model;
+
+constexpr double kTolerance = 1e-9;
+
+// `statement` throws a UsageError whose message contains `text`.
+#define EXPECT_USAGE_ERROR(statement, text)                                            \
+  try {                                                                                \
+    statement;                                                                         \
+    ADD_FAILURE() << "no UsageError from " #statement;                                 \
+  } catch (const g500::UsageError& e) {                                                \
+    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();        \
+  }
+
+LevelCounts counts(Direction d, double n, double frontier, double found, double examined, double unvisited) {
+  LevelCounts c;
+  c.direction = d;
+  c.vertices = n;
+  c.frontier = frontier;
+  c.found = found;
+  c.examined = examined;
+  c.unvisited = unvisited;
+  return c;
+}
+
+// Top-down on 4 x 2: 800 frontier vertices, 6,400 edges examined; paper words (8 and 16 bytes).
+TEST(ModelVolumes, TopDownByHand) {
+  const LevelVolumes v = level_volumes(counts(Direction::kTopDown, 1 << 20, 800, 0, 6400, 0), 4, 2, paper_variant());
+  EXPECT_NEAR(v.allgatherv, 800.0 / 2 * 8 * 3 / 4, kTolerance);    // F/C entries, 3 of 4 from others
+  EXPECT_NEAR(v.alltoallv, 6400.0 / 8 * 16 * 1 / 2, kTolerance);   // E/P pairs, half to the other column
+  EXPECT_EQ(v.sendrecv, 0);
+  // g500's transposed step: the frontier along the row (F/R entries of 4 bytes), candidates along the column.
+  const LevelVolumes g = level_volumes(counts(Direction::kTopDown, 1 << 20, 800, 0, 6400, 0), 4, 2, g500_variant());
+  EXPECT_TRUE(g.transposed);
+  EXPECT_NEAR(g.allgatherv, 800.0 / 4 * 4 * 1 / 2, kTolerance);
+  EXPECT_NEAR(g.alltoallv, 6400.0 / 8 * 8 * 3 / 4, kTolerance);
+}
+
+// Bottom-up on 4 x 2 with n = 2^20: a large frontier goes as a bitmap, a small unvisited set as a list.
+TEST(ModelVolumes, BottomUpBitmapsAndLists) {
+  const double n = 1 << 20;
+  const LevelVolumes v = level_volumes(counts(Direction::kBottomUp, n, n / 4, 1000, 0, 4096), 4, 2, paper_variant());
+  EXPECT_TRUE(v.frontier_is_bitmap);
+  EXPECT_NEAR(v.allgatherv, n / 2 / 8 * 3 / 4, kTolerance);      // n/C bits, 3/4 from others
+  EXPECT_FALSE(v.unvisited_is_bitmap);
+  EXPECT_NEAR(v.sendrecv, 4096.0 / 4 * 8 / 2, kTolerance);       // U/R entries, C-1 of C passes
+  EXPECT_NEAR(v.alltoallv, 1000.0 / 8 * 16 / 2, kTolerance);      // D/P pairs
+  // With g500's 4-byte entries the list is half as long: the switch to a bitmap moves to n/32.
+  const LevelVolumes g = level_volumes(counts(Direction::kBottomUp, n, n / 48, 0, 0, n), 1, 1, g500_variant());
+  EXPECT_FALSE(g.frontier_is_bitmap);
+  EXPECT_EQ(g.allgatherv, 0);  // a 1 x 1 grid sends nothing
+  EXPECT_EQ(g.sendrecv, 0);
+}
+
+// All-to-all on a 4-ring (ties go +): each + link carries 3 of the 12 messages, each node sends 3.
+TEST(ModelNetwork, AlltoallLinkLoadsByHand) {
+  EXPECT_NEAR(alltoall_link_load({{"x", 4, true}}), 1.0, kTolerance);
+  EXPECT_NEAR(alltoall_link_load({{"x", 3, false}}), 1.0, kTolerance);                   // mesh 0-1-2: 2 of 2 per link
+  EXPECT_NEAR(alltoall_link_load({{"a", 2, false}, {"b", 2, false}}), 2.0 / 3, kTolerance);  // 2 per link of 3 sent
+  EXPECT_EQ(alltoall_link_load({}), 0);
+  EXPECT_NEAR(links_per_node({{"x", 24, true}, {"a", 2, false}, {"b", 3, true}, {"m", 4, false}}), 2 + 1 + 2 + 1.5,
+              kTolerance);
+}
+
+TEST(ModelNetwork, NodeBlocksAndFolding) {
+  EXPECT_EQ(node_block(1), (g500::GridShape{1, 1}));
+  EXPECT_EQ(node_block(2), (g500::GridShape{1, 2}));
+  EXPECT_EQ(node_block(4), (g500::GridShape{2, 2}));
+  EXPECT_EQ(node_block(8), (g500::GridShape{2, 4}));
+  const auto fugaku = g500::topo::fugaku_system();
+  const auto folded = fold_logical_axis("R", 128, fugaku);
+  ASSERT_EQ(folded.size(), 2u);
+  EXPECT_EQ(folded[0].size, 16);
+  EXPECT_EQ(folded[1].size, 8);
+  EXPECT_EQ(fold_logical_axis("R", 23, fugaku).size(), 1u);
+  ASSERT_EQ(fold_logical_axis("R", 29, fugaku).size(), 1u);  // a prime longer than every axis
+  EXPECT_TRUE(fold_logical_axis("R", 1, fugaku).empty());
+}
+
+// A full fat tree of 1 GB/s ports and 1 us latency: the formulas by hand.
+TEST(ModelNetwork, CollectiveTimesByHand) {
+  NetworkSpec net = fat_tree_network(1e9, 1e-6);
+  net.eager_limit = 1000;
+  const GridView view = grid_view(net, g500::GridShape{4, 2}, 1, Mapping::kSixD);
+  const CollectiveTimes t{net, view};
+  // Ring: 3 steps; 3e6 bytes over the port. Recursive doubling would take 2 steps + the bytes:
+  // 2 us + 3 ms is shorter than 3 us + 3 ms.
+  EXPECT_NEAR(t.allgatherv(view.column, 3e6), 2e-6 + 3e-3, 1e-12);
+  EXPECT_NEAR(t.alltoallv(view.row, 2e6), 1e-6 + 2e-3, 1e-12);  // pairwise: 1 step, full bisection
+  EXPECT_NEAR(t.sendrecv_step(500), 1e-6 + 500 / 0.5e9, 1e-12);     // both ways share the port
+  EXPECT_NEAR(t.sendrecv_step(2000), 3e-6 + 2000 / 0.5e9, 1e-12);   // rendezvous: two more latencies
+  const NetworkSpec dragonfly = dragonfly_network(1e9, 1e-6, 0.5);
+  const GridView dview = grid_view(dragonfly, g500::GridShape{4, 2}, 1, Mapping::kSixD);
+  EXPECT_NEAR((CollectiveTimes{dragonfly, dview}.alltoallv(dview.row, 2e6)), 1e-6 + 4e-3, 1e-12);
+}
+
+// Two processes per node (1 x 2 blocks): the row pair shares a node and needs no network.
+TEST(ModelNetwork, ProcessesOfOneNodeDoNotUseLinks) {
+  const NetworkSpec net = fat_tree_network(1e9, 1e-6);
+  const GridView view = grid_view(net, g500::GridShape{2, 2}, 2, Mapping::kSixD);
+  EXPECT_EQ(view.row.nodes, 1);
+  EXPECT_NEAR((CollectiveTimes{net, view}.alltoallv(view.row, 1e6)), 1e-6, 1e-12);
+  EXPECT_THROW(grid_view(net, g500::GridShape{3, 3}, 2, Mapping::kSixD), g500::UsageError);
+}
+
+TEST(ModelNetwork, TofudSixDMappingOfTheWholeSystem) {
+  const GridView v = grid_view(tofud_network(), g500::GridShape{552, 288}, 1, Mapping::kSixD);
+  EXPECT_EQ(v.placement, "XY x Zabc 6D mapping");
+  EXPECT_TRUE(v.row.ring_adjacent);
+  EXPECT_NEAR(v.column.lanes, 4, kTolerance);  // X and Y tori: two links each
+  EXPECT_NEAR(v.row.lanes, 6, kTolerance);     // Z torus 2, a 1, b ring 2, c 1
+}
+
+TEST(ModelLevels, KroneckerFormulas) {
+  EXPECT_NEAR(kronecker_degree_concentration(1), 0.76 * 0.76 + 0.24 * 0.24, kTolerance);
+  // SCALE 1, edgefactor 1: 2 edges; vertex 0 gets an end with 0.76, vertex 1 with 0.24.
+  const double expected = 1 - (std::exp(-4 * 0.76) + std::exp(-4 * 0.24)) / 2;
+  EXPECT_NEAR(kronecker_reached_fraction(1, 1), expected, kTolerance);
+}
+
+TEST(ModelLevels, FitLine) {
+  const Line l = fit_line({1, 2, 3}, {3, 5, 7}, {1, 1, 1});
+  EXPECT_NEAR(l.intercept, 1, kTolerance);
+  EXPECT_NEAR(l.slope, 2, kTolerance);
+  const Line flat = fit_line({5, 5}, {1, 3}, {1, 3});
+  EXPECT_NEAR(flat.slope, 0, kTolerance);
+  EXPECT_NEAR(flat.at(9), 2.5, kTolerance);
+}
+
+// Synthetic rows at SCALE 10 and 12: the frontier of level 0 halves per SCALE, the share of level
+// 1's bottom-up runs grows by 0.25 per SCALE; extrapolated to SCALE 14 (log-linear, clamped).
+TEST(ModelLevels, ExtrapolationOfSyntheticRows) {
+  const std::vector<LevelRow> rows{
+      {10, -1, Direction::kTopDown, 8, 1.0, 0.01, 0.5},  {12, -1, Direction::kTopDown, 8, 1.0, 0.01, 0.5},
+      {10, 0, Direction::kBottomUp, 8, 1.0, 0.8, 2.0},   {12, 0, Direction::kBottomUp, 8, 1.0, 0.2, 2.0},
+      {10, 1, Direction::kBottomUp, 8, 0.25, 0.1, 0.1},  {12, 1, Direction::kBottomUp, 8, 0.75, 0.1, 0.1},
+      {10, 1, Direction::kTopDown, 8, 0.75, 0.1, 0.01},  {12, 1, Direction::kTopDown, 8, 0.25, 0.1, 0.01},
+  };
+  const LevelStructure s = level_structure(rows, 14, 16);
+  const double reached = kronecker_reached_fraction(14, 16) * 16384;
+  EXPECT_NEAR(s.reached, reached, 1e-6);
+  double frontier_sum = 0;
+  const LevelCounts* peak = nullptr;
+  for (const auto& l : s.levels) {
+    frontier_sum += l.share * l.counts.frontier;
+    if (l.relative == 0) peak = &l.counts;
+    if (l.relative == 1) {
+      EXPECT_NEAR(l.share, l.counts.direction == Direction::kBottomUp ? 1.0 : 0.0, kTolerance);
+    }
+  }
+  EXPECT_EQ(s.levels.size(), 3u);  // level 1 top-down extrapolates to share 0 and is left out
+  EXPECT_NEAR(frontier_sum, reached, 1e-6);  // every reached vertex is in one frontier
+  ASSERT_NE(peak, nullptr);
+  // Before rescaling: 0.01 + 0.05 + 0.1 = 0.16 per reached vertex (0.8 / 4^2 at SCALE 14).
+  EXPECT_NEAR(peak->frontier, 0.05 / 0.16 * reached, 1e-6);
+  EXPECT_NEAR(peak->examined, 2.0 * reached, 1e-6);
+  EXPECT_NEAR(peak->unvisited, reached * (1 - (0.01 + 0.05) / 0.16), 1e-6);
+}
+
+TEST(ModelLevels, RowsOfATraceAlignAtThePeak) {
+  TraceRun run;
+  run.path = "synthetic";
+  run.scale = 10;
+  run.edgefactor = 16;
+  TracedRoot a, b;
+  a.reached = b.reached = 100;
+  a.levels = {{Direction::kTopDown, 1, 10, 0}, {Direction::kBottomUp, 80, 50, 0}, {Direction::kTopDown, 19, 5, 0}};
+  b.levels = {{Direction::kTopDown, 1, 2, 0}, {Direction::kTopDown, 9, 40, 0}, {Direction::kBottomUp, 70, 60, 0},
+              {Direction::kBottomUp, 20, 6, 0}};
+  run.roots = {a, b};
+  const auto rows = level_rows(run);
+  ASSERT_EQ(rows.size(), 5u);  // (-2 TD) (-1 TD) (0 BU) (1 TD) (1 BU)
+  EXPECT_EQ(rows[0].relative, -2);
+  EXPECT_NEAR(rows[0].share, 0.5, kTolerance);
+  EXPECT_NEAR(rows[1].share, 1.0, kTolerance);              // -1: both roots, top-down
+  EXPECT_NEAR(rows[1].frontier, (0.01 + 0.09) / 2, kTolerance);
+  EXPECT_NEAR(rows[2].examined, (0.5 + 0.6) / 2, kTolerance);
+  const auto again = parse_level_rows_csv(level_rows_csv(rows), "round trip");
+  ASSERT_EQ(again.size(), rows.size());
+  EXPECT_NEAR(again[2].frontier, rows[2].frontier, 1e-6);
+  EXPECT_USAGE_ERROR(parse_level_rows_csv("scale,relative,direction,roots,share,frontier,examined\n10,x\n", "bad.csv"), "bad.csv: bad level row at line 2");
+}
+
+// A 1 x 1 run on one machine: no communication; calculation = words / word rate + edges / rate.
+TEST(ModelPredict, OneProcessByHand) {
+  NodeProfile p;
+  p.cores = 1;
+  p.topdown_rate = 1e8;
+  p.bottomup_rate = 2e8;
+  p.topdown_word_rate = p.bottomup_word_rate = 1e9;
+  const NetworkSpec net = shared_memory_network(1e-6, 1e9, 1);
+  LevelStructure levels;
+  levels.scale = 20;
+  levels.vertices = 1 << 20;
+  levels.edges = 16.0 * (1 << 20);
+  levels.levels = {{-1, 1.0, counts(Direction::kTopDown, 1 << 20, 10, 1000, 1e6, 5e5)},
+                   {0, 0.5, counts(Direction::kBottomUp, 1 << 20, 1000, 0, 4e6, 5e5)}};
+  RunSetup setup;
+  setup.scale = 20;
+  setup.grid = g500::GridShape{1, 1};
+  const Prediction pr = predict(p, net, levels, setup);
+  const double words = (1 << 20) / 64.0;
+  const double calc = (words / 1e9 + 1e6 / 1e8) + 0.5 * (words / 1e9 + 4e6 / 2e8);
+  EXPECT_NEAR(pr.seconds[static_cast<int>(Phase::kCalculation)], calc, 1e-12);
+  EXPECT_EQ(pr.seconds[static_cast<int>(Phase::kAllgatherv)], 0);
+  EXPECT_EQ(pr.seconds[static_cast<int>(Phase::kImbalance)], 0);
+  EXPECT_NEAR(pr.teps, levels.edges / calc, 1e-3);
+  EXPECT_EQ(expected_max_deviations(1), 0);
+  EXPECT_NEAR(expected_max_deviations(std::exp(2.0)), 2, kTolerance);
+}
+
+// Levels on an exact line t = a + E / r per direction give back the rates.
+TEST(ModelPredict, CalibrationFromATrace) {
+  TraceRun run;
+  run.path = "synthetic";
+  run.scale = 16;
+  run.threads = 2;
+  TracedRoot root;
+  const double words = 65536 / 64.0;
+  for (double e : {1e3, 1e5, 1e6}) {
+    root.levels.push_back({Direction::kTopDown, 1, e, words / 4e8 + e / 5e7});
+    root.levels.push_back({Direction::kBottomUp, 1, e, words / 2e8 + e / 1e8});
+  }
+  run.roots = {root};
+  const NodeProfile p = calibrate_from_trace(run, 4);
+  EXPECT_NEAR(p.topdown_rate, 5e7 / 2, 1);  // per core: two threads
+  EXPECT_NEAR(p.bottomup_rate, 1e8 / 2, 1);
+  EXPECT_NEAR(p.topdown_word_rate, 4e8 / 2, 1e2);
+  EXPECT_NEAR(p.bottomup_word_rate, 2e8 / 2, 1e2);
+  run.ranks = 2;
+  EXPECT_USAGE_ERROR(calibrate_from_trace(run, 4), "calibrate from a 1-rank run");
+}
+
+TEST(ModelPublished, CalibrationPointIsMetAndLinesHaveTheirForm) {
+  const auto rows = check_published(measured_level_rows());
+  int calibrations = 0;
+  for (const auto& r : rows) {
+    if (r.point.calibration) {
+      ++calibrations;
+      EXPECT_NEAR(r.error_percent, 0, 0.01);
+      EXPECT_NE(check_line(r).find(" calibration"), std::string::npos);
+    }
+    EXPECT_EQ(check_line(r).rfind(r.point.system + " nodes=" + std::to_string(r.point.nodes) + " scale=", 0), 0u);
+  }
+  EXPECT_EQ(calibrations, 1);
+}
+
+}  // namespace
