@@ -142,7 +142,7 @@ std::string validate_root(const LocalGraph& graph, const ProcessGrid& grid, int6
   return {};
 }
 
-// What Table 3's formulas need to know of this run (bfs/table3.hpp).
+// What Table 3's formulas need to know of this run (comm/table3.hpp).
 table3::Model volume_model(const BenchmarkConfig& config, const LocalGraph& graph, const ProcessGrid& grid) {
   table3::Model model;
   model.n = config.nvertices();

@@ -1,5 +1,5 @@
 // The bytes one BFS sent in each communication phase, top-down and bottom-up apart, summed over
-// the ranks, beside what Nakao et al. 2021, Table 3 predicts for the same levels (bfs/table3.hpp;
+// the ranks, beside what Nakao et al. 2021, Table 3 predicts for the same levels (comm/table3.hpp;
 // docs/volumes.md).
 #pragma once
 #include <mpi.h>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "bfs/bfs.hpp"
-#include "bfs/table3.hpp"
+#include "comm/table3.hpp"
 
 namespace g500 {
 

@@ -1,48 +1,36 @@
-// Per-level communication volumes of Nakao et al. 2021, Table 3 (see volumes.hpp).
+// Per-level communication volumes of Nakao et al. 2021, Table 3 (see volumes.hpp): the formulas of
+// comm/table3.hpp, in the variant's encoding, divided among the processes.
 #include "model/volumes.hpp"
 
-#include <algorithm>
+#include "comm/table3.hpp"
 
 namespace g500::model {
 
-namespace {
-constexpr double kBitsPerByte = 8;
-constexpr double kWordBytes = 8;
-
-// Bytes of `count` vertices out of `range` as the smaller of a bitmap and a list; `bitmap` tells which.
-double bitmap_or_list(double count, double range, double entry_bytes, bool& bitmap) {
-  const double bitmap_bytes = range / kBitsPerByte, list_bytes = count * entry_bytes;
-  bitmap = bitmap_bytes <= list_bytes;
-  return std::min(bitmap_bytes, list_bytes);
-}
-}  // namespace
-
-BfsVariant paper_variant() { return BfsVariant{kWordBytes, 2 * kWordBytes, false}; }
-BfsVariant g500_variant() { return BfsVariant{kWordBytes / 2, kWordBytes, true}; }
+BfsVariant paper_variant() { return BfsVariant{table3::kWordBytes, 2 * table3::kWordBytes, false}; }
+BfsVariant g500_variant() { return BfsVariant{table3::kWordBytes / 2, table3::kWordBytes, true}; }
 
 LevelVolumes level_volumes(const LevelCounts& level, int rows, int cols, const BfsVariant& variant) {
-  const double R = rows, C = cols, P = R * C;
-  const double from_others_in_column = (R - 1) / R, to_others_in_row = (C - 1) / C;
+  table3::Model model;
+  model.n = static_cast<int64_t>(level.vertices);
+  model.R = rows;
+  model.C = cols;
+  model.encoding = {variant.list_entry_bytes, variant.pair_bytes, variant.topdown_transposed};
+  table3::Level terms;
+  terms.bottom_up = level.direction == Direction::kBottomUp;
+  terms.frontier = level.frontier;
+  terms.frontier_edges = level.examined;
+  terms.discovered = level.found;
+  terms.unvisited = level.unvisited;
+  const table3::Volume total = table3::level_bytes(model, terms);
+  const double processes = static_cast<double>(rows) * cols;
+  const auto per_process = [&](comm::Phase p) { return total[static_cast<size_t>(p)] / processes; };
   LevelVolumes v;
-  if (level.direction == Direction::kTopDown) {
-    v.transposed = variant.topdown_transposed;
-    // nR words per BFS: each process receives the frontier of its column's range, F/C vertices
-    // (transposed: of its row's range, F/R vertices from the C - 1 others of the row).
-    v.allgatherv = v.transposed ? level.frontier / R * variant.list_entry_bytes * to_others_in_row
-                                : level.frontier / C * variant.list_entry_bytes * from_others_in_column;
-    // 4m words per BFS: one pair per examined edge, to the owner along the row (transposed: column).
-    v.alltoallv = level.examined / P * variant.pair_bytes * (v.transposed ? from_others_in_column : to_others_in_row);
-    return v;
-  }
-  // s_b nR/64 words: the frontier of the column's vertex range, n/C vertices (F/C of them set).
-  v.allgatherv = bitmap_or_list(level.frontier / C, level.vertices / C, variant.list_entry_bytes,
-                                v.frontier_is_bitmap) * from_others_in_column;
-  // s_b nC/64 words: the visited bits of the row's range, n/R vertices, pass every process of the
-  // row once (C blocks of n/P vertices); as a list, the unvisited ones.
-  v.sendrecv = bitmap_or_list(level.unvisited / R, level.vertices / R, variant.list_entry_bytes,
-                              v.unvisited_is_bitmap) * to_others_in_row;
-  // 2n words per BFS: one pair per vertex found, to its owner along the row.
-  v.alltoallv = level.found / P * variant.pair_bytes * to_others_in_row;
+  v.transposed = !terms.bottom_up && variant.topdown_transposed;
+  v.allgatherv = per_process(comm::Phase::kAllgatherv);
+  v.alltoallv = per_process(comm::Phase::kAlltoallv);
+  v.sendrecv = per_process(comm::Phase::kSendrecv);
+  v.frontier_is_bitmap = terms.bottom_up && !table3::sparse(model, level.frontier);
+  v.unvisited_is_bitmap = terms.bottom_up && !table3::sparse(model, level.unvisited);
   return v;
 }
 

@@ -10,7 +10,9 @@
 // 64-bit list entries). Here the same counts are split per level (frontier F, vertices found D,
 // edges examined E, unvisited vertices U of that level) and divided among the P = R x C
 // processes, keeping the (R-1)/R and (C-1)/C factors that Table 3 drops (only data held by
-// another process travels), so a 1 x 1 grid sends nothing.
+// another process travels), so a 1 x 1 grid sends nothing. The formulas themselves are those of
+// comm/table3.hpp (also what g500 bfs prints beside its measured bytes), here in a variant's
+// encoding and divided by P.
 #pragma once
 
 namespace g500::model {

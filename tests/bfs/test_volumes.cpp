@@ -3,7 +3,7 @@
 // rank hands to MPI_Allgatherv, MPI_Alltoallv and the point-to-point calls, level by level.
 // With the library's own collectives (`mpi`, the default) those are the calls that carry the
 // BFS's data: comm/large_count.hpp calls them once, or in rounds whose pieces add up to the same.
-// Then Table 3 of Nakao et al. 2021 (bfs/table3.hpp) beside the measured bytes: within 10 % where
+// Then Table 3 of Nakao et al. 2021 (comm/table3.hpp) beside the measured bytes: within 10 % where
 // its assumptions hold, and the factors by which it departs elsewhere.
 // Grids 1x2 and 2x1 run at 2 ranks, 2x2 at 4, 3x2 and 2x3 at 6, 4x2 at 8.
 #include <gtest/gtest.h>
@@ -219,7 +219,7 @@ TEST(Volumes, OtherCollectiveAlgorithmsCountTheSameBytes) {
   }
 }
 
-// Table 3 of Nakao et al. 2021 beside the measured bytes (bfs/table3.hpp, docs/volumes.md).
+// Table 3 of Nakao et al. 2021 beside the measured bytes (comm/table3.hpp, docs/volumes.md).
 
 double sent(const LevelTrace& level, Phase p) { return static_cast<double>(phase_bytes(level.bytes_sent, p)); }
 double predicted(const table3::Volume& v, Phase p) { return v[static_cast<size_t>(p)]; }

@@ -42,6 +42,16 @@ using Volume = std::array<double, comm::kPhaseCount>;  // bytes per phase
 enum DirectionIndex { kTopDown = 0, kBottomUp = 1 };
 using DirectionVolumes = std::array<Volume, 2>;        // indexed by DirectionIndex
 
+// How an implementation encodes what Table 3 counts in 64-bit words. The defaults are the
+// paper's (Algorithm 2's groups); `g500 model` also predicts g500's own encoding (src/model).
+struct Encoding {
+  double list_entry_bytes = kWordBytes;  // one vertex of a sparse list
+  double pair_bytes = 2 * kWordBytes;    // one (vertex, parent) pair
+  // false: the top-down frontier gathered along the column and the pairs sent along the row, as
+  // Algorithm 2; true: the frontier along the row and the candidates along the column.
+  bool topdown_transposed = false;
+};
+
 // What the formulas need of the graph, the grid and the options.
 struct Model {
   int64_t n = 0;           // vertices
@@ -52,21 +62,24 @@ struct Model {
   int64_t vertices_with_edges = 0;
   bool sparse_switch = true;       // section 4.5's switch (false: always bitmaps)
   bool pairs_by_alltoallv = true;  // Algorithm 6; false: Algorithm 3's sendrecv carries the pairs
+  Encoding encoding;
 };
 
 // One level as the formulas see it.
 struct Level {
   bool bottom_up = false;
-  int64_t frontier = 0;        // |f|
-  int64_t frontier_edges = 0;  // e_f
-  int64_t discovered = 0;      // d
-  int64_t unvisited = 0;       // U: vertices with an edge still unvisited when the level ends
+  double frontier = 0;        // |f|
+  double frontier_edges = 0;  // e_f
+  double discovered = 0;      // d
+  double unvisited = 0;       // U: vertices with an edge still unvisited when the level ends
 };
 
-// True when section 4.5 sends `vertices` as a sparse vector instead of an n-bit bitmap.
-bool sparse(const Model& model, int64_t vertices);
+// True when section 4.5 sends `vertices` as a sparse vector instead of an n-bit bitmap: when the
+// list is the smaller (with 64-bit entries: fewer than n/64 vertices).
+bool sparse(const Model& model, double vertices);
 
-// The bytes Table 3 gives one level, per phase (see above).
+// The bytes Table 3 gives one level, per phase (see above), in the model's encoding (a
+// transposed top-down step swaps the group factors of its two rows).
 Volume level_bytes(const Model& model, const Level& level);
 
 // Table 3 as printed, for one whole BFS with s_b bottom-up levels (bitmaps throughout).
