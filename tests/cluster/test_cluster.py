@@ -255,6 +255,16 @@ class ClusterTest(unittest.TestCase):
         self.assertGreater(j["summary"]["harmonic_mean_TEPS"], 0)
         return j
 
+    def check_refused(self, cases):
+        """Each (arguments, message): scripts/cluster exits 2 with that one line and makes nothing."""
+        before = namespaces()
+        for args, message in cases:
+            r = subprocess.run([SCRIPT, *args], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertEqual(r.stderr, f"scripts/cluster: error: {message}\n", args)
+            self.assertEqual(r.stdout, "")
+        self.assertEqual([ns for ns in namespaces() if ns not in before and ns.startswith("g500c-")], [])
+
     def check_no_output_left(self, directory):
         self.assertEqual(os.listdir(directory), [], "the failed run left files (a result or a temporary)")
 
@@ -674,13 +684,7 @@ class Placement(ClusterTest):
              f"g500's --rankmap '{other}' is not the file of scripts/cluster's --rankmap ({good}); give the map once, "
              "before --"),
         ]
-        before = namespaces()
-        for args, message in cases:
-            r = subprocess.run([SCRIPT, *args], capture_output=True, text=True)
-            self.assertEqual(r.returncode, 2, args)
-            self.assertEqual(r.stderr, f"scripts/cluster: error: {message}\n", args)
-            self.assertEqual(r.stdout, "")
-        self.assertEqual([ns for ns in namespaces() if ns not in before and ns.startswith("g500c-")], [])
+        self.check_refused(cases)
 
 
 class Script(ClusterTest):
@@ -704,13 +708,7 @@ class Script(ClusterTest):
             (["--binary", "/nonexistent/g500", "--", "bfs"], "no g500 binary at /nonexistent/g500 (build it: cmake -S . -B "
                                                             "build -G Ninja && ninja -C build, or bash scripts/setup)"),
         ]
-        before = namespaces()
-        for args, message in cases:
-            r = subprocess.run([SCRIPT, *args], capture_output=True, text=True)
-            self.assertEqual(r.returncode, 2, args)
-            self.assertEqual(r.stderr, f"scripts/cluster: error: {message}\n", args)
-            self.assertEqual(r.stdout, "")
-        self.assertEqual([ns for ns in namespaces() if ns not in before and ns.startswith("g500c-")], [])
+        self.check_refused(cases)
         r = subprocess.run([SCRIPT, "--help"], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0)
         self.assertIn("usage: scripts/cluster [--hosts N] [--ranks-per-host K]", r.stdout)
