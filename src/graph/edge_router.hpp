@@ -1,0 +1,192 @@
+// Routing of input edges to the processes that store them (Nakao et al. 2021: the data layout of
+// section 3.2, Yoo's distribution of section 4.3). Every edge {a, b} (self-loops dropped) becomes
+// two directed entries: (v=a, u=b) for P(row(a), col(b)) and (v=b, u=a) for P(row(b), col(a)).
+// Kernel 1 builds its blocks from the routed entries; the BFS validator routes the same edges
+// again to check every input edge against the search result without trusting the built graph.
+#pragma once
+#include <mpi.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "comm/collectives.hpp"
+#include "comm/exchange.hpp"
+#include "comm/large_count.hpp"
+#include "graph/distribution.hpp"
+#include "graph/edge_source.hpp"
+#include "graph/grid.hpp"
+#include "util/raw_buffer.hpp"
+
+namespace g500 {
+
+constexpr int64_t kChunkEdges = int64_t{1} << 22;
+
+// Entry (v, u): v's row-local id in the high half, u's column-local id in the low half.
+inline uint64_t make_entry(LocalId v, LocalId u) { return (static_cast<uint64_t>(v) << 32) | u; }
+inline LocalId entry_row(uint64_t entry) { return static_cast<LocalId>(entry >> 32); }
+
+// Where a vertex's edges live: the grid row whose row set holds it, the grid column whose column
+// set holds it, and its ids inside those sets.
+struct Placement {
+  int row, col;
+  LocalId row_local, col_local;
+};
+
+inline Placement place(const Distribution& d, int64_t v) {
+  const uint64_t k = d.by_block.divide(static_cast<uint64_t>(v));
+  const uint64_t offset = static_cast<uint64_t>(v) - k * d.block;
+  const uint64_t col_set = d.by_rows.divide(k);
+  const uint64_t col_position = k - col_set * d.R;
+  if (d.yoo())  // the row set is the owner's row, the row-set position the owner's column
+    return Placement{static_cast<int>(col_position), static_cast<int>(col_set),
+                     static_cast<LocalId>(col_set * d.block + offset), static_cast<LocalId>(col_position * d.block + offset)};
+  const uint64_t row_set = d.by_cols.divide(k);
+  const uint64_t row_position = k - row_set * d.C;
+  return Placement{static_cast<int>(row_set), static_cast<int>(col_set), static_cast<LocalId>(row_position * d.block + offset),
+                   static_cast<LocalId>(col_position * d.block + offset)};
+}
+
+// Routes the entries of edge chunks to the processes that store them; buffers are reused.
+class Router {
+ public:
+  Router(const Distribution& d, const ProcessGrid& grid) : d_(d), grid_(grid), nranks_(grid.size()) {}
+
+  // Returns the entries this process receives for the chunk, valid until the next call.
+  const uint64_t* route(const gen::Edge* edges, int64_t count, int64_t& received) {
+    const int nthreads = omp_get_max_threads();
+    if (nranks_ == 1) return keep_all(edges, count, nthreads, received);
+    // Pass A: entries and destinations per thread slice, counts per destination.
+    uint64_t* entries = entries_.get(2 * count);
+    int* dest = dest_.get(2 * count);
+    std::vector<int64_t> counts(static_cast<size_t>(nthreads) * nranks_, 0);
+    std::vector<int64_t> kept(nthreads + 1, 0);
+    make_entries(edges, count, nthreads, entries, dest, counts, kept);
+    // Pass B: scatter by destination.
+    std::vector<int64_t> cursor(counts.size());
+    const int64_t total = plan_send_buffer(counts, nthreads, cursor);
+    uint64_t* send = send_.get(total);
+#pragma omp parallel num_threads(nthreads)
+    {
+      const int t = omp_get_thread_num();
+      const int64_t lo = 2 * (count * t / nthreads), hi = kept[t + 1];
+      int64_t* next = &cursor[static_cast<size_t>(t) * nranks_];
+      for (int64_t k = lo; k < hi; ++k) send[next[dest[k]]++] = entries[k];
+    }
+    return exchange(send, received);
+  }
+
+ private:
+  // One process: every entry stays here, so there is no bucketing and no copy through MPI.
+  const uint64_t* keep_all(const gen::Edge* edges, int64_t count, int nthreads, int64_t& received) {
+    uint64_t* out = recv_.get(2 * count);
+    std::vector<int64_t> ends(nthreads);
+#pragma omp parallel num_threads(nthreads)
+    {
+      const int t = omp_get_thread_num();
+      const int64_t lo = count * t / nthreads, hi = count * (t + 1) / nthreads;
+      int64_t at = 2 * lo;
+      for (int64_t e = lo; e < hi; ++e) {
+        const int64_t a = edges[e].v0, b = edges[e].v1;
+        if (a == b) continue;
+        const Placement pa = place(d_, a), pb = place(d_, b);
+        out[at++] = make_entry(pa.row_local, pb.col_local);
+        out[at++] = make_entry(pb.row_local, pa.col_local);
+      }
+      ends[t] = at;
+    }
+    // Close the gaps left by self-loops at the end of each slice.
+    received = ends[0];
+    for (int t = 1; t < nthreads; ++t) {
+      const int64_t begin = 2 * (count * t / nthreads);
+      std::memmove(out + received, out + begin, (ends[t] - begin) * sizeof(uint64_t));
+      received += ends[t] - begin;
+    }
+    return out;
+  }
+
+  // Pass A: thread t writes the entries of its slice of the edges, with their destination
+  // ranks, from position 2 * (its first edge) on; counts[t * nranks + r] counts its entries for
+  // rank r, kept[t + 1] is where its entries end (self-loops leave gaps).
+  void make_entries(const gen::Edge* edges, int64_t count, int nthreads, uint64_t* entries, int* dest,
+                    std::vector<int64_t>& counts, std::vector<int64_t>& kept) const {
+#pragma omp parallel num_threads(nthreads)
+    {
+      const int t = omp_get_thread_num();
+      const int64_t lo = count * t / nthreads, hi = count * (t + 1) / nthreads;
+      int64_t* mine = &counts[static_cast<size_t>(t) * nranks_];
+      int64_t at = 2 * lo;
+      for (int64_t e = lo; e < hi; ++e) {
+        const int64_t a = edges[e].v0, b = edges[e].v1;
+        if (a == b) continue;
+        const Placement pa = place(d_, a), pb = place(d_, b);
+        entries[at] = make_entry(pa.row_local, pb.col_local);
+        dest[at] = grid_.world_rank_of(pa.row, pb.col);
+        ++mine[dest[at++]];
+        entries[at] = make_entry(pb.row_local, pa.col_local);
+        dest[at] = grid_.world_rank_of(pb.row, pa.col);
+        ++mine[dest[at++]];
+      }
+      kept[t + 1] = at;
+    }
+  }
+
+  // The send buffer's layout: rank r's entries together, within them thread 0's first, so the
+  // order does not depend on the scheduling. Sets each thread's cursor per rank and the layout's
+  // send counts; returns the total.
+  int64_t plan_send_buffer(const std::vector<int64_t>& counts, int nthreads, std::vector<int64_t>& cursor) {
+    layout_.send_counts.assign(nranks_, 0);
+    int64_t total = 0;
+    for (int r = 0; r < nranks_; ++r) {
+      const int64_t begin = total;
+      for (int t = 0; t < nthreads; ++t) {
+        cursor[static_cast<size_t>(t) * nranks_ + r] = total;
+        total += counts[static_cast<size_t>(t) * nranks_ + r];
+      }
+      layout_.send_counts[r] = total - begin;
+    }
+    return total;
+  }
+
+  // Collective over the world: sends each rank its entries (in rounds beyond the grid's message
+  // limit); returns what arrived.
+  const uint64_t* exchange(const uint64_t* send, int64_t& received) {
+    comm::exchange_counts(layout_, grid_.world());
+    received = layout_.recv_total;
+    uint64_t* recv = recv_.get(received);
+    comm::alltoallv(send, recv, MPI_UINT64_T, layout_, grid_.world(), comm::find_alltoallv("mpi"), grid_.limits());
+    return recv;
+  }
+
+  const Distribution& d_;
+  const ProcessGrid& grid_;
+  int nranks_;
+  RawBuffer<uint64_t> entries_, send_, recv_;
+  RawBuffer<int> dest_;
+  comm::AlltoallvLayout layout_;
+};
+
+
+// Calls body(entries, count) with the entries this process receives for every chunk of every
+// rank's share; every rank makes the same number of calls because routing is collective.
+template <class Body>
+void for_each_routed_chunk(const EdgeSource& source, MPI_Comm comm, Router& router, RawBuffer<gen::Edge>& buffer,
+                           double& read_seconds, Body body) {
+  int64_t chunks = (source.local_count + kChunkEdges - 1) / kChunkEdges;
+  MPI_Allreduce(MPI_IN_PLACE, &chunks, 1, MPI_INT64_T, MPI_MAX, comm);
+  gen::Edge* edges = buffer.get(std::min(source.local_count, kChunkEdges));
+  for (int64_t c = 0; c < chunks; ++c) {
+    const int64_t offset = std::min(source.local_count, c * kChunkEdges);
+    const int64_t count = std::min(source.local_count - offset, kChunkEdges);
+    const double start = MPI_Wtime();
+    if (count > 0) source.read(offset, count, edges);
+    read_seconds += MPI_Wtime() - start;
+    int64_t received = 0;
+    const uint64_t* entries = router.route(edges, count, received);
+    body(entries, received);
+  }
+}
+
+}  // namespace g500
