@@ -16,69 +16,24 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "comm/large_count.hpp"
 #include "graph/column_blocks.hpp"
 #include "graph/edge_router.hpp"
 #include "graph/local_graph.hpp"
+#include "graph/packed_rows.hpp"
 #include "util/fast_divisor.hpp"
 #include "util/memory.hpp"
 
 namespace g500 {
 namespace {
-
-// Applies apply(entry) to every entry, each by the thread owning the entry's row (thread t owns
-// rows [t * per_thread, (t + 1) * per_thread)): a stable counting sort by owning thread, then
-// every thread walks its own part in order. No atomics, and the result is deterministic.
-class RowRangeApplier {
- public:
-  RowRangeApplier(int64_t nrows, int nthreads)
-      : threads_(nthreads), per_thread_(std::max<int64_t>(1, (nrows + nthreads - 1) / nthreads)) {}
-
-  template <class Apply>
-  void run(const uint64_t* entries, int64_t n, Apply apply) {
-    const int T = threads_;
-    if (T == 1) {
-      for (int64_t k = 0; k < n; ++k) apply(entries[k]);
-      return;
-    }
-    std::vector<int64_t> counts(static_cast<size_t>(T) * T, 0);  // [slice][owner]
-    uint64_t* sorted = sorted_.get(n);
-#pragma omp parallel num_threads(T)
-    {
-      const int t = omp_get_thread_num();
-      const int64_t lo = n * t / T, hi = n * (t + 1) / T;
-      int64_t* mine = &counts[static_cast<size_t>(t) * T];
-      for (int64_t k = lo; k < hi; ++k) ++mine[per_thread_.divide(entry_row(entries[k]))];
-#pragma omp barrier
-#pragma omp single
-      {
-        int64_t total = 0;
-        for (int owner = 0; owner < T; ++owner)
-          for (int slice = 0; slice < T; ++slice) {
-            int64_t& c = counts[static_cast<size_t>(slice) * T + owner];
-            const int64_t here = c;
-            c = total;
-            total += here;
-          }
-      }
-      for (int64_t k = lo; k < hi; ++k) sorted[mine[per_thread_.divide(entry_row(entries[k]))]++] = entries[k];
-#pragma omp barrier
-      const int64_t begin = t == 0 ? 0 : counts[static_cast<size_t>(T - 1) * T + (t - 1)];
-      const int64_t end = counts[static_cast<size_t>(T - 1) * T + t];
-      for (int64_t k = begin; k < end; ++k) apply(sorted[k]);
-    }
-  }
-
- private:
-  int threads_;
-  FastDivisor per_thread_;
-  RawBuffer<uint64_t> sorted_;
-};
 
 // The order of every row's neighbours with `degree-sort`: descending degree, ties by the graph's
 // column id, so the bottom-up search meets the vertices most likely to be in the frontier first
@@ -116,23 +71,6 @@ NeighborOrder neighbor_order(const LocalGraph& g, const ProcessGrid& grid) {
   return order;
 }
 
-// Regenerate path: sorts every filled row by its neighbours' keys.
-void sort_rows_by_degree(LocalGraph& g, const NeighborOrder& order, const std::vector<int64_t>& row_starts) {
-  const int64_t nrows = static_cast<int64_t>(row_starts.size()) - 1;
-  LocalId* neighbors = g.neighbors.data();
-#pragma omp parallel for schedule(dynamic, 256)
-  for (int64_t v = 0; v < nrows; ++v) {
-    LocalId* first = neighbors + row_starts[v];
-    LocalId* last = neighbors + row_starts[v + 1];
-    if (last - first < 2) continue;
-    if (!order.keys_are_ids)
-      for (LocalId* u = first; u != last; ++u) *u = order.key_of[*u];
-    std::sort(first, last);
-    if (!order.keys_are_ids)
-      for (LocalId* u = first; u != last; ++u) *u = order.column_of[*u];
-  }
-}
-
 // Kept-entries path: the entries are grouped by buckets of 2^shift consecutive (original) row
 // ids, sized so that one bucket's entries, its rows' cursors and the scratch to sort it stay in a
 // core's cache. Counting the rows and filling them then touch memory bucket by bucket instead of
@@ -152,36 +90,62 @@ struct RowBuckets {
   int64_t of(uint64_t entry) const { return static_cast<int64_t>(entry >> (32 + shift)); }
 };
 
-// Pass 1's entries, kept with one copy only: each routed chunk is appended already grouped by row
-// bucket (a stable counting sort while the chunk is still in cache), so bucket b's entries are one
-// segment per chunk, and reading the segments in chunk order gives them in arrival order.
+// Slabs: runs of whole row buckets whose entries are kept and filled together. Pass s over the
+// input keeps slab s's entries only, so the kept entries of one slab, not of the whole block, are
+// in memory at a time; one slab is the whole block when it fits.
+struct RowSlabs {
+  int64_t count = 1;
+  int64_t buckets_per_slab = 0;
+  int64_t total_buckets = 0;
+
+  RowSlabs(const RowBuckets& buckets, int64_t slabs)
+      : count(std::max<int64_t>(1, slabs)),
+        buckets_per_slab((buckets.count + count - 1) / count),
+        total_buckets(buckets.count) {}
+  int64_t first_bucket(int64_t s) const { return std::min(total_buckets, s * buckets_per_slab); }
+  int64_t end_bucket(int64_t s) const { return std::min(total_buckets, (s + 1) * buckets_per_slab); }
+};
+
+// One slab's entries, kept with one copy only: each routed chunk's entries of the slab are
+// appended already grouped by row bucket (a stable counting sort while the chunk is still in
+// cache), so bucket b's entries are one segment per chunk, and reading the segments in chunk
+// order gives them in arrival order. Entries of other slabs are skipped, or only counted into
+// their rows' lengths during the first pass.
 class BucketedEntries {
  public:
-  BucketedEntries(const RowBuckets& buckets, int64_t expected_entries) : buckets_(buckets) {
-    entries_.reserve(static_cast<size_t>(expected_entries));
+  BucketedEntries(const RowBuckets& buckets, int64_t first_bucket, int64_t end_bucket, int64_t expected_entries)
+      : buckets_(buckets), first_(first_bucket), count_(end_bucket - first_bucket) {
+    entries_.reserve(static_cast<size_t>(std::max<int64_t>(0, expected_entries)));
     segment_starts_.push_back(0);
   }
 
-  void append_chunk(const uint64_t* in, int64_t n) {
+  // Appends the chunk's entries of this slab; with `other_lengths`, counts every other entry there
+  // (indexed by row).
+  void append_chunk(const uint64_t* in, int64_t n, int64_t* other_lengths) {
     const int T = omp_get_max_threads();
-    const int64_t nb = buckets_.count;
-    const int64_t base = static_cast<int64_t>(entries_.size());
-    entries_.resize(base + n);  // uninitialised: every element is written below
-    uint64_t* out = entries_.data();
+    const int64_t nb = count_;
+    const uint64_t first = static_cast<uint64_t>(first_), span = static_cast<uint64_t>(nb);
+    next_.assign(static_cast<size_t>(T) * nb, 0);  // [thread][bucket]
     const size_t starts_at = segment_starts_.size() - 1;  // the previous chunk's end: this chunk's start
     segment_starts_.resize(starts_at + nb + 1);
     int64_t* starts = &segment_starts_[starts_at];
-    next_.assign(static_cast<size_t>(T) * nb, 0);  // [thread][bucket]
+    const int64_t base = static_cast<int64_t>(entries_.size());
+    int64_t total = base;
 #pragma omp parallel num_threads(T)
     {
       const int t = omp_get_thread_num();
       const int64_t lo = n * t / T, hi = n * (t + 1) / T;
       int64_t* mine = &next_[static_cast<size_t>(t) * nb];
-      for (int64_t k = lo; k < hi; ++k) ++mine[buckets_.of(in[k])];
+      for (int64_t k = lo; k < hi; ++k) {
+        const uint64_t b = static_cast<uint64_t>(buckets_.of(in[k])) - first;  // wraps when below the slab
+        if (b < span)
+          ++mine[b];
+        else if (other_lengths)
+          std::atomic_ref<int64_t>(other_lengths[entry_row(in[k])]).fetch_add(1, std::memory_order_relaxed);
+      }
 #pragma omp barrier
 #pragma omp single
       {
-        int64_t total = base;
         for (int64_t b = 0; b < nb; ++b) {
           starts[b] = total;
           for (int s = 0; s < T; ++s) {
@@ -192,17 +156,23 @@ class BucketedEntries {
           }
         }
         starts[nb] = total;
+        entries_.resize(total);  // uninitialised: every new element is written below
       }
-      for (int64_t k = lo; k < hi; ++k) out[mine[buckets_.of(in[k])]++] = in[k];
+      uint64_t* out = entries_.data();
+      for (int64_t k = lo; k < hi; ++k) {
+        const uint64_t b = static_cast<uint64_t>(buckets_.of(in[k])) - first;
+        if (b < span) out[mine[b]++] = in[k];
+      }
     }
     ++chunks_;
   }
 
-  // Calls f(entries, count) for each of bucket b's segments, in chunk order.
+  // Calls f(entries, count) for each of bucket b's segments (b counted from the slab's first), in
+  // chunk order.
   template <class F>
   void for_each_segment(int64_t b, F f) const {
     for (int64_t c = 0; c < chunks_; ++c) {
-      const int64_t* starts = &segment_starts_[static_cast<size_t>(c) * buckets_.count];
+      const int64_t* starts = &segment_starts_[static_cast<size_t>(c) * count_];
       if (starts[b + 1] > starts[b]) f(entries_.data() + starts[b], starts[b + 1] - starts[b]);
     }
   }
@@ -211,6 +181,8 @@ class BucketedEntries {
     for_each_segment(b, [&](const uint64_t*, int64_t count) { n += count; });
     return n;
   }
+  int64_t first_bucket() const { return first_; }
+  int64_t buckets() const { return count_; }
   void release() {
     LargeArray<uint64_t>().swap(entries_);
     std::vector<int64_t>().swap(segment_starts_);
@@ -218,64 +190,120 @@ class BucketedEntries {
 
  private:
   const RowBuckets& buckets_;
+  int64_t first_, count_;
   LargeArray<uint64_t> entries_;
-  // Chunk c's bucket b begins at [c * count + b] and ends at [c * count + b + 1]: a chunk's end is
-  // the next chunk's start.
+  // Chunk c's bucket b begins at [c * count_ + b] and ends at [c * count_ + b + 1]: a chunk's end
+  // is the next chunk's start.
   std::vector<int64_t> segment_starts_;
   std::vector<int64_t> next_;
   int64_t chunks_ = 0;
 };
 
-// Row lengths (original row ids) from the bucketed entries; each bucket's rows are its own.
-void count_rows(const BucketedEntries& kept, const RowBuckets& buckets, int64_t* lengths) {
+// Row lengths (original row ids) of the slab's entries; each bucket's rows are its own.
+void count_rows(const BucketedEntries& kept, int64_t* lengths) {
 #pragma omp parallel for schedule(dynamic, 8)
-  for (int64_t b = 0; b < buckets.count; ++b)
+  for (int64_t b = 0; b < kept.buckets(); ++b)
     kept.for_each_segment(b, [&](const uint64_t* entries, int64_t n) {
       for (int64_t k = 0; k < n; ++k) ++lengths[entry_row(entries[k])];
     });
 }
 
-// Fills the CSR from the bucketed entries, one bucket at a time per thread. Without an order the
-// rows keep the entries' (input) order. With one, each bucket's entries become (key, row) items,
-// are sorted by key with an in-cache LSD radix sort, and are then dealt to their rows in that
-// order: every row comes out sorted by key, and the result does not depend on the input order.
+// Where filled rows go: the plain neighbour array at the row starts...
+struct PlainRowSink {
+  const RowIndex& rows;
+  LocalId* neighbors;
+  const NeighborOrder* order;  // null: the keys are the graph's column ids
+
+  void start(int /*threads*/) {}
+  void row(int /*thread*/, int64_t v, const LocalId* keys, int64_t n) {
+    LocalId* out = neighbors + rows.begin(v);
+    if (order && !order->keys_are_ids)
+      for (int64_t i = 0; i < n; ++i) out[i] = order->column(keys[i]);
+    else
+      std::memcpy(out, keys, static_cast<size_t>(n) * sizeof(LocalId));
+  }
+  void bucket_done(int /*thread*/) {}
+};
+
+// ... or packed: the first neighbour into the dense stream, the gaps of the others into a
+// per-thread buffer, copied to the end of the packed stream when the bucket is done.
+struct PackedRowSink {
+  const RowIndex& rows;
+  PackedRows& packed;
+  std::vector<LocalId>& first_neighbors;
+  std::atomic<int64_t>& stream_end;
+  struct Pending {
+    std::vector<uint8_t> bytes;
+    std::vector<std::pair<int64_t, int64_t>> offsets;  // (row slot, offset in bytes)
+  };
+  std::vector<Pending> pending;
+
+  void start(int threads) { pending.resize(threads); }
+  void row(int thread, int64_t v, const LocalId* keys, int64_t n) {
+    const int64_t slot = rows.compressed() ? rows.rank(v) : v;
+    first_neighbors[slot] = packed.column(keys[0]);
+    Pending& p = pending[thread];
+    const size_t at = p.bytes.size();
+    p.offsets.emplace_back(slot, static_cast<int64_t>(at));
+    p.bytes.resize(at + static_cast<size_t>(n - 1) * varint::kMaxBytes);
+    uint8_t* end = pack_row_gaps(keys, n, p.bytes.data() + at);
+    p.bytes.resize(static_cast<size_t>(end - p.bytes.data()));
+  }
+  void bucket_done(int thread) {
+    Pending& p = pending[thread];
+    const int64_t base = stream_end.fetch_add(static_cast<int64_t>(p.bytes.size()), std::memory_order_relaxed);
+    if (!p.bytes.empty()) std::memcpy(packed.bytes.data() + base, p.bytes.data(), p.bytes.size());
+    for (const auto& [slot, offset] : p.offsets) packed.offset[slot] = static_cast<uint64_t>(base + offset);
+    p.bytes.clear();
+    p.offsets.clear();
+  }
+};
+
+// Fills one slab's rows, one bucket at a time per thread. Without keys the rows keep the entries'
+// (input) order. With keys (the degree order, or the graph's column ids when rows are packed
+// without it), each bucket's entries become (key, row) items, are sorted by key with an in-cache
+// LSD radix sort and dealt to their rows in that order: every row comes out sorted by key, and the
+// result does not depend on the input order.
 struct BucketFill {
   const RowBuckets& buckets;
   int64_t nrows;
-  const int64_t* row_starts;   // in the graph's row ids
-  const LocalId* row_new;      // original row-local id -> graph's (null: the same)
-  const LocalId* col_new;      // original column-local id -> graph's (null: the same)
-  const NeighborOrder* order;  // null: input order
-  const LocalId* key_of_entry_column;  // with an order: original column-local id -> key
+  const RowIndex& rows;
+  const LocalId* row_new;       // original row-local id -> graph's (null: the same)
+  const LocalId* col_new;       // original column-local id -> graph's (null: the same)
+  const LocalId* key_of_entry_column;  // original column-local id -> key (null: input order)
   int key_bits;
 
-  void run(const BucketedEntries& kept, LocalId* neighbors) const {
+  template <class Sink>
+  void run(const BucketedEntries& kept, Sink& sink, LocalId* plain_neighbors) const {
     const int passes = std::max(1, (key_bits + 10) / 11);
     const int digit_bits = (key_bits + passes - 1) / passes;
+    sink.start(omp_get_max_threads());
 #pragma omp parallel
     {
+      const int thread = omp_get_thread_num();
       std::vector<int64_t> cursor(int64_t{1} << buckets.shift);
       std::vector<int64_t> digit_count(size_t{1} << digit_bits);
       RawBuffer<uint64_t> scratch_a, scratch_b;
+      RawBuffer<LocalId> row_keys;
 #pragma omp for schedule(dynamic, 1)
-      for (int64_t b = 0; b < buckets.count; ++b) {
-        const int64_t first = buckets.first_row(b);
-        const int64_t rows = std::min<int64_t>(int64_t{1} << buckets.shift, nrows - first);
-        for (int64_t r = 0; r < rows; ++r) cursor[r] = row_starts[row_new ? row_new[first + r] : first + r];
-        if (!order) {
-          kept.for_each_segment(b, [&](const uint64_t* entries, int64_t n) {
+      for (int64_t local = 0; local < kept.buckets(); ++local) {
+        const int64_t first = buckets.first_row(kept.first_bucket() + local);
+        const int64_t nrows_here = std::max<int64_t>(0, std::min<int64_t>(int64_t{1} << buckets.shift, nrows - first));
+        if (!key_of_entry_column) {  // input order, plain rows only
+          for (int64_t r = 0; r < nrows_here; ++r) cursor[r] = rows.begin(row_new ? row_new[first + r] : first + r);
+          kept.for_each_segment(local, [&](const uint64_t* entries, int64_t n) {
             for (int64_t k = 0; k < n; ++k) {
               const LocalId u = static_cast<LocalId>(entries[k]);
-              neighbors[cursor[entry_row(entries[k]) - first]++] = col_new ? col_new[u] : u;
+              plain_neighbors[cursor[entry_row(entries[k]) - first]++] = col_new ? col_new[u] : u;
             }
           });
           continue;
         }
-        const int64_t n = kept.bucket_size(b);
+        const int64_t n = kept.bucket_size(local);
         uint64_t* items = scratch_a.get(n);
         uint64_t* spare = scratch_b.get(n);
         int64_t filled = 0;
-        kept.for_each_segment(b, [&](const uint64_t* entries, int64_t count) {
+        kept.for_each_segment(local, [&](const uint64_t* entries, int64_t count) {
           // The key table is read at random: prefetching a few entries ahead overlaps the misses
           // (better than the compiler's vector gather, which waits for each of them).
           constexpr int64_t kAhead = 48;
@@ -300,8 +328,23 @@ struct BucketFill {
           for (int64_t k = 0; k < n; ++k) spare[digit_count[(items[k] >> low) & mask]++] = items[k];
           std::swap(items, spare);
         }
-        for (int64_t k = 0; k < n; ++k)
-          neighbors[cursor[static_cast<uint32_t>(items[k])]++] = order->column(static_cast<LocalId>(items[k] >> 32));
+        // Deal the sorted keys to their rows (a bucket-local CSR), then hand each row to the sink.
+        std::fill(cursor.begin(), cursor.begin() + nrows_here, 0);
+        for (int64_t k = 0; k < n; ++k) ++cursor[static_cast<uint32_t>(items[k])];
+        int64_t total = 0;
+        for (int64_t r = 0; r < nrows_here; ++r) {
+          const int64_t here = cursor[r];
+          cursor[r] = total;
+          total += here;
+        }
+        LocalId* keys = row_keys.get(n);
+        for (int64_t k = 0; k < n; ++k) keys[cursor[static_cast<uint32_t>(items[k])]++] = static_cast<LocalId>(items[k] >> 32);
+        int64_t begin = 0;  // after dealing, cursor[r] is row r's end
+        for (int64_t r = 0; r < nrows_here; ++r) {
+          if (cursor[r] > begin) sink.row(thread, row_new ? row_new[first + r] : first + r, keys + begin, cursor[r] - begin);
+          begin = cursor[r];
+        }
+        sink.bucket_done(thread);
       }
     }
   }
@@ -317,14 +360,22 @@ std::vector<LocalId> first_neighbors_of(const LocalGraph& g) {
   return first;
 }
 
-// Keep pass 1's entries (8 bytes each) when, with the CSR (4 bytes each), they use at most this
-// share of the node's memory.
-constexpr double kKeepEntriesMemoryShare = 0.4;
+// Kept entries take 8 bytes each; kernel 1 keeps at most this share of the node's memory in them
+// (the rest holds the graph being built and the rows' tables), so a block whose entries need more
+// is built in several slabs, each a pass over the input.
+constexpr double kKeptEntriesMemoryShare = 0.4;
 
-bool keep_entries_for_pass_two(const EdgeSource& source, const ProcessGrid& grid) {
+// Collective: the number of slabs (the same on every rank: every pass routes collectively).
+int64_t slabs_needed(const EdgeSource& source, const ProcessGrid& grid, const GraphOptions& options) {
   const double entries_per_rank = 2.0 * static_cast<double>(source.global_edges) / grid.size();
-  return every_node_has_room(entries_per_rank * (sizeof(uint64_t) + sizeof(LocalId)), kKeepEntriesMemoryShare,
-                             grid.world());
+  double per_slab = options.slab_entries > 0
+                        ? static_cast<double>(options.slab_entries)
+                        : kKeptEntriesMemoryShare * static_cast<double>(physical_memory_bytes()) /
+                              (ranks_on_this_node(grid.world()) * static_cast<double>(sizeof(uint64_t)));
+  int64_t slabs = static_cast<int64_t>(std::ceil(entries_per_rank / std::max(1.0, per_slab)));
+  slabs = std::max<int64_t>(1, slabs);
+  MPI_Allreduce(MPI_IN_PLACE, &slabs, 1, MPI_INT64_T, MPI_MAX, grid.world());
+  return slabs;
 }
 
 // From the row lengths of pass 1 (original row ids): the owned degrees, the renumbering with
@@ -346,90 +397,86 @@ std::vector<int64_t> plan_rows(LocalGraph& g, const std::vector<int64_t>& length
   return row_starts;
 }
 
-// The kept-entries path: pass 1 keeps the routed entries, which are then grouped by row bucket,
-// counted and dealt to the rows bucket by bucket (sorted on the way with `degree-sort`).
-std::vector<int64_t> build_from_kept_entries(LocalGraph& g, const EdgeSource& source, const ProcessGrid& grid,
-                                             const GraphOptions& options) {
+// Kernel 1 in slabs: pass 1 keeps slab 0's entries and counts the others' rows; the rows are then
+// renumbered and ordered, and each slab is filled bucket by bucket (pass s + 1 keeps slab s + 1's
+// entries). With one slab this is one pass over the input.
+void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& grid, const GraphOptions& options) {
   const Distribution& d = g.dist;
   const int64_t nrows = d.row_set_size();
   const int64_t expected = static_cast<int64_t>(2.1 * static_cast<double>(source.global_edges) / grid.size());
   const RowBuckets buckets(nrows, expected);
-  BucketedEntries kept(buckets, expected);
-  {  // the chunk buffers are freed before the CSR is allocated
-    Router router(d, grid);
-    RawBuffer<gen::Edge> buffer;
+  const RowSlabs slabs(buckets, slabs_needed(source, grid, options));
+  const int64_t expected_per_slab = expected / slabs.count + 1;
+  Router router(d, grid);
+  RawBuffer<gen::Edge> buffer;
+
+  auto keep_slab = [&](int64_t s, int64_t* other_lengths) {
+    auto kept = std::make_unique<BucketedEntries>(buckets, slabs.first_bucket(s), slabs.end_bucket(s), expected_per_slab);
     for_each_routed_chunk(source, grid.world(), router, buffer, g.input_read_seconds,
-                          [&](const uint64_t* entries, int64_t n) { kept.append_chunk(entries, n); });
-  }
+                          [&](const uint64_t* entries, int64_t n) { kept->append_chunk(entries, n, other_lengths); });
+    return kept;
+  };
   std::vector<int64_t> lengths(nrows, 0);
-  count_rows(kept, buckets, lengths.data());
+  std::unique_ptr<BucketedEntries> kept = keep_slab(0, slabs.count > 1 ? lengths.data() : nullptr);
+  count_rows(*kept, lengths.data());
   ForwardMaps forward;
   std::vector<int64_t> row_starts = plan_rows(g, lengths, grid, options, forward);
   std::vector<int64_t>().swap(lengths);
-  g.neighbors.resize(row_starts[nrows]);
+  const int64_t entries = row_starts[nrows];
+  g.rows = RowIndex(std::move(row_starts), options.bcsr);
 
   NeighborOrder order;
   std::vector<LocalId> key_of_entry_column;
   const LocalId* col_new = options.reorder ? forward.col_new.data() : nullptr;
-  if (options.degree_sort) {
-    order = neighbor_order(g, grid);
-    if (order.keys_are_ids) {
-      key_of_entry_column = forward.col_new;
-    } else {
-      key_of_entry_column.resize(d.col_set_size());
-      const int64_t ncols = d.col_set_size();
+  const int64_t ncols = d.col_set_size();
+  if (options.degree_sort) order = neighbor_order(g, grid);
+  if (options.degree_sort && order.keys_are_ids) {
+    key_of_entry_column = forward.col_new;
+  } else if (options.degree_sort || options.compress) {  // packed rows without the degree order: by column id
+    key_of_entry_column.resize(ncols);
 #pragma omp parallel for schedule(static)
-      for (int64_t u = 0; u < ncols; ++u) key_of_entry_column[u] = order.key_of[col_new ? col_new[u] : u];
+    for (int64_t u = 0; u < ncols; ++u) {
+      const LocalId column = col_new ? col_new[u] : static_cast<LocalId>(u);
+      key_of_entry_column[u] = options.degree_sort ? order.key_of[column] : column;
     }
   }
   const BucketFill fill{buckets,
                         nrows,
-                        row_starts.data(),
+                        g.rows,
                         options.reorder ? forward.row_new.data() : nullptr,
                         col_new,
-                        options.degree_sort ? &order : nullptr,
-                        key_of_entry_column.data(),
-                        static_cast<int>(std::bit_width(static_cast<uint64_t>(std::max<int64_t>(1, d.col_set_size() - 1))))};
-  fill.run(kept, g.neighbors.data());
-  kept.release();
-  return row_starts;
-}
-
-// The regenerate path (memory short): pass 1 counts the routed entries, pass 2 generates and
-// routes the same edges again and fills each row at its cursor in arrival order; the rows are
-// then sorted with `degree-sort`. Memory is the CSR plus one chunk's buffers.
-std::vector<int64_t> build_by_regenerating(LocalGraph& g, const EdgeSource& source, const ProcessGrid& grid,
-                                           const GraphOptions& options) {
-  const Distribution& d = g.dist;
-  const int64_t nrows = d.row_set_size();
-  Router router(d, grid);
-  RawBuffer<gen::Edge> buffer;
-  RowRangeApplier applier(nrows, omp_get_max_threads());
-  std::vector<int64_t> cursor(nrows, 0);
-  for_each_routed_chunk(source, grid.world(), router, buffer, g.input_read_seconds, [&](const uint64_t* entries, int64_t n) {
-    applier.run(entries, n, [&](uint64_t entry) { ++cursor[entry_row(entry)]; });
-  });
-  ForwardMaps forward;
-  std::vector<int64_t> row_starts = plan_rows(g, cursor, grid, options, forward);
-  g.neighbors.resize(row_starts[nrows]);
-
-  // Cursors stay indexed by original row: the applier gives each thread whole original rows.
-  const LocalId* row_new = options.reorder ? forward.row_new.data() : nullptr;
-  const LocalId* col_new = options.reorder ? forward.col_new.data() : nullptr;
-  for (int64_t v = 0; v < nrows; ++v) cursor[v] = row_starts[row_new ? row_new[v] : v];
-  auto fill = [&](const uint64_t* entries, int64_t n) {
-    if (col_new)
-      applier.run(entries, n, [&](uint64_t entry) {
-        g.neighbors[cursor[entry_row(entry)]++] = col_new[static_cast<LocalId>(entry)];
-      });
+                        key_of_entry_column.empty() ? nullptr : key_of_entry_column.data(),
+                        static_cast<int>(std::bit_width(static_cast<uint64_t>(std::max<int64_t>(1, ncols - 1))))};
+  const int64_t slots = g.rows.compressed() ? g.rows.nonempty_rows() : g.rows.num_rows();
+  std::atomic<int64_t> stream_end{0};
+  std::optional<PlainRowSink> plain;
+  std::optional<PackedRowSink> packed;
+  if (options.compress) {
+    if (options.degree_sort && !order.keys_are_ids) {
+      g.packed.column_of_key = std::move(order.column_of);
+      g.packed.key_of_column = std::move(order.key_of);
+    }
+    g.packed.offset.resize(slots);
+    // Reserved, not touched: only the bytes written count in memory.
+    g.packed.bytes.resize(static_cast<size_t>(entries) * varint::size(static_cast<uint32_t>(std::max<int64_t>(0, ncols - 1))));
+    g.first_neighbors.assign(slots, 0);
+    packed.emplace(PackedRowSink{g.rows, g.packed, g.first_neighbors, stream_end, {}});
+  } else {
+    g.neighbors.resize(entries);
+    plain.emplace(PlainRowSink{g.rows, g.neighbors.data(), options.degree_sort ? &order : nullptr});
+  }
+  for (int64_t s = 0; s < slabs.count; ++s) {
+    if (s > 0) kept = keep_slab(s, nullptr);
+    if (packed)
+      fill.run(*kept, *packed, nullptr);
     else
-      applier.run(entries, n, [&](uint64_t entry) { g.neighbors[cursor[entry_row(entry)]++] = static_cast<LocalId>(entry); });
-  };
-  for_each_routed_chunk(source, grid.world(), router, buffer, g.input_read_seconds, fill);
-  forward = ForwardMaps();
-  std::vector<int64_t>().swap(cursor);
-  if (options.degree_sort) sort_rows_by_degree(g, neighbor_order(g, grid), row_starts);
-  return row_starts;
+      fill.run(*kept, *plain, g.neighbors.data());
+    kept.reset();
+  }
+  if (packed) g.packed.bytes.resize(static_cast<size_t>(stream_end.load()));
+  else g.first_neighbors = first_neighbors_of(g);
+  g.local_entries = entries;
+  g.kernel1_slabs = slabs.count;
 }
 
 }  // namespace
@@ -437,11 +484,7 @@ std::vector<int64_t> build_by_regenerating(LocalGraph& g, const EdgeSource& sour
 LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, const GraphOptions& options) {
   LocalGraph g;
   g.dist = Distribution(source.nvertices, grid.rows(), grid.cols(), grid.row(), grid.col(), options.layout);
-  const bool keep = options.keep_entries && keep_entries_for_pass_two(source, grid);
-  std::vector<int64_t> row_starts =
-      keep ? build_from_kept_entries(g, source, grid, options) : build_by_regenerating(g, source, grid, options);
-  g.rows = RowIndex(std::move(row_starts), options.bcsr);
-  g.first_neighbors = first_neighbors_of(g);
+  build_in_slabs(g, source, grid, options);
   if (g.renumbering.active()) {
     g.first_neighbors_original.resize(g.first_neighbors.size());
     const LocalId* col_original = g.renumbering.col_original.data();

@@ -11,6 +11,7 @@
 #include "graph/distribution.hpp"
 #include "graph/edge_source.hpp"
 #include "graph/grid.hpp"
+#include "graph/packed_rows.hpp"
 #include "graph/renumbering.hpp"
 #include "graph/row_index.hpp"
 #include "util/bitmap.hpp"
@@ -22,7 +23,8 @@ struct LocalGraph {
   Distribution dist;
   RowIndex rows;                      // where each row's neighbours start (CSR or BCSR, 4.1)
   LargeArray<LocalId> neighbors;      // column-local ids; by descending degree with `degree-sort`,
-                                      // else in a deterministic arrival order
+                                      // else in a deterministic arrival order; empty when packed
+  PackedRows packed;                  // with `compress`: the neighbours after the first, as gaps
   // The first neighbour of every row (per non-empty row with BCSR, per row with plain CSR), kept
   // densely so the bottom-up search reads it as one stream: after the degree sort the first
   // neighbour is the likeliest parent, and most rows need no other (see bfs/bottom_up.cpp).
@@ -32,6 +34,8 @@ struct LocalGraph {
   std::vector<LocalId> first_neighbors_original;
   std::vector<int64_t> owned_degree;  // B entries: degree of each owned vertex (original offsets)
   Renumbering renumbering;            // with `reorder`: the graph's ids are in degree order (4.2)
+  int64_t local_entries = 0;          // edge entries of this block
+  int64_t kernel1_slabs = 1;          // passes kernel 1 made over its input
   int64_t global_directed_edges = 0;  // 2 x (input edges that are not self-loops)
   double input_read_seconds = 0;      // time kernel 1 spent reading (generating) its input edges
 
@@ -56,10 +60,11 @@ struct LocalGraph {
 
   int64_t row_begin(int64_t v) const { return rows.begin(v); }
   int64_t row_end(int64_t v) const { return rows.end(v); }
-  int64_t local_edges() const { return static_cast<int64_t>(neighbors.size()); }
+  int64_t local_edges() const { return local_entries; }
   size_t memory_bytes() const {
     const RowIndex::Memory m = rows.memory();
     return m.row_starts + m.bitmap + m.offsets + neighbors.size() * sizeof(LocalId) +
+           packed.memory_bytes() +
            (first_neighbors.size() + first_neighbors_original.size()) * sizeof(LocalId) + owned_degree.size() * sizeof(int64_t) +
            (renumbering.owned_new.size() + renumbering.owned_original.size() + renumbering.row_original.size() +
             renumbering.col_original.size()) * sizeof(LocalId);
@@ -70,9 +75,10 @@ struct GraphOptions {
   bool bcsr = true;         // bitmap-based CSR row index (Nakao et al. 2021, section 4.1); false: plain CSR
   bool degree_sort = true;  // each row's neighbours by descending degree (the aim of Nakao et al. 2021, section 4.2)
   bool reorder = true;      // vertices renumbered by degree inside each process (Nakao et al. 2021, section 4.2)
-  // Hold pass 1's entries in memory for pass 2 when they fit (false: always generate them again,
-  // the path taken when memory is short; tests use it to cover that path at small SCALEs).
-  bool keep_entries = true;
+  bool compress = false;    // neighbours after the first as varint gaps (graph/packed_rows.hpp)
+  // Kernel 1 keeps at most this many edge entries at a time, making one pass over the input per
+  // slab of rows (0: as many as the node's memory allows; tests set it to cover several slabs).
+  int64_t slab_entries = 0;
   Layout layout = Layout::kYoo;  // Yoo's distribution (Nakao et al. 2021, section 4.3); kRowMajor with `yoo` off
 };
 

@@ -1,0 +1,106 @@
+// Kernel 1's output does not depend on how many slabs it is built in, and its packed rows decode
+// to the neighbours of the plain rows (in the same order with the degree sort, sorted by column
+// id without it), on every grid of the run's ranks and with the graph techniques on and off.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "bfs_fixture.hpp"
+#include "graph/packed_rows.hpp"
+
+namespace g500 {
+namespace {
+
+using testing::build_test_graph;
+
+std::vector<GridShape> grids_of_this_run() {
+  int nranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  std::vector<GridShape> shapes;
+  for (int r = 1; r <= nranks; ++r)
+    if (nranks % r == 0) shapes.push_back(GridShape{r, nranks / r});
+  return shapes;
+}
+
+// Row v's neighbours as column ids, read from the plain array or decoded from the packed rows.
+std::vector<LocalId> row_of(const LocalGraph& g, int64_t v) {
+  const RowIndex::Extent e = g.rows.extent(v);
+  if (!g.packed.active()) return {g.neighbors.begin() + e.begin, g.neighbors.begin() + e.end};
+  std::vector<LocalId> row;
+  const int64_t n = e.end - e.begin;
+  if (n == 0) return row;
+  const int64_t slot = g.rows.compressed() ? g.rows.rank(v) : v;
+  row.push_back(g.first_neighbors[slot]);
+  g.packed.for_each_after_first(slot, n, g.first_neighbors[slot], [&](LocalId u) {
+    row.push_back(u);
+    return false;
+  });
+  return row;
+}
+
+// Same rows, same neighbours, same degrees and first-neighbour streams.
+void expect_same_graph(const LocalGraph& a, const LocalGraph& b, bool sort_rows) {
+  ASSERT_EQ(a.rows.num_rows(), b.rows.num_rows());
+  ASSERT_EQ(a.local_edges(), b.local_edges());
+  EXPECT_EQ(a.global_directed_edges, b.global_directed_edges);
+  EXPECT_EQ(a.owned_degree, b.owned_degree);
+  EXPECT_EQ(a.renumbering.owned_new, b.renumbering.owned_new);
+  int64_t mismatched = 0;
+  for (int64_t v = 0; v < a.rows.num_rows(); ++v) {
+    std::vector<LocalId> ra = row_of(a, v), rb = row_of(b, v);
+    if (sort_rows) {
+      std::sort(ra.begin(), ra.end());
+      std::sort(rb.begin(), rb.end());
+    }
+    mismatched += ra != rb;
+  }
+  EXPECT_EQ(mismatched, 0);
+  if (!sort_rows) {
+    EXPECT_EQ(a.first_neighbors, b.first_neighbors);
+    EXPECT_EQ(a.first_neighbors_original, b.first_neighbors_original);
+  }
+}
+
+TEST(Kernel1, SlabsAndPackingKeepTheGraph) {
+  GraphOptions plain;
+  GraphOptions no_sort = plain;
+  no_sort.degree_sort = false;
+  GraphOptions no_reorder = plain;
+  no_reorder.reorder = false;
+  GraphOptions no_bcsr = plain;
+  no_bcsr.bcsr = false;
+  GraphOptions row_major = plain;
+  row_major.layout = Layout::kRowMajor;
+  for (const GridShape shape : grids_of_this_run())
+    for (int scale : {10, 13})
+      for (const GraphOptions& base : {plain, no_sort, no_reorder, no_bcsr, row_major}) {
+        if (scale > 10 && (base.bcsr != plain.bcsr || base.layout != plain.layout)) continue;  // covered at SCALE 10
+        SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " scale " << scale
+                                          << " degree_sort " << base.degree_sort << " reorder " << base.reorder
+                                          << " bcsr " << base.bcsr);
+        const auto reference = build_test_graph(scale, shape, base);
+        EXPECT_EQ(reference->graph.kernel1_slabs, 1);
+        GraphOptions slabs = base;
+        slabs.slab_entries = 700;  // a few thousand entries per rank: several slabs
+        const auto sliced = build_test_graph(scale, shape, slabs);
+        EXPECT_GT(sliced->graph.kernel1_slabs, 2);
+        expect_same_graph(reference->graph, sliced->graph, false);
+        for (int64_t slab_entries : {int64_t{0}, int64_t{700}}) {
+          GraphOptions compress = base;
+          compress.compress = true;
+          compress.slab_entries = slab_entries;
+          const auto packed = build_test_graph(scale, shape, compress);
+          ASSERT_TRUE(packed->graph.packed.active());
+          EXPECT_TRUE(packed->graph.neighbors.empty());
+          // Without the degree sort plain rows keep the input order and packed rows are by id.
+          expect_same_graph(reference->graph, packed->graph, !base.degree_sort);
+          // Fewer bytes than plain 32-bit neighbours.
+          EXPECT_LT(packed->graph.packed.bytes.size(), reference->graph.neighbors.size() * sizeof(LocalId));
+        }
+      }
+}
+
+}  // namespace
+}  // namespace g500
