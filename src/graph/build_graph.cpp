@@ -466,7 +466,10 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
     plain.emplace(PlainRowSink{g.rows, g.neighbors.data(), options.degree_sort ? &order : nullptr});
   }
   for (int64_t s = 0; s < slabs.count; ++s) {
-    if (s > 0) kept = keep_slab(s, nullptr);
+    if (s > 0) {  // only this slab's entries are routed
+      router.keep_rows(buckets.first_row(slabs.first_bucket(s)), buckets.first_row(slabs.end_bucket(s)));
+      kept = keep_slab(s, nullptr);
+    }
     if (packed)
       fill.run(*kept, *packed, nullptr);
     else

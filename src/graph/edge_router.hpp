@@ -54,6 +54,13 @@ class Router {
  public:
   Router(const Distribution& d, const ProcessGrid& grid) : d_(d), grid_(grid), nranks_(grid.size()) {}
 
+  // Routes only the entries whose row-local id is in [first, end) (the same range on every rank,
+  // whose row sets have the same size); by default all of them.
+  void keep_rows(int64_t first, int64_t end) {
+    first_row_ = static_cast<uint64_t>(first);
+    row_span_ = static_cast<uint64_t>(end - first);
+  }
+
   // Returns the entries this process receives for the chunk, valid until the next call.
   const uint64_t* route(const gen::Edge* edges, int64_t count, int64_t& received) {
     const int nthreads = omp_get_max_threads();
@@ -92,8 +99,10 @@ class Router {
         const int64_t a = edges[e].v0, b = edges[e].v1;
         if (a == b) continue;
         const Placement pa = place(d_, a), pb = place(d_, b);
-        out[at++] = make_entry(pa.row_local, pb.col_local);
-        out[at++] = make_entry(pb.row_local, pa.col_local);
+        out[at] = make_entry(pa.row_local, pb.col_local);
+        at += kept_row(pa.row_local);
+        out[at] = make_entry(pb.row_local, pa.col_local);
+        at += kept_row(pb.row_local);
       }
       ends[t] = at;
     }
@@ -122,12 +131,16 @@ class Router {
         const int64_t a = edges[e].v0, b = edges[e].v1;
         if (a == b) continue;
         const Placement pa = place(d_, a), pb = place(d_, b);
-        entries[at] = make_entry(pa.row_local, pb.col_local);
-        dest[at] = grid_.world_rank_of(pa.row, pb.col);
-        ++mine[dest[at++]];
-        entries[at] = make_entry(pb.row_local, pa.col_local);
-        dest[at] = grid_.world_rank_of(pb.row, pa.col);
-        ++mine[dest[at++]];
+        if (kept_row(pa.row_local)) {
+          entries[at] = make_entry(pa.row_local, pb.col_local);
+          dest[at] = grid_.world_rank_of(pa.row, pb.col);
+          ++mine[dest[at++]];
+        }
+        if (kept_row(pb.row_local)) {
+          entries[at] = make_entry(pb.row_local, pa.col_local);
+          dest[at] = grid_.world_rank_of(pb.row, pa.col);
+          ++mine[dest[at++]];
+        }
       }
       kept[t + 1] = at;
     }
@@ -160,9 +173,12 @@ class Router {
     return recv;
   }
 
+  bool kept_row(LocalId row) const { return static_cast<uint64_t>(row) - first_row_ < row_span_; }
+
   const Distribution& d_;
   const ProcessGrid& grid_;
   int nranks_;
+  uint64_t first_row_ = 0, row_span_ = ~uint64_t{0};
   RawBuffer<uint64_t> entries_, send_, recv_;
   RawBuffer<int> dest_;
   comm::AlltoallvLayout layout_;
