@@ -3,16 +3,15 @@
 //
 // Every rank reads its share of the edge list in chunks and routes each edge {a, b} (self-loops
 // dropped) as two directed entries: (v=a, u=b) to P(row(a), col(b)) and (v=b, u=a) to
-// P(row(b), col(a)). The edge list is never held whole. Two ways to build the CSR from there:
-//  - kept entries (when they fit in memory, the single-node case): pass 1 keeps the routed
-//    entries, grouped by buckets of consecutive rows as each chunk arrives; the rows are counted,
-//    renumbered (`reorder`, Nakao et al. 2021, section 4.2) and filled bucket by bucket, each
-//    bucket sorted in cache so every row comes out in descending-degree order (`degree-sort`).
-//    Memory: the entries, then the CSR; no access per entry lands at a random place of a
-//    whole-graph array except the lookup of the neighbour's sort key.
-//  - regenerate (memory short): pass 1 routes the chunks so receivers count row lengths; pass 2
-//    re-reads the same chunks (the generator is random-access), routes them again and fills the
-//    CSR at cursors; the rows are then sorted. Memory: the CSR plus one chunk's buffers.
+// P(row(b), col(a)) (graph/edge_router.hpp). The edge list is never held whole. The receivers keep
+// the entries of a slab of their rows, grouped by buckets of consecutive rows as each chunk
+// arrives; pass 1 also counts the rows of the other slabs. The rows are then renumbered
+// (`reorder`, Nakao et al. 2021, section 4.2) and filled bucket by bucket, each bucket sorted in
+// cache so every row comes out in descending-degree order (`degree-sort`), into plain 32-bit
+// neighbours or packed gaps (`compress`, graph/packed_rows.hpp); each further slab is one more
+// pass over the input (the generator is random-access). One slab when the entries fit, so the
+// edges are generated once; the number of slabs trades passes for memory. No access per entry
+// lands at a random place of a whole-graph array except the lookup of the neighbour's sort key.
 #include <omp.h>
 
 #include <algorithm>
