@@ -105,6 +105,44 @@ struct RowSlabs {
   int64_t end_bucket(int64_t s) const { return std::min(total_buckets, (s + 1) * buckets_per_slab); }
 };
 
+// A kept entry in as few bytes as its bucket allows: the bucket (kept apart) gives the row's high
+// bits, so an entry needs the row's offset in its bucket and the column id, e.g. 11 + 26 bits in
+// 5 bytes at SCALE 26 on one process instead of 8.
+class CompactEntries {
+ public:
+  CompactEntries(const RowBuckets& buckets, int64_t ncols)
+      : shift_(buckets.shift),
+        col_bits_(std::bit_width(static_cast<uint64_t>(std::max<int64_t>(1, ncols - 1)))),
+        width_(std::max(1, (buckets.shift + col_bits_ + 7) / 8)) {}
+  int width() const { return width_; }
+
+  void put(uint64_t entry, uint8_t* out) const {
+    const uint64_t row_offset = entry_row(entry) & ((uint64_t{1} << shift_) - 1);
+    const uint64_t packed = (row_offset << col_bits_) | static_cast<LocalId>(entry);
+    switch (width_) {  // fixed sizes: each a plain store
+      case 1: std::memcpy(out, &packed, 1); break;
+      case 2: std::memcpy(out, &packed, 2); break;
+      case 3: std::memcpy(out, &packed, 3); break;
+      case 4: std::memcpy(out, &packed, 4); break;
+      case 5: std::memcpy(out, &packed, 5); break;
+      case 6: std::memcpy(out, &packed, 6); break;
+      case 7: std::memcpy(out, &packed, 7); break;
+      default: std::memcpy(out, &packed, 8); break;
+    }
+  }
+  // Reads 8 bytes: the array is padded at its end.
+  uint64_t get(const uint8_t* in, int64_t first_row) const {
+    uint64_t packed;
+    std::memcpy(&packed, in, sizeof packed);
+    if (width_ < 8) packed &= (uint64_t{1} << (8 * width_)) - 1;
+    return make_entry(static_cast<LocalId>(first_row + static_cast<int64_t>(packed >> col_bits_)),
+                      static_cast<LocalId>(packed & ((uint64_t{1} << col_bits_) - 1)));
+  }
+
+ private:
+  int shift_, col_bits_, width_;
+};
+
 // One slab's entries, kept with one copy only: each routed chunk's entries of the slab are
 // appended already grouped by row bucket (a stable counting sort while the chunk is still in
 // cache), so bucket b's entries are one segment per chunk, and reading the segments in chunk
@@ -112,9 +150,11 @@ struct RowSlabs {
 // their rows' lengths during the first pass.
 class BucketedEntries {
  public:
-  BucketedEntries(const RowBuckets& buckets, int64_t first_bucket, int64_t end_bucket, int64_t expected_entries)
-      : buckets_(buckets), first_(first_bucket), count_(end_bucket - first_bucket) {
-    entries_.reserve(static_cast<size_t>(std::max<int64_t>(0, expected_entries)));
+  BucketedEntries(const RowBuckets& buckets, int64_t first_bucket, int64_t end_bucket, int64_t expected_entries,
+                  int64_t ncols)
+      : buckets_(buckets), codec_(buckets, ncols), first_(first_bucket), count_(end_bucket - first_bucket) {
+    // Reserved address space only: pages count in memory once written.
+    bytes_.reserve(static_cast<size_t>(std::max<int64_t>(0, expected_entries)) * codec_.width() + kPadding);
     segment_starts_.push_back(0);
   }
 
@@ -123,13 +163,13 @@ class BucketedEntries {
   void append_chunk(const uint64_t* in, int64_t n, int64_t* other_lengths) {
     const int T = omp_get_max_threads();
     const int64_t nb = count_;
+    const int width = codec_.width();
     const uint64_t first = static_cast<uint64_t>(first_), span = static_cast<uint64_t>(nb);
     next_.assign(static_cast<size_t>(T) * nb, 0);  // [thread][bucket]
     const size_t starts_at = segment_starts_.size() - 1;  // the previous chunk's end: this chunk's start
     segment_starts_.resize(starts_at + nb + 1);
     int64_t* starts = &segment_starts_[starts_at];
-    const int64_t base = static_cast<int64_t>(entries_.size());
-    int64_t total = base;
+    int64_t total = entries_;
 #pragma omp parallel num_threads(T)
     {
       const int t = omp_get_thread_num();
@@ -155,42 +195,54 @@ class BucketedEntries {
           }
         }
         starts[nb] = total;
-        entries_.resize(total);  // uninitialised: every new element is written below
+        bytes_.resize(static_cast<size_t>(total) * width + kPadding);  // uninitialised
+        entries_ = total;
       }
-      uint64_t* out = entries_.data();
+      uint8_t* out = bytes_.data();
       for (int64_t k = lo; k < hi; ++k) {
         const uint64_t b = static_cast<uint64_t>(buckets_.of(in[k])) - first;
-        if (b < span) out[mine[b]++] = in[k];
+        if (b < span) codec_.put(in[k], out + mine[b]++ * width);
       }
     }
     ++chunks_;
   }
 
-  // Calls f(entries, count) for each of bucket b's segments (b counted from the slab's first), in
-  // chunk order.
+  // Calls f(entries, count) with bucket b's entries (b counted from the slab's first) in chunk
+  // order, a batch at a time.
   template <class F>
   void for_each_segment(int64_t b, F f) const {
+    constexpr int64_t kBatch = 256;
+    uint64_t batch[kBatch];
+    const int width = codec_.width();
+    const int64_t first_row = buckets_.first_row(first_ + b);
     for (int64_t c = 0; c < chunks_; ++c) {
       const int64_t* starts = &segment_starts_[static_cast<size_t>(c) * count_];
-      if (starts[b + 1] > starts[b]) f(entries_.data() + starts[b], starts[b + 1] - starts[b]);
+      for (int64_t k = starts[b]; k < starts[b + 1]; k += kBatch) {
+        const int64_t n = std::min(kBatch, starts[b + 1] - k);
+        const uint8_t* in = bytes_.data() + k * width;
+        for (int64_t i = 0; i < n; ++i) batch[i] = codec_.get(in + i * width, first_row);
+        f(batch, n);
+      }
     }
   }
   int64_t bucket_size(int64_t b) const {
     int64_t n = 0;
-    for_each_segment(b, [&](const uint64_t*, int64_t count) { n += count; });
+    for (int64_t c = 0; c < chunks_; ++c) {
+      const int64_t* starts = &segment_starts_[static_cast<size_t>(c) * count_];
+      n += starts[b + 1] - starts[b];
+    }
     return n;
   }
   int64_t first_bucket() const { return first_; }
   int64_t buckets() const { return count_; }
-  void release() {
-    LargeArray<uint64_t>().swap(entries_);
-    std::vector<int64_t>().swap(segment_starts_);
-  }
 
  private:
+  static constexpr size_t kPadding = sizeof(uint64_t);  // get() reads 8 bytes
   const RowBuckets& buckets_;
+  CompactEntries codec_;
   int64_t first_, count_;
-  LargeArray<uint64_t> entries_;
+  LargeArray<uint8_t> bytes_;
+  int64_t entries_ = 0;
   // Chunk c's bucket b begins at [c * count_ + b] and ends at [c * count_ + b + 1]: a chunk's end
   // is the next chunk's start.
   std::vector<int64_t> segment_starts_;
@@ -359,18 +411,18 @@ std::vector<LocalId> first_neighbors_of(const LocalGraph& g) {
   return first;
 }
 
-// Kept entries take 8 bytes each; kernel 1 keeps at most this share of the node's memory in them
+// Kernel 1 keeps at most this share of the node's memory in kept entries
 // (the rest holds the graph being built and the rows' tables), so a block whose entries need more
 // is built in several slabs, each a pass over the input.
 constexpr double kKeptEntriesMemoryShare = 0.4;
 
 // Collective: the number of slabs (the same on every rank: every pass routes collectively).
-int64_t slabs_needed(const EdgeSource& source, const ProcessGrid& grid, const GraphOptions& options) {
+int64_t slabs_needed(const EdgeSource& source, const ProcessGrid& grid, const GraphOptions& options, int entry_bytes) {
   const double entries_per_rank = 2.0 * static_cast<double>(source.global_edges) / grid.size();
   double per_slab = options.slab_entries > 0
                         ? static_cast<double>(options.slab_entries)
                         : kKeptEntriesMemoryShare * static_cast<double>(physical_memory_bytes()) /
-                              (ranks_on_this_node(grid.world()) * static_cast<double>(sizeof(uint64_t)));
+                              (ranks_on_this_node(grid.world()) * static_cast<double>(entry_bytes));
   int64_t slabs = static_cast<int64_t>(std::ceil(entries_per_rank / std::max(1.0, per_slab)));
   slabs = std::max<int64_t>(1, slabs);
   MPI_Allreduce(MPI_IN_PLACE, &slabs, 1, MPI_INT64_T, MPI_MAX, grid.world());
@@ -404,13 +456,16 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
   const int64_t nrows = d.row_set_size();
   const int64_t expected = static_cast<int64_t>(2.1 * static_cast<double>(source.global_edges) / grid.size());
   const RowBuckets buckets(nrows, expected);
-  const RowSlabs slabs(buckets, slabs_needed(source, grid, options));
-  const int64_t expected_per_slab = expected / slabs.count + 1;
+  const RowSlabs slabs(buckets, slabs_needed(source, grid, options, CompactEntries(buckets, d.col_set_size()).width()));
+  // Reserved address space, so room for slabs somewhat above the average costs nothing.
+  constexpr double kSlabSizeHeadroom = 1.25;
+  const int64_t expected_per_slab = static_cast<int64_t>(kSlabSizeHeadroom * static_cast<double>(expected) / slabs.count) + 1;
   Router router(d, grid);
   RawBuffer<gen::Edge> buffer;
 
   auto keep_slab = [&](int64_t s, int64_t* other_lengths) {
-    auto kept = std::make_unique<BucketedEntries>(buckets, slabs.first_bucket(s), slabs.end_bucket(s), expected_per_slab);
+    auto kept = std::make_unique<BucketedEntries>(buckets, slabs.first_bucket(s), slabs.end_bucket(s), expected_per_slab,
+                                                  d.col_set_size());
     for_each_routed_chunk(source, grid.world(), router, buffer, g.input_read_seconds,
                           [&](const uint64_t* entries, int64_t n) { kept->append_chunk(entries, n, other_lengths); });
     return kept;
