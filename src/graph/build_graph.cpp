@@ -27,7 +27,9 @@
 #include "graph/column_blocks.hpp"
 #include "graph/edge_router.hpp"
 #include "graph/local_graph.hpp"
+#include "graph/memory_plan.hpp"
 #include "graph/packed_rows.hpp"
+#include "graph/row_buckets.hpp"
 #include "util/fast_divisor.hpp"
 #include "util/memory.hpp"
 
@@ -70,25 +72,6 @@ NeighborOrder neighbor_order(const LocalGraph& g, const ProcessGrid& grid) {
   return order;
 }
 
-// Kept-entries path: the entries are grouped by buckets of 2^shift consecutive (original) row
-// ids, sized so that one bucket's entries, its rows' cursors and the scratch to sort it stay in a
-// core's cache. Counting the rows and filling them then touch memory bucket by bucket instead of
-// at a random place per entry.
-struct RowBuckets {
-  int shift = 0;
-  int64_t count = 0;
-
-  RowBuckets(int64_t nrows, int64_t expected_entries) {
-    constexpr int64_t kEntriesPerBucket = int64_t{1} << 16;  // 512 KiB of entries
-    const int64_t per_row = std::max<int64_t>(1, expected_entries / std::max<int64_t>(1, nrows));
-    const int64_t rows = std::max<int64_t>(1, kEntriesPerBucket / per_row);
-    shift = std::bit_width(static_cast<uint64_t>(rows)) - 1;
-    count = (nrows + (int64_t{1} << shift) - 1) >> shift;
-  }
-  int64_t first_row(int64_t b) const { return b << shift; }
-  int64_t of(uint64_t entry) const { return static_cast<int64_t>(entry >> (32 + shift)); }
-};
-
 // Slabs: runs of whole row buckets whose entries are kept and filled together. Pass s over the
 // input keeps slab s's entries only, so the kept entries of one slab, not of the whole block, are
 // in memory at a time; one slab is the whole block when it fits.
@@ -113,7 +96,7 @@ class CompactEntries {
   CompactEntries(const RowBuckets& buckets, int64_t ncols)
       : shift_(buckets.shift),
         col_bits_(std::bit_width(static_cast<uint64_t>(std::max<int64_t>(1, ncols - 1)))),
-        width_(std::max(1, (buckets.shift + col_bits_ + 7) / 8)) {}
+        width_(compact_entry_bytes(buckets, ncols)) {}
   int width() const { return width_; }
 
   void put(uint64_t entry, uint8_t* out) const {
@@ -411,20 +394,11 @@ std::vector<LocalId> first_neighbors_of(const LocalGraph& g) {
   return first;
 }
 
-// Kernel 1 keeps at most this share of the node's memory in kept entries
-// (the rest holds the graph being built and the rows' tables), so a block whose entries need more
-// is built in several slabs, each a pass over the input.
-constexpr double kKeptEntriesMemoryShare = 0.4;
-
-// Collective: the number of slabs (the same on every rank: every pass routes collectively).
-int64_t slabs_needed(const EdgeSource& source, const ProcessGrid& grid, const GraphOptions& options, int entry_bytes) {
-  const double entries_per_rank = 2.0 * static_cast<double>(source.global_edges) / grid.size();
-  double per_slab = options.slab_entries > 0
-                        ? static_cast<double>(options.slab_entries)
-                        : kKeptEntriesMemoryShare * static_cast<double>(physical_memory_bytes()) /
-                              (ranks_on_this_node(grid.world()) * static_cast<double>(entry_bytes));
-  int64_t slabs = static_cast<int64_t>(std::ceil(entries_per_rank / std::max(1.0, per_slab)));
-  slabs = std::max<int64_t>(1, slabs);
+// Collective: the number of slabs, the same on every rank (every pass routes collectively).
+int64_t slabs_needed(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid, const GraphOptions& options) {
+  const GraphShape shape{source.global_edges, source.kronecker_scale, source.local_count};
+  const double node_bytes_per_rank = static_cast<double>(physical_memory_bytes()) / ranks_on_this_node(grid.world());
+  int64_t slabs = choose_slabs(shape, d, options, node_bytes_per_rank, omp_get_max_threads());
   MPI_Allreduce(MPI_IN_PLACE, &slabs, 1, MPI_INT64_T, MPI_MAX, grid.world());
   return slabs;
 }
@@ -454,9 +428,9 @@ std::vector<int64_t> plan_rows(LocalGraph& g, const std::vector<int64_t>& length
 void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& grid, const GraphOptions& options) {
   const Distribution& d = g.dist;
   const int64_t nrows = d.row_set_size();
-  const int64_t expected = static_cast<int64_t>(2.1 * static_cast<double>(source.global_edges) / grid.size());
+  const int64_t expected = expected_entries_per_rank(source.global_edges, grid.size());
   const RowBuckets buckets(nrows, expected);
-  const RowSlabs slabs(buckets, slabs_needed(source, grid, options, CompactEntries(buckets, d.col_set_size()).width()));
+  const RowSlabs slabs(buckets, slabs_needed(source, d, grid, options));
   // Reserved address space, so room for slabs somewhat above the average costs nothing.
   constexpr double kSlabSizeHeadroom = 1.25;
   const int64_t expected_per_slab = static_cast<int64_t>(kSlabSizeHeadroom * static_cast<double>(expected) / slabs.count) + 1;

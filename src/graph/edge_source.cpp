@@ -12,6 +12,7 @@ EdgeSource kronecker_edge_source(const gen::KroneckerGenerator& generator, int r
   const int64_t end = source.global_edges * (rank + 1) / nranks;
   source.local_begin = begin;
   source.local_count = end - begin;
+  source.kronecker_scale = generator.spec().scale;
   source.read = [&generator, begin](int64_t offset, int64_t count, gen::Edge* out) {
     constexpr int64_t kPiece = 4096;  // edges per task: small enough to balance threads
     const int64_t pieces = (count + kPiece - 1) / kPiece;

@@ -14,6 +14,7 @@ struct EdgeSource {
   int64_t global_edges = 0;
   int64_t local_begin = 0;  // this rank's share of the global edge list
   int64_t local_count = 0;
+  int kronecker_scale = 0;  // > 0: the Kronecker graph of this SCALE (whose degrees are known in advance)
   // Writes edges [local_begin + offset, local_begin + offset + count) to out (may use threads).
   std::function<void(int64_t offset, int64_t count, gen::Edge* out)> read;
 };

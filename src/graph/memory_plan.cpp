@@ -1,0 +1,97 @@
+#include "graph/memory_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "graph/edge_router.hpp"
+#include "graph/row_buckets.hpp"
+#include "util/bitmap.hpp"
+
+namespace g500 {
+
+double kronecker_nonempty_row_share(int scale, int64_t nedges, int grid_cols) {
+  // The generator's initiator A, B, C, D = 0.57, 0.19, 0.19, 0.05 (reference 3.0): a bit of an
+  // endpoint is 0 with probability A + B = 0.76.
+  constexpr double kZeroBit = 0.76, kOneBit = 0.24;
+  const double per_block = 2.0 * static_cast<double>(nedges) / std::max(1, grid_cols);
+  double nonempty = 0, binomial = 1;  // binomial = C(scale, k)
+  for (int k = 0; k <= scale; ++k) {
+    const double p = std::pow(kZeroBit, scale - k) * std::pow(kOneBit, k);
+    nonempty += binomial * -std::expm1(-per_block * p);
+    binomial = binomial * (scale - k) / (k + 1);
+  }
+  return nonempty / std::ldexp(1.0, scale);
+}
+
+double packed_bytes_per_entry(int scale) {
+  // Measured on the Kronecker graphs with the degree sort, one process (other grids within 1 %):
+  // SCALE 16 1.178, 18 1.285, 20 1.409, 22 1.545, 24 1.691; odd SCALEs halfway. The gaps shrink relative to the
+  // column count as hubs grow, but the count grows: about 0.07 more per SCALE, taken as 0.08
+  // beyond the measured range.
+  constexpr int kFirst = 16, kLast = 24;
+  constexpr double kMeasured[] = {1.178, 1.232, 1.285, 1.347, 1.409, 1.477, 1.545, 1.618, 1.691};
+  constexpr double kPerScaleBeyond = 0.08;
+  if (scale <= kFirst) return kMeasured[0];
+  if (scale <= kLast) return kMeasured[scale - kFirst];
+  return kMeasured[kLast - kFirst] + kPerScaleBeyond * (scale - kLast);
+}
+
+GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
+                              double kept_budget_bytes, int threads) {
+  const int ranks = d.R * d.C;
+  const double rows = static_cast<double>(d.row_set_size()), cols = static_cast<double>(d.col_set_size());
+  const double owned = static_cast<double>(d.block);
+  const double entries = 2.0 * static_cast<double>(shape.nedges) / ranks;
+  const double nonempty = shape.scale > 0 ? rows * kronecker_nonempty_row_share(shape.scale, shape.nedges, d.C) : rows;
+  const double slots = options.bcsr ? nonempty : rows;
+  constexpr double kWord = sizeof(int64_t), kId = sizeof(LocalId);
+
+  GraphMemory m;
+  const double row_index = options.bcsr ? (nonempty + 1) * kWord + rows / 8 + (rows / kBitsPerWord + 1) * kWord
+                                        : (rows + 1) * kWord;
+  const bool key_tables = options.degree_sort && !(options.reorder && d.R == 1);
+  const double neighbours =
+      options.compress ? entries * (shape.scale > 0 ? packed_bytes_per_entry(shape.scale) : kId) +  // other graphs: 4-byte gaps
+                             slots * sizeof(uint64_t) + (key_tables ? 2 * cols * kId : 0)
+                       : entries * kId;
+  const double first_neighbours = slots * kId * (options.reorder ? 2 : 1);
+  const double renumbering = options.reorder ? (2 * owned + rows + cols) * kId : 0;
+  m.graph = row_index + neighbours + first_neighbours + owned * kWord + renumbering;
+
+  const RowBuckets buckets(d.row_set_size(), expected_entries_per_rank(shape.nedges, ranks));
+  const double entry_bytes = compact_entry_bytes(buckets, d.col_set_size());
+  const double all_kept = entries * entry_bytes;
+  m.slabs = kept_budget_bytes > 0 ? std::max<int64_t>(1, static_cast<int64_t>(std::ceil(all_kept / kept_budget_bytes))) : 1;
+  const double chunks = std::ceil(static_cast<double>(shape.local_edges) / kChunkEdges);
+  const double segment_starts = chunks * (static_cast<double>(buckets.count) / m.slabs + 1) * kWord;
+  m.kept_entries = all_kept / m.slabs + segment_starts;
+
+  const double chunk = std::min<double>(static_cast<double>(shape.local_edges), kChunkEdges);
+  const double routed = ranks == 1 ? 2 * chunk * kWord  // entries kept as they are made
+                                   : 2 * chunk * (kWord + sizeof(int) + 2 * kWord);  // entries, ranks, send, receive
+  constexpr double kBucketScratchPerThread = 4.0 * (int64_t{1} << 16) * sizeof(uint64_t);  // items, sort spare
+  m.chunk_buffers = chunk * sizeof(gen::Edge) + routed + threads * kBucketScratchPerThread;
+  // Pass 1 counts every row; the fill needs the forward maps and the sort keys of the columns.
+  const double counting = rows * kWord;
+  const double filling = (options.reorder ? rows + cols : 0) * kId + (options.degree_sort || options.compress ? cols * kId : 0);
+  m.row_tables = std::max(counting, filling);
+  return m;
+}
+
+int64_t choose_slabs(const GraphShape& shape, const Distribution& d, const GraphOptions& options, double node_bytes_per_rank,
+                     int threads) {
+  if (options.slab_entries > 0) {
+    const double entries = 2.0 * static_cast<double>(shape.nedges) / (d.R * d.C);
+    return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(entries / static_cast<double>(options.slab_entries))));
+  }
+  const GraphMemory all = plan_graph_memory(shape, d, options, 0, threads);
+  const double others = all.graph + all.row_tables + all.chunk_buffers;
+  const double kept = all.kept_entries;
+  const double modest = kModestMemoryShare * node_bytes_per_rank - others;
+  if (modest > 0 && kept / modest <= kPreferredMostSlabs) return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(kept / modest)));
+  const double most = kMostMemoryShare * node_bytes_per_rank - others;
+  if (most <= 0) return kPreferredMostSlabs;  // the graph alone does not fit: the run's memory check says so
+  return std::max<int64_t>(kPreferredMostSlabs, static_cast<int64_t>(std::ceil(kept / most)));
+}
+
+}  // namespace g500

@@ -1,0 +1,53 @@
+// What kernel 1 will need, per process, before it runs: the finished graph (Nakao et al. 2021,
+// Table 2's arrays, with the packed neighbours of graph/packed_rows.hpp) and kernel 1's working
+// arrays (the kept entries of one slab, the row tables, the chunk buffers). The number of slabs
+// comes from the same figures, so the run's memory estimate and kernel 1's choice agree.
+#pragma once
+#include <cstdint>
+
+#include "graph/distribution.hpp"
+#include "graph/local_graph.hpp"
+
+namespace g500 {
+
+struct GraphShape {
+  int64_t nedges = 0;        // input edges, global
+  int scale = 0;             // > 0: a Kronecker graph of this SCALE (its degrees are known in advance)
+  int64_t local_edges = 0;   // this rank's share of the input edge list
+};
+
+struct GraphMemory {
+  double graph = 0;          // the finished graph
+  double kept_entries = 0;   // one slab's kept entries
+  double row_tables = 0;     // row lengths, forward maps, sort keys, plain row starts while building
+  double chunk_buffers = 0;  // one chunk of input edges and its routed entries
+  int64_t slabs = 1;
+  double kernel1_peak() const { return graph + kept_entries + row_tables + chunk_buffers; }
+};
+
+// The share of a Kronecker graph's rows that have an edge in a process's block on a grid of C
+// columns: a vertex with k one-bits in its SCALE-bit id is an endpoint of each edge end with
+// probability (A+B)^(SCALE-k) (C+D)^k (the generator's parameters, symmetric: A+B = A+C), so its
+// entries in one of the C blocks of its row number about 2M p / C, and the row is empty with
+// probability exp(-2M p / C).
+double kronecker_nonempty_row_share(int scale, int64_t nedges, int grid_cols);
+
+// Packed bytes per edge entry of the Kronecker graph at a SCALE (measured, see the .cpp).
+double packed_bytes_per_entry(int scale);
+
+// Per process. `kept_budget_bytes`: what kernel 1 may keep in entries at a time (0: everything).
+GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
+                              double kept_budget_bytes, int threads);
+
+// How many slabs (passes over the input) kernel 1 makes. It prefers to stay within a modest share
+// of the node's memory, leaving the rest to the system and other work, as long as that takes at
+// most a few passes (each costs a generation of the edges: about 12 s at SCALE 26 on two cores);
+// beyond, it uses most of the memory to keep the passes few. `node_bytes_per_rank`: the node's
+// memory over the ranks sharing it.
+constexpr double kModestMemoryShare = 0.4;
+constexpr double kMostMemoryShare = 0.85;
+constexpr int64_t kPreferredMostSlabs = 4;
+int64_t choose_slabs(const GraphShape& shape, const Distribution& d, const GraphOptions& options, double node_bytes_per_rank,
+                     int threads);
+
+}  // namespace g500

@@ -1,0 +1,42 @@
+// Kernel 1 keeps its routed entries grouped by buckets of 2^shift consecutive (original) row ids,
+// sized so that one bucket's entries, its rows' cursors and the scratch to sort it stay in a
+// core's cache. Counting the rows and filling them then touch memory bucket by bucket instead of
+// at a random place per entry (graph/build_graph.cpp).
+#pragma once
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+
+namespace g500 {
+
+struct RowBuckets {
+  int shift = 0;
+  int64_t count = 0;
+
+  RowBuckets(int64_t nrows, int64_t expected_entries) {
+    constexpr int64_t kEntriesPerBucket = int64_t{1} << 16;  // 512 KiB of 8-byte entries
+    const int64_t per_row = std::max<int64_t>(1, expected_entries / std::max<int64_t>(1, nrows));
+    const int64_t rows = std::max<int64_t>(1, kEntriesPerBucket / per_row);
+    shift = std::bit_width(static_cast<uint64_t>(rows)) - 1;
+    count = (nrows + (int64_t{1} << shift) - 1) >> shift;
+  }
+  int64_t first_row(int64_t b) const { return b << shift; }
+  // The bucket of an entry (row << 32 | column).
+  int64_t of(uint64_t entry) const { return static_cast<int64_t>(entry >> (32 + shift)); }
+};
+
+// Edge entries a process expects to receive: two per input edge, over the processes, with room
+// for the imbalance of the distribution (a few per cent).
+inline int64_t expected_entries_per_rank(int64_t global_edges, int ranks) {
+  constexpr double kImbalanceRoom = 1.05;
+  return static_cast<int64_t>(kImbalanceRoom * 2.0 * static_cast<double>(global_edges) / std::max(1, ranks));
+}
+
+// Bytes of a kept entry: its row's offset in the bucket and its column id (the bucket gives the
+// rest of the row id).
+inline int compact_entry_bytes(const RowBuckets& buckets, int64_t ncols) {
+  const int col_bits = std::bit_width(static_cast<uint64_t>(std::max<int64_t>(1, ncols - 1)));
+  return std::max(1, (buckets.shift + col_bits + 7) / 8);
+}
+
+}  // namespace g500
