@@ -25,6 +25,7 @@
 #include "graph/column_blocks.hpp"
 #include "graph/edge_router.hpp"
 #include "graph/local_graph.hpp"
+#include "graph/pack_rows.hpp"
 #include "util/fast_divisor.hpp"
 #include "util/memory.hpp"
 
@@ -349,7 +350,7 @@ std::vector<int64_t> plan_rows(LocalGraph& g, const std::vector<int64_t>& length
 // The kept-entries path: pass 1 keeps the routed entries, which are then grouped by row bucket,
 // counted and dealt to the rows bucket by bucket (sorted on the way with `degree-sort`).
 std::vector<int64_t> build_from_kept_entries(LocalGraph& g, const EdgeSource& source, const ProcessGrid& grid,
-                                             const GraphOptions& options) {
+                                             const GraphOptions& options, NeighborOrder& order) {
   const Distribution& d = g.dist;
   const int64_t nrows = d.row_set_size();
   const int64_t expected = static_cast<int64_t>(2.1 * static_cast<double>(source.global_edges) / grid.size());
@@ -368,7 +369,6 @@ std::vector<int64_t> build_from_kept_entries(LocalGraph& g, const EdgeSource& so
   std::vector<int64_t>().swap(lengths);
   g.neighbors.resize(row_starts[nrows]);
 
-  NeighborOrder order;
   std::vector<LocalId> key_of_entry_column;
   const LocalId* col_new = options.reorder ? forward.col_new.data() : nullptr;
   if (options.degree_sort) {
@@ -399,7 +399,7 @@ std::vector<int64_t> build_from_kept_entries(LocalGraph& g, const EdgeSource& so
 // routes the same edges again and fills each row at its cursor in arrival order; the rows are
 // then sorted with `degree-sort`. Memory is the CSR plus one chunk's buffers.
 std::vector<int64_t> build_by_regenerating(LocalGraph& g, const EdgeSource& source, const ProcessGrid& grid,
-                                           const GraphOptions& options) {
+                                           const GraphOptions& options, NeighborOrder& order) {
   const Distribution& d = g.dist;
   const int64_t nrows = d.row_set_size();
   Router router(d, grid);
@@ -428,7 +428,10 @@ std::vector<int64_t> build_by_regenerating(LocalGraph& g, const EdgeSource& sour
   for_each_routed_chunk(source, grid.world(), router, buffer, g.input_read_seconds, fill);
   forward = ForwardMaps();
   std::vector<int64_t>().swap(cursor);
-  if (options.degree_sort) sort_rows_by_degree(g, neighbor_order(g, grid), row_starts);
+  if (options.degree_sort) {
+    order = neighbor_order(g, grid);
+    sort_rows_by_degree(g, order, row_starts);
+  }
   return row_starts;
 }
 
@@ -438,8 +441,9 @@ LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, 
   LocalGraph g;
   g.dist = Distribution(source.nvertices, grid.rows(), grid.cols(), grid.row(), grid.col(), options.layout);
   const bool keep = options.keep_entries && keep_entries_for_pass_two(source, grid);
-  std::vector<int64_t> row_starts =
-      keep ? build_from_kept_entries(g, source, grid, options) : build_by_regenerating(g, source, grid, options);
+  NeighborOrder order;  // with `degree-sort`: the rows' order, which packed rows keep
+  std::vector<int64_t> row_starts = keep ? build_from_kept_entries(g, source, grid, options, order)
+                                         : build_by_regenerating(g, source, grid, options, order);
   g.rows = RowIndex(std::move(row_starts), options.bcsr);
   g.first_neighbors = first_neighbors_of(g);
   if (g.renumbering.active()) {
@@ -451,6 +455,7 @@ LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, 
   }
   int64_t local = g.local_edges();
   MPI_Allreduce(&local, &g.global_directed_edges, 1, MPI_INT64_T, MPI_SUM, grid.world());
+  if (options.compress) pack_rows(g, RowOrder{options.degree_sort, std::move(order.key_of), std::move(order.column_of)});
   return g;
 }
 

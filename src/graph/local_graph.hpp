@@ -11,6 +11,7 @@
 #include "graph/distribution.hpp"
 #include "graph/edge_source.hpp"
 #include "graph/grid.hpp"
+#include "graph/packed_rows.hpp"
 #include "graph/renumbering.hpp"
 #include "graph/row_index.hpp"
 #include "util/bitmap.hpp"
@@ -22,7 +23,9 @@ struct LocalGraph {
   Distribution dist;
   RowIndex rows;                      // where each row's neighbours start (CSR or BCSR, 4.1)
   LargeArray<LocalId> neighbors;      // column-local ids; by descending degree with `degree-sort`,
-                                      // else in a deterministic arrival order
+                                      // else in a deterministic arrival order; empty with `compress`
+  // With `compress`: the neighbours after each row's first as varint gaps (graph/packed_rows.hpp).
+  PackedRows packed;
   // The first neighbour of every row (per non-empty row with BCSR, per row with plain CSR), kept
   // densely so the bottom-up search reads it as one stream: after the degree sort the first
   // neighbour is the likeliest parent, and most rows need no other (see bfs/bottom_up.cpp).
@@ -56,10 +59,10 @@ struct LocalGraph {
 
   int64_t row_begin(int64_t v) const { return rows.begin(v); }
   int64_t row_end(int64_t v) const { return rows.end(v); }
-  int64_t local_edges() const { return static_cast<int64_t>(neighbors.size()); }
+  int64_t local_edges() const { return packed.active() ? rows.num_entries() : static_cast<int64_t>(neighbors.size()); }
   size_t memory_bytes() const {
     const RowIndex::Memory m = rows.memory();
-    return m.row_starts + m.bitmap + m.offsets + neighbors.size() * sizeof(LocalId) +
+    return m.row_starts + m.bitmap + m.offsets + neighbors.size() * sizeof(LocalId) + packed.memory_bytes() +
            (first_neighbors.size() + first_neighbors_original.size()) * sizeof(LocalId) + owned_degree.size() * sizeof(int64_t) +
            (renumbering.owned_new.size() + renumbering.owned_original.size() + renumbering.row_original.size() +
             renumbering.col_original.size()) * sizeof(LocalId);
@@ -70,6 +73,7 @@ struct GraphOptions {
   bool bcsr = true;         // bitmap-based CSR row index (Nakao et al. 2021, section 4.1); false: plain CSR
   bool degree_sort = true;  // each row's neighbours by descending degree (the aim of Nakao et al. 2021, section 4.2)
   bool reorder = true;      // vertices renumbered by degree inside each process (Nakao et al. 2021, section 4.2)
+  bool compress = true;     // neighbours stored as varint gaps of their sort keys (graph/packed_rows.hpp)
   // Hold pass 1's entries in memory for pass 2 when they fit (false: always generate them again,
   // the path taken when memory is short; tests use it to cover that path at small SCALEs).
   bool keep_entries = true;
