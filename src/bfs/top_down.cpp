@@ -138,7 +138,7 @@ int64_t DistributedBfs::expand_row_pieces(int t, std::vector<std::vector<uint64_
       candidate(piece.first);
       ++e;
     }
-    PackedRows::Reader reader(packed, piece.gaps, piece.key);
+    PackedRows::Reader reader = packed.resume(piece.gaps, piece.key);
     for (; e < piece.end; ++e) candidate(reader.next());
   };
   std::vector<int64_t> first_piece(nthreads_ + 1, 0);  // where each thread's list starts

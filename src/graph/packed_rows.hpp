@@ -104,15 +104,17 @@ struct PackedRows {
   LocalId column(LocalId key) const { return column_of_key.empty() ? key : column_of_key[key]; }
   LocalId key(LocalId column) const { return key_of_column.empty() ? column : key_of_column[column]; }
 
-  // A cursor over one row's gaps: next() gives the following neighbour's column id.
+  // A cursor over one row's gaps: next() gives the following neighbour's column id. Holds the
+  // key table itself, so that a reader in a loop lives in registers.
   class Reader {
    public:
-    Reader(const PackedRows& rows, const uint8_t* in, uint32_t key) : rows_(rows), in_(in), key_(key) {}
+    Reader(const LocalId* column_of_key, const uint8_t* in, uint32_t key)
+        : column_of_key_(column_of_key), in_(in), key_(key) {}
     LocalId next() {
       uint32_t gap;
       in_ = varint::get(in_, gap);
       key_ += gap;
-      return rows_.column(key_);
+      return column_of_key_ ? column_of_key_[key_] : key_;
     }
     // Passes over `count` neighbours without looking them up.
     void skip(int64_t count) { in_ = varint::skip(in_, count, key_); }
@@ -120,12 +122,15 @@ struct PackedRows {
     uint32_t key() const { return key_; }
 
    private:
-    const PackedRows& rows_;
+    const LocalId* column_of_key_;  // null: the keys are the column ids
     const uint8_t* in_;
     uint32_t key_;
   };
+  const LocalId* key_table() const { return column_of_key.empty() ? nullptr : column_of_key.data(); }
   // Reader of row slot r's neighbours after its first one, `first` (a column id).
-  Reader after_first(int64_t r, LocalId first) const { return Reader(*this, bytes.data() + offset[r], key(first)); }
+  Reader after_first(int64_t r, LocalId first) const { return Reader(key_table(), bytes.data() + offset[r], key(first)); }
+  // Reader from a position inside a row, after the entry of sort key `key`.
+  Reader resume(const uint8_t* in, uint32_t key) const { return Reader(key_table(), in, key); }
 
   // Calls f(column) for the neighbours after the first of row slot r, which has n >= 1 entries
   // and first neighbour `first` (a column id); stops early when f returns true. Returns the
@@ -141,8 +146,21 @@ struct PackedRows {
   // Writes all n >= 1 neighbours of row slot r (column ids, `first` included) to out[0, n).
   void decode_row(int64_t r, int64_t n, LocalId first, LocalId* out) const {
     out[0] = first;
-    Reader reader = after_first(r, first);
-    for (int64_t i = 1; i < n; ++i) out[i] = reader.next();
+    const uint8_t* in = bytes.data() + offset[r];
+    uint32_t k = key(first), gap;
+    if (const LocalId* table = key_table()) {
+      for (int64_t i = 1; i < n; ++i) {
+        in = varint::get(in, gap);
+        k += gap;
+        out[i] = table[k];
+      }
+    } else {
+      for (int64_t i = 1; i < n; ++i) {
+        in = varint::get(in, gap);
+        k += gap;
+        out[i] = k;
+      }
+    }
   }
 
   // Bytes of each part, as stored.

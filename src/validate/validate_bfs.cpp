@@ -79,7 +79,7 @@ EdgeCheck check_edges(const LocalGraph& graph, const std::vector<T>& row_depth, 
   int64_t reached_entries = 0;
   int64_t bad_v = std::numeric_limits<int64_t>::max();  // the lowest row with a bad entry
   const PackedRows& packed = graph.packed;
-  std::vector<LocalId> unpacked;
+  LargeArray<LocalId> unpacked;  // a packed row decoded (resized without zeroing)
 #pragma omp parallel for schedule(dynamic, 16) reduction(+ : reached_entries) reduction(min : bad_v) firstprivate(unpacked)
   for (int64_t w = 0; w < nwords; ++w) {
     uint64_t bits = has_edges[w];
