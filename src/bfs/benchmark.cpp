@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <thread>
 
 #include "run/roots.hpp"
@@ -51,8 +52,8 @@ int64_t teps_edge_count(const LocalGraph& graph, const std::vector<int64_t>& par
 }  // namespace
 
 const std::vector<std::string>& switchable_techniques() {
-  static const std::vector<std::string> names{"bcsr",         "reorder",       "yoo",    "degree-sort", "lb-topdown",
-                                              "bu-alltoallv", "sparse-switch", "overlap"};
+  static const std::vector<std::string> names{"bcsr",         "reorder",       "yoo",     "degree-sort", "lb-topdown",
+                                              "bu-alltoallv", "sparse-switch", "overlap", "compress"};
   return names;
 }
 
@@ -77,6 +78,7 @@ void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config)
     else if (name == "lb-topdown") config.bfs.lb_topdown = false;
     else if (name == "sparse-switch") config.bfs.sparse_switch = false;
     else if (name == "overlap") config.bfs.overlap = false;
+    else if (name == "compress") config.graph.compress = false;
     else
       throw UsageError("--disable: unknown technique '" + name + "' (switchable: " + switchable_list() + ")");
     config.disabled.push_back(name);
@@ -118,11 +120,22 @@ LocalGraph build_timed_graph(const BenchmarkConfig& config, const ProcessGrid& g
   MPI_Allreduce(MPI_IN_PLACE, &graph_bytes, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
   result.graph_bytes_max_rank = graph_bytes;
   const RowIndex::Memory m = graph.rows.memory();
-  unsigned long long sizes[5] = {m.row_starts, m.bitmap, m.offsets, m.plain_csr_row_starts,
-                                 graph.neighbors.size() * sizeof(LocalId)};
-  MPI_Allreduce(MPI_IN_PLACE, sizes, 5, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
+  const PackedRows& packed = graph.packed;
+  const size_t first_neighbor_bytes = (graph.first_neighbors.size() + graph.first_neighbors_original.size()) * sizeof(LocalId);
+  unsigned long long sizes[] = {m.row_starts,
+                                m.bitmap,
+                                m.offsets,
+                                m.plain_csr_row_starts,
+                                graph.neighbors.size() * sizeof(LocalId),
+                                packed.bytes.size(),
+                                packed.offset_bytes(),
+                                packed.key_table_bytes(),
+                                packed.active() ? first_neighbor_bytes : 0,
+                                static_cast<size_t>(graph.local_edges()) * sizeof(LocalId)};
+  MPI_Allreduce(MPI_IN_PLACE, sizes, std::size(sizes), MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
   result.row_index_max_rank = RowIndex::Memory{sizes[0], sizes[1], sizes[2], sizes[3]};
   result.neighbors_bytes_max_rank = sizes[4];
+  result.packed_max_rank = BenchmarkResult::PackedMemory{packed.active(), sizes[5], sizes[6], sizes[7], sizes[8], sizes[9]};
   return graph;
 }
 

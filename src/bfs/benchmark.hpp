@@ -50,7 +50,13 @@ struct RootResult {
 
 struct BenchmarkResult : RunSummary {
   RowIndex::Memory row_index_max_rank{};  // per array, largest over ranks
-  size_t neighbors_bytes_max_rank = 0;
+  size_t neighbors_bytes_max_rank = 0;   // the plain neighbour array as stored (0 with `compress`)
+  // With `compress`: the packed rows' arrays (graph/packed_rows.hpp) and the dense first
+  // neighbours they start from, and what the plain neighbour array would take; largest over ranks.
+  struct PackedMemory {
+    bool active = false;
+    size_t gaps = 0, offsets = 0, key_tables = 0, first_neighbors = 0, plain_neighbors = 0;
+  } packed_max_rank;
   std::vector<RootResult> roots;
   EnergyReport energy;                    // RAPL energy of the timed BFS runs (util/energy.hpp)
   table3::Model volume_model;             // the graph, grid and options Table 3's formulas saw

@@ -160,7 +160,13 @@ class DistributedBfs {
   std::vector<LocalId> gathered_;     // top-down: the frontier of the whole grid row
   struct RowPiece {
     LocalId row;
-    int64_t begin, end;
+    int64_t begin, end;  // entries [begin, end), numbered as in the row index
+    // With packed rows (`compress`): where the piece's gaps start and the sort key before them;
+    // a piece that begins with the row's first neighbour (a column id) has it in `first`.
+    const uint8_t* gaps = nullptr;
+    LocalId key = 0;
+    LocalId first = 0;
+    bool with_first = false;
   };
   static constexpr int64_t kEdgesPerPiece = 1024;  // top-down work item size with lb-topdown
   static constexpr int64_t kPiecesPerChunk = 4;  // top-down dynamic-schedule unit

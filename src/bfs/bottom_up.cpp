@@ -66,6 +66,39 @@ struct RowRanges {
 
 inline bool in_frontier(const uint64_t* frontier, LocalId u) { return (frontier[u / kBitsPerWord] >> (u % kBitsPerWord)) & 1U; }
 
+// The neighbours after a row's first: a plain CSR array, or packed rows (`compress`).
+// find_after_first(r, begin, n, first, frontier, parent) returns the position in the row (1 ..
+// n - 1) of the first of them in the frontier, with that neighbour in `parent`, or n if none is.
+struct PlainAdjacency {
+  const LocalId* neighbors;
+
+  void prefetch(int64_t, int64_t begin) const { __builtin_prefetch(neighbors + begin + 1); }
+  int64_t find_after_first(int64_t, int64_t begin, int64_t n, LocalId, const uint64_t* frontier, LocalId& parent) const {
+    const LocalId* row = neighbors + begin;
+    int64_t i = 1;
+    while (i < n && !in_frontier(frontier, row[i])) ++i;
+    if (i < n) parent = row[i];
+    return i;
+  }
+};
+
+struct PackedAdjacency {
+  const PackedRows& packed;
+
+  void prefetch(int64_t r, int64_t) const { __builtin_prefetch(packed.bytes.data() + packed.offset[r]); }
+  int64_t find_after_first(int64_t r, int64_t, int64_t n, LocalId first, const uint64_t* frontier, LocalId& parent) const {
+    PackedRows::Reader reader = packed.after_first(r, first);
+    for (int64_t i = 1; i < n; ++i) {
+      const LocalId u = reader.next();
+      if (in_frontier(frontier, u)) {
+        parent = u;
+        return i;
+      }
+    }
+    return n;
+  }
+};
+
 // Scans the candidate rows of block words [0, block_words) starting at global word base_word:
 // for each unvisited row, the first neighbour in the frontier becomes its parent. Found pairs
 // (offset in block, column-local parent) go to out; returns the edges examined.
@@ -76,12 +109,12 @@ inline bool in_frontier(const uint64_t* frontier, LocalId u) { return (frontier[
 // runs one word ahead and prefetches those rows, so their cache misses (the dominant cost of the
 // bottom-up step) overlap with the work on the current word.
 // Found is called as found(offset in block, parent's original column-local id).
-template <bool kCompressed, class Found>
+template <bool kCompressed, class Adjacency, class Found>
 class BlockScanner {
  public:
-  BlockScanner(const RowRanges<kCompressed>& rows, const LocalId* neighbors, const uint64_t* frontier,
+  BlockScanner(const RowRanges<kCompressed>& rows, const Adjacency& adjacency, const uint64_t* frontier,
                uint64_t* rotating, int64_t base_word, Found& on_found)
-      : rows_(rows), neighbors_(neighbors), frontier_(frontier), rotating_(rotating), base_word_(base_word),
+      : rows_(rows), adjacency_(adjacency), frontier_(frontier), rotating_(rotating), base_word_(base_word),
         on_found_(on_found) {}
 
   // First pass over word w: settles rows whose first neighbour is in the frontier; returns the
@@ -102,7 +135,7 @@ class BlockScanner {
       const int64_t begin = rows_.starts[r], end = rows_.starts[r + 1];
       if (end - begin > 1) {
         unsettled |= uint64_t{1} << bit;
-        __builtin_prefetch(neighbors_ + begin + 1);
+        adjacency_.prefetch(r, begin);
       } else {
         ++examined_;
       }
@@ -117,14 +150,14 @@ class BlockScanner {
       const int bit = std::countr_zero(unsettled);
       unsettled &= unsettled - 1;
       const int64_t r = rows_.index(word, bit);
-      const int64_t begin = rows_.starts[r], end = rows_.starts[r + 1];
-      int64_t e = begin + 1;
-      while (e < end && !in_frontier(frontier_, neighbors_[e])) ++e;
-      if (e == end) {
-        examined_ += end - begin;
+      const int64_t begin = rows_.starts[r], n = rows_.starts[r + 1] - begin;
+      LocalId parent = 0;
+      const int64_t at = adjacency_.find_after_first(r, begin, n, rows_.first_neighbors[r], frontier_, parent);
+      if (at == n) {
+        examined_ += n;
       } else {
-        examined_ += e - begin + 1;
-        found(w, bit, rows_.original(neighbors_[e]), found_bits);
+        examined_ += at + 1;
+        found(w, bit, rows_.original(parent), found_bits);
       }
     }
   }
@@ -138,7 +171,7 @@ class BlockScanner {
   }
 
   const RowRanges<kCompressed>& rows_;
-  const LocalId* neighbors_;
+  const Adjacency& adjacency_;
   const uint64_t* frontier_;
   uint64_t* rotating_;
   int64_t base_word_;
@@ -158,11 +191,11 @@ struct ScanCounts {
 
 // Scans block words [w_begin, w_end) (relative to the block starting at global word base_word);
 // called inside a parallel region by every thread.
-template <bool kCompressed, class Found>
-ScanCounts scan_block(const RowRanges<kCompressed>& rows, const LocalId* neighbors, const uint64_t* frontier,
+template <bool kCompressed, class Adjacency, class Found>
+ScanCounts scan_block(const RowRanges<kCompressed>& rows, const Adjacency& adjacency, const uint64_t* frontier,
                       uint64_t* rotating, int64_t base_word, int64_t w_begin, int64_t w_end, bool own_block,
                       uint64_t* visited, uint64_t* next_bits, Found& on_found) {
-  BlockScanner<kCompressed, Found> scanner(rows, neighbors, frontier, rotating, base_word, on_found);
+  BlockScanner<kCompressed, Adjacency, Found> scanner(rows, adjacency, frontier, rotating, base_word, on_found);
   int64_t found = 0;
   const int64_t nchunks = (w_end - w_begin + kWordsPerScanChunk - 1) / kWordsPerScanChunk;
 #pragma omp for schedule(dynamic, 1)
@@ -405,17 +438,19 @@ int64_t DistributedBfs::scan_block_words(const uint64_t* frontier, uint64_t* rot
                              graph_.first_neighbors.data(), first_original, col_original};
   const RowRanges<false> csr{index.starts(), nullptr, nullptr, graph_.first_neighbors.data(), first_original,
                              col_original};
+  const PlainAdjacency plain{graph_.neighbors.data()};
+  const PackedAdjacency packed{graph_.packed};
   int64_t examined = 0;
 #pragma omp parallel num_threads(nthreads_) reduction(+ : examined)
   {
     const int t = omp_get_thread_num();
-    auto scan = [&](auto& on_found) {
-      return index.compressed()
-                 ? scan_block(bcsr, graph_.neighbors.data(), frontier, rotating, base_word, w_begin, w_end, own_block,
-                              visited_.data(), next_bits_.data(), on_found)
-                 : scan_block(csr, graph_.neighbors.data(), frontier, rotating, base_word, w_begin, w_end, own_block,
-                              visited_.data(), next_bits_.data(), on_found);
+    auto scan_rows = [&](const auto& rows, auto& on_found) {
+      return graph_.packed.active() ? scan_block(rows, packed, frontier, rotating, base_word, w_begin, w_end, own_block,
+                                                 visited_.data(), next_bits_.data(), on_found)
+                                    : scan_block(rows, plain, frontier, rotating, base_word, w_begin, w_end, own_block,
+                                                 visited_.data(), next_bits_.data(), on_found);
     };
+    auto scan = [&](auto& on_found) { return index.compressed() ? scan_rows(bcsr, on_found) : scan_rows(csr, on_found); };
     if (own_block) {  // our own block's finds need no communication: applied at once
       // (by-value captures: the compiler keeps them in registers across the stores)
       int64_t* const parents = parent_found_.data();

@@ -27,18 +27,35 @@ void print_phase_profile(FILE* out, const BenchmarkResult& result) {
 
 void print_graph_memory(FILE* out, const BenchmarkResult& result) {
   const auto& m = result.row_index_max_rank;
+  const auto& p = result.packed_max_rank;
   const double mib = 1024.0 * 1024.0;
   const bool bcsr = m.bitmap > 0 && m.offsets > 0;
-  std::fprintf(out, "\nGraph memory on the largest rank (%s):\n", bcsr ? "bitmap-based CSR" : "plain CSR");
+  std::fprintf(out, "\nGraph memory on the largest rank (%s%s):\n", bcsr ? "bitmap-based CSR" : "plain CSR",
+               p.active ? ", packed rows" : "");
   std::fprintf(out, "  %-12s %10.1f MiB\n", "row-starts", m.row_starts / mib);
   if (bcsr) {
     std::fprintf(out, "  %-12s %10.1f MiB\n", "bitmap", m.bitmap / mib);
     std::fprintf(out, "  %-12s %10.1f MiB\n", "offset", m.offsets / mib);
   }
-  std::fprintf(out, "  %-12s %10.1f MiB\n", "dst", result.neighbors_bytes_max_rank / mib);
-  const double total = static_cast<double>(m.row_starts + m.bitmap + m.offsets + result.neighbors_bytes_max_rank);
-  const double plain = static_cast<double>(m.plain_csr_row_starts + result.neighbors_bytes_max_rank);
-  std::fprintf(out, "  %-12s %10.1f MiB (plain CSR: %.1f MiB)\n", "total", total / mib, plain / mib);
+  size_t neighbors = result.neighbors_bytes_max_rank;
+  if (p.active) {  // the neighbours as varint gaps after a dense first neighbour (graph/packed_rows.hpp)
+    std::fprintf(out, "  %-12s %10.1f MiB\n", "dst first", p.first_neighbors / mib);
+    std::fprintf(out, "  %-12s %10.1f MiB\n", "dst gaps", p.gaps / mib);
+    std::fprintf(out, "  %-12s %10.1f MiB\n", "dst offsets", p.offsets / mib);
+    if (p.key_tables > 0) std::fprintf(out, "  %-12s %10.1f MiB\n", "key tables", p.key_tables / mib);
+    neighbors = p.first_neighbors + p.gaps + p.offsets + p.key_tables;
+  } else {
+    std::fprintf(out, "  %-12s %10.1f MiB\n", "dst", neighbors / mib);
+  }
+  const double total = static_cast<double>(m.row_starts + m.bitmap + m.offsets + neighbors);
+  const double plain = static_cast<double>(m.plain_csr_row_starts + (p.active ? p.plain_neighbors : neighbors));
+  std::fprintf(out, "  %-12s %10.1f MiB (plain CSR: %.1f MiB", "total", total / mib, plain / mib);
+  if (p.active) std::fprintf(out, "; dst unpacked: %.1f MiB", p.plain_neighbors / mib);
+  std::fprintf(out, ")\n");
+  if (result.input_edges > 0)
+    std::fprintf(out, "  %-12s %10.1f MiB, %.2f bytes per input edge (largest rank x ranks)\n", "all arrays",
+                 result.graph_bytes_max_rank / mib,
+                 static_cast<double>(result.graph_bytes_max_rank) * result.ranks / static_cast<double>(result.input_edges));
 }
 
 namespace {
@@ -93,7 +110,14 @@ nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult&
                    {"bitmap", result.row_index_max_rank.bitmap},
                    {"offset", result.row_index_max_rank.offsets},
                    {"dst", result.neighbors_bytes_max_rank},
-                   {"plain_csr_row_starts", result.row_index_max_rank.plain_csr_row_starts}}},
+                   {"plain_csr_row_starts", result.row_index_max_rank.plain_csr_row_starts},
+                   {"packed_rows",
+                    {{"active", result.packed_max_rank.active},
+                     {"first_neighbors", result.packed_max_rank.first_neighbors},
+                     {"gaps", result.packed_max_rank.gaps},
+                     {"offsets", result.packed_max_rank.offsets},
+                     {"key_tables", result.packed_max_rank.key_tables},
+                     {"plain_dst", result.packed_max_rank.plain_neighbors}}}}},
                  {"peak_rss_bytes_max_rank", result.peak_rss_bytes_max_rank},
                  {"bytes_per_input_edge", result.input_edges > 0 ? static_cast<double>(result.peak_rss_bytes_max_rank) *
                                                                        result.ranks / static_cast<double>(result.input_edges)

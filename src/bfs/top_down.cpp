@@ -83,13 +83,28 @@ void DistributedBfs::list_row_pieces(int t) {
   const int64_t nfrontier = static_cast<int64_t>(gathered_.size());
   std::vector<RowPiece>& listed = thread_pieces_[t];
   listed.clear();
+  const PackedRows& packed = graph_.packed;
 #pragma omp for schedule(static)
   for (int64_t k = 0; k < nfrontier; ++k) {
     const LocalId x = gathered_[k];
     const RowIndex::Extent row = graph_.rows.extent(x);
     const int64_t piece_edges = options_.lb_topdown ? kEdgesPerPiece : std::max<int64_t>(row.end - row.begin, 1);
-    for (int64_t from = row.begin; from < row.end; from += piece_edges)
-      listed.push_back(RowPiece{x, from, std::min(row.end, from + piece_edges)});
+    if (!packed.active()) {
+      for (int64_t from = row.begin; from < row.end; from += piece_edges)
+        listed.push_back(RowPiece{x, from, std::min(row.end, from + piece_edges)});
+      continue;
+    }
+    // Packed rows are read in order: where each piece starts is found by passing over the gaps
+    // before it (eight one-byte gaps at a time, see varint::skip).
+    if (row.begin == row.end) continue;
+    const LocalId first = graph_.first_neighbors[row.slot];
+    PackedRows::Reader reader = packed.after_first(row.slot, first);
+    for (int64_t from = row.begin; from < row.end; from += piece_edges) {
+      const int64_t to = std::min(row.end, from + piece_edges);
+      const bool with_first = from == row.begin;
+      listed.push_back(RowPiece{x, from, to, reader.position(), reader.key(), first, with_first});
+      if (to < row.end) reader.skip(to - from - (with_first ? 1 : 0));
+    }
   }
 }
 
@@ -97,15 +112,15 @@ int64_t DistributedBfs::expand_row_pieces(int t, std::vector<std::vector<uint64_
   const Distribution& d = dist_;
   const uint64_t own_position = static_cast<uint64_t>(own_column_position_);  // -1: none
   const int* dest = candidate_dest_.data();
+  const PackedRows& packed = graph_.packed;
   int64_t examined = 0;
-  // Candidates (y, x) for the edges [begin, end) of frontier row x.
-  auto expand = [&](LocalId x, int64_t begin, int64_t end) {
+  // Candidates (y, x) for the edges of a piece of frontier row x.
+  auto expand = [&](const RowPiece& piece) {
     // Parents are written in original ids; candidates carry x's original row-local id.
-    const LocalId x_original = graph_.original_row_local(x);
+    const LocalId x_original = graph_.original_row_local(piece.row);
     const int64_t x_global = d.global_from_row_local(x_original, d.row);
-    examined += end - begin;
-    for (int64_t e = begin; e < end; ++e) {
-      const uint64_t y = graph_.neighbors[e];
+    examined += piece.end - piece.begin;
+    auto candidate = [&](uint64_t y) {
       const uint64_t position = d.by_block.divide(y);
       const LocalId offset = static_cast<LocalId>(y - position * d.block);
       if (position == own_position) {  // we own y ourselves: no message needed
@@ -113,7 +128,18 @@ int64_t DistributedBfs::expand_row_pieces(int t, std::vector<std::vector<uint64_
       } else {
         mine[dest[position]].push_back((static_cast<uint64_t>(offset) << 32) | x_original);
       }
+    };
+    if (!packed.active()) {
+      for (int64_t e = piece.begin; e < piece.end; ++e) candidate(graph_.neighbors[e]);
+      return;
     }
+    int64_t e = piece.begin;
+    if (piece.with_first) {
+      candidate(piece.first);
+      ++e;
+    }
+    PackedRows::Reader reader = packed.resume(piece.gaps, piece.key);
+    for (; e < piece.end; ++e) candidate(reader.next());
   };
   std::vector<int64_t> first_piece(nthreads_ + 1, 0);  // where each thread's list starts
   for (int u = 0; u < nthreads_; ++u) first_piece[u + 1] = first_piece[u] + static_cast<int64_t>(thread_pieces_[u].size());
@@ -122,8 +148,7 @@ int64_t DistributedBfs::expand_row_pieces(int t, std::vector<std::vector<uint64_
   for (int64_t k = 0; k < first_piece[nthreads_]; ++k) {
     while (k >= first_piece[lister + 1]) ++lister;
     while (k < first_piece[lister]) --lister;
-    const RowPiece& piece = thread_pieces_[lister][k - first_piece[lister]];
-    expand(piece.row, piece.begin, piece.end);
+    expand(thread_pieces_[lister][k - first_piece[lister]]);
   }
   return examined;
 }

@@ -484,6 +484,7 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
       g.packed.column_of_key = std::move(order.column_of);
       g.packed.key_of_column = std::move(order.key_of);
     }
+    g.packed.in_use = true;
     g.packed.offset.resize(slots);
     // Reserved, not touched: only the bytes written count in memory.
     g.packed.bytes.resize(static_cast<size_t>(entries) * varint::size(static_cast<uint32_t>(std::max<int64_t>(0, ncols - 1))));

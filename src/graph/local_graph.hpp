@@ -75,7 +75,7 @@ struct GraphOptions {
   bool bcsr = true;         // bitmap-based CSR row index (Nakao et al. 2021, section 4.1); false: plain CSR
   bool degree_sort = true;  // each row's neighbours by descending degree (the aim of Nakao et al. 2021, section 4.2)
   bool reorder = true;      // vertices renumbered by degree inside each process (Nakao et al. 2021, section 4.2)
-  bool compress = false;    // neighbours after the first as varint gaps (graph/packed_rows.hpp)
+  bool compress = true;     // neighbours stored as varint gaps of their sort keys (graph/packed_rows.hpp)
   // Kernel 1 keeps at most this many edge entries at a time, making one pass over the input per
   // slab of rows (0: as many as the node's memory allows; tests set it to cover several slabs).
   int64_t slab_entries = 0;

@@ -10,10 +10,12 @@
 // varints: 7 bits per byte, low bits first, the high bit set on every byte but the last.
 //
 // A row's gaps may sit anywhere in the stream (kernel 1 writes rows as they are finished):
-// `offset` has one entry per row slot of the row index (the same slots as first_neighbors).
+// `offset` has one entry per row slot of the row index (the same slots as first_neighbors). The
+// row's length comes from the row index, which the searches read anyway.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "graph/distribution.hpp"
@@ -23,21 +25,24 @@ namespace g500 {
 
 namespace varint {
 
-constexpr int kMaxBytes = 5;  // a 32-bit value
+constexpr int kPayloadBits = 7;
+constexpr uint32_t kPayloadMask = (1U << kPayloadBits) - 1;
+constexpr uint32_t kContinues = 1U << kPayloadBits;  // set on every byte of a value but its last
+constexpr int kMaxBytes = 5;                          // a 32-bit value
 
 inline int size(uint32_t value) {
   int n = 1;
-  while (value >= 0x80) {
-    value >>= 7;
+  while (value >= kContinues) {
+    value >>= kPayloadBits;
     ++n;
   }
   return n;
 }
 
 inline uint8_t* put(uint8_t* out, uint32_t value) {
-  while (value >= 0x80) {
-    *out++ = static_cast<uint8_t>(value | 0x80);
-    value >>= 7;
+  while (value >= kContinues) {
+    *out++ = static_cast<uint8_t>(value | kContinues);
+    value >>= kPayloadBits;
   }
   *out++ = static_cast<uint8_t>(value);
   return out;
@@ -45,10 +50,42 @@ inline uint8_t* put(uint8_t* out, uint32_t value) {
 
 inline const uint8_t* get(const uint8_t* in, uint32_t& value) {
   uint32_t byte = *in++;
-  value = byte & 0x7f;
-  for (int shift = 7; byte & 0x80; shift += 7) {
+  value = byte;
+  if (byte < kContinues) return in;  // most gaps of a sorted row: one byte
+  value &= kPayloadMask;
+  for (int shift = kPayloadBits; byte & kContinues; shift += kPayloadBits) {
     byte = *in++;
-    value |= (byte & 0x7f) << shift;
+    value |= (byte & kPayloadMask) << shift;
+  }
+  return in;
+}
+
+// Skips `count` values, adding their sum to `sum`; returns where the next value starts. Eight
+// one-byte values are summed at a time (a hub row's gaps are almost all one byte): an 8-byte load
+// never reads past the values, since each of them takes at least one byte.
+inline const uint8_t* skip(const uint8_t* in, int64_t count, uint32_t& sum) {
+  constexpr int64_t kWordBytes = sizeof(uint64_t);
+  constexpr int kByteBits = 8;
+  constexpr uint64_t kContinueBits = 0x8080808080808080ULL;
+  constexpr uint64_t kEvenBytes = 0x00ff00ff00ff00ffULL;
+  constexpr uint64_t kLaneSum = 0x0001000100010001ULL;  // multiplier adding four 16-bit lanes
+  constexpr int kTopLane = 48;
+  while (count > 0) {
+    if (count >= kWordBytes) {
+      uint64_t word;
+      std::memcpy(&word, in, sizeof(word));
+      if (!(word & kContinueBits)) {
+        const uint64_t pairs = (word & kEvenBytes) + ((word >> kByteBits) & kEvenBytes);  // four sums <= 254
+        sum += static_cast<uint32_t>((pairs * kLaneSum) >> kTopLane);
+        in += kWordBytes;
+        count -= kWordBytes;
+        continue;
+      }
+    }
+    uint32_t value;
+    in = get(in, value);
+    sum += value;
+    --count;
   }
   return in;
 }
@@ -56,47 +93,113 @@ inline const uint8_t* get(const uint8_t* in, uint32_t& value) {
 }  // namespace varint
 
 struct PackedRows {
+  bool in_use = false;            // the graph's neighbours are these (LocalGraph::neighbors is empty)
   LargeArray<uint8_t> bytes;      // the gaps of every row, rows in any order
   LargeArray<uint64_t> offset;    // per row slot: where its gaps start in `bytes`
-  // Sort key -> column id when the keys are not the ids (R > 1); empty when they are.
+  // The sort keys' tables when the keys are not the column ids (R > 1, or `reorder` off); empty
+  // when they are.
   std::vector<LocalId> column_of_key, key_of_column;
 
-  bool active() const { return !offset.empty(); }
+  bool active() const { return in_use; }
   LocalId column(LocalId key) const { return column_of_key.empty() ? key : column_of_key[key]; }
   LocalId key(LocalId column) const { return key_of_column.empty() ? column : key_of_column[column]; }
+
+  // A cursor over one row's gaps: next() gives the following neighbour's column id. Holds the
+  // key table itself, so that a reader in a loop lives in registers.
+  class Reader {
+   public:
+    Reader(const LocalId* column_of_key, const uint8_t* in, uint32_t key)
+        : column_of_key_(column_of_key), in_(in), key_(key) {}
+    LocalId next() {
+      uint32_t gap;
+      in_ = varint::get(in_, gap);
+      key_ += gap;
+      return column_of_key_ ? column_of_key_[key_] : key_;
+    }
+    // Passes over `count` neighbours without looking them up.
+    void skip(int64_t count) { in_ = varint::skip(in_, count, key_); }
+    const uint8_t* position() const { return in_; }
+    uint32_t key() const { return key_; }
+
+   private:
+    const LocalId* column_of_key_;  // null: the keys are the column ids
+    const uint8_t* in_;
+    uint32_t key_;
+  };
+  const LocalId* key_table() const { return column_of_key.empty() ? nullptr : column_of_key.data(); }
+  // Reader of row slot r's neighbours after its first one, `first` (a column id).
+  Reader after_first(int64_t r, LocalId first) const { return Reader(key_table(), bytes.data() + offset[r], key(first)); }
+  // Reader from a position inside a row, after the entry of sort key `key`.
+  Reader resume(const uint8_t* in, uint32_t key) const { return Reader(key_table(), in, key); }
 
   // Calls f(column) for the neighbours after the first of row slot r, which has n >= 1 entries
   // and first neighbour `first` (a column id); stops early when f returns true. Returns the
   // number of neighbours visited.
   template <class F>
   int64_t for_each_after_first(int64_t r, int64_t n, LocalId first, F f) const {
-    const uint8_t* in = bytes.data() + offset[r];
-    uint32_t k = key(first);
-    for (int64_t i = 1; i < n; ++i) {
-      uint32_t gap;
-      in = varint::get(in, gap);
-      k += gap;
-      if (f(column(k))) return i;
-    }
+    Reader reader = after_first(r, first);
+    for (int64_t i = 1; i < n; ++i)
+      if (f(reader.next())) return i;
     return n - 1;
   }
 
-  size_t memory_bytes() const {
-    return bytes.size() + offset.size() * sizeof(uint64_t) + (column_of_key.size() + key_of_column.size()) * sizeof(LocalId);
+  // Writes all n >= 1 neighbours of row slot r (column ids, `first` included) to out[0, n).
+  void decode_row(int64_t r, int64_t n, LocalId first, LocalId* out) const {
+    out[0] = first;
+    const uint8_t* in = bytes.data() + offset[r];
+    uint32_t k = key(first), gap;
+    if (const LocalId* table = key_table()) {
+      for (int64_t i = 1; i < n; ++i) {
+        in = varint::get(in, gap);
+        k += gap;
+        out[i] = table[k];
+      }
+    } else {
+      for (int64_t i = 1; i < n; ++i) {
+        in = varint::get(in, gap);
+        k += gap;
+        out[i] = k;
+      }
+    }
   }
+
+  // Bytes of each part, as stored.
+  size_t offset_bytes() const { return offset.size() * sizeof(uint64_t); }
+  size_t key_table_bytes() const { return (column_of_key.size() + key_of_column.size()) * sizeof(LocalId); }
+  size_t memory_bytes() const { return bytes.size() + offset_bytes() + key_table_bytes(); }
 };
 
-// Appends the gaps of one row whose n >= 1 keys are ascending; returns the end of what it wrote
-// (nothing for a row of one entry). At most (n - 1) * varint::kMaxBytes bytes.
-inline uint8_t* pack_row_gaps(const LocalId* keys, int64_t n, uint8_t* out) {
-  for (int64_t i = 1; i < n; ++i) out = varint::put(out, keys[i] - keys[i - 1]);
+// Appends the gaps of one row whose n >= 1 entries, key_of(at[i]), ascend; returns the end of what
+// it wrote (nothing for a row of one entry). At most (n - 1) * varint::kMaxBytes bytes.
+template <class T, class KeyOf>
+uint8_t* pack_row_gaps(const T* at, int64_t n, KeyOf key_of, uint8_t* out) {
+  uint32_t previous = n > 0 ? key_of(at[0]) : 0;
+  for (int64_t i = 1; i < n; ++i) {
+    const uint32_t key = key_of(at[i]);
+    out = varint::put(out, key - previous);
+    previous = key;
+  }
   return out;
 }
 
-inline int64_t packed_row_bytes(const LocalId* keys, int64_t n) {
+template <class T, class KeyOf>
+int64_t packed_row_bytes(const T* at, int64_t n, KeyOf key_of) {
   int64_t total = 0;
-  for (int64_t i = 1; i < n; ++i) total += varint::size(keys[i] - keys[i - 1]);
+  uint32_t previous = n > 0 ? key_of(at[0]) : 0;
+  for (int64_t i = 1; i < n; ++i) {
+    const uint32_t key = key_of(at[i]);
+    total += varint::size(key - previous);
+    previous = key;
+  }
   return total;
+}
+
+// The same for rows given as their keys.
+inline uint8_t* pack_row_gaps(const LocalId* keys, int64_t n, uint8_t* out) {
+  return pack_row_gaps(keys, n, [](LocalId key) { return key; }, out);
+}
+inline int64_t packed_row_bytes(const LocalId* keys, int64_t n) {
+  return packed_row_bytes(keys, n, [](LocalId key) { return key; });
 }
 
 }  // namespace g500

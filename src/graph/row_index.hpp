@@ -26,6 +26,9 @@ class RowIndex {
   bool compressed() const { return compressed_; }
   int64_t num_rows() const { return nrows_; }
   int64_t nonempty_rows() const { return word_offsets_.empty() ? 0 : word_offsets_.back(); }
+  // Row slots: the rows that have a start (the non-empty ones with BCSR, every row with plain CSR).
+  int64_t num_slots() const { return compressed_ ? nonempty_rows() : nrows_; }
+  int64_t num_entries() const { return starts_.empty() ? 0 : starts_.back(); }
   const Bitmap& has_edges() const { return has_edges_; }
   int64_t begin(int64_t v) const { return compressed_ ? starts_[rank(v)] : starts_[v]; }
   int64_t end(int64_t v) const {
@@ -33,12 +36,13 @@ class RowIndex {
   }
   struct Extent {
     int64_t begin, end;
+    int64_t slot;  // the row's slot (meaningful when the row is not empty)
   };
   // Row v's range in the neighbour array (one rank computation for both ends).
   Extent extent(int64_t v) const {
-    if (!compressed_) return Extent{starts_[v], starts_[v + 1]};
+    if (!compressed_) return Extent{starts_[v], starts_[v + 1], v};
     const int64_t r = rank(v);
-    return Extent{starts_[r], starts_[r + static_cast<int64_t>(has_edges_.test(v))]};
+    return Extent{starts_[r], starts_[r + static_cast<int64_t>(has_edges_.test(v))], r};
   }
   // Position of row v among the non-empty rows (compressed only).
   int64_t rank(int64_t v) const {

@@ -78,7 +78,9 @@ EdgeCheck check_edges(const LocalGraph& graph, const std::vector<T>& row_depth, 
   uint64_t* seen = tree_edge_seen.data();
   int64_t reached_entries = 0;
   int64_t bad_v = std::numeric_limits<int64_t>::max();  // the lowest row with a bad entry
-#pragma omp parallel for schedule(dynamic, 16) reduction(+ : reached_entries) reduction(min : bad_v)
+  const PackedRows& packed = graph.packed;
+  LargeArray<LocalId> unpacked;  // a packed row decoded (resized without zeroing)
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : reached_entries) reduction(min : bad_v) firstprivate(unpacked)
   for (int64_t w = 0; w < nwords; ++w) {
     uint64_t bits = has_edges[w];
     int64_t r = compressed ? word_offsets[w] : 0;
@@ -87,15 +89,24 @@ EdgeCheck check_edges(const LocalGraph& graph, const std::vector<T>& row_depth, 
       const int bit = std::countr_zero(bits);
       bits &= bits - 1;
       const int64_t v = w * kBitsPerWord + bit;
-      const int64_t begin = compressed ? starts[r] : starts[v];
-      const int64_t end = compressed ? starts[r + 1] : starts[v + 1];
+      const int64_t slot = compressed ? r : v;
+      const int64_t begin = starts[slot];
+      const int64_t end = starts[slot + 1];
       ++r;
       const T dv = row_depth[v];
       const int64_t target = row_target[v];
       bool bad = false, found = false;
-      for (int64_t e = begin; e < end; ++e) {
-        if (e + kPrefetchDistance < nentries) __builtin_prefetch(cdepth + neighbors[e + kPrefetchDistance]);
-        const LocalId u = neighbors[e];
+      const LocalId* row = neighbors + begin;
+      int64_t readable = nentries - begin;
+      if (packed.active() && end > begin) {  // packed rows (`compress`): decoded one at a time
+        unpacked.resize(end - begin);
+        packed.decode_row(slot, end - begin, graph.first_neighbors[slot], unpacked.data());
+        row = unpacked.data();
+        readable = end - begin;
+      }
+      for (int64_t i = 0; i < end - begin; ++i) {
+        if (i + kPrefetchDistance < readable) __builtin_prefetch(cdepth + row[i + kPrefetchDistance]);
+        const LocalId u = row[i];
         bad |= depths_bad(cdepth[u], dv);
         found |= static_cast<int64_t>(u) == target;
       }
@@ -109,10 +120,17 @@ EdgeCheck check_edges(const LocalGraph& graph, const std::vector<T>& row_depth, 
   if (bad_v != std::numeric_limits<int64_t>::max()) {
     result.bad_v = bad_v;
     result.bad_dv = unstored_depth(row_depth[bad_v]);
-    for (int64_t e = graph.row_begin(bad_v); e < graph.row_end(bad_v); ++e)
-      if (depths_bad(cdepth[neighbors[e]], row_depth[bad_v])) {
-        result.bad_u = neighbors[e];
-        result.bad_du = unstored_depth(cdepth[neighbors[e]]);
+    const RowIndex::Extent extent = rows.extent(bad_v);
+    const LocalId* row = neighbors + extent.begin;
+    if (packed.active()) {
+      unpacked.resize(extent.end - extent.begin);
+      packed.decode_row(extent.slot, extent.end - extent.begin, graph.first_neighbors[extent.slot], unpacked.data());
+      row = unpacked.data();
+    }
+    for (int64_t i = 0; i < extent.end - extent.begin; ++i)
+      if (depths_bad(cdepth[row[i]], row_depth[bad_v])) {
+        result.bad_u = row[i];
+        result.bad_du = unstored_depth(cdepth[row[i]]);
         break;
       }
   }

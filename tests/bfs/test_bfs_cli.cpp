@@ -76,6 +76,39 @@ TEST(BfsCli, RankmapFromTheMappingToolGivesTheSameResults) {
   expect_usage_error(1, "--scale 8 --rankmap /nonexistent.csv", "nonexistent.csv");
 }
 
+// The graph-memory table and the JSON show the packed rows by default, and `--disable compress`
+// gives the plain neighbour array with the same validated results.
+TEST(BfsCli, PackedRowsAreReportedAndCanBeSwitchedOff) {
+  const std::string dir = testing::make_temp_dir();
+  auto packed = run_g500(1, "bfs --scale 12 --roots 4 --json " + dir + "/packed.json");
+  ASSERT_EQ(packed.status, 0) << packed.err;
+  for (const char* row : {"packed rows", "dst first", "dst gaps", "dst offsets", "dst unpacked:", "bytes per input edge"})
+    EXPECT_NE(packed.out.find(row), std::string::npos) << row << "\n" << packed.out;
+  auto plain = run_g500(1, "bfs --scale 12 --roots 4 --disable compress --json " + dir + "/plain.json");
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_EQ(plain.out.find("dst gaps"), std::string::npos) << plain.out;
+  auto p = nlohmann::json::parse(testing::read_file(dir + "/packed.json"));
+  auto q = nlohmann::json::parse(testing::read_file(dir + "/plain.json"));
+  const auto& packed_arrays = p["memory"]["graph_arrays_max_rank"];
+  const auto& plain_arrays = q["memory"]["graph_arrays_max_rank"];
+  EXPECT_TRUE(packed_arrays["packed_rows"]["active"]);
+  EXPECT_FALSE(plain_arrays["packed_rows"]["active"]);
+  EXPECT_EQ(packed_arrays["dst"], 0);
+  // The plain array is 4 bytes per stored entry: 2 x (input edges - self-loops) on one rank.
+  const auto vec = testing::load_graph_vector(12);
+  EXPECT_EQ(plain_arrays["dst"], 8 * (vec.nedges_generated - vec.self_loops));
+  EXPECT_EQ(packed_arrays["packed_rows"]["plain_dst"], plain_arrays["dst"]);
+  EXPECT_GT(packed_arrays["packed_rows"]["gaps"].get<int64_t>(), 0);
+  EXPECT_LT(packed_arrays["packed_rows"]["gaps"].get<int64_t>(), plain_arrays["dst"].get<int64_t>() / 2);
+  EXPECT_LT(p["memory"]["graph_bytes_max_rank"].get<int64_t>(), q["memory"]["graph_bytes_max_rank"].get<int64_t>());
+  EXPECT_EQ(q["config"]["options"]["disabled"], nlohmann::json::array({"compress"}));
+  for (size_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(p["roots"][k]["level_sizes"], q["roots"][k]["level_sizes"]);
+    EXPECT_TRUE(p["roots"][k]["validated"]);
+    EXPECT_TRUE(q["roots"][k]["validated"]);
+  }
+}
+
 TEST(BfsCli, BadInput) {
   for (int ranks : {1, 4}) {
     expect_usage_error(ranks, "--bogus", "--bogus");

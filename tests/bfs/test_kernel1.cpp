@@ -65,6 +65,7 @@ void expect_same_graph(const LocalGraph& a, const LocalGraph& b, bool sort_rows)
 
 TEST(Kernel1, SlabsAndPackingKeepTheGraph) {
   GraphOptions plain;
+  plain.compress = false;
   GraphOptions no_sort = plain;
   no_sort.degree_sort = false;
   GraphOptions no_reorder = plain;

@@ -1,8 +1,11 @@
 // Unit tests of single techniques of Nakao et al. 2021, section 4: the degree-order renumbering (4.2) and the
 // sparse/bitmap encoders of sparse-switch (4.5); and, over MPI, that a renumbered graph's BFS
-// writes every parent in original ids (each parent edge is an edge of the generated list).
+// writes every parent in original ids (each parent edge is an edge of the generated list), and
+// that packed rows (`compress`) hold the plain rows' neighbours in their order, so the BFS
+// gives the same parents with and without them.
 #include <gtest/gtest.h>
 #include <mpi.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <random>
@@ -145,6 +148,75 @@ TEST(Renumbering, ParentsAreWrittenInOriginalIds) {
     int64_t total = 0;
     MPI_Allreduce(&children, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
     EXPECT_GT(total, 100);
+  }
+}
+
+// The neighbours of every row slot of a graph, plain or packed, as column ids in stored order.
+std::vector<LocalId> row_neighbors(const LocalGraph& g, int64_t slot) {
+  const int64_t begin = g.rows.starts()[slot], n = g.rows.starts()[slot + 1] - begin;
+  if (!g.packed.active()) return std::vector<LocalId>(g.neighbors.begin() + begin, g.neighbors.begin() + begin + n);
+  std::vector<LocalId> row(n);
+  if (n > 0) g.packed.decode_row(slot, n, g.first_neighbors[slot], row.data());
+  return row;
+}
+
+// Kernel 1 with and without `compress` on the default grid and its transpose (2x3 and 3x2 at 6
+// ranks), with `reorder` on and off (key tables when R > 1 or not renumbered), kernel 1 in one
+// slab and in several: every row decodes to the plain row, and the BFS gives bit-identical parents. Without
+// `degree-sort` packed rows are sorted by column id: the same neighbours, in another order.
+TEST(Compress, PackedRowsKeepTheRowsAndTheParents) {
+  int nranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  const GridShape shape = closest_factor_shape(nranks);
+  omp_set_num_threads(1);  // top-down's first candidate per vertex is then deterministic
+  for (const GridShape grid_shape : {shape, GridShape{shape.cols, shape.rows}}) {
+    for (const bool reorder : {true, false}) {
+      for (const bool several_slabs : {false, true}) {
+        for (const bool degree_sort : {true, false}) {
+          GraphOptions packed_options;
+          packed_options.reorder = reorder;
+          packed_options.slab_entries = several_slabs ? 700 : 0;  // 0: one slab at this SCALE
+          packed_options.degree_sort = degree_sort;
+          GraphOptions plain_options = packed_options;
+          plain_options.compress = false;
+          const std::string name = std::to_string(grid_shape.rows) + "x" + std::to_string(grid_shape.cols) +
+                                   (reorder ? "" : " reorder off") + (several_slabs ? " several slabs" : "") +
+                                   (degree_sort ? "" : " degree-sort off");
+          auto packed_built = testing::build_test_graph(12, grid_shape, packed_options);
+          auto plain_built = testing::build_test_graph(12, grid_shape, plain_options);
+          const LocalGraph& packed = packed_built->graph;
+          const LocalGraph& plain = plain_built->graph;
+          ASSERT_TRUE(packed.packed.active()) << name;
+          ASSERT_FALSE(plain.packed.active()) << name;
+          ASSERT_TRUE(packed.neighbors.empty()) << name;
+          ASSERT_EQ(packed.local_edges(), plain.local_edges()) << name;
+          const bool keys_are_ids = reorder && grid_shape.rows == 1;
+          EXPECT_EQ(packed.packed.column_of_key.empty(), keys_are_ids || !degree_sort) << name;
+          EXPECT_LT(packed.packed.bytes.size(), static_cast<size_t>(packed.local_edges()) * sizeof(LocalId)) << name;
+          EXPECT_LT(packed.memory_bytes(), plain.memory_bytes()) << name;
+          for (int64_t slot = 0; slot < plain.rows.num_slots(); ++slot) {
+            std::vector<LocalId> want = row_neighbors(plain, slot);
+            if (!degree_sort) std::sort(want.begin(), want.end());
+            ASSERT_EQ(row_neighbors(packed, slot), want) << name << " slot " << slot;
+            if (!want.empty()) {
+              ASSERT_EQ(packed.first_neighbors[slot], want[0]) << name << " slot " << slot;
+            }
+          }
+          if (!degree_sort) continue;  // other first neighbours: other (valid) parents
+          const auto roots = choose_roots(packed_built->spec, 16, packed, *packed_built->grid);
+          DistributedBfs packed_bfs(packed, *packed_built->grid, BfsOptions{});
+          DistributedBfs plain_bfs(plain, *plain_built->grid, BfsOptions{});
+          for (int64_t root : roots) {
+            packed_bfs.prepare();
+            const BfsRun packed_run = packed_bfs.run(root);
+            plain_bfs.prepare();
+            const BfsRun plain_run = plain_bfs.run(root);
+            ASSERT_EQ(packed_run.level_sizes, plain_run.level_sizes) << name << " root " << root;
+            ASSERT_EQ(packed_bfs.parents(), plain_bfs.parents()) << name << " root " << root;
+          }
+        }
+      }
+    }
   }
 }
 

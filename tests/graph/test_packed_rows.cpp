@@ -1,0 +1,183 @@
+// The packed-row format of graph/packed_rows.hpp on its own: varint gaps at every width, rows of
+// one entry, hub rows, duplicate neighbours, key tables, rows placed anywhere in the stream,
+// skipping and the early stop of the bottom-up search.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "graph/packed_rows.hpp"
+
+namespace g500 {
+namespace {
+
+constexpr uint32_t kMaxGap = 0xffffffffU;
+
+int expected_width(uint32_t gap) {
+  if (gap < (1U << 7)) return 1;
+  if (gap < (1U << 14)) return 2;
+  if (gap < (1U << 21)) return 3;
+  if (gap < (1U << 28)) return 4;
+  return 5;
+}
+
+// Packs rows given as ascending keys; the rows are written to the stream in reverse order, so
+// nothing may assume that row r + 1's gaps follow row r's.
+PackedRows pack(const std::vector<std::vector<LocalId>>& rows) {
+  PackedRows packed;
+  packed.in_use = true;
+  int64_t total = 0;
+  for (const auto& row : rows) total += packed_row_bytes(row.data(), static_cast<int64_t>(row.size()));
+  packed.bytes.resize(total);
+  packed.offset.resize(rows.size());
+  uint8_t* out = packed.bytes.data();
+  for (size_t k = rows.size(); k-- > 0;) {
+    packed.offset[k] = static_cast<uint64_t>(out - packed.bytes.data());
+    uint8_t* end = pack_row_gaps(rows[k].data(), static_cast<int64_t>(rows[k].size()), out);
+    EXPECT_EQ(end - out, packed_row_bytes(rows[k].data(), static_cast<int64_t>(rows[k].size())));
+    out = end;
+  }
+  EXPECT_EQ(out, packed.bytes.data() + total);
+  return packed;
+}
+
+std::vector<LocalId> decode(const PackedRows& packed, size_t r, const std::vector<LocalId>& row) {
+  std::vector<LocalId> back(row.size());
+  packed.decode_row(static_cast<int64_t>(r), static_cast<int64_t>(row.size()), packed.column(row[0]), back.data());
+  return back;
+}
+
+TEST(Varint, EveryWidthRoundTrips) {
+  const std::vector<uint32_t> gaps{0,           1,           127,         128,         (1U << 14) - 1, 1U << 14,
+                                   (1U << 21) - 1, 1U << 21, (1U << 28) - 1, 1U << 28, kMaxGap};
+  for (uint32_t gap : gaps) {
+    uint8_t buffer[varint::kMaxBytes + 1] = {};
+    const uint8_t* end = varint::put(buffer, gap);
+    EXPECT_EQ(end - buffer, expected_width(gap)) << gap;
+    EXPECT_EQ(varint::size(gap), expected_width(gap)) << gap;
+    uint32_t back = 0;
+    EXPECT_EQ(varint::get(buffer, back), end) << gap;
+    EXPECT_EQ(back, gap);
+    uint32_t sum = 5;
+    EXPECT_EQ(varint::skip(buffer, 1, sum), end);
+    EXPECT_EQ(sum, static_cast<uint32_t>(5 + gap));
+    // As the one gap of a two-entry row from key 0.
+    const std::vector<std::vector<LocalId>> rows{{0, gap}};
+    const PackedRows packed = pack(rows);
+    EXPECT_EQ(static_cast<int>(packed.bytes.size()), expected_width(gap));
+    EXPECT_EQ(decode(packed, 0, rows[0]), rows[0]) << gap;
+  }
+}
+
+TEST(Varint, RandomGapsOfEveryWidthRoundTrip) {
+  std::mt19937_64 rng(20210);
+  std::vector<LocalId> keys{static_cast<LocalId>(rng() % 1000)};
+  std::vector<int> widths;
+  int64_t expected_bytes = 0;
+  while (keys.size() < 20000) {
+    const int width = 1 + static_cast<int>(rng() % 4);  // one to four bytes: keys stay below 2^32
+    const uint32_t limit = width == 4 ? (1U << 21) * 8 : 1U << (7 * width);
+    const uint32_t low = width == 1 ? 0 : 1U << (7 * (width - 1));
+    const uint32_t gap = low + static_cast<uint32_t>(rng() % (limit - low));
+    if (static_cast<uint64_t>(keys.back()) + gap > kMaxGap) break;
+    keys.push_back(keys.back() + gap);
+    expected_bytes += expected_width(gap);
+  }
+  ASSERT_GT(keys.size(), 1000u);
+  EXPECT_EQ(packed_row_bytes(keys.data(), static_cast<int64_t>(keys.size())), expected_bytes);
+  const PackedRows packed = pack({keys});
+  EXPECT_EQ(static_cast<int64_t>(packed.bytes.size()), expected_bytes);
+  EXPECT_EQ(decode(packed, 0, keys), keys);
+  // Skipping any number of gaps lands on the key after them.
+  for (int64_t count : {0, 1, 7, 8, 9, 63, 64, 1000, static_cast<int>(keys.size()) - 1}) {
+    PackedRows::Reader reader = packed.after_first(0, keys[0]);
+    reader.skip(count);
+    EXPECT_EQ(reader.key(), keys[count]) << count;
+    if (count + 1 < static_cast<int64_t>(keys.size())) {
+      EXPECT_EQ(reader.next(), keys[count + 1]) << count;
+    }
+  }
+}
+
+TEST(PackedRows, RowsOfOneEntryTakeNoBytes) {
+  const std::vector<std::vector<LocalId>> rows{{7}, {3, 9}, {kMaxGap}, {0}, {5, 5}};
+  EXPECT_EQ(packed_row_bytes(rows[0].data(), 1), 0);
+  uint8_t untouched = 0xab;
+  EXPECT_EQ(pack_row_gaps(rows[0].data(), 1, &untouched), &untouched);
+  EXPECT_EQ(untouched, 0xab);
+  const PackedRows packed = pack(rows);
+  EXPECT_EQ(packed.bytes.size(), 2u);  // one gap each in rows 1 and 4
+  for (size_t r = 0; r < rows.size(); ++r) EXPECT_EQ(decode(packed, r, rows[r]), rows[r]) << r;
+  int calls = 0;
+  EXPECT_EQ(packed.for_each_after_first(0, 1, 7, [&](LocalId) { return ++calls > 0; }), 0);
+  EXPECT_EQ(calls, 0);
+}
+
+TEST(PackedRows, HubRowsWithDuplicates) {
+  constexpr int64_t kHubEntries = 100000;
+  std::mt19937_64 rng(42);
+  std::vector<LocalId> hub{3};
+  while (static_cast<int64_t>(hub.size()) < kHubEntries) {
+    const uint64_t pick = rng() % 100;
+    const uint32_t gap = pick < 10 ? 0 : pick < 90 ? 1 + static_cast<uint32_t>(rng() % 4)
+                                                   : static_cast<uint32_t>(rng() % 5000);
+    hub.push_back(hub.back() + gap);
+  }
+  const std::vector<std::vector<LocalId>> rows{{1, 2}, hub, {4, 4, 4, 4}};
+  const PackedRows packed = pack(rows);
+  EXPECT_LT(packed.bytes.size(), static_cast<size_t>(kHubEntries) * 5 / 4);  // mostly one byte per gap
+  for (size_t r = 0; r < rows.size(); ++r) EXPECT_EQ(decode(packed, r, rows[r]), rows[r]) << r;
+  // Duplicates are gaps of 0: the row of four equal neighbours is three zero bytes.
+  EXPECT_EQ(packed_row_bytes(rows[2].data(), 4), 3);
+  for (int64_t count = 0; count < kHubEntries; count += 997) {
+    PackedRows::Reader reader = packed.after_first(1, hub[0]);
+    reader.skip(count);
+    ASSERT_EQ(reader.key(), hub[count]) << count;
+  }
+}
+
+TEST(PackedRows, StopsEarlyAtTheFirstMatch) {
+  const std::vector<LocalId> row{10, 11, 11, 20, 300, 70000, 70001};
+  const PackedRows packed = pack({row});
+  for (size_t target = 1; target < row.size(); ++target) {
+    std::vector<LocalId> seen;
+    const int64_t stopped = packed.for_each_after_first(0, static_cast<int64_t>(row.size()), row[0], [&](LocalId u) {
+      seen.push_back(u);
+      return u == row[target];
+    });
+    // Stops at the first entry equal to the target (the duplicate 11 stops at position 1).
+    const size_t first_equal = static_cast<size_t>(std::find(row.begin() + 1, row.end(), row[target]) - row.begin());
+    EXPECT_EQ(stopped, static_cast<int64_t>(first_equal));
+    EXPECT_EQ(seen, std::vector<LocalId>(row.begin() + 1, row.begin() + first_equal + 1));
+  }
+  const int64_t all = packed.for_each_after_first(0, static_cast<int64_t>(row.size()), row[0], [](LocalId) { return false; });
+  EXPECT_EQ(all, static_cast<int64_t>(row.size()) - 1);
+}
+
+TEST(PackedRows, KeyTablesMapKeysToColumns) {
+  // Columns 0..9 sorted by a key order; rows are ascending keys, read back as columns.
+  const std::vector<LocalId> column_of_key{4, 9, 0, 7, 1, 8, 2, 6, 3, 5};
+  std::vector<LocalId> key_of_column(column_of_key.size());
+  for (size_t k = 0; k < column_of_key.size(); ++k) key_of_column[column_of_key[k]] = static_cast<LocalId>(k);
+  const std::vector<LocalId> columns{9, 7, 7, 8, 6, 5};  // keys 1, 3, 3, 5, 7, 9
+  std::vector<uint8_t> bytes(columns.size() * varint::kMaxBytes);
+  auto key = [&](LocalId column) { return key_of_column[column]; };
+  const int64_t size = pack_row_gaps(columns.data(), static_cast<int64_t>(columns.size()), key, bytes.data()) - bytes.data();
+  EXPECT_EQ(size, packed_row_bytes(columns.data(), static_cast<int64_t>(columns.size()), key));
+  EXPECT_EQ(size, 5);
+  PackedRows packed;
+  packed.in_use = true;
+  packed.bytes.assign(bytes.begin(), bytes.begin() + size);
+  packed.offset.assign(1, 0);
+  packed.column_of_key = column_of_key;
+  packed.key_of_column = key_of_column;
+  std::vector<LocalId> back(columns.size());
+  packed.decode_row(0, static_cast<int64_t>(columns.size()), columns[0], back.data());
+  EXPECT_EQ(back, columns);
+  EXPECT_EQ(packed.memory_bytes(), 5 + sizeof(uint64_t) + 20 * sizeof(LocalId));
+}
+
+}  // namespace
+}  // namespace g500
