@@ -21,20 +21,26 @@
 
 namespace g500 {
 
-double estimated_bfs_bytes_per_rank(int64_t nedges, const Distribution& d) {
-  const double ranks = static_cast<double>(d.R) * d.C;
-  const double entries = 2.0 * static_cast<double>(nedges) / ranks;  // directed edges per rank
+double this_node_bytes_per_rank() {
+  return static_cast<double>(physical_memory_bytes()) / ranks_on_this_node(MPI_COMM_WORLD);
+}
+
+double estimated_bfs_bytes_per_rank(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
+                                    double node_bytes_per_rank) {
+  const int threads = omp_get_max_threads();
+  const GraphMemory graph =
+      plan_graph_memory(shape, d, options, choose_slabs(shape, d, options, node_bytes_per_rank, threads), threads);
+  const double entries = 2.0 * static_cast<double>(shape.nedges) / (static_cast<double>(d.R) * d.C);
   const double rows = static_cast<double>(d.row_set_size()), cols = static_cast<double>(d.col_set_size());
   const double owned = static_cast<double>(d.block);
-  const double graph = entries * sizeof(LocalId) + rows * 2 * sizeof(int64_t) + owned * sizeof(int64_t);
   // Top-down runs while the frontier's edges are below 1/alpha of the unvisited ones, so one
   // level's candidates (sent and received, 8 bytes each) stay below about 2/14 of the entries.
   constexpr double kTopDownShare = 2.0 / 14.0;
   const double exchange = entries * sizeof(uint64_t) * kTopDownShare;
   const double search = owned * 3 * sizeof(int64_t);  // parents in both orders, degrees
   const double validation = rows * (sizeof(int32_t) + sizeof(int64_t)) + cols * sizeof(int32_t) + owned * 48;
-  const double fixed = 512.0 * 1024 * 1024;  // chunk buffers, MPI and runtime
-  return graph + exchange + search + validation + fixed;
+  constexpr double kRuntimeBytes = 16.0 * 1024 * 1024;  // MPI, OpenMP and the program (SCALE 10 peaks at 18 MiB)
+  return kRuntimeBytes + std::max(graph.kernel1_peak(), graph.graph + exchange + search + validation);
 }
 
 namespace {
@@ -87,7 +93,10 @@ void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config)
 
 void check_declared_bfs_input(const BenchmarkConfig& config, const io::DeclaredSize& size, bool force) {
   check_declared_graph_fits(config, size.nvertices, size.what, force,
-                            [&](const Distribution& probe) { return estimated_bfs_bytes_per_rank(size.nedges, probe); });
+                            [&](const Distribution& probe) {
+                              const GraphShape shape{size.nedges, 0, size.nedges / (probe.R * probe.C)};
+                              return estimated_bfs_bytes_per_rank(shape, probe, config.graph, this_node_bytes_per_rank());
+                            });
 }
 
 namespace {
@@ -193,7 +202,12 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
   MPI_Comm world = MPI_COMM_WORLD;
   BenchmarkResult result;
   const std::unique_ptr<ProcessGrid> run_grid =
-      start_run(config, force, [&](const Distribution& probe) { return estimated_bfs_bytes_per_rank(config.nedges(), probe); },
+      start_run(config, force,
+                [&](const Distribution& probe) {
+                  const GraphShape shape{config.nedges(), config.input ? 0 : config.spec.scale,
+                                         config.nedges() / (probe.R * probe.C)};
+                  return estimated_bfs_bytes_per_rank(shape, probe, config.graph, this_node_bytes_per_rank());
+                },
                 result);
   const ProcessGrid& grid = *run_grid;
   const LocalGraph graph = build_timed_graph(config, grid, result);

@@ -10,6 +10,7 @@
 #include "bfs/bfs.hpp"
 #include "bfs/volumes.hpp"
 #include "gen/kronecker.hpp"
+#include "graph/memory_plan.hpp"
 #include "graph/local_graph.hpp"
 #include "io/edge_input.hpp"
 #include "util/energy.hpp"
@@ -62,9 +63,14 @@ struct BenchmarkResult : RunSummary {
   table3::Model volume_model;             // the graph, grid and options Table 3's formulas saw
 };
 
-// Bytes one rank needs at its peak: the graph, kernel 1's row arrays and chunk buffers, the BFS
-// arrays and exchange buffers and validation's arrays. Also what `g500 jobscript` checks.
-double estimated_bfs_bytes_per_rank(int64_t nedges, const Distribution& d);
+// Bytes one rank needs at its peak: the larger of kernel 1's (the graph, one slab of kept entries,
+// row tables, chunk buffers: graph/memory_plan.hpp) and the search's (the graph, the BFS arrays
+// and exchange buffers, validation's arrays), on a node with `node_bytes_per_rank` per rank
+// (kernel 1's slabs depend on it). Also what `g500 jobscript` checks.
+double estimated_bfs_bytes_per_rank(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
+                                    double node_bytes_per_rank);
+// Collective: this node's memory over the ranks on it.
+double this_node_bytes_per_rank();
 
 // Collective. Validation failures end the root loop and are reported in the result.
 BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force = false);

@@ -36,8 +36,8 @@ double packed_bytes_per_entry(int scale) {
   return kMeasured[kLast - kFirst] + kPerScaleBeyond * (scale - kLast);
 }
 
-GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
-                              double kept_budget_bytes, int threads) {
+GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, const GraphOptions& options, int64_t slabs,
+                              int threads) {
   const int ranks = d.R * d.C;
   const double rows = static_cast<double>(d.row_set_size()), cols = static_cast<double>(d.col_set_size());
   const double owned = static_cast<double>(d.block);
@@ -61,7 +61,7 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   const RowBuckets buckets(d.row_set_size(), expected_entries_per_rank(shape.nedges, ranks));
   const double entry_bytes = compact_entry_bytes(buckets, d.col_set_size());
   const double all_kept = entries * entry_bytes;
-  m.slabs = kept_budget_bytes > 0 ? std::max<int64_t>(1, static_cast<int64_t>(std::ceil(all_kept / kept_budget_bytes))) : 1;
+  m.slabs = std::max<int64_t>(1, slabs);
   const double chunks = std::ceil(static_cast<double>(shape.local_edges) / kChunkEdges);
   const double segment_starts = chunks * (static_cast<double>(buckets.count) / m.slabs + 1) * kWord;
   m.kept_entries = all_kept / m.slabs + segment_starts;
@@ -84,7 +84,7 @@ int64_t choose_slabs(const GraphShape& shape, const Distribution& d, const Graph
     const double entries = 2.0 * static_cast<double>(shape.nedges) / (d.R * d.C);
     return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(entries / static_cast<double>(options.slab_entries))));
   }
-  const GraphMemory all = plan_graph_memory(shape, d, options, 0, threads);
+  const GraphMemory all = plan_graph_memory(shape, d, options, 1, threads);
   const double others = all.graph + all.row_tables + all.chunk_buffers;
   const double kept = all.kept_entries;
   const double modest = kModestMemoryShare * node_bytes_per_rank - others;

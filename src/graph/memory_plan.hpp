@@ -35,9 +35,9 @@ double kronecker_nonempty_row_share(int scale, int64_t nedges, int grid_cols);
 // Packed bytes per edge entry of the Kronecker graph at a SCALE (measured, see the .cpp).
 double packed_bytes_per_entry(int scale);
 
-// Per process. `kept_budget_bytes`: what kernel 1 may keep in entries at a time (0: everything).
-GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
-                              double kept_budget_bytes, int threads);
+// Per process, kernel 1 in `slabs` slabs.
+GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, const GraphOptions& options, int64_t slabs,
+                              int threads);
 
 // How many slabs (passes over the input) kernel 1 makes. It prefers to stay within a modest share
 // of the node's memory, leaving the rest to the system and other work, as long as that takes at

@@ -89,7 +89,8 @@ void check_run_fits_nodes(const JobSpec& spec, const Resolved& r) {
   const bool given = spec.node_memory_bytes > 0;
   const double node_bytes = given ? spec.node_memory_bytes : spec.system == "fugaku" ? kFugakuNodeMemoryBytes : 0;
   if (!spec.force && node_bytes > 0) {
-    const double need = estimated_bfs_bytes_per_rank(graph.nedges(), probe) * spec.ppn;
+    const GraphShape shape{graph.nedges(), spec.scale, graph.nedges() / (r.grid.rows * r.grid.cols)};
+    const double need = estimated_bfs_bytes_per_rank(shape, probe, GraphOptions{}, node_bytes / spec.ppn) * spec.ppn;
     std::string node = spec.nodes == 1 ? "the job's node" : fmt::format("each of the job's {} nodes", spec.nodes);
     const std::string origin = given ? spec.node_memory_origin : "a Fugaku node";
     if (!origin.empty()) node += " (" + origin + ")";
