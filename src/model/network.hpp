@@ -8,13 +8,17 @@
 //  * allgatherv (ring, or recursive doubling when shorter): a ring per link the group's nodes have
 //    inside the group ("lanes", at most the links a node drives at once), capped by the injection
 //    bandwidth (Nakao et al. 2021, section 6.2: injection bandwidth decides the collectives);
+//    and slowed by the busiest link of one ring step when the ring's closing message shares links;
 //  * alltoallv (pairwise): the busiest link of an all-to-all among the group's nodes under
-//    dimension-order routing (topo/topology.hpp), capped by the injection bandwidth;
+//    dimension-order routing, capped by the injection bandwidth;
 //  * sendrecv: one message each way to the ring neighbours per sub-step (Nakao et al. 2021,
-//    section 4.5), with two more latencies for the rendezvous hand-shake above the eager limit
-//    (section 5.4).
+//    section 4.5), at the busiest link's share, with two more latencies for the rendezvous
+//    hand-shake above the eager limit (section 5.4).
+// On a torus the busiest links come from routing the whole pattern of every group at once over the
+// mapping's placement (pattern_loads.hpp).
 // Processes of one node share its links; messages between them do not use the network.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -73,7 +77,8 @@ struct GroupView {
   std::vector<topo::Axis> axes;  // torus: the sub-topology its nodes form
   double lanes = 1;         // links per node inside the group an allgatherv can drive at once
   double alltoall_load = 1; // busiest link's bytes per byte a node sends in an all-to-all of the group
-  bool ring_adjacent = true;  // ring neighbours on different nodes are physical neighbours
+  double ring_load = 1;     // busiest link's messages in one step of the group's ring (one direction)
+  double exchange_load = 1; // busiest link's messages in one sendrecv step (each node to both ring neighbours)
 };
 
 struct GridView {
@@ -83,6 +88,8 @@ struct GridView {
   GroupView column;        // R processes: the allgatherv
   GroupView row;           // C processes: alltoallv and sendrecv
   std::string placement;   // e.g. "XY x Zabc (6D mapping)"
+  int64_t routed_messages = 0;  // torus: messages routed for the link loads
+  bool routed_all_groups = false;  // torus: every group routed (else one per side, by symmetry)
 };
 
 // Places an R x C grid at `ppn` processes per node (a node holds a pr x pc block of the grid,

@@ -8,8 +8,11 @@
 #include "model/levels.hpp"
 #include "model/network.hpp"
 #include "model/node_profile.hpp"
+#include "model/pattern_loads.hpp"
 #include "model/published.hpp"
 #include "model/volumes.hpp"
+#include "topo/allocation.hpp"
+#include "topo/grid_mapping.hpp"
 #include "util/error.hpp"
 
 namespace {
@@ -121,9 +124,52 @@ TEST(ModelNetwork, ProcessesOfOneNodeDoNotUseLinks) {
 TEST(ModelNetwork, TofudSixDMappingOfTheWholeSystem) {
   const GridView v = grid_view(tofud_network(), g500::GridShape{552, 288}, 1, Mapping::kSixD);
   EXPECT_EQ(v.placement, "XY x Zabc 6D mapping");
-  EXPECT_TRUE(v.row.ring_adjacent);
+  EXPECT_NEAR(v.row.exchange_load, 1, kTolerance);  // the Zabc snake closes: every message one link
+  EXPECT_NEAR(v.column.ring_load, 1, kTolerance);
   EXPECT_NEAR(v.column.lanes, 4, kTolerance);  // X and Y tori: two links each
   EXPECT_NEAR(v.row.lanes, 6, kTolerance);     // Z torus 2, a 1, b ring 2, c 1
+  // Routed by symmetry (one group per side): the all-to-all's busiest link is the formula's.
+  EXPECT_FALSE(v.routed_all_groups);
+  EXPECT_NEAR(v.row.alltoall_load, alltoall_link_load(v.row.axes), 1e-9);
+  EXPECT_NEAR(v.column.alltoall_load, alltoall_link_load(v.column.axes), 1e-9);
+}
+
+// Routed patterns by hand on a 3-node mesh row (0-1-2, its snake cannot close) and a 2 x 4-node
+// column: the one-way ring uses each link once (the closing message 2 -> 0 goes back over the
+// links of the other direction); the sendrecv sends both ways, so the + links carry 0 -> 1 and
+// 0 -> 2 (the left neighbour of 0 is 2): 2 messages.
+TEST(ModelNetwork, RoutedPatternLoadsByHand) {
+  const g500::topo::Topology box({{"x", 3, false}, {"y", 4, true}});
+  const g500::topo::GridMapping m = g500::topo::map_grid(box, {3, 4}, {1}, {0});  // R on y, C on x
+  const PatternLoads loads = route_patterns(box, m.placement, Groups::kAll);
+  EXPECT_NEAR(loads.row.ring, 1, kTolerance);
+  EXPECT_NEAR(loads.row.exchange, 2, kTolerance);
+  EXPECT_NEAR(loads.row.alltoall, alltoall_link_load({{"x", 3, false}}), kTolerance);  // 1: mesh 0-1-2
+  EXPECT_NEAR(loads.column.ring, 1, kTolerance);  // the y torus closes
+  EXPECT_NEAR(loads.column.exchange, 1, kTolerance);
+  EXPECT_NEAR(loads.column.alltoall, 1, kTolerance);  // the 4-ring of AlltoallLinkLoadsByHand
+  EXPECT_EQ(loads.routes, 4 * 3 * 2 + 3 * 4 * 3 + (12 + 24) + (12 + 24));
+}
+
+// The symmetry the model relies on at full size: with whole axes per side, one group per side
+// gives the loads of routing every group (here a 6 x 12 grid on a 3 x 2 x 4 x 3 torus).
+TEST(ModelNetwork, OneGroupPerSideEqualsTheWholePattern) {
+  const g500::topo::SystemSpec system = g500::topo::parse_shape("3t,2m,4t,3m");
+  const g500::topo::GridMapping m = g500::topo::map_named_axes(system, "d0,d1/d2,d3");
+  const g500::topo::Topology box = g500::topo::box_topology(system, m.extents);
+  const PatternLoads all = route_patterns(box, m.placement, Groups::kAll);
+  const PatternLoads one = route_patterns(box, m.placement, Groups::kFirst);
+  EXPECT_TRUE(all.all_groups);
+  EXPECT_FALSE(one.all_groups);
+  EXPECT_LT(one.routes, all.routes);
+  for (int side = 0; side < 2; ++side) {
+    const GroupLoads& a = side == 0 ? all.column : all.row;
+    const GroupLoads& o = side == 0 ? one.column : one.row;
+    EXPECT_GT(a.alltoall, 0);
+    EXPECT_NEAR(o.alltoall, a.alltoall, kTolerance);
+    EXPECT_NEAR(o.ring, a.ring, kTolerance);
+    EXPECT_NEAR(o.exchange, a.exchange, kTolerance);
+  }
 }
 
 TEST(ModelLevels, KroneckerFormulas) {
