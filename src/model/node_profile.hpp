@@ -48,7 +48,7 @@ NodeProfile a64fx_profile_shape();
 // The profile with this bottom-up rate and the top-down rate that goes with it.
 NodeProfile with_bottomup_rate(NodeProfile profile, double bottomup_rate);
 // The K computer's SPARC64 VIIIfx, 8 cores at 2.0 GHz: half the A64FX's local calculation per node
-// in Boost mode (Nakao et al. 2021, section 6.2), the bitmap scan at its 64 GB/s memory (Table 1).
+// in Boost mode, edges and bitmap words alike (Nakao et al. 2021, section 6.2).
 NodeProfile k_profile(const NodeProfile& a64fx);
 
 }  // namespace g500::model
