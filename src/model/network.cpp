@@ -10,6 +10,7 @@
 
 #include "coll/coll_model.hpp"
 #include "coll/torus_model.hpp"
+#include "model/host_sharing.hpp"
 #include "model/pattern_loads.hpp"
 #include "topo/allocation.hpp"
 #include "topo/grid_mapping.hpp"
@@ -34,8 +35,11 @@ constexpr double kFugakuEagerLimit = 512000;
 constexpr double kRendezvousLatencies = 3;
 constexpr int kBothDirections = 2;
 
-double cpu_share(const NetworkSpec& net, int processes) {
-  return std::max(1.0, static_cast<double>(processes) / std::max(1, net.cores));
+// The latency of one message step and the copy or link bandwidth a process sees.
+double latency_of(const NetworkSpec& net, const GridView& view) {
+  return net.kind == TopologyKind::kSharedMemory
+             ? shared_step_latency(net, static_cast<int>(view.grid.size()), view.ranks_per_core)
+             : net.latency;
 }
 
 // Bytes that cross the node boundary of `bytes` exchanged with the g - 1 others of a group whose
@@ -182,7 +186,7 @@ NetworkSpec dragonfly_network(double injection_bandwidth, double latency, double
   return n;
 }
 
-NetworkSpec shared_memory_network(double latency, double copy_bandwidth, int cores) {
+NetworkSpec shared_memory_network(double latency, double copy_bandwidth, int cores, double switch_latency) {
   NetworkSpec n;
   n.name = "shm";
   n.source = "one machine: messages are memory copies";
@@ -191,6 +195,7 @@ NetworkSpec shared_memory_network(double latency, double copy_bandwidth, int cor
   n.link_bandwidth = n.injection_bandwidth = copy_bandwidth;
   n.eager_limit = std::numeric_limits<double>::infinity();  // copies: no protocol switch
   n.cores = cores;
+  n.switch_latency = switch_latency;
   return n;
 }
 
@@ -315,8 +320,8 @@ double CollectiveTimes::allgatherv(const GroupView& group, double bytes) const {
   const coll::CostTerms ring = coll::cost_terms(coll::CollOp::allgatherv, "ring", g, line, block, 0);
   const coll::CostTerms doubling = coll::cost_terms(coll::CollOp::allgatherv, "recdbl", g, line, block, 0);
   if (net.kind == TopologyKind::kSharedMemory) {
-    const double share = cpu_share(net, view.processes_per_node);
-    return std::min(ring.time(net.latency, net.link_bandwidth), doubling.time(net.latency, net.link_bandwidth)) * share;
+    const double latency = step_latency(), bandwidth = shared_bandwidth(net, static_cast<int>(view.grid.size()), view.ranks_per_core);
+    return std::min(ring.time(latency, bandwidth), doubling.time(latency, bandwidth));
   }
   // Every process of a node receives at once through the node's links.
   const double node_bytes = inter_node(bytes, g, group.members_per_node) * view.processes_per_node;
@@ -334,7 +339,7 @@ double CollectiveTimes::alltoallv(const GroupView& group, double bytes) const {
   const coll::CostTerms pairwise =
       coll::cost_terms(coll::CollOp::alltoallv, "pairwise", g, coll::Shape3{{g, 1, 1}}, bytes / (g - 1), 0);
   if (net.kind == TopologyKind::kSharedMemory)
-    return pairwise.time(net.latency, net.link_bandwidth) * cpu_share(net, view.processes_per_node);
+    return pairwise.time(step_latency(), shared_bandwidth(net, static_cast<int>(view.grid.size()), view.ranks_per_core));
   const double node_bytes = inter_node(bytes, g, group.members_per_node) * view.processes_per_node;
   const double busiest_link = node_bytes * group.alltoall_load / net.link_bandwidth;
   double seconds = std::max(busiest_link, node_bytes / net.injection_bandwidth);
@@ -344,15 +349,21 @@ double CollectiveTimes::alltoallv(const GroupView& group, double bytes) const {
 
 double CollectiveTimes::sendrecv_step(double bytes) const {
   if (view.row.members <= 1) return 0;
-  const double latency = net.latency * (bytes > net.eager_limit ? kRendezvousLatencies : 1);
-  if (net.kind == TopologyKind::kSharedMemory)
-    return (latency + bytes / net.link_bandwidth) * cpu_share(net, view.processes_per_node);
+  const double latency = step_latency() * (bytes > net.eager_limit ? kRendezvousLatencies : 1);
+  if (net.kind == TopologyKind::kSharedMemory) return latency + bytes / shared_bandwidth(net, static_cast<int>(view.grid.size()), view.ranks_per_core);
   // The row groups of a node (one per grid row it holds) each send one message each way.
   const double senders = static_cast<double>(view.grid.rows) / view.node_grid.rows;
   // The busiest link carries exchange_load messages (1 on a ring of physical neighbours).
   const double bandwidth =
       std::min(net.link_bandwidth / std::max(1.0, view.row.exchange_load), net.injection_bandwidth / kBothDirections);
   return latency + bytes * senders / bandwidth;
+}
+
+double CollectiveTimes::step_latency() const { return latency_of(net, view); }
+
+double CollectiveTimes::counts_exchange(const GroupView& group) const {
+  if (group.members <= 1) return 0;
+  return std::ceil(std::log2(group.members)) * step_latency();
 }
 
 }  // namespace g500::model

@@ -48,6 +48,14 @@ struct NetworkSpec {
   double eager_limit = 0;            // bytes; longer point-to-point messages use rendezvous
   double global_bandwidth_share = 1; // fat tree / dragonfly: uniform-traffic bandwidth per node over injection
   int cores = 1;                     // shared memory: cores that run the processes
+  double switch_latency = 0;         // shared memory: added per message step for each further rank on a core [s]
+  // Shared memory: latency and bandwidth measured at given rank counts (g500 coll with that many
+  // ranks, time-sharing included); a prediction at one of these counts uses them as they are.
+  struct MeasuredAtRanks {
+    int ranks = 0;
+    double latency = 0, bandwidth = 0;
+  };
+  std::vector<MeasuredAtRanks> measured_at_ranks;
   // Alternative assumptions (0: none): at most this many links per allgatherv (1: a single ring,
   // as Hosono et al. 2021's unsegmented model); at most this alltoallv throughput per node
   // [bytes/s] (Hosono et al. 2021, section 4.1 measured about 1 GB/s for Doublespread).
@@ -61,8 +69,9 @@ NetworkSpec tofu_network();   // the K computer (Nakao et al. 2021, section 2, T
 NetworkSpec fat_tree_network(double injection_bandwidth, double latency);
 // A dragonfly with one port per node; uniform traffic gets global_share of the injection.
 NetworkSpec dragonfly_network(double injection_bandwidth, double latency, double global_share);
-// One machine: messages are memory copies at `copy_bandwidth` per process; `cores` run them.
-NetworkSpec shared_memory_network(double latency, double copy_bandwidth, int cores);
+// One machine: messages are memory copies at `copy_bandwidth` per process; `cores` run them; a
+// message step costs `switch_latency` more for each further rank sharing a core (host_sharing.hpp).
+NetworkSpec shared_memory_network(double latency, double copy_bandwidth, int cores, double switch_latency = 0);
 // A mesh/torus of any shape ("24t,23t,..." as g500 map --shape) whose node drives
 // `simultaneous_links` links at once (0: all of them), the injection bandwidth split evenly over
 // those.
@@ -85,6 +94,7 @@ struct GridView {
   GridShape grid;          // processes
   GridShape node_grid;     // nodes
   int processes_per_node = 1;
+  double ranks_per_core = 1;  // shared memory: ranks x threads per core (host_sharing.hpp)
   GroupView column;        // R processes: the allgatherv
   GroupView row;           // C processes: alltoallv and sendrecv
   std::string placement;   // e.g. "XY x Zabc (6D mapping)"
@@ -129,6 +139,11 @@ struct CollectiveTimes {
   double alltoallv(const GroupView& group, double bytes) const;
   // One sub-step of the row rotation: `bytes` sent each way.
   double sendrecv_step(double bytes) const;
+  // The latency part of exchanging counts before a v-collective in a group (one word per member
+  // by recursive doubling: MPI_Allgather and MPI_Alltoall of g500 bfs, comm/large_count.cpp).
+  double counts_exchange(const GroupView& group) const;
+  // One message step's latency (on one machine with its ranks per core).
+  double step_latency() const;
 };
 
 }  // namespace g500::model

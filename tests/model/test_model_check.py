@@ -48,7 +48,8 @@ def main():
     with open(os.path.join(work, "docs", "model.md"), "w", encoding="utf-8") as f:
         f.write("before\n<!-- model-check begin -->\nold\n<!-- model-check end -->\nafter\n"
                 "<!-- model-sensitivity begin -->\nold\n<!-- model-sensitivity end -->\n"
-                "<!-- model-future begin -->\nold\n<!-- model-future end -->\n")
+                "<!-- model-future begin -->\nold\n<!-- model-future end -->\n"
+                "<!-- model-shares begin -->\nold\n<!-- model-shares end -->\n")
     subprocess.run([os.path.join(work, "scripts", "model-check"), "--binary", binary, "--update-docs"], check=True,
                    capture_output=True)
     with open(os.path.join(work, "docs", "model.md"), encoding="utf-8") as f:
@@ -61,6 +62,8 @@ def main():
     assert sensitivity.count("\n| ") == 6 and "| K 82,944 |" in sensitivity, sensitivity
     future = text[text.index("<!-- model-future begin -->"):text.index("<!-- model-future end -->")]
     assert "whole Fugaku, SCALE 41" in future and "fat tree, same injection" in future, future
+    shares = text[text.index("<!-- model-shares begin -->"):text.index("<!-- model-shares end -->")]
+    assert shares.count("| 158,976 | 41 |") == 2 and shares.count("\n| ") == 7, shares
     shutil.rmtree(work)
     print("model-check: form ok")
 
