@@ -20,7 +20,7 @@ using model::ModelOptions;
 // Numbers that are "not given" unless the option appears.
 struct OptionalNumbers {
   double latency_us = 0, link_gbs = 0, injection_gbs = 0, eager_limit = 0, global_share = 0, clock_ghz = 0;
-  double alltoallv_cap_gbs = 0;
+  double alltoallv_cap_gbs = 0, switch_latency_us = 0;
   int scale = 0, scale_per_node = 0;
 };
 
@@ -37,9 +37,16 @@ void add_network_options(CLI::App& app, ModelOptions& o, OptionalNumbers& n) {
                                   "at most this many links per allgatherv (1: a single ring)"));
   require_positive(app.add_option("--alltoallv-cap", n.alltoallv_cap_gbs,
                                   "at most this alltoallv throughput per node in GB/s (Hosono et al. 2021: about 1)"));
+  require_non_negative(app.add_option("--level-spread", o.assumptions.level_spread,
+                                      "relative time spread of a process's level (default: measured in a trace "
+                                      "profile, 0 for a64fx and k)"));
   require_positive(app.add_option("--locality-speedup", o.assumptions.locality_speedup,
                                   "A64FX calculation speed-up at one process per CMG (default 2)"));
   require_at_least(app.add_option("--cores", o.cores, "cores of the node of a trace profile (default: this machine's)"), 1);
+  require_non_empty(app.add_option("--shm-measured", o.shm_measured,
+                                   "shm: CSV ranks,latency_us,bandwidth_gbs measured with g500 coll at those rank counts"));
+  require_non_negative(app.add_option("--switch-latency", n.switch_latency_us,
+                                      "shm: microseconds a message step costs for each further rank sharing a core"));
 }
 
 void add_run_options(CLI::App& app, ModelOptions& o, OptionalNumbers& n) {
@@ -64,6 +71,7 @@ void copy_optionals(const CLI::App& app, const OptionalNumbers& n, ModelOptions&
   if (app.count("--injection")) o.injection_gbs = n.injection_gbs;
   if (app.count("--eager-limit")) o.eager_limit = n.eager_limit;
   if (app.count("--global-share")) o.global_share = n.global_share;
+  if (app.count("--switch-latency")) o.switch_latency_us = n.switch_latency_us;
   if (app.count("--clock")) o.clock_ghz = n.clock_ghz;
   constexpr double kGiga = 1e9;
   if (app.count("--alltoallv-cap")) o.assumptions.alltoallv_node_cap = n.alltoallv_cap_gbs * kGiga;

@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/host_sharing.hpp"
+#include "model/imbalance.hpp"
+#include "model/level_work.hpp"
 #include "util/error.hpp"
 
 namespace g500::model {
 
 namespace {
-constexpr double kBitsPerWord = 64;
 constexpr double kMaxAspect = 16;  // R / C beyond this is never the best grid (Table 3: nR + nC)
 // The level ends with a barrier and an allreduce of four counts: two tree collectives of
 // ceil(log2 P) steps each.
@@ -17,60 +19,75 @@ constexpr double kEndOfLevelCollectives = 2;
 
 double& at(PhaseSeconds& s, Phase p) { return s[static_cast<int>(p)]; }
 
-// Relative standard deviation of one process's examined edges in a level.
-double load_deviation(const LevelCounts& c, const LevelStructure& levels, const GridShape& grid) {
-  const double processes = static_cast<double>(grid.size());
-  if (processes <= 1 || c.examined <= 0) return 0;
-  double variance = processes / c.examined;  // the count of edges
-  if (c.direction == Direction::kTopDown) {
-    // The frontier's adjacency lists: a vertex's edges fall on the R (or C) processes of its
-    // column (row) set, so a process's load varies with the degrees of the vertices it holds.
-    const double edge_share = c.examined / (2 * levels.edges);
-    variance += kronecker_degree_concentration(levels.scale) * (grid.rows + grid.cols) / edge_share;
-  }
-  return std::sqrt(variance);
+// Threads per process: as given, else the node's cores divided among its processes (at least 1),
+// as g500 bfs chooses them.
+double threads_of(const RunSetup& setup, const NodeProfile& profile) {
+  return setup.threads > 0 ? setup.threads : std::max(1.0, static_cast<double>(profile.cores) / setup.ppn);
 }
 
 PhaseSeconds level_seconds(const NodeProfile& profile, const NetworkSpec& net, const CollectiveTimes& coll,
                            const LevelStructure& levels, const LevelCounts& c, const RunSetup& setup,
-                           LevelVolumes& volumes) {
+                           LevelVolumes& volumes, PhaseSeconds& waiting) {
   const GridShape& grid = setup.grid;
   const double processes = static_cast<double>(grid.size());
   const double clock = setup.clock_ghz > 0 ? setup.clock_ghz : profile.clock_ghz;
+  const bool shared = net.kind == TopologyKind::kSharedMemory;
   const double node_share = static_cast<double>(profile.cores) / setup.ppn;
-  const double cores = (setup.threads > 0 ? std::min<double>(setup.threads, node_share) : node_share) *
-                       rate_factor(profile, setup.ppn, clock);
+  // On one machine a running rank has min(threads, cores) cores; the ranks take turns on them
+  // (host_sharing.hpp). On a node the processes divide its cores.
+  const double running_cores = shared ? std::min<double>(threads_of(setup, profile), profile.cores)
+                                      : (setup.threads > 0 ? std::min<double>(setup.threads, node_share) : node_share);
+  const double cores = running_cores * rate_factor(profile, setup.ppn, clock);
   const bool topdown = c.direction == Direction::kTopDown;
-  const double words = c.vertices / kBitsPerWord / (topdown ? processes : grid.rows);
+  const double mean_degree = levels.reached > 0 ? 2 * levels.edges / levels.reached : 0;
+  const ProcessWork work = process_work(c, grid, mean_degree);
   const double word_rate = topdown ? profile.topdown_word_rate : profile.bottomup_word_rate;
-  const double edge_rate = topdown ? profile.topdown_rate : profile.bottomup_rate;
+  const double access_rate = topdown ? profile.topdown_rate : profile.bottomup_rate;
   PhaseSeconds s{};
-  const double edge_seconds = c.examined / processes / edge_rate / cores;
-  at(s, Phase::kCalculation) = words / word_rate / cores + edge_seconds;
+  const double access_seconds = work.accesses / access_rate / cores;
+  at(s, Phase::kCalculation) = work.words / word_rate / cores + access_seconds;
   volumes = level_volumes(c, grid.rows, grid.cols, profile.variant);
   const GroupView& gather_group = volumes.transposed ? coll.view.row : coll.view.column;
   const GroupView& exchange_group = volumes.transposed ? coll.view.column : coll.view.row;
   at(s, Phase::kAllgatherv) = coll.allgatherv(gather_group, volumes.allgatherv);
   at(s, Phase::kAlltoallv) = coll.alltoallv(exchange_group, volumes.alltoallv);
+  if (profile.variant.counts_exchanged) {
+    at(s, Phase::kAllgatherv) += coll.counts_exchange(gather_group);
+    at(s, Phase::kAlltoallv) += coll.counts_exchange(exchange_group);
+  }
   if (!topdown && grid.cols > 1) {
     // (C - 1) n exchanges per level, each one message of a block's 1/(2n) each way (section 4.5).
     const double exchanges = static_cast<double>(grid.cols - 1) * setup.substeps;
     const double step = coll.sendrecv_step(volumes.sendrecv / (2 * exchanges));
-    const double hidden = net.kind == TopologyKind::kSharedMemory ? 0 : at(s, Phase::kCalculation) / exchanges;
+    const double hidden = shared ? 0 : at(s, Phase::kCalculation) / exchanges;
     at(s, Phase::kSendrecv) = exchanges * std::max(0.0, step - hidden);
   }
   const double tree_steps = std::ceil(std::log2(std::max(processes, 1.0)));
-  // The edges vary between processes (the bitmaps do not); the slowest process does at most the
-  // whole level's edges (all of them on one process).
-  const double excess = std::min(load_deviation(c, levels, grid) * expected_max_deviations(processes), processes - 1);
-  at(s, Phase::kImbalance) = kEndOfLevelCollectives * tree_steps * net.latency + edge_seconds * excess;
+  at(s, Phase::kImbalance) = kEndOfLevelCollectives * tree_steps * coll.step_latency();
+  // Waiting for the slowest (imbalance.hpp): in a top-down level the vertex sets whose frontier
+  // holds a hub (K = R row sets in the transposed step, C column sets in Algorithm 2).
+  const double sets = profile.variant.topdown_transposed ? grid.rows : grid.cols;
+  const double hub = topdown ? hub_excess(levels.scale, levels.edgefactor, c.examined, sets) : 0.0;
+  const LevelWaits waits = level_waits(at(s, Phase::kCalculation), work.accesses, profile.level_time_spread, hub,
+                                       exchange_group.members, processes);
+  at(s, Phase::kAlltoallv) += waits.group;
+  at(s, Phase::kImbalance) += waits.barrier;
+  at(waiting, Phase::kAlltoallv) += waits.group;
+  at(waiting, Phase::kImbalance) += waits.barrier;
+  if (shared) {
+    LevelSynchronisation sync;
+    sync.bottom_up = !topdown;
+    sync.substeps = grid.cols;
+    sync.gathers = gather_group.members > 1;
+    sync.exchanges = exchange_group.members > 1;
+    add_core_waits(waiting, at(s, Phase::kCalculation), coll.view.ranks_per_core, sync);
+    PhaseSeconds turns{};
+    add_core_waits(turns, at(s, Phase::kCalculation), coll.view.ranks_per_core, sync);
+    for (int k = 0; k < kPhaseCount; ++k) s[k] += turns[k];
+  }
   return s;
 }
 }  // namespace
-
-double expected_max_deviations(double processes) {
-  return processes > 1 ? std::sqrt(2 * std::log(processes)) : 0.0;
-}
 
 std::vector<GridShape> candidate_grids(long long processes) {
   std::vector<GridShape> grids;
@@ -86,14 +103,19 @@ Prediction predict(const NodeProfile& profile, const NetworkSpec& net, const Lev
   p.setup = setup;
   if (net.kind == TopologyKind::kSharedMemory) p.setup.ppn = static_cast<int>(setup.grid.size());
   p.view = grid_view(net, p.setup.grid, p.setup.ppn, p.setup.mapping);
+  if (net.kind == TopologyKind::kSharedMemory)
+    p.view.ranks_per_core = ranks_per_core(static_cast<double>(p.setup.grid.size()), threads_of(p.setup, profile), net.cores);
   const CollectiveTimes coll{net, p.view};
   for (const ModelLevel& level : levels.levels) {
     LevelPrediction lp;
     lp.relative = level.relative;
     lp.direction = level.counts.direction;
     lp.share = level.share;
-    lp.seconds = level_seconds(profile, net, coll, levels, level.counts, p.setup, lp.volumes);
-    for (int k = 0; k < kPhaseCount; ++k) p.seconds[k] += level.share * lp.seconds[k];
+    lp.seconds = level_seconds(profile, net, coll, levels, level.counts, p.setup, lp.volumes, lp.waiting);
+    for (int k = 0; k < kPhaseCount; ++k) {
+      p.seconds[k] += level.share * lp.seconds[k];
+      p.waiting[k] += level.share * lp.waiting[k];
+    }
     p.levels.push_back(lp);
   }
   p.time = total_seconds(p.seconds);

@@ -6,12 +6,12 @@
 //     allgatherv, alltoallv  the collective model on the network (network.hpp)
 //     sendrecv    the row rotation in (C - 1) x n sub-steps, each overlapped with the calculation
 //                 of a sub-step (section 4.5); only what exceeds it counts
-//     imbalance   the barrier and allreduce that end the level, and the slowest process's extra
-//                 calculation: the expected maximum of P processes' loads, sqrt(2 ln P) standard
-//                 deviations above the mean, with the relative deviation of a process's edges
-//                 from the Kronecker degree distribution over the 2D distribution
-//                 (kronecker_degree_concentration (R + C) / (share of the edges examined), top-down)
-//                 and from the count of edges (P / E)
+//     imbalance   the barrier and allreduce that end the level, and the wait for the slowest
+//                 process (imbalance.hpp): within the group at its alltoallv, beyond it at the
+//                 barrier; the expected maximum of the processes' loads from the hubs of the
+//                 Kronecker graph (top-down), the count of the work and the time spread measured
+//                 in the calibration trace
+//     one machine the ranks' turns on shared cores (host_sharing.hpp)
 //   weighted by the share of BFS runs in which the level runs in that direction; TEPS = m / time.
 #pragma once
 #include <string>
@@ -42,12 +42,15 @@ struct LevelPrediction {
   double share = 0;
   LevelVolumes volumes;
   PhaseSeconds seconds{};
+  PhaseSeconds waiting{};  // the part of `seconds` spent waiting: for the slowest and for a core
 };
 
 struct Prediction {
   RunSetup setup;
   GridView view;
   PhaseSeconds seconds{};   // expected per BFS, per process
+  PhaseSeconds waiting{};   // of which waiting for the slowest process (imbalance.hpp) and, on one
+                            // machine, for a core (host_sharing.hpp)
   double time = 0;          // seconds per BFS
   double teps = 0;
   std::vector<LevelPrediction> levels;
@@ -55,10 +58,6 @@ struct Prediction {
 
 Prediction predict(const NodeProfile& profile, const NetworkSpec& net, const LevelStructure& levels,
                    const RunSetup& setup);
-
-// The expected maximum of `processes` independent normal loads, in standard deviations above the
-// mean: sqrt(2 ln P) (0 for one process).
-double expected_max_deviations(double processes);
 
 // Grids worth trying for P processes: every R x C = P with R >= C and R / C at most 16.
 std::vector<GridShape> candidate_grids(long long processes);

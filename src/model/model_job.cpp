@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "gen/kronecker.hpp"
+#include "model/host_sharing.hpp"
 #include "model/model_report.hpp"
 #include "util/error.hpp"
 #include "util/output_file.hpp"
@@ -52,7 +53,9 @@ NetworkSpec named_network(const std::string& name, const ModelOptions& o) {
   if (name == "shm") {
     if (!o.latency_us || !o.link_gbs)
       throw UsageError("--network shm needs --latency and --link-bandwidth (measure them with g500 coll --fit)");
-    return shared_memory_network(latency, *o.link_gbs * kGiga, o.cores > 0 ? o.cores : static_cast<int>(std::thread::hardware_concurrency()));
+    return shared_memory_network(latency, *o.link_gbs * kGiga,
+                                 o.cores > 0 ? o.cores : static_cast<int>(std::thread::hardware_concurrency()),
+                                 o.switch_latency_us.value_or(0) * kMicro);
   }
   throw UsageError("unknown --network '" + name + "' (expected tofud, tofu, fattree, dragonfly, torus:SHAPE or shm)");
 }
@@ -63,6 +66,10 @@ void apply_overrides(NetworkSpec& net, const ModelOptions& o) {
     net.link_bandwidth = *o.link_gbs * kGiga;
   if (o.injection_gbs && net.kind == TopologyKind::kTorus) net.injection_bandwidth = *o.injection_gbs * kGiga;
   if (o.eager_limit) net.eager_limit = *o.eager_limit;
+  if (!o.shm_measured.empty()) {
+    if (net.kind != TopologyKind::kSharedMemory) throw UsageError("--shm-measured needs --network shm");
+    net.measured_at_ranks = parse_measured_at_ranks(read_text(o.shm_measured), o.shm_measured);
+  }
   net.max_lanes = o.assumptions.max_lanes;
   net.alltoallv_node_cap = o.assumptions.alltoallv_node_cap;
 }
@@ -79,6 +86,7 @@ Chosen choose(const ModelOptions& o, const std::vector<LevelRow>& rows) {
   } else {
     const int cores = o.cores > 0 ? o.cores : static_cast<int>(std::thread::hardware_concurrency());
     c.profile = calibrate_from_trace(read_trace(o.profile), cores);
+    if (o.assumptions.level_spread >= 0) c.profile.level_time_spread = o.assumptions.level_spread;
   }
   c.net = named_network(o.network.empty() ? default_network : o.network, o);
   apply_overrides(c.net, o);

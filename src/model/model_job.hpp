@@ -14,8 +14,9 @@ namespace g500::model {
 struct ModelOptions {
   std::string profile = "a64fx";  // a64fx, k, or a 1-rank g500 bfs --trace --json file
   int cores = 0;                  // with a trace profile: the node's cores (0: this machine's)
+  std::string shm_measured;       // shm: CSV of latency and bandwidth measured per rank count
   std::string network;            // tofud, tofu, fattree, dragonfly, shm, torus:SHAPE ("" by profile)
-  std::optional<double> latency_us, link_gbs, injection_gbs, eager_limit, global_share;
+  std::optional<double> latency_us, link_gbs, injection_gbs, eager_limit, global_share, switch_latency_us;
   Assumptions assumptions;        // --allgatherv-lanes, --alltoallv-cap, --locality-speedup
   std::string nodes;              // "N" or "A,B,C"
   std::string ranks;              // shm: processes on the machine, "A,B,C"

@@ -23,12 +23,12 @@ double error_percent(double predicted, double measured) {
 
 std::string profile_text(const NodeProfile& profile, const NetworkSpec& net) {
   return fmt::format(
-      "profile {}: {} cores; per core: top-down {:.3g} edges/s, bottom-up {:.3g} edges/s, bitmap words {:.3g}/s "
-      "(top-down), {:.3g}/s (bottom-up); {:.1f} GHz\n  source: {}\n"
+      "profile {}: {} cores; per core: top-down {:.3g} accesses/s, bottom-up {:.3g} accesses/s, bitmap words {:.3g}/s "
+      "(top-down), {:.3g}/s (bottom-up); {:.1f} GHz; level time spread {:.3f}\n  source: {}\n"
       "network {}: L {:.2f} us, link {:.2f} GB/s, {} links at once, injection {:.1f} GB/s, eager limit {:.0f} bytes\n"
       "  source: {}\n",
       profile.name, profile.cores, profile.topdown_rate, profile.bottomup_rate, profile.topdown_word_rate,
-      profile.bottomup_word_rate, profile.clock_ghz, profile.source, net.name, net.latency / kMicro,
+      profile.bottomup_word_rate, profile.clock_ghz, profile.level_time_spread, profile.source, net.name, net.latency / kMicro,
       net.link_bandwidth / kGiga, net.simultaneous_links, net.injection_bandwidth / kGiga, net.eager_limit, net.source);
 }
 
@@ -42,7 +42,8 @@ nlohmann::json profile_json(const NodeProfile& p) {
           {"bottomup_words_per_second_per_core", p.bottomup_word_rate},
           {"clock_ghz", p.clock_ghz},
           {"locality_domains", p.locality_domains},
-          {"locality_speedup", p.locality_speedup}};
+          {"locality_speedup", p.locality_speedup},
+          {"level_time_spread", p.level_time_spread}};
 }
 
 nlohmann::json network_json(const NetworkSpec& n) {
@@ -88,6 +89,7 @@ nlohmann::json prediction_json(const Prediction& p) {
           {"mapping", mapping_name(p.setup.mapping)},
           {"placement", p.view.placement},
           {"seconds", phases_json(p.seconds)},
+          {"waiting_seconds", phases_json(p.waiting)},
           {"time_s", p.time},
           {"teps", p.teps},
           {"levels", levels}};

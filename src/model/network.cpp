@@ -5,15 +5,21 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <map>
+#include <mutex>
 
 #include "coll/coll_model.hpp"
 #include "coll/torus_model.hpp"
+#include "model/host_sharing.hpp"
+#include "model/pattern_loads.hpp"
 #include "topo/allocation.hpp"
 #include "topo/grid_mapping.hpp"
 #include "topo/segment_loads.hpp"
 #include "util/error.hpp"
 
 namespace g500::model {
+
+using topo::GridMapping;
 
 namespace {
 constexpr double kGiga = 1e9;
@@ -27,13 +33,13 @@ constexpr double kTofudLatencySpec = (0.49e-6 + 0.54e-6) / 2, kTofuLatencySpec =
 constexpr double kFugakuEagerLimit = 512000;
 // Rendezvous: request-to-send and clear-to-send before the data, two more latencies.
 constexpr double kRendezvousLatencies = 3;
-// A ring neighbour that is not a physical neighbour (a snake that does not close) shares the
-// links of its longer route with the other messages of the ring: half the bandwidth.
-constexpr double kNonAdjacentRingShare = 0.5;
 constexpr int kBothDirections = 2;
 
-double cpu_share(const NetworkSpec& net, int processes) {
-  return std::max(1.0, static_cast<double>(processes) / std::max(1, net.cores));
+// The latency of one message step and the copy or link bandwidth a process sees.
+double latency_of(const NetworkSpec& net, const GridView& view) {
+  return net.kind == TopologyKind::kSharedMemory
+             ? shared_step_latency(net, static_cast<int>(view.grid.size()), view.ranks_per_core)
+             : net.latency;
 }
 
 // Bytes that cross the node boundary of `bytes` exchanged with the g - 1 others of a group whose
@@ -42,15 +48,17 @@ double inter_node(double bytes, int members, int per_node) {
   return members > 1 ? bytes * (members - per_node) / (members - 1) : 0.0;
 }
 
-GroupView torus_group(const std::vector<topo::Axis>& axes, int members, int per_node, int simultaneous, bool ring_adjacent) {
+GroupView torus_group(const std::vector<topo::Axis>& axes, int members, int per_node, int simultaneous,
+                      const GroupLoads& loads) {
   GroupView g;
   g.members = members;
   g.members_per_node = per_node;
   g.nodes = members / per_node;
   g.axes = axes;
   g.lanes = std::min<double>(simultaneous, links_per_node(axes));
-  g.alltoall_load = alltoall_link_load(axes);
-  g.ring_adjacent = ring_adjacent;
+  g.alltoall_load = loads.alltoall;
+  g.ring_load = loads.ring;
+  g.exchange_load = loads.exchange;
   return g;
 }
 
@@ -60,24 +68,59 @@ std::vector<topo::Axis> axes_of(const topo::Topology& box, const std::vector<int
   return axes;
 }
 
-void place_on_torus(const NetworkSpec& net, Mapping mapping, GridView& v) {
+// Routing the patterns is the slow part of a prediction, and the calibration predicts the same
+// placement a hundred times: the loads are kept per placement.
+const PatternLoads& loads_of(const std::string& key, const topo::Topology& box, const topo::Placement& nodes) {
+  static std::mutex lock;
+  static std::map<std::string, PatternLoads> cache;
+  const std::lock_guard<std::mutex> guard(lock);
+  auto found = cache.find(key);
+  if (found == cache.end()) found = cache.emplace(key, route_patterns(box, nodes)).first;
+  return found->second;
+}
+
+std::string placement_key(const std::string& kind, const topo::Topology& box, const GridMapping& m) {
+  std::string key = kind + ":" + topo::describe_axes(box.axes()) + ":";
+  for (int d : m.row_axes) key += std::to_string(d) + ",";
+  key += "/";
+  for (int d : m.col_axes) key += std::to_string(d) + ",";
+  return key;
+}
+
+void set_groups(const NetworkSpec& net, const topo::Topology& box, const GridMapping& m, const std::string& kind,
+                GridView& v) {
   const int pr = v.grid.rows / v.node_grid.rows, pc = v.grid.cols / v.node_grid.cols;
+  const PatternLoads& loads = loads_of(placement_key(kind, box, m), box, m.placement);
+  v.column = torus_group(axes_of(box, m.row_axes), v.grid.rows, pr, net.simultaneous_links, loads.column);
+  v.row = torus_group(axes_of(box, m.col_axes), v.grid.cols, pc, net.simultaneous_links, loads.row);
+  v.routed_messages = loads.routes;
+  v.routed_all_groups = loads.all_groups;
+}
+
+void place_on_torus(const NetworkSpec& net, Mapping mapping, GridView& v) {
   long long capacity = 1;
   for (const auto& a : net.system.axes) capacity *= a.size;
   if (v.node_grid.size() > capacity)
     throw UsageError("a " + std::to_string(v.node_grid.rows) + "x" + std::to_string(v.node_grid.cols) +
                      " grid of nodes exceeds " + net.name + " (" + std::to_string(capacity) + " nodes)");
   if (mapping == Mapping::kJobShape) {
-    v.column = torus_group(fold_logical_axis("R", v.node_grid.rows, net.system), v.grid.rows, pr, net.simultaneous_links, true);
-    v.row = torus_group(fold_logical_axis("C", v.node_grid.cols, net.system), v.grid.cols, pc, net.simultaneous_links, true);
+    // The job-shape torus: the folded R axes, then the folded C axes, each side in snake order.
+    topo::SystemSpec shape{"jobshape", fold_logical_axis("R", v.node_grid.rows, net.system)};
+    const size_t row_axes = shape.axes.size();
+    for (const auto& a : fold_logical_axis("C", v.node_grid.cols, net.system)) shape.axes.push_back(a);
+    std::vector<int> extents, rows, cols;
+    for (size_t d = 0; d < shape.axes.size(); ++d) {
+      extents.push_back(shape.axes[d].size);
+      (d < row_axes ? rows : cols).push_back(static_cast<int>(d));
+    }
+    const topo::Topology box = topo::box_topology(shape, extents);
+    set_groups(net, box, topo::map_grid(box, extents, rows, cols), "jobshape", v);
     v.placement = std::to_string(v.node_grid.rows) + " x " + std::to_string(v.node_grid.cols) + " job-shape torus";
     return;
   }
-  const topo::GridMapping m = topo::choose_grid_mapping(net.system, topo::GridRequest{v.node_grid.size(), v.node_grid});
+  const GridMapping m = topo::choose_grid_mapping(net.system, topo::GridRequest{v.node_grid.size(), v.node_grid});
   const topo::Topology box = topo::box_topology(net.system, m.extents);
-  v.column = torus_group(axes_of(box, m.row_axes), v.grid.rows, pr, net.simultaneous_links,
-                         topo::ring_conditions(box, m.row_axes).closes);
-  v.row = torus_group(axes_of(box, m.col_axes), v.grid.cols, pc, net.simultaneous_links, m.ring_adjacent);
+  set_groups(net, box, m, net.system.name, v);
   v.placement = topo::axes_label(box, m.row_axes) + " x " + topo::axes_label(box, m.col_axes) +
                 (net.system.has_tofu_axes() ? " 6D mapping" : " grid mapping");
 }
@@ -143,7 +186,7 @@ NetworkSpec dragonfly_network(double injection_bandwidth, double latency, double
   return n;
 }
 
-NetworkSpec shared_memory_network(double latency, double copy_bandwidth, int cores) {
+NetworkSpec shared_memory_network(double latency, double copy_bandwidth, int cores, double switch_latency) {
   NetworkSpec n;
   n.name = "shm";
   n.source = "one machine: messages are memory copies";
@@ -152,6 +195,7 @@ NetworkSpec shared_memory_network(double latency, double copy_bandwidth, int cor
   n.link_bandwidth = n.injection_bandwidth = copy_bandwidth;
   n.eager_limit = std::numeric_limits<double>::infinity();  // copies: no protocol switch
   n.cores = cores;
+  n.switch_latency = switch_latency;
   return n;
 }
 
@@ -276,13 +320,14 @@ double CollectiveTimes::allgatherv(const GroupView& group, double bytes) const {
   const coll::CostTerms ring = coll::cost_terms(coll::CollOp::allgatherv, "ring", g, line, block, 0);
   const coll::CostTerms doubling = coll::cost_terms(coll::CollOp::allgatherv, "recdbl", g, line, block, 0);
   if (net.kind == TopologyKind::kSharedMemory) {
-    const double share = cpu_share(net, view.processes_per_node);
-    return std::min(ring.time(net.latency, net.link_bandwidth), doubling.time(net.latency, net.link_bandwidth)) * share;
+    const double latency = step_latency(), bandwidth = shared_bandwidth(net, static_cast<int>(view.grid.size()), view.ranks_per_core);
+    return std::min(ring.time(latency, bandwidth), doubling.time(latency, bandwidth));
   }
   // Every process of a node receives at once through the node's links.
   const double node_bytes = inter_node(bytes, g, group.members_per_node) * view.processes_per_node;
   const double lanes = net.max_lanes > 0 ? std::min(group.lanes, net.max_lanes) : group.lanes;
-  const double ring_bandwidth = std::min(lanes * net.link_bandwidth, net.injection_bandwidth);
+  // One ring per lane; a ring whose closing message shares links runs at the busiest link's share.
+  const double ring_bandwidth = std::min(lanes * net.link_bandwidth / std::max(1.0, group.ring_load), net.injection_bandwidth);
   const double one_link = std::min(net.link_bandwidth, net.injection_bandwidth);
   return std::min(ring.steps * net.latency + node_bytes / ring_bandwidth,
                   doubling.steps * net.latency + node_bytes / one_link);
@@ -294,7 +339,7 @@ double CollectiveTimes::alltoallv(const GroupView& group, double bytes) const {
   const coll::CostTerms pairwise =
       coll::cost_terms(coll::CollOp::alltoallv, "pairwise", g, coll::Shape3{{g, 1, 1}}, bytes / (g - 1), 0);
   if (net.kind == TopologyKind::kSharedMemory)
-    return pairwise.time(net.latency, net.link_bandwidth) * cpu_share(net, view.processes_per_node);
+    return pairwise.time(step_latency(), shared_bandwidth(net, static_cast<int>(view.grid.size()), view.ranks_per_core));
   const double node_bytes = inter_node(bytes, g, group.members_per_node) * view.processes_per_node;
   const double busiest_link = node_bytes * group.alltoall_load / net.link_bandwidth;
   double seconds = std::max(busiest_link, node_bytes / net.injection_bandwidth);
@@ -304,14 +349,21 @@ double CollectiveTimes::alltoallv(const GroupView& group, double bytes) const {
 
 double CollectiveTimes::sendrecv_step(double bytes) const {
   if (view.row.members <= 1) return 0;
-  const double latency = net.latency * (bytes > net.eager_limit ? kRendezvousLatencies : 1);
-  if (net.kind == TopologyKind::kSharedMemory)
-    return (latency + bytes / net.link_bandwidth) * cpu_share(net, view.processes_per_node);
+  const double latency = step_latency() * (bytes > net.eager_limit ? kRendezvousLatencies : 1);
+  if (net.kind == TopologyKind::kSharedMemory) return latency + bytes / shared_bandwidth(net, static_cast<int>(view.grid.size()), view.ranks_per_core);
   // The row groups of a node (one per grid row it holds) each send one message each way.
   const double senders = static_cast<double>(view.grid.rows) / view.node_grid.rows;
-  double bandwidth = std::min(net.link_bandwidth, net.injection_bandwidth / kBothDirections);
-  if (!view.row.ring_adjacent) bandwidth *= kNonAdjacentRingShare;
+  // The busiest link carries exchange_load messages (1 on a ring of physical neighbours).
+  const double bandwidth =
+      std::min(net.link_bandwidth / std::max(1.0, view.row.exchange_load), net.injection_bandwidth / kBothDirections);
   return latency + bytes * senders / bandwidth;
+}
+
+double CollectiveTimes::step_latency() const { return latency_of(net, view); }
+
+double CollectiveTimes::counts_exchange(const GroupView& group) const {
+  if (group.members <= 1) return 0;
+  return std::ceil(std::log2(group.members)) * step_latency();
 }
 
 }  // namespace g500::model

@@ -8,13 +8,17 @@
 //  * allgatherv (ring, or recursive doubling when shorter): a ring per link the group's nodes have
 //    inside the group ("lanes", at most the links a node drives at once), capped by the injection
 //    bandwidth (Nakao et al. 2021, section 6.2: injection bandwidth decides the collectives);
+//    and slowed by the busiest link of one ring step when the ring's closing message shares links;
 //  * alltoallv (pairwise): the busiest link of an all-to-all among the group's nodes under
-//    dimension-order routing (topo/topology.hpp), capped by the injection bandwidth;
+//    dimension-order routing, capped by the injection bandwidth;
 //  * sendrecv: one message each way to the ring neighbours per sub-step (Nakao et al. 2021,
-//    section 4.5), with two more latencies for the rendezvous hand-shake above the eager limit
-//    (section 5.4).
+//    section 4.5), at the busiest link's share, with two more latencies for the rendezvous
+//    hand-shake above the eager limit (section 5.4).
+// On a torus the busiest links come from routing the whole pattern of every group at once over the
+// mapping's placement (pattern_loads.hpp).
 // Processes of one node share its links; messages between them do not use the network.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -44,6 +48,14 @@ struct NetworkSpec {
   double eager_limit = 0;            // bytes; longer point-to-point messages use rendezvous
   double global_bandwidth_share = 1; // fat tree / dragonfly: uniform-traffic bandwidth per node over injection
   int cores = 1;                     // shared memory: cores that run the processes
+  double switch_latency = 0;         // shared memory: added per message step for each further rank on a core [s]
+  // Shared memory: latency and bandwidth measured at given rank counts (g500 coll with that many
+  // ranks, time-sharing included); a prediction at one of these counts uses them as they are.
+  struct MeasuredAtRanks {
+    int ranks = 0;
+    double latency = 0, bandwidth = 0;
+  };
+  std::vector<MeasuredAtRanks> measured_at_ranks;
   // Alternative assumptions (0: none): at most this many links per allgatherv (1: a single ring,
   // as Hosono et al. 2021's unsegmented model); at most this alltoallv throughput per node
   // [bytes/s] (Hosono et al. 2021, section 4.1 measured about 1 GB/s for Doublespread).
@@ -57,8 +69,9 @@ NetworkSpec tofu_network();   // the K computer (Nakao et al. 2021, section 2, T
 NetworkSpec fat_tree_network(double injection_bandwidth, double latency);
 // A dragonfly with one port per node; uniform traffic gets global_share of the injection.
 NetworkSpec dragonfly_network(double injection_bandwidth, double latency, double global_share);
-// One machine: messages are memory copies at `copy_bandwidth` per process; `cores` run them.
-NetworkSpec shared_memory_network(double latency, double copy_bandwidth, int cores);
+// One machine: messages are memory copies at `copy_bandwidth` per process; `cores` run them; a
+// message step costs `switch_latency` more for each further rank sharing a core (host_sharing.hpp).
+NetworkSpec shared_memory_network(double latency, double copy_bandwidth, int cores, double switch_latency = 0);
 // A mesh/torus of any shape ("24t,23t,..." as g500 map --shape) whose node drives
 // `simultaneous_links` links at once (0: all of them), the injection bandwidth split evenly over
 // those.
@@ -73,16 +86,20 @@ struct GroupView {
   std::vector<topo::Axis> axes;  // torus: the sub-topology its nodes form
   double lanes = 1;         // links per node inside the group an allgatherv can drive at once
   double alltoall_load = 1; // busiest link's bytes per byte a node sends in an all-to-all of the group
-  bool ring_adjacent = true;  // ring neighbours on different nodes are physical neighbours
+  double ring_load = 1;     // busiest link's messages in one step of the group's ring (one direction)
+  double exchange_load = 1; // busiest link's messages in one sendrecv step (each node to both ring neighbours)
 };
 
 struct GridView {
   GridShape grid;          // processes
   GridShape node_grid;     // nodes
   int processes_per_node = 1;
+  double ranks_per_core = 1;  // shared memory: ranks x threads per core (host_sharing.hpp)
   GroupView column;        // R processes: the allgatherv
   GroupView row;           // C processes: alltoallv and sendrecv
   std::string placement;   // e.g. "XY x Zabc (6D mapping)"
+  int64_t routed_messages = 0;  // torus: messages routed for the link loads
+  bool routed_all_groups = false;  // torus: every group routed (else one per side, by symmetry)
 };
 
 // Places an R x C grid at `ppn` processes per node (a node holds a pr x pc block of the grid,
@@ -122,6 +139,11 @@ struct CollectiveTimes {
   double alltoallv(const GroupView& group, double bytes) const;
   // One sub-step of the row rotation: `bytes` sent each way.
   double sendrecv_step(double bytes) const;
+  // The latency part of exchanging counts before a v-collective in a group (one word per member
+  // by recursive doubling: MPI_Allgather and MPI_Alltoall of g500 bfs, comm/large_count.cpp).
+  double counts_exchange(const GroupView& group) const;
+  // One message step's latency (on one machine with its ranks per core).
+  double step_latency() const;
 };
 
 }  // namespace g500::model

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "model/level_work.hpp"
 #include "model/levels.hpp"
 #include "util/error.hpp"
 
@@ -24,27 +25,46 @@ constexpr double kA64fxClockGhz = 2.0;
 constexpr double kA64fxMemoryBandwidth = 1024 * kGiga;
 constexpr int kA64fxCmgs = 4;
 constexpr double kA64fxCmgLocalSpeedup = 2.0;
-// The K computer's SPARC64 VIIIfx (Table 1): 8 cores, 2.0 GHz, DDR3 at 64 GB/s. Section 6.2:
-// Fugaku at 92,160 nodes (Boost mode) has twice the K computer's per-node performance with twice
-// its injection bandwidth, "so there is also a 2x difference in local calculation performance".
+// The K computer's SPARC64 VIIIfx (Table 1): 8 cores, 2.0 GHz. Section 6.2: Fugaku at 92,160
+// nodes (Boost mode) has twice the K computer's per-node performance with twice its injection
+// bandwidth, "so we can assume that there is also a 2x difference in local calculation
+// performance, but it is not as great as the specification. For example, the difference in
+// bandwidth is 16.0 times": the whole local calculation, bitmap scan included, is taken as half
+// the A64FX's per node, not scaled by the memory bandwidths of Table 1 (64 against 1,024 GB/s).
 constexpr int kKCores = 8;
 constexpr double kKClockGhz = 2.0;
-constexpr double kKMemoryBandwidth = 64 * kGiga;
 constexpr double kKLocalCalculationRatio = 0.5;
 constexpr double kBoostClockGhz = 2.2;  // the mode of the section 6 runs the ratio compares
 // Bytes the bottom-up scan reads per bitmap word: the rotating visited word, the word of rows
 // with edges and the word's row offset (bitmap-based CSR, section 4.1), 8 bytes each.
 constexpr double kScanBytesPerWord = 24;
-// Top-down edges against bottom-up edges per second, measured with g500 bfs on one core
-// (docs/model.md, "The A64FX profile"): a top-down edge also writes and settles a candidate.
-constexpr double kTopDownPerBottomUpRate = 0.75;
+// Top-down against bottom-up accesses per second (level_work.hpp), measured with g500 bfs on one
+// core of this machine (docs/model.md, "The A64FX profile"): the median of 13 1-rank traces at
+// SCALE 20 (0.28-0.38; 0.46-0.59 at SCALE 18, the ratio falls with SCALE, so the largest SCALE
+// measured is taken). A top-down edge also writes and settles a candidate; a bottom-up access is
+// a test of one bit.
+constexpr double kTopDownPerBottomUpRate = 0.35;
 
 struct Points {
   std::vector<double> edges, seconds;
 };
 
-// Edge rate and word time per level from one direction's levels (t = a + E / r).
-void fit_direction(const Points& p, double words, int threads, double& edge_rate, double& word_rate) {
+// The levels that count for the time spread: at least this share of the longest level's fitted
+// time (the shortest levels are all latency and timer resolution).
+constexpr double kSpreadLevelShare = 0.1;
+// Median absolute deviation to standard deviation for normal data.
+constexpr double kMadToSigma = 1.4826;
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+// Access rate and word time per level from one direction's levels (t = a + accesses / r); adds
+// the levels' relative deviations from the line to `deviations`.
+void fit_direction(const Points& p, double words, int threads, double& edge_rate, double& word_rate,
+                   std::vector<double>& deviations) {
   const Line line = fit_line(p.edges, p.seconds, std::vector<double>(p.edges.size(), 1.0));
   double edges = 0, seconds = 0;
   for (size_t i = 0; i < p.edges.size(); ++i) {
@@ -55,6 +75,12 @@ void fit_direction(const Points& p, double words, int threads, double& edge_rate
   edge_rate = 1 / slope / threads;
   const double intercept = std::max(line.intercept, 0.0);
   word_rate = intercept > 0 ? words / intercept / threads : INFINITY;
+  double longest = 0;
+  for (double e : p.edges) longest = std::max(longest, intercept + e * slope);
+  for (size_t i = 0; i < p.edges.size(); ++i) {
+    const double fitted = intercept + p.edges[i] * slope;
+    if (fitted >= kSpreadLevelShare * longest && fitted > 0) deviations.push_back(p.seconds[i] / fitted - 1);
+  }
 }
 }  // namespace
 
@@ -74,7 +100,7 @@ NodeProfile calibrate_from_trace(const TraceRun& run, int cores) {
   for (const auto& root : run.roots)
     for (const auto& level : root.levels) {
       Points& p = level.direction == Direction::kTopDown ? topdown : bottomup;
-      p.edges.push_back(level.examined);
+      p.edges.push_back(one_process_accesses(level.direction, level.examined, level.unvisited));
       p.seconds.push_back(level.seconds);
     }
   if (topdown.edges.empty() || bottomup.edges.empty())
@@ -84,8 +110,14 @@ NodeProfile calibrate_from_trace(const TraceRun& run, int cores) {
   p.source = fmt::format("{} (SCALE {}, 1 rank, {} threads, {} roots)", run.path, run.scale, run.threads, run.roots.size());
   p.cores = cores;
   const double words = std::ldexp(1.0, run.scale) / kBitsPerWord;
-  fit_direction(topdown, words, run.threads, p.topdown_rate, p.topdown_word_rate);
-  fit_direction(bottomup, words, run.threads, p.bottomup_rate, p.bottomup_word_rate);
+  std::vector<double> deviations;
+  fit_direction(topdown, words, run.threads, p.topdown_rate, p.topdown_word_rate, deviations);
+  fit_direction(bottomup, words, run.threads, p.bottomup_rate, p.bottomup_word_rate, deviations);
+  // The time spread of a level on one process: robust (median absolute deviation), so that a few
+  // levels disturbed by other jobs do not decide it.
+  const double centre = median(deviations);
+  for (double& d : deviations) d = std::abs(d - centre);
+  p.level_time_spread = kMadToSigma * median(deviations);
   p.variant = g500_variant();
   return p;
 }
@@ -114,13 +146,15 @@ NodeProfile k_profile(const NodeProfile& a64fx) {
   NodeProfile p;
   p.name = std::string(1, 'k');  // (a one-letter literal trips GCC 12's -Wrestrict)
   p.source = "SPARC64 VIIIfx (Nakao et al. 2021, Table 1): half the A64FX's local calculation per node in Boost "
-             "mode (section 6.2)";
+             "mode, edges and bitmap words (section 6.2)";
   p.cores = kKCores;
   p.clock_ghz = kKClockGhz;
   const double per_node = kKLocalCalculationRatio * a64fx.cores * kBoostClockGhz / a64fx.clock_ghz / kKCores;
   p.bottomup_rate = a64fx.bottomup_rate * per_node;
   p.topdown_rate = a64fx.topdown_rate * per_node;
-  p.topdown_word_rate = p.bottomup_word_rate = kKMemoryBandwidth / kScanBytesPerWord / kKCores;
+  p.level_time_spread = a64fx.level_time_spread;
+  p.topdown_word_rate = a64fx.topdown_word_rate * per_node;
+  p.bottomup_word_rate = a64fx.bottomup_word_rate * per_node;
   p.variant = paper_variant();
   return p;
 }

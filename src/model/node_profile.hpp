@@ -29,6 +29,9 @@ struct NodeProfile {
   int locality_domains = 1;  // NUMA domains (A64FX: 4 CMGs)
   double locality_speedup = 1;  // rate factor at one process per domain
   BfsVariant variant;        // how the implementation lays out its top-down step and encodes lists and pairs
+  // Relative standard deviation of one process's level time that its work does not explain
+  // (imbalance.hpp); measured by calibrate_from_trace, 0 when unknown.
+  double level_time_spread = 0;
 };
 
 // Calculation-rate factor of a process at `ppn` processes per node: locality_speedup^(log ppn /
@@ -36,9 +39,12 @@ struct NodeProfile {
 double rate_factor(const NodeProfile& profile, int ppn, double clock_ghz);
 
 // Rates from a 1-rank `g500 bfs --trace --json` run on the target node: per direction, a
-// least-squares line through the levels' (edges examined, seconds); its slope gives the edge rate,
-// its intercept the time for the n/64 bitmap words of a level on one rank. Throws UsageError when
-// the run has more than one rank or no trace.
+// least-squares line through the levels' (accesses, seconds) (accesses: level_work.hpp, edges
+// examined plus frontier vertices top-down, plus unvisited vertices bottom-up); its slope gives the
+// access rate, its intercept the time for the n/64 bitmap words of a level on one rank; the
+// levels' spread around the lines gives level_time_spread (1.4826 times the median absolute
+// deviation of time / line - 1 over the levels above a tenth of the longest). Throws UsageError
+// when the run has more than one rank or no trace.
 NodeProfile calibrate_from_trace(const TraceRun& run, int cores);
 
 // A64FX, 48 cores at 2.0 GHz (Nakao et al. 2021, Table 1): the bottom-up rate is the one free
@@ -48,7 +54,7 @@ NodeProfile a64fx_profile_shape();
 // The profile with this bottom-up rate and the top-down rate that goes with it.
 NodeProfile with_bottomup_rate(NodeProfile profile, double bottomup_rate);
 // The K computer's SPARC64 VIIIfx, 8 cores at 2.0 GHz: half the A64FX's local calculation per node
-// in Boost mode (Nakao et al. 2021, section 6.2), the bitmap scan at its 64 GB/s memory (Table 1).
+// in Boost mode, edges and bitmap words alike (Nakao et al. 2021, section 6.2).
 NodeProfile k_profile(const NodeProfile& a64fx);
 
 }  // namespace g500::model

@@ -94,6 +94,7 @@ NodeProfile calibrate_a64fx(const std::vector<LevelRow>& rows, const Assumptions
   const LevelStructure levels = level_structure(rows, setup.scale, setup.edgefactor);
   NodeProfile shape = a64fx_profile_shape();
   if (assumptions.locality_speedup > 0) shape.locality_speedup = assumptions.locality_speedup;
+  if (assumptions.level_spread >= 0) shape.level_time_spread = assumptions.level_spread;
   auto gteps_at = [&](double rate) { return predict(with_bottomup_rate(shape, rate), net, levels, setup).teps / kGiga; };
   double low = std::log(kRateLow), high = std::log(kRateHigh);
   if (gteps_at(std::exp(high)) < target->gteps)

@@ -32,6 +32,7 @@ struct Assumptions {
   double max_lanes = 0;           // NetworkSpec::max_lanes
   double alltoallv_node_cap = 0;  // NetworkSpec::alltoallv_node_cap [bytes/s]
   double locality_speedup = 0;    // NodeProfile::locality_speedup of the A64FX
+  double level_spread = -1;       // NodeProfile::level_time_spread (negative: the profile's own)
 };
 
 // The run setup and network of a point (the system's network, its Eager limit as published).

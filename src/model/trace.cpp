@@ -1,6 +1,7 @@
 // Reading `g500 bfs --json` result files (run/result_json.cpp, bfs/report.cpp) for the model.
 #include "model/trace.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -23,10 +24,15 @@ TracedRoot root_of(const nlohmann::json& j, const std::string& path) {
   root.seconds = j.at("time_s").get<double>();
   root.nedge = j.at("nedge").get<double>();
   root.reached = j.value("reached", 0.0);
-  for (const auto& level : j.value("levels", nlohmann::json::array()))
+  // The unvisited vertices when a level starts: those left by the level before (the root's level:
+  // every reached vertex but the root).
+  double unvisited = std::max(0.0, root.reached - 1);
+  for (const auto& level : j.value("levels", nlohmann::json::array())) {
     root.levels.push_back(TracedLevel{direction_of(level.at("direction").get<std::string>(), path),
                                       level.at("frontier").get<double>(), level.at("edges_examined").get<double>(),
-                                      level.at("time_s").get<double>()});
+                                      level.at("time_s").get<double>(), unvisited});
+    unvisited = level.value("unvisited_after", 0.0);
+  }
   return root;
 }
 }  // namespace

@@ -21,6 +21,7 @@ struct TracedLevel {
   double frontier = 0;  // vertices the level expanded
   double examined = 0;  // adjacency entries read, all ranks
   double seconds = 0;
+  double unvisited = 0;  // reached vertices not yet visited when the level starts
 };
 
 struct TracedRoot {

@@ -6,8 +6,8 @@
 
 namespace g500::model {
 
-BfsVariant paper_variant() { return BfsVariant{table3::kWordBytes, 2 * table3::kWordBytes, false}; }
-BfsVariant g500_variant() { return BfsVariant{table3::kWordBytes / 2, table3::kWordBytes, true}; }
+BfsVariant paper_variant() { return BfsVariant{table3::kWordBytes, 2 * table3::kWordBytes, false, false}; }
+BfsVariant g500_variant() { return BfsVariant{table3::kWordBytes / 2, table3::kWordBytes, true, true}; }
 
 LevelVolumes level_volumes(const LevelCounts& level, int rows, int cols, const BfsVariant& variant) {
   table3::Model model;

@@ -27,6 +27,9 @@ struct BfsVariant {
   // Top-down: false as Algorithm 2 (frontier along the column, pairs along the row); true as
   // g500 bfs (bfs/top_down.cpp: frontier along the row, candidates along the column).
   bool topdown_transposed = false;
+  // The counts of every v-collective exchanged first (g500 bfs: an MPI_Allgather before the
+  // allgatherv, an MPI_Alltoall before the alltoallv); the paper does not say.
+  bool counts_exchanged = false;
 };
 // Table 3's words (one 64-bit word per list entry, two per pair), Algorithm 2's groups.
 BfsVariant paper_variant();

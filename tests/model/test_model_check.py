@@ -46,14 +46,24 @@ def main():
     os.makedirs(os.path.join(work, "docs"))
     shutil.copy(os.path.join(ROOT, "scripts", "model-check"), os.path.join(work, "scripts"))
     with open(os.path.join(work, "docs", "model.md"), "w", encoding="utf-8") as f:
-        f.write("before\n<!-- model-check begin -->\nold\n<!-- model-check end -->\nafter\n")
+        f.write("before\n<!-- model-check begin -->\nold\n<!-- model-check end -->\nafter\n"
+                "<!-- model-sensitivity begin -->\nold\n<!-- model-sensitivity end -->\n"
+                "<!-- model-future begin -->\nold\n<!-- model-future end -->\n"
+                "<!-- model-shares begin -->\nold\n<!-- model-shares end -->\n")
     subprocess.run([os.path.join(work, "scripts", "model-check"), "--binary", binary, "--update-docs"], check=True,
                    capture_output=True)
     with open(os.path.join(work, "docs", "model.md"), encoding="utf-8") as f:
         text = f.read()
     assert text.startswith("before\n<!-- model-check begin -->\n| system | nodes |"), text
-    assert text.endswith("<!-- model-check end -->\nafter\n"), text
+    assert "<!-- model-check end -->\nafter\n" in text, text
     assert "old" not in text and text.count("| fugaku |") == 7 and "(calibration)" in text, text
+    # The sensitivity rows: one per alternative, an error per predicted point (or why it cannot be calibrated).
+    sensitivity = text[text.index("<!-- model-sensitivity begin -->"):text.index("<!-- model-sensitivity end -->")]
+    assert sensitivity.count("\n| ") == 6 and "| K 82,944 |" in sensitivity, sensitivity
+    future = text[text.index("<!-- model-future begin -->"):text.index("<!-- model-future end -->")]
+    assert "whole Fugaku, SCALE 41" in future and "fat tree, same injection" in future, future
+    shares = text[text.index("<!-- model-shares begin -->"):text.index("<!-- model-shares end -->")]
+    assert shares.count("| 158,976 | 41 |") == 2 and shares.count("\n| ") == 7, shares
     shutil.rmtree(work)
     print("model-check: form ok")
 
