@@ -87,15 +87,11 @@ struct PackedAdjacency {
 
   void prefetch(int64_t r, int64_t) const { __builtin_prefetch(packed.bytes.data() + packed.offset[r]); }
   int64_t find_after_first(int64_t r, int64_t, int64_t n, LocalId first, const uint64_t* frontier, LocalId& parent) const {
-    PackedRows::Reader reader = packed.after_first(r, first);
-    for (int64_t i = 1; i < n; ++i) {
-      const LocalId u = reader.next();
-      if (in_frontier(frontier, u)) {
-        parent = u;
-        return i;
-      }
-    }
-    return n;
+    const int64_t before = packed.visit(packed.bytes.data() + packed.offset[r], packed.key(first), n - 1, [&](LocalId u) {
+      parent = u;
+      return in_frontier(frontier, u);
+    });
+    return before + 1;
   }
 };
 

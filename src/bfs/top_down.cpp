@@ -138,8 +138,10 @@ int64_t DistributedBfs::expand_row_pieces(int t, std::vector<std::vector<uint64_
       candidate(piece.first);
       ++e;
     }
-    PackedRows::Reader reader = packed.resume(piece.gaps, piece.key);
-    for (; e < piece.end; ++e) candidate(reader.next());
+    packed.visit(piece.gaps, piece.key, piece.end - e, [&](LocalId y) {
+      candidate(y);
+      return false;
+    });
   };
   std::vector<int64_t> first_piece(nthreads_ + 1, 0);  // where each thread's list starts
   for (int u = 0; u < nthreads_; ++u) first_piece[u + 1] = first_piece[u] + static_cast<int64_t>(thread_pieces_[u].size());

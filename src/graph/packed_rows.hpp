@@ -129,38 +129,45 @@ struct PackedRows {
   const LocalId* key_table() const { return column_of_key.empty() ? nullptr : column_of_key.data(); }
   // Reader of row slot r's neighbours after its first one, `first` (a column id).
   Reader after_first(int64_t r, LocalId first) const { return Reader(key_table(), bytes.data() + offset[r], key(first)); }
-  // Reader from a position inside a row, after the entry of sort key `key`.
-  Reader resume(const uint8_t* in, uint32_t key) const { return Reader(key_table(), in, key); }
+
+  // Calls f(column) for `count` neighbours whose gaps start at `in`, after the entry of sort key
+  // `key`, until f returns true; returns how many came before that one (count if none did). The
+  // test for a key table is made once, not per neighbour.
+  template <class F>
+  int64_t visit(const uint8_t* in, uint32_t key, int64_t count, F f) const {
+    uint32_t gap;
+    if (const LocalId* table = key_table()) {
+      for (int64_t i = 0; i < count; ++i) {
+        in = varint::get(in, gap);
+        key += gap;
+        if (f(table[key])) return i;
+      }
+    } else {
+      for (int64_t i = 0; i < count; ++i) {
+        in = varint::get(in, gap);
+        key += gap;
+        if (f(key)) return i;
+      }
+    }
+    return count;
+  }
 
   // Calls f(column) for the neighbours after the first of row slot r, which has n >= 1 entries
   // and first neighbour `first` (a column id); stops early when f returns true. Returns the
   // number of neighbours visited.
   template <class F>
   int64_t for_each_after_first(int64_t r, int64_t n, LocalId first, F f) const {
-    Reader reader = after_first(r, first);
-    for (int64_t i = 1; i < n; ++i)
-      if (f(reader.next())) return i;
-    return n - 1;
+    const int64_t before = visit(bytes.data() + offset[r], key(first), n - 1, f);
+    return before == n - 1 ? n - 1 : before + 1;
   }
 
   // Writes all n >= 1 neighbours of row slot r (column ids, `first` included) to out[0, n).
   void decode_row(int64_t r, int64_t n, LocalId first, LocalId* out) const {
-    out[0] = first;
-    const uint8_t* in = bytes.data() + offset[r];
-    uint32_t k = key(first), gap;
-    if (const LocalId* table = key_table()) {
-      for (int64_t i = 1; i < n; ++i) {
-        in = varint::get(in, gap);
-        k += gap;
-        out[i] = table[k];
-      }
-    } else {
-      for (int64_t i = 1; i < n; ++i) {
-        in = varint::get(in, gap);
-        k += gap;
-        out[i] = k;
-      }
-    }
+    *out++ = first;
+    visit(bytes.data() + offset[r], key(first), n - 1, [&out](LocalId u) {
+      *out++ = u;
+      return false;
+    });
   }
 
   // Bytes of each part, as stored.
