@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <thread>
 
 #include "run/roots.hpp"
@@ -16,6 +17,8 @@
 #include "util/memory.hpp"
 #include "util/progress.hpp"
 #include "run/run_setup.hpp"
+#include "validate/edge_check.hpp"
+#include "validate/tree_depths.hpp"
 #include "validate/validate_bfs.hpp"
 
 namespace g500 {
@@ -23,7 +26,7 @@ namespace g500 {
 double estimated_bfs_bytes_per_rank(int64_t nedges, const Distribution& d) {
   const double ranks = static_cast<double>(d.R) * d.C;
   const double entries = 2.0 * static_cast<double>(nedges) / ranks;  // directed edges per rank
-  const double rows = static_cast<double>(d.row_set_size()), cols = static_cast<double>(d.col_set_size());
+  const double rows = static_cast<double>(d.row_set_size());
   const double owned = static_cast<double>(d.block);
   const double graph = entries * sizeof(LocalId) + rows * 2 * sizeof(int64_t) + owned * sizeof(int64_t);
   // Top-down runs while the frontier's edges are below 1/alpha of the unvisited ones, so one
@@ -31,7 +34,12 @@ double estimated_bfs_bytes_per_rank(int64_t nedges, const Distribution& d) {
   constexpr double kTopDownShare = 2.0 / 14.0;
   const double exchange = entries * sizeof(uint64_t) * kTopDownShare;
   const double search = owned * 3 * sizeof(int64_t);  // parents in both orders, degrees
-  const double validation = rows * (sizeof(int32_t) + sizeof(int64_t)) + cols * sizeof(int32_t) + owned * 48;
+  // Validation: the walk of the tree depths, then the input edge check beside the depths, the
+  // tree-edge marks of the row set and the owned vertices (validate/validate_bfs.hpp).
+  const int nranks = d.R * d.C;
+  const double marks = (rows + owned) / 8;
+  const double validation = std::max(tree_depths_bytes(d, nranks),
+                                     owned * sizeof(int32_t) + input_edge_check_bytes(d, nranks) + marks);
   const double fixed = 512.0 * 1024 * 1024;  // chunk buffers, MPI and runtime
   return graph + exchange + search + validation + fixed;
 }
@@ -90,21 +98,32 @@ void check_declared_bfs_input(const BenchmarkConfig& config, const io::DeclaredS
 
 namespace {
 
-// Kernel 1, timed as the specification asks (generation or reading included), with the graph's
-// memory per array on the largest rank (Nakao et al. 2021, Table 2).
-LocalGraph build_timed_graph(const BenchmarkConfig& config, const ProcessGrid& grid, BenchmarkResult& result) {
-  MPI_Comm world = grid.world();
-  std::optional<gen::KroneckerGenerator> generator;
+// The input edges: kernel 1 reads them, and the validator reads them again for every root, so
+// the source (and the generator behind it) lives as long as the run.
+struct InputEdges {
+  std::unique_ptr<gen::KroneckerGenerator> generator;  // null for file input
   EdgeSource source;
+};
+
+InputEdges open_input_edges(const BenchmarkConfig& config, MPI_Comm world) {
+  InputEdges in;
   if (config.input) {
-    source = config.input->edge_source();
+    in.source = config.input->edge_source();
   } else {
-    generator.emplace(config.spec);
+    in.generator = std::make_unique<gen::KroneckerGenerator>(config.spec);
     int rank = 0, nranks = 1;
     MPI_Comm_rank(world, &rank);
     MPI_Comm_size(world, &nranks);
-    source = kronecker_edge_source(*generator, rank, nranks);
+    in.source = kronecker_edge_source(*in.generator, rank, nranks);
   }
+  return in;
+}
+
+// Kernel 1, timed as the specification asks (generation or reading included), with the graph's
+// memory per array on the largest rank (Nakao et al. 2021, Table 2).
+LocalGraph build_timed_graph(const BenchmarkConfig& config, const EdgeSource& source, const ProcessGrid& grid,
+                             BenchmarkResult& result) {
+  MPI_Comm world = grid.world();
   MPI_Barrier(world);
   const double start = MPI_Wtime();
   Progress construction(config.progress, "kernel 1: building the graph");
@@ -126,12 +145,12 @@ LocalGraph build_timed_graph(const BenchmarkConfig& config, const ProcessGrid& g
   return graph;
 }
 
-// Validates the search from `root` into r (its TEPS edge count and depth hash); returns "" or why
-// the result is invalid.
-std::string validate_root(const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
+// Validates the search from `root` against the input edges into r (its TEPS edge count and depth
+// hash); returns "" or why the result is invalid.
+std::string validate_root(const LocalGraph& graph, const EdgeSource& edges, const ProcessGrid& grid, int64_t root,
                           const std::vector<int64_t>& parents, RootResult& r) {
   const double validate_start = MPI_Wtime();
-  const ValidationResult check = validate_bfs(graph, grid, root, parents);
+  const ValidationResult check = validate_bfs(graph, edges, grid, root, parents);
   r.validate_seconds = MPI_Wtime() - validate_start;
   if (!check.ok) return "validation failed for root " + std::to_string(root) + ": " + check.error;
   if (check.level_sizes != r.level_sizes || check.reached != r.reached)
@@ -183,7 +202,8 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
       start_run(config, force, [&](const Distribution& probe) { return estimated_bfs_bytes_per_rank(config.nedges(), probe); },
                 result);
   const ProcessGrid& grid = *run_grid;
-  const LocalGraph graph = build_timed_graph(config, grid, result);
+  const InputEdges input = open_input_edges(config, world);
+  const LocalGraph graph = build_timed_graph(config, input.source, grid, result);
 
   const RunRoots run_roots = choose_run_roots(config, graph, grid, "BFS", result);
   const std::vector<int64_t>& roots = run_roots.roots;
@@ -208,7 +228,7 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
     r.root = run_roots.reported[index];
     if (config.validate) {
       progress.update(static_cast<int64_t>(index), "validating");
-      result.validation_error = validate_root(graph, grid, root, bfs.parents(), r);
+      result.validation_error = validate_root(graph, input.source, grid, root, bfs.parents(), r);
       if (!result.validation_error.empty()) {
         result.validation_failed = true;
         result.roots.push_back(std::move(r));
