@@ -39,7 +39,7 @@ double estimated_bfs_bytes_per_rank(int64_t nedges, const Distribution& d) {
   const int nranks = d.R * d.C;
   const double marks = (rows + owned) / 8;
   const double validation = std::max(tree_depths_bytes(d, nranks),
-                                     owned * sizeof(int32_t) + input_edge_check_bytes(d, nranks) + marks);
+                                     owned * sizeof(int32_t) + input_edge_check_bytes(d) + marks);
   const double fixed = 512.0 * 1024 * 1024;  // chunk buffers, MPI and runtime
   return graph + exchange + search + validation + fixed;
 }

@@ -10,7 +10,7 @@
 //    the records by parent; each round the owners send the frontier's children their depth.
 //    About 24 bytes per owned vertex at its peak, and a round costs what its level holds.
 // The bitmaps are used while they take less memory than the lists and the tree has had at most
-// kBitmapRounds levels; the remaining levels of a deeper tree go by child lists.
+// kBitmapRounds (32) levels; the remaining levels of a deeper tree go by child lists.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -27,7 +27,9 @@ namespace g500 {
 std::string walk_tree_levels(const Distribution& d, const ProcessGrid& grid, int64_t root,
                              const std::vector<int64_t>& parents, std::vector<int32_t>& depth, bool lists_only = false);
 
-// The bytes walk_tree_levels allocates on one process at its peak, beside the depths.
+// The bytes walk_tree_levels allocates on one process at its peak, beside the depths, for a tree
+// of at most kBitmapRounds levels (all Kronecker graphs); a deeper tree (a road network read from
+// a file) needs the child lists' 24 bytes per owned vertex for its remaining levels.
 double tree_levels_bytes(const Distribution& d);
 
 }  // namespace g500

@@ -80,7 +80,7 @@ ValidationResult validate_bfs(const LocalGraph& graph, const EdgeSource& edges, 
   MPI_Allreduce(MPI_IN_PLACE, &max_depth, 1, MPI_INT32_T, MPI_MAX, grid.world());
 
   Bitmap tree_edge_seen(d.row_set_size());
-  const EdgeCheckOptions check_options{options.narrow_depths, options.chunk_edges};
+  const EdgeCheckOptions check_options{options.narrow_depths, options.chunk_edges, options.way};
   const EdgeCheck checked = check_input_edges(edges, d, grid, parents, depth, max_depth, check_options, tree_edge_seen);
   result.error = first_error(describe_bad_edge(checked), grid.world());
   if (!result.error.empty()) return result;

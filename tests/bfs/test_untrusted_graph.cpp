@@ -71,8 +71,19 @@ class UntrustedGraph : public ::testing::TestWithParam<Param> {
   const Distribution& dist() const { return built_->graph.dist; }
   // Kernel 1 on the corrupted edges, on the same grid.
   LocalGraph build_corrupted_graph() const { return build_local_graph(corrupted_->source(), *built_->grid, options_); }
+  // Both ways of checking the edges (routed as kernel 1 routes them, or where they are read)
+  // must agree; returns the routed way's result.
   ValidationResult validate(const LocalGraph& graph, const EdgeSource& edges, const std::vector<int64_t>& parents) {
-    return validate_bfs(graph, edges, *built_->grid, root_, parents);
+    ValidateOptions routed, replicated;
+    routed.way = EdgeCheckWay::kRouted;
+    replicated.way = EdgeCheckWay::kReplicated;
+    const ValidationResult r = validate_bfs(graph, edges, *built_->grid, root_, parents, routed);
+    const ValidationResult other = validate_bfs(graph, edges, *built_->grid, root_, parents, replicated);
+    EXPECT_EQ(other.ok, r.ok);
+    EXPECT_EQ(other.error, r.error);
+    EXPECT_EQ(other.nedge, r.nedge);
+    EXPECT_EQ(other.depth_hash, r.depth_hash);
+    return r;
   }
   // The index of an input edge joining a and b.
   int64_t edge_index(int64_t a, int64_t b) const {

@@ -35,7 +35,7 @@ class ValidationCorruption : public ::testing::TestWithParam<bool> {
   void set_parent(int64_t v, int64_t p) { testing::set_parent(built_->graph.dist, parents_, v, p); }
   // Every variant of the validator's code paths (8- or 32-bit depths in the edge check; tree
   // depths by parent chains on one process, by level bitmaps or by child lists; the input edges
-  // in one chunk or many) must reject the corruption with the same message; returns it.
+  // in one chunk or many, routed or checked where they are read) must reject the corruption with the same message; returns it.
   std::string validate() {
     std::string first;
     for (const ValidateOptions& options : variants()) {
@@ -49,12 +49,13 @@ class ValidationCorruption : public ::testing::TestWithParam<bool> {
   static const std::vector<ValidateOptions>& variants() {
     // The last two read the input edges in many small chunks (several per rank at SCALE 10).
     constexpr int64_t kSmallChunk = 777;
-    static const std::vector<ValidateOptions> all{{true, TreeWalk::kDefault},
-                                                  {false, TreeWalk::kDefault},
-                                                  {true, TreeWalk::kLevels},
-                                                  {false, TreeWalk::kChildLists},
-                                                  {true, TreeWalk::kChildLists, kSmallChunk},
-                                                  {false, TreeWalk::kLevels, kSmallChunk}};
+    static const std::vector<ValidateOptions> all{
+        {true, TreeWalk::kDefault},
+        {false, TreeWalk::kDefault},
+        {true, TreeWalk::kLevels, kCheckChunkEdges, EdgeCheckWay::kRouted},
+        {false, TreeWalk::kChildLists, kCheckChunkEdges, EdgeCheckWay::kReplicated},
+        {true, TreeWalk::kChildLists, kSmallChunk, EdgeCheckWay::kRouted},
+        {false, TreeWalk::kLevels, kSmallChunk, EdgeCheckWay::kReplicated}};
     return all;
   }
   bool has_children(int64_t v) const { return std::count(global_parent_.begin(), global_parent_.end(), v) > (v == root_); }
