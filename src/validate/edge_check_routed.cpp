@@ -12,6 +12,7 @@
 #include "comm/large_count.hpp"
 #include "graph/column_blocks.hpp"
 #include "graph/edge_router.hpp"
+#include "util/huge_pages.hpp"
 #include "validate/edge_check_parts.hpp"
 
 namespace g500::edge_check {
@@ -33,7 +34,8 @@ constexpr int64_t kTargetSlice = int64_t{1} << 18;
 // as they are, a slice of every block at a time, and translated here.
 template <typename Target>
 std::vector<Target> gather_targets(const Distribution& d, const ProcessGrid& grid, const std::vector<int64_t>& parents) {
-  std::vector<Target> target(d.row_set_size());
+  std::vector<Target> target;  // read at random: huge pages (util/huge_pages.hpp)
+  assign_huge(target, static_cast<size_t>(d.row_set_size()), Target{0});
   std::vector<int64_t> gathered(static_cast<size_t>(std::min(d.block, kTargetSlice)) * d.C);
   for (int64_t begin = 0; begin < d.block; begin += kTargetSlice) {
     const int64_t count = std::min(kTargetSlice, d.block - begin);
@@ -59,8 +61,9 @@ void gather_set_values(const Distribution& d, const ProcessGrid& grid, const std
                        std::vector<typename Rows::Depth>& col_depth) {
   using Row = typename Rows::Row;
   using Depth = typename Rows::Depth;
-  row_word.resize(d.row_set_size());
-  col_depth.resize(d.col_set_size());
+  // Both are read at random: huge pages spare a page walk per read (util/huge_pages.hpp).
+  assign_huge(row_word, static_cast<size_t>(d.row_set_size()), Row{0});
+  assign_huge(col_depth, static_cast<size_t>(d.col_set_size()), Depth{0});
   Row* row_mine = row_word.data() + static_cast<int64_t>(d.col) * d.block;  // the communicators' orders
   Depth* col_mine = col_depth.data() + static_cast<int64_t>(d.row) * d.block;
   // The column set's block at our position: ours when the layout needs no transpose, else from
