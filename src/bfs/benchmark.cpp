@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iterator>
+#include <memory>
 #include <thread>
 
 #include "run/roots.hpp"
@@ -17,6 +18,8 @@
 #include "util/memory.hpp"
 #include "util/progress.hpp"
 #include "run/run_setup.hpp"
+#include "validate/edge_check.hpp"
+#include "validate/tree_depths.hpp"
 #include "validate/validate_bfs.hpp"
 
 namespace g500 {
@@ -31,14 +34,18 @@ double estimated_bfs_bytes_per_rank(const GraphShape& shape, const Distribution&
   const GraphMemory graph =
       plan_graph_memory(shape, d, options, choose_slabs(shape, d, options, node_bytes_per_rank, threads), threads);
   const double entries = 2.0 * static_cast<double>(shape.nedges) / (static_cast<double>(d.R) * d.C);
-  const double rows = static_cast<double>(d.row_set_size()), cols = static_cast<double>(d.col_set_size());
+  const double rows = static_cast<double>(d.row_set_size());
   const double owned = static_cast<double>(d.block);
   // Top-down runs while the frontier's edges are below 1/alpha of the unvisited ones, so one
   // level's candidates (sent and received, 8 bytes each) stay below about 2/14 of the entries.
   constexpr double kTopDownShare = 2.0 / 14.0;
   const double exchange = entries * sizeof(uint64_t) * kTopDownShare;
   const double search = owned * 3 * sizeof(int64_t);  // parents in both orders, degrees
-  const double validation = rows * (sizeof(int32_t) + sizeof(int64_t)) + cols * sizeof(int32_t) + owned * 48;
+  // Validation: the walk of the tree depths, then the input edge check beside the depths, the
+  // tree-edge marks of the row set and the owned vertices (validate/validate_bfs.hpp).
+  const double marks = (rows + owned) / 8;
+  const double validation = std::max(tree_depths_bytes(d, d.R * d.C),
+                                     owned * sizeof(int32_t) + input_edge_check_bytes(d) + marks);
   constexpr double kRuntimeBytes = 16.0 * 1024 * 1024;  // MPI, OpenMP and the program (SCALE 10 peaks at 18 MiB)
   return kRuntimeBytes + std::max(graph.kernel1_peak(), graph.graph + exchange + search + validation);
 }
@@ -101,21 +108,32 @@ void check_declared_bfs_input(const BenchmarkConfig& config, const io::DeclaredS
 
 namespace {
 
-// Kernel 1, timed as the specification asks (generation or reading included), with the graph's
-// memory per array on the largest rank (Nakao et al. 2021, Table 2).
-LocalGraph build_timed_graph(const BenchmarkConfig& config, const ProcessGrid& grid, BenchmarkResult& result) {
-  MPI_Comm world = grid.world();
-  std::optional<gen::KroneckerGenerator> generator;
+// The input edges: kernel 1 reads them, and the validator reads them again for every root, so
+// the source (and the generator behind it) lives as long as the run.
+struct InputEdges {
+  std::unique_ptr<gen::KroneckerGenerator> generator;  // null for file input
   EdgeSource source;
+};
+
+InputEdges open_input_edges(const BenchmarkConfig& config, MPI_Comm world) {
+  InputEdges in;
   if (config.input) {
-    source = config.input->edge_source();
+    in.source = config.input->edge_source();
   } else {
-    generator.emplace(config.spec);
+    in.generator = std::make_unique<gen::KroneckerGenerator>(config.spec);
     int rank = 0, nranks = 1;
     MPI_Comm_rank(world, &rank);
     MPI_Comm_size(world, &nranks);
-    source = kronecker_edge_source(*generator, rank, nranks);
+    in.source = kronecker_edge_source(*in.generator, rank, nranks);
   }
+  return in;
+}
+
+// Kernel 1, timed as the specification asks (generation or reading included), with the graph's
+// memory per array on the largest rank (Nakao et al. 2021, Table 2).
+LocalGraph build_timed_graph(const BenchmarkConfig& config, const EdgeSource& source, const ProcessGrid& grid,
+                             BenchmarkResult& result) {
+  MPI_Comm world = grid.world();
   MPI_Barrier(world);
   const double start = MPI_Wtime();
   Progress construction(config.progress, "kernel 1: building the graph");
@@ -148,12 +166,12 @@ LocalGraph build_timed_graph(const BenchmarkConfig& config, const ProcessGrid& g
   return graph;
 }
 
-// Validates the search from `root` into r (its TEPS edge count and depth hash); returns "" or why
-// the result is invalid.
-std::string validate_root(const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
+// Validates the search from `root` against the input edges into r (its TEPS edge count and depth
+// hash); returns "" or why the result is invalid.
+std::string validate_root(const LocalGraph& graph, const EdgeSource& edges, const ProcessGrid& grid, int64_t root,
                           const std::vector<int64_t>& parents, RootResult& r) {
   const double validate_start = MPI_Wtime();
-  const ValidationResult check = validate_bfs(graph, grid, root, parents);
+  const ValidationResult check = validate_bfs(graph, edges, grid, root, parents);
   r.validate_seconds = MPI_Wtime() - validate_start;
   if (!check.ok) return "validation failed for root " + std::to_string(root) + ": " + check.error;
   if (check.level_sizes != r.level_sizes || check.reached != r.reached)
@@ -210,7 +228,8 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
                 },
                 result);
   const ProcessGrid& grid = *run_grid;
-  const LocalGraph graph = build_timed_graph(config, grid, result);
+  const InputEdges input = open_input_edges(config, world);
+  const LocalGraph graph = build_timed_graph(config, input.source, grid, result);
 
   const RunRoots run_roots = choose_run_roots(config, graph, grid, "BFS", result);
   const std::vector<int64_t>& roots = run_roots.roots;
@@ -235,7 +254,7 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
     r.root = run_roots.reported[index];
     if (config.validate) {
       progress.update(static_cast<int64_t>(index), "validating");
-      result.validation_error = validate_root(graph, grid, root, bfs.parents(), r);
+      result.validation_error = validate_root(graph, input.source, grid, root, bfs.parents(), r);
       if (!result.validation_error.empty()) {
         result.validation_failed = true;
         result.roots.push_back(std::move(r));

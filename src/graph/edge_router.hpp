@@ -27,6 +27,7 @@ constexpr int64_t kChunkEdges = int64_t{1} << 22;
 // Entry (v, u): v's row-local id in the high half, u's column-local id in the low half.
 inline uint64_t make_entry(LocalId v, LocalId u) { return (static_cast<uint64_t>(v) << 32) | u; }
 inline LocalId entry_row(uint64_t entry) { return static_cast<LocalId>(entry >> 32); }
+inline LocalId entry_col(uint64_t entry) { return static_cast<LocalId>(entry); }
 
 // Where a vertex's edges live: the grid row whose row set holds it, the grid column whose column
 // set holds it, and its ids inside those sets.
@@ -186,16 +187,17 @@ class Router {
 
 
 // Calls body(entries, count) with the entries this process receives for every chunk of every
-// rank's share; every rank makes the same number of calls because routing is collective.
+// rank's share (chunks of `chunk_edges` input edges); every rank makes the same number of calls
+// because routing is collective.
 template <class Body>
 void for_each_routed_chunk(const EdgeSource& source, MPI_Comm comm, Router& router, RawBuffer<gen::Edge>& buffer,
-                           double& read_seconds, Body body) {
-  int64_t chunks = (source.local_count + kChunkEdges - 1) / kChunkEdges;
+                           double& read_seconds, Body body, int64_t chunk_edges = kChunkEdges) {
+  int64_t chunks = (source.local_count + chunk_edges - 1) / chunk_edges;
   MPI_Allreduce(MPI_IN_PLACE, &chunks, 1, MPI_INT64_T, MPI_MAX, comm);
-  gen::Edge* edges = buffer.get(std::min(source.local_count, kChunkEdges));
+  gen::Edge* edges = buffer.get(std::min(source.local_count, chunk_edges));
   for (int64_t c = 0; c < chunks; ++c) {
-    const int64_t offset = std::min(source.local_count, c * kChunkEdges);
-    const int64_t count = std::min(source.local_count - offset, kChunkEdges);
+    const int64_t offset = std::min(source.local_count, c * chunk_edges);
+    const int64_t count = std::min(source.local_count - offset, chunk_edges);
     const double start = MPI_Wtime();
     if (count > 0) source.read(offset, count, edges);
     read_seconds += MPI_Wtime() - start;

@@ -14,12 +14,23 @@ namespace g500 {
 
 inline constexpr int32_t kUnreachedDepth = -1;
 
+// How the depths are found; every way gives the same depths and verdict (tests compare them).
+enum class TreeWalk {
+  kDefault,     // parent chains on one process, else levels (validate/tree_levels.hpp)
+  kLevels,      // levels even on one process
+  kChildLists,  // levels, by child lists from the root
+};
+
 // Collective. `parents` holds the owned vertices' parents (global ids, -1 when unreached; values
 // already checked to be vertex ids). Fills depth[k] for owned vertex owned_begin() + k
 // (kUnreachedDepth when it has no parent) and returns "" or, on every rank, the first rank's
-// description of a vertex whose chain does not reach the root. On one process `local_walk`
-// follows the chains directly instead of exchanging child lists (both give the same depths).
+// description of a vertex whose chain does not reach the root.
 std::string tree_depths(const Distribution& d, const ProcessGrid& grid, int64_t root,
-                        const std::vector<int64_t>& parents, std::vector<int32_t>& depth, bool local_walk = true);
+                        const std::vector<int64_t>& parents, std::vector<int32_t>& depth,
+                        TreeWalk walk = TreeWalk::kDefault);
+
+// The bytes tree_depths allocates on one process at its peak, the depths included (for the
+// memory estimate of a run; the default walk on `nranks` processes).
+double tree_depths_bytes(const Distribution& d, int nranks);
 
 }  // namespace g500

@@ -9,12 +9,19 @@
 // It also computes what the benchmark reports: reached vertices, level sizes and the TEPS edge
 // count (input edges, not self-loops, with reached endpoints, duplicates counted), cross-checked
 // against the degree sum of the reached vertices.
+//
+// Rules 3 and 4 and the edge count are checked on the input edges, read again from the source
+// kernel 1 read (validate/edge_check.hpp), not on the graph kernel 1 built: the graph provides
+// only its distribution and the owned vertices' degrees (the cross-check's other side).
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "graph/edge_source.hpp"
 #include "graph/local_graph.hpp"
+#include "validate/edge_check.hpp"
+#include "validate/tree_depths.hpp"
 
 namespace g500 {
 
@@ -27,14 +34,18 @@ struct ValidationResult {
   uint64_t depth_hash = 0;           // sum of splitmix64(v * 64 + depth(v)) over reached v
 };
 
-// Switches for tests: both settings give the same verdicts; the defaults are the fast ones.
+// Switches for tests: every setting gives the same verdicts; the defaults are the fast ones.
 struct ValidateOptions {
-  bool narrow_depths = true;    // 8-bit depths in the edge check when the tree is at most 252 deep
-  bool local_tree_walk = true;  // on one process, tree depths by walking parent chains
+  bool narrow_depths = true;                  // 8-bit depths in the edge check when the tree is shallow
+  TreeWalk tree_walk = TreeWalk::kDefault;    // how rule 2 finds the depths
+  int64_t chunk_edges = kCheckChunkEdges;     // input edges read at a time
+  EdgeCheckWay way = EdgeCheckWay::kFewerBytes;  // routed or replicated (validate/edge_check.hpp)
 };
 
-// Collective. `parents` holds the owned vertices' parents (global ids, -1 when unreached).
-ValidationResult validate_bfs(const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
+// Collective. `edges` is this rank's share of the input edges (the source kernel 1 built `graph`
+// from, or any other split of the same edge list over the ranks); `parents` holds the owned
+// vertices' parents (global ids, -1 when unreached).
+ValidationResult validate_bfs(const LocalGraph& graph, const EdgeSource& edges, const ProcessGrid& grid, int64_t root,
                               const std::vector<int64_t>& parents, const ValidateOptions& options = {});
 
 }  // namespace g500

@@ -1,4 +1,5 @@
-// Builds the Kronecker graph of a test-vector SCALE on all ranks of MPI_COMM_WORLD.
+// Builds the Kronecker graph of a test-vector SCALE on all ranks of MPI_COMM_WORLD, and gives its
+// input edges to the validator.
 #pragma once
 #include "graph/local_graph.hpp"
 #include "test_graph.hpp"
@@ -15,6 +16,14 @@ inline std::unique_ptr<BuiltGraph> build_test_graph(int scale, GridShape shape =
         return build_local_graph(kronecker_edge_source(generator, rank, nranks), grid, options);
       },
       limits);
+}
+
+// This rank's share of the built graph's input edges (what kernel 1 read), for the validator.
+inline EdgeSource input_edges(const BuiltGraph& built) {
+  int rank = 0, nranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  return kronecker_edge_source(*built.generator, rank, nranks);
 }
 
 }  // namespace g500::testing

@@ -29,7 +29,7 @@ void check_scale(int scale, int threads, GridShape shape = {}, GraphOptions grap
     bfs.prepare();
     BfsRun run = bfs.run(roots[k]);
     EXPECT_EQ(run.level_sizes, want.level_sizes) << "scale " << scale << " root " << want.root;
-    ValidationResult check = validate_bfs(graph, *built->grid, roots[k], bfs.parents());
+    ValidationResult check = validate_bfs(graph, testing::input_edges(*built), *built->grid, roots[k], bfs.parents());
     ASSERT_TRUE(check.ok) << check.error;
     EXPECT_EQ(check.reached, want.reached);
     EXPECT_EQ(check.level_sizes, want.level_sizes);

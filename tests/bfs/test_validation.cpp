@@ -4,50 +4,18 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <deque>
-#include <set>
 
 #include "bfs/bfs.hpp"
 #include "bfs_fixture.hpp"
 #include "run/roots.hpp"
+#include "serial_view.hpp"
 #include "validate/validate_bfs.hpp"
 
 namespace g500 {
 namespace {
 
-struct SerialView {
-  std::vector<std::set<int64_t>> adj;
-  std::vector<int> depth;
-};
-
-SerialView serial_view(const gen::KroneckerSpec& spec, int64_t root) {
-  SerialView view;
-  const int64_t n = spec.nvertices();
-  std::vector<gen::Edge> edges(spec.nedges());
-  gen::KroneckerGenerator(spec).generate(0, spec.nedges(), edges.data(), nullptr);
-  view.adj.resize(n);
-  for (const auto& e : edges)
-    if (e.v0 != e.v1) {
-      view.adj[e.v0].insert(e.v1);
-      view.adj[e.v1].insert(e.v0);
-    }
-  view.depth.assign(n, -1);
-  std::deque<int64_t> queue{root};
-  view.depth[root] = 0;
-  while (!queue.empty()) {
-    int64_t v = queue.front();
-    queue.pop_front();
-    for (int64_t u : view.adj[v])
-      if (view.depth[u] < 0) {
-        view.depth[u] = view.depth[v] + 1;
-        queue.push_back(u);
-      }
-  }
-  return view;
-}
-
 // Parameter: the graph with its default techniques (BCSR, renumbered) or with plain CSR in the
-// original ids, the two layouts the validator reads.
+// original ids; the validator reads neither (it checks the input edges), and the verdicts agree.
 class ValidationCorruption : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override {
@@ -59,35 +27,19 @@ class ValidationCorruption : public ::testing::TestWithParam<bool> {
     bfs.prepare();
     bfs.run(root_);
     parents_ = bfs.parents();
-    view_ = serial_view(built_->spec, root_);
+    view_ = testing::serial_view(built_->spec, root_);
     // The full parent array on every rank, to find vertices with the wanted properties.
-    const Distribution& d = built_->graph.dist;
-    int nranks = 1;
-    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-    std::vector<int64_t> all(static_cast<size_t>(d.block) * nranks);
-    MPI_Allgather(parents_.data(), static_cast<int>(d.block), MPI_INT64_T, all.data(), static_cast<int>(d.block),
-                  MPI_INT64_T, MPI_COMM_WORLD);
-    global_parent_.assign(d.nvertices, -1);
-    for (int r = 0; r < nranks; ++r) {
-      int64_t begin = 0;
-      int64_t mine = d.owned_begin();
-      MPI_Bcast(&mine, 1, MPI_INT64_T, r, MPI_COMM_WORLD);
-      begin = mine;
-      for (int64_t k = 0; k < d.block && begin + k < d.nvertices; ++k) global_parent_[begin + k] = all[r * d.block + k];
-    }
+    global_parent_ = testing::gather_parents(built_->graph.dist, parents_);
   }
 
-  void set_parent(int64_t v, int64_t p) {
-    const Distribution& d = built_->graph.dist;
-    if (v >= d.owned_begin() && v < d.owned_begin() + d.block) parents_[v - d.owned_begin()] = p;
-  }
-  // Every variant of the validator's code paths (8- or 32-bit depths in the edge check; on one
-  // process, tree depths by walking parent chains or by the exchange of the multi-process path)
-  // must reject the corruption with the same message; returns it.
+  void set_parent(int64_t v, int64_t p) { testing::set_parent(built_->graph.dist, parents_, v, p); }
+  // Every variant of the validator's code paths (8- or 32-bit depths in the edge check; tree
+  // depths by parent chains on one process, by level bitmaps or by child lists; the input edges
+  // in one chunk or many, routed or checked where they are read) must reject the corruption with the same message; returns it.
   std::string validate() {
     std::string first;
     for (const ValidateOptions& options : variants()) {
-      ValidationResult r = validate_bfs(built_->graph, *built_->grid, root_, parents_, options);
+      ValidationResult r = validate_bfs(built_->graph, testing::input_edges(*built_), *built_->grid, root_, parents_, options);
       EXPECT_FALSE(r.ok);
       if (&options == &variants().front()) first = r.error;
       EXPECT_EQ(r.error, first);
@@ -95,7 +47,15 @@ class ValidationCorruption : public ::testing::TestWithParam<bool> {
     return first;
   }
   static const std::vector<ValidateOptions>& variants() {
-    static const std::vector<ValidateOptions> all{{true, true}, {false, true}, {true, false}, {false, false}};
+    // The last two read the input edges in many small chunks (several per rank at SCALE 10).
+    constexpr int64_t kSmallChunk = 777;
+    static const std::vector<ValidateOptions> all{
+        {true, TreeWalk::kDefault},
+        {false, TreeWalk::kDefault},
+        {true, TreeWalk::kLevels, kCheckChunkEdges, EdgeCheckWay::kRouted},
+        {false, TreeWalk::kChildLists, kCheckChunkEdges, EdgeCheckWay::kReplicated},
+        {true, TreeWalk::kChildLists, kSmallChunk, EdgeCheckWay::kRouted},
+        {false, TreeWalk::kLevels, kSmallChunk, EdgeCheckWay::kReplicated}};
     return all;
   }
   bool has_children(int64_t v) const { return std::count(global_parent_.begin(), global_parent_.end(), v) > (v == root_); }
@@ -103,14 +63,14 @@ class ValidationCorruption : public ::testing::TestWithParam<bool> {
   std::unique_ptr<testing::BuiltGraph> built_;
   int64_t root_ = 0;
   std::vector<int64_t> parents_, global_parent_;
-  SerialView view_;
+  testing::SerialView view_;
 };
 
 TEST_P(ValidationCorruption, UncorruptedPasses) {
-  ValidationResult r = validate_bfs(built_->graph, *built_->grid, root_, parents_);
+  ValidationResult r = validate_bfs(built_->graph, testing::input_edges(*built_), *built_->grid, root_, parents_);
   EXPECT_TRUE(r.ok) << r.error;
   for (const ValidateOptions& options : variants()) {
-    ValidationResult other = validate_bfs(built_->graph, *built_->grid, root_, parents_, options);
+    ValidationResult other = validate_bfs(built_->graph, testing::input_edges(*built_), *built_->grid, root_, parents_, options);
     EXPECT_TRUE(other.ok) << other.error;
     EXPECT_EQ(other.level_sizes, r.level_sizes);
     EXPECT_EQ(other.nedge, r.nedge);

@@ -1,0 +1,48 @@
+// Rules 3 and 4 on the input edges (edge_check.hpp): the way that needs less memory, then the
+// lowest failing edge agreed over the ranks.
+#include "validate/edge_check.hpp"
+
+#include <mpi.h>
+
+#include <limits>
+
+#include "validate/edge_check_parts.hpp"
+
+namespace g500 {
+namespace {
+
+bool replicated_way(const Distribution& d, EdgeCheckWay way) {
+  if (way != EdgeCheckWay::kFewerBytes) return way == EdgeCheckWay::kReplicated;
+  return edge_check::replicated_bytes(d) <= edge_check::routed_bytes(d);
+}
+
+// Collective: keeps the failing edge only where it is the lowest of all ranks' (by lower id, then
+// higher id), so the message does not depend on where the edges were read or checked.
+void keep_lowest_bad_edge(EdgeCheck& result, MPI_Comm comm) {
+  constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
+  int64_t lo = result.bad ? result.bad_v : kNone;
+  MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT64_T, MPI_MIN, comm);
+  int64_t hi = result.bad && result.bad_v == lo ? result.bad_u : kNone;
+  MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT64_T, MPI_MIN, comm);
+  result.bad = result.bad && result.bad_v == lo && result.bad_u == hi;
+}
+
+}  // namespace
+
+EdgeCheck check_input_edges(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
+                            const std::vector<int64_t>& parents, const std::vector<int32_t>& depth, int32_t max_depth,
+                            const EdgeCheckOptions& options, Bitmap& tree_edge_seen) {
+  const bool narrow = options.narrow_depths && max_depth <= kNarrowMaxDepth;
+  EdgeCheck result =
+      replicated_way(d, options.way)
+          ? edge_check::check_replicated(source, d, grid, parents, depth, narrow, options, tree_edge_seen)
+          : edge_check::check_routed(source, d, grid, parents, depth, narrow, options, tree_edge_seen);
+  keep_lowest_bad_edge(result, grid.world());
+  return result;
+}
+
+double input_edge_check_bytes(const Distribution& d) {
+  return std::min(edge_check::replicated_bytes(d), edge_check::routed_bytes(d));
+}
+
+}  // namespace g500

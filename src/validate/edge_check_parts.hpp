@@ -1,0 +1,140 @@
+// The pieces the two ways of checking the input edges share (validate/edge_check.hpp): how depths
+// are stored and compared, what a row or vertex holds for the check, the tree-edge candidates,
+// and the lowest failing edge. Internal to validate/.
+#pragma once
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "graph/distribution.hpp"
+#include "graph/edge_source.hpp"
+#include "graph/grid.hpp"
+#include "util/bitmap.hpp"
+#include "validate/edge_check.hpp"
+#include "validate/tree_depths.hpp"
+
+namespace g500::edge_check {
+
+// Depths as stored for the check: 0 for unreached, depth + 2 for reached. With depths up to
+// max(T) - 3, (T)(du - dv + 1) <= 2 holds exactly when both are unreached or both are reached
+// with depths at most one apart: differences are taken modulo 2^bits, and no stored reached value
+// is within one (cyclically) of 0.
+template <typename T>
+T stored_depth(int32_t depth) {
+  return depth == kUnreachedDepth ? T{0} : static_cast<T>(depth + 2);
+}
+template <typename T>
+int64_t unstored_depth(T stored) {
+  return stored == 0 ? -1 : static_cast<int64_t>(stored) - 2;
+}
+template <typename T>
+bool depths_bad(T du, T dv) {
+  return static_cast<T>(du - dv + 1) > T{2};
+}
+// u can be v's parent only one level above it: stored(du) + 1 == stored(dv) (never true when
+// either is unreached, as no reached value is stored as 1).
+template <typename T>
+bool one_level_up(T du, T dv) {
+  return static_cast<T>(du + 1) == dv;
+}
+
+// What a row (or a vertex) holds for the check. Narrow: the 8-bit stored depth in the low byte
+// and the low byte of the parent's id (in the ids the check compares) above it. Wide (trees
+// deeper than kNarrowMaxDepth): the 32-bit stored depth, no fingerprint.
+struct NarrowRows {
+  using Depth = uint8_t;
+  using Row = uint16_t;
+  static Depth depth(Row r) { return static_cast<Depth>(r); }
+  static Row with_fingerprint(Row r, uint64_t parent) { return static_cast<Row>(r | (parent & 0xffU) << 8); }
+  static Row word(int32_t depth, uint64_t parent) { return with_fingerprint(stored_depth<Depth>(depth), parent); }
+  // v's word when u, at stored depth du, is v's parent: one compare does the level and the
+  // fingerprint, leaving about one candidate per reached row plus one in 256 of the entries one
+  // level up.
+  static bool candidate(Row row_v, Depth du, uint64_t u) {
+    return row_v == static_cast<Row>(static_cast<Depth>(du + 1) | (u & 0xffU) << 8);
+  }
+};
+struct WideRows {
+  using Depth = uint32_t;
+  using Row = uint32_t;
+  static Depth depth(Row r) { return r; }
+  static Row with_fingerprint(Row r, uint64_t) { return r; }
+  static Row word(int32_t depth, uint64_t) { return stored_depth<Depth>(depth); }
+  static bool candidate(Row row_v, Depth du, uint64_t) { return one_level_up(du, row_v); }  // every entry one level up
+};
+
+// The failing edge with the lowest (lower id, higher id) in global ids, with those vertices'
+// depths; the check reports the lowest over all ranks, so every way of checking names the same.
+struct BadEdge {
+  int64_t lo = std::numeric_limits<int64_t>::max(), hi = 0, dlo = 0, dhi = 0;
+  bool found() const { return lo != std::numeric_limits<int64_t>::max(); }
+  void consider(int64_t v, int64_t dv, int64_t u, int64_t du) {
+    if (v > u) {
+      std::swap(v, u);
+      std::swap(dv, du);
+    }
+    if (v < lo || (v == lo && u < hi)) *this = BadEdge{v, u, dv, du};
+  }
+  void merge(const BadEdge& other) {
+    if (other.found()) consider(other.lo, other.dlo, other.hi, other.dhi);
+  }
+};
+
+// Entries (v << 32 | u) that may be v's tree edge, found by one thread in its share of a chunk;
+// the thread then reads their targets in order, prefetching ahead, and marks the rows whose
+// target is u: a random read of the target at every candidate would wait for memory each time
+// (measured at SCALE 22: that wait cost as much as the rest of the check). Reused from chunk to
+// chunk.
+class Candidates {
+ public:
+  Candidates() : per_thread_(omp_get_max_threads()) {}
+  std::vector<uint64_t>& mine() { return per_thread_[omp_get_thread_num()]; }
+  // Each thread on its own list, in the parallel region that filled it. `row_of(v)` is the bit
+  // to mark for v.
+  template <typename Target, class RowOf>
+  static void resolve(std::vector<uint64_t>& list, const Target* target, uint64_t* seen, RowOf row_of) {
+    constexpr int64_t kAhead = 16;
+    const int64_t n = static_cast<int64_t>(list.size());
+    for (int64_t i = 0; i < n; ++i) {
+      if (i + kAhead < n) __builtin_prefetch(target + (list[i + kAhead] >> 32));
+      const uint64_t v = list[i] >> 32, u = list[i] & 0xffffffffU;
+      if (static_cast<int64_t>(target[v]) == static_cast<int64_t>(u)) {
+        const int64_t bit = row_of(v);
+        std::atomic_ref<uint64_t>(seen[bit / kBitsPerWord]).fetch_or(uint64_t{1} << (bit % kBitsPerWord),
+                                                                     std::memory_order_relaxed);
+      }
+    }
+    list.clear();
+  }
+
+ private:
+  std::vector<std::vector<uint64_t>> per_thread_;
+};
+
+// The two ways (edge_check.hpp). Each fills tree_edge_seen (row set, original row-local ids),
+// the reached entries and this rank's lowest failing edge.
+EdgeCheck check_routed(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
+                       const std::vector<int64_t>& parents, const std::vector<int32_t>& depth, bool narrow,
+                       const EdgeCheckOptions& options, Bitmap& tree_edge_seen);
+EdgeCheck check_replicated(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
+                           const std::vector<int64_t>& parents, const std::vector<int32_t>& depth, bool narrow,
+                           const EdgeCheckOptions& options, Bitmap& tree_edge_seen);
+// Their peak bytes on one process (narrow words, default chunks).
+double routed_bytes(const Distribution& d);
+double replicated_bytes(const Distribution& d);
+
+// Sets the result's failing edge from `bad`.
+inline void report(const BadEdge& bad, EdgeCheck& result) {
+  result.bad = bad.found();
+  if (!result.bad) return;
+  result.bad_v = bad.lo;
+  result.bad_u = bad.hi;
+  result.bad_dv = bad.dlo;
+  result.bad_du = bad.dhi;
+}
+
+}  // namespace g500::edge_check
