@@ -158,7 +158,11 @@ class BucketedEntries {
       const int t = omp_get_thread_num();
       const int64_t lo = n * t / T, hi = n * (t + 1) / T;
       int64_t* mine = &next_[static_cast<size_t>(t) * nb];
+      // Other slabs' rows are counted at random places: prefetching a few entries ahead keeps
+      // several of those misses in flight.
+      constexpr int64_t kAhead = 32;
       for (int64_t k = lo; k < hi; ++k) {
+        if (other_lengths && k + kAhead < hi) __builtin_prefetch(other_lengths + entry_row(in[k + kAhead]), 1);
         const uint64_t b = static_cast<uint64_t>(buckets_.of(in[k])) - first;  // wraps when below the slab
         if (b < span)
           ++mine[b];
@@ -299,6 +303,9 @@ struct PackedRowSink {
 // LSD radix sort and dealt to their rows in that order: every row comes out sorted by key, and the
 // result does not depend on the input order.
 struct BucketFill {
+  // Radix digits of up to 13 bits: two passes sort keys of up to 26 bits (SCALE 26 on one
+  // process), and a digit's 8192 counters and write positions still stay in a core's L2 cache.
+  static constexpr int kMaxDigitBits = 13;
   const RowBuckets& buckets;
   int64_t nrows;
   const RowIndex& rows;
@@ -309,7 +316,7 @@ struct BucketFill {
 
   template <class Sink>
   void run(const BucketedEntries& kept, Sink& sink, LocalId* plain_neighbors) const {
-    const int passes = std::max(1, (key_bits + 10) / 11);
+    const int passes = std::max(1, (key_bits + kMaxDigitBits - 1) / kMaxDigitBits);
     const int digit_bits = (key_bits + passes - 1) / passes;
     sink.start(omp_get_max_threads());
 #pragma omp parallel
@@ -338,16 +345,20 @@ struct BucketFill {
         uint64_t* spare = scratch_b.get(n);
         int64_t filled = 0;
         kept.for_each_segment(local, [&](const uint64_t* entries, int64_t count) {
-          // The key table is read at random: prefetching a few entries ahead overlaps the misses
-          // (better than the compiler's vector gather, which waits for each of them).
-          constexpr int64_t kAhead = 48;
-          for (int64_t k = 0; k < count; ++k) {
-            if (k + kAhead < count) __builtin_prefetch(key_of_entry_column + static_cast<LocalId>(entries[k + kAhead]));
-            items[filled + k] = (static_cast<uint64_t>(key_of_entry_column[static_cast<LocalId>(entries[k])]) << 32) |
-                                static_cast<uint64_t>(entry_row(entries[k]) - first);
-          }
+          for (int64_t k = 0; k < count; ++k) items[filled + k] = entries[k] - (static_cast<uint64_t>(first) << 32);
           filled += count;
         });
+        {
+          // (row, column) -> (key, row). The key table is read at random: prefetching ahead over
+          // the whole bucket overlaps the misses (better than the compiler's vector gather, which
+          // waits for each of them).
+          constexpr int64_t kAhead = 64;
+          for (int64_t k = 0; k < n; ++k) {
+            if (k + kAhead < n) __builtin_prefetch(key_of_entry_column + static_cast<LocalId>(items[k + kAhead]));
+            const uint64_t e = items[k];
+            items[k] = (static_cast<uint64_t>(key_of_entry_column[static_cast<LocalId>(e)]) << 32) | (e >> 32);
+          }
+        }
         for (int p = 0; p < passes; ++p) {
           const int low = 32 + p * digit_bits;
           const uint64_t mask = (uint64_t{1} << digit_bits) - 1;

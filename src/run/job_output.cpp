@@ -15,8 +15,8 @@ const io::VertexIdMap& OutputIds::of(const LocalGraph& graph) {
 
 void print_peak_memory(FILE* out, const RunSummary& summary) {
   constexpr double kMiB = 1024.0 * 1024.0;
-  std::fprintf(out, "peak memory per rank: %.1f MiB; %.1f bytes per input edge\n",
-               static_cast<double>(summary.peak_rss_bytes_max_rank) / kMiB,
+  std::fprintf(out, "peak memory per rank: %.1f MiB (estimated %.1f MiB); %.1f bytes per input edge\n",
+               static_cast<double>(summary.peak_rss_bytes_max_rank) / kMiB, summary.estimated_bytes_max_rank / kMiB,
                static_cast<double>(summary.peak_rss_bytes_max_rank) * summary.ranks /
                    static_cast<double>(summary.input_edges));
 }

@@ -31,7 +31,19 @@ GridChoice choose_grid(const std::string& grid_text, const std::string& rankmap_
 }
 
 int choose_threads(int requested, MPI_Comm comm) {
-  if (requested > 0) return requested;
+  if (requested > 0) {
+    // A launcher that binds each rank to one core (Open MPI does for 2 ranks or fewer) makes the
+    // threads take turns on it: the run is correct but slower by about the thread count.
+    const int procs = omp_get_num_procs();
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    if (requested > procs && rank == 0)
+      std::fprintf(stderr,
+                   "g500: warning: --threads %d but rank 0 can run on %d core%s (threads take turns; if the "
+                   "launcher bound the rank to cores: mpiexec --bind-to none)\n",
+                   requested, procs, procs == 1 ? "" : "s");
+    return requested;
+  }
   const int local_ranks = ranks_on_this_node(comm);
   const int procs = omp_get_num_procs();
   const int hardware = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
@@ -98,7 +110,9 @@ std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, bool force,
   const std::string what =
       config.input ? "the graph of '" + config.input->spec.path + "'" : "SCALE " + std::to_string(config.spec.scale);
   const Distribution probe(config.nvertices(), choice.shape.rows, choice.shape.cols, grid->row(), grid->col());
-  check_run_fits(what, bytes_per_rank(probe), config.input != nullptr, force, probe, world);
+  const double estimate = bytes_per_rank(probe);
+  MPI_Allreduce(&estimate, &summary.estimated_bytes_max_rank, 1, MPI_DOUBLE, MPI_MAX, world);
+  check_run_fits(what, estimate, config.input != nullptr, force, probe, world);
   return grid;
 }
 

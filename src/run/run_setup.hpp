@@ -55,11 +55,12 @@ struct RunSummary {
   bool validation_failed = false;
   std::string validation_error;
   size_t peak_rss_bytes_max_rank = 0;
+  double estimated_bytes_max_rank = 0;  // the memory estimate the run was checked against
 };
 
 // Collective: the process grid of the run, its threads (set for OpenMP) and the memory check
-// against bytes_per_rank(probe) for this run's distribution; fills summary's ranks, grid, threads
-// and input edges.
+// against bytes_per_rank(probe) for this run's distribution; fills summary's ranks, grid, threads,
+// input edges and the largest estimate of a rank.
 std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, bool force,
                                        const std::function<double(const Distribution& probe)>& bytes_per_rank,
                                        RunSummary& summary);

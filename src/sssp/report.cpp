@@ -102,7 +102,8 @@ nlohmann::json sssp_result_json(const SsspConfig& config, const SsspBenchmarkRes
                      {"agrees", result.dijkstra_agrees}};
   j["profile"] = profile_json(series.total);
   j["memory"] = {{"graph_bytes_max_rank", result.graph_bytes_max_rank},
-                 {"peak_rss_bytes_max_rank", result.peak_rss_bytes_max_rank}};
+                 {"peak_rss_bytes_max_rank", result.peak_rss_bytes_max_rank},
+                 {"estimated_bytes_max_rank", result.estimated_bytes_max_rank}};
   return j;
 }
 
