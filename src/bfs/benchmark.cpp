@@ -146,6 +146,7 @@ LocalGraph build_timed_graph(const BenchmarkConfig& config, const EdgeSource& so
   unsigned long long graph_bytes = graph.memory_bytes();
   MPI_Allreduce(MPI_IN_PLACE, &graph_bytes, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
   result.graph_bytes_max_rank = graph_bytes;
+  result.kernel1_passes = graph.kernel1_slabs;  // the same on every rank
   const RowIndex::Memory m = graph.rows.memory();
   const PackedRows& packed = graph.packed;
   const size_t first_neighbor_bytes = (graph.first_neighbors.size() + graph.first_neighbors_original.size()) * sizeof(LocalId);

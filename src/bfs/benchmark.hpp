@@ -58,6 +58,7 @@ struct BenchmarkResult : RunSummary {
     bool active = false;
     size_t gaps = 0, offsets = 0, key_tables = 0, first_neighbors = 0, plain_neighbors = 0;
   } packed_max_rank;
+  int64_t kernel1_passes = 1;             // passes over the input edges (kernel 1's slabs)
   std::vector<RootResult> roots;
   EnergyReport energy;                    // RAPL energy of the timed BFS runs (util/energy.hpp)
   table3::Model volume_model;             // the graph, grid and options Table 3's formulas saw

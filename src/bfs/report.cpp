@@ -56,6 +56,8 @@ void print_graph_memory(FILE* out, const BenchmarkResult& result) {
     std::fprintf(out, "  %-12s %10.1f MiB, %.2f bytes per input edge (largest rank x ranks)\n", "all arrays",
                  result.graph_bytes_max_rank / mib,
                  static_cast<double>(result.graph_bytes_max_rank) * result.ranks / static_cast<double>(result.input_edges));
+  std::fprintf(out, "  kernel 1 read the input edges %lld time%s (one slab of rows per pass)\n",
+               static_cast<long long>(result.kernel1_passes), result.kernel1_passes == 1 ? "" : "s");
 }
 
 namespace {
@@ -105,6 +107,7 @@ nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult&
   j["volumes"] = volumes_json(result.volume_model, mean_volumes(result.roots));
   j["energy"] = energy_json(result.energy, j["summary"]["harmonic_mean_TEPS"].get<double>());
   j["memory"] = {{"graph_bytes_max_rank", result.graph_bytes_max_rank},
+                 {"kernel1_passes", result.kernel1_passes},
                  {"graph_arrays_max_rank",
                   {{"row_starts", result.row_index_max_rank.row_starts},
                    {"bitmap", result.row_index_max_rank.bitmap},

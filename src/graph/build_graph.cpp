@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -32,6 +33,7 @@
 #include "graph/row_buckets.hpp"
 #include "util/fast_divisor.hpp"
 #include "util/memory.hpp"
+#include "util/page_release.hpp"
 
 namespace g500 {
 namespace {
@@ -223,6 +225,23 @@ class BucketedEntries {
   int64_t first_bucket() const { return first_; }
   int64_t buckets() const { return count_; }
 
+  // Gives the memory of buckets [0, b) back to the system: in every chunk, its segments of them
+  // (from the chunk's start to its bucket b) are read and not read again. Pages shared with
+  // entries still to be read (the chunk's bucket b, the previous chunk's last buckets) stay.
+  void release_below(int64_t b) {
+    const int width = codec_.width();
+    if (released_.empty()) {
+      released_.resize(static_cast<size_t>(chunks_));
+      for (int64_t c = 0; c < chunks_; ++c) released_[static_cast<size_t>(c)] = chunk_segment_start(c, 0) * width;
+    }
+    for (int64_t c = 0; c < chunks_; ++c) {
+      const int64_t end = chunk_segment_start(c, b) * width;
+      int64_t& from = released_[static_cast<size_t>(c)];
+      if (end > from) release_pages(bytes_.data() + from, static_cast<size_t>(end - from));
+      from = std::max(from, end);
+    }
+  }
+
  private:
   static constexpr size_t kPadding = sizeof(uint64_t);  // get() reads 8 bytes
   const RowBuckets& buckets_;
@@ -235,6 +254,38 @@ class BucketedEntries {
   std::vector<int64_t> segment_starts_;
   std::vector<int64_t> next_;
   int64_t chunks_ = 0;
+  std::vector<int64_t> released_;  // per chunk: where its bytes given back end
+  int64_t chunk_segment_start(int64_t c, int64_t b) const { return segment_starts_[static_cast<size_t>(c) * count_ + b]; }
+};
+
+// Releases a slab's kept entries as the fill finishes their buckets (in any order): once every
+// bucket below some b is done, [0, b) goes back to the system, every kReleaseStep buckets, so the
+// slab's entries and the rows they become do not count in memory at once.
+class ReleaseBehindFill {
+ public:
+  explicit ReleaseBehindFill(BucketedEntries& kept)
+      : kept_(kept), done_(static_cast<size_t>(kept.buckets())), step_(std::clamp<int64_t>(kept.buckets() / 8, 1, kReleaseStep)) {}
+
+  void bucket_done(int64_t b) {
+    done_[static_cast<size_t>(b)].store(true, std::memory_order_release);
+    if (!lock_.try_lock()) return;  // another thread advances the mark
+    int64_t mark = mark_;
+    while (mark < kept_.buckets() && done_[static_cast<size_t>(mark)].load(std::memory_order_acquire)) ++mark;
+    mark_ = mark;
+    if (mark - released_ >= step_ || mark == kept_.buckets()) {
+      kept_.release_below(mark);
+      released_ = mark;
+    }
+    lock_.unlock();
+  }
+
+ private:
+  static constexpr int64_t kReleaseStep = 64;  // at most: a release walks every chunk's segments
+  BucketedEntries& kept_;
+  std::vector<std::atomic<bool>> done_;
+  int64_t step_;
+  std::mutex lock_;
+  int64_t mark_ = 0, released_ = 0;
 };
 
 // Row lengths (original row ids) of the slab's entries; each bucket's rows are its own.
@@ -315,7 +366,8 @@ struct BucketFill {
   int key_bits;
 
   template <class Sink>
-  void run(const BucketedEntries& kept, Sink& sink, LocalId* plain_neighbors) const {
+  void run(BucketedEntries& kept, Sink& sink, LocalId* plain_neighbors) const {
+    ReleaseBehindFill release(kept);
     const int passes = std::max(1, (key_bits + kMaxDigitBits - 1) / kMaxDigitBits);
     const int digit_bits = (key_bits + passes - 1) / passes;
     sink.start(omp_get_max_threads());
@@ -338,6 +390,7 @@ struct BucketFill {
               plain_neighbors[cursor[entry_row(entries[k]) - first]++] = col_new ? col_new[u] : u;
             }
           });
+          release.bucket_done(local);
           continue;
         }
         const int64_t n = kept.bucket_size(local);
@@ -348,6 +401,7 @@ struct BucketFill {
           for (int64_t k = 0; k < count; ++k) items[filled + k] = entries[k] - (static_cast<uint64_t>(first) << 32);
           filled += count;
         });
+        release.bucket_done(local);  // its entries are all in items now
         {
           // (row, column) -> (key, row). The key table is read at random: prefetching ahead over
           // the whole bucket overlaps the misses (better than the compiler's vector gather, which
@@ -451,8 +505,10 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
   auto keep_slab = [&](int64_t s, int64_t* other_lengths) {
     auto kept = std::make_unique<BucketedEntries>(buckets, slabs.first_bucket(s), slabs.end_bucket(s), expected_per_slab,
                                                   d.col_set_size());
-    for_each_routed_chunk(source, grid.world(), router, buffer, g.input_read_seconds,
-                          [&](const uint64_t* entries, int64_t n) { kept->append_chunk(entries, n, other_lengths); });
+    for_each_routed_chunk(
+        source, grid.world(), router, buffer, g.input_read_seconds,
+        [&](const uint64_t* entries, int64_t n) { kept->append_chunk(entries, n, other_lengths); },
+        options.chunk_edges > 0 ? options.chunk_edges : kChunkEdges);
     return kept;
   };
   std::vector<int64_t> lengths(nrows, 0);
@@ -470,7 +526,7 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
   const int64_t ncols = d.col_set_size();
   if (options.degree_sort) order = neighbor_order(g, grid);
   if (options.degree_sort && order.keys_are_ids) {
-    key_of_entry_column = forward.col_new;
+    key_of_entry_column = std::move(forward.col_new);  // col_new still points at it
   } else if (options.degree_sort || options.compress) {  // packed rows without the degree order: by column id
     key_of_entry_column.resize(ncols);
 #pragma omp parallel for schedule(static)

@@ -50,13 +50,15 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   const double row_index = options.bcsr ? (nonempty + 1) * kWord + rows / 8 + (rows / kBitsPerWord + 1) * kWord
                                         : (rows + 1) * kWord;
   const bool key_tables = options.degree_sort && !(options.reorder && d.R == 1);
-  const double neighbours =
-      options.compress ? entries * (shape.scale > 0 ? packed_bytes_per_entry(shape.scale) : kId) +  // other graphs: 4-byte gaps
-                             slots * sizeof(uint64_t) + (key_tables ? 2 * cols * kId : 0)
+  const double filled_rows =
+      options.compress ? entries * (shape.scale > 0 ? packed_bytes_per_entry(shape.scale) : kId)  // other graphs: 4-byte gaps
                        : entries * kId;
+  const double neighbours =
+      filled_rows + (options.compress ? slots * sizeof(uint64_t) + (key_tables ? 2 * cols * kId : 0) : 0);
   const double first_neighbours = slots * kId * (options.reorder ? 2 : 1);
   const double renumbering = options.reorder ? (2 * owned + rows + cols) * kId : 0;
   m.graph = row_index + neighbours + first_neighbours + owned * kWord + renumbering;
+  m.filled_rows = filled_rows;
 
   const RowBuckets buckets(d.row_set_size(), expected_entries_per_rank(shape.nedges, ranks));
   const double entry_bytes = compact_entry_bytes(buckets, d.col_set_size());
@@ -71,9 +73,12 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
                                    : 2 * chunk * (kWord + sizeof(int) + 2 * kWord);  // entries, ranks, send, receive
   constexpr double kBucketScratchPerThread = 4.0 * (int64_t{1} << 16) * sizeof(uint64_t);  // items, sort spare
   m.chunk_buffers = chunk * sizeof(gen::Edge) + routed + threads * kBucketScratchPerThread;
-  // Pass 1 counts every row; the fill needs the forward maps and the sort keys of the columns.
+  // Pass 1 counts every row; the fill needs the forward maps and the sort keys of the columns
+  // (with the degree order on one grid row the keys are the renumbered ids: the column map itself).
   const double counting = rows * kWord;
-  const double filling = (options.reorder ? rows + cols : 0) * kId + (options.degree_sort || options.compress ? cols * kId : 0);
+  const bool keys_are_column_map = options.degree_sort && options.reorder && d.R == 1;
+  const double filling = (options.reorder ? rows + cols : 0) * kId +
+                         ((options.degree_sort || options.compress) && !keys_are_column_map ? cols * kId : 0);
   m.row_tables = std::max(counting, filling);
   return m;
 }
@@ -84,14 +89,19 @@ int64_t choose_slabs(const GraphShape& shape, const Distribution& d, const Graph
     const double entries = 2.0 * static_cast<double>(shape.nedges) / (d.R * d.C);
     return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(entries / static_cast<double>(options.slab_entries))));
   }
-  const GraphMemory all = plan_graph_memory(shape, d, options, 1, threads);
-  const double others = all.graph + all.row_tables + all.chunk_buffers;
-  const double kept = all.kept_entries;
-  const double modest = kModestMemoryShare * node_bytes_per_rank - others;
-  if (modest > 0 && kept / modest <= kPreferredMostSlabs) return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(kept / modest)));
-  const double most = kMostMemoryShare * node_bytes_per_rank - others;
-  if (most <= 0) return kPreferredMostSlabs;  // the graph alone does not fit: the run's memory check says so
-  return std::max<int64_t>(kPreferredMostSlabs, static_cast<int64_t>(std::ceil(kept / most)));
+  // The kernel-1 peak falls with the slabs (kept entries take more bytes than the rows they
+  // become): the fewest slabs whose peak fits the share.
+  auto fewest_within = [&](double share, int64_t first, int64_t last) -> int64_t {
+    for (int64_t slabs = first; slabs <= last; ++slabs)
+      if (plan_graph_memory(shape, d, options, slabs, threads).kernel1_peak() <= share * node_bytes_per_rank) return slabs;
+    return 0;
+  };
+  if (const int64_t modest = fewest_within(kModestMemoryShare, 1, kPreferredMostSlabs)) return modest;
+  // Beyond, the slabs halve the kept entries each time they double: a few dozen cover any case
+  // where the graph itself fits.
+  constexpr int64_t kMostSlabs = 256;
+  if (const int64_t most = fewest_within(kMostMemoryShare, kPreferredMostSlabs, kMostSlabs)) return most;
+  return kPreferredMostSlabs;  // the graph alone does not fit: the run's memory check says so
 }
 
 }  // namespace g500

@@ -18,11 +18,18 @@ struct GraphShape {
 
 struct GraphMemory {
   double graph = 0;          // the finished graph
+  double filled_rows = 0;    // of it, the neighbours, written slab by slab (plain ids or packed gaps)
   double kept_entries = 0;   // one slab's kept entries
   double row_tables = 0;     // row lengths, forward maps, sort keys, plain row starts while building
   double chunk_buffers = 0;  // one chunk of input edges and its routed entries
   int64_t slabs = 1;
-  double kernel1_peak() const { return graph + kept_entries + row_tables + chunk_buffers; }
+  // The most kernel 1 holds at once: when the last slab's entries are kept, the other slabs'
+  // rows are written; the entries then go back to the system as their rows are filled, faster
+  // than the rows grow (an entry takes more bytes than a neighbour).
+  double kernel1_peak() const {
+    const double rows_before_last_slab = filled_rows * static_cast<double>(slabs - 1) / static_cast<double>(slabs);
+    return graph - filled_rows + rows_before_last_slab + kept_entries + row_tables + chunk_buffers;
+  }
 };
 
 // The share of a Kronecker graph's rows that have an edge in a process's block on a grid of C

@@ -103,5 +103,26 @@ TEST(Kernel1, SlabsAndPackingKeepTheGraph) {
       }
 }
 
+// The fill gives each slab's kept entries back to the system bucket by bucket, in every chunk's
+// segments (whole pages: buckets of 2^16 entries at SCALE 17, chunks of 2^17 edges): the graph is
+// the same as in one slab of one chunk.
+TEST(Kernel1, EntriesReleasedBehindTheFillKeepTheGraph) {
+  constexpr int kScale = 17;
+  for (const GridShape shape : grids_of_this_run())
+    for (const bool compress : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " compress " << compress);
+      GraphOptions one;
+      one.compress = compress;
+      const auto reference = build_test_graph(kScale, shape, one);
+      EXPECT_EQ(reference->graph.kernel1_slabs, 1);
+      GraphOptions three = one;
+      three.chunk_edges = int64_t{1} << 17;
+      three.slab_entries = (int64_t{2} << (kScale + 4)) / (shape.rows * shape.cols) / 3 + 1;
+      const auto sliced = build_test_graph(kScale, shape, three);
+      EXPECT_EQ(sliced->graph.kernel1_slabs, 3);
+      expect_same_graph(reference->graph, sliced->graph, false);
+    }
+}
+
 }  // namespace
 }  // namespace g500
