@@ -28,8 +28,8 @@ double this_node_bytes_per_rank() {
   return static_cast<double>(physical_memory_bytes()) / ranks_on_this_node(MPI_COMM_WORLD);
 }
 
-double estimated_bfs_bytes_per_rank(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
-                                    double node_bytes_per_rank) {
+BfsMemoryEstimate estimate_bfs_memory(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
+                                      double node_bytes_per_rank) {
   const int threads = omp_get_max_threads();
   const GraphMemory graph =
       plan_graph_memory(shape, d, options, choose_slabs(shape, d, options, node_bytes_per_rank, threads), threads);
@@ -38,8 +38,11 @@ double estimated_bfs_bytes_per_rank(const GraphShape& shape, const Distribution&
   const double owned = static_cast<double>(d.block);
   // Top-down runs while the frontier's edges are below 1/alpha of the unvisited ones, so one
   // level's candidates (sent and received, 8 bytes each) stay below about 2/14 of the entries.
+  // Only those for other processes are buffered (a process settles its own at once): along the
+  // grid column, or over the world with the row-major layout.
   constexpr double kTopDownShare = 2.0 / 14.0;
-  const double exchange = entries * sizeof(uint64_t) * kTopDownShare;
+  const double peers = d.yoo() ? d.R : static_cast<double>(d.R) * d.C;
+  const double exchange = entries * sizeof(uint64_t) * kTopDownShare * (peers - 1) / peers;
   const double search = owned * 3 * sizeof(int64_t);  // parents in both orders, degrees
   // Validation: the walk of the tree depths, then the input edge check beside the depths, the
   // tree-edge marks of the row set and the owned vertices (validate/validate_bfs.hpp).
@@ -47,7 +50,12 @@ double estimated_bfs_bytes_per_rank(const GraphShape& shape, const Distribution&
   const double validation = std::max(tree_depths_bytes(d, d.R * d.C),
                                      owned * sizeof(int32_t) + input_edge_check_bytes(d) + marks);
   constexpr double kRuntimeBytes = 16.0 * 1024 * 1024;  // MPI, OpenMP and the program (SCALE 10 peaks at 18 MiB)
-  return kRuntimeBytes + std::max(graph.kernel1_peak(), graph.graph + exchange + search + validation);
+  return BfsMemoryEstimate{kRuntimeBytes + graph.kernel1_peak(), kRuntimeBytes + graph.graph + exchange + search + validation};
+}
+
+double estimated_bfs_bytes_per_rank(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
+                                    double node_bytes_per_rank) {
+  return estimate_bfs_memory(shape, d, options, node_bytes_per_rank).peak();
 }
 
 namespace {
@@ -143,6 +151,13 @@ LocalGraph build_timed_graph(const BenchmarkConfig& config, const EdgeSource& so
   MPI_Allreduce(&graph.input_read_seconds, &result.generation_seconds, 1, MPI_DOUBLE, MPI_MAX, world);
   if (config.input) result.generation_seconds += config.input->stats.read_seconds;  // reading the file
   construction.finish();
+  // Kernel 1's peak, then the search's and validation's from here on.
+  unsigned long long kernel1_peak = peak_rss_bytes();
+  MPI_Allreduce(MPI_IN_PLACE, &kernel1_peak, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
+  result.kernel1_peak_rss_bytes_max_rank = kernel1_peak;
+  int peak_restarted = reset_peak_rss() ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &peak_restarted, 1, MPI_INT, MPI_MIN, world);
+  if (!peak_restarted) result.kernel1_peak_rss_bytes_max_rank = 0;
   unsigned long long graph_bytes = graph.memory_bytes();
   MPI_Allreduce(MPI_IN_PLACE, &graph_bytes, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
   result.graph_bytes_max_rank = graph_bytes;
@@ -229,6 +244,15 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
                 },
                 result);
   const ProcessGrid& grid = *run_grid;
+  {
+    const GraphShape shape{config.nedges(), config.input ? 0 : config.spec.scale, config.nedges() / grid.size()};
+    const Distribution d(config.nvertices(), grid.rows(), grid.cols(), grid.row(), grid.col());
+    const BfsMemoryEstimate parts = estimate_bfs_memory(shape, d, config.graph, this_node_bytes_per_rank());
+    double both[] = {parts.kernel1, parts.search};
+    MPI_Allreduce(MPI_IN_PLACE, both, 2, MPI_DOUBLE, MPI_MAX, world);
+    result.estimated_kernel1_bytes_max_rank = both[0];
+    result.estimated_search_bytes_max_rank = both[1];
+  }
   const InputEdges input = open_input_edges(config, world);
   const LocalGraph graph = build_timed_graph(config, input.source, grid, result);
 
@@ -272,6 +296,10 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
   result.energy = gather_energy(energy, world);
   unsigned long long peak = peak_rss_bytes();
   MPI_Allreduce(MPI_IN_PLACE, &peak, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
+  if (result.kernel1_peak_rss_bytes_max_rank > 0) {  // restarted after kernel 1: this is the search's
+    result.search_peak_rss_bytes_max_rank = peak;
+    peak = std::max<unsigned long long>(peak, result.kernel1_peak_rss_bytes_max_rank);
+  }
   result.peak_rss_bytes_max_rank = peak;
   return result;
 }

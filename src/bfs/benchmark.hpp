@@ -1,6 +1,7 @@
 // The Graph500 BFS benchmark run: kernel 1 once, then kernel 2 from every root, each result
 // validated; collects what the result block and the JSON report need.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -59,6 +60,10 @@ struct BenchmarkResult : RunSummary {
     size_t gaps = 0, offsets = 0, key_tables = 0, first_neighbors = 0, plain_neighbors = 0;
   } packed_max_rank;
   int64_t kernel1_passes = 1;             // passes over the input edges (kernel 1's slabs)
+  // The peak of each part of the run, measured (0: the system could not tell them apart) and
+  // estimated; largest over ranks.
+  size_t kernel1_peak_rss_bytes_max_rank = 0, search_peak_rss_bytes_max_rank = 0;
+  double estimated_kernel1_bytes_max_rank = 0, estimated_search_bytes_max_rank = 0;
   std::vector<RootResult> roots;
   EnergyReport energy;                    // RAPL energy of the timed BFS runs (util/energy.hpp)
   table3::Model volume_model;             // the graph, grid and options Table 3's formulas saw
@@ -68,6 +73,12 @@ struct BenchmarkResult : RunSummary {
 // row tables, chunk buffers: graph/memory_plan.hpp) and the search's (the graph, the BFS arrays
 // and exchange buffers, validation's arrays), on a node with `node_bytes_per_rank` per rank
 // (kernel 1's slabs depend on it). Also what `g500 jobscript` checks.
+struct BfsMemoryEstimate {
+  double kernel1 = 0, search = 0;  // each with the program's own runtime
+  double peak() const { return std::max(kernel1, search); }
+};
+BfsMemoryEstimate estimate_bfs_memory(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
+                                      double node_bytes_per_rank);
 double estimated_bfs_bytes_per_rank(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
                                     double node_bytes_per_rank);
 // Collective: this node's memory over the ranks on it.

@@ -43,6 +43,12 @@ void print_report(const BfsJob& job, const std::optional<io::EdgeInput>& edges, 
     print_phase_profile(stdout, result);
     print_graph_memory(stdout, result);
     print_peak_memory(stdout, result);
+    if (result.kernel1_peak_rss_bytes_max_rank > 0)
+      std::printf("  kernel 1 %.1f MiB (estimated %.1f MiB), search and validation %.1f MiB (estimated %.1f MiB)\n",
+                  static_cast<double>(result.kernel1_peak_rss_bytes_max_rank) / kMiB,
+                  result.estimated_kernel1_bytes_max_rank / kMiB,
+                  static_cast<double>(result.search_peak_rss_bytes_max_rank) / kMiB,
+                  result.estimated_search_bytes_max_rank / kMiB);
   }
   std::fflush(stdout);
 }

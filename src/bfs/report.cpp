@@ -123,6 +123,10 @@ nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult&
                      {"plain_dst", result.packed_max_rank.plain_neighbors}}}}},
                  {"peak_rss_bytes_max_rank", result.peak_rss_bytes_max_rank},
                  {"estimated_bytes_max_rank", result.estimated_bytes_max_rank},
+                 {"kernel1_peak_rss_bytes_max_rank", result.kernel1_peak_rss_bytes_max_rank},
+                 {"search_peak_rss_bytes_max_rank", result.search_peak_rss_bytes_max_rank},
+                 {"estimated_kernel1_bytes_max_rank", result.estimated_kernel1_bytes_max_rank},
+                 {"estimated_search_bytes_max_rank", result.estimated_search_bytes_max_rank},
                  {"bytes_per_input_edge", result.input_edges > 0 ? static_cast<double>(result.peak_rss_bytes_max_rank) *
                                                                        result.ranks / static_cast<double>(result.input_edges)
                                                                  : 0.0}};

@@ -27,6 +27,13 @@ size_t peak_rss_bytes() {
   return 0;
 }
 
+bool reset_peak_rss() {
+  std::ofstream clear("/proc/self/clear_refs");
+  clear << "5";
+  clear.flush();
+  return static_cast<bool>(clear);
+}
+
 bool every_node_has_room(double bytes_per_rank, double share, MPI_Comm comm) {
   const double need = bytes_per_rank * ranks_on_this_node(comm);
   int room = need <= share * static_cast<double>(physical_memory_bytes()) ? 1 : 0;
