@@ -58,6 +58,19 @@ double estimated_bfs_bytes_per_rank(const GraphShape& shape, const Distribution&
   return estimate_bfs_memory(shape, d, options, node_bytes_per_rank).peak();
 }
 
+bool packed_rows_chosen(CompressChoice choice, const GraphShape& shape, const Distribution& d, const GraphOptions& options) {
+  if (choice != CompressChoice::kAuto) return choice == CompressChoice::kOn;
+  GraphOptions plain = options;
+  plain.compress = false;
+  const double node_bytes_per_rank = this_node_bytes_per_rank();
+  int plain_fits = estimated_bfs_bytes_per_rank(shape, d, plain, node_bytes_per_rank) <=
+                           kModestMemoryShare * node_bytes_per_rank
+                       ? 1
+                       : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &plain_fits, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return plain_fits == 0;
+}
+
 namespace {
 
 int64_t teps_edge_count(const LocalGraph& graph, const std::vector<int64_t>& parents, MPI_Comm comm) {
@@ -99,7 +112,7 @@ void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config)
     else if (name == "lb-topdown") config.bfs.lb_topdown = false;
     else if (name == "sparse-switch") config.bfs.sparse_switch = false;
     else if (name == "overlap") config.bfs.overlap = false;
-    else if (name == "compress") config.graph.compress = false;
+    else if (name == "compress") config.compress = CompressChoice::kOff;
     else
       throw UsageError("--disable: unknown technique '" + name + "' (switchable: " + switchable_list() + ")");
     config.disabled.push_back(name);
@@ -232,14 +245,16 @@ RootResult collect_run(BfsRun& run, const table3::Model& model, MPI_Comm world) 
 
 }  // namespace
 
-BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force) {
+BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& given, bool force) {
   MPI_Comm world = MPI_COMM_WORLD;
   BenchmarkResult result;
+  BenchmarkConfig config = given;  // with the row storage chosen for the grid (called once, on every rank)
   const std::unique_ptr<ProcessGrid> run_grid =
       start_run(config, force,
                 [&](const Distribution& probe) {
                   const GraphShape shape{config.nedges(), config.input ? 0 : config.spec.scale,
                                          config.nedges() / (probe.R * probe.C)};
+                  config.graph.compress = packed_rows_chosen(given.compress, shape, probe, given.graph);
                   return estimated_bfs_bytes_per_rank(shape, probe, config.graph, this_node_bytes_per_rank());
                 },
                 result);

@@ -19,8 +19,14 @@
 
 namespace g500 {
 
+// Packed rows (graph/packed_rows.hpp) save memory and cost the search speed (about a fifth to a
+// third on the development machine): `auto` packs the rows only when the run with plain rows would
+// not stay within a modest share of the node's memory (kModestMemoryShare, graph/memory_plan.hpp).
+enum class CompressChoice { kAuto, kOn, kOff };
+
 struct BenchmarkConfig : RunConfig {
   BfsOptions bfs;
+  CompressChoice compress = CompressChoice::kAuto;  // decides graph.compress when the run starts
   // Called once, after the first root's BFS (and its validation), with its parents (owned
   // vertices, global ids): used for --output-parents/--output-depths.
   std::function<void(const LocalGraph&, const ProcessGrid&, int64_t root, const std::vector<int64_t>& parents)>
@@ -83,6 +89,9 @@ double estimated_bfs_bytes_per_rank(const GraphShape& shape, const Distribution&
                                     double node_bytes_per_rank);
 // Collective: this node's memory over the ranks on it.
 double this_node_bytes_per_rank();
+// Collective: whether the rows are packed (`choice` auto: when the run's peak with plain rows,
+// estimated on `d`, would exceed kModestMemoryShare of any node's memory).
+bool packed_rows_chosen(CompressChoice choice, const GraphShape& shape, const Distribution& d, const GraphOptions& options);
 
 // Collective. Validation failures end the root loop and are reported in the result.
 BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force = false);

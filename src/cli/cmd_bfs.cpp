@@ -1,11 +1,15 @@
 // g500 bfs: the Graph500 BFS benchmark (kernels 1 and 2 with validation) on Kronecker graphs or
 // on an edge-list file (--input, docs/input.md).
 // This file parses the options; bfs/driver.cpp runs the job.
+#include <map>
+#include <string>
+
 #include "bfs/driver.hpp"
 #include "cli/file_input.hpp"
 #include "cli/options.hpp"
 #include "cli/run_options.hpp"
 #include "cli/subcommand.hpp"
+#include "util/error.hpp"
 #include "util/progress.hpp"
 
 namespace g500::cli {
@@ -24,6 +28,11 @@ int run_bfs_command(int argc, char** argv) {
   app.add_option("--allgatherv", config.bfs.allgatherv, "allgatherv algorithm (see g500 coll)")->capture_default_str();
   std::string disabled;
   app.add_option("--disable", disabled, "switch off techniques of Nakao et al. 2021, section 4, comma-separated: " + switchable_list());
+  std::string compress_text = "auto";
+  auto* compress_option = app.add_option("--compress", compress_text,
+                                         "packed rows: on (less memory), off (a faster search), auto (on only when "
+                                         "plain rows would take more than 40 % of the node's memory)")
+                              ->capture_default_str();
   add_message_limit_option(app, config.messages);
   app.add_flag("--trace", config.bfs.trace, "record per-level direction, frontier size, edges examined and time in the JSON");
   FileInputOptions in;
@@ -40,7 +49,15 @@ int run_bfs_command(int argc, char** argv) {
   in.check(app, config.root_ids, config.root_seed);
   job.input = in.request;
   config.progress = progress_wanted(quiet, MPI_COMM_WORLD, progress);
+  const std::map<std::string, CompressChoice> compress_choices{
+      {"auto", CompressChoice::kAuto}, {"on", CompressChoice::kOn}, {"off", CompressChoice::kOff}};
+  const auto chosen = compress_choices.find(compress_text);
+  if (chosen == compress_choices.end())
+    throw g500::UsageError("--compress must be auto, on or off (got '" + compress_text + "')");
+  config.compress = chosen->second;
   apply_disabled_techniques(disabled, config);
+  if (compress_option->count() > 0 && chosen->second != config.compress)
+    throw g500::UsageError("--compress " + compress_text + " contradicts --disable compress");
   return run_bfs_job(job);
 }
 

@@ -77,17 +77,24 @@ TEST(BfsCli, RankmapFromTheMappingToolGivesTheSameResults) {
   expect_usage_error(1, "--scale 8 --rankmap /nonexistent.csv", "nonexistent.csv");
 }
 
-// The graph-memory table and the JSON show the packed rows by default, and `--disable compress`
-// gives the plain neighbour array with the same validated results.
+// The graph-memory table and the JSON show the packed rows with `--compress on`, and `--disable
+// compress` gives the plain neighbour array with the same validated results. By default (auto)
+// the rows are packed only when plain rows would take more than 40 % of the node's memory: never
+// at SCALE 12.
 TEST(BfsCli, PackedRowsAreReportedAndCanBeSwitchedOff) {
   const std::string dir = testing::make_temp_dir();
-  auto packed = run_g500(1, "bfs --scale 12 --roots 4 --json " + dir + "/packed.json");
+  auto packed = run_g500(1, "bfs --scale 12 --roots 4 --compress on --json " + dir + "/packed.json");
   ASSERT_EQ(packed.status, 0) << packed.err;
   for (const char* row : {"packed rows", "dst first", "dst gaps", "dst offsets", "dst unpacked:", "bytes per input edge"})
     EXPECT_NE(packed.out.find(row), std::string::npos) << row << "\n" << packed.out;
   auto plain = run_g500(1, "bfs --scale 12 --roots 4 --disable compress --json " + dir + "/plain.json");
   ASSERT_EQ(plain.status, 0) << plain.err;
   EXPECT_EQ(plain.out.find("dst gaps"), std::string::npos) << plain.out;
+  for (const char* choice : {"", " --compress auto", " --compress off"}) {
+    auto chosen = run_g500(1, std::string("bfs --scale 12 --roots 4 --no-validate") + choice);
+    ASSERT_EQ(chosen.status, 0) << chosen.err;
+    EXPECT_NE(chosen.out.find("Graph memory on the largest rank (bitmap-based CSR):"), std::string::npos) << choice;
+  }
   auto p = nlohmann::json::parse(testing::read_file(dir + "/packed.json"));
   auto q = nlohmann::json::parse(testing::read_file(dir + "/plain.json"));
   const auto& packed_arrays = p["memory"]["graph_arrays_max_rank"];
@@ -116,7 +123,7 @@ TEST(BfsCli, PackedRowsAreReportedAndCanBeSwitchedOff) {
 TEST(BfsCli, MemoryEstimateIsWithinTenPerCentOfThePeak) {
   const std::string dir = testing::make_temp_dir();
   for (const auto& [ranks, scale] : std::vector<std::pair<int, int>>{{1, 20}, {2, 18}, {4, 20}})
-    for (const std::string extra : {"", " --disable compress"}) {
+    for (const std::string extra : {" --compress on", " --compress off"}) {
       const std::string args = "bfs --scale " + std::to_string(scale) + " --roots 2 --threads 1" + extra;
       auto r = run_g500(ranks, args + " --json " + dir + "/run.json");
       ASSERT_EQ(r.status, 0) << r.err;
@@ -142,6 +149,8 @@ TEST(BfsCli, BadInput) {
     expect_usage_error(ranks, "--scale 43", "--scale");
     expect_usage_error(ranks, "--edgefactor 0", "--edgefactor");
     expect_usage_error(ranks, "--roots 0", "--roots");
+    expect_usage_error(ranks, "--compress yes", "--compress must be auto, on or off (got 'yes')");
+    expect_usage_error(ranks, "--compress on --disable compress", "--compress on contradicts --disable compress");
     expect_usage_error(ranks, "--seed 1", "--seed '1' is not of the form A,B");
     expect_usage_error(ranks, "--scale 30", "needs about");
     expect_usage_error(ranks, "--scale 40", "needs about");
