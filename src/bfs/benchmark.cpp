@@ -64,7 +64,7 @@ bool packed_rows_chosen(CompressChoice choice, const GraphShape& shape, const Di
   plain.compress = false;
   const double node_bytes_per_rank = this_node_bytes_per_rank();
   int plain_fits = estimated_bfs_bytes_per_rank(shape, d, plain, node_bytes_per_rank) <=
-                           kModestMemoryShare * node_bytes_per_rank
+                           kMostMemoryShare * node_bytes_per_rank
                        ? 1
                        : 0;
   MPI_Allreduce(MPI_IN_PLACE, &plain_fits, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);

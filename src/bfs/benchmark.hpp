@@ -19,9 +19,11 @@
 
 namespace g500 {
 
-// Packed rows (graph/packed_rows.hpp) save memory and cost the search speed (about a fifth to a
-// third on the development machine): `auto` packs the rows only when the run with plain rows would
-// not stay within a modest share of the node's memory (kModestMemoryShare, graph/memory_plan.hpp).
+// Packed rows (graph/packed_rows.hpp) save memory and cost the search speed (a third on one
+// process, more on grids of several rows, whose packed rows decode through key tables, on the
+// development machine): `auto` packs the rows only when the run with plain rows would not fit in
+// most of the node's memory (kMostMemoryShare, graph/memory_plan.hpp), so that a run that fits
+// gets the faster search.
 enum class CompressChoice { kAuto, kOn, kOff };
 
 struct BenchmarkConfig : RunConfig {
@@ -90,7 +92,7 @@ double estimated_bfs_bytes_per_rank(const GraphShape& shape, const Distribution&
 // Collective: this node's memory over the ranks on it.
 double this_node_bytes_per_rank();
 // Collective: whether the rows are packed (`choice` auto: when the run's peak with plain rows,
-// estimated on `d`, would exceed kModestMemoryShare of any node's memory).
+// estimated on `d`, would exceed kMostMemoryShare of any node's memory).
 bool packed_rows_chosen(CompressChoice choice, const GraphShape& shape, const Distribution& d, const GraphOptions& options);
 
 // Collective. Validation failures end the root loop and are reported in the result.

@@ -31,7 +31,7 @@ int run_bfs_command(int argc, char** argv) {
   std::string compress_text = "auto";
   auto* compress_option = app.add_option("--compress", compress_text,
                                          "packed rows: on (less memory), off (a faster search), auto (on only when "
-                                         "plain rows would take more than 40 % of the node's memory)")
+                                         "plain rows would not fit in 85 % of the node's memory)")
                               ->capture_default_str();
   add_message_limit_option(app, config.messages);
   app.add_flag("--trace", config.bfs.trace, "record per-level direction, frontier size, edges examined and time in the JSON");

@@ -79,8 +79,8 @@ TEST(BfsCli, RankmapFromTheMappingToolGivesTheSameResults) {
 
 // The graph-memory table and the JSON show the packed rows with `--compress on`, and `--disable
 // compress` gives the plain neighbour array with the same validated results. By default (auto)
-// the rows are packed only when plain rows would take more than 40 % of the node's memory: never
-// at SCALE 12.
+// the rows are packed only when plain rows would not fit in 85 % of the node's memory: never at
+// SCALE 12.
 TEST(BfsCli, PackedRowsAreReportedAndCanBeSwitchedOff) {
   const std::string dir = testing::make_temp_dir();
   auto packed = run_g500(1, "bfs --scale 12 --roots 4 --compress on --json " + dir + "/packed.json");
