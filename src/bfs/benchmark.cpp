@@ -249,25 +249,22 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& given, bool force) {
   MPI_Comm world = MPI_COMM_WORLD;
   BenchmarkResult result;
   BenchmarkConfig config = given;  // with the row storage chosen for the grid (called once, on every rank)
+  BfsMemoryEstimate estimate;
   const std::unique_ptr<ProcessGrid> run_grid =
       start_run(config, force,
                 [&](const Distribution& probe) {
                   const GraphShape shape{config.nedges(), config.input ? 0 : config.spec.scale,
                                          config.nedges() / (probe.R * probe.C)};
                   config.graph.compress = packed_rows_chosen(given.compress, shape, probe, given.graph);
-                  return estimated_bfs_bytes_per_rank(shape, probe, config.graph, this_node_bytes_per_rank());
+                  estimate = estimate_bfs_memory(shape, probe, config.graph, this_node_bytes_per_rank());
+                  return estimate.peak();
                 },
                 result);
   const ProcessGrid& grid = *run_grid;
-  {
-    const GraphShape shape{config.nedges(), config.input ? 0 : config.spec.scale, config.nedges() / grid.size()};
-    const Distribution d(config.nvertices(), grid.rows(), grid.cols(), grid.row(), grid.col());
-    const BfsMemoryEstimate parts = estimate_bfs_memory(shape, d, config.graph, this_node_bytes_per_rank());
-    double both[] = {parts.kernel1, parts.search};
-    MPI_Allreduce(MPI_IN_PLACE, both, 2, MPI_DOUBLE, MPI_MAX, world);
-    result.estimated_kernel1_bytes_max_rank = both[0];
-    result.estimated_search_bytes_max_rank = both[1];
-  }
+  double estimated_parts[] = {estimate.kernel1, estimate.search};
+  MPI_Allreduce(MPI_IN_PLACE, estimated_parts, 2, MPI_DOUBLE, MPI_MAX, world);
+  result.estimated_kernel1_bytes_max_rank = estimated_parts[0];
+  result.estimated_search_bytes_max_rank = estimated_parts[1];
   const InputEdges input = open_input_edges(config, world);
   const LocalGraph graph = build_timed_graph(config, input.source, grid, result);
 

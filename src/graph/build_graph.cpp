@@ -259,8 +259,9 @@ class BucketedEntries {
 };
 
 // Releases a slab's kept entries as the fill finishes their buckets (in any order): once every
-// bucket below some b is done, [0, b) goes back to the system, every kReleaseStep buckets, so the
-// slab's entries and the rows they become do not count in memory at once.
+// bucket below some b is done, [0, b) goes back to the system, every step_ buckets (an eighth of
+// the slab, at most kReleaseStep), so the slab's entries and the rows they become do not count in
+// memory at once.
 class ReleaseBehindFill {
  public:
   explicit ReleaseBehindFill(BucketedEntries& kept)
