@@ -33,6 +33,11 @@ int run_bfs_command(int argc, char** argv) {
                                          "packed rows: on (less memory), off (a faster search), auto (on only when "
                                          "plain rows would not fit in 85 % of the node's memory)")
                               ->capture_default_str();
+  require_range(app.add_option("--kernel1-passes", config.graph.passes,
+                                "passes of kernel 1 over the input edges, each keeping one slab of rows (default: the "
+                                "fewest whose peak fits a modest share of the node's memory; fewer build faster and "
+                                "need more memory)"),
+                1, 256);
   add_message_limit_option(app, config.messages);
   app.add_flag("--trace", config.bfs.trace, "record per-level direction, frontier size, edges examined and time in the JSON");
   FileInputOptions in;

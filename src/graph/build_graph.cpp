@@ -33,6 +33,7 @@
 #include "graph/row_buckets.hpp"
 #include "util/fast_divisor.hpp"
 #include "util/memory.hpp"
+#include "util/huge_pages.hpp"
 #include "util/page_release.hpp"
 
 namespace g500 {
@@ -259,13 +260,14 @@ class BucketedEntries {
 };
 
 // Releases a slab's kept entries as the fill finishes their buckets (in any order): once every
-// bucket below some b is done, [0, b) goes back to the system, every step_ buckets (an eighth of
-// the slab, at most kReleaseStep), so the slab's entries and the rows they become do not count in
-// memory at once.
+// bucket below some b is done, [0, b) goes back to the system, every step_ buckets (a
+// kReleasesPerSlab-th of the slab), so the slab's entries and the rows they become do not count
+// in memory at once. Few, large releases: each one walks every chunk's segments and makes a
+// madvise call per chunk, which interrupts the other cores to flush their TLBs.
 class ReleaseBehindFill {
  public:
   explicit ReleaseBehindFill(BucketedEntries& kept)
-      : kept_(kept), done_(static_cast<size_t>(kept.buckets())), step_(std::clamp<int64_t>(kept.buckets() / 8, 1, kReleaseStep)) {}
+      : kept_(kept), done_(static_cast<size_t>(kept.buckets())), step_(std::max<int64_t>(1, kept.buckets() / kReleasesPerSlab)) {}
 
   void bucket_done(int64_t b) {
     done_[static_cast<size_t>(b)].store(true, std::memory_order_release);
@@ -281,7 +283,7 @@ class ReleaseBehindFill {
   }
 
  private:
-  static constexpr int64_t kReleaseStep = 64;  // at most: a release walks every chunk's segments
+  static constexpr int64_t kReleasesPerSlab = 64;  // holds at most 1/64 of the slab's entries more
   BucketedEntries& kept_;
   std::vector<std::atomic<bool>> done_;
   int64_t step_;
@@ -529,7 +531,7 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
   if (options.degree_sort && order.keys_are_ids) {
     key_of_entry_column = std::move(forward.col_new);  // col_new still points at it
   } else if (options.degree_sort || options.compress) {  // packed rows without the degree order: by column id
-    key_of_entry_column.resize(ncols);
+    assign_huge(key_of_entry_column, static_cast<size_t>(ncols), LocalId{0});  // read at random, as col_new
 #pragma omp parallel for schedule(static)
     for (int64_t u = 0; u < ncols; ++u) {
       const LocalId column = col_new ? col_new[u] : static_cast<LocalId>(u);

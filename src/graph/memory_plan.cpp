@@ -85,6 +85,7 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
 
 int64_t choose_slabs(const GraphShape& shape, const Distribution& d, const GraphOptions& options, double node_bytes_per_rank,
                      int threads) {
+  if (options.passes > 0) return options.passes;
   if (options.slab_entries > 0) {
     const double entries = 2.0 * static_cast<double>(shape.nedges) / (d.R * d.C);
     return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(entries / static_cast<double>(options.slab_entries))));

@@ -142,6 +142,32 @@ TEST(BfsCli, MemoryEstimateIsWithinTenPerCentOfThePeak) {
     }
 }
 
+// `--kernel1-passes N` makes kernel 1 read the input N times, a slab of rows each, and gives the
+// same validated BFS as one pass on 1 and 2 ranks.
+TEST(BfsCli, Kernel1PassesAreChosenAndGiveTheSameGraph) {
+  const std::string dir = testing::make_temp_dir();
+  for (int ranks : {1, 2}) {
+    nlohmann::json runs[2];
+    const int passes[2] = {1, 3};
+    for (int k = 0; k < 2; ++k) {
+      auto r = run_g500(ranks, "bfs --scale 14 --roots 4 --kernel1-passes " + std::to_string(passes[k]) + " --json " + dir +
+                                   "/run.json");
+      ASSERT_EQ(r.status, 0) << r.err;
+      const std::string line = "kernel 1 read the input edges " + std::to_string(passes[k]) + (passes[k] == 1 ? " time " : " times ");
+      EXPECT_NE(r.out.find(line), std::string::npos) << r.out;
+      runs[k] = nlohmann::json::parse(testing::read_file(dir + "/run.json"));
+      EXPECT_EQ(runs[k]["memory"]["kernel1_passes"], passes[k]);
+      EXPECT_TRUE(runs[k]["summary"]["validation_passed"]);
+    }
+    const auto vec = testing::load_graph_vector(14);
+    for (const auto& run : runs)
+      for (size_t k = 0; k < 4; ++k) {
+        EXPECT_EQ(run["roots"][k]["root"], vec.roots[k].root);
+        EXPECT_EQ(run["roots"][k]["level_sizes"].get<std::vector<int64_t>>(), vec.roots[k].level_sizes);
+      }
+  }
+}
+
 TEST(BfsCli, BadInput) {
   for (int ranks : {1, 4}) {
     expect_usage_error(ranks, "--bogus", "--bogus");
@@ -179,6 +205,7 @@ TEST(BfsCli, BadValuesAreNamedWithTheirRule) {
       {"--scale abc", "--scale must be a whole number from 1 to 42 (got 'abc')"},
       {"--scale 43", "--scale must be a whole number from 1 to 42 (got '43')"},
       {"--substeps 65", "--substeps must be a whole number from 1 to 64 (got '65')"},
+      {"--kernel1-passes 0", "--kernel1-passes must be a whole number from 1 to 256 (got '0')"},
       {"--root-seed -1", "--root-seed must be a whole number from 0 to 18446744073709551615 (got '-1')"},
       {"--grid ''", "--grid must not be empty"},
       {"--json ''", "--json must not be empty"},
