@@ -62,13 +62,8 @@ bool packed_rows_chosen(CompressChoice choice, const GraphShape& shape, const Di
   if (choice != CompressChoice::kAuto) return choice == CompressChoice::kOn;
   GraphOptions plain = options;
   plain.compress = false;
-  const double node_bytes_per_rank = this_node_bytes_per_rank();
-  int plain_fits = estimated_bfs_bytes_per_rank(shape, d, plain, node_bytes_per_rank) <=
-                           kMostMemoryShare * node_bytes_per_rank
-                       ? 1
-                       : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &plain_fits, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  return plain_fits == 0;
+  const double plain_bytes = estimated_bfs_bytes_per_rank(shape, d, plain, this_node_bytes_per_rank());
+  return !every_node_has_room(plain_bytes, kMostMemoryShare, MPI_COMM_WORLD);
 }
 
 namespace {

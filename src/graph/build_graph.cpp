@@ -32,8 +32,8 @@
 #include "graph/packed_rows.hpp"
 #include "graph/row_buckets.hpp"
 #include "util/fast_divisor.hpp"
-#include "util/memory.hpp"
 #include "util/huge_pages.hpp"
+#include "util/memory.hpp"
 #include "util/page_release.hpp"
 
 namespace g500 {
