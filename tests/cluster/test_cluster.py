@@ -439,6 +439,29 @@ class Failures(ClusterTest):
         self.assertEqual(processes_with(out), [])
         self.check_no_output_left(results)
 
+    def test_phase_from_the_last_progress_line(self):
+        """When mpirun ends before rank 0's stop line reaches it, the script names the phase from
+        rank 0's last progress line (the same words as the stop line), or says nothing of a phase
+        that had ended."""
+        with open(SCRIPT) as f:
+            function = re.search(r"(?ms)^phase_of_last_progress_line\(\) \{.*?^\}$", f.read()).group(0)
+        cases = [
+            ("\x1b[Kg500: kernel 1: building the graph ... 0.2s done\n\n\x1b[Kg500: BFS roots 0/20000 (0%) 0.0s"
+             "\r\x1b[Kg500: BFS roots 3/20000 (0%) 0.9s validating-----\nORTE has lost communication\n",
+             "BFS roots (3 of 20000 done, validating)"),
+            ("\x1b[Kg500: BFS roots 12/64 (19%) 2.5s\nmpirun noticed\n", "BFS roots (12 of 64 done)"),
+            ("\x1b[Kg500: kernel 1: building the graph ... 4.0s\n", "kernel 1: building the graph"),
+            ("\x1b[Kg500: kernel 1: building the graph ... 4.2s done\n", ""),
+            ("no progress at all\n", ""),
+        ]
+        for text, phase in cases:
+            path = os.path.join(self.dir, "stderr")
+            with open(path, "w") as f:
+                f.write(text)
+            got = subprocess.run(["bash", "-c", f'{function}\nphase_of_last_progress_line "$1"', "-", path],
+                                 capture_output=True, text=True, check=True).stdout.strip()
+            self.assertEqual(got, phase, text)
+
     def test_slow_host(self):
         out = os.path.join(self.dir, "run.json")
         c = self.run_cluster(["--hosts", "2", "--ranks-per-host", "2", "--slow-host", "2", "--delay", "5"],
