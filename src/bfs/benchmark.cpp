@@ -82,7 +82,7 @@ int64_t teps_edge_count(const LocalGraph& graph, const std::vector<int64_t>& par
 
 const std::vector<std::string>& switchable_techniques() {
   static const std::vector<std::string> names{"bcsr",         "reorder",       "yoo",     "degree-sort", "lb-topdown",
-                                              "bu-alltoallv", "sparse-switch", "overlap", "compress"};
+                                              "bu-alltoallv", "sparse-switch", "overlap", "compress",    "mirror"};
   return names;
 }
 
@@ -108,6 +108,7 @@ void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config)
     else if (name == "sparse-switch") config.bfs.sparse_switch = false;
     else if (name == "overlap") config.bfs.overlap = false;
     else if (name == "compress") config.compress = CompressChoice::kOff;
+    else if (name == "mirror") config.graph.mirror = false;
     else
       throw UsageError("--disable: unknown technique '" + name + "' (switchable: " + switchable_list() + ")");
     config.disabled.push_back(name);

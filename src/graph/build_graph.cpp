@@ -145,7 +145,7 @@ class BucketedEntries {
   }
 
   // Appends the chunk's entries of this slab; with `other_lengths`, counts every other entry there
-  // (indexed by row).
+  // (indexed by row), the flagged mirrors (graph/edge_router.hpp) among them.
   void append_chunk(const uint64_t* in, int64_t n, int64_t* other_lengths) {
     const int T = omp_get_max_threads();
     const int64_t nb = count_;
@@ -165,12 +165,14 @@ class BucketedEntries {
       // several of those misses in flight.
       constexpr int64_t kAhead = 32;
       for (int64_t k = lo; k < hi; ++k) {
-        if (other_lengths && k + kAhead < hi) __builtin_prefetch(other_lengths + entry_row(in[k + kAhead]), 1);
-        const uint64_t b = static_cast<uint64_t>(buckets_.of(in[k])) - first;  // wraps when below the slab
+        if (other_lengths && k + kAhead < hi)
+          __builtin_prefetch(other_lengths + entry_row_unflagged(in[k + kAhead]), 1);
+        // Wraps when below the slab; beyond it with kMirrorFlag (the row ids are below 2^31).
+        const uint64_t b = static_cast<uint64_t>(buckets_.of(in[k])) - first;
         if (b < span)
           ++mine[b];
         else if (other_lengths)
-          std::atomic_ref<int64_t>(other_lengths[entry_row(in[k])]).fetch_add(1, std::memory_order_relaxed);
+          std::atomic_ref<int64_t>(other_lengths[entry_row_unflagged(in[k])]).fetch_add(1, std::memory_order_relaxed);
       }
 #pragma omp barrier
 #pragma omp single
@@ -225,16 +227,15 @@ class BucketedEntries {
   }
   int64_t first_bucket() const { return first_; }
   int64_t buckets() const { return count_; }
+  int64_t entries() const { return entries_; }
 
   // Gives the memory of buckets [0, b) back to the system: in every chunk, its segments of them
   // (from the chunk's start to its bucket b) are read and not read again. Pages shared with
   // entries still to be read (the chunk's bucket b, the previous chunk's last buckets) stay.
   void release_below(int64_t b) {
     const int width = codec_.width();
-    if (released_.empty()) {
-      released_.resize(static_cast<size_t>(chunks_));
-      for (int64_t c = 0; c < chunks_; ++c) released_[static_cast<size_t>(c)] = chunk_segment_start(c, 0) * width;
-    }
+    for (int64_t c = static_cast<int64_t>(released_.size()); c < chunks_; ++c)  // chunks appended since
+      released_.push_back(chunk_segment_start(c, 0) * width);
     for (int64_t c = 0; c < chunks_; ++c) {
       const int64_t end = chunk_segment_start(c, b) * width;
       int64_t& from = released_[static_cast<size_t>(c)];
@@ -299,6 +300,96 @@ void count_rows(const BucketedEntries& kept, int64_t* lengths) {
       for (int64_t k = 0; k < n; ++k) ++lengths[entry_row(entries[k])];
     });
 }
+
+// The mirror entries of one slab. An edge whose two rows are both in the slab was routed once,
+// at its lower row (Router::mirror_rows), which halves the entries kept at a time; its other
+// entry, the mirror, is made here from the kept one and routed to its process (every process,
+// one grid: kept here, with the sort key of its column already in place of the column, looked up
+// among the kept bucket's own rows instead of at random). The fill makes the mirrors of a group of
+// buckets just before it fills that group: an edge is kept at the lower of its rows, so its
+// mirror belongs to the same group or a later one, and at any time an edge is held once, as its
+// kept entry, its mirror, or its filled rows.
+class SlabMirrors {
+ public:
+  // `expected`: the entries a rank expects in the slab (the same on every rank).
+  SlabMirrors(const RowBuckets& buckets, int64_t first_bucket, int64_t end_bucket, int64_t expected, int64_t reserve,
+              const Distribution& d, const ProcessGrid& grid, Router& router, const LocalId* key_of_column)
+      : entries(buckets, first_bucket, end_bucket, reserve, d.col_set_size()),
+        groups(mirror_groups(end_bucket - first_bucket, expected)),
+        d_(d),
+        grid_(grid),
+        router_(router),
+        keys_(grid.size() == 1 ? key_of_column : nullptr),
+        slab_first_(static_cast<uint64_t>(buckets.first_row(first_bucket))),
+        slab_span_(static_cast<uint64_t>(std::min(buckets.first_row(end_bucket), d.row_set_size())) - slab_first_) {}
+
+  BucketedEntries entries;
+  const int64_t groups;  // of buckets, each group's mirrors made before it is filled
+  // Whether the mirrors' columns are already sort keys.
+  bool keyed() const { return keys_ != nullptr; }
+
+  // Collective: makes the mirrors of the kept entries of buckets [lo, hi) (counted from the slab's
+  // first) and appends those this process stores.
+  void make(const BucketedEntries& kept, int64_t lo, int64_t hi) {
+    if (keys_) {  // one process: the mirrors stay here, (row, key of the column)
+      int64_t n = 0;
+      const uint64_t* mirrors = collect(kept, lo, hi, made_entries_, local_, n, [&](int64_t u, int64_t v) {
+        return make_entry(d_.row_local(u), keys_[d_.col_local(v)]);
+      });
+      entries.append_chunk(mirrors, n, nullptr);
+      return;
+    }
+    int64_t n = 0;
+    const gen::Edge* edges = collect(kept, lo, hi, made_edges_, edges_, n, [](int64_t u, int64_t v) { return gen::Edge{u, v}; });
+    int64_t rounds = (n + kChunkEdges - 1) / kChunkEdges;
+    MPI_Allreduce(MPI_IN_PLACE, &rounds, 1, MPI_INT64_T, MPI_MAX, grid_.world());
+    for (int64_t r = 0; r < rounds; ++r) {
+      const int64_t first = std::min(n, r * kChunkEdges), count = std::min(n - first, kChunkEdges);
+      int64_t received = 0;
+      const uint64_t* routed = router_.route_directed(edges + first, count, received);
+      entries.append_chunk(routed, received, nullptr);
+    }
+  }
+
+ private:
+  // mirror(u, v) for every kept entry (v, u) of buckets [lo, hi) whose mirror row u is in the
+  // slab (global ids), per thread, then together in `out`: returns them and sets n to how many.
+  template <class T, class F>
+  const T* collect(const BucketedEntries& kept, int64_t lo, int64_t hi, std::vector<std::vector<T>>& made, RawBuffer<T>& out,
+                   int64_t& n, F mirror) {
+    const int threads = omp_get_max_threads();
+    made.resize(threads);
+    for (auto& m : made) m.clear();  // keeps the capacity for the next group
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int64_t b = lo; b < hi; ++b) {
+      std::vector<T>& mine = made[omp_get_thread_num()];
+      kept.for_each_segment(b, [&](const uint64_t* in, int64_t n) {
+        for (int64_t k = 0; k < n; ++k) {
+          const int64_t u = d_.global_from_col_local(entry_col(in[k]), d_.col);
+          if (static_cast<uint64_t>(d_.row_local(u)) - slab_first_ < slab_span_)
+            mine.push_back(mirror(u, d_.global_from_row_local(entry_row(in[k]), d_.row)));
+        }
+      });
+    }
+    std::vector<int64_t> starts(threads + 1, 0);
+    for (int t = 0; t < threads; ++t) starts[t + 1] = starts[t] + static_cast<int64_t>(made[t].size());
+    T* all = out.get(static_cast<size_t>(std::max<int64_t>(1, starts[threads])));
+#pragma omp parallel for schedule(static, 1)
+    for (int t = 0; t < threads; ++t) std::copy(made[t].begin(), made[t].end(), all + starts[t]);
+    n = starts[threads];
+    return all;
+  }
+
+  const Distribution& d_;
+  const ProcessGrid& grid_;
+  Router& router_;
+  const LocalId* keys_;  // one process: original column-local id -> sort key
+  uint64_t slab_first_, slab_span_;
+  std::vector<std::vector<uint64_t>> made_entries_;
+  std::vector<std::vector<gen::Edge>> made_edges_;
+  RawBuffer<uint64_t> local_;
+  RawBuffer<gen::Edge> edges_;
+};
 
 // Where filled rows go: the plain neighbour array at the row starts...
 struct PlainRowSink {
@@ -369,86 +460,118 @@ struct BucketFill {
   int key_bits;
 
   template <class Sink>
-  void run(BucketedEntries& kept, Sink& sink, LocalId* plain_neighbors) const {
+  void run(BucketedEntries& kept, SlabMirrors* mirrors, Sink& sink, LocalId* plain_neighbors) const {
     ReleaseBehindFill release(kept);
+    std::optional<ReleaseBehindFill> release_mirrors;
+    if (mirrors) release_mirrors.emplace(mirrors->entries);
     const int passes = std::max(1, (key_bits + kMaxDigitBits - 1) / kMaxDigitBits);
     const int digit_bits = (key_bits + passes - 1) / passes;
-    sink.start(omp_get_max_threads());
-#pragma omp parallel
+    const int threads = omp_get_max_threads();
+    sink.start(threads);
+    std::vector<Scratch> scratch(threads);
+    for (Scratch& sc : scratch) {
+      sc.cursor.resize(size_t{1} << buckets.shift);
+      sc.digit_count.resize(size_t{1} << digit_bits);
+    }
+    const int64_t groups = mirrors ? mirrors->groups : 1;
+    const int64_t per_group = std::max<int64_t>(1, (kept.buckets() + groups - 1) / groups);
+    for (int64_t lo = 0; lo < kept.buckets() || lo == 0; lo += per_group) {
+      const int64_t hi = std::min(kept.buckets(), lo + per_group);
+      if (mirrors) mirrors->make(kept, lo, hi);
+#pragma omp parallel for schedule(dynamic, 1)
+      for (int64_t local = lo; local < hi; ++local) {
+        const int thread = omp_get_thread_num();
+        fill_bucket(local, kept, mirrors, scratch[thread], thread, digit_bits, passes, sink, plain_neighbors);
+        release.bucket_done(local);
+        if (release_mirrors) release_mirrors->bucket_done(local);
+      }
+      if (hi == kept.buckets()) break;
+    }
+  }
+
+ private:
+  struct Scratch {
+    std::vector<int64_t> cursor, digit_count;
+    RawBuffer<uint64_t> items, spare;
+    RawBuffer<LocalId> row_keys;
+  };
+
+  template <class Sink>
+  void fill_bucket(int64_t local, const BucketedEntries& kept, const SlabMirrors* mirrors, Scratch& sc, int thread,
+                   int digit_bits, int passes, Sink& sink, LocalId* plain_neighbors) const {
+    std::vector<int64_t>& cursor = sc.cursor;
+    const int64_t first = buckets.first_row(kept.first_bucket() + local);
+    const int64_t nrows_here = std::max<int64_t>(0, std::min<int64_t>(int64_t{1} << buckets.shift, nrows - first));
+    if (!key_of_entry_column) {  // input order, plain rows only (and no mirrors: they have keys)
+      for (int64_t r = 0; r < nrows_here; ++r) cursor[r] = rows.begin(row_new ? row_new[first + r] : first + r);
+      kept.for_each_segment(local, [&](const uint64_t* entries, int64_t n) {
+        for (int64_t k = 0; k < n; ++k) {
+          const LocalId u = static_cast<LocalId>(entries[k]);
+          plain_neighbors[cursor[entry_row(entries[k]) - first]++] = col_new ? col_new[u] : u;
+        }
+      });
+      return;
+    }
+    const int64_t n = kept.bucket_size(local) + (mirrors ? mirrors->entries.bucket_size(local) : 0);
+    uint64_t* items = sc.items.get(n);
+    uint64_t* spare = sc.spare.get(n);
+    int64_t filled = 0;
+    auto gather = [&](const BucketedEntries& from) {  // (row offset, column)
+      from.for_each_segment(local, [&](const uint64_t* entries, int64_t count) {
+        for (int64_t k = 0; k < count; ++k) items[filled + k] = entries[k] - (static_cast<uint64_t>(first) << 32);
+        filled += count;
+      });
+    };
+    gather(kept);
+    if (mirrors && !mirrors->keyed()) gather(mirrors->entries);
+    const int64_t to_look_up = filled;
+    if (mirrors && mirrors->keyed()) {  // (row offset, key) -> (key, row offset)
+      const int64_t begin = filled;
+      gather(mirrors->entries);
+      for (int64_t k = begin; k < n; ++k) items[k] = (items[k] << 32) | (items[k] >> 32);
+    }
     {
-      const int thread = omp_get_thread_num();
-      std::vector<int64_t> cursor(int64_t{1} << buckets.shift);
-      std::vector<int64_t> digit_count(size_t{1} << digit_bits);
-      RawBuffer<uint64_t> scratch_a, scratch_b;
-      RawBuffer<LocalId> row_keys;
-#pragma omp for schedule(dynamic, 1)
-      for (int64_t local = 0; local < kept.buckets(); ++local) {
-        const int64_t first = buckets.first_row(kept.first_bucket() + local);
-        const int64_t nrows_here = std::max<int64_t>(0, std::min<int64_t>(int64_t{1} << buckets.shift, nrows - first));
-        if (!key_of_entry_column) {  // input order, plain rows only
-          for (int64_t r = 0; r < nrows_here; ++r) cursor[r] = rows.begin(row_new ? row_new[first + r] : first + r);
-          kept.for_each_segment(local, [&](const uint64_t* entries, int64_t n) {
-            for (int64_t k = 0; k < n; ++k) {
-              const LocalId u = static_cast<LocalId>(entries[k]);
-              plain_neighbors[cursor[entry_row(entries[k]) - first]++] = col_new ? col_new[u] : u;
-            }
-          });
-          release.bucket_done(local);
-          continue;
-        }
-        const int64_t n = kept.bucket_size(local);
-        uint64_t* items = scratch_a.get(n);
-        uint64_t* spare = scratch_b.get(n);
-        int64_t filled = 0;
-        kept.for_each_segment(local, [&](const uint64_t* entries, int64_t count) {
-          for (int64_t k = 0; k < count; ++k) items[filled + k] = entries[k] - (static_cast<uint64_t>(first) << 32);
-          filled += count;
-        });
-        release.bucket_done(local);  // its entries are all in items now
-        {
-          // (row, column) -> (key, row). The key table is read at random: prefetching ahead over
-          // the whole bucket overlaps the misses (better than the compiler's vector gather, which
-          // waits for each of them).
-          constexpr int64_t kAhead = 64;
-          for (int64_t k = 0; k < n; ++k) {
-            if (k + kAhead < n) __builtin_prefetch(key_of_entry_column + static_cast<LocalId>(items[k + kAhead]));
-            const uint64_t e = items[k];
-            items[k] = (static_cast<uint64_t>(key_of_entry_column[static_cast<LocalId>(e)]) << 32) | (e >> 32);
-          }
-        }
-        for (int p = 0; p < passes; ++p) {
-          const int low = 32 + p * digit_bits;
-          const uint64_t mask = (uint64_t{1} << digit_bits) - 1;
-          std::fill(digit_count.begin(), digit_count.end(), 0);
-          for (int64_t k = 0; k < n; ++k) ++digit_count[(items[k] >> low) & mask];
-          int64_t total = 0;
-          for (int64_t& c : digit_count) {
-            const int64_t here = c;
-            c = total;
-            total += here;
-          }
-          for (int64_t k = 0; k < n; ++k) spare[digit_count[(items[k] >> low) & mask]++] = items[k];
-          std::swap(items, spare);
-        }
-        // Deal the sorted keys to their rows (a bucket-local CSR), then hand each row to the sink.
-        std::fill(cursor.begin(), cursor.begin() + nrows_here, 0);
-        for (int64_t k = 0; k < n; ++k) ++cursor[static_cast<uint32_t>(items[k])];
-        int64_t total = 0;
-        for (int64_t r = 0; r < nrows_here; ++r) {
-          const int64_t here = cursor[r];
-          cursor[r] = total;
-          total += here;
-        }
-        LocalId* keys = row_keys.get(n);
-        for (int64_t k = 0; k < n; ++k) keys[cursor[static_cast<uint32_t>(items[k])]++] = static_cast<LocalId>(items[k] >> 32);
-        int64_t begin = 0;  // after dealing, cursor[r] is row r's end
-        for (int64_t r = 0; r < nrows_here; ++r) {
-          if (cursor[r] > begin) sink.row(thread, row_new ? row_new[first + r] : first + r, keys + begin, cursor[r] - begin);
-          begin = cursor[r];
-        }
-        sink.bucket_done(thread);
+      // (row, column) -> (key, row). The key table is read at random: prefetching ahead over
+      // the whole bucket overlaps the misses (better than the compiler's vector gather, which
+      // waits for each of them).
+      constexpr int64_t kAhead = 64;
+      for (int64_t k = 0; k < to_look_up; ++k) {
+        if (k + kAhead < to_look_up) __builtin_prefetch(key_of_entry_column + static_cast<LocalId>(items[k + kAhead]));
+        const uint64_t e = items[k];
+        items[k] = (static_cast<uint64_t>(key_of_entry_column[static_cast<LocalId>(e)]) << 32) | (e >> 32);
       }
     }
+    for (int p = 0; p < passes; ++p) {
+      const int low = 32 + p * digit_bits;
+      const uint64_t mask = (uint64_t{1} << digit_bits) - 1;
+      std::fill(sc.digit_count.begin(), sc.digit_count.end(), 0);
+      for (int64_t k = 0; k < n; ++k) ++sc.digit_count[(items[k] >> low) & mask];
+      int64_t total = 0;
+      for (int64_t& c : sc.digit_count) {
+        const int64_t here = c;
+        c = total;
+        total += here;
+      }
+      for (int64_t k = 0; k < n; ++k) spare[sc.digit_count[(items[k] >> low) & mask]++] = items[k];
+      std::swap(items, spare);
+    }
+    // Deal the sorted keys to their rows (a bucket-local CSR), then hand each row to the sink.
+    std::fill(cursor.begin(), cursor.begin() + nrows_here, 0);
+    for (int64_t k = 0; k < n; ++k) ++cursor[static_cast<uint32_t>(items[k])];
+    int64_t total = 0;
+    for (int64_t r = 0; r < nrows_here; ++r) {
+      const int64_t here = cursor[r];
+      cursor[r] = total;
+      total += here;
+    }
+    LocalId* keys = sc.row_keys.get(n);
+    for (int64_t k = 0; k < n; ++k) keys[cursor[static_cast<uint32_t>(items[k])]++] = static_cast<LocalId>(items[k] >> 32);
+    int64_t begin = 0;  // after dealing, cursor[r] is row r's end
+    for (int64_t r = 0; r < nrows_here; ++r) {
+      if (cursor[r] > begin) sink.row(thread, row_new ? row_new[first + r] : first + r, keys + begin, cursor[r] - begin);
+      begin = cursor[r];
+    }
+    sink.bucket_done(thread);
   }
 };
 
@@ -504,8 +627,16 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
   const int64_t expected_per_slab = static_cast<int64_t>(kSlabSizeHeadroom * static_cast<double>(expected) / slabs.count) + 1;
   Router router(d, grid);
   RawBuffer<gen::Edge> buffer;
+  // Edges inside one slab kept once, their mirrors made by the fill (SlabMirrors): only when the
+  // rows are sorted by key (in input order the mirrors would change the order) and the row ids
+  // leave the flag bit free.
+  const bool mirror = options.mirror && (options.degree_sort || options.compress) && nrows <= int64_t{1} << 31;
+  auto slab_rows = [&](int64_t s) {
+    return std::pair{buckets.first_row(slabs.first_bucket(s)), std::min(nrows, buckets.first_row(slabs.end_bucket(s)))};
+  };
 
   auto keep_slab = [&](int64_t s, int64_t* other_lengths) {
+    if (mirror) router.mirror_rows(slab_rows(s).first, slab_rows(s).second, s == 0);  // pass 1 counts the mirrors
     auto kept = std::make_unique<BucketedEntries>(buckets, slabs.first_bucket(s), slabs.end_bucket(s), expected_per_slab,
                                                   d.col_set_size());
     for_each_routed_chunk(
@@ -515,7 +646,7 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
     return kept;
   };
   std::vector<int64_t> lengths(nrows, 0);
-  std::unique_ptr<BucketedEntries> kept = keep_slab(0, slabs.count > 1 ? lengths.data() : nullptr);
+  std::unique_ptr<BucketedEntries> kept = keep_slab(0, slabs.count > 1 || mirror ? lengths.data() : nullptr);
   count_rows(*kept, lengths.data());
   ForwardMaps forward;
   std::vector<int64_t> row_starts = plan_rows(g, lengths, grid, options, forward);
@@ -566,13 +697,18 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
   }
   for (int64_t s = 0; s < slabs.count; ++s) {
     if (s > 0) {  // only this slab's entries are routed
-      router.keep_rows(buckets.first_row(slabs.first_bucket(s)), buckets.first_row(slabs.end_bucket(s)));
+      router.keep_rows(slab_rows(s).first, slab_rows(s).second);
       kept = keep_slab(s, nullptr);
     }
+    std::optional<SlabMirrors> mirrors;
+    if (mirror)
+      mirrors.emplace(buckets, slabs.first_bucket(s), slabs.end_bucket(s), expected_per_slab,
+                      std::max(expected_per_slab, kept->entries()), d, grid, router, fill.key_of_entry_column);
+    SlabMirrors* made = mirrors ? &*mirrors : nullptr;
     if (packed)
-      fill.run(*kept, *packed, nullptr);
+      fill.run(*kept, made, *packed, nullptr);
     else
-      fill.run(*kept, *plain, g.neighbors.data());
+      fill.run(*kept, made, *plain, g.neighbors.data());
     kept.reset();
   }
   if (packed) g.packed.bytes.resize(static_cast<size_t>(stream_end.load()));

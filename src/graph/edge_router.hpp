@@ -1,8 +1,9 @@
 // Routing of input edges to the processes that store them (Nakao et al. 2021: the data layout of
 // section 3.2, Yoo's distribution of section 4.3). Every edge {a, b} (self-loops dropped) becomes
 // two directed entries: (v=a, u=b) for P(row(a), col(b)) and (v=b, u=a) for P(row(b), col(a)).
-// Kernel 1 builds its blocks from the routed entries; the BFS validator routes the same edges
-// again to check every input edge against the search result without trusting the built graph.
+// Kernel 1 builds its blocks from the routed entries (routing only one entry of the edges it
+// mirrors itself, mirror_rows); the BFS validator routes the same edges again to check every input
+// edge against the search result without trusting the built graph.
 #pragma once
 #include <mpi.h>
 #include <omp.h>
@@ -28,6 +29,11 @@ constexpr int64_t kChunkEdges = int64_t{1} << 22;
 inline uint64_t make_entry(LocalId v, LocalId u) { return (static_cast<uint64_t>(v) << 32) | u; }
 inline LocalId entry_row(uint64_t entry) { return static_cast<LocalId>(entry >> 32); }
 inline LocalId entry_col(uint64_t entry) { return static_cast<LocalId>(entry); }
+
+// A mirror entry routed only to be counted in its row's length (Router::mirror_rows): the top bit,
+// free while row-local ids are below 2^31.
+constexpr uint64_t kMirrorFlag = uint64_t{1} << 63;
+inline LocalId entry_row_unflagged(uint64_t entry) { return static_cast<LocalId>((entry & ~kMirrorFlag) >> 32); }
 
 // Where a vertex's edges live: the grid row whose row set holds it, the grid column whose column
 // set holds it, and its ids inside those sets.
@@ -60,6 +66,25 @@ class Router {
   void keep_rows(int64_t first, int64_t end) {
     first_row_ = static_cast<uint64_t>(first);
     row_span_ = static_cast<uint64_t>(end - first);
+  }
+
+  // An edge whose two rows are both in [first, end) gives one entry, the lower (by row-local id,
+  // ties by vertex id); kernel 1 makes the other, its mirror, when it fills the rows. With
+  // `flag_mirrors` the mirror is routed too, marked with kMirrorFlag, only to be counted. By default
+  // no range: both entries of every edge.
+  void mirror_rows(int64_t first, int64_t end, bool flag_mirrors) {
+    mirror_first_ = static_cast<uint64_t>(first);
+    mirror_span_ = static_cast<uint64_t>(end - first);
+    flag_mirrors_ = flag_mirrors;
+  }
+
+  // Routes one entry per edge {a, b}, (v=a, u=b), whatever the ranges (the mirrors kernel 1
+  // makes); the result is valid until the next call. Collective like route().
+  const uint64_t* route_directed(const gen::Edge* edges, int64_t count, int64_t& received) {
+    directed_ = true;
+    const uint64_t* out = route(edges, count, received);
+    directed_ = false;
+    return out;
   }
 
   // Returns the entries this process receives for the chunk, valid until the next call.
@@ -100,10 +125,11 @@ class Router {
         const int64_t a = edges[e].v0, b = edges[e].v1;
         if (a == b) continue;
         const Placement pa = place(d_, a), pb = place(d_, b);
-        out[at] = make_entry(pa.row_local, pb.col_local);
-        at += kept_row(pa.row_local);
-        out[at] = make_entry(pb.row_local, pa.col_local);
-        at += kept_row(pb.row_local);
+        const Sides sides = sides_of(pa.row_local, pb.row_local, a, b);
+        out[at] = make_entry(pa.row_local, pb.col_local) | sides.flag_a;
+        at += sides.a;
+        out[at] = make_entry(pb.row_local, pa.col_local) | sides.flag_b;
+        at += sides.b;
       }
       ends[t] = at;
     }
@@ -132,13 +158,14 @@ class Router {
         const int64_t a = edges[e].v0, b = edges[e].v1;
         if (a == b) continue;
         const Placement pa = place(d_, a), pb = place(d_, b);
-        if (kept_row(pa.row_local)) {
-          entries[at] = make_entry(pa.row_local, pb.col_local);
+        const Sides sides = sides_of(pa.row_local, pb.row_local, a, b);
+        if (sides.a) {
+          entries[at] = make_entry(pa.row_local, pb.col_local) | sides.flag_a;
           dest[at] = grid_.world_rank_of(pa.row, pb.col);
           ++mine[dest[at++]];
         }
-        if (kept_row(pb.row_local)) {
-          entries[at] = make_entry(pb.row_local, pa.col_local);
+        if (sides.b) {
+          entries[at] = make_entry(pb.row_local, pa.col_local) | sides.flag_b;
           dest[at] = grid_.world_rank_of(pb.row, pa.col);
           ++mine[dest[at++]];
         }
@@ -175,11 +202,32 @@ class Router {
   }
 
   bool kept_row(LocalId row) const { return static_cast<uint64_t>(row) - first_row_ < row_span_; }
+  bool mirrored_row(LocalId row) const { return static_cast<uint64_t>(row) - mirror_first_ < mirror_span_; }
+
+  // Which entries of edge {a, b} (rows ra, rb) are routed, and with which flag.
+  struct Sides {
+    bool a, b;
+    uint64_t flag_a, flag_b;
+  };
+  Sides sides_of(LocalId ra, LocalId rb, int64_t a, int64_t b) const {
+    if (directed_) return {true, false, 0, 0};
+    Sides s{kept_row(ra), kept_row(rb), 0, 0};
+    if (mirrored_row(ra) && mirrored_row(rb)) {
+      const bool a_is_lower = ra < rb || (ra == rb && a < b);
+      bool& mirror = a_is_lower ? s.b : s.a;
+      mirror = mirror && flag_mirrors_;
+      (a_is_lower ? s.flag_b : s.flag_a) = kMirrorFlag;
+    }
+    return s;
+  }
 
   const Distribution& d_;
   const ProcessGrid& grid_;
   int nranks_;
   uint64_t first_row_ = 0, row_span_ = ~uint64_t{0};
+  uint64_t mirror_first_ = 0, mirror_span_ = 0;
+  bool flag_mirrors_ = false;
+  bool directed_ = false;
   RawBuffer<uint64_t> entries_, send_, recv_;
   RawBuffer<int> dest_;
   comm::AlltoallvLayout layout_;

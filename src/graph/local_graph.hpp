@@ -76,6 +76,9 @@ struct GraphOptions {
   bool degree_sort = true;  // each row's neighbours by descending degree (the aim of Nakao et al. 2021, section 4.2)
   bool reorder = true;      // vertices renumbered by degree inside each process (Nakao et al. 2021, section 4.2)
   bool compress = true;     // neighbours stored as varint gaps of their sort keys (graph/packed_rows.hpp)
+  // Kernel 1 keeps an edge inside one slab of rows once and makes its mirror entry while filling
+  // (graph/build_graph.cpp): half the kept entries. false: both entries routed and kept.
+  bool mirror = true;
   // Kernel 1 keeps at most this many edge entries at a time, making one pass over the input per
   // slab of rows (0: as many as the node's memory allows; tests set it to cover several slabs).
   int64_t slab_entries = 0;

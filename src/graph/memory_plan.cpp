@@ -62,17 +62,27 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
 
   const RowBuckets buckets(d.row_set_size(), expected_entries_per_rank(shape.nedges, ranks));
   const double entry_bytes = compact_entry_bytes(buckets, d.col_set_size());
-  const double all_kept = entries * entry_bytes;
   m.slabs = std::max<int64_t>(1, slabs);
+  const double S = static_cast<double>(m.slabs);
+  // With mirrors an edge whose rows are both in one slab (1 in S of them, the rows spread evenly
+  // over the slabs) is kept once: a slab keeps 2E/S - E/S^2 entries instead of 2E/S.
+  const bool mirror = options.mirror && (options.degree_sort || options.compress);
+  const double kept_per_slab = entries / S * (mirror ? 1 - 1 / (2 * S) : 1);
+  m.mirrored_share = mirror ? 1 / (2 * S - 1) : 0;
   const double chunks = std::ceil(static_cast<double>(shape.local_edges) / kChunkEdges);
-  const double segment_starts = chunks * (static_cast<double>(buckets.count) / m.slabs + 1) * kWord;
-  m.kept_entries = all_kept / m.slabs + segment_starts;
+  const double groups =
+      static_cast<double>(mirror_groups(static_cast<int64_t>(std::ceil(buckets.count / S)), static_cast<int64_t>(entries / S)));
+  const double mirror_chunks = mirror ? groups + std::ceil(kept_per_slab * m.mirrored_share / kChunkEdges) : 0;
+  const double segment_starts = (chunks + mirror_chunks) * (static_cast<double>(buckets.count) / S + 1) * kWord;
+  m.kept_entries = kept_per_slab * entry_bytes + segment_starts;
 
   const double chunk = std::min<double>(static_cast<double>(shape.local_edges), kChunkEdges);
   const double routed = ranks == 1 ? 2 * chunk * kWord  // entries kept as they are made
                                    : 2 * chunk * (kWord + sizeof(int) + 2 * kWord);  // entries, ranks, send, receive
   constexpr double kBucketScratchPerThread = 4.0 * (int64_t{1} << 16) * sizeof(uint64_t);  // items, sort spare
-  m.chunk_buffers = chunk * sizeof(gen::Edge) + routed + threads * kBucketScratchPerThread;
+  // A group's mirrors: per thread as edges, then together as edges and as entries.
+  const double mirror_group = mirror ? kept_per_slab * m.mirrored_share / groups * (2 * sizeof(gen::Edge) + kWord) : 0;
+  m.chunk_buffers = chunk * sizeof(gen::Edge) + routed + threads * kBucketScratchPerThread + mirror_group;
   // Pass 1 counts every row; the fill needs the forward maps and the sort keys of the columns
   // (with the degree order on one grid row the keys are the renumbered ids: the column map itself).
   const double counting = rows * kWord;

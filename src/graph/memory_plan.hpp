@@ -3,6 +3,7 @@
 // arrays (the kept entries of one slab, the row tables, the chunk buffers). The number of slabs
 // comes from the same figures, so the run's memory estimate and kernel 1's choice agree.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 
 #include "graph/distribution.hpp"
@@ -20,15 +21,25 @@ struct GraphMemory {
   double graph = 0;          // the finished graph
   double filled_rows = 0;    // of it, the neighbours, written slab by slab (plain ids or packed gaps)
   double kept_entries = 0;   // one slab's kept entries
+  double mirrored_share = 0; // of them, edges kept once whose mirrors the fill makes
   double row_tables = 0;     // row lengths, forward maps, sort keys, plain row starts while building
-  double chunk_buffers = 0;  // one chunk of input edges and its routed entries
+  double chunk_buffers = 0;  // one chunk of input edges and its routed entries; a group's mirrors
   int64_t slabs = 1;
-  // The most kernel 1 holds at once: when the last slab's entries are kept, the other slabs'
-  // rows are written; the entries then go back to the system as their rows are filled, faster
-  // than the rows grow (an entry takes more bytes than a neighbour).
+  // The most kernel 1 holds at once, while it fills the last slab (the other slabs' rows written):
+  // of its kept entries, a share x of the slab filled leaves (1 - x) of the edges kept twice and
+  // (1 - x^2) of the edges kept once, with their mirrors (an edge waits, as its kept entry or as
+  // its mirror, until its upper row is filled), while the slab's rows grow by x.
   double kernel1_peak() const {
     const double rows_before_last_slab = filled_rows * static_cast<double>(slabs - 1) / static_cast<double>(slabs);
-    return graph - filled_rows + rows_before_last_slab + kept_entries + row_tables + chunk_buffers;
+    const double slab_rows = filled_rows / static_cast<double>(slabs);
+    double filling = 0;
+    constexpr int kSteps = 64;
+    for (int step = 0; step <= kSteps; ++step) {
+      const double x = static_cast<double>(step) / kSteps;
+      const double entries = kept_entries * ((1 - mirrored_share) * (1 - x) + mirrored_share * (1 - x * x));
+      filling = std::max(filling, entries + slab_rows * x);
+    }
+    return graph - filled_rows + rows_before_last_slab + filling + row_tables + chunk_buffers;
   }
 };
 

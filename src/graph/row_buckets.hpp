@@ -25,6 +25,17 @@ struct RowBuckets {
   int64_t of(uint64_t entry) const { return static_cast<int64_t>(entry >> (32 + shift)); }
 };
 
+// Kernel 1 makes the mirrors of a slab's edges kept once (graph/build_graph.cpp) in groups of
+// buckets, each group's just before it is filled: up to kMirrorGroups, so the mirrors of one group
+// are a small share of the slab's, but each group expecting at least kMirrorsPerGroup entries, so
+// the collective rounds routing them stay few on small graphs.
+constexpr int64_t kMirrorGroups = 256;
+constexpr int64_t kMirrorsPerGroup = int64_t{1} << 20;
+// The same on every rank: from the buckets of the slab and the entries a rank expects in it.
+inline int64_t mirror_groups(int64_t slab_buckets, int64_t expected_slab_entries) {
+  return std::clamp<int64_t>(expected_slab_entries / kMirrorsPerGroup, 1, std::min(kMirrorGroups, std::max<int64_t>(1, slab_buckets)));
+}
+
 // Edge entries a process expects to receive: two per input edge, over the processes, with room
 // for the imbalance of the distribution (a few per cent).
 inline int64_t expected_entries_per_rank(int64_t global_edges, int ranks) {

@@ -124,5 +124,35 @@ TEST(Kernel1, EntriesReleasedBehindTheFillKeepTheGraph) {
     }
 }
 
+// An edge inside one slab is kept once and its mirror made in the fill (every edge of the graph
+// in one slab, some of them in several): the same graph as with both entries kept, on every grid,
+// plain and packed, with and without the degree order and the renumbering.
+TEST(Kernel1, MirrorsMadeInTheFillKeepTheGraph) {
+  constexpr int kScale = 13;
+  GraphOptions sorted;
+  sorted.compress = false;
+  GraphOptions packed_by_id;
+  packed_by_id.degree_sort = false;
+  GraphOptions packed_no_reorder;
+  packed_no_reorder.reorder = false;
+  for (const GridShape shape : grids_of_this_run())
+    for (const GraphOptions& base : {sorted, packed_by_id, packed_no_reorder})
+      for (int64_t slab_entries : {int64_t{0}, (int64_t{2} << (kScale + 4)) / (shape.rows * shape.cols) / 4 + 1}) {
+        SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " compress " << base.compress
+                                          << " degree_sort " << base.degree_sort << " reorder " << base.reorder
+                                          << " slab_entries " << slab_entries);
+        GraphOptions both = base;
+        both.mirror = false;
+        both.slab_entries = slab_entries;
+        GraphOptions once = both;
+        once.mirror = true;
+        const auto reference = build_test_graph(kScale, shape, both);
+        const auto mirrored = build_test_graph(kScale, shape, once);
+        EXPECT_EQ(mirrored->graph.kernel1_slabs, slab_entries ? 4 : 1);
+        EXPECT_EQ(reference->graph.kernel1_slabs, mirrored->graph.kernel1_slabs);
+        expect_same_graph(reference->graph, mirrored->graph, false);
+      }
+}
+
 }  // namespace
 }  // namespace g500
