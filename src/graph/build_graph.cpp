@@ -319,7 +319,8 @@ class SlabMirrors {
         d_(d),
         grid_(grid),
         router_(router),
-        keys_(grid.size() == 1 ? key_of_column : nullptr),
+        one_process_(grid.size() == 1),
+        keys_(one_process_ ? key_of_column : nullptr),
         slab_first_(static_cast<uint64_t>(buckets.first_row(first_bucket))),
         slab_span_(static_cast<uint64_t>(std::min(buckets.first_row(end_bucket), d.row_set_size())) - slab_first_) {}
 
@@ -334,7 +335,7 @@ class SlabMirrors {
     if (keys_) {  // one process: the mirrors stay here, (row, key of the column)
       int64_t n = 0;
       const uint64_t* mirrors = collect(kept, lo, hi, made_entries_, local_, n, [&](int64_t u, int64_t v) {
-        return make_entry(d_.row_local(u), keys_[d_.col_local(v)]);
+        return make_entry(static_cast<LocalId>(u), keys_[v]);  // one process: the local ids are the vertex ids
       });
       entries.append_chunk(mirrors, n, nullptr);
       return;
@@ -364,6 +365,11 @@ class SlabMirrors {
     for (int64_t b = lo; b < hi; ++b) {
       std::vector<T>& mine = made[omp_get_thread_num()];
       kept.for_each_segment(b, [&](const uint64_t* in, int64_t n) {
+        if (one_process_) {
+          for (int64_t k = 0; k < n; ++k)
+            if (static_cast<uint64_t>(entry_col(in[k])) - slab_first_ < slab_span_) mine.push_back(mirror(entry_col(in[k]), entry_row(in[k])));
+          return;
+        }
         for (int64_t k = 0; k < n; ++k) {
           const int64_t u = d_.global_from_col_local(entry_col(in[k]), d_.col);
           if (static_cast<uint64_t>(d_.row_local(u)) - slab_first_ < slab_span_)
@@ -383,6 +389,7 @@ class SlabMirrors {
   const Distribution& d_;
   const ProcessGrid& grid_;
   Router& router_;
+  bool one_process_;     // row-local and column-local ids are the vertex ids
   const LocalId* keys_;  // one process: original column-local id -> sort key
   uint64_t slab_first_, slab_span_;
   std::vector<std::vector<uint64_t>> made_entries_;
@@ -645,7 +652,9 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
         options.chunk_edges > 0 ? options.chunk_edges : kChunkEdges);
     return kept;
   };
-  std::vector<int64_t> lengths(nrows, 0);
+  // Counted at random places (the other slabs' entries, the mirrors): on huge pages.
+  std::vector<int64_t> lengths;
+  assign_huge(lengths, static_cast<size_t>(nrows), int64_t{0});
   std::unique_ptr<BucketedEntries> kept = keep_slab(0, slabs.count > 1 || mirror ? lengths.data() : nullptr);
   count_rows(*kept, lengths.data());
   ForwardMaps forward;
