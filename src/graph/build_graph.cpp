@@ -136,9 +136,14 @@ class CompactEntries {
 // their rows' lengths during the first pass.
 class BucketedEntries {
  public:
+  // Beyond `direct_write_buckets` buckets (0: kDirectWriteBuckets) the entries go through groups.
   BucketedEntries(const RowBuckets& buckets, int64_t first_bucket, int64_t end_bucket, int64_t expected_entries,
-                  int64_t ncols)
-      : buckets_(buckets), codec_(buckets, ncols), first_(first_bucket), count_(end_bucket - first_bucket) {
+                  int64_t ncols, int64_t direct_write_buckets)
+      : buckets_(buckets),
+        codec_(buckets, ncols),
+        first_(first_bucket),
+        count_(end_bucket - first_bucket),
+        direct_write_buckets_(direct_write_buckets > 0 ? direct_write_buckets : kDirectWriteBuckets) {
     // Reserved address space only: pages count in memory once written.
     bytes_.reserve(static_cast<size_t>(std::max<int64_t>(0, expected_entries)) * codec_.width() + kPadding);
     segment_starts_.push_back(0);
@@ -148,55 +153,14 @@ class BucketedEntries {
   // (indexed by row), the flagged mirrors (graph/edge_router.hpp) among them.
   void append_chunk(const uint64_t* in, int64_t n, int64_t* other_lengths) {
     const int T = omp_get_max_threads();
-    const int64_t nb = count_;
-    const int width = codec_.width();
-    const uint64_t first = static_cast<uint64_t>(first_), span = static_cast<uint64_t>(nb);
-    next_.assign(static_cast<size_t>(T) * nb, 0);  // [thread][bucket]
-    const size_t starts_at = segment_starts_.size() - 1;  // the previous chunk's end: this chunk's start
-    segment_starts_.resize(starts_at + nb + 1);
-    int64_t* starts = &segment_starts_[starts_at];
-    int64_t total = entries_;
-#pragma omp parallel num_threads(T)
-    {
-      const int t = omp_get_thread_num();
-      const int64_t lo = n * t / T, hi = n * (t + 1) / T;
-      int64_t* mine = &next_[static_cast<size_t>(t) * nb];
-      // Other slabs' rows are counted at random places: prefetching a few entries ahead keeps
-      // several of those misses in flight.
-      constexpr int64_t kAhead = 32;
-      for (int64_t k = lo; k < hi; ++k) {
-        if (other_lengths && k + kAhead < hi)
-          __builtin_prefetch(other_lengths + entry_row_unflagged(in[k + kAhead]), 1);
-        // Wraps when below the slab; beyond it with kMirrorFlag (the row ids are below 2^31).
-        const uint64_t b = static_cast<uint64_t>(buckets_.of(in[k])) - first;
-        if (b < span)
-          ++mine[b];
-        else if (other_lengths)
-          std::atomic_ref<int64_t>(other_lengths[entry_row_unflagged(in[k])]).fetch_add(1, std::memory_order_relaxed);
-      }
-#pragma omp barrier
-#pragma omp single
-      {
-        for (int64_t b = 0; b < nb; ++b) {
-          starts[b] = total;
-          for (int s = 0; s < T; ++s) {
-            int64_t& c = next_[static_cast<size_t>(s) * nb + b];
-            const int64_t here = c;
-            c = total;
-            total += here;
-          }
-        }
-        starts[nb] = total;
-        bytes_.resize(static_cast<size_t>(total) * width + kPadding);  // uninitialised
-        entries_ = total;
-      }
-      uint8_t* out = bytes_.data();
-      for (int64_t k = lo; k < hi; ++k) {
-        const uint64_t b = static_cast<uint64_t>(buckets_.of(in[k])) - first;
-        if (b < span) codec_.put(in[k], out + mine[b]++ * width);
-      }
-    }
-    ++chunks_;
+    append(T, n, [&](int t) { return std::pair{in + n * t / T, in + n * (t + 1) / T}; }, other_lengths);
+  }
+  // Appends entries made by the threads, thread t's in parts[t] (one per thread).
+  void append_per_thread(const std::vector<std::vector<uint64_t>>& parts) {
+    int64_t n = 0;
+    for (const auto& p : parts) n += static_cast<int64_t>(p.size());
+    append(static_cast<int>(parts.size()), n, [&](int t) { return std::pair{parts[t].data(), parts[t].data() + parts[t].size()}; },
+           nullptr);
   }
 
   // Calls f(entries, count) with bucket b's entries (b counted from the slab's first) in chunk
@@ -225,6 +189,8 @@ class BucketedEntries {
     }
     return n;
   }
+  // Frees what appending needs once the last chunk is in.
+  void appended_all() { staged_.release(); }
   int64_t first_bucket() const { return first_; }
   int64_t buckets() const { return count_; }
   int64_t entries() const { return entries_; }
@@ -245,10 +211,102 @@ class BucketedEntries {
   }
 
  private:
+  // Thread t of T appends the entries [slice(t).first, slice(t).second), n in all. A counting
+  // sort by bucket: the threads count, then write. Tens of thousands of buckets would be as many
+  // write streams, far more cache lines than a core keeps, and nearly every write would miss: so
+  // with many buckets the entries are first dealt to groups of buckets (a few hundred streams),
+  // then each group to its buckets (a few hundred more), two passes that stay in cache (a radix
+  // partition in two digits).
+  template <class Slice>
+  void append(int T, int64_t n, Slice slice, int64_t* other_lengths) {
+    const int64_t nb = count_;
+    const int width = codec_.width();
+    const uint64_t first = static_cast<uint64_t>(first_), span = static_cast<uint64_t>(nb);
+    const int group_shift = nb > direct_write_buckets_ ? (std::bit_width(static_cast<uint64_t>(nb - 1)) + 1) / 2 : 64;
+    const int64_t groups = group_shift < 64 ? ((nb - 1) >> group_shift) + 1 : 1;
+    next_.assign(static_cast<size_t>(T) * nb, 0);  // [thread][bucket]
+    // Thread t's kept entries are staged in [region[t], region[t + 1]), group g's from group_next[t][g].
+    std::vector<int64_t> region(T + 1, 0), group_next(static_cast<size_t>(T) * groups);
+    uint64_t* staged = nullptr;
+    const size_t starts_at = segment_starts_.size() - 1;  // the previous chunk's end: this chunk's start
+    segment_starts_.resize(starts_at + nb + 1);
+    int64_t* starts = &segment_starts_[starts_at];
+    int64_t total = entries_;
+#pragma omp parallel num_threads(T)
+    {
+      const int t = omp_get_thread_num();
+      const auto [lo, hi] = slice(t);
+      int64_t* mine = &next_[static_cast<size_t>(t) * nb];
+      // Other slabs' rows are counted at random places: prefetching a few entries ahead keeps
+      // several of those misses in flight.
+      constexpr int64_t kAhead = 32;
+      for (const uint64_t* e = lo; e < hi; ++e) {
+        if (other_lengths && e + kAhead < hi) __builtin_prefetch(other_lengths + entry_row_unflagged(e[kAhead]), 1);
+        // Wraps when below the slab; beyond it with kMirrorFlag (the row ids are below 2^31).
+        const uint64_t b = static_cast<uint64_t>(buckets_.of(*e)) - first;
+        if (b < span)
+          ++mine[b];
+        else if (other_lengths)
+          std::atomic_ref<int64_t>(other_lengths[entry_row_unflagged(*e)]).fetch_add(1, std::memory_order_relaxed);
+      }
+      int64_t* my_groups = &group_next[static_cast<size_t>(t) * groups];
+      if (groups > 1) {  // where each group's entries go in this thread's region, from its start
+        int64_t at = 0;
+        for (int64_t g = 0; g < groups; ++g) {
+          my_groups[g] = at;
+          for (int64_t b = g << group_shift; b < std::min(nb, (g + 1) << group_shift); ++b) at += mine[b];
+        }
+        region[t + 1] = at;
+      }
+#pragma omp barrier
+#pragma omp single
+      {
+        for (int64_t b = 0; b < nb; ++b) {
+          starts[b] = total;
+          for (int s = 0; s < T; ++s) {
+            int64_t& c = next_[static_cast<size_t>(s) * nb + b];
+            const int64_t here = c;
+            c = total;
+            total += here;
+          }
+        }
+        starts[nb] = total;
+        bytes_.resize(static_cast<size_t>(total) * width + kPadding);  // uninitialised
+        entries_ = total;
+        if (groups > 1) {
+          for (int s = 0; s < T; ++s) region[s + 1] += region[s];
+          staged = staged_.get(static_cast<size_t>(std::max<int64_t>(1, region[T])));
+        }
+      }
+      if (groups > 1)
+        for (int64_t g = 0; g < groups; ++g) my_groups[g] += region[t];
+      uint8_t* out = bytes_.data();
+      if (groups == 1) {
+        for (const uint64_t* e = lo; e < hi; ++e) {
+          const uint64_t b = static_cast<uint64_t>(buckets_.of(*e)) - first;
+          if (b < span) codec_.put(*e, out + mine[b]++ * width);
+        }
+      } else {
+        for (const uint64_t* e = lo; e < hi; ++e) {
+          const uint64_t b = static_cast<uint64_t>(buckets_.of(*e)) - first;
+          if (b < span) staged[my_groups[b >> group_shift]++] = *e;
+        }
+        for (int64_t k = region[t]; k < my_groups[groups - 1]; ++k) {  // the groups' ends now
+          const uint64_t b = static_cast<uint64_t>(buckets_.of(staged[k])) - first;
+          codec_.put(staged[k], out + mine[b]++ * width);
+        }
+      }
+    }
+    ++chunks_;
+  }
   static constexpr size_t kPadding = sizeof(uint64_t);  // get() reads 8 bytes
+  // Up to 512 write streams, 32 KiB of cache lines: a core's L1 keeps them.
+  static constexpr int64_t kDirectWriteBuckets = 512;
+  RawBuffer<uint64_t> staged_;  // a chunk's entries dealt to groups of buckets
   const RowBuckets& buckets_;
   CompactEntries codec_;
   int64_t first_, count_;
+  int64_t direct_write_buckets_;
   LargeArray<uint8_t> bytes_;
   int64_t entries_ = 0;
   // Chunk c's bucket b begins at [c * count_ + b] and ends at [c * count_ + b + 1]: a chunk's end
@@ -313,8 +371,9 @@ class SlabMirrors {
  public:
   // `expected`: the entries a rank expects in the slab (the same on every rank).
   SlabMirrors(const RowBuckets& buckets, int64_t first_bucket, int64_t end_bucket, int64_t expected, int64_t reserve,
-              const Distribution& d, const ProcessGrid& grid, Router& router, const LocalId* key_of_column)
-      : entries(buckets, first_bucket, end_bucket, reserve, d.col_set_size()),
+              const Distribution& d, const ProcessGrid& grid, Router& router, const LocalId* key_of_column,
+              int64_t direct_write_buckets)
+      : entries(buckets, first_bucket, end_bucket, reserve, d.col_set_size(), direct_write_buckets),
         groups(mirror_groups(end_bucket - first_bucket, expected)),
         d_(d),
         grid_(grid),
@@ -332,16 +391,16 @@ class SlabMirrors {
   // Collective: makes the mirrors of the kept entries of buckets [lo, hi) (counted from the slab's
   // first) and appends those this process stores.
   void make(const BucketedEntries& kept, int64_t lo, int64_t hi) {
-    if (keys_) {  // one process: the mirrors stay here, (row, key of the column)
-      int64_t n = 0;
-      const uint64_t* mirrors = collect(kept, lo, hi, made_entries_, local_, n, [&](int64_t u, int64_t v) {
+    if (keys_) {  // one process: the mirrors stay here, (row, key of the column), appended as made
+      make_per_thread(kept, lo, hi, made_entries_, [&](int64_t u, int64_t v) {
         return make_entry(static_cast<LocalId>(u), keys_[v]);  // one process: the local ids are the vertex ids
       });
-      entries.append_chunk(mirrors, n, nullptr);
+      entries.append_per_thread(made_entries_);
       return;
     }
+    make_per_thread(kept, lo, hi, made_edges_, [](int64_t u, int64_t v) { return gen::Edge{u, v}; });
     int64_t n = 0;
-    const gen::Edge* edges = collect(kept, lo, hi, made_edges_, edges_, n, [](int64_t u, int64_t v) { return gen::Edge{u, v}; });
+    const gen::Edge* edges = concatenate(made_edges_, edges_, n);
     int64_t rounds = (n + kChunkEdges - 1) / kChunkEdges;
     MPI_Allreduce(MPI_IN_PLACE, &rounds, 1, MPI_INT64_T, MPI_MAX, grid_.world());
     for (int64_t r = 0; r < rounds; ++r) {
@@ -354,12 +413,10 @@ class SlabMirrors {
 
  private:
   // mirror(u, v) for every kept entry (v, u) of buckets [lo, hi) whose mirror row u is in the
-  // slab (global ids), per thread, then together in `out`: returns them and sets n to how many.
+  // slab (global ids), thread t's in made[t].
   template <class T, class F>
-  const T* collect(const BucketedEntries& kept, int64_t lo, int64_t hi, std::vector<std::vector<T>>& made, RawBuffer<T>& out,
-                   int64_t& n, F mirror) {
-    const int threads = omp_get_max_threads();
-    made.resize(threads);
+  void make_per_thread(const BucketedEntries& kept, int64_t lo, int64_t hi, std::vector<std::vector<T>>& made, F mirror) {
+    made.resize(omp_get_max_threads());
     for (auto& m : made) m.clear();  // keeps the capacity for the next group
 #pragma omp parallel for schedule(dynamic, 1)
     for (int64_t b = lo; b < hi; ++b) {
@@ -377,6 +434,11 @@ class SlabMirrors {
         }
       });
     }
+  }
+  // The threads' parts together in `out`: returns them and sets n to how many.
+  template <class T>
+  static const T* concatenate(const std::vector<std::vector<T>>& made, RawBuffer<T>& out, int64_t& n) {
+    const int threads = static_cast<int>(made.size());
     std::vector<int64_t> starts(threads + 1, 0);
     for (int t = 0; t < threads; ++t) starts[t + 1] = starts[t] + static_cast<int64_t>(made[t].size());
     T* all = out.get(static_cast<size_t>(std::max<int64_t>(1, starts[threads])));
@@ -394,7 +456,6 @@ class SlabMirrors {
   uint64_t slab_first_, slab_span_;
   std::vector<std::vector<uint64_t>> made_entries_;
   std::vector<std::vector<gen::Edge>> made_edges_;
-  RawBuffer<uint64_t> local_;
   RawBuffer<gen::Edge> edges_;
 };
 
@@ -642,14 +703,15 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
     return std::pair{buckets.first_row(slabs.first_bucket(s)), std::min(nrows, buckets.first_row(slabs.end_bucket(s)))};
   };
 
+  const int64_t chunk_edges = options.chunk_edges > 0 ? options.chunk_edges : kChunkEdges;
   auto keep_slab = [&](int64_t s, int64_t* other_lengths) {
     if (mirror) router.mirror_rows(slab_rows(s).first, slab_rows(s).second, s == 0);  // pass 1 counts the mirrors
     auto kept = std::make_unique<BucketedEntries>(buckets, slabs.first_bucket(s), slabs.end_bucket(s), expected_per_slab,
-                                                  d.col_set_size());
+                                                  d.col_set_size(), options.direct_write_buckets);
     for_each_routed_chunk(
         source, grid.world(), router, buffer, g.input_read_seconds,
-        [&](const uint64_t* entries, int64_t n) { kept->append_chunk(entries, n, other_lengths); },
-        options.chunk_edges > 0 ? options.chunk_edges : kChunkEdges);
+        [&](const uint64_t* entries, int64_t n) { kept->append_chunk(entries, n, other_lengths); }, chunk_edges);
+    kept->appended_all();
     return kept;
   };
   // Counted at random places (the other slabs' entries, the mirrors): on huge pages.
@@ -712,7 +774,8 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
     std::optional<SlabMirrors> mirrors;
     if (mirror)
       mirrors.emplace(buckets, slabs.first_bucket(s), slabs.end_bucket(s), expected_per_slab,
-                      std::max(expected_per_slab, kept->entries()), d, grid, router, fill.key_of_entry_column);
+                      std::max(expected_per_slab, kept->entries()), d, grid, router, fill.key_of_entry_column,
+                      options.direct_write_buckets);
     SlabMirrors* made = mirrors ? &*mirrors : nullptr;
     if (packed)
       fill.run(*kept, made, *packed, nullptr);

@@ -88,6 +88,10 @@ struct GraphOptions {
   // Input edges per routed chunk (0: kChunkEdges of graph/edge_router.hpp; tests set it small to
   // cover many chunks).
   int64_t chunk_edges = 0;
+  // Kernel 1 writes routed entries straight to their row buckets when a slab has at most this many,
+  // else through groups of buckets, in two passes that stay in cache (0: 512; tests set it small
+  // to cover the two passes).
+  int64_t direct_write_buckets = 0;
   Layout layout = Layout::kYoo;  // Yoo's distribution (Nakao et al. 2021, section 4.3); kRowMajor with `yoo` off
 };
 

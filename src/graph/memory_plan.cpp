@@ -80,8 +80,10 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   const double routed = ranks == 1 ? 2 * chunk * kWord  // entries kept as they are made
                                    : 2 * chunk * (kWord + sizeof(int) + 2 * kWord);  // entries, ranks, send, receive
   constexpr double kBucketScratchPerThread = 4.0 * (int64_t{1} << 16) * sizeof(uint64_t);  // items, sort spare
-  // A group's mirrors: per thread as edges, then together as edges and as entries.
-  const double mirror_group = mirror ? kept_per_slab * m.mirrored_share / groups * (2 * sizeof(gen::Edge) + kWord) : 0;
+  // A group's mirrors: on one process per thread as entries; else per thread as edges, then
+  // together as edges and as routed entries; then staged by groups of buckets.
+  const double mirror_bytes = (ranks == 1 ? kWord : 2 * sizeof(gen::Edge) + kWord) + kWord;
+  const double mirror_group = mirror ? kept_per_slab * m.mirrored_share / groups * mirror_bytes : 0;
   m.chunk_buffers = chunk * sizeof(gen::Edge) + routed + threads * kBucketScratchPerThread + mirror_group;
   // Pass 1 counts every row; the fill needs the forward maps and the sort keys of the columns
   // (with the degree order on one grid row the keys are the renumbered ids: the column map itself).
@@ -90,6 +92,9 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   const double filling = (options.reorder ? rows + cols : 0) * kId +
                          ((options.degree_sort || options.compress) && !keys_are_column_map ? cols * kId : 0);
   m.row_tables = std::max(counting, filling);
+  // Pass 1 stages a chunk's kept entries by groups of buckets (it frees them before the fill).
+  const double staged = kept_per_slab / std::max(1.0, chunks) * kWord;
+  m.first_pass = m.kept_entries + counting + staged + m.chunk_buffers;
   return m;
 }
 

@@ -24,8 +24,10 @@ struct GraphMemory {
   double mirrored_share = 0; // of them, edges kept once whose mirrors the fill makes
   double row_tables = 0;     // row lengths, forward maps, sort keys, plain row starts while building
   double chunk_buffers = 0;  // one chunk of input edges and its routed entries; a group's mirrors
+  double first_pass = 0;     // pass 1 alone: kept entries, row lengths, a chunk staged by groups
   int64_t slabs = 1;
-  // The most kernel 1 holds at once, while it fills the last slab (the other slabs' rows written):
+  // The most kernel 1 holds at once: pass 1, or (nearly always more) the fill of the last slab,
+  // the other slabs' rows written:
   // of its kept entries, a share x of the slab filled leaves (1 - x) of the edges kept twice and
   // (1 - x^2) of the edges kept once, with their mirrors (an edge waits, as its kept entry or as
   // its mirror, until its upper row is filled), while the slab's rows grow by x.
@@ -39,7 +41,7 @@ struct GraphMemory {
       const double entries = kept_entries * ((1 - mirrored_share) * (1 - x) + mirrored_share * (1 - x * x));
       filling = std::max(filling, entries + slab_rows * x);
     }
-    return graph - filled_rows + rows_before_last_slab + filling + row_tables + chunk_buffers;
+    return std::max(first_pass, graph - filled_rows + rows_before_last_slab + filling + row_tables + chunk_buffers);
   }
 };
 

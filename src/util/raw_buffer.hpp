@@ -16,6 +16,10 @@ class RawBuffer {
     }
     return data_.get();
   }
+  void release() {
+    data_.reset();
+    capacity_ = 0;
+  }
 
  private:
   std::unique_ptr<T[]> data_;

@@ -154,5 +154,32 @@ TEST(Kernel1, MirrorsMadeInTheFillKeepTheGraph) {
       }
 }
 
+// Routed entries written to their buckets through groups of buckets (two passes), with the
+// entries not kept counted through the row tally (the mirrors, the other slabs'): the same graph
+// as written straight to the buckets, row by row and in the same order, also where the rows keep
+// the input order.
+TEST(Kernel1, EntriesWrittenThroughGroupsOfBucketsKeepTheGraph) {
+  constexpr int kScale = 13;
+  GraphOptions packed;
+  GraphOptions input_order;
+  input_order.compress = false;
+  input_order.degree_sort = false;
+  for (const GridShape shape : grids_of_this_run())
+    for (const GraphOptions& base : {packed, input_order})
+      for (int64_t slab_entries : {int64_t{0}, (int64_t{2} << (kScale + 4)) / (shape.rows * shape.cols) / 3 + 1}) {
+        SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " compress " << base.compress
+                                          << " slab_entries " << slab_entries);
+        GraphOptions direct = base;
+        direct.slab_entries = slab_entries;
+        direct.direct_write_buckets = int64_t{1} << 20;
+        GraphOptions grouped = direct;
+        grouped.direct_write_buckets = 1;
+        const auto reference = build_test_graph(kScale, shape, direct);
+        const auto written = build_test_graph(kScale, shape, grouped);
+        EXPECT_EQ(written->graph.kernel1_slabs, slab_entries ? 3 : 1);
+        expect_same_graph(reference->graph, written->graph, false);
+      }
+}
+
 }  // namespace
 }  // namespace g500
