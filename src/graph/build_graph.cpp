@@ -153,13 +153,11 @@ class BucketedEntries {
   // (indexed by row), the flagged mirrors (graph/edge_router.hpp) among them.
   void append_chunk(const uint64_t* in, int64_t n, int64_t* other_lengths) {
     const int T = omp_get_max_threads();
-    append(T, n, [&](int t) { return std::pair{in + n * t / T, in + n * (t + 1) / T}; }, other_lengths);
+    append(T, [&](int t) { return std::pair{in + n * t / T, in + n * (t + 1) / T}; }, other_lengths);
   }
   // Appends entries made by the threads, thread t's in parts[t] (one per thread).
   void append_per_thread(const std::vector<std::vector<uint64_t>>& parts) {
-    int64_t n = 0;
-    for (const auto& p : parts) n += static_cast<int64_t>(p.size());
-    append(static_cast<int>(parts.size()), n, [&](int t) { return std::pair{parts[t].data(), parts[t].data() + parts[t].size()}; },
+    append(static_cast<int>(parts.size()), [&](int t) { return std::pair{parts[t].data(), parts[t].data() + parts[t].size()}; },
            nullptr);
   }
 
@@ -211,14 +209,14 @@ class BucketedEntries {
   }
 
  private:
-  // Thread t of T appends the entries [slice(t).first, slice(t).second), n in all. A counting
+  // Thread t of T appends the entries [slice(t).first, slice(t).second). A counting
   // sort by bucket: the threads count, then write. Tens of thousands of buckets would be as many
   // write streams, far more cache lines than a core keeps, and nearly every write would miss: so
   // with many buckets the entries are first dealt to groups of buckets (a few hundred streams),
   // then each group to its buckets (a few hundred more), two passes that stay in cache (a radix
   // partition in two digits).
   template <class Slice>
-  void append(int T, int64_t n, Slice slice, int64_t* other_lengths) {
+  void append(int T, Slice slice, int64_t* other_lengths) {
     const int64_t nb = count_;
     const int width = codec_.width();
     const uint64_t first = static_cast<uint64_t>(first_), span = static_cast<uint64_t>(nb);
