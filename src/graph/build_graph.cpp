@@ -661,22 +661,26 @@ int64_t slabs_needed(const EdgeSource& source, const Distribution& d, const Proc
 }
 
 // From the row lengths of pass 1 (original row ids): the owned degrees, the renumbering with
-// `reorder` (forward maps for placing the entries), and the row starts in the graph's ids.
-std::vector<int64_t> plan_rows(LocalGraph& g, const std::vector<int64_t>& lengths, const ProcessGrid& grid,
-                               const GraphOptions& options, ForwardMaps& forward) {
+// `reorder` (forward maps for placing the entries), and the row index in the graph's ids.
+void plan_rows(LocalGraph& g, std::vector<int64_t> lengths, const ProcessGrid& grid, const GraphOptions& options,
+               ForwardMaps& forward) {
   const Distribution& d = g.dist;
   const int64_t nrows = d.row_set_size();
-  // Full degree of each owned vertex: the sum of its row lengths over the processes of the grid row.
-  g.owned_degree.assign(d.block, 0);
-  comm::reduce_scatter_block(lengths.data(), g.owned_degree.data(), d.block, MPI_INT64_T, MPI_SUM, grid.row_comm(),
-                             grid.limits());
+  // Full degree of each owned vertex: the sum of its row lengths over the processes of the grid
+  // row. On a grid of one column the row set is the owned block: the lengths are the degrees.
+  const bool one_column = grid.cols() == 1;
+  if (one_column) {
+    g.owned_degree = std::move(lengths);
+  } else {
+    g.owned_degree.assign(d.block, 0);
+    comm::reduce_scatter_block(lengths.data(), g.owned_degree.data(), d.block, MPI_INT64_T, MPI_SUM, grid.row_comm(),
+                               grid.limits());
+  }
+  const int64_t* row_lengths = one_column ? g.owned_degree.data() : lengths.data();
   if (options.reorder) g.renumbering = build_renumbering(g.owned_degree, d, grid, forward);
-  std::vector<int64_t> row_starts(nrows + 1, 0);
-  const LocalId* row_new = options.reorder ? forward.row_new.data() : nullptr;
-#pragma omp parallel for schedule(static)
-  for (int64_t v = 0; v < nrows; ++v) row_starts[(row_new ? row_new[v] : v) + 1] = lengths[v];
-  for (int64_t v = 0; v < nrows; ++v) row_starts[v + 1] += row_starts[v];
-  return row_starts;
+  const LocalId* row_original = options.reorder ? g.renumbering.row_original.data() : nullptr;
+  g.rows = RowIndex::from_lengths(
+      nrows, [&](int64_t x) { return row_lengths[row_original ? row_original[x] : x]; }, options.bcsr);
 }
 
 // Kernel 1 in slabs: pass 1 keeps slab 0's entries and counts the others' rows; the rows are then
@@ -718,32 +722,34 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
   std::unique_ptr<BucketedEntries> kept = keep_slab(0, slabs.count > 1 || mirror ? lengths.data() : nullptr);
   count_rows(*kept, lengths.data());
   ForwardMaps forward;
-  std::vector<int64_t> row_starts = plan_rows(g, lengths, grid, options, forward);
-  std::vector<int64_t>().swap(lengths);
-  const int64_t entries = row_starts[nrows];
-  g.rows = RowIndex(std::move(row_starts), options.bcsr);
+  plan_rows(g, std::move(lengths), grid, options, forward);
+  const int64_t entries = g.rows.num_entries();
 
   NeighborOrder order;
-  std::vector<LocalId> key_of_entry_column;
+  // The sort key of every column (original column-local id): the column map itself when the keys
+  // are the renumbered ids, else a table of its own.
+  const LocalId* key_of_entry_column = nullptr;
+  std::vector<LocalId> key_table;
   const LocalId* col_new = options.reorder ? forward.col_new.data() : nullptr;
   const int64_t ncols = d.col_set_size();
   if (options.degree_sort) order = neighbor_order(g, grid);
   if (options.degree_sort && order.keys_are_ids) {
-    key_of_entry_column = std::move(forward.col_new);  // col_new still points at it
+    key_of_entry_column = col_new;
   } else if (options.degree_sort || options.compress) {  // packed rows without the degree order: by column id
-    assign_huge(key_of_entry_column, static_cast<size_t>(ncols), LocalId{0});  // read at random, as col_new
+    assign_huge(key_table, static_cast<size_t>(ncols), LocalId{0});  // read at random, as col_new
 #pragma omp parallel for schedule(static)
     for (int64_t u = 0; u < ncols; ++u) {
       const LocalId column = col_new ? col_new[u] : static_cast<LocalId>(u);
-      key_of_entry_column[u] = options.degree_sort ? order.key_of[column] : column;
+      key_table[u] = options.degree_sort ? order.key_of[column] : column;
     }
+    key_of_entry_column = key_table.data();
   }
   const BucketFill fill{buckets,
                         nrows,
                         g.rows,
                         options.reorder ? forward.row_new.data() : nullptr,
                         col_new,
-                        key_of_entry_column.empty() ? nullptr : key_of_entry_column.data(),
+                        key_of_entry_column,
                         static_cast<int>(std::bit_width(static_cast<uint64_t>(std::max<int64_t>(1, ncols - 1))))};
   const int64_t slots = g.rows.compressed() ? g.rows.nonempty_rows() : g.rows.num_rows();
   std::atomic<int64_t> stream_end{0};

@@ -16,6 +16,7 @@
 #include "graph/sort_by_weight.hpp"
 #include "graph/weighted_graph.hpp"
 #include "util/huge_pages.hpp"
+#include "util/large_array.hpp"
 #include "util/memory.hpp"
 
 namespace g500 {
@@ -117,7 +118,7 @@ bool keep_entries_for_pass_two(const WeightedEdgeSource& source, const ProcessGr
 // few, sequentially written destinations), then every range is written by one thread.
 class RowDealer {
  public:
-  RowDealer(WeightedLocalGraph& wg, const std::vector<int64_t>& row_starts, const LocalId* row_new, const LocalId* col_new)
+  RowDealer(WeightedLocalGraph& wg, const LargeArray<int64_t>& row_starts, const LocalId* row_new, const LocalId* col_new)
       : wg_(wg), row_new_(row_new), col_new_(col_new), cursor_(row_starts.begin(), row_starts.end() - 1) {
     const int64_t nrows = static_cast<int64_t>(cursor_.size());
     while ((nrows >> shift_) >= kFillRanges) ++shift_;
@@ -231,7 +232,7 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
   const LocalId* col_new = options.reorder ? forward.col_new.data() : nullptr;
 
   // The search reads the rows, weights and row starts at random: huge pages (util/huge_pages.hpp).
-  std::vector<int64_t> row_starts;
+  LargeArray<int64_t> row_starts;
   assign_huge(row_starts, static_cast<size_t>(nrows + 1), int64_t{0});
   for (int64_t v = 0; v < nrows; ++v) row_starts[(row_new ? row_new[v] : v) + 1] = lengths[v];
   for (int64_t x = 0; x < nrows; ++x) row_starts[x + 1] += row_starts[x];

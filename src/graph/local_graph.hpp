@@ -66,8 +66,7 @@ struct LocalGraph {
     return m.row_starts + m.bitmap + m.offsets + neighbors.size() * sizeof(LocalId) +
            packed.memory_bytes() +
            (first_neighbors.size() + first_neighbors_original.size()) * sizeof(LocalId) + owned_degree.size() * sizeof(int64_t) +
-           (renumbering.owned_new.size() + renumbering.owned_original.size() + renumbering.row_original.size() +
-            renumbering.col_original.size()) * sizeof(LocalId);
+           renumbering.memory_bytes();
   }
 };
 

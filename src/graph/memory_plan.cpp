@@ -56,7 +56,10 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   const double neighbours =
       filled_rows + (options.compress ? slots * sizeof(uint64_t) + (key_tables ? 2 * cols * kId : 0) : 0);
   const double first_neighbours = slots * kId * (options.reorder ? 2 : 1);
-  const double renumbering = options.reorder ? (2 * owned + rows + cols) * kId : 0;
+  // The row maps are the owned ones on a grid of one column, the column maps on a grid of one row
+  // (graph/renumbering.hpp: shared, not copied).
+  const double row_maps = d.C == 1 ? 0 : rows, col_maps = d.R == 1 ? 0 : cols;
+  const double renumbering = options.reorder ? (2 * owned + row_maps + col_maps) * kId : 0;
   m.graph = row_index + neighbours + first_neighbours + owned * kWord + renumbering;
   m.filled_rows = filled_rows;
 
@@ -89,9 +92,9 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   // (with the degree order on one grid row the keys are the renumbered ids: the column map itself).
   const double counting = rows * kWord;
   const bool keys_are_column_map = options.degree_sort && options.reorder && d.R == 1;
-  const double filling = (options.reorder ? rows + cols : 0) * kId +
+  const double filling = (options.reorder ? row_maps + col_maps : 0) * kId +
                          ((options.degree_sort || options.compress) && !keys_are_column_map ? cols * kId : 0);
-  m.row_tables = std::max(counting, filling);
+  m.row_tables = filling;  // the row lengths are gone by then (or are the owned degrees: in the graph)
   // Pass 1 stages a chunk's kept entries by groups of buckets (it frees them before the fill).
   const double staged = kept_per_slab / std::max(1.0, chunks) * kWord;
   m.first_pass = m.kept_entries + counting + staged + m.chunk_buffers;

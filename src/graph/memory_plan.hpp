@@ -22,7 +22,7 @@ struct GraphMemory {
   double filled_rows = 0;    // of it, the neighbours, written slab by slab (plain ids or packed gaps)
   double kept_entries = 0;   // one slab's kept entries
   double mirrored_share = 0; // of them, edges kept once whose mirrors the fill makes
-  double row_tables = 0;     // row lengths, forward maps, sort keys, plain row starts while building
+  double row_tables = 0;     // forward maps and sort keys while filling
   double chunk_buffers = 0;  // one chunk of input edges and its routed entries; a group's mirrors
   double first_pass = 0;     // pass 1 alone: kept entries, row lengths, a chunk staged by groups
   int64_t slabs = 1;

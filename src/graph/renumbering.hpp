@@ -8,26 +8,57 @@
 // original vertex ids. Only the position inside a block changes: the owner of a vertex does not.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "graph/distribution.hpp"
 #include "graph/grid.hpp"
+#include "util/large_array.hpp"
 
 namespace g500 {
 
-struct Renumbering {
-  std::vector<LocalId> owned_new;       // original owned offset -> new offset (B entries)
-  std::vector<LocalId> owned_original;  // new owned offset -> original offset (B)
-  std::vector<LocalId> row_original;    // new row-local id -> original row-local id (C x B)
-  std::vector<LocalId> col_original;    // new column-local id -> original column-local id (R x B)
+// A read-only table of ids that several maps may share: on a grid of one column the row set is
+// the owned block, so the row maps are the owned maps (likewise the column maps on one row), and
+// one process holds each table once instead of three times.
+class IdTable {
+ public:
+  IdTable() = default;
+  explicit IdTable(LargeArray<LocalId> ids) : ids_(std::make_shared<const LargeArray<LocalId>>(std::move(ids))) {}
 
-  bool active() const { return !owned_new.empty(); }
+  const LocalId* data() const { return ids_ ? ids_->data() : nullptr; }
+  size_t size() const { return ids_ ? ids_->size() : 0; }
+  bool empty() const { return size() == 0; }
+  LocalId operator[](size_t i) const { return (*ids_)[i]; }
+  const LargeArray<LocalId>& ids() const { return ids_ ? *ids_ : kNone; }
+  bool shares_with(const IdTable& other) const { return ids_ == other.ids_; }
+
+ private:
+  static inline const LargeArray<LocalId> kNone{};
+  std::shared_ptr<const LargeArray<LocalId>> ids_;
 };
 
-// The forward maps of the row and column sets, needed only while kernel 1 places the edges.
+struct Renumbering {
+  IdTable owned_new;       // original owned offset -> new offset (B entries)
+  IdTable owned_original;  // new owned offset -> original offset (B)
+  IdTable row_original;    // new row-local id -> original row-local id (C x B; the owned table when C = 1)
+  IdTable col_original;    // new column-local id -> original column-local id (R x B; the owned table when R = 1)
+
+  bool active() const { return !owned_new.empty(); }
+  // Bytes of the distinct tables.
+  size_t memory_bytes() const {
+    size_t bytes = (owned_new.size() + owned_original.size()) * sizeof(LocalId);
+    if (!row_original.shares_with(owned_original)) bytes += row_original.size() * sizeof(LocalId);
+    if (!col_original.shares_with(owned_original) && !col_original.shares_with(row_original))
+      bytes += col_original.size() * sizeof(LocalId);
+    return bytes;
+  }
+};
+
+// The forward maps of the row and column sets, needed only while kernel 1 places the edges (shared
+// like the tables above).
 struct ForwardMaps {
-  std::vector<LocalId> row_new;  // original row-local id -> new row-local id
-  std::vector<LocalId> col_new;  // original column-local id -> new column-local id
+  IdTable row_new;  // original row-local id -> new row-local id
+  IdTable col_new;  // original column-local id -> new column-local id
 };
 
 // A per-owned-vertex array in the graph's (new) order written in original order:
@@ -44,8 +75,10 @@ void gather_in_original_order(const T* by_graph, const LocalId* owned_new, int64
 }
 
 // The permutation of one block: owned offsets by descending degree, ties by offset (a stable
-// counting sort by degree). Returns new offset -> original offset.
+// counting sort by degree, in parallel). Returns new offset -> original offset.
 std::vector<LocalId> degree_order(const std::vector<int64_t>& degree);
+// The same into order[0, degree.size()).
+void degree_order(const std::vector<int64_t>& degree, LocalId* order);
 
 // Collective over the grid: from every process's owned degrees (original order), the renumbering
 // tables of this process and the forward maps of its row and column sets.

@@ -2,7 +2,7 @@
 
 namespace g500 {
 
-RowIndex::RowIndex(std::vector<int64_t> plain_starts, bool compressed)
+RowIndex::RowIndex(LargeArray<int64_t> plain_starts, bool compressed)
     : compressed_(compressed), nrows_(static_cast<int64_t>(plain_starts.size()) - 1), has_edges_(nrows_) {
   for (int64_t v = 0; v < nrows_; ++v)
     if (plain_starts[v + 1] > plain_starts[v]) has_edges_.set(v);

@@ -9,11 +9,14 @@
 // Row v starts at starts[rank(v)] with rank(v) = offset[v / 64] + popcount of the bits below v in
 // its word; an empty row gets the empty range at the next non-empty row's start.
 #pragma once
+#include <omp.h>
+
 #include <bit>
 #include <cstdint>
 #include <vector>
 
 #include "util/bitmap.hpp"
+#include "util/large_array.hpp"
 
 namespace g500 {
 
@@ -21,7 +24,11 @@ class RowIndex {
  public:
   RowIndex() = default;
   // From plain CSR starts (nrows + 1 entries); compressed keeps only BCSR's arrays.
-  RowIndex(std::vector<int64_t> plain_starts, bool compressed);
+  RowIndex(LargeArray<int64_t> plain_starts, bool compressed);
+  // From the length of every row, length_of(v) for v in [0, nrows), in parallel and without plain
+  // starts in between when compressed.
+  template <class LengthOf>
+  static RowIndex from_lengths(int64_t nrows, LengthOf length_of, bool compressed);
 
   bool compressed() const { return compressed_; }
   int64_t num_rows() const { return nrows_; }
@@ -65,7 +72,65 @@ class RowIndex {
   int64_t nrows_ = 0;
   Bitmap has_edges_;
   std::vector<int64_t> word_offsets_;
-  std::vector<int64_t> starts_;
+  LargeArray<int64_t> starts_;
 };
+
+template <class LengthOf>
+RowIndex RowIndex::from_lengths(int64_t nrows, LengthOf length_of, bool compressed) {
+  RowIndex index;
+  index.compressed_ = compressed;
+  index.nrows_ = nrows;
+  index.has_edges_ = Bitmap(nrows);
+  const int64_t words = index.has_edges_.num_words();
+  index.word_offsets_.resize(words + 1);
+  const int threads = omp_get_max_threads();
+  // Thread t takes the words [words t / T, words (t + 1) / T): first its rows' bits and totals,
+  // then, from the totals of the threads before it, its words' offsets and its rows' starts.
+  std::vector<int64_t> slots(threads + 1, 0), entries(threads + 1, 0);
+  uint64_t* bits = index.has_edges_.data();
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num();
+    const int64_t first_word = words * t / threads, end_word = words * (t + 1) / threads;
+    const int64_t first_row = first_word * kBitsPerWord, end_row = std::min(nrows, end_word * kBitsPerWord);
+    int64_t my_slots = 0, my_entries = 0;
+    for (int64_t w = first_word; w < end_word; ++w) {
+      uint64_t word = 0;
+      for (int64_t v = w * kBitsPerWord; v < std::min(nrows, (w + 1) * kBitsPerWord); ++v) {
+        const int64_t n = length_of(v);
+        word |= static_cast<uint64_t>(n > 0) << (v % kBitsPerWord);
+        my_entries += n;
+      }
+      bits[w] = word;
+      my_slots += std::popcount(word);
+    }
+    slots[t + 1] = compressed ? my_slots : end_row - first_row;
+    entries[t + 1] = my_entries;
+#pragma omp barrier
+#pragma omp single
+    {
+      for (int s = 0; s < threads; ++s) {
+        slots[s + 1] += slots[s];
+        entries[s + 1] += entries[s];
+      }
+      index.word_offsets_[words] = compressed ? slots[threads] : 0;
+      index.starts_.resize(static_cast<size_t>(slots[threads] + 1));  // unwritten: written below
+      index.starts_[slots[threads]] = entries[threads];
+    }
+    int64_t nonempty = compressed ? slots[t] : 0, at = entries[t];
+    int64_t* starts = index.starts_.data();
+    for (int64_t w = first_word; w < end_word; ++w) {
+      index.word_offsets_[w] = nonempty;
+      nonempty += std::popcount(bits[w]);
+    }
+    for (int64_t v = first_row, slot = slots[t]; v < end_row; ++v) {
+      const int64_t n = length_of(v);
+      if (!compressed || n > 0) starts[slot++] = at;
+      at += n;
+    }
+  }
+  if (!compressed) std::vector<int64_t>().swap(index.word_offsets_);  // as plain starts have none
+  return index;
+}
 
 }  // namespace g500

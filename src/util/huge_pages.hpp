@@ -26,4 +26,15 @@ void assign_huge(std::vector<T, A>& v, size_t n, const T& value) {
   v.assign(n, value);
 }
 
+// v resized to n elements on storage advised for huge pages, left unwritten (a LargeArray of
+// util/large_array.hpp: the caller's threads write it, and take its page faults, in parallel).
+template <class T, class A>
+void resize_huge_unwritten(std::vector<T, A>& v, size_t n) {
+  std::vector<T, A> fresh;
+  fresh.reserve(n);
+  advise_huge_pages(fresh.data(), n * sizeof(T));
+  fresh.resize(n);
+  v.swap(fresh);
+}
+
 }  // namespace g500

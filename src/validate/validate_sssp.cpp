@@ -40,7 +40,7 @@ std::string check_values(const Distribution& d, int64_t root, const std::vector<
 
 // values[original[x]] for every x: values gathered by original id, in the graph's order.
 template <class T>
-std::vector<T> in_graph_order(const std::vector<T>& values, const std::vector<LocalId>& original) {
+std::vector<T> in_graph_order(const std::vector<T>& values, const IdTable& original) {
   std::vector<T> out(values.size());
 #pragma omp parallel for schedule(static)
   for (size_t x = 0; x < values.size(); ++x) out[x] = values[original[x]];

@@ -46,7 +46,7 @@ void expect_same_graph(const LocalGraph& a, const LocalGraph& b, bool sort_rows)
   ASSERT_EQ(a.local_edges(), b.local_edges());
   EXPECT_EQ(a.global_directed_edges, b.global_directed_edges);
   EXPECT_EQ(a.owned_degree, b.owned_degree);
-  EXPECT_EQ(a.renumbering.owned_new, b.renumbering.owned_new);
+  EXPECT_EQ(a.renumbering.owned_new.ids(), b.renumbering.owned_new.ids());
   int64_t mismatched = 0;
   for (int64_t v = 0; v < a.rows.num_rows(); ++v) {
     std::vector<LocalId> ra = row_of(a, v), rb = row_of(b, v);

@@ -75,6 +75,8 @@ TEST(FastDivisor, MatchesHardwareDivision) {
 }  // namespace
 }  // namespace g500
 
+#include <omp.h>
+
 #include "graph/row_index.hpp"
 
 namespace g500 {
@@ -85,7 +87,7 @@ namespace {
 // starts of the non-empty rows 0 2 3 and the end 4, and per 64-bit word the set bits before it
 // (one word here: 0, then 3 in total; the paper's 4-bit words give 0 1 3).
 TEST(Bcsr, PaperFigure4) {
-  const std::vector<int64_t> plain{0, 2, 2, 2, 2, 2, 2, 3, 4};
+  const LargeArray<int64_t> plain{0, 2, 2, 2, 2, 2, 2, 3, 4};
   RowIndex csr(plain, false), bcsr(plain, true);
   EXPECT_EQ(bcsr.has_edges().data()[0], 0b11000001u);
   EXPECT_EQ(std::vector<int64_t>(bcsr.starts(), bcsr.starts() + 4), (std::vector<int64_t>{0, 2, 3, 4}));
@@ -103,7 +105,7 @@ TEST(Bcsr, PaperFigure4) {
 }
 
 TEST(Bcsr, ManyWordsAgreeWithPlainCsr) {
-  std::vector<int64_t> plain{0};
+  LargeArray<int64_t> plain{0};
   std::mt19937_64 rng(3);
   for (int v = 0; v < 1000; ++v) plain.push_back(plain.back() + (rng() % 3 == 0 ? static_cast<int64_t>(rng() % 5) : 0));
   RowIndex csr(plain, false), bcsr(plain, true);
@@ -111,6 +113,38 @@ TEST(Bcsr, ManyWordsAgreeWithPlainCsr) {
     ASSERT_EQ(bcsr.begin(v), csr.begin(v)) << v;
     ASSERT_EQ(bcsr.end(v), csr.end(v)) << v;
   }
+}
+
+// Built in parallel from the row lengths, both kinds equal the ones built from plain starts, array
+// by array, whatever the threads (row counts around the word and thread boundaries).
+TEST(Bcsr, FromLengthsEqualsFromPlainStarts) {
+  const int threads_before = omp_get_max_threads();
+  std::mt19937_64 rng(5);
+  for (const int64_t nrows : {0, 1, 63, 64, 65, 1000, 4099}) {
+    LargeArray<int64_t> plain{0};
+    for (int64_t v = 0; v < nrows; ++v) plain.push_back(plain.back() + (rng() % 3 == 0 ? static_cast<int64_t>(rng() % 5) : 0));
+    auto length_of = [&](int64_t v) { return plain[v + 1] - plain[v]; };
+    for (const int threads : {1, 2, 3, 7})
+      for (const bool compressed : {false, true}) {
+        omp_set_num_threads(threads);
+        const RowIndex direct(plain, compressed), built = RowIndex::from_lengths(nrows, length_of, compressed);
+        const std::string what = "rows " + std::to_string(nrows) + " threads " + std::to_string(threads) +
+                                 (compressed ? " bcsr" : " plain");
+        ASSERT_EQ(built.num_slots(), direct.num_slots()) << what;
+        ASSERT_EQ(built.num_entries(), plain[nrows]) << what;
+        EXPECT_EQ(std::vector<int64_t>(built.starts(), built.starts() + built.num_slots() + 1),
+                  std::vector<int64_t>(direct.starts(), direct.starts() + direct.num_slots() + 1)) << what;
+        const int64_t words = direct.has_edges().num_words();
+        EXPECT_EQ(std::vector<uint64_t>(built.has_edges().data(), built.has_edges().data() + words),
+                  std::vector<uint64_t>(direct.has_edges().data(), direct.has_edges().data() + words)) << what;
+        EXPECT_EQ(built.memory().offsets, direct.memory().offsets) << what;
+        if (compressed) {
+          EXPECT_EQ(std::vector<int64_t>(built.word_offsets(), built.word_offsets() + words + 1),
+                    std::vector<int64_t>(direct.word_offsets(), direct.word_offsets() + words + 1)) << what;
+        }
+      }
+  }
+  omp_set_num_threads(threads_before);
 }
 
 }  // namespace
