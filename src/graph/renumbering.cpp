@@ -71,10 +71,13 @@ namespace {
 // process's table of its block: id = position * B + table[position][offset]. A set of one block
 // whose table is this process's own `owned` is that table, shared.
 IdTable gather_set_map(const IdTable& owned, const void* block_table, int64_t block, int positions, MPI_Comm comm,
-                       const MessageLimits& limits) {
+                       const MessageLimits& limits, bool huge_pages = false) {
   if (positions == 1 && block_table == owned.data()) return owned;
   LargeArray<LocalId> set_map;
-  resize_huge_unwritten(set_map, static_cast<size_t>(block) * positions);
+  if (huge_pages)
+    resize_huge_unwritten(set_map, static_cast<size_t>(block) * positions);
+  else
+    set_map.resize(static_cast<size_t>(block) * positions);
   comm::allgather(block_table, set_map.data(), block, MPI_UINT32_T, comm, limits);
 #pragma omp parallel for schedule(static)
   for (int64_t x = 0; x < block * positions; ++x) set_map[x] += static_cast<LocalId>(x / block * block);
@@ -87,11 +90,14 @@ Renumbering build_renumbering(const std::vector<int64_t>& owned_degree, const Di
                               ForwardMaps& forward) {
   Renumbering r;
   const int64_t n = static_cast<int64_t>(owned_degree.size());
-  // Kernel 1 looks up a column's new id (its sort key) for every entry, at random, and on a grid
-  // of one row the column map is this table: huge pages spare a page walk per lookup (5 % of
-  // kernel 1 at SCALE 26, util/huge_pages.hpp).
+  // Kernel 1 looks up a column's new id (its sort key) for every entry, at random: huge pages for
+  // the column map spare a page walk per lookup (5 % of kernel 1 at SCALE 26,
+  // util/huge_pages.hpp). On a grid of one row the column map is this table.
   LargeArray<LocalId> owned_new, owned_original;
-  resize_huge_unwritten(owned_new, static_cast<size_t>(n));
+  if (d.R == 1)
+    resize_huge_unwritten(owned_new, static_cast<size_t>(n));
+  else
+    owned_new.resize(static_cast<size_t>(n));
   owned_original.resize(static_cast<size_t>(n));
   degree_order(owned_degree, owned_original.data());
 #pragma omp parallel for schedule(static)
@@ -107,7 +113,7 @@ Renumbering build_renumbering(const std::vector<int64_t>& owned_degree, const Di
   };
   const MessageLimits& limits = grid.limits();
   forward.row_new = gather_set_map(r.owned_new, r.owned_new.data(), d.block, d.C, grid.row_comm(), limits);
-  forward.col_new = gather_set_map(r.owned_new, hosted_table(r.owned_new), d.block, d.R, grid.col_comm(), limits);
+  forward.col_new = gather_set_map(r.owned_new, hosted_table(r.owned_new), d.block, d.R, grid.col_comm(), limits, true);
   r.row_original = gather_set_map(r.owned_original, r.owned_original.data(), d.block, d.C, grid.row_comm(), limits);
   r.col_original = gather_set_map(r.owned_original, hosted_table(r.owned_original), d.block, d.R, grid.col_comm(), limits);
   return r;
