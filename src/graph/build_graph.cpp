@@ -29,6 +29,7 @@
 #include "graph/edge_router.hpp"
 #include "graph/local_graph.hpp"
 #include "graph/memory_plan.hpp"
+#include "graph/owned_degrees.hpp"
 #include "graph/packed_rows.hpp"
 #include "graph/row_buckets.hpp"
 #include "util/fast_divisor.hpp"
@@ -666,17 +667,8 @@ void plan_rows(LocalGraph& g, std::vector<int64_t> lengths, const ProcessGrid& g
                ForwardMaps& forward) {
   const Distribution& d = g.dist;
   const int64_t nrows = d.row_set_size();
-  // Full degree of each owned vertex: the sum of its row lengths over the processes of the grid
-  // row. On a grid of one column the row set is the owned block: the lengths are the degrees.
-  const bool one_column = grid.cols() == 1;
-  if (one_column) {
-    g.owned_degree = std::move(lengths);
-  } else {
-    g.owned_degree.assign(d.block, 0);
-    comm::reduce_scatter_block(lengths.data(), g.owned_degree.data(), d.block, MPI_INT64_T, MPI_SUM, grid.row_comm(),
-                               grid.limits());
-  }
-  const int64_t* row_lengths = one_column ? g.owned_degree.data() : lengths.data();
+  g.owned_degree = owned_degrees(lengths, d, grid);
+  const int64_t* row_lengths = lengths.empty() ? g.owned_degree.data() : lengths.data();
   if (options.reorder) g.renumbering = build_renumbering(g.owned_degree, d, grid, forward);
   const LocalId* row_original = options.reorder ? g.renumbering.row_original.data() : nullptr;
   g.rows = RowIndex::from_lengths(

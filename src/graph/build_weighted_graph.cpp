@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "comm/large_count.hpp"
+#include "graph/owned_degrees.hpp"
 #include "graph/sort_by_weight.hpp"
 #include "graph/weighted_graph.hpp"
 #include "util/huge_pages.hpp"
@@ -222,10 +223,8 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
     for (int64_t k = 0; k < n; ++k) std::atomic_ref<int64_t>(lengths[entries[k].v]).fetch_add(1, std::memory_order_relaxed);
     if (keep) kept.push_back(std::move(entries));
   });
-  // Full degree of each owned vertex (original offsets): its row lengths summed over the grid row.
-  g.owned_degree.assign(d.block, 0);
-  comm::reduce_scatter_block(lengths.data(), g.owned_degree.data(), d.block, MPI_INT64_T, MPI_SUM, grid.row_comm(),
-                             grid.limits());
+  g.owned_degree = owned_degrees(lengths, d, grid);
+  const int64_t* row_lengths = lengths.empty() ? g.owned_degree.data() : lengths.data();
   ForwardMaps forward;
   if (options.reorder) g.renumbering = build_renumbering(g.owned_degree, d, grid, forward);
   const LocalId* row_new = options.reorder ? forward.row_new.data() : nullptr;
@@ -234,7 +233,7 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
   // The search reads the rows, weights and row starts at random: huge pages (util/huge_pages.hpp).
   LargeArray<int64_t> row_starts;
   assign_huge(row_starts, static_cast<size_t>(nrows + 1), int64_t{0});
-  for (int64_t v = 0; v < nrows; ++v) row_starts[(row_new ? row_new[v] : v) + 1] = lengths[v];
+  for (int64_t v = 0; v < nrows; ++v) row_starts[(row_new ? row_new[v] : v) + 1] = row_lengths[v];
   for (int64_t x = 0; x < nrows; ++x) row_starts[x + 1] += row_starts[x];
   g.neighbors.reserve(row_starts[nrows]);
   advise_huge_pages(g.neighbors.data(), row_starts[nrows] * sizeof(LocalId));

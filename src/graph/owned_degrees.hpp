@@ -1,0 +1,18 @@
+// The full degree of each owned vertex from the row lengths kernel 1 counts (Nakao et al. 2021,
+// section 3.2: a vertex's edges are spread over the blocks of its grid row).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "graph/distribution.hpp"
+#include "graph/grid.hpp"
+
+namespace g500 {
+
+// Collective over the grid row: each owned vertex's row lengths (original row-local ids, at least
+// C x B of them) summed over the processes of the grid row, in original owned offsets. On a grid
+// of one column the row set is the owned block, so the lengths are the degrees: they are moved,
+// not copied, and `lengths` is left empty.
+std::vector<int64_t> owned_degrees(std::vector<int64_t>& lengths, const Distribution& d, const ProcessGrid& grid);
+
+}  // namespace g500
