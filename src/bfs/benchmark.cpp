@@ -183,11 +183,13 @@ LocalGraph build_timed_graph(const BenchmarkConfig& config, const EdgeSource& so
                                 packed.offset_bytes(),
                                 packed.key_table_bytes(),
                                 packed.active() ? first_neighbor_bytes : 0,
-                                static_cast<size_t>(graph.local_edges()) * sizeof(LocalId)};
+                                static_cast<size_t>(graph.local_edges()) * sizeof(LocalId),
+                                packed.short_row_bytes()};
   MPI_Allreduce(MPI_IN_PLACE, sizes, std::size(sizes), MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
   result.row_index_max_rank = RowIndex::Memory{sizes[0], sizes[1], sizes[2], sizes[3]};
   result.neighbors_bytes_max_rank = sizes[4];
-  result.packed_max_rank = BenchmarkResult::PackedMemory{packed.active(), sizes[5], sizes[6], sizes[7], sizes[8], sizes[9]};
+  result.packed_max_rank =
+      BenchmarkResult::PackedMemory{packed.active(), sizes[5], sizes[6], sizes[7], sizes[8], sizes[9], sizes[10]};
   return graph;
 }
 

@@ -65,7 +65,7 @@ struct BenchmarkResult : RunSummary {
   // neighbours they start from, and what the plain neighbour array would take; largest over ranks.
   struct PackedMemory {
     bool active = false;
-    size_t gaps = 0, offsets = 0, key_tables = 0, first_neighbors = 0, plain_neighbors = 0;
+    size_t gaps = 0, offsets = 0, key_tables = 0, first_neighbors = 0, plain_neighbors = 0, short_rows = 0;
   } packed_max_rank;
   int64_t kernel1_passes = 1;             // passes over the input edges (kernel 1's slabs)
   // The peak of each part of the run, measured (0: the system could not tell them apart) and

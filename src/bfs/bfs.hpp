@@ -167,6 +167,7 @@ class DistributedBfs {
     LocalId key = 0;
     LocalId first = 0;
     bool with_first = false;
+    const LocalId* short_ids = nullptr;  // a short packed row's neighbours after the first (not gaps)
   };
   static constexpr int64_t kEdgesPerPiece = 1024;  // top-down work item size with lb-topdown
   static constexpr int64_t kPiecesPerChunk = 4;  // top-down dynamic-schedule unit

@@ -69,10 +69,11 @@ inline bool in_frontier(const uint64_t* frontier, LocalId u) { return (frontier[
 // The neighbours after a row's first: a plain CSR array, or packed rows (`compress`).
 // find_after_first(r, begin, n, first, frontier, parent) returns the position in the row (1 ..
 // n - 1) of the first of them in the frontier, with that neighbour in `parent`, or n if none is.
+// prefetch(r, begin, n) asks for the start of row r's neighbours after the first.
 struct PlainAdjacency {
   const LocalId* neighbors;
 
-  void prefetch(int64_t, int64_t begin) const { __builtin_prefetch(neighbors + begin + 1); }
+  void prefetch(int64_t, int64_t begin, int64_t) const { __builtin_prefetch(neighbors + begin + 1); }
   int64_t find_after_first(int64_t, int64_t begin, int64_t n, LocalId, const uint64_t* frontier, LocalId& parent) const {
     const LocalId* row = neighbors + begin;
     int64_t i = 1;
@@ -85,9 +86,14 @@ struct PlainAdjacency {
 struct PackedAdjacency {
   const PackedRows& packed;
 
-  void prefetch(int64_t r, int64_t) const { __builtin_prefetch(packed.bytes.data() + packed.offset[r]); }
+  void prefetch(int64_t r, int64_t, int64_t n) const {
+    if (PackedRows::is_short(n))
+      __builtin_prefetch(packed.short_row(r));
+    else
+      __builtin_prefetch(packed.bytes.data() + packed.offset[r]);
+  }
   int64_t find_after_first(int64_t r, int64_t, int64_t n, LocalId first, const uint64_t* frontier, LocalId& parent) const {
-    const int64_t before = packed.visit(packed.bytes.data() + packed.offset[r], packed.key(first), n - 1, [&](LocalId u) {
+    const int64_t before = packed.visit_after_first(r, n, first, [&](LocalId u) {
       parent = u;
       return in_frontier(frontier, u);
     });
@@ -131,7 +137,7 @@ class BlockScanner {
       const int64_t begin = rows_.starts[r], end = rows_.starts[r + 1];
       if (end - begin > 1) {
         unsettled |= uint64_t{1} << bit;
-        adjacency_.prefetch(r, begin);
+        adjacency_.prefetch(r, begin, end - begin);
       } else {
         ++examined_;
       }

@@ -38,12 +38,13 @@ void print_graph_memory(FILE* out, const BenchmarkResult& result) {
     std::fprintf(out, "  %-12s %10.1f MiB\n", "offset", m.offsets / mib);
   }
   size_t neighbors = result.neighbors_bytes_max_rank;
-  if (p.active) {  // the neighbours as varint gaps after a dense first neighbour (graph/packed_rows.hpp)
+  if (p.active) {  // the neighbours as varint gaps after a dense first neighbour, short rows as ids (graph/packed_rows.hpp)
     std::fprintf(out, "  %-12s %10.1f MiB\n", "dst first", p.first_neighbors / mib);
     std::fprintf(out, "  %-12s %10.1f MiB\n", "dst gaps", p.gaps / mib);
+    std::fprintf(out, "  %-12s %10.1f MiB\n", "dst short", p.short_rows / mib);
     std::fprintf(out, "  %-12s %10.1f MiB\n", "dst offsets", p.offsets / mib);
     if (p.key_tables > 0) std::fprintf(out, "  %-12s %10.1f MiB\n", "key tables", p.key_tables / mib);
-    neighbors = p.first_neighbors + p.gaps + p.offsets + p.key_tables;
+    neighbors = p.first_neighbors + p.gaps + p.short_rows + p.offsets + p.key_tables;
   } else {
     std::fprintf(out, "  %-12s %10.1f MiB\n", "dst", neighbors / mib);
   }
@@ -118,6 +119,7 @@ nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult&
                     {{"active", result.packed_max_rank.active},
                      {"first_neighbors", result.packed_max_rank.first_neighbors},
                      {"gaps", result.packed_max_rank.gaps},
+                     {"short_rows", result.packed_max_rank.short_rows},
                      {"offsets", result.packed_max_rank.offsets},
                      {"key_tables", result.packed_max_rank.key_tables},
                      {"plain_dst", result.packed_max_rank.plain_neighbors}}}}},

@@ -95,9 +95,15 @@ void DistributedBfs::list_row_pieces(int t) {
       continue;
     }
     // Packed rows are read in order: where each piece starts is found by passing over the gaps
-    // before it (eight one-byte gaps at a time, see varint::skip).
+    // before it (eight one-byte gaps at a time, see varint::skip). A short row is one piece.
     if (row.begin == row.end) continue;
     const LocalId first = graph_.first_neighbors[row.slot];
+    if (PackedRows::is_short(row.end - row.begin)) {
+      RowPiece piece{x, row.begin, row.end, nullptr, 0, first, true};
+      piece.short_ids = row.end - row.begin > 1 ? packed.short_row(row.slot) : nullptr;
+      listed.push_back(piece);
+      continue;
+    }
     PackedRows::Reader reader = packed.after_first(row.slot, first);
     for (int64_t from = row.begin; from < row.end; from += piece_edges) {
       const int64_t to = std::min(row.end, from + piece_edges);
@@ -137,6 +143,10 @@ int64_t DistributedBfs::expand_row_pieces(int t, std::vector<std::vector<uint64_
     if (piece.with_first) {
       candidate(piece.first);
       ++e;
+    }
+    if (piece.short_ids) {
+      for (int64_t i = 0; i < piece.end - e; ++i) candidate(piece.short_ids[i]);
+      return;
     }
     packed.visit(piece.gaps, piece.key, piece.end - e, [&](LocalId y) {
       candidate(y);

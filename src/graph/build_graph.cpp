@@ -475,8 +475,9 @@ struct PlainRowSink {
   void bucket_done(int /*thread*/) {}
 };
 
-// ... or packed: the first neighbour into the dense stream, the gaps of the others into a
-// per-thread buffer, copied to the end of the packed stream when the bucket is done.
+// ... or packed: the first neighbour into the dense stream; a short row's others straight to
+// their place in short_ids; a longer row's others as gaps into a per-thread buffer, copied to the
+// end of the packed stream when the bucket is done.
 struct PackedRowSink {
   const RowIndex& rows;
   PackedRows& packed;
@@ -492,6 +493,11 @@ struct PackedRowSink {
   void row(int thread, int64_t v, const LocalId* keys, int64_t n) {
     const int64_t slot = rows.compressed() ? rows.rank(v) : v;
     first_neighbors[slot] = packed.column(keys[0]);
+    if (PackedRows::is_short(n)) {
+      LocalId* ids = packed.short_ids.data() + packed.offset[slot];
+      for (int64_t i = 1; i < n; ++i) ids[i - 1] = packed.column(keys[i]);
+      return;
+    }
     Pending& p = pending[thread];
     const size_t at = p.bytes.size();
     p.offsets.emplace_back(slot, static_cast<int64_t>(at));
@@ -754,6 +760,8 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
     }
     g.packed.in_use = true;
     g.packed.offset.resize(slots);
+    const int64_t* starts = g.rows.starts();
+    g.packed.place_short_rows(slots, [starts](int64_t r) { return starts[r + 1] - starts[r]; }, omp_get_max_threads());
     // Reserved, not touched: only the bytes written count in memory.
     g.packed.bytes.resize(static_cast<size_t>(entries) * varint::size(static_cast<uint32_t>(std::max<int64_t>(0, ncols - 1))));
     g.first_neighbors.assign(slots, 0);

@@ -85,7 +85,7 @@ TEST(BfsCli, PackedRowsAreReportedAndCanBeSwitchedOff) {
   const std::string dir = testing::make_temp_dir();
   auto packed = run_g500(1, "bfs --scale 12 --roots 4 --compress on --json " + dir + "/packed.json");
   ASSERT_EQ(packed.status, 0) << packed.err;
-  for (const char* row : {"packed rows", "dst first", "dst gaps", "dst offsets", "dst unpacked:", "bytes per input edge"})
+  for (const char* row : {"packed rows", "dst first", "dst gaps", "dst short", "dst offsets", "dst unpacked:", "bytes per input edge"})
     EXPECT_NE(packed.out.find(row), std::string::npos) << row << "\n" << packed.out;
   auto plain = run_g500(1, "bfs --scale 12 --roots 4 --disable compress --json " + dir + "/plain.json");
   ASSERT_EQ(plain.status, 0) << plain.err;
@@ -108,6 +108,8 @@ TEST(BfsCli, PackedRowsAreReportedAndCanBeSwitchedOff) {
   EXPECT_EQ(packed_arrays["packed_rows"]["plain_dst"], plain_arrays["dst"]);
   EXPECT_GT(packed_arrays["packed_rows"]["gaps"].get<int64_t>(), 0);
   EXPECT_LT(packed_arrays["packed_rows"]["gaps"].get<int64_t>(), plain_arrays["dst"].get<int64_t>() / 2);
+  EXPECT_GT(packed_arrays["packed_rows"]["short_rows"].get<int64_t>(), 0);
+  EXPECT_LT(packed_arrays["packed_rows"]["short_rows"].get<int64_t>(), plain_arrays["dst"].get<int64_t>() / 4);
   EXPECT_LT(p["memory"]["graph_bytes_max_rank"].get<int64_t>(), q["memory"]["graph_bytes_max_rank"].get<int64_t>());
   EXPECT_EQ(q["config"]["options"]["disabled"], nlohmann::json::array({"compress"}));
   for (size_t k = 0; k < 4; ++k) {

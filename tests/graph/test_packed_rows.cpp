@@ -1,6 +1,6 @@
 // The packed-row format of graph/packed_rows.hpp on its own: varint gaps at every width, rows of
-// one entry, hub rows, duplicate neighbours, key tables, rows placed anywhere in the stream,
-// skipping and the early stop of the bottom-up search.
+// one entry, short rows and their places, hub rows, duplicate neighbours, key tables, rows placed
+// anywhere in the stream, skipping and the early stop of the bottom-up search.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,24 +23,41 @@ int expected_width(uint32_t gap) {
   return 5;
 }
 
-// Packs rows given as ascending keys; the rows are written to the stream in reverse order, so
-// nothing may assume that row r + 1's gaps follow row r's.
+// Packs rows given as ascending keys (the keys are the column ids): short rows to short_ids, the
+// others' gaps to the stream, written in reverse order, so nothing may assume that row r + 1's
+// gaps follow row r's.
 PackedRows pack(const std::vector<std::vector<LocalId>>& rows) {
   PackedRows packed;
   packed.in_use = true;
+  const int64_t slots = static_cast<int64_t>(rows.size());
+  packed.offset.assign(rows.size(), 0);
+  packed.place_short_rows(slots, [&](int64_t r) { return static_cast<int64_t>(rows[r].size()); }, 2);
   int64_t total = 0;
-  for (const auto& row : rows) total += packed_row_bytes(row.data(), static_cast<int64_t>(row.size()));
+  for (const auto& row : rows)
+    if (!PackedRows::is_short(static_cast<int64_t>(row.size())))
+      total += packed_row_bytes(row.data(), static_cast<int64_t>(row.size()));
   packed.bytes.resize(total);
-  packed.offset.resize(rows.size());
   uint8_t* out = packed.bytes.data();
   for (size_t k = rows.size(); k-- > 0;) {
+    const int64_t n = static_cast<int64_t>(rows[k].size());
+    if (PackedRows::is_short(n)) {
+      if (n > 1) std::copy(rows[k].begin() + 1, rows[k].end(), packed.short_ids.data() + packed.offset[k]);
+      continue;
+    }
     packed.offset[k] = static_cast<uint64_t>(out - packed.bytes.data());
-    uint8_t* end = pack_row_gaps(rows[k].data(), static_cast<int64_t>(rows[k].size()), out);
-    EXPECT_EQ(end - out, packed_row_bytes(rows[k].data(), static_cast<int64_t>(rows[k].size())));
+    uint8_t* end = pack_row_gaps(rows[k].data(), n, out);
+    EXPECT_EQ(end - out, packed_row_bytes(rows[k].data(), n));
     out = end;
   }
   EXPECT_EQ(out, packed.bytes.data() + total);
   return packed;
+}
+
+// A row of `gap` after key 0, as long as the shortest packed row: the other gaps are 0.
+std::vector<LocalId> packed_row_of_gap(uint32_t gap) {
+  std::vector<LocalId> row(PackedRows::kMaxShortRow + 1, gap);
+  row[0] = 0;
+  return row;
 }
 
 std::vector<LocalId> decode(const PackedRows& packed, size_t r, const std::vector<LocalId>& row) {
@@ -63,11 +80,14 @@ TEST(Varint, EveryWidthRoundTrips) {
     uint32_t sum = 5;
     EXPECT_EQ(varint::skip(buffer, 1, sum), end);
     EXPECT_EQ(sum, static_cast<uint32_t>(5 + gap));
-    // As the one gap of a two-entry row from key 0.
-    const std::vector<std::vector<LocalId>> rows{{0, gap}};
+    // As the first gap of a packed row from key 0, the others 0 (one byte each); and as the gap
+    // of a short row, kept as it is.
+    const std::vector<std::vector<LocalId>> rows{packed_row_of_gap(gap), {0, gap}};
     const PackedRows packed = pack(rows);
-    EXPECT_EQ(static_cast<int>(packed.bytes.size()), expected_width(gap));
+    EXPECT_EQ(static_cast<int64_t>(packed.bytes.size()), expected_width(gap) + PackedRows::kMaxShortRow - 1);
+    EXPECT_EQ(packed.short_ids.size(), 1u);
     EXPECT_EQ(decode(packed, 0, rows[0]), rows[0]) << gap;
+    EXPECT_EQ(decode(packed, 1, rows[1]), rows[1]) << gap;
   }
 }
 
@@ -108,11 +128,39 @@ TEST(PackedRows, RowsOfOneEntryTakeNoBytes) {
   EXPECT_EQ(pack_row_gaps(rows[0].data(), 1, &untouched), &untouched);
   EXPECT_EQ(untouched, 0xab);
   const PackedRows packed = pack(rows);
-  EXPECT_EQ(packed.bytes.size(), 2u);  // one gap each in rows 1 and 4
+  EXPECT_EQ(packed.bytes.size(), 0u);  // all short
+  EXPECT_EQ(packed.short_ids.size(), 2u);  // one neighbour after the first each in rows 1 and 4
+  EXPECT_EQ(packed.offset[1], 0u);
+  EXPECT_EQ(packed.offset[4], 1u);
   for (size_t r = 0; r < rows.size(); ++r) EXPECT_EQ(decode(packed, r, rows[r]), rows[r]) << r;
   int calls = 0;
   EXPECT_EQ(packed.for_each_after_first(0, 1, 7, [&](LocalId) { return ++calls > 0; }), 0);
   EXPECT_EQ(calls, 0);
+}
+
+TEST(PackedRows, ShortRowsArePlacedInSlotOrderAtAnyThreadCount) {
+  // Lengths around the short-row bound and empty or one-entry rows, which take no place.
+  std::mt19937_64 rng(7);
+  std::vector<int64_t> lengths(1000);
+  for (int64_t& n : lengths) {
+    const uint64_t pick = rng() % 6;
+    n = pick == 0 ? 0 : pick == 1 ? 1 : pick == 2 ? PackedRows::kMaxShortRow : pick == 3 ? PackedRows::kMaxShortRow + 1
+                                                                                          : 2 + static_cast<int64_t>(rng() % 40);
+  }
+  std::vector<uint64_t> expected(lengths.size(), ~uint64_t{0});
+  uint64_t next = 0;
+  for (size_t r = 0; r < lengths.size(); ++r)
+    if (lengths[r] >= 2 && lengths[r] <= PackedRows::kMaxShortRow) {
+      expected[r] = next;
+      next += static_cast<uint64_t>(lengths[r] - 1);
+    }
+  for (int threads : {1, 2, 3, 7}) {
+    PackedRows packed;
+    packed.offset.assign(lengths.size(), ~uint64_t{0});
+    packed.place_short_rows(static_cast<int64_t>(lengths.size()), [&](int64_t r) { return lengths[r]; }, threads);
+    EXPECT_EQ(std::vector<uint64_t>(packed.offset.begin(), packed.offset.end()), expected) << threads;
+    EXPECT_EQ(packed.short_ids.size(), next) << threads;
+  }
 }
 
 TEST(PackedRows, HubRowsWithDuplicates) {
@@ -128,6 +176,7 @@ TEST(PackedRows, HubRowsWithDuplicates) {
   const std::vector<std::vector<LocalId>> rows{{1, 2}, hub, {4, 4, 4, 4}};
   const PackedRows packed = pack(rows);
   EXPECT_LT(packed.bytes.size(), static_cast<size_t>(kHubEntries) * 5 / 4);  // mostly one byte per gap
+  EXPECT_EQ(packed.short_ids.size(), 1u + 3u);
   for (size_t r = 0; r < rows.size(); ++r) EXPECT_EQ(decode(packed, r, rows[r]), rows[r]) << r;
   // Duplicates are gaps of 0: the row of four equal neighbours is three zero bytes.
   EXPECT_EQ(packed_row_bytes(rows[2].data(), 4), 3);
@@ -139,21 +188,26 @@ TEST(PackedRows, HubRowsWithDuplicates) {
 }
 
 TEST(PackedRows, StopsEarlyAtTheFirstMatch) {
-  const std::vector<LocalId> row{10, 11, 11, 20, 300, 70000, 70001};
-  const PackedRows packed = pack({row});
-  for (size_t target = 1; target < row.size(); ++target) {
-    std::vector<LocalId> seen;
-    const int64_t stopped = packed.for_each_after_first(0, static_cast<int64_t>(row.size()), row[0], [&](LocalId u) {
-      seen.push_back(u);
-      return u == row[target];
-    });
-    // Stops at the first entry equal to the target (the duplicate 11 stops at position 1).
-    const size_t first_equal = static_cast<size_t>(std::find(row.begin() + 1, row.end(), row[target]) - row.begin());
-    EXPECT_EQ(stopped, static_cast<int64_t>(first_equal));
-    EXPECT_EQ(seen, std::vector<LocalId>(row.begin() + 1, row.begin() + first_equal + 1));
+  // A short row, and a packed one that starts the same way.
+  std::vector<LocalId> long_row{10, 11, 11, 20, 300, 70000, 70001};
+  for (LocalId k = 0; static_cast<int64_t>(long_row.size()) <= PackedRows::kMaxShortRow; ++k) long_row.push_back(70100 + 3 * k);
+  for (const std::vector<LocalId>& row : {std::vector<LocalId>(long_row.begin(), long_row.begin() + 7), long_row}) {
+    const PackedRows packed = pack({row});
+    EXPECT_EQ(packed.bytes.empty(), PackedRows::is_short(static_cast<int64_t>(row.size())));
+    for (size_t target = 1; target < row.size(); ++target) {
+      std::vector<LocalId> seen;
+      const int64_t stopped = packed.for_each_after_first(0, static_cast<int64_t>(row.size()), row[0], [&](LocalId u) {
+        seen.push_back(u);
+        return u == row[target];
+      });
+      // Stops at the first entry equal to the target (the duplicate 11 stops at position 1).
+      const size_t first_equal = static_cast<size_t>(std::find(row.begin() + 1, row.end(), row[target]) - row.begin());
+      EXPECT_EQ(stopped, static_cast<int64_t>(first_equal));
+      EXPECT_EQ(seen, std::vector<LocalId>(row.begin() + 1, row.begin() + first_equal + 1));
+    }
+    const int64_t all = packed.for_each_after_first(0, static_cast<int64_t>(row.size()), row[0], [](LocalId) { return false; });
+    EXPECT_EQ(all, static_cast<int64_t>(row.size()) - 1);
   }
-  const int64_t all = packed.for_each_after_first(0, static_cast<int64_t>(row.size()), row[0], [](LocalId) { return false; });
-  EXPECT_EQ(all, static_cast<int64_t>(row.size()) - 1);
 }
 
 TEST(PackedRows, KeyTablesMapKeysToColumns) {
@@ -161,12 +215,14 @@ TEST(PackedRows, KeyTablesMapKeysToColumns) {
   const std::vector<LocalId> column_of_key{4, 9, 0, 7, 1, 8, 2, 6, 3, 5};
   std::vector<LocalId> key_of_column(column_of_key.size());
   for (size_t k = 0; k < column_of_key.size(); ++k) key_of_column[column_of_key[k]] = static_cast<LocalId>(k);
-  const std::vector<LocalId> columns{9, 7, 7, 8, 6, 5};  // keys 1, 3, 3, 5, 7, 9
+  // Keys 1, 3, 3, 5, 7, 9, then 9 again until the row is long enough to be packed.
+  std::vector<LocalId> columns{9, 7, 7, 8, 6, 5};
+  columns.resize(PackedRows::kMaxShortRow + 1, 5);
   std::vector<uint8_t> bytes(columns.size() * varint::kMaxBytes);
   auto key = [&](LocalId column) { return key_of_column[column]; };
   const int64_t size = pack_row_gaps(columns.data(), static_cast<int64_t>(columns.size()), key, bytes.data()) - bytes.data();
   EXPECT_EQ(size, packed_row_bytes(columns.data(), static_cast<int64_t>(columns.size()), key));
-  EXPECT_EQ(size, 5);
+  EXPECT_EQ(size, static_cast<int64_t>(columns.size()) - 1);  // every gap one byte
   PackedRows packed;
   packed.in_use = true;
   packed.bytes.assign(bytes.begin(), bytes.begin() + size);
@@ -176,7 +232,7 @@ TEST(PackedRows, KeyTablesMapKeysToColumns) {
   std::vector<LocalId> back(columns.size());
   packed.decode_row(0, static_cast<int64_t>(columns.size()), columns[0], back.data());
   EXPECT_EQ(back, columns);
-  EXPECT_EQ(packed.memory_bytes(), 5 + sizeof(uint64_t) + 20 * sizeof(LocalId));
+  EXPECT_EQ(packed.memory_bytes(), static_cast<size_t>(size) + sizeof(uint64_t) + 20 * sizeof(LocalId));
 }
 
 }  // namespace
