@@ -25,11 +25,11 @@ double kronecker_nonempty_row_share(int scale, int64_t nedges, int grid_cols) {
 
 double packed_bytes_per_entry(int scale) {
   // Measured on the Kronecker graphs with the degree sort, one process, the gaps and the short
-  // rows' ids together (graph/packed_rows.hpp): SCALE 16 1.295, 18 1.381, 20 1.507, 22 1.616, 24
-  // 1.735 (26: 1.884); odd SCALEs halfway. The gaps shrink relative to the column count as hubs
-  // grow, but the count grows: about 0.07 more per SCALE, taken as 0.08 beyond the measured range.
+  // rows' ids together (graph/packed_rows.hpp): SCALE 16 1.496, 18 1.499, 20 1.542, 22 1.685, 24
+  // 1.813; odd SCALEs halfway. The gaps shrink relative to the column count as hubs grow, but the
+  // count grows: about 0.07 more per SCALE, taken as 0.08 beyond the measured range.
   constexpr int kFirst = 16, kLast = 24;
-  constexpr double kMeasured[] = {1.295, 1.338, 1.381, 1.444, 1.507, 1.562, 1.616, 1.676, 1.735};
+  constexpr double kMeasured[] = {1.496, 1.498, 1.499, 1.521, 1.542, 1.614, 1.685, 1.749, 1.813};
   constexpr double kPerScaleBeyond = 0.08;
   if (scale <= kFirst) return kMeasured[0];
   if (scale <= kLast) return kMeasured[scale - kFirst];

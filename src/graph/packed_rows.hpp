@@ -104,7 +104,7 @@ inline const uint8_t* skip(const uint8_t* in, int64_t count, uint32_t& sum) {
 }  // namespace varint
 
 struct PackedRows {
-  static constexpr int64_t kMaxShortRow = 16;  // entries of the longest row kept in short_ids
+  static constexpr int64_t kMaxShortRow = 32;  // entries of the longest row kept in short_ids
   static bool is_short(int64_t entries) { return entries <= kMaxShortRow; }
 
   bool in_use = false;            // the graph's neighbours are these (LocalGraph::neighbors is empty)
