@@ -99,9 +99,8 @@ void DistributedBfs::list_row_pieces(int t) {
     if (row.begin == row.end) continue;
     const LocalId first = graph_.first_neighbors[row.slot];
     if (PackedRows::is_short(row.end - row.begin)) {
-      RowPiece piece{x, row.begin, row.end, nullptr, 0, first, true};
-      piece.short_ids = row.end - row.begin > 1 ? packed.short_row(row.slot) : nullptr;
-      listed.push_back(piece);
+      const LocalId* ids = row.end - row.begin > 1 ? packed.short_row(row.slot) : nullptr;
+      listed.push_back(RowPiece{x, row.begin, row.end, nullptr, 0, first, true, ids});
       continue;
     }
     PackedRows::Reader reader = packed.after_first(row.slot, first);
