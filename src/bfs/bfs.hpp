@@ -171,6 +171,7 @@ class DistributedBfs {
   };
   static constexpr int64_t kEdgesPerPiece = 1024;  // top-down work item size with lb-topdown
   static constexpr int64_t kPiecesPerChunk = 4;  // top-down dynamic-schedule unit
+  static constexpr int64_t kRowsPerListChunk = 16;  // frontier rows a thread takes at a time to list their pieces
   std::vector<std::vector<RowPiece>> thread_pieces_;  // top-down work items, listed per thread
   Bitmap column_frontier_;            // frontier over this grid column's vertex range (R > 1)
   std::vector<uint64_t> hosted_frontier_;  // row-major layout: the column's block from its owner

@@ -77,14 +77,15 @@ int64_t DistributedBfs::expand_row_frontier(comm::ThreadBuckets& buckets, comm::
 void DistributedBfs::list_row_pieces(int t) {
   // Work items: whole rows (Algorithm 4), or with `lb-topdown` rows longer than kEdgesPerPiece
   // cut into pieces, so one high-degree frontier vertex no longer keeps one thread busy while the
-  // others wait (the load balancing of Nakao et al. 2021, section 4.4). Each thread lists the
-  // items of its share of the frontier (finding a row's extent is a random access), then all
-  // threads take items from the concatenation of the lists.
+  // others wait (the load balancing of Nakao et al. 2021, section 4.4). The threads list the
+  // items of the frontier's rows, taking a few rows at a time (finding a row's extent is a random
+  // access; listing a packed hub row passes over its gaps, and the hubs come first after the
+  // degree-order renumbering), then all threads take items from the concatenation of the lists.
   const int64_t nfrontier = static_cast<int64_t>(gathered_.size());
   std::vector<RowPiece>& listed = thread_pieces_[t];
   listed.clear();
   const PackedRows& packed = graph_.packed;
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, kRowsPerListChunk)
   for (int64_t k = 0; k < nfrontier; ++k) {
     const LocalId x = gathered_[k];
     const RowIndex::Extent row = graph_.rows.extent(x);

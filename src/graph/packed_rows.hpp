@@ -23,6 +23,7 @@
 // rows read past their first neighbour have at most 4 entries), for 4 instead of about 2.5-2.8
 // bytes per entry on the tenth or so of the entries they hold.
 #pragma once
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -72,24 +73,43 @@ inline const uint8_t* get(const uint8_t* in, uint32_t& value) {
 }
 
 // Skips `count` values, adding their sum to `sum`; returns where the next value starts. Eight
-// one-byte values are summed at a time (a hub row's gaps are almost all one byte): an 8-byte load
-// never reads past the values, since each of them takes at least one byte.
+// bytes at a time while the values in them take one or two bytes each (the gaps of a hub row's
+// sorted neighbours nearly always do): the word's values that end in it are counted by their last
+// bytes and summed as two byte sums, the second bytes' weighted by 2^7. An 8-byte load never reads
+// past the values while at least eight are left, since each of them takes at least one byte.
 inline const uint8_t* skip(const uint8_t* in, int64_t count, uint32_t& sum) {
   constexpr int64_t kWordBytes = sizeof(uint64_t);
   constexpr int kByteBits = 8;
   constexpr uint64_t kContinueBits = 0x8080808080808080ULL;
+  constexpr uint64_t kPayloadBytes = 0x7f7f7f7f7f7f7f7fULL;
   constexpr uint64_t kEvenBytes = 0x00ff00ff00ff00ffULL;
   constexpr uint64_t kLaneSum = 0x0001000100010001ULL;  // multiplier adding four 16-bit lanes
   constexpr int kTopLane = 48;
+  auto byte_sum = [&](uint64_t x) {  // bytes of at most 7 bits: four pair sums <= 254
+    const uint64_t pairs = (x & kEvenBytes) + ((x >> kByteBits) & kEvenBytes);
+    return static_cast<uint32_t>((pairs * kLaneSum) >> kTopLane);
+  };
   while (count > 0) {
     if (count >= kWordBytes) {
       uint64_t word;
       std::memcpy(&word, in, sizeof(word));
-      if (!(word & kContinueBits)) {
-        const uint64_t pairs = (word & kEvenBytes) + ((word >> kByteBits) & kEvenBytes);  // four sums <= 254
-        sum += static_cast<uint32_t>((pairs * kLaneSum) >> kTopLane);
+      const uint64_t continues = word & kContinueBits;
+      if (!continues) {  // eight one-byte values
+        sum += byte_sum(word);
         in += kWordBytes;
         count -= kWordBytes;
+        continue;
+      }
+      if (!(continues & (continues << kByteBits))) {  // no value of three bytes or more starts here
+        const uint64_t ends = ~word & kContinueBits;    // the last byte of each value
+        const int bits = 64 - std::countl_zero(ends);  // through the last value that ends in the word
+        const uint64_t whole = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+        const uint64_t payload = word & whole & kPayloadBytes;
+        constexpr uint64_t kWholeByte = 0xff;  // spreads bit 0 of each byte over the byte
+        const uint64_t second_bytes = ((continues << kByteBits) >> (kByteBits - 1)) * kWholeByte;
+        sum += byte_sum(payload & ~second_bytes) + (byte_sum(payload & second_bytes) << kPayloadBits);
+        in += bits / kByteBits;
+        count -= std::popcount(ends);
         continue;
       }
     }

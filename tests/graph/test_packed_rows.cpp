@@ -121,6 +121,32 @@ TEST(Varint, RandomGapsOfEveryWidthRoundTrip) {
   }
 }
 
+TEST(Varint, SkippingMixedWidthsLandsOnEveryValue) {
+  // Runs of one- and two-byte gaps in any mix, with a three-byte one now and then: every word of
+  // the fast skip (all one byte, one or two bytes with a value running over the word's end, or
+  // the fallback) and every stopping place inside a word.
+  std::mt19937_64 rng(2021);
+  for (int mix : {0, 1, 2}) {
+    std::vector<LocalId> keys{static_cast<LocalId>(rng() % 100)};
+    while (keys.size() < 3000) {
+      const uint64_t pick = rng() % 100;
+      const uint32_t gap = pick < static_cast<uint64_t>(50 - 20 * mix) ? static_cast<uint32_t>(rng() % 128)
+                           : pick < 98          ? 128 + static_cast<uint32_t>(rng() % ((1U << 14) - 128))
+                                                : (1U << 14) + static_cast<uint32_t>(rng() % 1000);
+      keys.push_back(keys.back() + gap);
+    }
+    const PackedRows packed = pack({keys});
+    for (int64_t count = 0; count < static_cast<int64_t>(keys.size()); ++count) {
+      PackedRows::Reader reader = packed.after_first(0, keys[0]);
+      reader.skip(count);
+      ASSERT_EQ(reader.key(), keys[count]) << mix << " " << count;
+      if (count + 1 < static_cast<int64_t>(keys.size())) {
+        ASSERT_EQ(reader.next(), keys[count + 1]) << mix << " " << count;
+      }
+    }
+  }
+}
+
 TEST(PackedRows, RowsOfOneEntryTakeNoBytes) {
   const std::vector<std::vector<LocalId>> rows{{7}, {3, 9}, {kMaxGap}, {0}, {5, 5}};
   EXPECT_EQ(packed_row_bytes(rows[0].data(), 1), 0);
