@@ -58,12 +58,26 @@ double estimated_bfs_bytes_per_rank(const GraphShape& shape, const Distribution&
   return estimate_bfs_memory(shape, d, options, node_bytes_per_rank).peak();
 }
 
+bool auto_packs_rows(const Distribution& d, const GraphOptions& options, bool plain_rows_fit, int64_t plain_passes,
+                     int64_t packed_passes) {
+  if (!plain_rows_fit) return true;
+  const bool keys_are_column_ids = d.R == 1 && options.reorder && options.degree_sort;
+  return keys_are_column_ids && packed_passes < plain_passes;
+}
+
 bool packed_rows_chosen(CompressChoice choice, const GraphShape& shape, const Distribution& d, const GraphOptions& options) {
   if (choice != CompressChoice::kAuto) return choice == CompressChoice::kOn;
-  GraphOptions plain = options;
+  GraphOptions plain = options, packed = options;
   plain.compress = false;
-  const double plain_bytes = estimated_bfs_bytes_per_rank(shape, d, plain, this_node_bytes_per_rank());
-  return !every_node_has_room(plain_bytes, kMostMemoryShare, MPI_COMM_WORLD);
+  packed.compress = true;
+  const double node_bytes = this_node_bytes_per_rank();
+  const double plain_bytes = estimated_bfs_bytes_per_rank(shape, d, plain, node_bytes);
+  const bool plain_rows_fit = every_node_has_room(plain_bytes, kMostMemoryShare, MPI_COMM_WORLD);
+  const int threads = omp_get_max_threads();
+  // Kernel 1 takes the most passes any rank asks for.
+  int64_t passes[2] = {choose_slabs(shape, d, plain, node_bytes, threads), choose_slabs(shape, d, packed, node_bytes, threads)};
+  MPI_Allreduce(MPI_IN_PLACE, passes, 2, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+  return auto_packs_rows(d, options, plain_rows_fit, passes[0], passes[1]);
 }
 
 namespace {

@@ -19,11 +19,11 @@
 
 namespace g500 {
 
-// Packed rows (graph/packed_rows.hpp) save memory and cost the search speed (a third on one
-// process, more on grids of several rows, whose packed rows decode through key tables, on the
-// development machine): `auto` packs the rows only when the run with plain rows would not fit in
-// most of the node's memory (kMostMemoryShare, graph/memory_plan.hpp), so that a run that fits
-// gets the faster search.
+// Packed rows (graph/packed_rows.hpp) save memory; on one grid row they search about as fast as
+// plain rows, on grids of several rows they decode through key tables and cost the search speed.
+// `auto` packs the rows when the run with plain rows would not fit in most of the node's memory
+// (kMostMemoryShare, graph/memory_plan.hpp), and on one grid row also when plain rows would take
+// kernel 1 more passes over the input (choose_slabs).
 enum class CompressChoice { kAuto, kOn, kOff };
 
 struct BenchmarkConfig : RunConfig {
@@ -91,8 +91,14 @@ double estimated_bfs_bytes_per_rank(const GraphShape& shape, const Distribution&
                                     double node_bytes_per_rank);
 // Collective: this node's memory over the ranks on it.
 double this_node_bytes_per_rank();
-// Collective: whether the rows are packed (`choice` auto: when the run's peak with plain rows,
-// estimated on `d`, would exceed kMostMemoryShare of any node's memory).
+// `auto`'s choice: packed rows when plain ones do not fit (`plain_rows_fit`: the run's peak with
+// plain rows within kMostMemoryShare of every node's memory) or, where the sort keys are the
+// column ids (one grid row, `reorder` and `degree-sort`), when packed rows take kernel 1 fewer
+// passes over the input (choose_slabs, the most over the ranks).
+bool auto_packs_rows(const Distribution& d, const GraphOptions& options, bool plain_rows_fit, int64_t plain_passes,
+                     int64_t packed_passes);
+// Collective: whether the rows are packed (`choice` auto: auto_packs_rows with the run's
+// estimates on `d`).
 bool packed_rows_chosen(CompressChoice choice, const GraphShape& shape, const Distribution& d, const GraphOptions& options);
 
 // Collective. Validation failures end the root loop and are reported in the result.

@@ -30,8 +30,9 @@ int run_bfs_command(int argc, char** argv) {
   app.add_option("--disable", disabled, "switch off techniques of Nakao et al. 2021, section 4, comma-separated: " + switchable_list());
   std::string compress_text = "auto";
   auto* compress_option = app.add_option("--compress", compress_text,
-                                         "packed rows: on (less memory), off (a faster search), auto (on only when "
-                                         "plain rows would not fit in 85 % of the node's memory)")
+                                         "packed rows: on (less memory), off (plain rows), auto (on when plain rows "
+                                         "would not fit in 85 % of the node's memory, or on one grid row would take "
+                                         "kernel 1 more passes)")
                               ->capture_default_str();
   require_range(app.add_option("--kernel1-passes", config.graph.passes,
                                 "passes of kernel 1 over the input edges, each keeping one slab of rows (default: the "
