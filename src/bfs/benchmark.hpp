@@ -19,7 +19,7 @@
 
 namespace g500 {
 
-// Packed rows (graph/packed_rows.hpp) save memory; on one grid row they search about as fast as
+// Packed rows (graph/packed_rows.hpp) save memory; on one grid row they search nearly as fast as
 // plain rows, on grids of several rows they decode through key tables and cost the search speed.
 // `auto` packs the rows when the run with plain rows would not fit in most of the node's memory
 // (kMostMemoryShare, graph/memory_plan.hpp), and on one grid row also when plain rows would take
