@@ -61,8 +61,7 @@ double estimated_bfs_bytes_per_rank(const GraphShape& shape, const Distribution&
 bool auto_packs_rows(const Distribution& d, const GraphOptions& options, bool plain_rows_fit, int64_t plain_passes,
                      int64_t packed_passes) {
   if (!plain_rows_fit) return true;
-  const bool keys_are_column_ids = d.R == 1 && options.reorder && options.degree_sort;
-  return keys_are_column_ids && packed_passes < plain_passes;
+  return sort_keys_are_column_ids(options, d) && packed_passes < plain_passes;
 }
 
 bool packed_rows_chosen(CompressChoice choice, const GraphShape& shape, const Distribution& d, const GraphOptions& options) {

@@ -94,6 +94,13 @@ struct GraphOptions {
   Layout layout = Layout::kYoo;  // Yoo's distribution (Nakao et al. 2021, section 4.3); kRowMajor with `yoo` off
 };
 
+// Whether the rows' sort keys are the graph's column ids: with `degree-sort` and `reorder` on a
+// grid of one row, the renumbered column ids already run in descending degree, so packed rows need
+// no key tables (graph/packed_rows.hpp).
+inline bool sort_keys_are_column_ids(const GraphOptions& options, const Distribution& d) {
+  return options.degree_sort && options.reorder && d.R == 1;
+}
+
 // Kernel 1: builds every process's block from the distributed edge source (collective).
 LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, const GraphOptions& options = {});
 

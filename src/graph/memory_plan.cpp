@@ -49,7 +49,7 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   GraphMemory m;
   const double row_index = options.bcsr ? (nonempty + 1) * kWord + rows / 8 + (rows / kBitsPerWord + 1) * kWord
                                         : (rows + 1) * kWord;
-  const bool key_tables = options.degree_sort && !(options.reorder && d.R == 1);
+  const bool key_tables = options.degree_sort && !sort_keys_are_column_ids(options, d);
   const double filled_rows =
       options.compress ? entries * (shape.scale > 0 ? packed_bytes_per_entry(shape.scale) : kId)  // other graphs: 4-byte gaps
                        : entries * kId;
@@ -91,7 +91,7 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   // Pass 1 counts every row; the fill needs the forward maps and the sort keys of the columns
   // (with the degree order on one grid row the keys are the renumbered ids: the column map itself).
   const double counting = rows * kWord;
-  const bool keys_are_column_map = options.degree_sort && options.reorder && d.R == 1;
+  const bool keys_are_column_map = sort_keys_are_column_ids(options, d);
   const double filling = (options.reorder ? row_maps + col_maps : 0) * kId +
                          ((options.degree_sort || options.compress) && !keys_are_column_map ? cols * kId : 0);
   m.row_tables = filling;  // the row lengths are gone by then (or are the owned degrees: in the graph)
