@@ -68,6 +68,7 @@ struct BenchmarkResult : RunSummary {
     size_t gaps = 0, offsets = 0, key_tables = 0, first_neighbors = 0, plain_neighbors = 0, short_rows = 0;
   } packed_max_rank;
   int64_t kernel1_passes = 1;             // passes over the input edges (kernel 1's slabs)
+  Kernel1Steps kernel1_seconds_max_rank;   // each step of kernel 1 on its slowest rank
   // The peak of each part of the run, measured (0: the system could not tell them apart) and
   // estimated; largest over ranks.
   size_t kernel1_peak_rss_bytes_max_rank = 0, search_peak_rss_bytes_max_rank = 0;

@@ -59,9 +59,19 @@ void print_graph_memory(FILE* out, const BenchmarkResult& result) {
                  static_cast<double>(result.graph_bytes_max_rank) * result.ranks / static_cast<double>(result.input_edges));
   std::fprintf(out, "  kernel 1 read the input edges %lld time%s (one slab of rows per pass)\n",
                static_cast<long long>(result.kernel1_passes), result.kernel1_passes == 1 ? "" : "s");
+  std::fprintf(out, "kernel 1 time per step (slowest rank):");
+  for (int k = 0; k < Kernel1Steps::kCount; ++k)
+    std::fprintf(out, " %s %.2f s%s", Kernel1Steps::kNames[k], result.kernel1_seconds_max_rank.seconds[k],
+                 k + 1 < Kernel1Steps::kCount ? "," : "\n");
 }
 
 namespace {
+
+nlohmann::json kernel1_steps_json(const Kernel1Steps& steps) {
+  nlohmann::json j = nlohmann::json::object();
+  for (int k = 0; k < Kernel1Steps::kCount; ++k) j[Kernel1Steps::kNames[k]] = steps.seconds[k];
+  return j;
+}
 
 // --trace: direction, frontier, edges examined, time and bytes of each level.
 nlohmann::json levels_json(const RootResult& r, const table3::Model& model) {
@@ -109,6 +119,7 @@ nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult&
   j["energy"] = energy_json(result.energy, j["summary"]["harmonic_mean_TEPS"].get<double>());
   j["memory"] = {{"graph_bytes_max_rank", result.graph_bytes_max_rank},
                  {"kernel1_passes", result.kernel1_passes},
+                 {"kernel1_seconds_max_rank", kernel1_steps_json(result.kernel1_seconds_max_rank)},
                  {"graph_arrays_max_rank",
                   {{"row_starts", result.row_index_max_rank.row_starts},
                    {"bitmap", result.row_index_max_rank.bitmap},

@@ -12,6 +12,7 @@
 // pass over the input (the generator is random-access). One slab when the entries fit, so the
 // edges are generated once; the number of slabs trades passes for memory. No access per entry
 // lands at a random place of a whole-graph array except the lookup of the neighbour's sort key.
+#include <mpi.h>
 #include <omp.h>
 
 #include <algorithm>
@@ -532,8 +533,9 @@ struct BucketFill {
   const LocalId* key_of_entry_column;  // original column-local id -> key (null: input order)
   int key_bits;
 
+  // Adds the time spent making mirrors to mirror_seconds.
   template <class Sink>
-  void run(BucketedEntries& kept, SlabMirrors* mirrors, Sink& sink, LocalId* plain_neighbors) const {
+  void run(BucketedEntries& kept, SlabMirrors* mirrors, Sink& sink, LocalId* plain_neighbors, double& mirror_seconds) const {
     ReleaseBehindFill release(kept);
     std::optional<ReleaseBehindFill> release_mirrors;
     if (mirrors) release_mirrors.emplace(mirrors->entries);
@@ -550,7 +552,11 @@ struct BucketFill {
     const int64_t per_group = std::max<int64_t>(1, (kept.buckets() + groups - 1) / groups);
     for (int64_t lo = 0; lo < kept.buckets() || lo == 0; lo += per_group) {
       const int64_t hi = std::min(kept.buckets(), lo + per_group);
-      if (mirrors) mirrors->make(kept, lo, hi);
+      if (mirrors) {
+        const double start = MPI_Wtime();
+        mirrors->make(kept, lo, hi);
+        mirror_seconds += MPI_Wtime() - start;
+      }
 #pragma omp parallel for schedule(dynamic, 1)
       for (int64_t local = lo; local < hi; ++local) {
         const int thread = omp_get_thread_num();
@@ -704,20 +710,30 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
   };
 
   const int64_t chunk_edges = options.chunk_edges > 0 ? options.chunk_edges : kChunkEdges;
+  Kernel1Steps& seconds = g.kernel1_seconds;
   auto keep_slab = [&](int64_t s, int64_t* other_lengths) {
     if (mirror) router.mirror_rows(slab_rows(s).first, slab_rows(s).second, s == 0);  // pass 1 counts the mirrors
     auto kept = std::make_unique<BucketedEntries>(buckets, slabs.first_bucket(s), slabs.end_bucket(s), expected_per_slab,
                                                   d.col_set_size(), options.direct_write_buckets);
+    RoutingSeconds routing;
     for_each_routed_chunk(
-        source, grid.world(), router, buffer, g.input_read_seconds,
-        [&](const uint64_t* entries, int64_t n) { kept->append_chunk(entries, n, other_lengths); }, chunk_edges);
+        source, grid.world(), router, buffer, routing,
+        [&](const uint64_t* entries, int64_t n) {
+          const double start = MPI_Wtime();
+          kept->append_chunk(entries, n, other_lengths);
+          seconds[Kernel1Steps::kBucket] += MPI_Wtime() - start;
+        },
+        chunk_edges);
     kept->appended_all();
+    seconds[Kernel1Steps::kGenerate] += routing.read;
+    seconds[Kernel1Steps::kRoute] += routing.route;
     return kept;
   };
   // Counted at random places (the other slabs' entries, the mirrors): on huge pages.
   std::vector<int64_t> lengths;
   assign_huge(lengths, static_cast<size_t>(nrows), int64_t{0});
   std::unique_ptr<BucketedEntries> kept = keep_slab(0, slabs.count > 1 || mirror ? lengths.data() : nullptr);
+  const double plan_start = MPI_Wtime();
   count_rows(*kept, lengths.data());
   ForwardMaps forward;
   plan_rows(g, std::move(lengths), grid, options, forward);
@@ -770,6 +786,7 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
     g.neighbors.resize(entries);
     plain.emplace(PlainRowSink{g.rows, g.neighbors.data(), options.degree_sort ? &order : nullptr});
   }
+  seconds[Kernel1Steps::kPlan] += MPI_Wtime() - plan_start;
   for (int64_t s = 0; s < slabs.count; ++s) {
     if (s > 0) {  // only this slab's entries are routed
       router.keep_rows(slab_rows(s).first, slab_rows(s).second);
@@ -781,11 +798,13 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
                       std::max(expected_per_slab, kept->entries()), d, grid, router, fill.key_of_entry_column,
                       options.direct_write_buckets);
     SlabMirrors* made = mirrors ? &*mirrors : nullptr;
+    const double fill_start = MPI_Wtime(), mirror_before = seconds[Kernel1Steps::kMirror];
     if (packed)
-      fill.run(*kept, made, *packed, nullptr);
+      fill.run(*kept, made, *packed, nullptr, seconds[Kernel1Steps::kMirror]);
     else
-      fill.run(*kept, made, *plain, g.neighbors.data());
+      fill.run(*kept, made, *plain, g.neighbors.data(), seconds[Kernel1Steps::kMirror]);
     kept.reset();
+    seconds[Kernel1Steps::kFill] += MPI_Wtime() - fill_start - (seconds[Kernel1Steps::kMirror] - mirror_before);
   }
   if (packed) g.packed.bytes.resize(static_cast<size_t>(stream_end.load()));
   else g.first_neighbors = first_neighbors_of(g);

@@ -234,12 +234,18 @@ class Router {
 };
 
 
+// Where for_each_routed_chunk spent its time, added up over its calls.
+struct RoutingSeconds {
+  double read = 0;   // reading (generating) the input edges
+  double route = 0;  // making the entries and sending them to their processes
+};
+
 // Calls body(entries, count) with the entries this process receives for every chunk of every
 // rank's share (chunks of `chunk_edges` input edges); every rank makes the same number of calls
 // because routing is collective.
 template <class Body>
 void for_each_routed_chunk(const EdgeSource& source, MPI_Comm comm, Router& router, RawBuffer<gen::Edge>& buffer,
-                           double& read_seconds, Body body, int64_t chunk_edges = kChunkEdges) {
+                           RoutingSeconds& seconds, Body body, int64_t chunk_edges = kChunkEdges) {
   int64_t chunks = (source.local_count + chunk_edges - 1) / chunk_edges;
   MPI_Allreduce(MPI_IN_PLACE, &chunks, 1, MPI_INT64_T, MPI_MAX, comm);
   gen::Edge* edges = buffer.get(std::min(source.local_count, chunk_edges));
@@ -248,10 +254,13 @@ void for_each_routed_chunk(const EdgeSource& source, MPI_Comm comm, Router& rout
     const int64_t count = std::min(source.local_count - offset, chunk_edges);
     const double start = MPI_Wtime();
     if (count > 0) source.read(offset, count, edges);
-    read_seconds += MPI_Wtime() - start;
+    const double read = MPI_Wtime();
     int64_t received = 0;
     const uint64_t* entries = router.route(edges, count, received);
+    const double routed = MPI_Wtime();
     body(entries, received);
+    seconds.read += read - start;
+    seconds.route += routed - read;
   }
 }
 

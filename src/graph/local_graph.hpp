@@ -4,6 +4,7 @@
 // stored (at the two processes that own them); duplicate edges are kept, as the reference does.
 #pragma once
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -18,6 +19,25 @@
 #include "util/large_array.hpp"
 
 namespace g500 {
+
+// Seconds one rank spent in each step of kernel 1 (graph/build_graph.cpp), added up over its
+// passes over the input.
+struct Kernel1Steps {
+  enum Step {
+    kGenerate,  // reading (generating) the input edges
+    kRoute,     // making the entries and sending them to their processes
+    kBucket,    // keeping a slab's entries by row bucket, counting the other rows
+    kPlan,      // row lengths, renumbering, row index, sort keys, packed layout
+    kMirror,    // making the mirror entries of the edges kept once
+    kFill,      // sorting each bucket's entries and writing its rows
+    kCount
+  };
+  static constexpr std::array<const char*, kCount> kNames{"generate", "route", "bucket", "plan", "mirror", "fill"};
+  std::array<double, kCount> seconds{};
+
+  double& operator[](Step step) { return seconds[step]; }
+  double operator[](Step step) const { return seconds[step]; }
+};
 
 struct LocalGraph {
   Distribution dist;
@@ -37,7 +57,7 @@ struct LocalGraph {
   int64_t local_entries = 0;          // edge entries of this block
   int64_t kernel1_slabs = 1;          // passes kernel 1 made over its input
   int64_t global_directed_edges = 0;  // 2 x (input edges that are not self-loops)
-  double input_read_seconds = 0;      // time kernel 1 spent reading (generating) its input edges
+  Kernel1Steps kernel1_seconds;       // where kernel 1's time went on this rank
 
   // Between original ids and the graph's ids (the same when not renumbered).
   int64_t owned_local(int64_t original_offset) const {

@@ -145,9 +145,9 @@ EdgeCheck check_entries(const EdgeSource& source, const Distribution& d, const P
   EntryCheck<Rows, Target> check{d, row_word.data(), col_depth.data(), target, tree_edge_seen.data()};
   Router router(d, grid);
   RawBuffer<gen::Edge> buffer;
-  double read_seconds = 0;
+  RoutingSeconds seconds;
   for_each_routed_chunk(
-      source, grid.world(), router, buffer, read_seconds, [&](const uint64_t* entries, int64_t n) { check(entries, n); },
+      source, grid.world(), router, buffer, seconds, [&](const uint64_t* entries, int64_t n) { check(entries, n); },
       options.chunk_edges);
   EdgeCheck result;
   result.reached_entries = check.reached_entries;

@@ -160,6 +160,22 @@ TEST(BfsCli, Kernel1PassesAreChosenAndGiveTheSameGraph) {
       runs[k] = nlohmann::json::parse(testing::read_file(dir + "/run.json"));
       EXPECT_EQ(runs[k]["memory"]["kernel1_passes"], passes[k]);
       EXPECT_TRUE(runs[k]["summary"]["validation_passed"]);
+      // Kernel 1's time per step: every step named, generation equal to graph_generation, and on
+      // one rank the steps add up to no more than the construction time.
+      EXPECT_NE(r.out.find("kernel 1 time per step (slowest rank): generate "), std::string::npos) << r.out;
+      const auto& steps = runs[k]["memory"]["kernel1_seconds_max_rank"];
+      double sum = 0;
+      for (const char* step : {"generate", "route", "bucket", "plan", "mirror", "fill"}) {
+        ASSERT_TRUE(steps.contains(step)) << steps;
+        EXPECT_GE(steps[step].get<double>(), 0) << step;
+        sum += steps[step].get<double>();
+      }
+      EXPECT_EQ(steps.size(), 6u) << steps;
+      EXPECT_GT(steps["generate"].get<double>(), 0);
+      EXPECT_GT(steps["fill"].get<double>(), 0);
+      EXPECT_GT(steps["mirror"].get<double>(), 0);  // the edges inside a slab are kept once
+      EXPECT_EQ(steps["generate"].get<double>(), runs[k]["summary"]["graph_generation"].get<double>());
+      if (ranks == 1) EXPECT_LE(sum, runs[k]["summary"]["construction_time"].get<double>());
     }
     const auto vec = testing::load_graph_vector(14);
     for (const auto& run : runs)
