@@ -546,7 +546,7 @@ struct BucketFill {
     std::vector<Scratch> scratch(threads);
     for (Scratch& sc : scratch) {
       sc.cursor.resize(size_t{1} << buckets.shift);
-      sc.digit_count.resize(size_t{1} << digit_bits);
+      sc.digit_count.resize(static_cast<size_t>(passes) << digit_bits);
     }
     const int64_t groups = mirrors ? mirrors->groups : 1;
     const int64_t per_group = std::max<int64_t>(1, (kept.buckets() + groups - 1) / groups);
@@ -620,23 +620,39 @@ struct BucketFill {
         items[k] = (static_cast<uint64_t>(key_of_entry_column[static_cast<LocalId>(e)]) << 32) | (e >> 32);
       }
     }
+    // One read of the items counts the digits of every radix pass and the rows' lengths: the
+    // counts do not depend on the order.
+    const uint64_t mask = (uint64_t{1} << digit_bits) - 1;
+    const int64_t digits = int64_t{1} << digit_bits;
+    std::fill(sc.digit_count.begin(), sc.digit_count.end(), 0);
+    std::fill(cursor.begin(), cursor.begin() + nrows_here, 0);
+    int64_t* count0 = sc.digit_count.data();
+    if (passes == 2) {  // keys of up to 26 bits: SCALE 26 on one process and below
+      int64_t* count1 = count0 + digits;
+      for (int64_t k = 0; k < n; ++k) {
+        ++count0[(items[k] >> 32) & mask];
+        ++count1[(items[k] >> (32 + digit_bits)) & mask];
+        ++cursor[static_cast<uint32_t>(items[k])];
+      }
+    } else {
+      for (int64_t k = 0; k < n; ++k) {
+        for (int p = 0; p < passes; ++p) ++count0[p * digits + ((items[k] >> (32 + p * digit_bits)) & mask)];
+        ++cursor[static_cast<uint32_t>(items[k])];
+      }
+    }
     for (int p = 0; p < passes; ++p) {
       const int low = 32 + p * digit_bits;
-      const uint64_t mask = (uint64_t{1} << digit_bits) - 1;
-      std::fill(sc.digit_count.begin(), sc.digit_count.end(), 0);
-      for (int64_t k = 0; k < n; ++k) ++sc.digit_count[(items[k] >> low) & mask];
+      int64_t* count = count0 + p * digits;
       int64_t total = 0;
-      for (int64_t& c : sc.digit_count) {
-        const int64_t here = c;
-        c = total;
+      for (int64_t d = 0; d < digits; ++d) {
+        const int64_t here = count[d];
+        count[d] = total;
         total += here;
       }
-      for (int64_t k = 0; k < n; ++k) spare[sc.digit_count[(items[k] >> low) & mask]++] = items[k];
+      for (int64_t k = 0; k < n; ++k) spare[count[(items[k] >> low) & mask]++] = items[k];
       std::swap(items, spare);
     }
     // Deal the sorted keys to their rows (a bucket-local CSR), then hand each row to the sink.
-    std::fill(cursor.begin(), cursor.begin() + nrows_here, 0);
-    for (int64_t k = 0; k < n; ++k) ++cursor[static_cast<uint32_t>(items[k])];
     int64_t total = 0;
     for (int64_t r = 0; r < nrows_here; ++r) {
       const int64_t here = cursor[r];
