@@ -35,6 +35,7 @@
 #include "graph/row_buckets.hpp"
 #include "util/fast_divisor.hpp"
 #include "util/huge_pages.hpp"
+#include "util/large_array.hpp"
 #include "util/memory.hpp"
 #include "util/page_release.hpp"
 
@@ -158,7 +159,7 @@ class BucketedEntries {
     append(T, [&](int t) { return std::pair{in + n * t / T, in + n * (t + 1) / T}; }, other_lengths);
   }
   // Appends entries made by the threads, thread t's in parts[t] (one per thread).
-  void append_per_thread(const std::vector<std::vector<uint64_t>>& parts) {
+  void append_per_thread(const std::vector<LargeArray<uint64_t>>& parts) {
     append(static_cast<int>(parts.size()), [&](int t) { return std::pair{parts[t].data(), parts[t].data() + parts[t].size()}; },
            nullptr);
   }
@@ -415,29 +416,35 @@ class SlabMirrors {
   // mirror(u, v) for every kept entry (v, u) of buckets [lo, hi) whose mirror row u is in the
   // slab (global ids), thread t's in made[t].
   template <class T, class F>
-  void make_per_thread(const BucketedEntries& kept, int64_t lo, int64_t hi, std::vector<std::vector<T>>& made, F mirror) {
+  void make_per_thread(const BucketedEntries& kept, int64_t lo, int64_t hi, std::vector<LargeArray<T>>& made, F mirror) {
     made.resize(omp_get_max_threads());
     for (auto& m : made) m.clear();  // keeps the capacity for the next group
 #pragma omp parallel for schedule(dynamic, 1)
     for (int64_t b = lo; b < hi; ++b) {
-      std::vector<T>& mine = made[omp_get_thread_num()];
+      LargeArray<T>& mine = made[omp_get_thread_num()];
       kept.for_each_segment(b, [&](const uint64_t* in, int64_t n) {
+        // Room for the whole batch (not zeroed), written through a pointer: push_back would
+        // reload the array's end after every store.
+        const size_t at = mine.size();
+        mine.resize(at + static_cast<size_t>(n));
+        T* out = mine.data() + at;
         if (one_process_) {
           for (int64_t k = 0; k < n; ++k)
-            if (static_cast<uint64_t>(entry_col(in[k])) - slab_first_ < slab_span_) mine.push_back(mirror(entry_col(in[k]), entry_row(in[k])));
-          return;
+            if (static_cast<uint64_t>(entry_col(in[k])) - slab_first_ < slab_span_) *out++ = mirror(entry_col(in[k]), entry_row(in[k]));
+        } else {
+          for (int64_t k = 0; k < n; ++k) {
+            const int64_t u = d_.global_from_col_local(entry_col(in[k]), d_.col);
+            if (static_cast<uint64_t>(d_.row_local(u)) - slab_first_ < slab_span_)
+              *out++ = mirror(u, d_.global_from_row_local(entry_row(in[k]), d_.row));
+          }
         }
-        for (int64_t k = 0; k < n; ++k) {
-          const int64_t u = d_.global_from_col_local(entry_col(in[k]), d_.col);
-          if (static_cast<uint64_t>(d_.row_local(u)) - slab_first_ < slab_span_)
-            mine.push_back(mirror(u, d_.global_from_row_local(entry_row(in[k]), d_.row)));
-        }
+        mine.resize(static_cast<size_t>(out - mine.data()));
       });
     }
   }
   // The threads' parts together in `out`: returns them and sets n to how many.
   template <class T>
-  static const T* concatenate(const std::vector<std::vector<T>>& made, RawBuffer<T>& out, int64_t& n) {
+  static const T* concatenate(const std::vector<LargeArray<T>>& made, RawBuffer<T>& out, int64_t& n) {
     const int threads = static_cast<int>(made.size());
     std::vector<int64_t> starts(threads + 1, 0);
     for (int t = 0; t < threads; ++t) starts[t + 1] = starts[t] + static_cast<int64_t>(made[t].size());
@@ -454,8 +461,8 @@ class SlabMirrors {
   bool one_process_;     // row-local and column-local ids are the vertex ids
   const LocalId* keys_;  // one process: original column-local id -> sort key
   uint64_t slab_first_, slab_span_;
-  std::vector<std::vector<uint64_t>> made_entries_;
-  std::vector<std::vector<gen::Edge>> made_edges_;
+  std::vector<LargeArray<uint64_t>> made_entries_;
+  std::vector<LargeArray<gen::Edge>> made_edges_;
   RawBuffer<gen::Edge> edges_;
 };
 
