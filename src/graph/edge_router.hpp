@@ -112,7 +112,8 @@ class Router {
   }
 
  private:
-  // One process: every entry stays here, so there is no bucketing and no copy through MPI.
+  // One process: every entry stays here, so there is no bucketing and no copy through MPI. Its
+  // grid is 1x1, where a vertex's row-local and column-local ids are the vertex id.
   const uint64_t* keep_all(const gen::Edge* edges, int64_t count, int nthreads, int64_t& received) {
     uint64_t* out = recv_.get(2 * count);
     std::vector<int64_t> ends(nthreads);
@@ -124,11 +125,11 @@ class Router {
       for (int64_t e = lo; e < hi; ++e) {
         const int64_t a = edges[e].v0, b = edges[e].v1;
         if (a == b) continue;
-        const Placement pa = place(d_, a), pb = place(d_, b);
-        const Sides sides = sides_of(pa.row_local, pb.row_local, a, b);
-        out[at] = make_entry(pa.row_local, pb.col_local) | sides.flag_a;
+        const LocalId la = static_cast<LocalId>(a), lb = static_cast<LocalId>(b);
+        const Sides sides = sides_of(la, lb, a, b);
+        out[at] = make_entry(la, lb) | sides.flag_a;
         at += sides.a;
-        out[at] = make_entry(pb.row_local, pa.col_local) | sides.flag_b;
+        out[at] = make_entry(lb, la) | sides.flag_b;
         at += sides.b;
       }
       ends[t] = at;
