@@ -539,6 +539,7 @@ struct BucketFill {
   const LocalId* col_new;       // original column-local id -> graph's (null: the same)
   const LocalId* key_of_entry_column;  // original column-local id -> key (null: input order)
   int key_bits;
+  int max_digit_bits;  // kMaxDigitBits, or fewer to test sorts of more passes
 
   // Adds the time spent making mirrors to mirror_seconds.
   template <class Sink>
@@ -546,7 +547,7 @@ struct BucketFill {
     ReleaseBehindFill release(kept);
     std::optional<ReleaseBehindFill> release_mirrors;
     if (mirrors) release_mirrors.emplace(mirrors->entries);
-    const int passes = std::max(1, (key_bits + kMaxDigitBits - 1) / kMaxDigitBits);
+    const int passes = std::max(1, (key_bits + max_digit_bits - 1) / max_digit_bits);
     const int digit_bits = (key_bits + passes - 1) / passes;
     const int threads = omp_get_max_threads();
     sink.start(threads);
@@ -787,7 +788,8 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
                         options.reorder ? forward.row_new.data() : nullptr,
                         col_new,
                         key_of_entry_column,
-                        static_cast<int>(std::bit_width(static_cast<uint64_t>(std::max<int64_t>(1, ncols - 1))))};
+                        static_cast<int>(std::bit_width(static_cast<uint64_t>(std::max<int64_t>(1, ncols - 1)))),
+                        options.radix_digit_bits > 0 ? options.radix_digit_bits : BucketFill::kMaxDigitBits};
   const int64_t slots = g.rows.compressed() ? g.rows.nonempty_rows() : g.rows.num_rows();
   std::atomic<int64_t> stream_end{0};
   std::optional<PlainRowSink> plain;

@@ -111,6 +111,9 @@ struct GraphOptions {
   // else through groups of buckets, in two passes that stay in cache (0: 512; tests set it small
   // to cover the two passes).
   int64_t direct_write_buckets = 0;
+  // The widest digit of the fill's radix sort (0: 13 bits, two passes up to SCALE 26 on one
+  // process; tests set it small to cover sorts of three passes and more).
+  int radix_digit_bits = 0;
   Layout layout = Layout::kYoo;  // Yoo's distribution (Nakao et al. 2021, section 4.3); kRowMajor with `yoo` off
 };
 

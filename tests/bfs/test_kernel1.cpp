@@ -181,5 +181,26 @@ TEST(Kernel1, EntriesWrittenThroughGroupsOfBucketsKeepTheGraph) {
       }
 }
 
+// The fill's radix sort in narrow digits (3 and 5 bits: 3 to 5 passes over SCALE 13's 13-bit keys,
+// as 27-bit keys take 3 at SCALE 27 on one process) gives the same rows, in the same order, as in
+// the default digits (1 or 2 passes), packed and plain.
+TEST(Kernel1, RadixSortsOfMorePassesKeepTheGraph) {
+  constexpr int kScale = 13;
+  GraphOptions packed;
+  GraphOptions plain;
+  plain.compress = false;
+  for (const GridShape shape : grids_of_this_run())
+    for (const GraphOptions& base : {packed, plain})
+      for (int digit_bits : {3, 5}) {
+        SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " compress " << base.compress
+                                          << " digit bits " << digit_bits);
+        GraphOptions narrow = base;
+        narrow.radix_digit_bits = digit_bits;
+        const auto reference = build_test_graph(kScale, shape, base);
+        const auto sorted = build_test_graph(kScale, shape, narrow);
+        expect_same_graph(reference->graph, sorted->graph, false);
+      }
+}
+
 }  // namespace
 }  // namespace g500
