@@ -58,10 +58,10 @@ struct NeighborOrder {
 
 // Collective over the grid column, and over the world with the row-major layout (except when the
 // keys are the ids).
-NeighborOrder neighbor_order(const LocalGraph& g, const ProcessGrid& grid) {
+NeighborOrder neighbor_order(const LocalGraph& g, const ProcessGrid& grid, const GraphOptions& options) {
   NeighborOrder order;
   const Distribution& d = g.dist;
-  if (g.renumbering.active() && d.R == 1) {
+  if (sort_keys_are_column_ids(options, d)) {
     order.keys_are_ids = true;
     return order;
   }
@@ -770,7 +770,7 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
   std::vector<LocalId> key_table;
   const LocalId* col_new = options.reorder ? forward.col_new.data() : nullptr;
   const int64_t ncols = d.col_set_size();
-  if (options.degree_sort) order = neighbor_order(g, grid);
+  if (options.degree_sort) order = neighbor_order(g, grid, options);
   if (options.degree_sort && order.keys_are_ids) {
     key_of_entry_column = col_new;
   } else if (options.degree_sort || options.compress) {  // packed rows without the degree order: by column id
