@@ -86,12 +86,7 @@ struct PlainAdjacency {
 struct PackedAdjacency {
   const PackedRows& packed;
 
-  void prefetch(int64_t r, int64_t, int64_t n) const {
-    if (PackedRows::is_short(n))
-      __builtin_prefetch(packed.short_row(r));
-    else
-      __builtin_prefetch(packed.bytes.data() + packed.offset[r]);
-  }
+  void prefetch(int64_t r, int64_t, int64_t n) const { __builtin_prefetch(packed.after_first_start(r, n)); }
   int64_t find_after_first(int64_t r, int64_t, int64_t n, LocalId first, const uint64_t* frontier, LocalId& parent) const {
     const int64_t before = packed.visit_after_first(r, n, first, [&](LocalId u) {
       parent = u;
