@@ -196,7 +196,7 @@ LocalGraph build_timed_graph(const BenchmarkConfig& config, const EdgeSource& so
                                 m.plain_csr_row_starts,
                                 graph.neighbors.size() * sizeof(LocalId),
                                 packed.bytes.size(),
-                                packed.offset_bytes(),
+                                packed.directory_bytes(),
                                 packed.key_table_bytes(),
                                 packed.active() ? first_neighbor_bytes : 0,
                                 static_cast<size_t>(graph.local_edges()) * sizeof(LocalId),

@@ -502,7 +502,7 @@ struct PackedRowSink {
     const int64_t slot = rows.compressed() ? rows.rank(v) : v;
     first_neighbors[slot] = packed.column(keys[0]);
     if (PackedRows::is_short(n)) {
-      LocalId* ids = packed.short_ids.data() + packed.offset[slot];
+      LocalId* ids = packed.short_row(slot);
       for (int64_t i = 1; i < n; ++i) ids[i - 1] = packed.column(keys[i]);
       return;
     }
@@ -517,7 +517,7 @@ struct PackedRowSink {
     Pending& p = pending[thread];
     const int64_t base = stream_end.fetch_add(static_cast<int64_t>(p.bytes.size()), std::memory_order_relaxed);
     if (!p.bytes.empty()) std::memcpy(packed.bytes.data() + base, p.bytes.data(), p.bytes.size());
-    for (const auto& [slot, offset] : p.offsets) packed.offset[slot] = static_cast<uint64_t>(base + offset);
+    for (const auto& [slot, offset] : p.offsets) packed.long_offset[packed.packed_index(slot)] = static_cast<uint64_t>(base + offset);
     p.bytes.clear();
     p.offsets.clear();
   }
@@ -800,9 +800,8 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
       g.packed.key_of_column = std::move(order.key_of);
     }
     g.packed.in_use = true;
-    g.packed.offset.resize(slots);
     const int64_t* starts = g.rows.starts();
-    g.packed.place_short_rows(slots, [starts](int64_t r) { return starts[r + 1] - starts[r]; }, omp_get_max_threads());
+    g.packed.place_rows(slots, [starts](int64_t r) { return starts[r + 1] - starts[r]; }, omp_get_max_threads());
     // Reserved, not touched: only the bytes written count in memory.
     g.packed.bytes.resize(static_cast<size_t>(entries) * varint::size(static_cast<uint32_t>(std::max<int64_t>(0, ncols - 1))));
     g.first_neighbors.assign(slots, 0);

@@ -30,8 +30,7 @@ PackedRows pack(const std::vector<std::vector<LocalId>>& rows) {
   PackedRows packed;
   packed.in_use = true;
   const int64_t slots = static_cast<int64_t>(rows.size());
-  packed.offset.assign(rows.size(), 0);
-  packed.place_short_rows(slots, [&](int64_t r) { return static_cast<int64_t>(rows[r].size()); }, 2);
+  packed.place_rows(slots, [&](int64_t r) { return static_cast<int64_t>(rows[r].size()); }, 2);
   int64_t total = 0;
   for (const auto& row : rows)
     if (!PackedRows::is_short(static_cast<int64_t>(row.size())))
@@ -41,10 +40,10 @@ PackedRows pack(const std::vector<std::vector<LocalId>>& rows) {
   for (size_t k = rows.size(); k-- > 0;) {
     const int64_t n = static_cast<int64_t>(rows[k].size());
     if (PackedRows::is_short(n)) {
-      if (n > 1) std::copy(rows[k].begin() + 1, rows[k].end(), packed.short_ids.data() + packed.offset[k]);
+      if (n > 1) std::copy(rows[k].begin() + 1, rows[k].end(), packed.short_row(static_cast<int64_t>(k)));
       continue;
     }
-    packed.offset[k] = static_cast<uint64_t>(out - packed.bytes.data());
+    packed.long_offset[packed.packed_index(static_cast<int64_t>(k))] = static_cast<uint64_t>(out - packed.bytes.data());
     uint8_t* end = pack_row_gaps(rows[k].data(), n, out);
     EXPECT_EQ(end - out, packed_row_bytes(rows[k].data(), n));
     out = end;
@@ -156,16 +155,19 @@ TEST(PackedRows, RowsOfOneEntryTakeNoBytes) {
   const PackedRows packed = pack(rows);
   EXPECT_EQ(packed.bytes.size(), 0u);  // all short
   EXPECT_EQ(packed.short_ids.size(), 2u);  // one neighbour after the first each in rows 1 and 4
-  EXPECT_EQ(packed.offset[1], 0u);
-  EXPECT_EQ(packed.offset[4], 1u);
+  EXPECT_EQ(packed.short_place(1), 0u);
+  EXPECT_EQ(packed.short_place(4), 1u);
+  EXPECT_EQ(packed.long_offset.size(), 0u);
   for (size_t r = 0; r < rows.size(); ++r) EXPECT_EQ(decode(packed, r, rows[r]), rows[r]) << r;
   int calls = 0;
   EXPECT_EQ(packed.for_each_after_first(0, 1, 7, [&](LocalId) { return ++calls > 0; }), 0);
   EXPECT_EQ(calls, 0);
 }
 
-TEST(PackedRows, ShortRowsArePlacedInSlotOrderAtAnyThreadCount) {
-  // Lengths around the short-row bound and empty or one-entry rows, which take no place.
+TEST(PackedRows, RowsArePlacedInSlotOrderAtAnyThreadCount) {
+  // Lengths around the short-row bound and empty or one-entry rows, which take no place; over
+  // many blocks of the directory, a block of packed rows only and a block of the longest short
+  // rows only (the most a block's 16-bit counts hold).
   std::mt19937_64 rng(7);
   std::vector<int64_t> lengths(1000);
   for (int64_t& n : lengths) {
@@ -173,19 +175,40 @@ TEST(PackedRows, ShortRowsArePlacedInSlotOrderAtAnyThreadCount) {
     n = pick == 0 ? 0 : pick == 1 ? 1 : pick == 2 ? PackedRows::kMaxShortRow : pick == 3 ? PackedRows::kMaxShortRow + 1
                                                                                           : 2 + static_cast<int64_t>(rng() % 40);
   }
-  std::vector<uint64_t> expected(lengths.size(), ~uint64_t{0});
-  uint64_t next = 0;
-  for (size_t r = 0; r < lengths.size(); ++r)
-    if (lengths[r] >= 2 && lengths[r] <= PackedRows::kMaxShortRow) {
-      expected[r] = next;
-      next += static_cast<uint64_t>(lengths[r] - 1);
+  lengths.resize((lengths.size() + PackedRows::kSlotsPerBlock - 1) / PackedRows::kSlotsPerBlock * PackedRows::kSlotsPerBlock, 1);
+  for (int64_t k = 0; k < PackedRows::kSlotsPerBlock; ++k) lengths.push_back(PackedRows::kMaxShortRow + 1 + k);
+  for (int64_t k = 0; k < PackedRows::kSlotsPerBlock; ++k) lengths.push_back(PackedRows::kMaxShortRow);
+  lengths.push_back(2);  // a block of one slot at the end
+  std::vector<uint64_t> expected_short(lengths.size(), ~uint64_t{0}), expected_packed(lengths.size(), ~uint64_t{0});
+  uint64_t next_short = 0, next_packed = 0;
+  for (size_t r = 0; r < lengths.size(); ++r) {
+    if (lengths[r] < 2) continue;
+    if (PackedRows::is_short(lengths[r])) {
+      expected_short[r] = next_short;
+      next_short += static_cast<uint64_t>(lengths[r] - 1);
+    } else {
+      expected_packed[r] = next_packed++;
     }
+  }
   for (int threads : {1, 2, 3, 7}) {
     PackedRows packed;
-    packed.offset.assign(lengths.size(), ~uint64_t{0});
-    packed.place_short_rows(static_cast<int64_t>(lengths.size()), [&](int64_t r) { return lengths[r]; }, threads);
-    EXPECT_EQ(std::vector<uint64_t>(packed.offset.begin(), packed.offset.end()), expected) << threads;
-    EXPECT_EQ(packed.short_ids.size(), next) << threads;
+    packed.place_rows(static_cast<int64_t>(lengths.size()), [&](int64_t r) { return lengths[r]; }, threads);
+    std::vector<uint64_t> short_places(lengths.size(), ~uint64_t{0}), packed_indexes(lengths.size(), ~uint64_t{0});
+    for (size_t r = 0; r < lengths.size(); ++r) {
+      if (lengths[r] < 2) continue;
+      if (PackedRows::is_short(lengths[r]))
+        short_places[r] = packed.short_place(static_cast<int64_t>(r));
+      else
+        packed_indexes[r] = packed.packed_index(static_cast<int64_t>(r));
+    }
+    EXPECT_EQ(short_places, expected_short) << threads;
+    EXPECT_EQ(packed_indexes, expected_packed) << threads;
+    EXPECT_EQ(packed.short_ids.size(), next_short) << threads;
+    EXPECT_EQ(packed.long_offset.size(), next_packed) << threads;
+    const size_t blocks = (lengths.size() + PackedRows::kSlotsPerBlock - 1) / PackedRows::kSlotsPerBlock;
+    EXPECT_EQ(packed.directory_bytes(), next_packed * sizeof(uint64_t) + blocks * sizeof(PackedRows::SlotBlock) +
+                                            lengths.size() * sizeof(uint16_t))
+        << threads;
   }
 }
 
@@ -252,13 +275,16 @@ TEST(PackedRows, KeyTablesMapKeysToColumns) {
   PackedRows packed;
   packed.in_use = true;
   packed.bytes.assign(bytes.begin(), bytes.begin() + size);
-  packed.offset.assign(1, 0);
+  packed.place_rows(1, [&](int64_t) { return static_cast<int64_t>(columns.size()); }, 1);
+  packed.long_offset[packed.packed_index(0)] = 0;
   packed.column_of_key = column_of_key;
   packed.key_of_column = key_of_column;
   std::vector<LocalId> back(columns.size());
   packed.decode_row(0, static_cast<int64_t>(columns.size()), columns[0], back.data());
   EXPECT_EQ(back, columns);
-  EXPECT_EQ(packed.memory_bytes(), static_cast<size_t>(size) + sizeof(uint64_t) + 20 * sizeof(LocalId));
+  // The gaps, the directory (one block, one slot, one packed row) and the two key tables.
+  EXPECT_EQ(packed.memory_bytes(), static_cast<size_t>(size) + sizeof(PackedRows::SlotBlock) + sizeof(uint16_t) +
+                                       sizeof(uint64_t) + 20 * sizeof(LocalId));
 }
 
 }  // namespace
