@@ -25,9 +25,10 @@
 //
 // Where a row's neighbours after the first start is a two-level directory: per block of 64 row
 // slots, the short rows' ids and the packed rows before the block (`slot_blocks`); per slot, a
-// 16-bit count of the same within its block (`in_block`). That is 2.25 bytes per slot where one
-// 64-bit place per slot took 8, and the bottom-up scan, which reads it for nearly every row its
-// first neighbour does not settle, reads four times fewer cache lines of it.
+// 16-bit count of the same within its block (`in_block`); the stream offset only for the packed
+// rows. That is 2.25 bytes per slot and 8 per packed row where one 64-bit place per slot took 8,
+// and the bottom-up scan, which reads it for nearly every row its first neighbour does not
+// settle, reads four times fewer cache lines of it.
 #pragma once
 #include <algorithm>
 #include <bit>
@@ -205,6 +206,7 @@ struct PackedRows {
     slot_blocks.resize(blocks);
     in_block.resize(slots);
     std::vector<SlotBlock> range_start(static_cast<size_t>(threads) + 1, SlotBlock{0, 0});
+    SlotBlock total{0, 0};
 #pragma omp parallel num_threads(threads)
     {
       const int t = omp_get_thread_num(), nt = omp_get_num_threads();
@@ -227,9 +229,12 @@ struct PackedRows {
       range_start[t + 1] = count;
 #pragma omp barrier
 #pragma omp single
-      for (int u = 0; u < nt; ++u) {
-        range_start[u + 1].short_ids += range_start[u].short_ids;
-        range_start[u + 1].packed_rows += range_start[u].packed_rows;
+      {
+        for (int u = 0; u < nt; ++u) {
+          range_start[u + 1].short_ids += range_start[u].short_ids;
+          range_start[u + 1].packed_rows += range_start[u].packed_rows;
+        }
+        total = range_start[nt];  // the team may have fewer than `threads`
       }
       SlotBlock next = range_start[t];
       for (int64_t b = begin; b < end; ++b) {
@@ -239,8 +244,8 @@ struct PackedRows {
         next.packed_rows += within.packed_rows;
       }
     }
-    short_ids.resize(range_start[threads].short_ids);
-    long_offset.resize(range_start[threads].packed_rows);
+    short_ids.resize(total.short_ids);
+    long_offset.resize(total.packed_rows);
   }
   // Reader of row slot r's neighbours after its first one, `first` (a column id); r is not short.
   Reader after_first(int64_t r, LocalId first) const { return Reader(key_table(), gaps(r), key(first)); }

@@ -2,6 +2,7 @@
 // one entry, short rows and their places, hub rows, duplicate neighbours, key tables, rows placed
 // anywhere in the stream, skipping and the early stop of the bottom-up search.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -190,9 +191,20 @@ TEST(PackedRows, RowsArePlacedInSlotOrderAtAnyThreadCount) {
       expected_packed[r] = next_packed++;
     }
   }
-  for (int threads : {1, 2, 3, 7}) {
+  // 0: 4 threads asked for inside a parallel region, where (nested parallelism off) the team is
+  // one thread.
+  for (int threads : {1, 2, 3, 7, 0}) {
     PackedRows packed;
-    packed.place_rows(static_cast<int64_t>(lengths.size()), [&](int64_t r) { return lengths[r]; }, threads);
+    if (threads > 0) {
+      packed.place_rows(static_cast<int64_t>(lengths.size()), [&](int64_t r) { return lengths[r]; }, threads);
+    } else {
+      omp_set_max_active_levels(1);
+#pragma omp parallel num_threads(2)
+      {
+#pragma omp single
+        packed.place_rows(static_cast<int64_t>(lengths.size()), [&](int64_t r) { return lengths[r]; }, 4);
+      }
+    }
     std::vector<uint64_t> short_places(lengths.size(), ~uint64_t{0}), packed_indexes(lengths.size(), ~uint64_t{0});
     for (size_t r = 0; r < lengths.size(); ++r) {
       if (lengths[r] < 2) continue;
