@@ -198,12 +198,14 @@ TEST(PackedRows, RowsArePlacedInSlotOrderAtAnyThreadCount) {
     if (threads > 0) {
       packed.place_rows(static_cast<int64_t>(lengths.size()), [&](int64_t r) { return lengths[r]; }, threads);
     } else {
+      const int levels = omp_get_max_active_levels();  // restored after: later tests keep theirs
       omp_set_max_active_levels(1);
 #pragma omp parallel num_threads(2)
       {
 #pragma omp single
         packed.place_rows(static_cast<int64_t>(lengths.size()), [&](int64_t r) { return lengths[r]; }, 4);
       }
+      omp_set_max_active_levels(levels);
     }
     std::vector<uint64_t> short_places(lengths.size(), ~uint64_t{0}), packed_indexes(lengths.size(), ~uint64_t{0});
     for (size_t r = 0; r < lengths.size(); ++r) {
