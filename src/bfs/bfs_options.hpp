@@ -7,9 +7,11 @@ namespace g500 {
 struct BfsOptions {
   // Direction switching (Beamer et al. 2012; Nakao et al. 2021, Algorithm 1 "next-direction"): go bottom-up when
   // the frontier's edges exceed the unvisited vertices' edges / alpha, back to top-down when the
-  // frontier holds fewer than N / beta vertices. Beamer's published values, which suit Kronecker
-  // graphs.
-  double alpha = 14.0;
+  // frontier holds fewer than N / beta vertices. Beta is Beamer's published 24; alpha is twice his
+  // 14: a top-down entry here costs an atomic claim of a random visited bit, and the levels whose
+  // frontier holds between 1/28 and 1/14 of the unvisited edges search faster bottom-up
+  // (docs/performance.md).
+  double alpha = 28.0;
   double beta = 24.0;
   std::string alltoallv = "mpi";   // algorithm names from comm/collectives.hpp
   std::string allgatherv = "mpi";
