@@ -190,5 +190,27 @@ class ReportInputs(unittest.TestCase):
             self.assertIn("cannot read", result.stderr)
 
 
+
+class SwitchingLabels(unittest.TestCase):
+    """A run with either default alpha of g500 bfs (14 before 2026-11-27, 28 since) is a default run;
+    any other alpha is labelled with it."""
+
+    def test_runs_labelled_only_off_the_defaults(self):
+        with open(os.path.join(FIXTURES, "bfs-s10-np1.json")) as f:
+            data = json.load(f)
+        with tempfile.TemporaryDirectory() as tmp:
+            inputs = os.path.join(tmp, "runs")
+            os.mkdir(inputs)
+            for name, alpha in (("old-default", 14.0), ("new-default", 28.0), ("other", 20.0)):
+                data["config"]["options"]["alpha"] = alpha
+                with open(os.path.join(inputs, name + ".json"), "w") as f:
+                    json.dump(data, f)
+            series_path = os.path.join(tmp, "series.json")
+            result = run_tool(inputs, "--out", os.path.join(tmp, "report"), "--dump-series", series_path)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(series_path) as f:
+                runs = json.load(f)["teps"]["runs"]
+        self.assertEqual(sorted(runs), ["bfs S10 1r 1x1 1t", "bfs S10 1r 1x1 1t", "bfs S10 1r 1x1 1t alpha=20"])
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
