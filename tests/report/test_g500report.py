@@ -190,7 +190,6 @@ class ReportInputs(unittest.TestCase):
             self.assertIn("cannot read", result.stderr)
 
 
-
 class SwitchingLabels(unittest.TestCase):
     """A run with either default alpha of g500 bfs (14 before 2026-11-27, 28 since) is a default run;
     any other alpha is labelled with it."""
@@ -211,6 +210,7 @@ class SwitchingLabels(unittest.TestCase):
             with open(series_path) as f:
                 runs = json.load(f)["teps"]["runs"]
         self.assertEqual(sorted(runs), ["bfs S10 1r 1x1 1t", "bfs S10 1r 1x1 1t", "bfs S10 1r 1x1 1t alpha=20"])
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
