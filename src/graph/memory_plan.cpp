@@ -108,9 +108,15 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   const double filling = (options.reorder ? row_maps + col_maps : 0) * kId +
                          ((options.degree_sort || options.compress) && !keys_are_column_map ? cols * kId : 0);
   m.row_tables = filling;  // the row lengths are gone by then (or are the owned degrees: in the graph)
-  // Pass 1 stages a chunk's kept entries by groups of buckets (it frees them before the fill).
+  // Pass 1 stages a chunk's kept entries by groups of buckets; after it, one process counts the
+  // rows of the mirrors through a pool of column ids (both freed before the fill).
   const double staged = kept_per_slab / std::max(1.0, chunks) * kWord;
-  m.first_pass = m.kept_entries + counting + staged + m.chunk_buffers;
+  const double mirror_count =
+      ranks == 1 && mirror
+          ? static_cast<double>(mirror_count_chunks(mirror_count_block(static_cast<int64_t>(kept_per_slab)), threads) *
+                                kMirrorCountChunk) * sizeof(uint32_t)
+          : 0;
+  m.first_pass = m.kept_entries + counting + std::max(staged, mirror_count) + m.chunk_buffers;
   return m;
 }
 

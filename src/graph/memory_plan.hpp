@@ -24,7 +24,8 @@ struct GraphMemory {
   double mirrored_share = 0; // of them, edges kept once whose mirrors the fill makes
   double row_tables = 0;     // forward maps and sort keys while filling
   double chunk_buffers = 0;  // one chunk of input edges and its routed entries; a group's mirrors
-  double first_pass = 0;     // pass 1 alone: kept entries, row lengths, a chunk staged by groups
+  double first_pass = 0;     // pass 1 alone: kept entries, row lengths, a chunk staged by groups or
+                             // (one process) the column ids that count the mirrors' rows
   int64_t slabs = 1;
   // The most kernel 1 holds at once: pass 1, or (nearly always more) the fill of the last slab,
   // the other slabs' rows written:

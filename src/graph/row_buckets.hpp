@@ -36,6 +36,21 @@ inline int64_t mirror_groups(int64_t slab_buckets, int64_t expected_slab_entries
   return std::clamp<int64_t>(expected_slab_entries / kMirrorsPerGroup, 1, std::min(kMirrorGroups, std::max<int64_t>(1, slab_buckets)));
 }
 
+// One process does not route the mirrors of the edges it keeps once; it counts their rows after
+// pass 1 by dealing the kept entries' columns to ranges of rows, a block of buckets at a time
+// (graph/build_graph.cpp): up to 2^kMirrorCountRangeBits ranges, the ids (4 bytes) in chunks of
+// kMirrorCountChunk, about an eighth of the kept entries (5 bytes or more each) per block.
+constexpr int kMirrorCountRangeBits = 7;
+constexpr int64_t kMirrorCountChunk = 1024;
+inline int64_t mirror_count_block(int64_t kept_entries) {
+  constexpr int64_t kFewest = int64_t{1} << 12, kMost = int64_t{1} << 27;
+  return std::clamp<int64_t>(kept_entries / 8, kFewest, kMost);
+}
+// The chunks for a block of `block` ids: full ones, and each thread's last one per range.
+inline int64_t mirror_count_chunks(int64_t block, int threads) {
+  return block / kMirrorCountChunk + int64_t{threads} * (int64_t{1} << kMirrorCountRangeBits) + 1;
+}
+
 // Edge entries a process expects to receive: two per input edge, over the processes, with room
 // for the imbalance of the distribution (a few per cent).
 inline int64_t expected_entries_per_rank(int64_t global_edges, int ranks) {
