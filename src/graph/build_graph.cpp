@@ -37,10 +37,10 @@
 #include "util/fast_divisor.hpp"
 #include "util/huge_pages.hpp"
 #include "util/large_array.hpp"
+#include "util/line_scatter.hpp"
 #include "util/memory.hpp"
 #include "util/page_release.hpp"
 #include "util/raw_buffer.hpp"
-#include "util/line_scatter.hpp"
 
 namespace g500 {
 namespace {
@@ -382,9 +382,9 @@ class RowAndMirrorCount {
  public:
   RowAndMirrorCount(int64_t first, int64_t span)
       : first_(static_cast<uint64_t>(first)),
-        span_(static_cast<uint64_t>(std::max<int64_t>(1, span))),
-        shift_(std::max(0, static_cast<int>(std::bit_width(span_ - 1)) - kRangeBits)),
-        ranges_(static_cast<int64_t>(((span_ - 1) >> shift_) + 1)) {}
+        span_(static_cast<uint64_t>(std::max<int64_t>(0, span))),  // none: only the rows are counted
+        shift_(std::max(0, static_cast<int>(std::bit_width(std::max<uint64_t>(1, span_) - 1)) - kRangeBits)),
+        ranges_(static_cast<int64_t>(((std::max<uint64_t>(1, span_) - 1) >> shift_) + 1)) {}
 
   void count(const BucketedEntries& kept, int64_t* lengths) {
     const int threads = omp_get_max_threads();

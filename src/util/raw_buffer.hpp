@@ -1,6 +1,6 @@
 // A growable scratch array whose elements are not initialised: chunk buffers are overwritten
 // anyway, and zeroing them costs as much as using them. Its start is aligned to a cache line, so
-// whole lines of it can be written around the cache (util/streaming_store.hpp).
+// whole lines of it can be written around the cache (util/line_scatter.hpp).
 #pragma once
 #include <cstddef>
 #include <memory>
