@@ -160,7 +160,7 @@ TEST(Kernel1, MirrorsMadeInTheFillKeepTheGraph) {
 // shares (so a rank's groups hold unequal runs of its buckets): the same graph as with both
 // entries kept, on every grid, packed and plain.
 TEST(Kernel1, MirrorsMadeInManyGroupsKeepTheGraph) {
-  constexpr int kScale = 16;  // 2^21 entries: 32 buckets on one process, fewer on each of more ranks
+  constexpr int kScale = 16;  // 2^21 entries: 32 buckets on one process, 5 or more on 6
   GraphOptions sorted;
   sorted.compress = false;
   for (const GridShape shape : grids_of_this_run())
