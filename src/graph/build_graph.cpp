@@ -22,6 +22,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <stdexcept>
 #include <vector>
@@ -474,15 +475,18 @@ class RowAndMirrorCount {
 // among the kept bucket's own rows instead of at random). The fill makes the mirrors of a group of
 // buckets just before it fills that group: an edge is kept at the lower of its rows, so its
 // mirror belongs to the same group or a later one, and at any time an edge is held once, as its
-// kept entry, its mirror, or its filled rows.
+// kept entry, its mirror, or its filled rows. The groups hold about as many kept entries each (a
+// group's mirrors need buffers that stay as large as the largest group's): equal runs of buckets
+// would not, since the lower rows keep more of their edges and hub rows more entries (the largest
+// group of 2-4 times the average at SCALE 20-24).
 class SlabMirrors {
  public:
   // `expected`: the entries a rank expects in the slab (the same on every rank).
   SlabMirrors(const RowBuckets& buckets, int64_t first_bucket, int64_t end_bucket, int64_t expected, int64_t reserve,
               const Distribution& d, const ProcessGrid& grid, Router& router, const LocalId* key_of_column,
-              int64_t direct_write_buckets)
+              int64_t direct_write_buckets, int64_t mirrors_per_group)
       : entries(buckets, first_bucket, end_bucket, reserve, d.col_set_size(), direct_write_buckets),
-        groups(mirror_groups(end_bucket - first_bucket, expected)),
+        groups(mirror_groups(end_bucket - first_bucket, expected, mirrors_per_group > 0 ? mirrors_per_group : kMirrorsPerGroup)),
         d_(d),
         grid_(grid),
         router_(router),
@@ -495,6 +499,27 @@ class SlabMirrors {
   const int64_t groups;  // of buckets, each group's mirrors made before it is filled
   // Whether the mirrors' columns are already sort keys.
   bool keyed() const { return keys_ != nullptr; }
+
+  // Collective: where each group of kept buckets ends (counted from the slab's first), cut where
+  // the kept entries of all ranks together reach each multiple of their total over `groups`. The
+  // same ends on every rank, so a mirror never arrives after the group of its row was filled.
+  std::vector<int64_t> group_ends(const BucketedEntries& kept) const {
+    const int64_t nb = kept.buckets();
+    std::vector<int64_t> sizes(static_cast<size_t>(nb));
+#pragma omp parallel for schedule(static)
+    for (int64_t b = 0; b < nb; ++b) sizes[b] = kept.bucket_size(b);
+    if (!one_process_) comm::allreduce(MPI_IN_PLACE, sizes.data(), nb, MPI_INT64_T, MPI_SUM, grid_.world(), grid_.limits());
+    const int64_t total = std::accumulate(sizes.begin(), sizes.end(), int64_t{0});
+    std::vector<int64_t> ends;
+    int64_t below = 0;  // kept entries of the buckets before b
+    for (int64_t b = 0; b < nb; ++b) {
+      below += sizes[b];
+      const int64_t group = static_cast<int64_t>(ends.size());
+      if (total > 0 && group + 1 < groups && below * groups >= total * (group + 1)) ends.push_back(b + 1);
+    }
+    if (ends.empty() || ends.back() < nb) ends.push_back(nb);  // one group even for no buckets: make() is collective
+    return ends;
+  }
 
   // Collective: makes the mirrors of the kept entries of buckets [lo, hi) (counted from the slab's
   // first) and appends those this process stores.
@@ -663,10 +688,9 @@ struct BucketFill {
       sc.cursor.resize(size_t{1} << buckets.shift);
       sc.digit_count.resize(static_cast<size_t>(passes) << digit_bits);
     }
-    const int64_t groups = mirrors ? mirrors->groups : 1;
-    const int64_t per_group = std::max<int64_t>(1, (kept.buckets() + groups - 1) / groups);
-    for (int64_t lo = 0; lo < kept.buckets() || lo == 0; lo += per_group) {
-      const int64_t hi = std::min(kept.buckets(), lo + per_group);
+    const std::vector<int64_t> ends = mirrors ? mirrors->group_ends(kept) : std::vector<int64_t>{kept.buckets()};
+    int64_t lo = 0;
+    for (const int64_t hi : ends) {
       if (mirrors) {
         const double start = MPI_Wtime();
         mirrors->make(kept, lo, hi);
@@ -679,7 +703,8 @@ struct BucketFill {
         release.bucket_done(local);
         if (release_mirrors) release_mirrors->bucket_done(local);
       }
-      if (hi == kept.buckets()) break;
+      release_free_heap();  // the group's freed scratch: glibc would keep it, counted in memory
+      lo = hi;
     }
   }
 
@@ -933,7 +958,7 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
     if (mirror)
       mirrors.emplace(buckets, slabs.first_bucket(s), slabs.end_bucket(s), expected_per_slab,
                       std::max(expected_per_slab, kept->entries()), d, grid, router, fill.key_of_entry_column,
-                      options.direct_write_buckets);
+                      options.direct_write_buckets, options.mirrors_per_group);
     SlabMirrors* made = mirrors ? &*mirrors : nullptr;
     const double fill_start = MPI_Wtime(), mirror_before = seconds[Kernel1Steps::kMirror];
     if (packed)

@@ -114,6 +114,9 @@ struct GraphOptions {
   // The widest digit of the fill's radix sort (0: 13 bits, two passes up to SCALE 26 on one
   // process; tests set it small to cover sorts of three passes and more).
   int radix_digit_bits = 0;
+  // Kernel 1 makes a slab's mirrors in groups of buckets of at least this many expected entries each
+  // (0: kMirrorsPerGroup of graph/row_buckets.hpp; tests set it small to cover many groups).
+  int64_t mirrors_per_group = 0;
   Layout layout = Layout::kYoo;  // Yoo's distribution (Nakao et al. 2021, section 4.3); kRowMajor with `yoo` off
 };
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 
 #include "graph/edge_router.hpp"
 #include "graph/packed_rows.hpp"
@@ -33,6 +35,54 @@ double packed_directory_bytes(double slots, double entries, bool kronecker) {
   const double packed_rows = entries * (kronecker ? kKroneckerPackedRowsPerEntry : 1.0 / (PackedRows::kMaxShortRow + 1));
   return slots * sizeof(uint16_t) + std::ceil(slots / PackedRows::kSlotsPerBlock) * sizeof(PackedRows::SlotBlock) +
          packed_rows * sizeof(uint64_t);
+}
+
+double kept_buffer_share(double kept, int threads) {
+  const double T = std::max(1, threads);
+  double beyond_front = 0;  // what the threads write past [0, kept), where the entries end up
+  for (int t = 1; t < threads; ++t) {
+    const double begin = t / T, end = (t + kept) / T;
+    beyond_front += end - std::clamp(kept, begin, end);
+  }
+  return std::min(1.0, kept + beyond_front);
+}
+
+double KeptEntryShares::mass(double lo, double hi) const {
+  double m = 0;
+  for (const auto& [j, w] : blocks_) m += w * C_ * std::max(0.0, std::min(hi, (j + 1.0) / C_) - std::max(lo, j / double(C_)));
+  return m;
+}
+
+double KeptEntryShares::moment(double lo, double hi) const {
+  double m = 0;
+  for (const auto& [j, w] : blocks_) {
+    const double from = std::max(lo, j / double(C_)), to = std::min(hi, (j + 1.0) / C_);
+    if (to > from) m += w * C_ * (to * to - from * from) / 2;
+  }
+  return m;
+}
+
+double KeptEntryShares::held(double b, double p) const {
+  if (!mirror_) return b - p;
+  return (b - p) - (b * mass(p, b) - moment(p, b));  // less the entries p <= u < v < b
+}
+
+double KeptEntryShares::mirrors_made(double a, double b) const {
+  return mirror_ ? moment(a, b) - a * mass(a, b) : 0;  // entries a <= v < u < b
+}
+
+std::vector<KeptEntryShares> kept_entry_shares(const Distribution& d, Layout layout, bool mirror) {
+  // Column c's set holds the blocks c R + t (t < R), whose row-local ids start at the block's row
+  // position (graph/distribution.hpp): c under Yoo's layout, (c R + t) mod C row-major.
+  std::set<std::vector<std::pair<int, double>>> distinct;
+  for (int c = 0; c < (mirror ? d.C : 1); ++c) {
+    std::map<int, double> weight;
+    for (int t = 0; t < d.R; ++t) weight[layout == Layout::kYoo ? c : static_cast<int>((int64_t{c} * d.R + t) % d.C)] += 1.0 / d.R;
+    distinct.emplace(weight.begin(), weight.end());
+  }
+  std::vector<KeptEntryShares> shares;
+  for (const auto& blocks : distinct) shares.emplace_back(d.C, blocks, mirror);
+  return shares;
 }
 
 double packed_bytes_per_entry(int scale) {
@@ -80,43 +130,69 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   const double entry_bytes = compact_entry_bytes(buckets, d.col_set_size());
   m.slabs = std::max<int64_t>(1, slabs);
   const double S = static_cast<double>(m.slabs);
-  // With mirrors an edge whose rows are both in one slab (1 in S of them, the rows spread evenly
-  // over the slabs) is kept once: a slab keeps 2E/S - E/S^2 entries instead of 2E/S.
+  // The fullest column's entries kept in one pass (at its slab's start) and mirrors made, the most
+  // over the slabs (rows spread evenly over them).
   const bool mirror = options.mirror && (options.degree_sort || options.compress);
-  const double kept_per_slab = entries / S * (mirror ? 1 - 1 / (2 * S) : 1);
-  m.mirrored_share = mirror ? 1 / (2 * S - 1) : 0;
+  const std::vector<KeptEntryShares> columns = kept_entry_shares(d, options.layout, mirror);
+  auto slab_begin = [S](int64_t s) { return static_cast<double>(s) / S; };
+  double kept_share = 0, made_share = 0;
+  for (const KeptEntryShares& column : columns)
+    for (int64_t s = 0; s < m.slabs; ++s) {
+      kept_share = std::max(kept_share, column.held(slab_begin(s + 1), slab_begin(s)));
+      made_share = std::max(made_share, column.mirrors_made(slab_begin(s), slab_begin(s + 1)));
+    }
+  const double kept_per_slab = entries * kept_share;
   const double chunks = std::ceil(static_cast<double>(shape.local_edges) / kChunkEdges);
   const double groups =
       static_cast<double>(mirror_groups(static_cast<int64_t>(std::ceil(buckets.count / S)), static_cast<int64_t>(entries / S)));
-  const double mirror_chunks = mirror ? groups + std::ceil(kept_per_slab * m.mirrored_share / kChunkEdges) : 0;
+  const double mirror_chunks = mirror ? groups + std::ceil(entries * made_share / kChunkEdges) : 0;
   const double segment_starts = (chunks + mirror_chunks) * (static_cast<double>(buckets.count) / S + 1) * kWord;
-  m.kept_entries = kept_per_slab * entry_bytes + segment_starts;
 
   const double chunk = std::min<double>(static_cast<double>(shape.local_edges), kChunkEdges);
-  const double routed = ranks == 1 ? 2 * chunk * kWord  // entries kept as they are made
-                                   : 2 * chunk * (kWord + sizeof(int) + 2 * kWord);  // entries, ranks, send, receive
+  // The entries a chunk routes, as a share of two per edge: one slab's rows (one entry of the edges
+  // kept once), and in pass 1 on several processes the mirrors too, routed to be counted.
+  const double routed_share = ranks == 1 ? kept_share : 1 / S;
+  const double routed =
+      ranks == 1 ? 2 * chunk * kWord * kept_buffer_share(routed_share, threads)  // entries kept as they are made
+                 : 2 * chunk * routed_share * (kWord + sizeof(int) + 2 * kWord);  // entries, ranks, send, receive
+  m.chunk_buffers = chunk * sizeof(gen::Edge) + routed;
   constexpr double kBucketScratchPerThread = 4.0 * (int64_t{1} << 16) * sizeof(uint64_t);  // items, sort spare
   // A group's mirrors: on one process per thread as entries; else per thread as edges, then
   // together as edges and as routed entries; then staged by groups of buckets.
   const double mirror_bytes = (ranks == 1 ? kWord : 2 * sizeof(gen::Edge) + kWord) + kWord;
-  const double mirror_group = mirror ? kept_per_slab * m.mirrored_share / groups * mirror_bytes : 0;
-  m.chunk_buffers = chunk * sizeof(gen::Edge) + routed + threads * kBucketScratchPerThread + mirror_group;
+  m.fill_scratch = threads * kBucketScratchPerThread + entries * made_share / groups * mirror_bytes;
   // Pass 1 counts every row; the fill needs the forward maps and the sort keys of the columns
   // (with the degree order on one grid row the keys are the renumbered ids: the column map itself).
   const double counting = rows * kWord;
   const bool keys_are_column_map = sort_keys_are_column_ids(options, d);
-  const double filling = (options.reorder ? row_maps + col_maps : 0) * kId +
-                         ((options.degree_sort || options.compress) && !keys_are_column_map ? cols * kId : 0);
-  m.row_tables = filling;  // the row lengths are gone by then (or are the owned degrees: in the graph)
+  m.row_tables = (options.reorder ? row_maps + col_maps : 0) * kId +
+                 ((options.degree_sort || options.compress) && !keys_are_column_map ? cols * kId : 0);
   // Pass 1 stages a chunk's kept entries by groups of buckets; after it, one process counts the
   // rows of the mirrors through a pool of column ids (both freed before the fill).
-  const double staged = kept_per_slab / std::max(1.0, chunks) * kWord;
+  const double staged_per_entry = kWord / std::max(1.0, chunks);
   const double mirror_count =
       ranks == 1 && mirror
           ? static_cast<double>(mirror_count_chunks(mirror_count_block(static_cast<int64_t>(kept_per_slab)), threads) *
                                 kMirrorCountChunk) * sizeof(uint32_t)
           : 0;
-  m.first_pass = m.kept_entries + counting + std::max(staged, mirror_count) + m.chunk_buffers;
+  m.first_pass = kept_per_slab * entry_bytes + segment_starts + counting +
+                 std::max(kept_per_slab * staged_per_entry, mirror_count) + m.chunk_buffers;
+  // The later passes and the fills, the earlier slabs' rows written: a pass keeps its slab's
+  // entries; the fill of a share x of the slab leaves the entries held (KeptEntryShares) while the
+  // slab's rows grow by x.
+  const double slab_rows = filled_rows / S;
+  double passes = 0, fills = 0;
+  constexpr int kSteps = 64;
+  for (const KeptEntryShares& column : columns)
+    for (int64_t s = 0; s < m.slabs; ++s) {
+      const double a = slab_begin(s), b = slab_begin(s + 1), rows_before = slab_rows * static_cast<double>(s);
+      if (s > 0) passes = std::max(passes, rows_before + entries * column.held(b, a) * (entry_bytes + staged_per_entry));
+      for (int step = 0; step <= kSteps; ++step) {
+        const double x = static_cast<double>(step) / kSteps;
+        fills = std::max(fills, rows_before + entries * column.held(b, a + (b - a) * x) * entry_bytes + slab_rows * x);
+      }
+    }
+  m.filling = m.graph - filled_rows + segment_starts + m.row_tables + m.chunk_buffers + std::max(passes, fills + m.fill_scratch);
   return m;
 }
 

@@ -5,6 +5,8 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "graph/distribution.hpp"
 #include "graph/local_graph.hpp"
@@ -20,31 +22,45 @@ struct GraphShape {
 struct GraphMemory {
   double graph = 0;          // the finished graph
   double filled_rows = 0;    // of it, the neighbours, written slab by slab (plain ids or packed gaps)
-  double kept_entries = 0;   // one slab's kept entries
-  double mirrored_share = 0; // of them, edges kept once whose mirrors the fill makes
   double row_tables = 0;     // forward maps and sort keys while filling
-  double chunk_buffers = 0;  // one chunk of input edges and its routed entries; a group's mirrors
+  double chunk_buffers = 0;  // one chunk of input edges and the pages its routed entries touch
+  double fill_scratch = 0;   // the fill's per-thread sort buffers and a group's mirrors
   double first_pass = 0;     // pass 1 alone: kept entries, row lengths, a chunk staged by groups or
                              // (one process) the column ids that count the mirrors' rows
+  double filling = 0;        // the most the fill holds at once (see kept_entry_shares)
   int64_t slabs = 1;
-  // The most kernel 1 holds at once: pass 1, or (nearly always more) the fill of the last slab,
-  // the other slabs' rows written:
-  // of its kept entries, a share x of the slab filled leaves (1 - x) of the edges kept twice and
-  // (1 - x^2) of the edges kept once, with their mirrors (an edge waits, as its kept entry or as
-  // its mirror, until its upper row is filled), while the slab's rows grow by x.
-  double kernel1_peak() const {
-    const double rows_before_last_slab = filled_rows * static_cast<double>(slabs - 1) / static_cast<double>(slabs);
-    const double slab_rows = filled_rows / static_cast<double>(slabs);
-    double filling = 0;
-    constexpr int kSteps = 64;
-    for (int step = 0; step <= kSteps; ++step) {
-      const double x = static_cast<double>(step) / kSteps;
-      const double entries = kept_entries * ((1 - mirrored_share) * (1 - x) + mirrored_share * (1 - x * x));
-      filling = std::max(filling, entries + slab_rows * x);
-    }
-    return std::max(first_pass, graph - filled_rows + rows_before_last_slab + filling + row_tables + chunk_buffers);
-  }
+  double kernel1_peak() const { return std::max(first_pass, filling); }
 };
+
+// Which edge entries a process holds while kernel 1 fills a slab of rows, as shares of all the
+// entries it stores. Row positions are normalised to [0, 1), the slab is [a, b), the fill has
+// reached p. An entry (v, u) stays until its row v is filled. With mirrors, an edge whose rows are
+// both in the slab is routed to its lower row only (graph/edge_router.hpp) and its mirror made when
+// the fill reaches that lower row. The other end u of a process's entries lies in the rows of its
+// column set: with Yoo's layout one block of the row positions, the fullest process the one whose
+// column's block comes last (it keeps nearly all its entries, an average process half of them).
+class KeptEntryShares {
+ public:
+  // Where the other ends of the column's entries lie: (row block j, its weight) for the blocks
+  // [j/C, (j+1)/C) that have some, the weights adding up to 1.
+  KeptEntryShares(int C, std::vector<std::pair<int, double>> blocks, bool mirror)
+      : C_(C), blocks_(std::move(blocks)), mirror_(mirror) {}
+  // Entries held with the fill at p of a slab ending at b: those of rows from p on, less the
+  // mirrors not made yet (rows v > u >= p).
+  double held(double b, double p) const;
+  // Mirrors this process makes for the slab: its kept entries whose other end is in the slab too.
+  double mirrors_made(double a, double b) const;
+
+ private:
+  double mass(double lo, double hi) const;    // of the other ends in [lo, hi)
+  double moment(double lo, double hi) const;  // their integral of u over [lo, hi)
+  int C_;
+  std::vector<std::pair<int, double>> blocks_;
+  bool mirror_;
+};
+
+// The distinct distributions of the other ends over the grid's columns.
+std::vector<KeptEntryShares> kept_entry_shares(const Distribution& d, Layout layout, bool mirror);
 
 // The share of a Kronecker graph's rows that have an edge in a process's block on a grid of C
 // columns: a vertex with k one-bits in its SCALE-bit id is an endpoint of each edge end with
@@ -52,6 +68,11 @@ struct GraphMemory {
 // entries in one of the C blocks of its row number about 2M p / C, and the row is empty with
 // probability exp(-2M p / C).
 double kronecker_nonempty_row_share(int scale, int64_t nedges, int grid_cols);
+
+// One process: the share of a chunk's entry buffer (two slots per edge) whose pages are written
+// when each of `threads` threads writes `kept` of its slice from the slice's start, and the
+// entries are then moved together to the front (Router::keep_all in graph/edge_router.hpp).
+double kept_buffer_share(double kept, int threads);
 
 // Packed bytes per edge entry of the Kronecker graph at a SCALE (measured, see the .cpp).
 double packed_bytes_per_entry(int scale);

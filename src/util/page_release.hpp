@@ -11,4 +11,9 @@ namespace g500 {
 // again (or whose zeros are harmless). Best effort: where the call fails, nothing changes.
 void release_pages(void* p, size_t bytes);
 
+// Gives the whole free pages of the C library's heap back to the system (glibc's malloc_trim;
+// elsewhere nothing). Freed blocks below malloc's mapping threshold stay in its heap, where they
+// would count in memory until reused.
+void release_free_heap();
+
 }  // namespace g500

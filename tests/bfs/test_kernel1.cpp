@@ -156,6 +156,26 @@ TEST(Kernel1, MirrorsMadeInTheFillKeepTheGraph) {
       }
 }
 
+// The mirrors made in many groups of buckets, cut where the kept entries of all ranks reach equal
+// shares (so a rank's groups hold unequal runs of its buckets): the same graph as with both
+// entries kept, on every grid, packed and plain.
+TEST(Kernel1, MirrorsMadeInManyGroupsKeepTheGraph) {
+  constexpr int kScale = 16;  // 2^21 entries: 32 buckets on one process, fewer on each of more ranks
+  GraphOptions sorted;
+  sorted.compress = false;
+  for (const GridShape shape : grids_of_this_run())
+    for (const GraphOptions& base : {GraphOptions{}, sorted}) {
+      SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " compress " << base.compress);
+      GraphOptions both = base;
+      both.mirror = false;
+      GraphOptions grouped = base;
+      grouped.mirrors_per_group = 1024;
+      const auto reference = build_test_graph(kScale, shape, both);
+      const auto mirrored = build_test_graph(kScale, shape, grouped);
+      expect_same_graph(reference->graph, mirrored->graph, false);
+    }
+}
+
 // Routed entries written to their buckets through groups of buckets (two passes), with the
 // entries not kept counted through the row tally (the mirrors, the other slabs'): the same graph
 // as written straight to the buckets, row by row and in the same order, also where the rows keep

@@ -1,0 +1,98 @@
+// The memory plan's model of what kernel 1 holds (graph/memory_plan.hpp): the entries a process
+// keeps and holds while a slab is filled, against the shares worked out by hand for one process,
+// for the columns of Yoo's and the row-major layout, and the pages a chunk's kept entries touch.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "graph/distribution.hpp"
+#include "graph/memory_plan.hpp"
+
+namespace g500 {
+namespace {
+
+constexpr int64_t kVertices = int64_t{1} << 20;
+constexpr double kTolerance = 1e-12;
+
+std::vector<KeptEntryShares> columns_of(int R, int C, Layout layout, bool mirror = true) {
+  return kept_entry_shares(Distribution(kVertices, R, C, 0, 0, layout), layout, mirror);
+}
+
+// One process: the other end of an entry is anywhere. A slab [a, b) of S keeps its edges inside
+// once: (b - a)(1 - 1/(2S)) of the entries at its start, none at its end, and its mirrors are
+// half of the edges inside it.
+TEST(KeptEntryShares, OneProcessKeepsHalfOfTheEdgesInsideASlab) {
+  const auto columns = columns_of(1, 1, Layout::kYoo);
+  ASSERT_EQ(columns.size(), 1u);
+  for (const int S : {1, 2, 4, 7}) {
+    for (int s = 0; s < S; ++s) {
+      const double a = static_cast<double>(s) / S, b = static_cast<double>(s + 1) / S;
+      EXPECT_NEAR(columns[0].held(b, a), (1.0 / S) * (1 - 1.0 / (2 * S)), kTolerance) << S;
+      EXPECT_NEAR(columns[0].held(b, b), 0, kTolerance);
+      EXPECT_NEAR(columns[0].mirrors_made(a, b), 1.0 / (2.0 * S * S), kTolerance);
+    }
+  }
+  // Halfway through one slab: the rows [1/2, 1) hold their entries, less the mirrors of the
+  // edges with both rows there (1/8 of the entries).
+  EXPECT_NEAR(columns[0].held(1, 0.5), 0.5 - 0.125, kTolerance);
+}
+
+TEST(KeptEntryShares, WithoutMirrorsEveryEntryIsKept) {
+  const auto columns = columns_of(2, 3, Layout::kYoo, false);
+  ASSERT_EQ(columns.size(), 1u);
+  EXPECT_NEAR(columns[0].held(1, 0), 1, kTolerance);
+  EXPECT_NEAR(columns[0].held(0.5, 0.25), 0.25, kTolerance);
+  EXPECT_NEAR(columns[0].mirrors_made(0, 1), 0, kTolerance);
+}
+
+// Yoo's layout on a grid of C columns: column c's other ends are the row block c, so column c
+// keeps (c + 1/2) / C of its entries in one slab, the last column nearly all of them; over the
+// columns, every edge is kept once.
+TEST(KeptEntryShares, YooColumnsKeepMoreTheLaterTheirRowBlock) {
+  for (const int C : {2, 3, 4}) {
+    const auto columns = columns_of(2, C, Layout::kYoo);
+    ASSERT_EQ(columns.size(), static_cast<size_t>(C));  // one per row block, in block order
+    double kept_sum = 0;
+    for (int c = 0; c < C; ++c) {
+      EXPECT_NEAR(columns[c].held(1, 0), (c + 0.5) / C, kTolerance) << C << " columns, column " << c;
+      kept_sum += columns[c].held(1, 0);
+    }
+    EXPECT_NEAR(kept_sum / C, 0.5, kTolerance);
+    for (const int S : {2, 3}) {  // every slab: the columns together keep what one process would
+      for (int s = 0; s < S; ++s) {
+        const double a = static_cast<double>(s) / S, b = static_cast<double>(s + 1) / S;
+        double sum = 0;
+        for (const auto& column : columns) sum += column.held(b, a);
+        EXPECT_NEAR(sum / C, (1.0 / S) * (1 - 1.0 / (2 * S)), kTolerance) << C << " columns, " << S << " slabs";
+      }
+    }
+  }
+}
+
+// The row-major layout: column c holds the blocks c R + t, whose row positions are (c R + t) mod C.
+// On a square grid every column covers every row block (one distribution, as one process); on a
+// 2x4 grid the columns cover the blocks {0, 1} or {2, 3}.
+TEST(KeptEntryShares, RowMajorColumnsCoverTheirBlocksRowPositions) {
+  const auto square = columns_of(3, 3, Layout::kRowMajor);
+  ASSERT_EQ(square.size(), 1u);
+  EXPECT_NEAR(square[0].held(1, 0), 0.5, kTolerance);
+  const auto wide = columns_of(2, 4, Layout::kRowMajor);
+  ASSERT_EQ(wide.size(), 2u);
+  // One slab keeps the entries whose row is below their other end u: a share E[u], 1/4 for the
+  // other ends uniform on [0, 1/2), 3/4 on [1/2, 1).
+  EXPECT_NEAR(wide[0].held(1, 0), 0.25, kTolerance);
+  EXPECT_NEAR(wide[1].held(1, 0), 0.75, kTolerance);
+}
+
+// One process routes a chunk's entries into two slots per edge, each thread from its slice's
+// start, then moves them together to the front.
+TEST(KeptBufferShare, PagesWrittenByTheThreadsAndTheMoveToTheFront) {
+  EXPECT_NEAR(kept_buffer_share(0.5, 1), 0.5, kTolerance);
+  EXPECT_NEAR(kept_buffer_share(0.5, 2), 0.75, kTolerance);   // [0, 1/2) and [1/2, 3/4)
+  EXPECT_NEAR(kept_buffer_share(0.25, 4), 0.25 + 3 * 0.0625, kTolerance);
+  EXPECT_NEAR(kept_buffer_share(1, 2), 1, kTolerance);
+}
+
+}  // namespace
+}  // namespace g500
