@@ -162,11 +162,13 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   const double mirror_bytes = (ranks == 1 ? kWord : 2 * sizeof(gen::Edge) + kWord) + kWord;
   m.fill_scratch = threads * kBucketScratchPerThread + entries * made_share / groups * mirror_bytes;
   // Pass 1 counts every row; the fill needs the forward maps and the sort keys of the columns
-  // (with the degree order on one grid row the keys are the renumbered ids: the column map itself).
+  // (with the degree order on one grid row the keys are the renumbered ids: the column map itself),
+  // and plain rows the degree order's two tables, which packed rows keep in the graph.
   const double counting = rows * kWord;
   const bool keys_are_column_map = sort_keys_are_column_ids(options, d);
   m.row_tables = (options.reorder ? row_maps + col_maps : 0) * kId +
-                 ((options.degree_sort || options.compress) && !keys_are_column_map ? cols * kId : 0);
+                 ((options.degree_sort || options.compress) && !keys_are_column_map ? cols * kId : 0) +
+                 (key_tables && !options.compress ? 2 * cols * kId : 0);
   // Pass 1 stages a chunk's kept entries by groups of buckets; after it, one process counts the
   // rows of the mirrors through a pool of column ids (both freed before the fill).
   const double staged_per_entry = kWord / std::max(1.0, chunks);
