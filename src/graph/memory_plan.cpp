@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <set>
 
 #include "graph/edge_router.hpp"
@@ -49,14 +48,14 @@ double kept_buffer_share(double kept, int threads) {
 
 double KeptEntryShares::mass(double lo, double hi) const {
   double m = 0;
-  for (const auto& [j, w] : blocks_) m += w * C_ * std::max(0.0, std::min(hi, (j + 1.0) / C_) - std::max(lo, j / double(C_)));
+  for (const auto& [j, w] : blocks_) m += w * C_ * std::max(0.0, std::min(hi, (j + 1.0) / C_) - std::max(lo, j / static_cast<double>(C_)));
   return m;
 }
 
 double KeptEntryShares::moment(double lo, double hi) const {
   double m = 0;
   for (const auto& [j, w] : blocks_) {
-    const double from = std::max(lo, j / double(C_)), to = std::min(hi, (j + 1.0) / C_);
+    const double from = std::max(lo, j / static_cast<double>(C_)), to = std::min(hi, (j + 1.0) / C_);
     if (to > from) m += w * C_ * (to * to - from * from) / 2;
   }
   return m;
@@ -73,16 +72,53 @@ double KeptEntryShares::mirrors_made(double a, double b) const {
 
 std::vector<KeptEntryShares> kept_entry_shares(const Distribution& d, Layout layout, bool mirror) {
   // Column c's set holds the blocks c R + t (t < R), whose row-local ids start at the block's row
-  // position (graph/distribution.hpp): c under Yoo's layout, (c R + t) mod C row-major.
-  std::set<std::vector<std::pair<int, double>>> distinct;
-  for (int c = 0; c < (mirror ? d.C : 1); ++c) {
-    std::map<int, double> weight;
-    for (int t = 0; t < d.R; ++t) weight[layout == Layout::kYoo ? c : static_cast<int>((int64_t{c} * d.R + t) % d.C)] += 1.0 / d.R;
-    distinct.emplace(weight.begin(), weight.end());
-  }
+  // position (graph/distribution.hpp): c under Yoo's layout; row-major (c R + t) mod C, a run of R
+  // positions from (c R) mod C around the C blocks, the same for the columns of one start.
   std::vector<KeptEntryShares> shares;
-  for (const auto& blocks : distinct) shares.emplace_back(d.C, blocks, mirror);
+  if (!mirror || d.C == 1) {
+    shares.emplace_back(1, std::vector<std::pair<int, double>>{{0, 1.0}}, mirror);
+    return shares;
+  }
+  if (layout == Layout::kYoo) {
+    for (int c = 0; c < d.C; ++c) shares.emplace_back(d.C, std::vector<std::pair<int, double>>{{c, 1.0}}, mirror);
+    return shares;
+  }
+  std::set<int> starts;
+  for (int c = 0; c < d.C; ++c) starts.insert(static_cast<int>(int64_t{c} * d.R % d.C));
+  for (const int start : starts) {
+    std::vector<double> weight(static_cast<size_t>(d.C), static_cast<double>(d.R / d.C) / d.R);  // whole turns
+    for (int t = 0; t < d.R % d.C; ++t) weight[static_cast<size_t>((start + t) % d.C)] += 1.0 / d.R;
+    std::vector<std::pair<int, double>> blocks;
+    for (int j = 0; j < d.C; ++j)
+      if (weight[j] > 0) blocks.emplace_back(j, weight[j]);
+    shares.emplace_back(d.C, std::move(blocks), mirror);
+  }
   return shares;
+}
+
+FullestColumn::FullestColumn(std::vector<KeptEntryShares> columns) : columns_(std::move(columns)) {
+  for (const KeptEntryShares& column : columns_) {
+    first_support_end_ = std::min(first_support_end_, column.support_end());
+    last_support_begin_ = std::max(last_support_begin_, column.support_begin());
+  }
+}
+
+double FullestColumn::held(double b, double p) const {
+  if (first_support_end_ <= p || last_support_begin_ >= b) return b - p;  // a column with none in [p, b)
+  double most = 0;
+  for (const KeptEntryShares& column : columns_) most = std::max(most, column.held(b, p));
+  return most;
+}
+
+double FullestColumn::mirrors_made(int64_t slabs) const {
+  const double S = static_cast<double>(slabs);
+  double most = 0;
+  for (const KeptEntryShares& column : columns_) {  // only the slabs its other ends reach
+    const int64_t first = std::clamp<int64_t>(static_cast<int64_t>(std::floor(column.support_begin() * S)), 0, slabs - 1);
+    const int64_t last = std::clamp<int64_t>(static_cast<int64_t>(std::ceil(column.support_end() * S)), 1, slabs);
+    for (int64_t s = first; s < last; ++s) most = std::max(most, column.mirrors_made(s / S, (s + 1) / S));
+  }
+  return most;
 }
 
 double packed_bytes_per_entry(int scale) {
@@ -133,14 +169,11 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   // The fullest column's entries kept in one pass (at its slab's start) and mirrors made, the most
   // over the slabs (rows spread evenly over them).
   const bool mirror = options.mirror && (options.degree_sort || options.compress);
-  const std::vector<KeptEntryShares> columns = kept_entry_shares(d, options.layout, mirror);
+  const FullestColumn fullest(kept_entry_shares(d, options.layout, mirror));
   auto slab_begin = [S](int64_t s) { return static_cast<double>(s) / S; };
-  double kept_share = 0, made_share = 0;
-  for (const KeptEntryShares& column : columns)
-    for (int64_t s = 0; s < m.slabs; ++s) {
-      kept_share = std::max(kept_share, column.held(slab_begin(s + 1), slab_begin(s)));
-      made_share = std::max(made_share, column.mirrors_made(slab_begin(s), slab_begin(s + 1)));
-    }
+  double kept_share = 0;
+  for (int64_t s = 0; s < m.slabs; ++s) kept_share = std::max(kept_share, fullest.held(slab_begin(s + 1), slab_begin(s)));
+  const double made_share = fullest.mirrors_made(m.slabs);
   const double kept_per_slab = entries * kept_share;
   const double chunks = std::ceil(static_cast<double>(shape.local_edges) / kChunkEdges);
   const double groups =
@@ -185,15 +218,14 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   const double slab_rows = filled_rows / S;
   double passes = 0, fills = 0;
   constexpr int kSteps = 64;
-  for (const KeptEntryShares& column : columns)
-    for (int64_t s = 0; s < m.slabs; ++s) {
-      const double a = slab_begin(s), b = slab_begin(s + 1), rows_before = slab_rows * static_cast<double>(s);
-      if (s > 0) passes = std::max(passes, rows_before + entries * column.held(b, a) * (entry_bytes + staged_per_entry));
-      for (int step = 0; step <= kSteps; ++step) {
-        const double x = static_cast<double>(step) / kSteps;
-        fills = std::max(fills, rows_before + entries * column.held(b, a + (b - a) * x) * entry_bytes + slab_rows * x);
-      }
+  for (int64_t s = 0; s < m.slabs; ++s) {
+    const double a = slab_begin(s), b = slab_begin(s + 1), rows_before = slab_rows * static_cast<double>(s);
+    if (s > 0) passes = std::max(passes, rows_before + entries * fullest.held(b, a) * (entry_bytes + staged_per_entry));
+    for (int step = 0; step <= kSteps; ++step) {
+      const double x = static_cast<double>(step) / kSteps;
+      fills = std::max(fills, rows_before + entries * fullest.held(b, a + (b - a) * x) * entry_bytes + slab_rows * x);
     }
+  }
   m.filling = m.graph - filled_rows + segment_starts + m.row_tables + m.chunk_buffers + std::max(passes, fills + m.fill_scratch);
   return m;
 }

@@ -50,6 +50,9 @@ class KeptEntryShares {
   double held(double b, double p) const;
   // Mirrors this process makes for the slab: its kept entries whose other end is in the slab too.
   double mirrors_made(double a, double b) const;
+  // Where the other ends lie: within [support_begin(), support_end()).
+  double support_begin() const { return blocks_.empty() ? 0 : blocks_.front().first / static_cast<double>(C_); }
+  double support_end() const { return blocks_.empty() ? 0 : (blocks_.back().first + 1) / static_cast<double>(C_); }
 
  private:
   double mass(double lo, double hi) const;    // of the other ends in [lo, hi)
@@ -59,8 +62,22 @@ class KeptEntryShares {
   bool mirror_;
 };
 
-// The distinct distributions of the other ends over the grid's columns.
+// The distinct distributions of the other ends over the grid's columns (blocks in ascending order).
 std::vector<KeptEntryShares> kept_entry_shares(const Distribution& d, Layout layout, bool mirror);
+
+// The fullest of the columns at each point: a column with no other ends in [p, b) holds the whole
+// rest of the slab, b - p, the most any can, which spares evaluating every column (thousands on
+// a large grid) except near the start of a slab that covers nearly all rows.
+class FullestColumn {
+ public:
+  explicit FullestColumn(std::vector<KeptEntryShares> columns);
+  double held(double b, double p) const;
+  double mirrors_made(int64_t slabs) const;  // the most over the columns and the slabs
+
+ private:
+  std::vector<KeptEntryShares> columns_;
+  double first_support_end_ = 1, last_support_begin_ = 0;
+};
 
 // The share of a Kronecker graph's rows that have an edge in a process's block on a grid of C
 // columns: a vertex with k one-bits in its SCALE-bit id is an endpoint of each edge end with

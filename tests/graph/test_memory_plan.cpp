@@ -3,7 +3,9 @@
 // for the columns of Yoo's and the row-major layout, and the pages a chunk's kept entries touch.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "graph/distribution.hpp"
@@ -83,6 +85,29 @@ TEST(KeptEntryShares, RowMajorColumnsCoverTheirBlocksRowPositions) {
   // other ends uniform on [0, 1/2), 3/4 on [1/2, 1).
   EXPECT_NEAR(wide[0].held(1, 0), 0.25, kTolerance);
   EXPECT_NEAR(wide[1].held(1, 0), 0.75, kTolerance);
+}
+
+// The fullest column, with its shortcut (a column with no other ends in the rest of the slab holds
+// all of it), equal to the most over every column, at every point of every slab.
+TEST(FullestColumn, EqualsTheMostOverEveryColumn) {
+  for (const Layout layout : {Layout::kYoo, Layout::kRowMajor})
+    for (const auto& [R, C] : std::vector<std::pair<int, int>>{{1, 1}, {2, 1}, {1, 2}, {2, 2}, {3, 2}, {2, 3}, {2, 4}, {5, 7}})
+      for (const int S : {1, 2, 3, 5}) {
+        const auto columns = columns_of(R, C, layout);
+        const FullestColumn fullest(columns);
+        double most_made = 0;
+        for (int s = 0; s < S; ++s) {
+          const double a = static_cast<double>(s) / S, b = static_cast<double>(s + 1) / S;
+          for (int step = 0; step <= 16; ++step) {
+            const double p = a + (b - a) * step / 16;
+            double most = 0;
+            for (const auto& column : columns) most = std::max(most, column.held(b, p));
+            EXPECT_NEAR(fullest.held(b, p), most, kTolerance) << R << "x" << C << ", " << S << " slabs, p " << p;
+          }
+          for (const auto& column : columns) most_made = std::max(most_made, column.mirrors_made(a, b));
+        }
+        EXPECT_NEAR(fullest.mirrors_made(S), most_made, kTolerance) << R << "x" << C << ", " << S << " slabs";
+      }
 }
 
 // One process routes a chunk's entries into two slots per edge, each thread from its slice's
