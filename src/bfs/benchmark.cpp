@@ -49,8 +49,8 @@ BfsMemoryEstimate estimate_bfs_memory(const GraphShape& shape, const Distributio
   const double marks = (rows + owned) / 8;
   const double validation = std::max(tree_depths_bytes(d, d.R * d.C),
                                      owned * sizeof(int32_t) + input_edge_check_bytes(d) + marks);
-  constexpr double kRuntimeBytes = 16.0 * 1024 * 1024;  // MPI, OpenMP and the program (SCALE 10 peaks at 18 MiB)
-  return BfsMemoryEstimate{kRuntimeBytes + graph.kernel1_peak(), kRuntimeBytes + graph.graph + exchange + search + validation};
+  return BfsMemoryEstimate{kRuntimeBytesPerRank + graph.kernel1_peak(),
+                           kRuntimeBytesPerRank + graph.graph + exchange + search + validation};
 }
 
 double estimated_bfs_bytes_per_rank(const GraphShape& shape, const Distribution& d, const GraphOptions& options,

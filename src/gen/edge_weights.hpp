@@ -8,6 +8,9 @@
 
 namespace g500::gen {
 
+// Every generated weight, these and the Kronecker generator's, is below this.
+inline constexpr double kGeneratedWeightBound = 1.0;
+
 inline float generated_edge_weight(uint64_t seed, int64_t index) {
   constexpr uint64_t kWeightStream = 0x5EED5EED5EED5EEDULL;  // keeps this stream apart from other uses of the seed
   // 24 random bits: a float in [0, 1) with every value equally likely, never rounded up to 1.

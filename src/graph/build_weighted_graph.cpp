@@ -106,10 +106,12 @@ void for_each_chunk(const WeightedEdgeSource& source, MPI_Comm comm, std::vector
   }
 }
 
+// Bytes per directed entry of the kept entries with the CSR they become.
+constexpr double kKeptEntryBytes = sizeof(WeightedEntry) + sizeof(LocalId) + sizeof(float);
+
 bool keep_entries_for_pass_two(const WeightedEdgeSource& source, const ProcessGrid& grid) {
   const double entries_per_rank = 2.0 * static_cast<double>(source.edges.global_edges) / grid.size();
-  return every_node_has_room(entries_per_rank * (sizeof(WeightedEntry) + sizeof(LocalId) + sizeof(float)),
-                             kKeepEntriesMemoryShare, grid.world());
+  return every_node_has_room(entries_per_rank * kKeptEntryBytes, kKeepEntriesMemoryShare, grid.world());
 }
 
 // Pass 2's dealer: writes batches of entries (original row-local v, original column-local u, w)
@@ -183,6 +185,19 @@ class RowDealer {
 };
 
 }  // namespace
+
+double weighted_kernel1_peak_bytes(double edges, double entries, double rows, double node_bytes_per_rank,
+                                   const WeightedGraphOptions& options) {
+  const bool keep = options.keep_entries && entries * kKeptEntryBytes <= kKeepEntriesMemoryShare * node_bytes_per_rank;
+  const double chunk = std::min(edges, static_cast<double>(kChunkEdges));
+  const double read_buffers = chunk * (sizeof(gen::Edge) + sizeof(float));
+  // A chunk's routed entries (about 2 per edge read, from every process) in pass 1, and pass 2's
+  // grouped copy of one batch of them.
+  const double batch = 2 * chunk * sizeof(WeightedEntry);
+  const double csr = entries * (sizeof(LocalId) + sizeof(float)) + rows * 2 * sizeof(int64_t);
+  // Pass 2's start: every kept batch, the CSR, the grouped batch and the read buffers.
+  return read_buffers + (keep ? entries * sizeof(WeightedEntry) : batch) + batch + csr;
+}
 
 WeightedEdgeSource kronecker_weighted_edge_source(const gen::KroneckerGenerator& generator, int rank, int nranks) {
   WeightedEdgeSource source;

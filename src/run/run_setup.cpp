@@ -59,9 +59,11 @@ std::string format_gib(double bytes) {
 }
 }  // namespace
 
-std::string memory_shortfall(const std::string& what, double need, double have, const std::string& node, bool from_file) {
+std::string memory_shortfall(const std::string& what, double need, double have, const std::string& node, bool from_file,
+                             bool available) {
   if (!(have > 0) || need <= have) return "";
   return what + " needs about " + format_gib(need) + " on " + node + " but it has " + format_gib(have) +
+         (available ? " available" : "") +
          (from_file ? " (use more nodes or --force)" : " (use more nodes, a smaller SCALE, or --force)");
 }
 
@@ -74,8 +76,10 @@ std::string local_id_overflow(const std::string& what, const Distribution& probe
 void check_run_fits(const std::string& what, double bytes_per_rank, bool from_file, bool force,
                     const Distribution& probe, MPI_Comm world) {
   const double need = bytes_per_rank * ranks_on_this_node(world);
-  const double have = static_cast<double>(physical_memory_bytes());
-  agree_or_throw(force ? "" : memory_shortfall(what, need, have, "this node", from_file), world);
+  // What the node has free now (with what the ranks already hold), not its total: memory that
+  // other programs use is not the run's.
+  const double have = node_memory_for_run_bytes(world);
+  agree_or_throw(force ? "" : memory_shortfall(what, need, have, "this node", from_file, true), world);
   if (const std::string overflow = local_id_overflow(what, probe); !overflow.empty()) throw UsageError(overflow);
 }
 

@@ -92,9 +92,15 @@ GridChoice choose_grid(const std::string& grid_text, const std::string& rankmap_
 // when it is bound to a core set).
 int choose_threads(int requested, MPI_Comm comm);
 
-// "WHAT needs about N GiB on NODE but it has M GiB (ADVICE)" when need > have (and have is
-// known, > 0), else "". `from_file`: the advice leaves out a smaller SCALE.
-std::string memory_shortfall(const std::string& what, double need, double have, const std::string& node, bool from_file);
+// "WHAT needs about N GiB on NODE but it has M GiB [available] (ADVICE)" when need > have (and
+// have is known, > 0), else "". `from_file`: the advice leaves out a smaller SCALE. `available`:
+// have is the node's free memory now, not its size.
+std::string memory_shortfall(const std::string& what, double need, double have, const std::string& node, bool from_file,
+                             bool available = false);
+
+// What every rank holds before the run's data: the MPI library, OpenMP and the program (a rank
+// of SCALE 10 peaks at about 18 MiB). Both kernels' memory estimates count it once per rank.
+inline constexpr double kRuntimeBytesPerRank = 16.0 * 1024 * 1024;
 // The refusal when a rank of `probe`'s grid would need more than 32-bit local ids, else "".
 std::string local_id_overflow(const std::string& what, const Distribution& probe);
 

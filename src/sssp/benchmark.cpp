@@ -27,11 +27,14 @@
 namespace g500 {
 namespace {
 
-// Bytes one rank needs: the weighted graph, kernel 1's chunk buffers, the candidate exchange,
-// the SSSP and validation arrays (and the whole serial graph on rank 0 with --compare-dijkstra).
+// Bytes one rank needs: the most of kernel 1 (the routed entries it keeps, its buffers) and of
+// the search (the weighted graph, the candidate exchange, the SSSP and validation arrays), and the
+// whole serial graph on rank 0 with --compare-dijkstra. Collective (the node's ranks).
 double estimated_bytes_per_rank(const SsspConfig& config, int64_t nvertices, int64_t nedges, const Distribution& d) {
   const double ranks = static_cast<double>(d.R) * d.C;
   const double entries = 2.0 * static_cast<double>(nedges) / ranks;
+  const double node_bytes_per_rank =
+      static_cast<double>(physical_memory_bytes()) / ranks_on_this_node(MPI_COMM_WORLD);
   const double rows = static_cast<double>(d.row_set_size()), cols = static_cast<double>(d.col_set_size());
   double graph = entries * (sizeof(LocalId) + sizeof(float)) + rows * 2 * sizeof(int64_t) + d.block * 8.0;
   if (config.graph.column_index && d.C > d.R) graph += entries * (sizeof(LocalId) + sizeof(float)) + cols * sizeof(int64_t);
@@ -44,8 +47,11 @@ double estimated_bytes_per_rank(const SsspConfig& config, int64_t nvertices, int
     const double m = static_cast<double>(nedges), n = static_cast<double>(nvertices);
     serial = m * (sizeof(gen::Edge) + sizeof(float)) + 2 * m * 8 + n * 40;
   }
-  const double fixed = 512.0 * 1024 * 1024;
-  return graph + exchange + arrays + renumbering + serial + fixed;
+  const double kernel1 = weighted_kernel1_peak_bytes(static_cast<double>(nedges) / ranks, entries,
+                                                     static_cast<double>(d.row_set_size()), node_bytes_per_rank,
+                                                     config.graph) +
+                         renumbering;
+  return kRuntimeBytesPerRank + std::max(kernel1, graph + exchange + arrays + renumbering) + serial;
 }
 
 bool close_to(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)); }
@@ -65,9 +71,10 @@ WeightedEdgeSource file_weighted_edge_source(const io::EdgeInput& in, const std:
 
 // The weights of this rank's edges: the file's, checked to be >= 0 and small enough for float
 // distances (collective; one error for the first bad weight in file order), or generated when the
-// file has none.
-std::vector<float> file_edge_weights(const io::EdgeInput& in, uint64_t seed, MPI_Comm world) {
+// file has none. `max_weight`: a bound of every rank's weights.
+std::vector<float> file_edge_weights(const io::EdgeInput& in, uint64_t seed, MPI_Comm world, double& max_weight_seen) {
   std::vector<float> weights;
+  max_weight_seen = gen::kGeneratedWeightBound;
   if (!in.stats.weighted) {  // (not weights.empty(): a rank may have no edges)
     weights.resize(in.edges.size());
     for (size_t k = 0; k < weights.size(); ++k)
@@ -93,6 +100,10 @@ std::vector<float> file_edge_weights(const io::EdgeInput& in, uint64_t seed, MPI
     }
   }
   agree_or_throw(error, world);
+  float largest = 0;
+  for (float w : in.weights) largest = std::max(largest, w);
+  MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_FLOAT, MPI_MAX, world);
+  max_weight_seen = largest;
   return in.weights;
 }
 
@@ -124,19 +135,34 @@ struct SsspEdges {
   std::optional<gen::KroneckerGenerator> generator;
   std::vector<float> file_weights;
   WeightedEdgeSource source;
+  double max_weight = gen::kGeneratedWeightBound;  // a bound of every edge's weight
 };
 void open_sssp_edges(const SsspConfig& config, MPI_Comm world, SsspEdges& edges, SsspBenchmarkResult& result) {
   int nranks = 1, rank = 0;
   MPI_Comm_size(world, &nranks);
   MPI_Comm_rank(world, &rank);
   if (config.input) {
-    edges.file_weights = file_edge_weights(*config.input, config.weight_seed, world);
+    edges.file_weights = file_edge_weights(*config.input, config.weight_seed, world, edges.max_weight);
     result.generated_weights = !config.input->stats.weighted;
     edges.source = file_weighted_edge_source(*config.input, edges.file_weights);
   } else {
     edges.generator.emplace(config.spec);
     edges.source = kronecker_weighted_edge_source(*edges.generator, rank, nranks);
   }
+}
+
+// The search's options with delta raised, when needed, so that every distance the graph can
+// have gets a sub-bucket index (the result records both widths).
+SsspOptions bucket_width_for(const SsspConfig& config, double max_weight, SsspBenchmarkResult& result) {
+  SsspOptions options = config.sssp;
+  const double least = least_bucket_width(config.nvertices(), max_weight, options.sub_buckets);
+  if (options.delta < least) {
+    result.delta_raised_from = options.delta;
+    result.delta_max_weight = max_weight;
+    options.delta = least;
+  }
+  result.delta = options.delta;
+  return options;
 }
 
 // Kernel 1, timed between barriers, and the largest rank's graph memory.
@@ -274,11 +300,12 @@ SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, bool force) {
   const ProcessGrid& grid = *run_grid;
   SsspEdges edges;
   open_sssp_edges(config, world, edges, result);
+  const SsspOptions search_options = bucket_width_for(config, edges.max_weight, result);
   const WeightedLocalGraph graph = construct_graph(config, edges.source, grid, world, result);
 
   const RunRoots run_roots = choose_run_roots(config, graph.graph, grid, "SSSP", result);
   const std::vector<int64_t>& roots = run_roots.roots;
-  DistributedSssp sssp(graph, grid, config.sssp);
+  DistributedSssp sssp(graph, grid, search_options);
   if (config.warmup && !roots.empty()) {
     Progress warmup(config.progress, "SSSP warm-up");
     sssp.prepare();

@@ -46,6 +46,9 @@ struct SsspRootResult {
 
 struct SsspBenchmarkResult : RunSummary {
   bool generated_weights = false;      // file input without weights
+  // The bucket width the searches used: the option's, or raised so that the sub-bucket index of
+  // every possible distance stays exact (then the option's value and the largest weight).
+  double delta = 0, delta_raised_from = 0, delta_max_weight = 0;
   std::vector<SsspRootResult> roots;
   // Dijkstra comparison over the first `dijkstra_roots` roots.
   int dijkstra_roots = 0;

@@ -15,8 +15,12 @@ void print_report(const SsspJob& job, const std::optional<io::EdgeInput>& edges,
   if (edges)
     print_input_line(stdout, "sssp", *edges, result.vertices_without_edges,
                      result.generated_weights ? ", weights generated (the file has none)" : ", weights from the file");
+  if (result.delta_raised_from > 0)
+    std::printf("# delta raised from %g to %g: with weights up to %g on %lld vertices, a smaller width would give distances "
+                "more buckets than the search can number\n",
+                result.delta_raised_from, result.delta, result.delta_max_weight, static_cast<long long>(config.nvertices()));
   std::printf("# g500 sssp: SCALE %d, %d ranks as a %dx%d grid, %d threads per rank, delta %g, graph %.1f MiB on the largest rank\n",
-              config.spec.scale, result.ranks, result.grid_rows, result.grid_cols, result.threads, config.sssp.delta,
+              config.spec.scale, result.ranks, result.grid_rows, result.grid_cols, result.threads, result.delta,
               static_cast<double>(result.graph_bytes_max_rank) / (1024.0 * 1024.0));
   if (result.validation_failed) {
     std::fprintf(stderr, "g500 sssp: %s\n", result.validation_error.c_str());

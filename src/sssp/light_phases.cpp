@@ -17,13 +17,12 @@ namespace g500 {
 using namespace sssp_words;
 
 void DistributedSssp::take_sub_bucket(int64_t j, ThreadState& ts) {
-  if (static_cast<size_t>(j) >= ts.buckets.size()) return;
-  const std::vector<Improvement>& entries = ts.buckets[j];
+  const std::vector<Improvement>& entries = ts.buckets.take(j);
   for (size_t i = 0; i < entries.size(); ++i) {
     if (i + 16 < entries.size()) __builtin_prefetch(&state_[entries[i + 16].x]);
     if (is_current(entries[i])) ts.active.push_back(entries[i].x);
   }
-  ts.buckets[j].clear();
+  ts.buckets.take_done(j);
 }
 
 double DistributedSssp::light_phases(int64_t j, int64_t k, ThreadState& ts, SsspRun& run) {
@@ -183,8 +182,7 @@ void DistributedSssp::place_improved(int64_t j, ThreadState& ts) {
     if (b == j) {
       ts.active.push_back(i.x);
     } else {
-      if (static_cast<size_t>(b) >= ts.buckets.size()) ts.buckets.resize(b + 1);
-      ts.buckets[b].push_back(i);
+      ts.buckets.push(b, i);
     }
   }
   ts.improved.clear();

@@ -6,6 +6,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -33,6 +34,12 @@ uint32_t first_bits_where(Predicate holds) {
   return low;
 }
 
+// The largest float <= x (x >= 0).
+inline float float_at_most(double x) {
+  const float f = static_cast<float>(x);
+  return static_cast<double>(f) > x ? std::nextafter(f, 0.0F) : f;
+}
+
 // Which vertices the pull heavy phase of a bucket scans: the unsettled ones (bucket_of(t) >=
 // bucket_end, i.e. t * inverse_width >= bucket_end, as floor(x) >= n iff x >= n) with an edge
 // lighter than t - lower, by the lightest-weight byte of their list (light_bound_). Most vertices
@@ -45,8 +52,11 @@ class PullSelection {
   PullSelection(double lower, double inverse_width, int64_t bucket_end) {
     const double end_scaled = static_cast<double>(bucket_end);
     const uint32_t unsettled = first_bits_where([&](float t) { return t * inverse_width >= end_scaled; });
+    // The lowest candidate a list with this byte can give (settled distances are >= lower, and
+    // the float sum rounds monotonically).
+    const float settled_floor = float_at_most(lower);
     for (int b = 0; b < 256; ++b) {
-      const double lightest = lower + lightest_weight_bound(static_cast<uint8_t>(b));
+      const float lightest = candidate(settled_floor, static_cast<float>(lightest_weight_bound(static_cast<uint8_t>(b))));
       scanned_from_[b] = std::max(unsettled, first_bits_where([&](float t) { return lightest < t; }));
     }
   }
@@ -67,13 +77,13 @@ struct Pulled {
   LocalId from;
   int64_t stop;
 };
-inline Pulled best_pulled(float t, double lower, const EdgeLists& lists, int64_t u, DistanceView target_dist) {
+inline Pulled best_pulled(float t, float lower, const EdgeLists& lists, int64_t u, DistanceView target_dist) {
   Pulled p{t, DistributedSssp::kUnknownSource, lists.starts[u]};
   for (const int64_t end = lists.starts[u + 1]; p.stop < end; ++p.stop) {
     const float w = lists.weights[p.stop];
     // No target at distance >= lower gives less than best through this or a heavier edge (the
     // float sum rounds monotonically).
-    if (lower + static_cast<double>(w) >= p.best) break;
+    if (candidate(lower, w) >= p.best) break;
     const float nd = candidate(target_dist[lists.targets[p.stop]], w);
     if (nd < p.best) {
       p.best = nd;
@@ -118,12 +128,13 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
   const int64_t bucket_end = (k + 1) * sub_buckets_;
   int64_t scanned = 0;
   const PullSelection selected(lower, inverse_width_, bucket_end);
+  const float settled_floor = float_at_most(lower);
   auto scans = [&](int64_t u) { return selected(row_dist.bits(u), light_bound_[u]); };
   const EdgeLists rows = row_lists();
   auto scan = [&](int64_t u) {
     const float tu = row_dist[u];
     // The best neighbour (column-local) and its candidate.
-    const auto [best, from, e] = best_pulled(tu, lower, rows, u, col_dist);
+    const auto [best, from, e] = best_pulled(tu, settled_floor, rows, u, col_dist);
     scanned += e - rows.starts[u];
     if (!(best < tu)) return;
     const uint64_t owner = ncols > 1 ? d.by_block.divide(static_cast<uint64_t>(u)) : 0;
@@ -158,12 +169,13 @@ void DistributedSssp::pull_by_columns(int64_t k, SsspRun& run) {
   const DistanceView row_dist = row_distances(), col_dist = column_distances();
   const double lower = settled_lower_bound(k, options_.delta);
   const PullSelection selected(lower, inverse_width_, (k + 1) * sub_buckets_);
+  const float settled_floor = float_at_most(lower);
   auto scans = [&](int64_t v) { return selected(col_dist.bits(v), column_light_bound_[v]); };
   const EdgeLists columns = column_lists();
   int64_t scanned = 0;
   auto scan = [&](int64_t v) {
     const float tv = col_dist[v];
-    const auto [best, from, e] = best_pulled(tv, lower, columns, v, row_dist);  // from: row-local
+    const auto [best, from, e] = best_pulled(tv, settled_floor, columns, v, row_dist);  // from: row-local
     scanned += e - columns.starts[v];
     if (!(best < tv)) return;
     ts.candidates.push_back({static_cast<LocalId>(v), from == kUnknownSource ? from : source_base_ + from, best});

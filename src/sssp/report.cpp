@@ -59,13 +59,14 @@ nlohmann::json sssp_result_json(const SsspConfig& config, const SsspBenchmarkRes
   j["config"] = run_config_json(config, result);
   j["config"]["kernel"] = "sssp";
   j["config"]["options"] = {{"validate", config.validate},
-                            {"delta", config.sssp.delta},
+                            {"delta", result.delta},
                             {"sub_buckets", config.sssp.sub_buckets},
                             {"reorder", config.graph.reorder},
                             {"parent_notes", config.sssp.parent_notes},
                             {"pull_factor", config.sssp.pull_factor},
                             {"compare_dijkstra", config.compare_dijkstra},
                             {"rankmap", config.rankmap_path}};
+  if (result.delta_raised_from > 0) j["config"]["options"]["delta_asked"] = result.delta_raised_from;
   // Kernel 1 built the column index, and the pulls scan the column set (grids with more columns).
   j["config"]["options"]["column_pull"] =
       config.graph.column_index && j["config"]["grid"]["cols"].get<int>() > j["config"]["grid"]["rows"].get<int>();

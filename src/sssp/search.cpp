@@ -77,7 +77,7 @@ void DistributedSssp::start_search(int64_t root, ThreadState& ts) {
   const Distribution& d = dist_of_;
   ts.bucket_epoch = bucket_epoch_;
   ts.relaxations = ts.light_relaxations = ts.pull_scans = ts.improvements = 0;
-  for (auto& b : ts.buckets) b.clear();
+  ts.buckets.clear();
   ts.active.clear();
   ts.improved.clear();
   if (!prepared_) reset_arrays();
@@ -85,23 +85,15 @@ void DistributedSssp::start_search(int64_t root, ThreadState& ts) {
   if (omp_get_thread_num() == 0 && root >= first && root < first + d.block) {
     const auto root_x = static_cast<LocalId>(graph_.owned_local(root - first));
     state_[root_x] = state_of(0, kUnknownSource);
-    if (ts.buckets.empty()) ts.buckets.resize(1);
-    ts.buckets[0].push_back({root_x, kUnknownSource, 0.0F});
+    ts.buckets.push(0, {root_x, kUnknownSource, 0.0F});
   }
 }
 
 double DistributedSssp::next_sub_bucket(int64_t j, ThreadState& ts, SsspRun& run) {
   // Smallest non-empty sub-bucket over all threads and processes (entries are valid while their
   // distance still falls in the sub-bucket; lists with stale entries only are emptied here).
-  double next = kUnreachedDistance;
-  for (size_t b = static_cast<size_t>(j); b < ts.buckets.size(); ++b) {
-    auto& list = ts.buckets[b];
-    if (std::any_of(list.begin(), list.end(), [&](const Improvement& i) { return is_current(i); })) {
-      next = static_cast<double>(b);
-      break;
-    }
-    list.clear();
-  }
+  const int64_t first = ts.buckets.first_current(j, [&](const Improvement& i) { return is_current(i); });
+  double next = first == SubBucketQueue<Improvement>::kNone ? kUnreachedDistance : static_cast<double>(first);
   reduce_all(&next, 1, MPI_MIN, run);  // also the barrier after which every root entry is visible
   return next;
 }

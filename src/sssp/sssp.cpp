@@ -34,6 +34,12 @@ std::vector<uint8_t> lightest_weight_bounds(const int64_t* starts, int64_t n, co
 
 }  // namespace
 
+double least_bucket_width(int64_t nvertices, double max_weight, int sub_buckets) {
+  const double longest = static_cast<double>(std::max<int64_t>(0, nvertices - 1)) * max_weight;
+  constexpr double kRoundingRoom = 2;
+  return kRoundingRoom * longest * std::max(1, sub_buckets) / kMaxSubBucketIndex;
+}
+
 DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessGrid& grid, const SsspOptions& options)
     : wg_(graph),
       graph_(graph.graph),

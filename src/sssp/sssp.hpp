@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "comm/exchange.hpp"
+#include "sssp/sub_bucket_queue.hpp"
 #include "util/phase_profile.hpp"
 #include "graph/weighted_graph.hpp"
 
@@ -73,6 +74,14 @@ struct SsspOptions {
 };
 
 inline constexpr double kUnreachedDistance = std::numeric_limits<double>::infinity();
+
+// Sub-bucket indices (distance * sub_buckets / delta) are reduced over the ranks as doubles,
+// exact below 2^53: a distance's index must stay below that.
+inline constexpr double kMaxSubBucketIndex = 9007199254740992.0;  // 2^53
+// The least delta for which every distance of a graph of n vertices with weights at most
+// max_weight (a path of n - 1 of the heaviest edges at most, with a factor 2 of room for the
+// rounding of the float sums) has a sub-bucket index below kMaxSubBucketIndex.
+double least_bucket_width(int64_t nvertices, double max_weight, int sub_buckets);
 
 // An index of a block's edges: the rows (graph) or the columns (column index), each list sorted
 // by weight.
@@ -164,7 +173,7 @@ class DistributedSssp {
     float d;
   };
   struct alignas(64) ThreadState {
-    std::vector<std::vector<Improvement>> buckets;  // by sub-bucket, lazily deleted (stale entries)
+    SubBucketQueue<Improvement> buckets;        // by sub-bucket, lazily deleted (stale entries)
     std::vector<LocalId> active;                // owned vertices to relax in the current phase
     std::vector<Improvement> improved;          // improvements made in the current phase
     std::vector<LocalId> settled;               // owned vertices settled in the current bucket

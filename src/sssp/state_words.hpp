@@ -78,9 +78,11 @@ inline void DistributedSssp::improve(LocalId x, float nd, LocalId from, ThreadSt
 }
 
 inline bool DistributedSssp::may_have_inner_edge(int64_t x, float dx, int64_t k) const {
-  // The bound is <= the lightest weight, and rounding is monotonic: when even the bound takes the
-  // candidate out of bucket k, every edge of the row does (the test of relax_row).
-  return (dx + sssp_words::lightest_weight_bound(light_bound_[x])) * inverse_width_ <
+  // The bound is <= the lightest weight, and the float sum rounds monotonically: when even the
+  // bound's candidate is out of bucket k, every edge's is (the test of relax_row, on the same
+  // float sum: with a distance far above the weights, the sum can round down to the distance).
+  const float bound = static_cast<float>(sssp_words::lightest_weight_bound(light_bound_[x]));
+  return static_cast<double>(sssp_words::candidate(dx, bound)) * inverse_width_ <
          static_cast<double>((k + 1) * sub_buckets_);
 }
 

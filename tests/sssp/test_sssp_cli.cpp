@@ -62,6 +62,12 @@ TEST(SsspCli, ValidatedRunMatchesVectorsAndPrintsTheResultBlock) {
     EXPECT_EQ(j["dijkstra"]["roots"], 4);
     EXPECT_TRUE(j["dijkstra"]["agrees"]);
     EXPECT_GT(j["dijkstra"]["speedup"].get<double>(), 0);
+    // The memory estimate is the runtime and the data of the run, near the peak (it once added
+    // 512 MiB per rank, which refused 64 ranks of SCALE 10 on a 24 GiB node).
+    const double peak = j["memory"]["peak_rss_bytes_max_rank"].get<double>();
+    const double estimate = j["memory"]["estimated_bytes_max_rank"].get<double>();
+    EXPECT_GT(estimate, 0.75 * peak) << estimate << " vs " << peak;
+    EXPECT_LT(estimate, 1.5 * peak) << estimate << " vs " << peak;
   }
 }
 

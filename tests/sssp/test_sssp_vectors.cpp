@@ -91,6 +91,12 @@ TEST(SsspVectors, ManyBucketsPerRoot) {
   EXPECT_GT(buckets, 2 * 255);
 }
 
+TEST(SsspVectors, SubBucketsFarBeyondTheRing) {
+  // Sub-buckets of width 1e-4 / 16: a candidate one light edge away is thousands of sub-buckets
+  // ahead, beyond the queue's ring (sssp/sub_bucket_queue.hpp), and is held in its map.
+  check_scale(10, 2, 1e-4, {}, SsspOptions{}.sub_buckets, {}, 4);
+}
+
 TEST(SsspVectors, SubBuckets) {
   // Plain delta-stepping (1), and steps narrower than most light edges (16), give the same distances.
   check_scale(10, 2, SsspOptions{}.delta, {}, 1);
