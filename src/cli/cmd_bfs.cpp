@@ -11,6 +11,7 @@
 #include "cli/subcommand.hpp"
 #include "util/error.hpp"
 #include "util/progress.hpp"
+#include "util/same_file.hpp"
 
 namespace g500::cli {
 namespace {
@@ -64,6 +65,11 @@ int run_bfs_command(int argc, char** argv) {
   apply_disabled_techniques(disabled, config);
   if (compress_option->count() > 0 && chosen->second != config.compress)
     throw g500::UsageError("--compress " + compress_text + " contradicts --disable compress");
+  refuse_same_files({{"--input", job.input.path, FileUse::kInput},
+                     {"--rankmap", config.rankmap_path, FileUse::kInput},
+                     {"--json", job.json_path, FileUse::kOutput},
+                     {"--output-parents", job.parents_path, FileUse::kOutput},
+                     {"--output-depths", job.depths_path, FileUse::kOutput}});
   return run_bfs_job(job);
 }
 

@@ -20,6 +20,7 @@
 #include "coll/coll_report.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
+#include "util/same_file.hpp"
 
 namespace {
 
@@ -203,6 +204,9 @@ int run_coll(int argc, char** argv) {
   if (modes != 1)
     throw g500::UsageError("choose exactly one of --check, --list, --op, --fit, --segment-model, --simulate");
   refuse_options_of_other_modes(app, args);
+  g500::refuse_same_files({{"--fit", args.fit, g500::FileUse::kInput},
+                           {"--csv", args.csv, g500::FileUse::kOutput},
+                           {"--fit-csv", args.fit_csv, g500::FileUse::kOutput}});
   if (args.check) return run_check();
   if (args.list) {
     print_on_root(list_algorithms());

@@ -19,6 +19,7 @@
 #include "gen/kronecker.hpp"
 #include "util/error.hpp"
 #include "util/progress.hpp"
+#include "util/same_file.hpp"
 
 namespace g500::cli {
 namespace {
@@ -94,6 +95,8 @@ int run_gen(int argc, char** argv) {
     return 0;
   }
   if (output.empty()) throw UsageError("--output FILE is required (or use --benchmark)");
+  // gen reads no file and writes one: nothing can clash yet, but a new file option joins here.
+  refuse_same_files({{"--output", output, FileUse::kOutput}});
 
   Progress progress(progress_wanted(quiet, MPI_COMM_WORLD, show_progress), "generating and writing " + output);
   auto result = io::write_generated_edges(spec, output, options);

@@ -9,6 +9,7 @@
 #include "util/error.hpp"
 #include "util/memory.hpp"
 #include "util/output_file.hpp"
+#include "util/same_file.hpp"
 
 namespace g500::cli {
 namespace {
@@ -40,6 +41,7 @@ int run_jobscript_command(int argc, char** argv) {
                "write the script even if g500 bfs's memory estimate exceeds a node's memory (the script then runs bfs --force)");
   require_non_empty(app.add_option("--output", output, "write the script to this file (made executable) instead of stdout"));
   if (!parse_or_throw(app, argc, argv)) return 0;
+  refuse_same_files({{"--rankmap", spec.rankmap, FileUse::kInput}, {"--output", output, FileUse::kOutput}});
   constexpr double kGiB = 1024.0 * 1024 * 1024;
   if (node_memory_gib > 0) {
     spec.node_memory_bytes = node_memory_gib * kGiB;

@@ -13,6 +13,7 @@
 #include "topo/systems.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
+#include "util/same_file.hpp"
 
 namespace g500::cli {
 namespace {
@@ -59,6 +60,7 @@ int run_map(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     throw UsageError(e.what());
   }
+  refuse_same_files({{"--output", o.output, FileUse::kOutput}, {"--link-csv", o.link_csv, FileUse::kOutput}});
   std::string error;
   if (rank == 0) {
     try {

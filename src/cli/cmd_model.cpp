@@ -5,12 +5,14 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "cli/options.hpp"
 #include "cli/subcommand.hpp"
 #include "model/model_job.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
+#include "util/same_file.hpp"
 
 namespace g500::cli {
 namespace {
@@ -79,6 +81,18 @@ void copy_optionals(const CLI::App& app, const OptionalNumbers& n, ModelOptions&
   if (app.count("--scale-per-node")) o.scale_per_node = n.scale_per_node;
 }
 
+// Every file the model reads (a trace --profile, --levels, --compare, --shm-measured) and writes.
+std::vector<FileOption> files_of(const ModelOptions& o) {
+  const bool built_in_profile = o.profile == "a64fx" || o.profile == "k";
+  std::vector<FileOption> files{{"--profile", built_in_profile ? "" : o.profile, FileUse::kInput},
+                                {"--shm-measured", o.shm_measured, FileUse::kInput}};
+  for (const std::string& path : o.levels) files.push_back({"--levels", path, FileUse::kInput});
+  for (const std::string& path : o.compare) files.push_back({"--compare", path, FileUse::kInput});
+  files.push_back({"--write-level-table", o.write_level_table, FileUse::kOutput});
+  files.push_back({"--json", o.json, FileUse::kOutput});
+  return files;
+}
+
 int run_model(int argc, char** argv) {
   CLI::App app{"Performance model of the hybrid 2D BFS: time per phase and TEPS at N nodes (docs/model.md)",
                "g500 model"};
@@ -99,6 +113,7 @@ int run_model(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (!parse_or_throw(app, argc, argv)) return 0;
   copy_optionals(app, n, o);
+  refuse_same_files(files_of(o));
   std::string error, text;
   if (rank == 0) {
     try {

@@ -8,6 +8,7 @@
 #include "cli/subcommand.hpp"
 #include "sssp/driver.hpp"
 #include "util/error.hpp"
+#include "util/same_file.hpp"
 
 namespace g500::cli {
 namespace {
@@ -55,6 +56,11 @@ int run_sssp_command(int argc, char** argv) {
     throw UsageError("--weight-seed needs --input (generated graphs have the reference generator's weights)");
   if ((!job.distances_path.empty() || !job.parents_path.empty()) && run.no_validate)
     throw UsageError("--output-distances and --output-parents write a validated result; drop --no-validate");
+  refuse_same_files({{"--input", job.input.path, FileUse::kInput},
+                     {"--rankmap", config.rankmap_path, FileUse::kInput},
+                     {"--json", job.json_path, FileUse::kOutput},
+                     {"--output-distances", job.distances_path, FileUse::kOutput},
+                     {"--output-parents", job.parents_path, FileUse::kOutput}});
 
   return run_sssp_job(job);
 }

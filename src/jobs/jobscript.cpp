@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include "graph/distribution.hpp"
 #include "graph/grid.hpp"
 #include "io/rankmap_file.hpp"
+#include "jobs/script_text.hpp"
 #include "topo/systems.hpp"
 #include "util/error.hpp"
 #include "run/run_setup.hpp"
@@ -55,15 +57,6 @@ std::vector<long> parse_node_shape(const std::string& text) {
   return sizes;
 }
 
-// Single-quotes a path for the shell when it has anything but safe characters.
-std::string shell_word(const std::string& text) {
-  if (!text.empty() && text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+:=,") == std::string::npos)
-    return text;
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
 struct Resolved {
   GridShape grid;
   int ranks = 0;
@@ -100,7 +93,26 @@ void check_run_fits_nodes(const JobSpec& spec, const Resolved& r) {
   if (const std::string overflow = local_id_overflow(what, probe); !overflow.empty()) throw UsageError(overflow);
 }
 
+// Refuses text that could change the script's lines, before anything else is looked at (the
+// rank map is read, and messages quote the values).
+void check_script_text(const JobSpec& spec) {
+  const std::pair<const char*, const std::string*> texts[] = {
+      {"--system", &spec.system}, {"--grid", &spec.grid},       {"--rankmap", &spec.rankmap}, {"--time", &spec.time},
+      {"--node-shape", &spec.node_shape}, {"--queue", &spec.queue}, {"--binary", &spec.binary}};
+  for (const auto& [option, text] : texts) refuse_control_characters(option, *text);
+  const std::string launcher = spec.system == "fugaku" ? "mpiexec" : "srun";
+  refuse_leading_dash("--binary", spec.binary, launcher);
+  refuse_leading_dash("--rankmap", spec.rankmap, "g500 bfs");
+  if (!spec.queue.empty()) {
+    if (spec.system == "fugaku")
+      check_directive_name("--queue", spec.queue, "resource group name", false);
+    else
+      check_directive_name("--queue", spec.queue, "partition name", true);
+  }
+}
+
 Resolved resolve(const JobSpec& spec) {
+  check_script_text(spec);
   if (spec.system != "slurm" && spec.system != "fugaku")
     throw UsageError("--system must be slurm or fugaku (got '" + spec.system + "')");
   if (spec.nodes < 1) throw UsageError(fmt::format("--nodes must be at least 1 (got {})", spec.nodes));

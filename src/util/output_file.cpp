@@ -19,6 +19,7 @@
 
 #include "util/agree.hpp"
 #include "util/error.hpp"
+#include "util/path_names.hpp"
 #include "util/stop_report.hpp"
 
 namespace g500 {
@@ -26,7 +27,6 @@ namespace {
 
 constexpr int kStreamTag = 0x6f7574;                 // rank 0 receives stream parts on this tag
 constexpr size_t kStreamMessageBytes = size_t{1} << 26;  // keeps MPI's int counts far from overflow
-constexpr int kMaxSymlinkHops = 40;                  // as the kernel's own limit (ELOOP)
 constexpr const char* kTempInfix = ".g500-tmp.";
 
 // Targets this process is writing now: two outputs of one run naming the same file would share a
@@ -38,30 +38,10 @@ std::set<std::string>& targets_in_use() {
 
 std::string errno_text() { return std::strerror(errno); }
 
-std::string directory_of(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
-std::string base_name_of(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 std::string host_name() {
   char name[HOST_NAME_MAX + 1] = {};
   if (::gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "localhost";
   return name;
-}
-
-// Paths that name an already open descriptor: opening them reopens what the descriptor refers
-// to, so a regular file behind them must be appended to in place, never replaced.
-bool names_open_descriptor(const std::string& path) {
-  if (path == "/dev/stdout" || path == "/dev/stderr" || path.starts_with("/dev/fd/")) return true;
-  if (!path.starts_with("/proc/")) return false;
-  return path.find("/fd/") != std::string::npos;
 }
 
 std::string describe_type(mode_t mode) {
@@ -71,24 +51,12 @@ std::string describe_type(mode_t mode) {
   return "not a regular file";
 }
 
-// Follows a chain of symbolic links to the file at its end (which may not exist yet); returns
-// its path, or "" (with `error` set) on a loop or an unreadable link.
+// The file at the end of the chain of links from `path`, or "" with `error` set.
 std::string resolve_links(const std::string& path, std::string& error) {
-  std::string p = path;
-  for (int hop = 0; hop < kMaxSymlinkHops; ++hop) {
-    struct stat st{};
-    if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p;
-    std::vector<char> link(PATH_MAX + 1, '\0');
-    const ssize_t n = ::readlink(p.c_str(), link.data(), PATH_MAX);
-    if (n < 0) {
-      error = fmt::format("cannot write '{}': cannot read the link '{}': {}", path, p, errno_text());
-      return "";
-    }
-    const std::string next(link.data(), static_cast<size_t>(n));
-    p = next.starts_with('/') ? next : directory_of(p) + "/" + next;
-  }
-  error = fmt::format("cannot write '{}': too many levels of symbolic links", path);
-  return "";
+  std::string problem;
+  std::string file = follow_links(path, problem);
+  if (file.empty()) error = fmt::format("cannot write '{}': {}", path, problem);
+  return file;
 }
 
 // Removes TARGET.g500-tmp.HOST.PID files of this host whose process is gone (SIGKILLed runs).
@@ -160,15 +128,12 @@ Prepared open_stream(const std::string& path, int open_flags) {
 // `file` is a regular file or a path to create (symlinks resolved).
 Prepared create_temporary(const std::string& path, const std::string& file, mode_t mode, bool keep_mode) {
   Prepared p;
-  const std::string dir = directory_of(file);
-  std::vector<char> real_dir(PATH_MAX + 1, '\0');
-  struct stat dir_stat{};
-  if (::stat(dir.c_str(), &dir_stat) != 0 || !S_ISDIR(dir_stat.st_mode) || !::realpath(dir.c_str(), real_dir.data())) {
-    p.error = fmt::format("cannot write '{}': directory '{}' does not exist", path, dir);
+  // One spelling per file, so that two outputs naming it differently are recognised.
+  const std::string target = spelling_in_real_directory(file);
+  if (target.empty()) {
+    p.error = fmt::format("cannot write '{}': directory '{}' does not exist", path, directory_of(file));
     return p;
   }
-  // One spelling per file, so that two outputs naming it differently are recognised.
-  const std::string target = std::string(real_dir.data()) + (real_dir[1] ? "/" : "") + base_name_of(file);
   p.target = target;
   if (targets_in_use().count(target)) {
     p.error = fmt::format("cannot write '{}': another output of this run goes to the same file", path);
@@ -203,8 +168,8 @@ Prepared prepare(const std::string& path, mode_t new_file_mode) {
   }
   struct stat st{};
   if (::stat(path.c_str(), &st) == 0) {
-    if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) return open_stream(path, O_WRONLY);
-    if (S_ISREG(st.st_mode) && names_open_descriptor(path)) return open_stream(path, O_WRONLY | O_APPEND);
+    // A regular file behind a name of an open descriptor is appended to, after what was written before.
+    if (is_stream_output(path, st)) return open_stream(path, S_ISREG(st.st_mode) ? O_WRONLY | O_APPEND : O_WRONLY);
     if (!S_ISREG(st.st_mode)) {
       p.error = fmt::format("cannot write '{}': it is {} (an output must be a regular file, a character device, "
                             "a FIFO or -)", path, describe_type(st.st_mode));

@@ -6,9 +6,11 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "jobs/jobscript.hpp"
+#include "jobs/script_text.hpp"
 #include "util/error.hpp"
 
 namespace g500::jobs {
@@ -209,6 +211,83 @@ TEST(Jobscript, BadInputIsOneLineUsageError) {
   s = spec_of("slurm", 12, 20);
   s.node_shape = "3x4";
   expect_error(s, "--node-shape is for --system fugaku");
+}
+
+// Every text value that reaches the script: a control character anywhere is refused, with the
+// value shown escaped on one line, before the rank map is read or other rules are applied.
+TEST(Jobscript, ControlCharactersInAnyValueAreRefused) {
+  const std::pair<char, const char*> controls[] = {{'\n', "\\n"}, {'\r', "\\r"}, {'\t', "\\t"}, {'\x1b', "\\x1b"},
+                                                   {'\x7f', "\\x7f"}};
+  for (const char* system : {"slurm", "fugaku"}) {
+    for (const auto& [c, escaped] : controls) {
+      const std::pair<const char*, std::string JobSpec::*> fields[] = {
+          {"--grid", &JobSpec::grid},   {"--rankmap", &JobSpec::rankmap}, {"--time", &JobSpec::time},
+          {"--queue", &JobSpec::queue}, {"--binary", &JobSpec::binary},   {"--node-shape", &JobSpec::node_shape},
+          {"--system", &JobSpec::system}};
+      for (const auto& [option, field] : fields) {
+        JobSpec s = spec_of(system, 2, 20);
+        s.*field = std::string("a") + c + "b";
+        expect_error(s, std::string(option) + " 'a" + escaped + "b' has a control character (" + escaped +
+                            "), which would break the batch script");
+      }
+    }
+  }
+}
+
+TEST(Jobscript, ShellWordsAreQuotedUnlessLiteral) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"./build/g500", "./build/g500"},
+      {"/opt/g500-1.0/bin/g500+x:y,z", "/opt/g500-1.0/bin/g500+x:y,z"},
+      {"./a=b", "'./a=b'"},
+      {"X=1", "'X=1'"},  // bare, a first word would be an assignment
+      {"", "''"},
+      {"my dir/g500", "'my dir/g500'"},
+      {"$(touch x)", "'$(touch x)'"},
+      {"`touch x`", "'`touch x`'"},
+      {"a;b|c&d", "'a;b|c&d'"},
+      {"it's", "'it'\\''s'"},
+      {"\"q\"", "'\"q\"'"},
+      {"~/g500", "'~/g500'"},
+      {"*?[a]{b,c}#!<>", "'*?[a]{b,c}#!<>'"}};
+  for (const auto& [text, word] : cases) EXPECT_EQ(shell_word(text), word) << text;
+  JobSpec s = spec_of("slurm", 2, 20);
+  s.binary = "./my build/g500";
+  s.rankmap = "it's.csv";
+  EXPECT_TRUE(contains(make_jobscript(s), "    './my build/g500' bfs --scale 20")) << make_jobscript(s);
+  EXPECT_TRUE(contains(make_jobscript(s), " --rankmap 'it'\\''s.csv' --json ")) << make_jobscript(s);
+}
+
+// The queue sits inside a directive: sbatch splits #SBATCH lines at spaces and reads quotes and
+// '#'; PJM's -L "..." ends at a quote and is split at commas.
+TEST(Jobscript, QueueNamesFitTheirDirective) {
+  JobSpec s = spec_of("slurm", 2, 20);
+  s.queue = "gpu-a100,cpu_2.x";
+  EXPECT_TRUE(has_line(make_jobscript(s), "#SBATCH --partition=gpu-a100,cpu_2.x"));
+  for (const char* bad : {"a b", "a\"b", "a'b", "a#b", "a=b", ",a", "a,", "a$(x)"}) {
+    s.queue = bad;
+    expect_error(s, "--queue '" + std::string(bad) + "' is not a partition name: use letters, digits, '.', '_' and '-' "
+                    "(and ',' between names)");
+  }
+  s = spec_of("fugaku", 2, 20);
+  s.queue = "small-s_1.x";
+  EXPECT_TRUE(has_line(make_jobscript(s), "#PJM -L \"rscgrp=small-s_1.x\""));
+  for (const char* bad : {"small,node=99", "a\"b", "a b"}) {
+    s.queue = bad;
+    expect_error(s, "--queue '" + std::string(bad) + "' is not a resource group name: use letters, digits, '.', '_' and '-'");
+  }
+}
+
+// A word after srun or mpiexec (the binary) or after --rankmap must not pass for an option.
+TEST(Jobscript, ValuesStartingWithADashAreRefused) {
+  JobSpec s = spec_of("slurm", 2, 20);
+  s.binary = "--export=ALL";
+  expect_error(s, "--binary '--export=ALL' starts with '-', which srun would read as an option (write ./--export=ALL)");
+  s = spec_of("fugaku", 2, 20);
+  s.binary = "-x";
+  expect_error(s, "--binary '-x' starts with '-', which mpiexec would read as an option (write ./-x)");
+  s = spec_of("fugaku", 2, 20);
+  s.rankmap = "--json";
+  expect_error(s, "--rankmap '--json' starts with '-', which g500 bfs would read as an option (write ./--json)");
 }
 
 }  // namespace
