@@ -175,7 +175,9 @@ TEST(BfsCli, Kernel1PassesAreChosenAndGiveTheSameGraph) {
       EXPECT_GT(steps["fill"].get<double>(), 0);
       EXPECT_GT(steps["mirror"].get<double>(), 0);  // the edges inside a slab are kept once
       EXPECT_EQ(steps["generate"].get<double>(), runs[k]["summary"]["graph_generation"].get<double>());
-      if (ranks == 1) EXPECT_LE(sum, runs[k]["summary"]["construction_time"].get<double>());
+      if (ranks == 1) {
+        EXPECT_LE(sum, runs[k]["summary"]["construction_time"].get<double>());
+      }
     }
     const auto vec = testing::load_graph_vector(14);
     for (const auto& run : runs)
