@@ -100,7 +100,8 @@ CLI::Option* require_at_least(CLI::Option* option, long long min, long long max)
       // Digits that overflow long long are still a number, only too far out.
       const size_t first = !text.empty() && (text[0] == '+' || text[0] == '-') ? 1 : 0;
       if (text.size() == first || text.find_first_not_of("0123456789", first) != std::string::npos)
-        throw UsageError(name + " must be a whole number, at least " + std::to_string(min) + got(text));
+        throw UsageError(name + " must be a whole number from " + std::to_string(min) + " to " + std::to_string(max) +
+                         got(text));
       throw UsageError(text[0] == '-' ? at_least : at_most);
     }
     if (value < min) throw UsageError(at_least);

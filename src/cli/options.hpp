@@ -23,7 +23,8 @@ bool parse_or_throw(CLI::App& app, int argc, char** argv);
 // UsageError naming the option and the value, e.g. "--roots must be at least 1 (got '0')" (a
 // message returned to CLI11 would come out as "--roots: ..."). Each returns the option.
 //   require_range: a whole number from min to max, e.g. --scale 1..42.
-//   require_at_least: a whole number >= min (and <= max, the variable's limit; int by default).
+//   require_at_least: a whole number >= min (and <= max, the variable's limit; int by default);
+//     text that is not a whole number (1e9, 1.5, x) is told the whole range.
 //   require_unsigned: a whole number from 0 to 2^64-1 (seeds).
 //   require_positive / require_non_negative: a finite real number > 0 / >= 0.
 //   require_real_range: a finite real number from min to max, for quantities whose absurd values

@@ -45,7 +45,7 @@ TEST(JobscriptCli, BadInputGivesOneErrorLine) {
 // Bad numbers and empty values: one line naming the option and the value.
 TEST(JobscriptCli, BadValuesAreNamedWithTheirRule) {
   const std::pair<const char*, const char*> cases[] = {
-      {"--system slurm --nodes x --scale 20", "--nodes must be a whole number, at least 1 (got 'x')"},
+      {"--system slurm --nodes x --scale 20", "--nodes must be a whole number from 1 to 2147483647 (got 'x')"},
       {"--system slurm --nodes 4 --scale x", "--scale must be a whole number from 1 to 42 (got 'x')"},
       {"--system slurm --nodes 4 --scale 43", "--scale must be a whole number from 1 to 42 (got '43')"},
       {"--system slurm --nodes 4 --scale 20 --ppn 0", "--ppn must be at least 1 (got '0')"},

@@ -200,8 +200,9 @@ TEST(MapCli, BadValuesAreNamedWithTheirRule) {
   const std::pair<const char*, const char*> cases[] = {
       {"--shape ''", "--shape must not be empty"},
       {"--nodes 12 --grid ''", "--grid must not be empty"},
-      {"--nodes x", "--nodes must be a whole number, at least 1 (got 'x')"},
+      {"--nodes x", "--nodes must be a whole number from 1 to 16777216 (got 'x')"},
       {"--nodes 99999999", "--nodes must be at most 16777216 (got '99999999')"},
+      {"--nodes 1e6", "--nodes must be a whole number from 1 to 16777216 (got '1e6')"},
       {"--nodes 12 --simulate bfs --bandwidth 0", "--bandwidth must be a number from 0.001 to 1e+06 GB/s (got '0')"},
       {"--nodes 12 --simulate bfs --latency -1", "--latency must be a number from 0 to 1e+06 microseconds (got '-1')"},
       {"--nodes 12 --simulate bfs --max-routes 0", "--max-routes must be at least 1 (got '0')"},
