@@ -148,8 +148,8 @@ TEST(SsspCli, BadValuesAreNamedWithTheirRule) {
       {"--threads 0", "--threads must be at least 1 (got '0')"},
       {"--edgefactor 0", "--edgefactor must be at least 1 (got '0')"},
       {"--scale abc", "--scale must be a whole number from 1 to 42 (got 'abc')"},
-      {"--delta 0", "--delta must be a number from 1e-09 to 3.40282e+38 (got '0')"},
-      {"--delta abc", "--delta must be a number from 1e-09 to 3.40282e+38 (got 'abc')"},
+      {"--delta 0", "--delta must be a positive number (got '0')"},
+      {"--delta abc", "--delta must be a positive number (got 'abc')"},
       {"--sub-buckets 0", "--sub-buckets must be a whole number from 1 to 1024 (got '0')"},
       {"--pull-factor -1", "--pull-factor must be zero or a positive number (got '-1')"},
       {"--compare-dijkstra -1", "--compare-dijkstra must be at least 0 (got '-1')"},
@@ -161,11 +161,9 @@ TEST(SsspCli, BadValuesAreNamedWithTheirRule) {
   };
   for (int ranks : {1, 4})
     for (const auto& [args, message] : cases) testing::expect_exact_usage_error("sssp", ranks, args, message);
-  // A bucket width beyond its bounds (checked while parsing, alike on every rank: one process).
-  for (const char* delta : {"1e-300", "1e39", "nan"})
-    testing::expect_exact_usage_error_alone("sssp", std::string("--delta ") + delta,
-                                            std::string("--delta must be a number from 1e-09 to 3.40282e+38 (got '") +
-                                                delta + "')");
+  // Not a number at all (checked while parsing, alike on every rank: one process). A width too
+  // small to number the buckets is raised by the run instead (test_sssp_extreme_weights).
+  testing::expect_exact_usage_error_alone("sssp", "--delta nan", "--delta must be a positive number (got 'nan')");
 }
 
 // As for bfs: the reference rule finds 39 roots in SCALE 6, and the run says so once.
