@@ -8,36 +8,69 @@
   coll_plot.py --segment-measured CSV --out DIR  measured bcast time vs segment size with the fitted
                                                model of Eq. 4 / Eq. 6 (tools/coll_segment_sweep.sh)
   coll_plot.py harness CSV... --table SIZES    markdown table of throughput at the given sizes (bytes, comma-separated)
+
+Every CSV is read and its columns checked (tools/input_check.py) before anything is drawn: a cell
+of the wrong type is one line naming the file, the line and the column, exit status 2, and no
+picture written.
 """
 import argparse
 import collections
-import csv
+import io
 import os
+import sys
 
 import matplotlib
 
 matplotlib.use("Agg")
+matplotlib.rcParams["text.parse_math"] = False  # a '$' in a name from a file is a dollar sign
 import matplotlib.pyplot as plt  # noqa: E402
 
-from output_file import OutputError, save_figure  # noqa: E402
+from input_check import Count, InputError, Number, Text, Word, read_csv_rows  # noqa: E402
+from output_file import OutputError, write_output  # noqa: E402
 
 MARKERS = "os^vD<>px*h+"
 
 
-def read_rows(paths):
+# The columns each kind of CSV is read for. Names that become part of a file name (op, algo)
+# are Words; np is a count.
+HARNESS_COLUMNS = {"op": Word(), "algo": Text(), "ran": Text(), "shape": Text(), "segment": Count(), "np": Count(1),
+                   "bytes": Count(), "throughput_Bps": Number(0)}
+SEGMENT_MODEL_COLUMNS = {"algo": Word(), "shape": Text(), "bytes": Count(1), "segment": Number(0),
+                         "t_model_s": Number(0), "optimum_derived": Number(0), "optimum_printed": Number(0),
+                         "optimum_numeric": Number(0)}
+SIMULATION_COLUMNS = {"size": Text(), "shape": Text(), "dims": Count(1), "op": Word(), "algo": Text(),
+                      "bytes": Count(), "throughput_Bps": Number(0)}
+SEGMENT_MEASURED_COLUMNS = {"algo": Text(), "shape": Text(), "bytes": Count(1), "segment": Count(1),
+                            "t_median_s": Number(1e-30)}
+
+
+def read_rows(paths, columns):
     rows = []
     for path in paths:
-        with open(path, newline="") as f:
-            rows.extend(csv.DictReader(f))
+        for row in read_csv_rows(path, columns):
+            if "np" in columns:
+                row["np"] = str(row["np"])  # compared with shapes, which are text
+            rows.append(row)
     return rows
+
+
+def check_segment_measured(path, rows):
+    """The algorithm and shape of each row in the forms the fit reads: ktreeK or bintree3d on AxBxC."""
+    for row in rows:
+        algo, shape = row["algo"], row["shape"]
+        if not (algo == "bintree3d" or (algo.startswith("ktree") and algo[5:].isdigit() and int(algo[5:]) > 0)):
+            raise InputError(f"{path}: algo '{algo[:40]}' is neither ktreeK nor bintree3d")
+        dims = shape.split("x")
+        if not 1 <= len(dims) <= 3 or not all(d.isdigit() and 0 < int(d) <= 1 << 24 for d in dims):
+            raise InputError(f"{path}: shape '{shape[:40]}' is not A, AxB or AxBxC with sizes from 1 to 16777216")
 
 
 def curve_label(row):
     label = row["algo"] if row["algo"].startswith("ompi:") is False else row["ran"]
     if row["shape"] not in ("-", ""):
         label += f" {row['shape']}"
-    if int(row["segment"]) > 0:
-        label += f" seg {int(row['segment']) // 1024}K" if int(row["segment"]) >= 1024 else f" seg {row['segment']}"
+    if row["segment"] > 0:
+        label += f" seg {row['segment'] // 1024}K" if row["segment"] >= 1024 else f" seg {row['segment']}"
     return label
 
 
@@ -59,31 +92,34 @@ def draw_curves(ax, curves, title, op):
 def collect(rows, keep):
     curves = collections.defaultdict(list)
     for r in rows:
-        if int(r["bytes"]) > 0 and keep(r):
-            curves[curve_label(r)].append((int(r["bytes"]), float(r["throughput_Bps"]) / 1e6))
+        if r["bytes"] > 0 and keep(r):
+            curves[curve_label(r)].append((r["bytes"], r["throughput_Bps"] / 1e6))
     return curves
 
 
-def save(fig, out, name, written):
-    fig.tight_layout()
-    path = os.path.join(out, name)
-    save_figure(fig, path, dpi=110)
+def keep(fig, path, rendered):
+    """Draws the figure into `rendered` ({path: PNG bytes}); main writes them all at the end."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110)
     plt.close(fig)
-    written.append(path)
+    rendered[path] = buffer.getvalue()
 
 
-def plot_harness(paths, out, bcast_segment):
+def save(fig, out, name, rendered):
+    fig.tight_layout()
+    keep(fig, os.path.join(out, name), rendered)
+
+
+def plot_harness(rows, out, bcast_segment, rendered):
     """Alltoall(v)/allgatherv: one panel per op and process count. Bcast (like 004's Figs. 5-7):
     generic algorithms, then the shape-aware ones per shape at one segment size, then the
     segment-size comparison."""
-    rows = read_rows(paths)
-    written = []
     for op, np in sorted({(r["op"], r["np"]) for r in rows}):
         sub = [r for r in rows if r["op"] == op and r["np"] == np]
         if op != "bcast":
             fig, ax = plt.subplots(figsize=(8, 5.5))
             draw_curves(ax, collect(sub, lambda r: True), f"{op}, {np} ranks (measured on this 2-core machine)", op)
-            save(fig, out, f"coll_{op}_np{np}.png", written)
+            save(fig, out, f"coll_{op}_np{np}.png", rendered)
             continue
         shapes = sorted({r["shape"] for r in sub if r["shape"] != "-"}, key=lambda t: (t.count("x"), t))
         panels = 1 + len(shapes)
@@ -98,18 +134,15 @@ def plot_harness(paths, out, bcast_segment):
         for ax, shape in zip(axes[0, 1:], shapes):
             draw_curves(ax, collect(sub, lambda r, s=shape: r["shape"] == s and int(r["segment"]) == bcast_segment),
                         f"bcast, {np} ranks: shape-aware algorithms\non {shape}, segment {bcast_segment} B", op)
-        save(fig, out, f"coll_bcast_np{np}.png", written)
+        save(fig, out, f"coll_bcast_np{np}.png", rendered)
         fig, ax = plt.subplots(figsize=(8, 5.5))
         draw_curves(ax, collect(sub, lambda r: r["algo"] in ("ktree6", "pipeline", "bintree3d") and
                                 r["shape"] in ("-", np)),
                     f"bcast, {np} ranks, 1D shape: segment size (like 004's Fig. 7)", op)
-        save(fig, out, f"coll_bcast_segments_np{np}.png", written)
-    return written
+        save(fig, out, f"coll_bcast_segments_np{np}.png", rendered)
 
 
-def print_table(paths, sizes):
-    rows = read_rows(paths)
-    sizes = [int(x) for x in sizes.split(",")]
+def print_table(rows, sizes):
     curves = collections.defaultdict(dict)
     for r in rows:
         if int(r["bytes"]) in sizes:
@@ -125,9 +158,7 @@ def human(m):
     return f"{m // 1048576} MiB" if m >= 1048576 else f"{m // 1024} KiB" if m >= 1024 else f"{m} B"
 
 
-def plot_segment_model(path, out):
-    rows = read_rows([path])
-    written = []
+def plot_segment_model(rows, out, rendered):
     for algo in sorted({r["algo"] for r in rows}):
         fig, ax = plt.subplots(figsize=(8, 5.5))
         sizes = sorted({int(r["bytes"]) for r in rows if r["algo"] == algo})
@@ -150,16 +181,10 @@ def plot_segment_model(path, out):
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
         fig.tight_layout()
-        target = os.path.join(out, f"coll_segment_model_{algo}.png")
-        save_figure(fig, target, dpi=110)
-        plt.close(fig)
-        written.append(target)
-    return written
+        keep(fig, os.path.join(out, f"coll_segment_model_{algo}.png"), rendered)
 
 
-def plot_simulation(path, out):
-    rows = read_rows([path])
-    written = []
+def plot_simulation(rows, out, rendered):
     for op in sorted({r["op"] for r in rows}):
         sizes = [s for s in ("small", "middle", "large") if any(r["size"] == s and r["op"] == op for r in rows)]
         algos = sorted({r["algo"] for r in rows if r["op"] == op})
@@ -188,11 +213,7 @@ def plot_simulation(path, out):
             ax.legend(fontsize=7)
             ax.grid(True, axis="y", which="both", alpha=0.3)
         fig.tight_layout()
-        target = os.path.join(out, f"coll_simulation_{op}.png")
-        save_figure(fig, target, dpi=110)
-        plt.close(fig)
-        written.append(target)
-    return written
+        keep(fig, os.path.join(out, f"coll_simulation_{op}.png"), rendered)
 
 
 def floor_log2(n):
@@ -209,7 +230,7 @@ def steps_of(algo, dims, message, segment):
     return sum(floor_log2(n) for n in dims) + message / piece - 1, piece
 
 
-def fit_latency_bandwidth(points):
+def fit_latency_bandwidth(points, what):
     """Least squares of relative errors for t = a L + b X (X = 1/B); points are (a, b, t)."""
     saa = sab = sbb = sat = sbt = 0.0
     for a, b, t in points:
@@ -220,13 +241,14 @@ def fit_latency_bandwidth(points):
         sat += w * a * t
         sbt += w * b * t
     det = saa * sbb - sab * sab
+    if det == 0:
+        raise InputError(f"{what}: the points do not determine L and B (every segment gives the same steps)")
     latency = (sat * sbb - sbt * sab) / det
     inverse_bandwidth = (saa * sbt - sab * sat) / det
     return latency, inverse_bandwidth
 
 
-def plot_segment_measured(path, out):
-    rows = read_rows([path])
+def plot_segment_measured(path, rows, out, rendered):
     fig, ax = plt.subplots(figsize=(8, 5.5))
     report = []
     for i, (algo, shape, message) in enumerate(sorted({(r["algo"], r["shape"], int(r["bytes"])) for r in rows})):
@@ -237,7 +259,7 @@ def plot_segment_measured(path, out):
         for segment, t in sub:
             steps, piece = steps_of(algo, dims, message, segment)
             points.append((steps, steps * piece, t))
-        latency, inverse_bandwidth = fit_latency_bandwidth(points)
+        latency, inverse_bandwidth = fit_latency_bandwidth(points, f"{path}: {algo} {shape} M={message}")
         color = f"C{i}"
         ax.plot([s for s, _ in sub], [t * 1e6 for _, t in sub], "o", color=color, label=f"{algo} {shape} measured")
         grid = [sub[0][0] * 2 ** (j / 8) for j in range(8 * 13) if sub[0][0] * 2 ** (j / 8) <= sub[-1][0]]
@@ -268,12 +290,8 @@ def plot_segment_measured(path, out):
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7)
     fig.tight_layout()
-    target = os.path.join(out, "coll_segment_measured.png")
-    save_figure(fig, target, dpi=110)
-    plt.close(fig)
-    for line in report:
-        print(line)
-    return [target]
+    keep(fig, os.path.join(out, "coll_segment_measured.png"), rendered)
+    return report
 
 
 def main():
@@ -288,26 +306,46 @@ def main():
     parser.add_argument("--table", help="print a markdown table at these sizes instead of plotting")
     args = parser.parse_args()
     if args.table:
-        print_table(args.csv, args.table)
+        sizes = args.table.split(",")
+        if not all(size.isdigit() for size in sizes):
+            parser.error(f"--table takes byte counts separated by commas (got '{args.table}')")
+        print_table(read_rows(args.csv, HARNESS_COLUMNS), [int(size) for size in sizes])
         return
     if not (args.csv or args.segment_model or args.simulation or args.segment_measured):
         parser.error("give harness CSV files, --segment-model, --simulation or --segment-measured")
-    os.makedirs(args.out, exist_ok=True)
-    written = []
-    if args.csv:
-        written += plot_harness(args.csv, args.out, args.bcast_segment)
-    if args.segment_model:
-        written += plot_segment_model(args.segment_model, args.out)
-    if args.simulation:
-        written += plot_simulation(args.simulation, args.out)
+    # Every file is read and checked, and every picture drawn, before anything is rendered.
+    harness = read_rows(args.csv, HARNESS_COLUMNS) if args.csv else []
+    segment_model = read_rows([args.segment_model], SEGMENT_MODEL_COLUMNS) if args.segment_model else []
+    simulation = read_rows([args.simulation], SIMULATION_COLUMNS) if args.simulation else []
+    measured = read_rows([args.segment_measured], SEGMENT_MEASURED_COLUMNS) if args.segment_measured else []
     if args.segment_measured:
-        written += plot_segment_measured(args.segment_measured, args.out)
-    for path in written:
+        check_segment_measured(args.segment_measured, measured)
+    rendered, report = {}, []
+    if harness:
+        plot_harness(harness, args.out, args.bcast_segment, rendered)
+    if segment_model:
+        plot_segment_model(segment_model, args.out, rendered)
+    if simulation:
+        plot_simulation(simulation, args.out, rendered)
+    if measured:
+        report = plot_segment_measured(args.segment_measured, measured, args.out, rendered)
+    try:
+        os.makedirs(args.out, exist_ok=True)
+    except OSError as e:
+        raise OutputError(f"cannot make the directory '{args.out}': {e.strerror}") from None
+    for path, data in rendered.items():
+        write_output(path, data)
+    for line in report:
+        print(line)
+    for path in rendered:
         print(path)
 
 
 if __name__ == "__main__":
     try:
         main()
+    except InputError as e:
+        print(f"coll_plot: error: {e}", file=sys.stderr)
+        sys.exit(2)
     except OutputError as e:
         raise SystemExit(f"coll_plot: error: {e}")

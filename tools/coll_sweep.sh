@@ -2,8 +2,13 @@
 # Sweep `g500 coll` over operations x algorithms x shapes x segment sizes and collect one CSV.
 # usage: tools/coll_sweep.sh G500_BINARY NP OUT.csv [MAX_SIZE]
 # Also times Open MPI's own algorithms by forcing them with coll_tuned MCA parameters.
+# OUT.csv is replaced whole when the sweep is complete.
 set -euo pipefail
+source "$(dirname "$0")/../scripts/env.sh"
+[[ $# -ge 3 ]] || { echo "coll_sweep: usage: tools/coll_sweep.sh G500_BINARY NP OUT.csv [MAX_SIZE]" >&2; exit 2; }
 binary=$1; np=$2; out=$3; max=${4:-256K}
+whole_number coll_sweep NP "$np" 2 65536  # NP/2 is a grid side below
+np=$((10#$np))
 reps=${REPS:-10}; warmup=${WARMUP:-2}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 count=0
@@ -42,6 +47,7 @@ for n in 1 3 6; do
   run --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_bcast_algorithm $n \
     --mca coll_tuned_bcast_algorithm_segmentsize 16384 -- --op bcast --algo ompi:$n --sizes 1:4M
 done
-head -1 "$tmp/r001.csv" > "$out"
-for f in "$tmp"/r*.csv; do tail -n +2 "$f"; done >> "$out"
+head -1 "$tmp/r001.csv" > "$tmp/all.csv"
+for f in "$tmp"/r*.csv; do tail -n +2 "$f"; done >> "$tmp/all.csv"
+cp "$tmp/all.csv" "$out.g500-tmp.$$" && mv "$out.g500-tmp.$$" "$out"
 echo "wrote $(($(wc -l < "$out") - 1)) rows to $out"

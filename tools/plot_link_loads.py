@@ -11,6 +11,10 @@ be compared at a glance; the panel title gives max and mean link load.
 Example:
   g500 map --shape 8t,6t,2m,3t --simulate bfs --link-csv loads.csv
   tools/plot_link_loads.py loads.csv -o loads.png
+
+A cell of the wrong type (a coordinate that is not a whole number, a load that is NaN or
+negative) or a network of more nodes than g500 map describes (2^24) is one line naming the file,
+the line and the column, exit status 2, and no picture.
 """
 import argparse
 import csv
@@ -21,13 +25,18 @@ from collections import defaultdict
 import matplotlib
 
 matplotlib.use("Agg")
+matplotlib.rcParams["text.parse_math"] = False  # a '$' in a name from the file is a dollar sign
 import matplotlib.pyplot as plt  # noqa: E402
 
+from input_check import Count, InputError, Number  # noqa: E402
 from output_file import OutputError, save_figure  # noqa: E402
 
 BYTES_PER_MB = 1e6
 LAYOUT_ORDER = ["plain", "scheduler-2d", "6d-mapping"]
 PANEL_INCHES = 3.6
+MAX_NODES = 1 << 24  # the largest network g500 map describes (topo::kMaxNodes)
+COORDINATE = Count(0, MAX_NODES - 1)
+LINK_BYTES = Number(0)
 
 
 def read_loads(path):
@@ -43,10 +52,27 @@ def read_loads(path):
         for lineno, row in enumerate(reader, start=2):
             if len(row) != len(header):
                 raise ValueError(f"{path}:{lineno}: expected {len(header)} fields")
-            coord = tuple(int(v) for v in row[5:-1])
+            coord = tuple(cell_value(path, lineno, name, text, COORDINATE) for name, text in zip(axes, row[5:-1]))
             sizes = [max(s, c + 1) for s, c in zip(sizes, coord)]
-            loads[(row[1], row[0])][coord].append(float(row[-1]))
+            if math.prod(sizes) > MAX_NODES:
+                raise ValueError(f"{path}:{lineno}: the coordinates make a network of more than {MAX_NODES} nodes")
+            loads[(row[1], row[0])][coord].append(cell_value(path, lineno, "bytes", row[-1], LINK_BYTES))
     return axes, loads, sizes
+
+
+def cell_value(path, lineno, column, text, schema):
+    """The cell as a number, or ValueError naming the file, line, column and the problem."""
+    try:
+        value = int(text)
+    except ValueError:
+        try:
+            value = float(text)
+        except ValueError:
+            value = text
+    problem = schema.check(value, f"{column} '{text[:40]}'")
+    if problem:
+        raise ValueError(f"{path}:{lineno}: {problem}")
+    return value
 
 
 def split_axes(sizes):
@@ -81,7 +107,7 @@ def main():
     args = ap.parse_args()
     try:
         axes, loads, sizes = read_loads(args.csv)
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, csv.Error, UnicodeDecodeError, InputError) as e:
         print(f"plot_link_loads: error: {e}", file=sys.stderr)
         return 2
     patterns = sorted({p for p, _ in loads}, key=lambda p: p)

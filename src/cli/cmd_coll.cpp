@@ -28,8 +28,11 @@ using namespace g500::comm;
 using namespace g500::coll;
 using g500::cli::require_at_least;
 using g500::cli::require_non_empty;
-using g500::cli::require_non_negative;
-using g500::cli::require_positive;
+using g500::cli::kMaxBandwidthGbs;
+using g500::cli::kMaxLatencyMicroseconds;
+using g500::cli::kMinBandwidthGbs;
+using g500::cli::kMinLatencyMicroseconds;
+using g500::cli::require_real_range;
 
 // Hosono et al. 2021's least-squares fit for Bintree3d (the Trinaryx6 fit is NetworkParams' default).
 constexpr double kBintree3dLatency = 4.29e-6, kBintree3dBandwidth = 6.64e9;
@@ -186,11 +189,15 @@ int run_coll(int argc, char** argv) {
   require_non_empty(app.add_option("--fit-csv", args.fit_csv, "With --fit: write predicted versus measured as CSV"));
   app.add_flag("--segment-model", args.segment_model, "Optimal segment sizes of Eqs. 5 and 7 versus numeric minimum");
   app.add_flag("--simulate", args.simulate, "Predict every algorithm on Hosono et al. 2021's Table 1 shapes (torus model)");
-  auto* latency_option =
-      require_positive(app.add_option("--latency", args.latency, "Model latency L [s] (default: Hosono et al. 2021's fits)"));
-  auto* bandwidth_option =
-      require_positive(app.add_option("--bandwidth", args.bandwidth, "Model bandwidth B [bytes/s] (default: Hosono et al. 2021's fits)"));
-  require_non_negative(app.add_option("--hop-latency", args.hop_latency, "Simulation: latency per router hop [s]"))
+  constexpr double kMicro = 1e-6, kGiga = 1e9;  // the bounds are in microseconds and GB/s
+  auto* latency_option = require_real_range(
+      app.add_option("--latency", args.latency, "Model latency L [s] (default: Hosono et al. 2021's fits)"),
+      kMinLatencyMicroseconds * kMicro, kMaxLatencyMicroseconds * kMicro, "seconds");
+  auto* bandwidth_option = require_real_range(
+      app.add_option("--bandwidth", args.bandwidth, "Model bandwidth B [bytes/s] (default: Hosono et al. 2021's fits)"),
+      kMinBandwidthGbs * kGiga, kMaxBandwidthGbs * kGiga, "bytes/s");
+  require_real_range(app.add_option("--hop-latency", args.hop_latency, "Simulation: latency per router hop [s]"), 0,
+                     kMaxLatencyMicroseconds * kMicro, "seconds")
       ->capture_default_str();
   try {
     app.parse(argc, argv);

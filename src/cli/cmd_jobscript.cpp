@@ -34,9 +34,10 @@ int run_jobscript_command(int argc, char** argv) {
   require_at_least(app.add_option("--eager-limit", spec.eager_limit, "Eager/Rendezvous switch in bytes (default 512000, Nakao et al. 2021, section 5.4)"),
                    0, LONG_MAX);
   double node_memory_gib = 0;
-  require_positive(app.add_option("--node-memory", node_memory_gib,
-                                  "memory of a node in GiB, for the check that the run fits (default: Fugaku 32; "
-                                  "Slurm this machine's)"));
+  require_real_range(app.add_option("--node-memory", node_memory_gib,
+                                    "memory of a node in GiB, for the check that the run fits (default: Fugaku 32; "
+                                    "Slurm this machine's)"),
+                     kMinNodeMemoryGib, kMaxNodeMemoryGib, "GiB");
   app.add_flag("--force", spec.force,
                "write the script even if g500 bfs's memory estimate exceeds a node's memory (the script then runs bfs --force)");
   require_non_empty(app.add_option("--output", output, "write the script to this file (made executable) instead of stdout"));

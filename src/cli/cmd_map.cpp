@@ -37,9 +37,12 @@ int run_map(int argc, char** argv) {
   app.add_option("--format", o.format, "csv (rank,row,col,coordinates) or fugaku-rankmap (tuple per line)");
   auto* simulate_opt = require_non_empty(app.add_option("--simulate", o.simulate, "link-load simulation: bfs, all, or a comma list of "
                                    "col-allgatherv,row-alltoallv,row-ring,alltoall,bcast"));
-  require_positive(app.add_option("--message-bytes", o.message_bytes, "bytes per message in the simulation"));
-  require_positive(app.add_option("--bandwidth", o.bandwidth_gbs, "link bandwidth in GB/s (default 6.8, TofuD)"));
-  require_non_negative(app.add_option("--latency", o.latency_us, "latency in microseconds (default 0.5)"));
+  require_real_range(app.add_option("--message-bytes", o.message_bytes, "bytes per message in the simulation"), 1,
+                     kMaxMessageBytes, "bytes");
+  require_real_range(app.add_option("--bandwidth", o.bandwidth_gbs, "link bandwidth in GB/s (default 6.8, TofuD)"),
+                     kMinBandwidthGbs, kMaxBandwidthGbs, "GB/s");
+  require_real_range(app.add_option("--latency", o.latency_us, "latency in microseconds (default 0.5)"), 0,
+                     kMaxLatencyMicroseconds, "microseconds");
   require_at_least(app.add_option("--max-routes", o.max_routes, "route budget per pattern before source sampling"), 1,
                    LLONG_MAX);
   require_at_least(app.add_option("--max-routes-alltoall", o.max_routes_alltoall, "route budget for the global alltoall"),

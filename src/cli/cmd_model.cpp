@@ -9,7 +9,9 @@
 
 #include "cli/options.hpp"
 #include "cli/subcommand.hpp"
+#include "gen/kronecker.hpp"
 #include "model/model_job.hpp"
+#include "topo/systems.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
 #include "util/same_file.hpp"
@@ -26,34 +28,53 @@ struct OptionalNumbers {
   int scale = 0, scale_per_node = 0;
 };
 
+// Bounds of the model's own numbers (machine latencies and bandwidths: cli/options.hpp).
+constexpr double kMinShare = 1e-3, kMaxShare = 1;
+constexpr double kMinLanes = 1, kMaxLanes = 1000;
+constexpr double kMaxSpread = 100;
+constexpr double kMinSpeedup = 1e-2, kMaxSpeedup = 100;
+constexpr double kMinClockGhz = 1e-2, kMaxClockGhz = 100;
+// Largest node or process count of a series: the largest system g500 map describes.
+constexpr long long kMaxCount = topo::kMaxNodes;
+
 void add_network_options(CLI::App& app, ModelOptions& o, OptionalNumbers& n) {
   require_non_empty(app.add_option("--network", o.network,
                                    "tofud, tofu, fattree, dragonfly, torus:SHAPE (g500 map --shape form) or shm "
                                    "(default: tofud for a64fx, tofu for k, shm for a trace profile)"));
-  require_positive(app.add_option("--latency", n.latency_us, "latency per message in microseconds"));
-  require_positive(app.add_option("--link-bandwidth", n.link_gbs, "bandwidth per link in GB/s (shm: copy bandwidth)"));
-  require_positive(app.add_option("--injection", n.injection_gbs, "injection bandwidth per node in GB/s"));
-  require_non_negative(app.add_option("--eager-limit", n.eager_limit, "bytes; longer sendrecv messages use rendezvous"));
-  require_positive(app.add_option("--global-share", n.global_share, "dragonfly: uniform-traffic bandwidth over injection"));
-  require_positive(app.add_option("--allgatherv-lanes", o.assumptions.max_lanes,
-                                  "at most this many links per allgatherv (1: a single ring)"));
-  require_positive(app.add_option("--alltoallv-cap", n.alltoallv_cap_gbs,
-                                  "at most this alltoallv throughput per node in GB/s (Hosono et al. 2021: about 1)"));
-  require_non_negative(app.add_option("--level-spread", o.assumptions.level_spread,
-                                      "relative time spread of a process's level (default: measured in a trace "
-                                      "profile, 0 for a64fx and k)"));
-  require_positive(app.add_option("--locality-speedup", o.assumptions.locality_speedup,
-                                  "A64FX calculation speed-up at one process per CMG (default 2)"));
+  require_real_range(app.add_option("--latency", n.latency_us, "latency per message in microseconds"), kMinLatencyMicroseconds,
+                     kMaxLatencyMicroseconds, "microseconds");
+  require_real_range(app.add_option("--link-bandwidth", n.link_gbs, "bandwidth per link in GB/s (shm: copy bandwidth)"),
+                     kMinBandwidthGbs, kMaxBandwidthGbs, "GB/s");
+  require_real_range(app.add_option("--injection", n.injection_gbs, "injection bandwidth per node in GB/s"), kMinBandwidthGbs,
+                     kMaxBandwidthGbs, "GB/s");
+  require_real_range(app.add_option("--eager-limit", n.eager_limit, "bytes; longer sendrecv messages use rendezvous"), 0,
+                     kMaxMessageBytes, "bytes");
+  require_real_range(app.add_option("--global-share", n.global_share, "dragonfly: uniform-traffic bandwidth over injection"),
+                     kMinShare, kMaxShare, "");
+  require_real_range(app.add_option("--allgatherv-lanes", o.assumptions.max_lanes,
+                                    "at most this many links per allgatherv (1: a single ring)"),
+                     kMinLanes, kMaxLanes, "links");
+  require_real_range(app.add_option("--alltoallv-cap", n.alltoallv_cap_gbs,
+                                    "at most this alltoallv throughput per node in GB/s (Hosono et al. 2021: about 1)"),
+                     kMinBandwidthGbs, kMaxBandwidthGbs, "GB/s");
+  require_real_range(app.add_option("--level-spread", o.assumptions.level_spread,
+                                    "relative time spread of a process's level (default: measured in a trace "
+                                    "profile, 0 for a64fx and k)"),
+                     0, kMaxSpread, "");
+  require_real_range(app.add_option("--locality-speedup", o.assumptions.locality_speedup,
+                                    "A64FX calculation speed-up at one process per CMG (default 2)"),
+                     kMinSpeedup, kMaxSpeedup, "");
   require_at_least(app.add_option("--cores", o.cores, "cores of the node of a trace profile (default: this machine's)"), 1);
   require_non_empty(app.add_option("--shm-measured", o.shm_measured,
                                    "shm: CSV ranks,latency_us,bandwidth_gbs measured with g500 coll at those rank counts"));
-  require_non_negative(app.add_option("--switch-latency", n.switch_latency_us,
-                                      "shm: microseconds a message step costs for each further rank sharing a core"));
+  require_real_range(app.add_option("--switch-latency", n.switch_latency_us,
+                                    "shm: microseconds a message step costs for each further rank sharing a core"),
+                     0, kMaxLatencyMicroseconds, "microseconds");
 }
 
 void add_run_options(CLI::App& app, ModelOptions& o, OptionalNumbers& n) {
-  require_non_empty(app.add_option("--nodes", o.nodes, "node count, or a comma list for a series"));
-  require_non_empty(app.add_option("--ranks", o.ranks, "shm: process count, or a comma list"));
+  add_count_list(app, "--nodes", o.nodes, 1, kMaxCount, "node count, or a comma list for a series");
+  add_count_list(app, "--ranks", o.ranks, 1, kMaxCount, "shm: process count, or a comma list");
   auto* scale = require_range(app.add_option("--scale", n.scale, "SCALE of every point (strong scaling)"), 1, 42);
   auto* weak = require_range(app.add_option("--scale-per-node", n.scale_per_node,
                                             "SCALE per node: SCALE = this + log2(nodes) (weak scaling)"), 0, 42);
@@ -62,7 +83,8 @@ void add_run_options(CLI::App& app, ModelOptions& o, OptionalNumbers& n) {
   require_at_least(app.add_option("--ppn", o.ppn, "processes per node"), 1, 64);
   app.add_flag("--best", o.best, "search grids and 1, 2, 4 processes per node for the highest TEPS");
   app.add_option("--mapping", o.mapping, "6d (g500 map's grid mapping) or jobshape (2D job-shape torus)");
-  require_positive(app.add_option("--clock", n.clock_ghz, "clock in GHz (A64FX: 2.0 Normal, 2.2 Boost)"));
+  require_real_range(app.add_option("--clock", n.clock_ghz, "clock in GHz (A64FX: 2.0 Normal, 2.2 Boost)"), kMinClockGhz,
+                     kMaxClockGhz, "GHz");
   require_at_least(app.add_option("--threads", o.threads, "threads per process (default: cores / ppn)"), 1);
   require_at_least(app.add_option("--substeps", o.substeps, "bottom-up sub-steps per grid-row position (section 4.5)"), 1, 64);
 }
@@ -103,7 +125,8 @@ int run_model(int argc, char** argv) {
   add_network_options(app, o, n);
   add_run_options(app, o, n);
   app.add_option("--levels", o.levels, "g500 bfs --trace --json files or level CSVs instead of the built-in levels");
-  require_non_empty(app.add_option("--show-levels", o.show_levels, "print the level structure at these SCALEs, e.g. 20,30,41"));
+  add_count_list(app, "--show-levels", o.show_levels, 1, gen::kMaxScale,
+                 "print the level structure at these SCALEs, e.g. 20,30,41");
   require_non_empty(app.add_option("--write-level-table", o.write_level_table, "write the level rows as CSV"));
   app.add_flag("--published", o.published, "check against the published Fugaku and K computer results");
   app.add_flag("--future-work", o.future_work, "the whole Fugaku on other networks and at 4 processes per node");

@@ -1,5 +1,6 @@
 #include "cli/options.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -99,7 +100,8 @@ CLI::Option* require_at_least(CLI::Option* option, long long min, long long max)
       // Digits that overflow long long are still a number, only too far out.
       const size_t first = !text.empty() && (text[0] == '+' || text[0] == '-') ? 1 : 0;
       if (text.size() == first || text.find_first_not_of("0123456789", first) != std::string::npos)
-        throw UsageError(name + " must be a whole number, at least " + std::to_string(min) + got(text));
+        throw UsageError(name + " must be a whole number from " + std::to_string(min) + " to " + std::to_string(max) +
+                         got(text));
       throw UsageError(text[0] == '-' ? at_least : at_most);
     }
     if (value < min) throw UsageError(at_least);
@@ -133,6 +135,67 @@ CLI::Option* require_non_negative(CLI::Option* option) {
       throw UsageError(name + " must be zero or a positive number" + got(text));
     if (text.front() == '+') text.erase(0, 1);
   });
+}
+
+namespace {
+
+// A bound as the message prints it: 0.01, 100, 1e+06.
+std::string bound_text(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+// What is wrong with one (non-empty) item of a count list, or "" when it is a whole number in
+// min..max.
+std::string count_item_problem(const std::string& item, long long min, long long max, long long& value) {
+  const std::string quoted = "'" + item + "'";
+  const size_t first = item[0] == '+' || item[0] == '-' ? 1 : 0;
+  if (item.size() == first || item.find_first_not_of("0123456789", first) != std::string::npos)
+    return quoted + " is not a whole number";
+  // Digits that overflow long long are still a number, only too far out.
+  if (!read_whole_number(item, value)) value = item[0] == '-' ? std::numeric_limits<long long>::min()
+                                                              : std::numeric_limits<long long>::max();
+  if (value < min) return quoted + " is less than " + std::to_string(min);
+  if (value > max) return quoted + " is more than " + std::to_string(max);
+  return {};
+}
+
+}  // namespace
+
+CLI::Option* require_real_range(CLI::Option* option, double min, double max, const std::string& unit) {
+  const std::string range = bound_text(min) + " to " + bound_text(max) + (unit.empty() ? "" : " " + unit);
+  return attach_check(option, range, [min, max, range](const std::string& name, std::string& text) {
+    double value = 0;
+    if (!read_real_number(text, value) || value < min || value > max)
+      throw UsageError(name + " must be a number from " + range + got(text));
+    if (text.front() == '+') text.erase(0, 1);
+  });
+}
+
+CLI::Option* add_count_list(CLI::App& app, const std::string& name, std::vector<long long>& values, long long min,
+                            long long max, const std::string& description) {
+  const std::string rule =
+      name + " must be whole numbers from " + std::to_string(min) + " to " + std::to_string(max) + ", separated by commas";
+  return app.add_option_function<std::string>(
+      name,
+      [&values, min, max, rule](const std::string& text) {
+        std::vector<long long> counts;
+        size_t start = 0;
+        while (true) {
+          const size_t comma = std::min(text.find(',', start), text.size());
+          const std::string item = text.substr(start, comma - start);
+          if (item.empty()) throw UsageError(rule + ": an item is empty" + got(text));
+          long long value = 0;
+          if (const std::string problem = count_item_problem(item, min, max, value); !problem.empty())
+            throw UsageError(rule + ": " + problem);
+          counts.push_back(value);
+          if (comma == text.size()) break;
+          start = comma + 1;
+        }
+        values = std::move(counts);
+      },
+      description);
 }
 
 CLI::Option* require_non_empty(CLI::Option* option) {

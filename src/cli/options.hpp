@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "util/message_limits.hpp"
 
@@ -22,9 +23,13 @@ bool parse_or_throw(CLI::App& app, int argc, char** argv);
 // UsageError naming the option and the value, e.g. "--roots must be at least 1 (got '0')" (a
 // message returned to CLI11 would come out as "--roots: ..."). Each returns the option.
 //   require_range: a whole number from min to max, e.g. --scale 1..42.
-//   require_at_least: a whole number >= min (and <= max, the variable's limit; int by default).
+//   require_at_least: a whole number >= min (and <= max, the variable's limit; int by default);
+//     text that is not a whole number (1e9, 1.5, x) is told the whole range.
 //   require_unsigned: a whole number from 0 to 2^64-1 (seeds).
 //   require_positive / require_non_negative: a finite real number > 0 / >= 0.
+//   require_real_range: a finite real number from min to max, for quantities whose absurd values
+//     (a 1e-300 GHz clock, a 1e300 GB/s link) would only print absurd results; `unit` is named
+//     in the message, e.g. "--clock must be a number from 0.01 to 100 GHz (got '1e-300')".
 //   require_non_empty: any text but "" (for values where "" would silently mean "not given").
 CLI::Option* require_range(CLI::Option* option, long long min, long long max);
 CLI::Option* require_at_least(CLI::Option* option, long long min, long long max = INT_MAX);
@@ -32,6 +37,21 @@ CLI::Option* require_unsigned(CLI::Option* option);
 CLI::Option* require_positive(CLI::Option* option);
 CLI::Option* require_non_negative(CLI::Option* option);
 CLI::Option* require_non_empty(CLI::Option* option);
+CLI::Option* require_real_range(CLI::Option* option, double min, double max, const std::string& unit);
+
+// An option taking a comma list of whole numbers from min to max (e.g. --nodes 16,32,64) into
+// `values`; anything else is one UsageError naming the item and the range, e.g. "--nodes must
+// be whole numbers from 1 to 16777216, separated by commas: '1e9' is not a whole number".
+CLI::Option* add_count_list(CLI::App& app, const std::string& name, std::vector<long long>& values, long long min,
+                            long long max, const std::string& description);
+
+// Bounds of the numbers describing a machine (g500 model, map, coll, jobscript): wide enough for
+// any real one (a nanosecond to a second, a megabyte/s to a petabyte/s), narrow enough that what
+// is printed from them stays readable.
+inline constexpr double kMinLatencyMicroseconds = 1e-3, kMaxLatencyMicroseconds = 1e6;
+inline constexpr double kMinBandwidthGbs = 1e-3, kMaxBandwidthGbs = 1e6;
+inline constexpr double kMaxMessageBytes = 1e12;
+inline constexpr double kMinNodeMemoryGib = 1e-3, kMaxNodeMemoryGib = 1e6;
 
 // Throws UsageError when SCALE and the edge factor give more than 2^63 - 1 edges.
 void check_edge_count(int scale, int edgefactor);

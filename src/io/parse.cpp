@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 
 namespace g500::io {
 namespace {
@@ -134,6 +135,12 @@ std::string parse_id(std::string_view token, uint64_t& out) {
   return "?";
 }
 
+const char* non_finite_weight(float weight) {
+  if (std::isnan(weight)) return "is not a number (NaN)";
+  if (std::isinf(weight)) return weight > 0 ? "is infinite (+inf)" : "is infinite (-inf)";
+  return nullptr;
+}
+
 std::string parse_weight(std::string_view token, float& out) {
   if (token.empty() || token.size() > 64) return quoted(token) + " is not a number";
   char buffer[80];
@@ -141,10 +148,18 @@ std::string parse_weight(std::string_view token, float& out) {
   buffer[token.size()] = 0;
   char* end = nullptr;
   errno = 0;
-  const double v = std::strtod(buffer, &end);
+  // strtof rounds to the nearest float itself: 3.4028235e38 is the largest float, 1e39 overflows
+  // (ERANGE, +-HUGE_VALF); a denormal or a value that underflows to 0 is kept as strtof gives it.
+  const float v = std::strtof(buffer, &end);
+  const bool overflow = errno == ERANGE && std::isinf(v);
   if (end != buffer + token.size()) return quoted(token) + " is not a number";
-  if (!std::isfinite(v) || std::fabs(v) > 3.4e38) return "weight " + quoted(token) + " is not a finite float";
-  out = static_cast<float>(v);
+  if (overflow) {
+    char largest[32];
+    std::snprintf(largest, sizeof largest, "%g", static_cast<double>(std::numeric_limits<float>::max()));
+    return "weight " + quoted(token) + " is beyond the float range (at most " + largest + " in magnitude)";
+  }
+  if (const char* problem = non_finite_weight(v)) return "weight " + quoted(token) + " " + problem;
+  out = v;
   return {};
 }
 
@@ -383,11 +398,16 @@ std::string decode_bin_records(const unsigned char* data, int64_t count, const B
   for (int64_t k = 0; k < count; ++k) {
     const unsigned char* p = data + k * rec;
     const int64_t a = get_le<int64_t>(p), b = get_le<int64_t>(p + 8);
+    const std::string edge = "edge " + std::to_string(first_record + k + 1);  // 1-based, as line numbers
     if (a < 0 || a >= header.nvertices || b < 0 || b >= header.nvertices)
-      return "record " + std::to_string(first_record + k) + ": vertex id " + std::to_string(a < 0 || a >= header.nvertices ? a : b) +
-             " outside 0.." + std::to_string(header.nvertices - 1);
+      return edge + ": vertex id " + std::to_string(a < 0 || a >= header.nvertices ? a : b) + " outside 0.." +
+             std::to_string(header.nvertices - 1);
+    if (header.has_weights()) {
+      const float weight = get_le<float>(p + 16);
+      if (const char* problem = non_finite_weight(weight)) return edge + ": the weight " + problem;
+      if (weights) weights->push_back(weight);
+    }
     edges.push_back({static_cast<uint64_t>(a), static_cast<uint64_t>(b)});
-    if (weights && header.has_weights()) weights->push_back(get_le<float>(p + 16));
   }
   return {};
 }

@@ -47,8 +47,12 @@ struct LineResult {
 
 // Parses a non-negative decimal id (digits only, optional leading '+'); returns an error message.
 std::string parse_id(std::string_view token, uint64_t& out);
-// Parses a finite real number (strtod syntax).
+// Parses a weight: a real number (strtod syntax) within the float range, rounded to float. NaN,
+// infinities and values beyond +-3.40282e+38 are refused, each in its own words.
 std::string parse_weight(std::string_view token, float& out);
+// "is not a number (NaN)", "is infinite (+inf)" or "is infinite (-inf)" for a weight that is not
+// finite, else nullptr (the bin reader's check of its float32 weights).
+const char* non_finite_weight(float weight);
 
 // 3 when `text` starts with a UTF-8 byte-order mark (EF BB BF), else 0. Text inputs skip it at
 // the very start of the file only; anywhere else it is an error on its line.
@@ -79,7 +83,7 @@ std::string check_mtx_entries_fit(const MtxHeader& header, int64_t data_bytes);
 LineResult parse_mtx_entry(std::string_view line, const MtxHeader& header);
 
 // Whole-buffer parsers (used by the fuzz targets and the single-process tests). They return the
-// first problem as "line N: ..." / "record K: ..." or an empty string.
+// first problem as "line N: ..." / "edge N: ..." (both 1-based) or an empty string.
 struct ParsedEdges {
   std::vector<RawEdge> edges;
   std::vector<float> weights;  // one per edge when the lines carry weights
@@ -101,8 +105,8 @@ struct BinHeader {
 };
 inline constexpr int64_t kBinHeaderBytes = 32;
 std::string parse_bin_header(const unsigned char* data, size_t size, int64_t file_size, BinHeader& header);
-// Decodes `count` packed records and checks every id is in 0..nvertices-1; `first_record` only
-// numbers the records in messages.
+// Decodes `count` packed records and checks every id is in 0..nvertices-1 and every weight is
+// finite; `first_record` (0-based) only numbers the records in messages, as "edge N" from 1.
 std::string decode_bin_records(const unsigned char* data, int64_t count, const BinHeader& header,
                                int64_t first_record, std::vector<RawEdge>& edges, std::vector<float>* weights);
 // Header plus all records of an in-memory file.

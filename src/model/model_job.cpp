@@ -21,7 +21,6 @@ namespace {
 constexpr double kGiga = 1e9, kMicro = 1e-6;
 constexpr double kDefaultDragonflyShare = 0.5;  // as future_work_scenarios (published.cpp)
 constexpr int kDefaultEdgefactor = 16;
-constexpr size_t kMaxCountDigits = 9;
 const std::string kTorusPrefix = "torus:";
 
 bool ends_with(const std::string& text, const std::string& tail) {
@@ -121,10 +120,9 @@ Prediction best_prediction(const Chosen& c, const std::vector<LevelRow>& rows, R
 
 std::vector<Prediction> series(const ModelOptions& o, const Chosen& c, const std::vector<LevelRow>& rows) {
   const bool shm = c.net.kind == TopologyKind::kSharedMemory;
-  const std::string counts_text = shm ? o.ranks : o.nodes;
-  if (counts_text.empty()) throw UsageError(shm ? "--network shm needs --ranks" : "give --nodes (or --published, --compare, --future-work)");
+  const std::vector<long long>& counts = shm ? o.ranks : o.nodes;
+  if (counts.empty()) throw UsageError(shm ? "--network shm needs --ranks" : "give --nodes (or --published, --compare, --future-work)");
   if (!o.scale && !o.scale_per_node) throw UsageError("give --scale (strong scaling) or --scale-per-node (weak scaling)");
-  const auto counts = parse_count_list(counts_text, shm ? "--ranks" : "--nodes");
   if (!o.grid.empty() && counts.size() != 1) throw UsageError("--grid needs a single node count");
   std::vector<Prediction> out;
   for (long long count : counts) {
@@ -212,19 +210,6 @@ std::vector<LevelRow> level_rows_of(const std::vector<std::string>& files) {
   return rows;
 }
 
-std::vector<long long> parse_count_list(const std::string& text, const std::string& option) {
-  std::vector<long long> counts;
-  std::istringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    if (item.empty() || item.size() > kMaxCountDigits || item.find_first_not_of("0123456789") != std::string::npos || std::stoll(item) < 1)
-      throw UsageError(option + " takes counts of at least 1 separated by commas (got '" + text + "')");
-    counts.push_back(std::stoll(item));
-  }
-  if (counts.empty()) throw UsageError(option + " is empty");
-  return counts;
-}
-
 Mapping parse_mapping(const std::string& text) {
   if (text == "6d") return Mapping::kSixD;
   if (text == "jobshape") return Mapping::kJobShape;
@@ -240,8 +225,7 @@ std::string run_model_job(const ModelOptions& o) {
     text += "wrote " + std::to_string(rows.size()) + " level rows to " + o.write_level_table + "\n";
   }
   if (!o.show_levels.empty())
-    for (long long scale : parse_count_list(o.show_levels, "--show-levels")) {
-      if (scale > gen::kMaxScale) throw UsageError(fmt::format("--show-levels: SCALE {} is above {}", scale, gen::kMaxScale));
+    for (long long scale : o.show_levels) {
       const LevelStructure levels = level_structure(rows, static_cast<int>(scale), kDefaultEdgefactor);
       text += level_structure_table(levels);
       json["level_structures"].push_back(level_structure_json(levels));

@@ -18,8 +18,8 @@ struct ModelOptions {
   std::string network;            // tofud, tofu, fattree, dragonfly, shm, torus:SHAPE ("" by profile)
   std::optional<double> latency_us, link_gbs, injection_gbs, eager_limit, global_share, switch_latency_us;
   Assumptions assumptions;        // --allgatherv-lanes, --alltoallv-cap, --locality-speedup
-  std::string nodes;              // "N" or "A,B,C"
-  std::string ranks;              // shm: processes on the machine, "A,B,C"
+  std::vector<long long> nodes;   // one node count, or a series
+  std::vector<long long> ranks;   // shm: processes on the machine, one count or a series
   std::optional<int> scale, scale_per_node;
   std::string grid;               // "RxC" (one node count only)
   int ppn = 1;
@@ -30,7 +30,7 @@ struct ModelOptions {
   int substeps = 4;
   std::vector<std::string> levels;  // trace files or level CSVs instead of the built-in rows
   std::string write_level_table;
-  std::string show_levels;          // SCALEs whose level structure to print, "A,B,C"
+  std::vector<long long> show_levels;  // SCALEs (1..42) whose level structure to print
   bool published = false;
   bool future_work = false;
   std::vector<std::string> compare;  // measured runs to set beside their predictions
@@ -43,7 +43,6 @@ std::string run_model_job(const ModelOptions& options);
 
 // Pieces the job and the tests use.
 std::vector<LevelRow> level_rows_of(const std::vector<std::string>& files);
-std::vector<long long> parse_count_list(const std::string& text, const std::string& option);
 Mapping parse_mapping(const std::string& text);
 
 }  // namespace g500::model

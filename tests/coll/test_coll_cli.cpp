@@ -20,19 +20,24 @@ void expect_refused(int ranks, const std::string& args, const std::string& messa
 TEST(CollCli, BadNumbersAreNamedWithTheirRule) {
   const std::pair<const char*, const char*> cases[] = {
       {"--op bcast --sizes 1:8 --reps 0", "--reps must be at least 1 (got '0')"},
-      {"--op bcast --sizes 1:8 --reps x", "--reps must be a whole number, at least 1 (got 'x')"},
+      {"--op bcast --sizes 1:8 --reps x", "--reps must be a whole number from 1 to 2147483647 (got 'x')"},
       {"--op bcast --sizes 1:8 --warmup -1", "--warmup must be at least 0 (got '-1')"},
       {"--op bcast --sizes 1:8 --ranks-per-node 0", "--ranks-per-node must be at least 1 (got '0')"},
       {"--op bcast --sizes 1:8 --root -1", "--root must be at least 0 (got '-1')"},
       {"--op bcast --sizes 1:8 --segment x", "--segment: 'x' is not a byte count (a number with optional K, M or G)"},
       {"--op bcast --sizes 1x:8", "--sizes: '1x' is not a byte count (a number with optional K, M or G)"},
       {"--op bcast --sizes 1:99999999999G", "--sizes: '99999999999G' is too large"},
-      {"--simulate --latency 0", "--latency must be a positive number (got '0')"},
-      {"--simulate --bandwidth x", "--bandwidth must be a positive number (got 'x')"},
-      {"--simulate --hop-latency -1", "--hop-latency must be zero or a positive number (got '-1')"},
+      {"--simulate --latency 0", "--latency must be a number from 1e-09 to 1 seconds (got '0')"},
+      {"--simulate --bandwidth x", "--bandwidth must be a number from 1e+06 to 1e+15 bytes/s (got 'x')"},
+      {"--simulate --hop-latency -1", "--hop-latency must be a number from 0 to 1 seconds (got '-1')"},
   };
   for (int ranks : {1, 4})
     for (const auto& [args, message] : cases) expect_refused(ranks, args, message);
+  // Beyond any machine (checked while parsing, alike on every rank: one process).
+  testing::expect_exact_usage_error_alone("coll", "--simulate --latency 1e-300",
+                                          "--latency must be a number from 1e-09 to 1 seconds (got '1e-300')");
+  testing::expect_exact_usage_error_alone("coll", "--simulate --bandwidth 1e300",
+                                          "--bandwidth must be a number from 1e+06 to 1e+15 bytes/s (got '1e300')");
 }
 
 // A shape is refused unless it multiplies to the rank count and the algorithm uses it; a

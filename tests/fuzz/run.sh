@@ -15,11 +15,12 @@ seconds=5
 build="$here/../../build/fuzz"
 while (($#)); do
   case "$1" in
-    --seconds) seconds=$2; shift 2 ;;
-    --build-dir) build=$2; shift 2 ;;
+    --seconds) [[ $# -ge 2 ]] || set -- "$1" ""; seconds=$2; shift 2 ;;
+    --build-dir) [[ $# -ge 2 && -n $2 ]] || { echo "fuzz: --build-dir needs a value" >&2; exit 2; }; build=$2; shift 2 ;;
     *) echo "usage: $0 [--seconds N] [--build-dir DIR]" >&2; exit 2 ;;
   esac
 done
+[[ $seconds =~ ^[1-9][0-9]{0,4}$ ]] || { echo "fuzz: --seconds must be a whole number from 1 to 99999 (got '$seconds')" >&2; exit 2; }
 
 cxx=${CXX_FUZZ:-}
 if [ -z "$cxx" ]; then

@@ -184,10 +184,10 @@ TEST_F(Fixture, BadValuesAreNamedWithTheirRule) {
   const std::string out = " --output " + dir + "/x.tsv";
   const std::vector<std::pair<std::string, std::string>> cases{
       {"--scale abc" + out, "--scale must be a whole number from 1 to 42 (got 'abc')"},
-      {"--scale 8 --edgefactor x" + out, "--edgefactor must be a whole number, at least 1 (got 'x')"},
+      {"--scale 8 --edgefactor x" + out, "--edgefactor must be a whole number from 1 to 2147483647 (got 'x')"},
       {"--scale 42 --edgefactor 2000000000" + out, "--edgefactor 2000000000 is too large for SCALE 42 (more than 2^63 - 1 edges)"},
       {"--scale 8 --benchmark --repeat 0", "--repeat must be at least 1 (got '0')"},
-      {"--scale 8 --benchmark --repeat x", "--repeat must be a whole number, at least 1 (got 'x')"},
+      {"--scale 8 --benchmark --repeat x", "--repeat must be a whole number from 1 to 2147483647 (got 'x')"},
       {"--scale 8 --output ''", "--output must not be empty"},
       {"--scale 8 --quiet --progress" + out, "--quiet excludes --progress"},
       {"--scale 8 --benchmark" + out, "--output excludes --benchmark"},

@@ -182,7 +182,7 @@ TEST(InputLoad, BadInputIsOneErrorOnEveryRank) {
     const int64_t a = k == 7 ? 4 : k % 4, b = 0;
     records.append(reinterpret_cast<const char*>(&a), 8).append(reinterpret_cast<const char*>(&b), 8);
   }
-  EXPECT_NE(error_of(shared_file("range.bin", head + records), Format::bin).find("record 7: vertex id 4 outside 0..3"),
+  EXPECT_NE(error_of(shared_file("range.bin", head + records), Format::bin).find("edge 8: vertex id 4 outside 0..3"),
             std::string::npos);
   // A binary file read as text: a malformed line, never a crash or a huge buffer.
   EXPECT_NE(error_of(shared_file("binary.tsv", head + records), Format::tsv).find("binary.tsv:1:"), std::string::npos);

@@ -45,19 +45,22 @@ TEST(JobscriptCli, BadInputGivesOneErrorLine) {
 // Bad numbers and empty values: one line naming the option and the value.
 TEST(JobscriptCli, BadValuesAreNamedWithTheirRule) {
   const std::pair<const char*, const char*> cases[] = {
-      {"--system slurm --nodes x --scale 20", "--nodes must be a whole number, at least 1 (got 'x')"},
+      {"--system slurm --nodes x --scale 20", "--nodes must be a whole number from 1 to 2147483647 (got 'x')"},
       {"--system slurm --nodes 4 --scale x", "--scale must be a whole number from 1 to 42 (got 'x')"},
       {"--system slurm --nodes 4 --scale 43", "--scale must be a whole number from 1 to 42 (got '43')"},
       {"--system slurm --nodes 4 --scale 20 --ppn 0", "--ppn must be at least 1 (got '0')"},
       {"--system slurm --nodes 4 --scale 20 --threads 0", "--threads must be at least 1 (got '0')"},
       {"--system fugaku --nodes 4 --scale 20 --threads 0", "--threads must be at least 1 (got '0')"},
       {"--system slurm --nodes 4 --scale 20 --eager-limit -1", "--eager-limit must be at least 0 (got '-1')"},
-      {"--system slurm --nodes 4 --scale 20 --node-memory 0", "--node-memory must be a positive number (got '0')"},
+      {"--system slurm --nodes 4 --scale 20 --node-memory 0", "--node-memory must be a number from 0.001 to 1e+06 GiB (got '0')"},
       {"--system slurm --nodes 4 --scale 20 --grid ''", "--grid must not be empty"},
       {"--system fugaku --nodes 4 --scale 20 --node-shape ''", "--node-shape must not be empty"},
   };
   for (int ranks : {1, 4})
     for (const auto& [args, message] : cases) testing::expect_exact_usage_error("jobscript", ranks, args, message);
+  // Beyond any node: refused with its bounds while parsing, alike on every rank (one process).
+  testing::expect_exact_usage_error_alone("jobscript", "--system slurm --nodes 4 --scale 20 --node-memory 1e300",
+                                          "--node-memory must be a number from 0.001 to 1e+06 GiB (got '1e300')");
 }
 
 // Jobs that could not run: more nodes than Fugaku has, local ids beyond 32 bits, or more memory

@@ -1,7 +1,12 @@
 #!/usr/bin/python3
 """tools/g500report on the stored result files in tests/report/fixtures (made by make_fixtures.sh
 with the real binary): every picture is a valid PNG, the HTML page embeds them all, and the
-series drawn (from --dump-series) have the expected numbers of bars and points."""
+series drawn (from --dump-series) have the expected numbers of bars and points. Hand-edited
+copies of them: markup in their strings is escaped in the page, and fields of the wrong type are
+one line naming the file and the field, with nothing written."""
+import concurrent.futures
+import copy
+import html
 import json
 import os
 import struct
@@ -188,6 +193,168 @@ class ReportInputs(unittest.TestCase):
             result = run_tool(tmp, "--out", os.path.join(tmp, "out"))
             self.assertNotEqual(result.returncode, 0)
             self.assertIn("cannot read", result.stderr)
+
+
+MARKUP = ["<script>alert(1)</script>", '"><img src=x onerror=alert(2)>', "'><svg onload=alert(3)>"]
+
+
+class MarkupInFilesIsEscaped(unittest.TestCase):
+    """Strings of a result file (directions, kernel, switched-off techniques), its file name and the
+    title reach the page as text, never as markup."""
+
+    def test_markup_is_escaped_in_the_page(self):
+        with open(os.path.join(FIXTURES, "bfs-s10-np1.json")) as f:
+            data = json.load(f)
+        data["config"]["kernel"] = "bfs" + MARKUP[1]
+        data["config"]["options"]["disabled"] = [MARKUP[2]]
+        for root in data["roots"]:
+            for level in root["levels"]:
+                level["direction"] = MARKUP[0]
+        with tempfile.TemporaryDirectory() as tmp:
+            name = "run" + MARKUP[1].replace("/", "") + ".json"  # a file name may hold markup too
+            with open(os.path.join(tmp, name), "w") as f:
+                json.dump(data, f)
+            out = os.path.join(tmp, "out")
+            result = run_tool(os.path.join(tmp, name), "--out", out, "--title", "t" + MARKUP[0])
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(os.path.join(out, "report.html")) as f:
+                page = f.read()
+        for payload in MARKUP + [name]:
+            self.assertNotIn(payload, page)
+        for payload in MARKUP:
+            self.assertIn(html.escape(payload, quote=True), page)
+        self.assertIn(html.escape(name, quote=True), page)
+        self.assertNotIn("<script", page)
+        self.assertNotIn("<img src=x", page)
+        self.assertNotIn("<svg", page)
+        # Every direction cell of the level table (one per level of the traced root) is the escaped text.
+        levels = min(len(root["levels"]) for root in data["roots"])
+        self.assertGreaterEqual(page.count("<td>&lt;script&gt;alert(1)&lt;/script&gt;</td>"), levels)
+
+
+# A g500 model --json file with one prediction and one published point (the fields the report reads).
+MODEL_FILE = {
+    "kind": "g500-model", "series": "weak", "network": {"name": "tofud"}, "profile": {"name": "a64fx"},
+    "predictions": [{"nodes": 16, "teps": 1e11}, {"nodes": 64, "teps": 3e11}],
+    "published": [{"system": "fugaku", "nodes": 16, "scale": 30, "label": "1ppn rendezvous 2.0GHz",
+                   "published_gteps": 100.0, "predicted_gteps": 98.0, "error_percent": -2.0, "calibration": False,
+                   "seconds": {"calculation": 0.1, "allgatherv": 0.02, "alltoallv": 0.03, "sendrecv": 0.01,
+                               "imbalance": 0.005}}],
+}
+
+
+def edited(data, path, value):
+    """A deep copy of `data` with the field at `path` (keys and indices) set to `value`, or removed
+    when value is REMOVE."""
+    data = copy.deepcopy(data)
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    if value is REMOVE:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return data
+
+
+REMOVE = object()
+
+
+class WrongTypesAreOneLine(unittest.TestCase):
+    """Each hand-edited file: exit status 2, one line naming the file and the field, no traceback,
+    and nothing written in --out (not even for the good file given with it)."""
+
+    def setUp(self):
+        with open(os.path.join(FIXTURES, "bfs-s10-np1.json")) as f:
+            self.run_data = json.load(f)
+
+    def expect_refused(self, cases):
+        """cases: (edited file data, expected message); the tool runs on them a few at a time."""
+        with tempfile.TemporaryDirectory() as tmp:
+            def run(index, data):
+                path = os.path.join(tmp, f"run{index}.json")
+                with open(path, "w") as f:
+                    json.dump(data, f)
+                out, series = os.path.join(tmp, f"out{index}"), os.path.join(tmp, f"series{index}.json")
+                result = run_tool(os.path.join(FIXTURES, "bfs-s10-np2.json"), path, "--out", out,
+                                  "--dump-series", series)
+                return path, out, series, result
+
+            with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
+                runs = list(pool.map(run, range(len(cases)), [data for data, _ in cases]))
+            for (path, out, series, result), (_, message) in zip(runs, cases):
+                with self.subTest(field=message):
+                    self.assertEqual(result.returncode, 2, result.stderr)
+                    self.assertEqual(result.stderr, f"g500report: error: {path}: {message}\n")
+                    self.assertNotIn("Traceback", result.stderr)
+                    self.assertEqual(result.stdout, "")
+                    self.assertFalse(os.path.exists(out), "the output directory was made")
+                    self.assertFalse(os.path.exists(series))
+
+    def test_result_files(self):
+        big = 10 ** 400
+        cases = [
+            (["roots", 0, "levels", 3, "time_s"], "fast", "roots[0].levels[3].time_s is a string, expected a number"),
+            (["config", "grid"], [1, 1], "config.grid is a list, expected an object"),
+            (["roots"], {"root": 1}, "roots is an object, expected a list"),
+            (["roots", 1, "root"], REMOVE, "roots[1].root is missing"),
+            (["roots", 0, "teps"], float("nan"), "roots[0].teps is NaN, expected a number"),
+            (["summary", "construction_time"], float("inf"),
+             "summary.construction_time is infinite, expected a number from 0 to 1e+30"),
+            (["roots", 2, "teps"], 1e300, "roots[2].teps is 1e+300, expected a number from 0 to 1e+30"),
+            (["roots", 0, "levels", 0, "frontier"], -5,
+             "roots[0].levels[0].frontier is -5, expected a whole number from 0 to 9007199254740992"),
+            (["roots", 0, "levels", 1, "edges_examined"], big,
+             "roots[0].levels[1].edges_examined is a number of 401 digits, expected a whole number from 0 to "
+             "9007199254740992"),
+            (["roots", 0, "levels", 1, "edges_examined"], 2.5,
+             "roots[0].levels[1].edges_examined is a fractional or non-finite number, expected a whole number"),
+            (["config", "ranks"], 0, "config.ranks is 0, expected a whole number from 1 to 9007199254740992"),
+            (["config", "options", "disabled"], "bcsr", "config.options.disabled is a string, expected a list"),
+            (["summary", "validation_passed"], "yes", "summary.validation_passed is a string, expected true or false"),
+            (["profile", "sendrecv"], 0.5, "profile.sendrecv is a number, expected an object"),
+            (["energy"], {"available": True, "joules": 2.0, "watts": 20.0}, "energy.teps_per_watt is missing"),
+        ]
+        self.expect_refused([(edited(self.run_data, path, value), message) for path, value, message in cases])
+
+    def test_model_files(self):
+        cases = [
+            (["published", 0, "seconds", "sendrecv"], REMOVE, "published[0].seconds.sendrecv is missing"),
+            (["predictions", 0, "nodes"], "16", "predictions[0].nodes is a string, expected a whole number"),
+            (["published", 0, "calibration"], 0, "published[0].calibration is a number, expected true or false"),
+        ]
+        self.expect_refused([(edited(MODEL_FILE, path, value), message) for path, value, message in cases])
+
+    def test_the_good_model_file_is_drawn(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "model.json")
+            with open(path, "w") as f:
+                json.dump(MODEL_FILE, f)
+            series_path = os.path.join(tmp, "series.json")
+            result = run_tool(path, "--out", os.path.join(tmp, "out"), "--dump-series", series_path)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(series_path) as f:
+                model = json.load(f)["model"]
+        self.assertEqual(model["lines_drawn"], 1)
+        self.assertEqual(model["lines"][0]["gteps"], [100.0, 300.0])
+        self.assertEqual(model["points_drawn"], 2)
+        self.assertEqual(model["bars_drawn"], 6)  # five phase shares and one sendrecv bar
+
+    def test_an_earlier_report_is_left_as_it_was(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out")
+            os.mkdir(out)
+            with open(os.path.join(out, "report.html"), "w") as f:
+                f.write("earlier")
+            bad = os.path.join(tmp, "bad.json")
+            with open(bad, "w") as f:
+                json.dump(edited(self.run_data, ["roots", 0, "time_s"], [1]), f)
+            result = run_tool(FIXTURES, bad, "--out", out)
+            self.assertEqual(result.returncode, 2, result.stderr)
+            self.assertEqual(result.stderr, f"g500report: error: {bad}: roots[0].time_s is a list, expected a number\n")
+            self.assertEqual(os.listdir(out), ["report.html"])
+            with open(os.path.join(out, "report.html")) as f:
+                self.assertEqual(f.read(), "earlier")
 
 
 class SwitchingLabels(unittest.TestCase):

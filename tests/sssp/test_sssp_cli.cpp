@@ -161,6 +161,9 @@ TEST(SsspCli, BadValuesAreNamedWithTheirRule) {
   };
   for (int ranks : {1, 4})
     for (const auto& [args, message] : cases) testing::expect_exact_usage_error("sssp", ranks, args, message);
+  // Not a number at all (checked while parsing, alike on every rank: one process). A width too
+  // small to number the buckets is raised by the run instead (test_sssp_extreme_weights).
+  testing::expect_exact_usage_error_alone("sssp", "--delta nan", "--delta must be a positive number (got 'nan')");
 }
 
 // As for bfs: the reference rule finds 39 roots in SCALE 6, and the run says so once.

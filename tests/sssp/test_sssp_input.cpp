@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -159,6 +160,37 @@ TEST(SsspInput, BadInput) {
     testing::expect_usage_error("sssp", ranks, "--scale 8 --weight-seed 3", "--weight-seed needs --input");
     testing::expect_usage_error("sssp", ranks, "--scale 8 --format tsv", "--format needs --input");
   }
+}
+
+// A g500 bin file of `weights.size()` edges i -> i+1 carrying these float32 weights.
+std::string weighted_bin(const std::vector<float>& weights) {
+  std::string bytes("G500EDGE\x01\0\0\0\x01\0\0\0", 16);
+  const int64_t n = static_cast<int64_t>(weights.size()) + 1, m = static_cast<int64_t>(weights.size());
+  bytes.append(reinterpret_cast<const char*>(&n), 8).append(reinterpret_cast<const char*>(&m), 8);
+  for (int64_t k = 0; k < m; ++k) {
+    const int64_t a = k, b = k + 1;
+    bytes.append(reinterpret_cast<const char*>(&a), 8).append(reinterpret_cast<const char*>(&b), 8);
+    bytes.append(reinterpret_cast<const char*>(&weights[k]), 4);
+  }
+  return bytes;
+}
+
+// A weight that is not a number, infinite or beyond the float range is named as such (never as a
+// "negative weight nan"), with the edge numbered from 1 in bin files and the line in text files.
+TEST(SsspInput, NonFiniteWeightsAreNamed) {
+  const std::string dir = testing::make_temp_dir();
+  const std::string nan_bin = write(dir, "nan.bin", weighted_bin({0.5f, 1, std::nanf(""), 2}));
+  const std::string inf_bin = write(dir, "inf.bin", weighted_bin({-std::numeric_limits<float>::infinity(), 1}));
+  const std::string nan_tsv = write(dir, "nan.tsv", "1 2 0.5\n2 3 nan\n");
+  const std::string big_tsv = write(dir, "big.tsv", "1 2 0.5\n2 3 1e39\n");
+  // The bin reader's error found on a rank other than 0 (edge 3 of 4 at 4 ranks) is the one line.
+  for (int ranks : {1, 4})
+    testing::expect_exact_usage_error("sssp", ranks, "--input " + nan_bin,
+                                      "'" + nan_bin + "': edge 3: the weight is not a number (NaN)");
+  testing::expect_exact_usage_error_alone("sssp", "--input " + inf_bin, "'" + inf_bin + "': edge 1: the weight is infinite (-inf)");
+  testing::expect_exact_usage_error_alone("sssp", "--input " + nan_tsv, nan_tsv + ":2: weight 'nan' is not a number (NaN)");
+  testing::expect_exact_usage_error_alone(
+      "sssp", "--input " + big_tsv, big_tsv + ":2: weight '1e39' is beyond the float range (at most 3.40282e+38 in magnitude)");
 }
 
 }  // namespace

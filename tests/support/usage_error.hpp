@@ -50,4 +50,16 @@ inline void expect_exact_usage_error(const std::string& subcommand, int ranks, c
   EXPECT_EQ(r.out, "") << args;
 }
 
+// The same for g500 started alone (no mpiexec): for checks that every rank makes alike while
+// parsing its options, where one process says all and starts in a fraction of the time.
+inline void expect_exact_usage_error_alone(const std::string& subcommand, const std::string& args,
+                                           const std::string& message) {
+  auto r = run_g500_alone(subcommand + " " + args);
+  EXPECT_EQ(r.status, 2) << args << "\n" << r.err;
+  EXPECT_EQ(lines_starting(r.err, "g500 " + subcommand + ": error:"),
+            std::vector<std::string>{"g500 " + subcommand + ": error: " + message})
+      << args;
+  EXPECT_EQ(r.out, "") << args;
+}
+
 }  // namespace g500::testing

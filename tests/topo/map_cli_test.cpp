@@ -200,12 +200,13 @@ TEST(MapCli, BadValuesAreNamedWithTheirRule) {
   const std::pair<const char*, const char*> cases[] = {
       {"--shape ''", "--shape must not be empty"},
       {"--nodes 12 --grid ''", "--grid must not be empty"},
-      {"--nodes x", "--nodes must be a whole number, at least 1 (got 'x')"},
+      {"--nodes x", "--nodes must be a whole number from 1 to 16777216 (got 'x')"},
       {"--nodes 99999999", "--nodes must be at most 16777216 (got '99999999')"},
-      {"--nodes 12 --simulate bfs --bandwidth 0", "--bandwidth must be a positive number (got '0')"},
-      {"--nodes 12 --simulate bfs --latency -1", "--latency must be zero or a positive number (got '-1')"},
+      {"--nodes 1e6", "--nodes must be a whole number from 1 to 16777216 (got '1e6')"},
+      {"--nodes 12 --simulate bfs --bandwidth 0", "--bandwidth must be a number from 0.001 to 1e+06 GB/s (got '0')"},
+      {"--nodes 12 --simulate bfs --latency -1", "--latency must be a number from 0 to 1e+06 microseconds (got '-1')"},
       {"--nodes 12 --simulate bfs --max-routes 0", "--max-routes must be at least 1 (got '0')"},
-      {"--nodes 12 --simulate bfs --message-bytes x", "--message-bytes must be a positive number (got 'x')"},
+      {"--nodes 12 --simulate bfs --message-bytes x", "--message-bytes must be a number from 1 to 1e+12 bytes (got 'x')"},
       {"--shuffle-ranks -1", "--shuffle-ranks must be a whole number from 0 to 18446744073709551615 (got '-1')"},
       {"--nodes 12 --bandwidth 3", "--bandwidth requires --simulate"},
   };
@@ -219,6 +220,22 @@ TEST(MapCli, BadValuesAreNamedWithTheirRule) {
     EXPECT_EQ(four.status, 2) << args << "\n" << four.err;
     EXPECT_EQ(map_error_lines(four.err), std::vector<std::string>{line}) << args << "\n" << four.err;
     EXPECT_EQ(four.out, "") << args;
+  }
+}
+
+// Machine numbers beyond any machine are refused with their bounds (checked while parsing, alike on
+// every rank: one process).
+TEST(MapCli, MachineNumbersNameTheirBounds) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--nodes 12 --simulate bfs --bandwidth 1e300", "--bandwidth must be a number from 0.001 to 1e+06 GB/s (got '1e300')"},
+      {"--nodes 12 --simulate bfs --latency 1e300", "--latency must be a number from 0 to 1e+06 microseconds (got '1e300')"},
+      {"--nodes 12 --simulate bfs --message-bytes 1e-300", "--message-bytes must be a number from 1 to 1e+12 bytes (got '1e-300')"},
+  };
+  for (const auto& [args, message] : cases) {
+    const auto r = run_map(args);
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_EQ(r.err, std::string("g500 map: error: ") + message + "\n") << args;
+    EXPECT_EQ(r.out, "") << args;
   }
 }
 
