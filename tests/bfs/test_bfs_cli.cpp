@@ -175,7 +175,9 @@ TEST(BfsCli, Kernel1PassesAreChosenAndGiveTheSameGraph) {
       EXPECT_GT(steps["fill"].get<double>(), 0);
       EXPECT_GT(steps["mirror"].get<double>(), 0);  // the edges inside a slab are kept once
       EXPECT_EQ(steps["generate"].get<double>(), runs[k]["summary"]["graph_generation"].get<double>());
-      if (ranks == 1) EXPECT_LE(sum, runs[k]["summary"]["construction_time"].get<double>());
+      if (ranks == 1) {
+        EXPECT_LE(sum, runs[k]["summary"]["construction_time"].get<double>());
+      }
     }
     const auto vec = testing::load_graph_vector(14);
     for (const auto& run : runs)
@@ -213,7 +215,8 @@ TEST(BfsCli, BadValuesAreNamedWithTheirRule) {
       {"--roots 0", "--roots must be at least 1 (got '0')"},
       {"--roots abc", "--roots must be a whole number, at least 1 (got 'abc')"},
       {"--roots 99999999999", "--roots must be at most 2147483647 (got '99999999999')"},
-      {"--threads 0", "--threads must be at least 1 (got '0')"},
+      {"--threads 0", "--threads must be a whole number from 1 to 4096 (got '0')"},
+      {"--threads 100000000", "--threads must be a whole number from 1 to 4096 (got '100000000')"},
       {"--edgefactor 0", "--edgefactor must be at least 1 (got '0')"},
       {"--edgefactor 1.5", "--edgefactor must be a whole number, at least 1 (got '1.5')"},
       {"--scale 42 --edgefactor 2000000000", "--edgefactor 2000000000 is too large for SCALE 42 (more than 2^63 - 1 edges)"},
