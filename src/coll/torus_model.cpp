@@ -269,7 +269,7 @@ double simulate_bcast(const std::string& algorithm, const Shape3& torus, double 
   const double part = message / trees;
   const bool segmented = segment > 0 && algorithm != "linear" && algorithm != "chain";
   const double piece = segmented ? std::min(segment, part) : part;
-  // Within an int: simulate_table1 refuses more than kMaxSimulatedArrivals per tree.
+  // Within an int: simulate_table1 refuses more than kMaxSimulatedArrivalsPerTree.
   const int pieces = static_cast<int>(bcast_pieces(algorithm, message, segment));
   for (int t = 0; t < trees; ++t) {
     std::map<long long, double> share;  // edge (parent * P + child) -> trees on its busiest link

@@ -54,8 +54,7 @@ std::string open_input_file(const std::string& path, int& fd, struct stat& statu
 std::string identity_problem(const std::string& path, const struct stat& agreed, const struct stat& found,
                              bool same_host) {
   const std::string quoted = "'" + path + "'";
-  if (found.st_ino != agreed.st_ino || (same_host && found.st_dev != agreed.st_dev))
-  {
+  if (found.st_ino != agreed.st_ino || (same_host && found.st_dev != agreed.st_dev)) {
     auto where = [&](const struct stat& st) {
       return "inode " + std::to_string(st.st_ino) + (same_host ? " on device " + std::to_string(st.st_dev) : "");
     };

@@ -21,7 +21,8 @@ std::vector<int> usable_flags(const LocalGraph& graph, const ProcessGrid& grid, 
   std::vector<uint64_t> bits((candidates.size() + kWordBits - 1) / kWordBits, 0);
   for (size_t k = 0; k < candidates.size(); ++k) {
     const int64_t v = candidates[k];
-    if (v >= first && v < first + d.block && graph.owned_degree[v - first] > 0) bits[k / kWordBits] |= uint64_t{1} << (k % kWordBits);
+    if (v >= first && v < first + d.block && graph.owned_degree[v - first] > 0)
+      bits[k / kWordBits] |= uint64_t{1} << (k % kWordBits);
   }
   if (!bits.empty())
     comm::allreduce(MPI_IN_PLACE, bits.data(), static_cast<int64_t>(bits.size()), MPI_UINT64_T, MPI_BOR, grid.world(),
