@@ -179,9 +179,10 @@ int run_coll(int argc, char** argv) {
   require_non_empty(app.add_option("--shape", args.shape,
                                    "Logical shape X, XxY or XxYxZ (--op: product = ranks, for the algorithms that use "
                                    "a shape; default balanced 3D)"));
-  require_at_least(app.add_option("--reps", args.reps, "Timed repetitions per size (median reported)"), 1)
+  require_at_least(app.add_option("--reps", args.reps, "Timed repetitions per size (median reported)"), 1, kMaxRepetitions)
       ->capture_default_str();
-  require_at_least(app.add_option("--warmup", args.warmup, "Untimed repetitions per size"), 0)->capture_default_str();
+  require_at_least(app.add_option("--warmup", args.warmup, "Untimed repetitions per size"), 0, kMaxRepetitions)
+      ->capture_default_str();
   require_at_least(app.add_option("--ranks-per-node", args.ranks_per_node, "NLP of Hosono et al. 2021's Eq. 1"), 1)->capture_default_str();
   require_at_least(app.add_option("--root", args.root, "Root rank for bcast"), 0)->capture_default_str();
   require_non_empty(app.add_option("--csv", args.csv, "Write results as CSV (harness, --segment-model, --simulate)"));
@@ -242,12 +243,19 @@ int run_coll(int argc, char** argv) {
   }
   NetworkParams network{args.latency, args.bandwidth, args.hop_latency};
   const double segment = static_cast<double>(parse_bytes(args.segment == "0" ? "16K" : args.segment, "--segment"));
+  std::string error, text;
   if (rank_of_world() == 0) {
-    const auto rows = simulate_table1(args.sizes.empty() ? std::vector<double>{1024, 65536, 1048576} : sizes, network,
-                                      segment);
-    std::fputs(format_simulation(rows).c_str(), stdout);
-    if (!args.csv.empty()) write_simulation_csv(args.csv, rows);
+    try {
+      const auto rows = simulate_table1(args.sizes.empty() ? std::vector<double>{1024, 65536, 1048576} : sizes,
+                                        network, segment);
+      text = format_simulation(rows);
+      if (!args.csv.empty()) write_simulation_csv(args.csv, rows);
+    } catch (const g500::UsageError& e) {
+      error = e.what();
+    }
   }
+  g500::agree_or_throw(error);
+  print_on_root(text);
   return 0;
 }
 

@@ -22,9 +22,8 @@ int run_jobscript_command(int argc, char** argv) {
   require_at_least(app.add_option("--nodes", spec.nodes, "number of nodes (for fugaku at most the machine's nodes)"), 1)->required();
   require_range(app.add_option("--scale", spec.scale, "log2 of the number of vertices (1..42)"), 1, gen::kMaxScale)->required();
   require_at_least(app.add_option("--ppn", spec.ppn, "MPI ranks per node (default 1)"), 1);
-  require_at_least(app.add_option("--threads", spec.threads,
-                                  "OpenMP threads per rank (default: Fugaku 48 / ppn; Slurm the node's CPUs / ppn, at run time)"),
-                   1);
+  add_threads_option(app, spec.threads,
+                     "OpenMP threads per rank (default: Fugaku 48 / ppn; Slurm the node's CPUs / ppn, at run time)");
   require_non_empty(app.add_option("--grid", spec.grid, "process grid RxC over nodes x ppn ranks (default: R >= C, closest factors)"));
   require_non_empty(app.add_option("--rankmap", spec.rankmap, "a `g500 map` CSV placing the ranks on the grid (passed to g500 bfs)"));
   require_non_empty(app.add_option("--time", spec.time, "wall-time limit HH:MM:SS (default 01:00:00)"));

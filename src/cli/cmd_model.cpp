@@ -85,7 +85,7 @@ void add_run_options(CLI::App& app, ModelOptions& o, OptionalNumbers& n) {
   app.add_option("--mapping", o.mapping, "6d (g500 map's grid mapping) or jobshape (2D job-shape torus)");
   require_real_range(app.add_option("--clock", n.clock_ghz, "clock in GHz (A64FX: 2.0 Normal, 2.2 Boost)"), kMinClockGhz,
                      kMaxClockGhz, "GHz");
-  require_at_least(app.add_option("--threads", o.threads, "threads per process (default: cores / ppn)"), 1);
+  add_threads_option(app, o.threads, "threads per process (default: cores / ppn)");
   require_at_least(app.add_option("--substeps", o.substeps, "bottom-up sub-steps per grid-row position (section 4.5)"), 1, 64);
 }
 

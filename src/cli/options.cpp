@@ -91,6 +91,10 @@ void add_message_limit_option(CLI::App& app, MessageLimits& limits) {
       ->group("");  // hidden from --help
 }
 
+CLI::Option* add_threads_option(CLI::App& app, int& threads, const std::string& description) {
+  return require_range(app.add_option("--threads", threads, description), 1, kMaxThreads);
+}
+
 CLI::Option* require_at_least(CLI::Option* option, long long min, long long max) {
   return attach_check(option, ">=" + std::to_string(min), [min, max](const std::string& name, std::string& text) {
     const std::string at_least = name + " must be at least " + std::to_string(min) + got(text);

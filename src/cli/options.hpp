@@ -53,6 +53,16 @@ inline constexpr double kMinBandwidthGbs = 1e-3, kMaxBandwidthGbs = 1e6;
 inline constexpr double kMaxMessageBytes = 1e12;
 inline constexpr double kMinNodeMemoryGib = 1e-3, kMaxNodeMemoryGib = 1e6;
 
+// The most OpenMP threads per process any subcommand accepts. The largest shared-memory nodes
+// have well under 2048 hardware threads (two 192-core EPYC sockets: 768), so more is a typo
+// (an extra digit or two), and an absurd count would be spent in per-thread tables of the memory
+// plan for minutes. An absolute cap, not a multiple of this process's cores: `g500 jobscript` and
+// `g500 model` describe other machines; a run with more threads than its cores is warned at start.
+inline constexpr int kMaxThreads = 4096;
+
+// --threads N, 1..kMaxThreads, e.g. "--threads must be a whole number from 1 to 4096 (got '1e8')".
+CLI::Option* add_threads_option(CLI::App& app, int& threads, const std::string& description);
+
 // Throws UsageError when SCALE and the edge factor give more than 2^63 - 1 edges.
 void check_edge_count(int scale, int edgefactor);
 

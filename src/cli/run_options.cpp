@@ -13,7 +13,7 @@ void RunOptions::add_to(CLI::App& app, RunConfig& config, std::string& json_path
                    1)->capture_default_str();
   require_non_empty(app.add_option("--grid", config.grid_text, "process grid RxC (default: R >= C, closest factors)"));
   require_non_empty(app.add_option("--rankmap", config.rankmap_path, "place ranks on the grid as in this `g500 map` CSV (rank,row,col,...)"));
-  require_at_least(app.add_option("--threads", config.threads, "OpenMP threads per rank (default: cores / ranks on the node)"), 1);
+  add_threads_option(app, config.threads, "OpenMP threads per rank (default: cores / ranks on the node)");
   app.add_flag("--no-validate", no_validate, "skip validation of the " + kernel + " results");
   require_non_empty(app.add_option("--json", json_path, "write the full results as JSON to this file"));
   app.add_flag("--force", force, "run even if the memory estimate exceeds the machine's memory");

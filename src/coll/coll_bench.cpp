@@ -36,6 +36,18 @@ void check_buffer_bytes(CollOp op, std::int64_t bytes, int processes) {
                                  kMaxBufferBytes));
 }
 
+// Refuses a run whose buffers would pass more than kMaxBenchBytes (sizes checked by check_buffer_bytes
+// already, so the sum stays far below 2^63: 2 * 10^6 runs of 64 sizes of at most 2^30 bytes).
+void check_total_bytes(const BenchConfig& config, int processes) {
+  std::int64_t per_run = 0;
+  for (std::int64_t bytes : config.sizes) per_run += buffer_bytes(config.op, bytes, processes);
+  const std::int64_t runs = static_cast<std::int64_t>(config.warmup) + config.reps;
+  if (per_run > 0 && runs > kMaxBenchBytes / per_run)
+    throw UsageError(fmt::format("--reps {} and --warmup {} with these --sizes pass {} bytes per rank; the limit is {} "
+                                 "(fewer repetitions or smaller sizes)",
+                                 config.reps, config.warmup, runs * per_run, kMaxBenchBytes));
+}
+
 // The sizes were checked with check_buffer_bytes.
 Buffers make_buffers(CollOp op, std::int64_t bytes, int processes) {
   const std::int64_t total = buffer_bytes(op, bytes, processes);
@@ -129,6 +141,8 @@ double throughput_of(CollOp op, int processes, int ranks_per_node, std::int64_t 
 std::vector<BenchRow> run_bench(const BenchConfig& config, MPI_Comm comm) {
   const int size = comm_facts(comm).size;
   if (config.reps < 1 || config.warmup < 0) throw UsageError("--reps must be at least 1 and --warmup at least 0");
+  if (config.reps > kMaxRepetitions || config.warmup > kMaxRepetitions)
+    throw UsageError(fmt::format("--reps and --warmup must be at most {}", kMaxRepetitions));
   if (config.ranks_per_node < 1 || config.ranks_per_node > size)
     throw UsageError(fmt::format("--ranks-per-node must be between 1 and {}", size));
   if (config.root < 0 || config.root >= size) throw UsageError(fmt::format("--root must be below {}", size));
@@ -166,6 +180,7 @@ std::vector<BenchRow> run_bench(const BenchConfig& config, MPI_Comm comm) {
     }
   }
   for (std::int64_t bytes : config.sizes) check_buffer_bytes(config.op, bytes, size);
+  check_total_bytes(config, size);
   const CollOptions options = options_for(*algo, config.segment_bytes, config.shape);
   std::string shape_text = "-";
   if (algo->uses_shape) shape_text = shape_for(config.shape, size).text();

@@ -14,6 +14,13 @@
 
 namespace g500::coll {
 
+// The most timed (and untimed) repetitions per size: a median of a million timings is as good as
+// of more, and larger counts are typos (2147483647 once wrapped the loop's count and crashed).
+inline constexpr int kMaxRepetitions = 1000000;
+// The most bytes one rank's buffers may pass through the collective over a whole run, summed over
+// repetitions and sizes: 16 TiB, hours at a memory's speed; more would outlast any job.
+inline constexpr std::int64_t kMaxBenchBytes = std::int64_t{1} << 44;
+
 struct BenchConfig {
   CollOp op = CollOp::alltoallv;
   std::string algorithm = kMpiAlgorithm;  // a catalog name, "mpi", or "ompi:N"

@@ -1,5 +1,7 @@
 #include "coll/torus_model.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -215,6 +217,14 @@ int trees_of(const std::string& algorithm) {
   return algorithm == "ktree6" ? 6 : algorithm == "ktree3" ? 3 : algorithm == "splitbintree" ? 2 : 1;
 }
 
+// The segments one tree of a bcast carries (a double: absurd sizes must not overflow an int).
+double bcast_pieces(const std::string& algorithm, double message, double segment) {
+  const double part = message / trees_of(algorithm);
+  const bool segmented = segment > 0 && algorithm != "linear" && algorithm != "chain";
+  const double piece = segmented ? std::min(segment, part) : part;
+  return std::max(1.0, std::ceil(part / piece));
+}
+
 Forest forest_for(const std::string& algorithm, const Shape3& torus) {
   Forest forest;
   for (int t = 0; t < trees_of(algorithm); ++t) forest.push_back(trees_for(algorithm, t, torus));
@@ -259,7 +269,8 @@ double simulate_bcast(const std::string& algorithm, const Shape3& torus, double 
   const double part = message / trees;
   const bool segmented = segment > 0 && algorithm != "linear" && algorithm != "chain";
   const double piece = segmented ? std::min(segment, part) : part;
-  const int pieces = std::max(1, static_cast<int>(std::ceil(part / piece)));
+  // Within an int: simulate_table1 refuses more than kMaxSimulatedArrivalsPerTree.
+  const int pieces = static_cast<int>(bcast_pieces(algorithm, message, segment));
   for (int t = 0; t < trees; ++t) {
     std::map<long long, double> share;  // edge (parent * P + child) -> trees on its busiest link
     for (int r = 0; r < p; ++r)
@@ -288,16 +299,17 @@ std::vector<SimulationRow> simulate_table1(const std::vector<double>& messages, 
   const std::vector<std::string> alltoall_algorithms{"linear", "pairwise", "bruck", "dimwise"};
   const std::vector<std::string> bcast_algorithms{"linear", "chain", "pipeline", "bintree", "splitbintree",
                                                   "binomial", "bintree3d", "ktree3", "ktree6"};
+  // The rows first, with their segments, so that the work is known (and refused) before any of it.
   std::vector<SimulationRow> rows;
+  std::vector<Shape3> tori;  // per row
+  double arrivals = 0;       // segment arrivals the bcast rows simulate
   for (const auto& entry : table) {
     for (int dims = 1; dims <= 3; ++dims) {
       const Shape3& torus = entry.shapes[dims - 1];
       for (double m : messages) {
         for (const auto& algorithm : alltoall_algorithms) {
-          SimulationRow row{entry.size_name, torus.text(), "alltoall", algorithm, dims, m, 0, 0, 0};
-          row.seconds = simulate_alltoall(algorithm, torus, m, net);
-          row.throughput = throughput_of(CollOp::alltoall, torus.size(), 1, static_cast<std::int64_t>(m), row.seconds);
-          rows.push_back(row);
+          rows.push_back({entry.size_name, torus.text(), "alltoall", algorithm, dims, m, 0, 0, 0});
+          tori.push_back(torus);
         }
         if (std::string(entry.size_name) == "large") continue;  // Hosono et al. 2021 measured bcast on small and middle
         for (const auto& algorithm : bcast_algorithms) {
@@ -307,12 +319,32 @@ std::vector<SimulationRow> simulate_table1(const std::vector<double>& messages, 
           if (algorithm.rfind("ktree", 0) == 0)
             segment = ktree_optimal_segment(net.latency, net.bandwidth, m, torus, algorithm == "ktree6" ? 6 : 3);
           segment = std::max(1.0, std::round(segment));
-          SimulationRow row{entry.size_name, torus.text(), "bcast", algorithm, dims, m, segment, 0, 0};
-          row.seconds = simulate_bcast(algorithm, torus, m, segment, net);
-          row.throughput = m / row.seconds;
-          rows.push_back(row);
+          const double per_tree = bcast_pieces(algorithm, m, segment) * torus.size();
+          if (per_tree > kMaxSimulatedArrivalsPerTree)
+            throw UsageError(fmt::format(
+                "--simulate: bcast {} on {} would move a {:.0f}-byte message in {:.0f}-byte segments, {:.3g} segment "
+                "arrivals per tree; the limit is {:.0f} (a larger --segment, --latency or --bandwidth, or smaller --sizes)",
+                algorithm, torus.text(), m, segment, per_tree, kMaxSimulatedArrivalsPerTree));
+          arrivals += per_tree * trees_of(algorithm);
+          rows.push_back({entry.size_name, torus.text(), "bcast", algorithm, dims, m, segment, 0, 0});
+          tori.push_back(torus);
         }
       }
+    }
+  }
+  if (arrivals > kMaxSimulatedArrivals)
+    throw UsageError(fmt::format("--simulate: these --sizes take {:.3g} segment arrivals in all; the limit is {:.0f} "
+                                 "(fewer or smaller --sizes, or a larger --segment)",
+                                 arrivals, kMaxSimulatedArrivals));
+  for (size_t k = 0; k < rows.size(); ++k) {
+    SimulationRow& row = rows[k];
+    if (row.op == "alltoall") {
+      row.seconds = simulate_alltoall(row.algorithm, tori[k], row.message, net);
+      row.throughput =
+          throughput_of(CollOp::alltoall, tori[k].size(), 1, static_cast<std::int64_t>(row.message), row.seconds);
+    } else {
+      row.seconds = simulate_bcast(row.algorithm, tori[k], row.message, row.segment, net);
+      row.throughput = row.message / row.seconds;
     }
   }
   return rows;

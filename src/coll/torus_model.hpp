@@ -56,7 +56,14 @@ struct SimulationRow {
   int dimensions = 1;
   double message = 0, segment = 0, seconds = 0, throughput = 0;
 };
+// The bounds of a simulation's work. A bcast is simulated segment by segment and node by node, keeping up
+// to segments x nodes arrival times (8 bytes each) of a tree: at most 2^26 of them (512 MiB) per tree,
+// and 2^31 over all rows (about ten seconds). Tiny segments (a bandwidth of 1 byte/s makes the model's
+// optimum 1 byte) or huge sizes would otherwise run for hours.
+inline constexpr double kMaxSimulatedArrivalsPerTree = 67108864;  // 2^26
+inline constexpr double kMaxSimulatedArrivals = 2147483648;       // 2^31
 // All Table 1 shapes x algorithms x the given message sizes; bcast on small and middle only (as Hosono et al. 2021).
+// Throws UsageError, before any simulation, when the work passes the bounds above.
 std::vector<SimulationRow> simulate_table1(const std::vector<double>& messages, const NetworkParams& network,
                                            double generic_segment);
 

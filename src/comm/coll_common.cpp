@@ -66,6 +66,12 @@ Shape3 parse_shape(const std::string& text) {
     shape.n[d++] = std::stoi(part);
   }
   if (d == 0) throw UsageError(fmt::format("bad --shape '{}': expected X, XxY or XxYxZ", text));
+  long long processes = 1;
+  for (int extent : shape.n) {
+    processes *= extent;  // no overflow: below 2^24 times an extent below 10^9
+    if (processes > kMaxShapeProcesses)
+      throw UsageError(fmt::format("--shape {} has more than {} processes (the limit)", text, kMaxShapeProcesses));
+  }
   return shape;
 }
 

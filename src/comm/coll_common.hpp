@@ -45,7 +45,12 @@ struct Shape3 {
   int rank_of(const std::array<int, 3>& c) const;
 };
 
-// Parses "384", "64x6" or "8x6x8"; throws UsageError on malformed text.
+// The most processes a shape may have: far above any machine's (Fugaku at 4 processes per node:
+// 635,904), and small enough that products of a shape's extents and ranks never overflow an int.
+inline constexpr int kMaxShapeProcesses = 1 << 24;
+
+// Parses "384", "64x6" or "8x6x8"; throws UsageError on malformed text and on more than
+// kMaxShapeProcesses processes.
 Shape3 parse_shape(const std::string& text);
 // A balanced shape of `dims` dimensions for `size` processes (MPI_Dims_create).
 Shape3 balanced_shape(int size, int dims);

@@ -12,6 +12,12 @@ int64_t candidate_from(double d0, double d1, int64_t n) {
 }
 }  // namespace
 
+int64_t root_batch_size(int64_t index) {
+  int64_t size = kRootBatch;
+  for (int64_t k = 0; k < index && size < kMaxRootBatch; ++k) size *= 2;
+  return size;
+}
+
 int64_t root_candidate(const KroneckerSpec& spec, int64_t k) {
   double d[2];
   make_random_numbers(2, spec.seed1, spec.seed2, 2 * k, d);
@@ -28,8 +34,10 @@ std::vector<int64_t> select_roots(const KroneckerSpec& spec, int nroots, const R
   std::vector<double> draws;
   std::vector<int64_t> batch;
   std::vector<char> usable;
-  for (int64_t first = 0; first < ncandidates && static_cast<int>(roots.size()) < nroots; first += kRootBatch) {
-    const int64_t count = std::min<int64_t>(kRootBatch, ncandidates - first);
+  int64_t count = 0;
+  for (int64_t first = 0, index = 0; first < ncandidates && static_cast<int>(roots.size()) < nroots;
+       first += count, ++index) {
+    count = std::min(root_batch_size(index), ncandidates - first);
     // The stream is contiguous: candidate k uses doubles 2k and 2k + 1.
     draws.resize(2 * count);
     make_random_numbers(2 * count, spec.seed1, spec.seed2, 2 * first, draws.data());

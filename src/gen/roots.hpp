@@ -18,7 +18,15 @@ namespace g500::gen {
 // batches, on every rank (batches depend only on the spec, nroots and earlier answers).
 using RootCheck = std::function<void(const std::vector<int64_t>& candidates, std::vector<char>& usable)>;
 
-inline constexpr int kRootBatch = 64;
+// Candidates are checked in batches that start at kRootBatch and double up to kMaxRootBatch:
+// a usual graph finds its roots in the first batch, and a graph of mostly isolated vertices
+// (where nearly every candidate is skipped) needs a few dozen checks, not one per 64 candidates
+// (each check is a collective call). Batches only group the candidates; the roots are those of
+// checking them one at a time.
+inline constexpr int64_t kRootBatch = 64;
+inline constexpr int64_t kMaxRootBatch = int64_t{1} << 18;
+// The size of batch number `index` (0, 1, ...).
+int64_t root_batch_size(int64_t index);
 
 // The k-th candidate vertex (counter = 2k) of the reference's root stream.
 int64_t root_candidate(const KroneckerSpec& spec, int64_t k);

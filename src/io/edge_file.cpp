@@ -242,8 +242,9 @@ void BinEdgeReader::close() {
 std::string BinEdgeReader::open(const std::string& path) {
   close();
   path_ = path;
-  int64_t size = 0;
-  if (std::string problem = io::open_input_file(path, fd_, size); !problem.empty()) return problem;
+  struct stat status{};
+  if (std::string problem = io::open_input_file(path, fd_, status); !problem.empty()) return problem;
+  const int64_t size = static_cast<int64_t>(status.st_size);
   auto fail = [&](std::string message) {
     close();
     return message;

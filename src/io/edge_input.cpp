@@ -4,6 +4,8 @@
 // over the ranks, and count self-loops, duplicates and vertices without edges.
 #include "io/edge_input.hpp"
 
+#include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -30,16 +32,50 @@ int64_t share(int64_t count, int r, int nranks) {
 
 struct File {
   int fd = -1;
-  int64_t size = 0;
+  int64_t size = 0;       // rank 0's size when it opened the file: no rank reads past it
+  struct stat agreed{};   // rank 0's status of the file then
+  bool same_host = true;  // this rank runs on rank 0's host (their device numbers compare)
   ~File() {
     if (fd >= 0) ::close(fd);
   }
 };
 
-std::string open_file(const std::string& path, File& file) {
-  if (std::string problem = open_input_file(path, file.fd, file.size); !problem.empty()) return problem;
-  if (file.size == 0) return "'" + path + "' is empty";
-  return {};
+struct HostName {
+  char text[HOST_NAME_MAX + 1] = {};
+};
+
+HostName this_host() {
+  HostName host;
+  ::gethostname(host.text, sizeof host.text - 1);
+  return host;
+}
+
+// Every rank opens the file; rank 0's status decides the size every rank reads up to (so the
+// ranks cut one file at one size), and each rank checks that it opened that file, unchanged.
+// Collective; throws the first rank's problem on every rank.
+void open_agreed(const std::string& path, File& file, MPI_Comm comm) {
+  struct stat mine{};
+  agree_or_throw(open_input_file(path, file.fd, mine), comm);
+  struct Agreed {
+    struct stat status;
+    HostName host;
+  } agreed{mine, this_host()};
+  const HostName host = agreed.host;
+  MPI_Bcast(&agreed, sizeof agreed, MPI_BYTE, 0, comm);  // one build on every rank (util/fingerprint.hpp)
+  file.agreed = agreed.status;
+  file.size = static_cast<int64_t>(agreed.status.st_size);
+  file.same_host = std::strncmp(agreed.host.text, host.text, sizeof host.text) == 0;
+  std::string problem = identity_problem(path, file.agreed, mine, file.same_host);
+  if (problem.empty() && file.size == 0) problem = "'" + path + "' is empty";
+  agree_or_throw(problem, comm);
+}
+
+// After this rank read its part: "" when the file is still as the ranks agreed, else the problem
+// (a file that grew or was rewritten meanwhile fails the read rather than be read in part).
+std::string changed_since_open(const std::string& path, const File& file) {
+  struct stat now{};
+  if (::fstat(file.fd, &now) != 0) return "cannot stat '" + path + "': " + std::strerror(errno);
+  return identity_problem(path, file.agreed, now, file.same_host);
 }
 
 std::string pread_all(const File& file, const std::string& path, char* out, int64_t len, int64_t offset) {
@@ -368,6 +404,7 @@ void load_text(const File& file, EdgeInput& out, MPI_Comm comm) {
   LocalText local;
   if (mtx) parse_range(file, path, lo, hi, text_start, [&](std::string_view l) { return parse_mtx_entry(l, header); }, local);
   else parse_range(file, path, lo, hi, text_start, parse_edge_line, local);
+  agree_or_throw(changed_since_open(path, file), comm);  // before a change shows as a bad line
   const int columns = check_text(local, path, header_lines + 1, comm);
   const int64_t total = sum_all(static_cast<int64_t>(local.edges.size()), comm);
   if (mtx && total != header.entries)
@@ -424,6 +461,7 @@ void load_bin(const File& file, EdgeInput& out, MPI_Comm comm) {
     }
     k += n;
   }
+  agree_or_throw(changed_since_open(path, file), comm);  // before a change shows as a bad record
   agree_or_throw(error, comm);
   out.nvertices = header.nvertices;
   out.bin_header_nvertices = header.nvertices;
@@ -536,7 +574,7 @@ EdgeInput load_edge_input(const InputSpec& spec, MPI_Comm comm) {
   EdgeInput in;
   in.spec = spec;
   File file;
-  agree_or_throw(open_file(spec.path, file), comm);
+  open_agreed(spec.path, file, comm);
   if (spec.format == Format::bin) load_bin(file, in, comm);
   else load_text(file, in, comm);
   in.stats.vertices = in.nvertices;

@@ -27,7 +27,7 @@ std::string type_problem(const std::string& path, mode_t mode) {
 
 }  // namespace
 
-std::string open_input_file(const std::string& path, int& fd, int64_t& size) {
+std::string open_input_file(const std::string& path, int& fd, struct stat& status) {
   fd = -1;
   if (path == "-") return "'-' (standard input) cannot be read: " + std::string(kNeedsOffsets);
   struct stat st{};
@@ -47,7 +47,27 @@ std::string open_input_file(const std::string& path, int& fd, int64_t& size) {
   const int flags = ::fcntl(fd, F_GETFL);
   if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
     return fail("cannot open '" + path + "': " + std::strerror(errno));
-  size = static_cast<int64_t>(st.st_size);
+  status = st;
+  return {};
+}
+
+std::string identity_problem(const std::string& path, const struct stat& agreed, const struct stat& found,
+                             bool same_host) {
+  const std::string quoted = "'" + path + "'";
+  if (found.st_ino != agreed.st_ino || (same_host && found.st_dev != agreed.st_dev)) {
+    auto where = [&](const struct stat& st) {
+      return "inode " + std::to_string(st.st_ino) + (same_host ? " on device " + std::to_string(st.st_dev) : "");
+    };
+    return quoted + " is not the same file on every rank (" + where(found) + " here, " + where(agreed) +
+           " on rank 0); the ranks must read one file on a shared file system";
+  }
+  const std::string advice = "; read a file that is not being written";
+  if (found.st_size != agreed.st_size)
+    return quoted + " changed while it was read (size " + std::to_string(agreed.st_size) + " -> " +
+           std::to_string(found.st_size) + " bytes)" + advice;
+  if (found.st_mtim.tv_sec != agreed.st_mtim.tv_sec || found.st_mtim.tv_nsec != agreed.st_mtim.tv_nsec)
+    return quoted + " changed while it was read (modified again, size " + std::to_string(found.st_size) + " bytes)" +
+           advice;
   return {};
 }
 

@@ -11,20 +11,24 @@ namespace g500 {
 namespace {
 
 constexpr uint64_t kSampleStream = 0x6735A1D0E2C4B3F9ULL;  // keeps root samples apart from other uses of a seed
-constexpr int kSampleBatch = 64;
+constexpr int kWordBits = 64;
 
-// 1 for each candidate (the same list on every rank) whose owner sees a non-self-loop edge.
+// 1 for each candidate (the same list on every rank) whose owner sees a non-self-loop edge: each
+// rank marks the candidates it owns, and one allreduce of a bit per candidate joins the marks.
 std::vector<int> usable_flags(const LocalGraph& graph, const ProcessGrid& grid, const std::vector<int64_t>& candidates) {
   const Distribution& d = graph.dist;
   const int64_t first = d.owned_begin();
-  std::vector<int> flags(candidates.size(), 0);
+  std::vector<uint64_t> bits((candidates.size() + kWordBits - 1) / kWordBits, 0);
   for (size_t k = 0; k < candidates.size(); ++k) {
     const int64_t v = candidates[k];
-    if (v >= first && v < first + d.block) flags[k] = graph.owned_degree[v - first] > 0 ? 1 : 0;
+    if (v >= first && v < first + d.block && graph.owned_degree[v - first] > 0)
+      bits[k / kWordBits] |= uint64_t{1} << (k % kWordBits);
   }
-  if (!flags.empty())
-    comm::allreduce(MPI_IN_PLACE, flags.data(), static_cast<int64_t>(flags.size()), MPI_INT, MPI_MAX, grid.world(),
+  if (!bits.empty())
+    comm::allreduce(MPI_IN_PLACE, bits.data(), static_cast<int64_t>(bits.size()), MPI_UINT64_T, MPI_BOR, grid.world(),
                     grid.limits());
+  std::vector<int> flags(candidates.size());
+  for (size_t k = 0; k < candidates.size(); ++k) flags[k] = static_cast<int>(bits[k / kWordBits] >> (k % kWordBits) & 1);
   return flags;
 }
 
@@ -45,9 +49,10 @@ std::vector<int64_t> sample_roots(const LocalGraph& graph, const ProcessGrid& gr
   std::vector<int64_t> roots;
   int64_t drawn = 0;
   const uint64_t key = splitmix64(seed ^ kSampleStream);
-  while (static_cast<int>(roots.size()) < nroots && drawn < limit) {
+  for (int64_t index = 0; static_cast<int>(roots.size()) < nroots && drawn < limit; ++index) {
     std::vector<int64_t> batch;
-    for (int k = 0; k < kSampleBatch && drawn < limit; ++k, ++drawn)
+    const int64_t batch_size = gen::root_batch_size(index);  // growing: see gen/roots.hpp
+    for (int64_t k = 0; k < batch_size && drawn < limit; ++k, ++drawn)
       batch.push_back(static_cast<int64_t>(splitmix64(key + static_cast<uint64_t>(drawn)) % static_cast<uint64_t>(n)));
     const std::vector<int> usable = usable_flags(graph, grid, batch);
     for (size_t k = 0; k < batch.size() && static_cast<int>(roots.size()) < nroots; ++k)

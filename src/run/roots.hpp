@@ -4,7 +4,8 @@
 //   generator's random stream (gen/roots.hpp), skipping repeats and vertices without a
 //   non-self-loop edge;
 // - sample_roots (--root-seed, file input): candidates splitmix64(seed, k) mod n for k = 0, 1, ...
-//   in batches of 64, with the same skips, until nroots are found or 2n + 4096 were drawn;
+//   (checked in the growing batches of gen/roots.hpp), with the same skips, until nroots are
+//   found or 2n + 4096 were drawn;
 // - resolve_roots (--root ID): the given file ids, refused when not a vertex or without edges.
 #pragma once
 #include <cstdint>

@@ -28,6 +28,12 @@ namespace {
 constexpr int kStreamTag = 0x6f7574;                 // rank 0 receives stream parts on this tag
 constexpr size_t kStreamMessageBytes = size_t{1} << 26;  // keeps MPI's int counts far from overflow
 constexpr const char* kTempInfix = ".g500-tmp.";
+// The most one write call hands the kernel. A buffered write to a regular file cannot be
+// interrupted by a caught signal, and it holds the file's lock (which the other ranks' writes
+// and the unlink of a stopped run wait for) while the kernel throttles it behind the disk: tens
+// of megabytes at once kept a stopped run busy past the launcher's grace period, so the stop
+// line and the temporary's removal never came. A mebibyte takes milliseconds.
+constexpr size_t kWriteCallBytes = size_t{1} << 20;
 
 // Targets this process is writing now: two outputs of one run naming the same file would share a
 // temporary and overwrite each other.
@@ -82,7 +88,7 @@ void remove_stale_temporaries(const std::string& target, const std::string& host
 
 std::string write_all(int fd, const char* data, size_t size) {
   while (size > 0) {
-    const ssize_t n = ::write(fd, data, size);
+    const ssize_t n = ::write(fd, data, std::min(size, kWriteCallBytes));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return n < 0 ? errno_text() : "nothing was written";
     data += n;
@@ -93,7 +99,7 @@ std::string write_all(int fd, const char* data, size_t size) {
 
 std::string pwrite_all(int fd, const char* data, size_t size, int64_t offset) {
   while (size > 0) {
-    const ssize_t n = ::pwrite(fd, data, size, offset);
+    const ssize_t n = ::pwrite(fd, data, std::min(size, kWriteCallBytes), offset);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return n < 0 ? errno_text() : "nothing was written";
     data += n;

@@ -30,6 +30,9 @@ TEST(CollCli, BadNumbersAreNamedWithTheirRule) {
       {"--simulate --latency 0", "--latency must be a number from 1e-09 to 1 seconds (got '0')"},
       {"--simulate --bandwidth x", "--bandwidth must be a number from 1e+06 to 1e+15 bytes/s (got 'x')"},
       {"--simulate --hop-latency -1", "--hop-latency must be a number from 0 to 1 seconds (got '-1')"},
+      // Counts that once wrapped: 3 + 2147483647 repetitions crashed the harness.
+      {"--op bcast --sizes 1:8 --reps 2147483647", "--reps must be at most 1000000 (got '2147483647')"},
+      {"--op bcast --sizes 1:8 --warmup 1000001", "--warmup must be at most 1000000 (got '1000001')"},
   };
   for (int ranks : {1, 4})
     for (const auto& [args, message] : cases) expect_refused(ranks, args, message);
@@ -78,6 +81,36 @@ TEST(CollCli, OversizedSizesFailBeforeTiming) {
         << r.err;
     EXPECT_EQ(r.out, "");  // no timing table
   }
+}
+
+// Shapes whose product would wrap an int (6 x 715827883 = 2 mod 2^32 once matched a 2-rank job
+// and aborted in MPI) are refused in every mode that reads a shape.
+TEST(CollCli, ShapesBeyondTheProcessLimitAreRefused) {
+  for (int ranks : {1, 4}) {
+    expect_refused(ranks, "--op bcast --algo bintree3d --shape 6x715827883 --sizes 8:8",
+                   "--shape 6x715827883 has more than 16777216 processes (the limit)");
+    expect_refused(ranks, "--op bcast --algo bintree3d --shape 999999999x999999999x999999999 --sizes 8:8",
+                   "--shape 999999999x999999999x999999999 has more than 16777216 processes (the limit)");
+    expect_refused(ranks, "--segment-model --shape 4096x4096x2", "--shape 4096x4096x2 has more than 16777216 processes (the limit)");
+  }
+}
+
+// Work beyond the bounds is refused before any of it: repetitions x sizes in the harness, and the
+// simulation's segment arrivals (a 1 GiB message in the model's segments: minutes).
+TEST(CollCli, WorkBeyondTheBoundsIsRefused) {
+  // 1000003 runs of sizes 1 KiB to 1 GiB (1 rank) or 256 MiB x 4 ranks (alltoallv buffers: size x ranks).
+  expect_refused(1, "--op alltoallv --sizes 1K:1G --reps 1000000",
+                 "--reps 1000000 and --warmup 3 with these --sizes pass 2147489066447872 bytes per rank; the limit is "
+                 "17592186044416 (fewer repetitions or smaller sizes)");
+  expect_refused(4, "--op alltoallv --sizes 1K:256M --reps 1000000",
+                 "--reps 1000000 and --warmup 3 with these --sizes pass 2147485994438656 bytes per rank; the limit is "
+                 "17592186044416 (fewer repetitions or smaller sizes)");
+  // (A bandwidth of 1 byte/s, which made the segments 1 byte, is now outside the option's range.)
+  expect_refused(1, "--simulate --bandwidth 1", "--bandwidth must be a number from 1e+06 to 1e+15 bytes/s (got '1')");
+  expect_refused(4, "--simulate --sizes 1G:1G",
+                 "--simulate: bcast pipeline on 3072 would move a 1073741824-byte message in 16384-byte segments, "
+                 "2.01e+08 segment arrivals per tree; the limit is 67108864 (a larger --segment, --latency or "
+                 "--bandwidth, or smaller --sizes)");
 }
 
 // Options the chosen mode would ignore.

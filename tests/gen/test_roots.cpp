@@ -73,3 +73,33 @@ TEST(Roots, BatchesMatchSingleCandidates) {
   ASSERT_EQ(all.size(), 1024u);
   for (int64_t k : {0, 1, 63, 64, 65, 500, 1023}) EXPECT_EQ(all[k], root_candidate(spec, k)) << k;
 }
+
+// A graph where nearly every candidate is skipped is searched in a few dozen growing batches
+// (each a collective call under MPI), and the roots are still those of checking candidates one
+// at a time: here the only usable vertices are the 1000th and the 700000th candidate's.
+TEST(Roots, FewUsableVerticesTakeFewChecksAndKeepTheirOrder) {
+  KroneckerSpec spec;
+  spec.scale = 20;
+  const int64_t late = root_candidate(spec, 700000), early = root_candidate(spec, 1000);
+  int calls = 0;
+  int64_t seen = 0;
+  auto roots = select_roots(spec, 3, [&](const std::vector<int64_t>& cand, std::vector<char>& usable) {
+    ++calls;
+    seen += static_cast<int64_t>(cand.size());
+    for (size_t k = 0; k < cand.size(); ++k) usable[k] = cand[k] == late || cand[k] == early;
+  });
+  ASSERT_NE(late, early);
+  // One candidate at a time: the order in which the two values first appear in the stream.
+  std::vector<int64_t> expected;
+  for (int64_t k = 0; k <= 700000 && expected.size() < 2; ++k) {
+    const int64_t v = root_candidate(spec, k);
+    if ((v == early || v == late) && (expected.empty() || expected[0] != v)) expected.push_back(v);
+  }
+  EXPECT_EQ(roots, expected);
+  EXPECT_EQ(seen, spec.nvertices());  // fewer than asked: the whole stream was walked
+  // 64, 128, ..., 2^18 (13 batches, 524224 candidates), then two of 2^18 and the last 64.
+  EXPECT_EQ(calls, 16);
+  EXPECT_EQ(root_batch_size(0), 64);
+  EXPECT_EQ(root_batch_size(12), 1 << 18);
+  EXPECT_EQ(root_batch_size(40), 1 << 18);
+}

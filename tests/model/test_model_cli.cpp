@@ -22,6 +22,7 @@ TEST(ModelCli, BadInputIsOneLine) {
       {"--nodes 16 --scale 30 --mapping 3d", "unknown --mapping '3d' (expected 6d or jobshape)"},
       {"--nodes 16 --scale 30 --grid 5x3", "--grid 5x3 does not match --nodes 16"},
       {"--nodes 16 --scale 30 --latency 0", "--latency must be a number from 0.001 to 1e+06 microseconds (got '0')"},
+      {"--nodes 16 --scale 30 --threads 100000000", "--threads must be a whole number from 1 to 4096 (got '100000000')"},
       {"--profile /nonexistent.json --ranks 2 --scale 20 --network shm --latency 1 --link-bandwidth 1",
        "cannot read trace file '/nonexistent.json'"},
       {"--network shm --nodes 2 --scale 20", "--network shm needs --latency and --link-bandwidth (measure them with "

@@ -145,7 +145,8 @@ TEST(SsspCli, BadInput) {
 TEST(SsspCli, BadValuesAreNamedWithTheirRule) {
   const std::pair<const char*, const char*> cases[] = {
       {"--roots 0", "--roots must be at least 1 (got '0')"},
-      {"--threads 0", "--threads must be at least 1 (got '0')"},
+      {"--threads 0", "--threads must be a whole number from 1 to 4096 (got '0')"},
+      {"--threads 100000000", "--threads must be a whole number from 1 to 4096 (got '100000000')"},
       {"--edgefactor 0", "--edgefactor must be at least 1 (got '0')"},
       {"--scale abc", "--scale must be a whole number from 1 to 42 (got 'abc')"},
       {"--delta 0", "--delta must be a positive number (got '0')"},
