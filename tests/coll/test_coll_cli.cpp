@@ -20,7 +20,7 @@ void expect_refused(int ranks, const std::string& args, const std::string& messa
 TEST(CollCli, BadNumbersAreNamedWithTheirRule) {
   const std::pair<const char*, const char*> cases[] = {
       {"--op bcast --sizes 1:8 --reps 0", "--reps must be at least 1 (got '0')"},
-      {"--op bcast --sizes 1:8 --reps x", "--reps must be a whole number from 1 to 2147483647 (got 'x')"},
+      {"--op bcast --sizes 1:8 --reps x", "--reps must be a whole number from 1 to 1000000 (got 'x')"},
       {"--op bcast --sizes 1:8 --warmup -1", "--warmup must be at least 0 (got '-1')"},
       {"--op bcast --sizes 1:8 --ranks-per-node 0", "--ranks-per-node must be at least 1 (got '0')"},
       {"--op bcast --sizes 1:8 --root -1", "--root must be at least 0 (got '-1')"},
