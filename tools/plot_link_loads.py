@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Picture of link loads for the three layouts of `g500 map --simulate` (issue #5 item 7).
+"""Picture of link loads for the three layouts of `g500 map --simulate`.
 
 Reads the per-link CSV written by `g500 map ... --simulate PATTERNS --link-csv FILE`
 (columns layout,pattern,node,axis,direction,<one column per network axis>,bytes) and draws one

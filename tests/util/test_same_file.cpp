@@ -11,23 +11,15 @@
 
 #include "run_command.hpp"
 #include "util/same_file.hpp"
+#include "same_file_messages.hpp"
 
 namespace g500 {
 namespace {
 
 constexpr FileUse kIn = FileUse::kInput, kOut = FileUse::kOutput;
 
-std::string input_output(const std::string& option, const std::string& path, const std::string& input_option,
-                         const std::string& input) {
-  return option + " '" + path + "' is the same file as " + input_option + " '" + input +
-         "' (an output must not replace an input of the run)";
-}
-
-std::string two_outputs(const std::string& later, const std::string& later_path, const std::string& earlier,
-                        const std::string& earlier_path) {
-  return later + " '" + later_path + "' is the same file as " + earlier + " '" + earlier_path +
-         "' (two outputs cannot share a file)";
-}
+using testing::input_output;
+using testing::two_outputs;
 
 // A directory with g.tsv, sub/, link.tsv -> g.tsv, hard.tsv (a hard link of g.tsv) and
 // dangling -> new.json (not there).
