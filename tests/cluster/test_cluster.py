@@ -415,9 +415,11 @@ class Failures(ClusterTest):
         else:
             self.assertRegex(err, rf"\ng500 cluster: rank 3 on host 2 \({re.escape(NET)}\.2\) died \(signal 9, Killed\) "
                                   r"during BFS roots \(\d+ of 20000 done(, validating)?\)\n")
-        # Rank 0, stopped by mpirun, said where it was, once.
-        self.assertEqual(len(re.findall(r"(?m)^g500 bfs: stopped by SIGTERM during BFS roots \(\d+ of 20000 done"
-                                        r"(, validating)?\)$", err)), 1, err)
+        # Rank 0, stopped by mpirun, says where it was at most once: its line is lost when mpirun
+        # exits before forwarding it (or when rank 0 leaves on the peer's MPI error first), which
+        # is why the script's own line above, always there, names the phase.
+        self.assertLessEqual(len(re.findall(r"(?m)^g500 bfs: stopped by SIGTERM during BFS roots \(\d+ of 20000 done"
+                                            r"(, validating)?\)$", err)), 1, err)
         self.assertEqual(processes_with(out), [])
         self.check_no_output_left(results)
 
