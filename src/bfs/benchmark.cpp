@@ -43,7 +43,7 @@ BfsMemoryEstimate estimate_bfs_memory(const GraphShape& shape, const Distributio
   constexpr double kTopDownShare = 2.0 / 14.0;
   const double peers = d.yoo() ? d.R : static_cast<double>(d.R) * d.C;
   const double exchange = entries * sizeof(uint64_t) * kTopDownShare * (peers - 1) / peers;
-  const double search = owned * 3 * sizeof(int64_t);  // parents in both orders, degrees
+  const double search = owned * sizeof(int64_t);  // the parents (kernel 1 made the degree tables)
   // Validation: the walk of the tree depths, then the input edge check beside the depths, the
   // tree-edge marks of the row set and the owned vertices (validate/validate_bfs.hpp).
   const double marks = (rows + owned) / 8;

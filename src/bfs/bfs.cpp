@@ -25,7 +25,7 @@ DistributedBfs::DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid,
       candidate_exchange_(graph.dist.columns_aligned() ? grid.col_comm() : grid.world(), nthreads_,
                           comm::find_alltoallv(options.alltoallv), grid.limits()),
       parent_(dist_.block, -1),
-      parent_found_(dist_.block, -1),
+      original_of_(graph.renumbering.active() ? graph.renumbering.owned_original.data() : nullptr),
       degree_(graph.owned_degrees_in_graph_order()),
       visited_(dist_.block),
       frontier_bits_(dist_.block),
@@ -34,8 +34,7 @@ DistributedBfs::DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid,
       thread_pieces_(nthreads_),
       column_frontier_(dist_.R > 1 ? dist_.col_set_size() : 0),
       rotating_(dist_.C > 1 ? dist_.block / kBitsPerWord : 0),
-      visited_before_(dist_.block / kBitsPerWord),
-      initial_visited_(dist_.block / kBitsPerWord, 0) {
+      visited_before_(dist_.block / kBitsPerWord) {
   const Distribution& d = dist_;
   for (int t = 0; t < d.R; ++t) {
     const int64_t k = d.column_block(d.col, t);
@@ -50,19 +49,17 @@ DistributedBfs::DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid,
     hosted_frontier_.resize(d.block / kBitsPerWord);
     transpose_leaves_rank_ = host_of_owned_block(d, grid) != grid.world_rank();
   }
-  for (int64_t k = 0; k < dist_.block; ++k) {
-    // Vertices without edges cannot be reached (unless they are the root): marking them visited
-    // from the start keeps them out of every bottom-up search and out of the unvisited lists of
-    // sparse-switch.
-    if (degree_[k] == 0) initial_visited_[k / kBitsPerWord] |= uint64_t{1} << (k % kBitsPerWord);
-  }
   if (!comm::find_alltoallv(options.alltoallv)) throw UsageError("unknown --alltoallv algorithm '" + options.alltoallv + "'");
   if (!allgatherv_) throw UsageError("unknown --allgatherv algorithm '" + options.allgatherv + "'");
 }
 
-// The reference clears its parent array before its timer starts (clean_pred); ours is the array
-// the levels write, parent_found_, which publish_parents then copies whole into parent_.
-void DistributedBfs::prepare() { std::fill(parent_found_.begin(), parent_found_.end(), -1); }
+// The reference clears its parent array before its timer starts (clean_pred); so do we.
+void DistributedBfs::prepare() {
+  int64_t* const parent = parent_.data();
+  const int64_t n = static_cast<int64_t>(parent_.size());
+#pragma omp parallel for num_threads(nthreads_) schedule(static)
+  for (int64_t k = 0; k < n; ++k) parent[k] = -1;
+}
 
 void DistributedBfs::advance_frontier(Direction previous, Direction next) {
   // Every step starts with next_bits_ clear; only bottom-up steps write it.
@@ -115,17 +112,31 @@ void DistributedBfs::record_discoveries(int t) {
   const int64_t count = static_cast<int64_t>(found.vertices.size());
   const LocalId* vertices = found.vertices.data();
   const int64_t* parents = found.parents.data();
-  int64_t* const parent_of = parent_found_.data();
+  int64_t* const parent_of = parent_.data();
   const uint32_t* const degree = degree_.data();
+  const LocalId* const original = original_of_;
+  // Two stages ahead: a discovery's original offset, then (once it has arrived) its parent slot.
   constexpr int64_t kPrefetchDistance = 16;
   int64_t edges = 0;
-  for (int64_t k = 0; k < count; ++k) {
-    if (k + kPrefetchDistance < count) {
-      __builtin_prefetch(parent_of + vertices[k + kPrefetchDistance], 1);
-      __builtin_prefetch(degree + vertices[k + kPrefetchDistance]);
+  if (original) {
+    for (int64_t k = 0; k < count; ++k) {
+      if (k + 2 * kPrefetchDistance < count) {
+        __builtin_prefetch(original + vertices[k + 2 * kPrefetchDistance]);
+        __builtin_prefetch(degree + vertices[k + 2 * kPrefetchDistance]);
+      }
+      if (k + kPrefetchDistance < count) __builtin_prefetch(parent_of + original[vertices[k + kPrefetchDistance]], 1);
+      parent_of[original[vertices[k]]] = parents[k];
+      edges += degree[vertices[k]];
     }
-    parent_of[vertices[k]] = parents[k];
-    edges += degree[vertices[k]];
+  } else {
+    for (int64_t k = 0; k < count; ++k) {
+      if (k + kPrefetchDistance < count) {
+        __builtin_prefetch(parent_of + vertices[k + kPrefetchDistance], 1);
+        __builtin_prefetch(degree + vertices[k + kPrefetchDistance]);
+      }
+      parent_of[vertices[k]] = parents[k];
+      edges += degree[vertices[k]];
+    }
   }
   found.edges += edges;
   found.parents.clear();
@@ -139,17 +150,6 @@ int64_t DistributedBfs::local_unvisited_edges() const {
   for (int64_t w = 0; w < words; ++w)
     for (uint64_t word = ~visited[w]; word; word &= word - 1) sum += degree_[w * kBitsPerWord + std::countr_zero(word)];
   return sum;
-}
-
-void DistributedBfs::publish_parents() {
-  // Unreached vertices read the -1 that prepare() left in parent_found_.
-  published_ = true;
-  const int64_t n = dist_.block;
-  if (!graph_.renumbering.active()) {
-    std::copy(parent_found_.begin(), parent_found_.end(), parent_.begin());
-    return;
-  }
-  gather_in_original_order(parent_found_.data(), graph_.renumbering.owned_new.data(), n, parent_.data(), nthreads_);
 }
 
 namespace {
@@ -169,7 +169,9 @@ Direction next_direction(Direction current, int64_t frontier_vertices, int64_t f
 }  // namespace
 
 int64_t DistributedBfs::start_from(int64_t root) {
-  std::memcpy(visited_.data(), initial_visited_.data(), initial_visited_.size() * sizeof(uint64_t));
+  // Vertices without edges cannot be reached (unless they are the root): visited from the start,
+  // they stay out of every bottom-up search and out of the unvisited lists of sparse-switch.
+  std::memcpy(visited_.data(), graph_.without_edges.data(), graph_.without_edges.size() * sizeof(uint64_t));
   frontier_bits_.clear();
   next_bits_.clear();
   frontier_.clear();
@@ -177,7 +179,7 @@ int64_t DistributedBfs::start_from(int64_t root) {
   const int64_t owned_begin = dist_.owned_begin();
   if (root < owned_begin || root >= owned_begin + dist_.block) return 0;
   const LocalId r = static_cast<LocalId>(graph_.owned_local(root - owned_begin));
-  parent_found_[r] = root;
+  *parent_slot(r) = root;
   root_local_ = r;
   visited_.set(r);
   frontier_bits_.set(r);
@@ -250,7 +252,6 @@ BfsRun DistributedBfs::run(int64_t root) {
   }
   for (Discoveries& found : found_) found.clear();
   result.seconds = MPI_Wtime() - start;
-  published_ = false;
   return result;
 }
 

@@ -38,18 +38,13 @@ class DistributedBfs {
   DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid, const BfsOptions& options);
   // Resets the parent array to -1, as the reference's clean_pred does before its BFS timer.
   void prepare();
-  // Collective: runs one BFS from `root` (after prepare()). Its result, the parent array, stays in
-  // the graph's (degree) order of the owned vertices, with values in original global ids: a
-  // distributed parent array in this process's local layout, as the reference's distributed
-  // BFSes leave theirs in their distribution's local order.
+  // Collective: runs one BFS from `root` (after prepare()). Its timed region ends with the
+  // output complete: parents() of every owned vertex at its original offset, as the reference
+  // and the specification have it ("stop the time when the output has been written to memory").
   BfsRun run(int64_t root);
   // The owned vertices' parents by original offset (global ids, -1 when unreached, the root its
-  // own parent): the result of the last run() moved into original order on first use, after the
-  // timer, for validation and output.
-  const std::vector<int64_t>& parents() {
-    if (!published_) publish_parents();
-    return parent_;
-  }
+  // own parent), as the last run() wrote them.
+  const std::vector<int64_t>& parents() const { return parent_; }
 
  private:
   struct StepResult {
@@ -86,13 +81,17 @@ class DistributedBfs {
                            comm::ThreadBuckets& buckets, comm::PhaseProfile& profile);
   // Step 3 (switch `bu-alltoallv`): delivers the found pairs along the row and applies them.
   void apply_delivered_pairs(comm::PhaseProfile& profile);
+  // Where owned vertex v (graph order) has its parent: at its original offset, so that the
+  // search writes its output in vertex order as it goes (no conversion after the levels).
+  int64_t* parent_slot(LocalId v) { return parent_.data() + (original_of_ ? original_of_[v] : v); }
   // Records that thread t discovered owned vertex v top-down with this parent (the caller has set
   // v's visited bit): listed, since a top-down step reads the frontier as a list.
   void discover(int t, LocalId v, int64_t parent) {
     found_[t].vertices.push_back(v);
     found_[t].parents.push_back(parent);
   }
-  // After thread t's top-down search: writes its discoveries' parents and sums their degrees
+  // After thread t's top-down search: writes its discoveries' parents (at their original
+  // offsets) and sums their degrees
   // (Beamer's rule needs them). Done apart from the search, whose atomic bit sets would otherwise
   // wait on each of these random accesses in turn.
   void record_discoveries(int t);
@@ -112,8 +111,6 @@ class DistributedBfs {
   // bits it set in visited_), and as a list when the next level goes top-down (made from the
   // bitmap after a bottom-up step).
   void advance_frontier(Direction previous, Direction next);
-  // Copies parent_found_ into parent_ in original order (-1 for vertices not reached).
-  void publish_parents();
 
   const LocalGraph& graph_;
   const ProcessGrid& grid_;
@@ -130,12 +127,9 @@ class DistributedBfs {
   int own_column_position_ = -1;      // position of our own block in column set j (-1: none)
 
   std::vector<int64_t> parent_;       // owned vertices, by original offset, in original global ids
-  bool published_ = false;            // parent_ holds the last run's parents
-  // The parent array the search writes, indexed in the graph's order (sequential writes in the
-  // bottom-up steps); copied in original order into parent_ by parents().
-  std::vector<int64_t> parent_found_;
+  const LocalId* original_of_;        // graph order -> original offset (null: the same)
   int64_t root_local_ = -1;           // the root's graph offset when we own it, else -1
-  std::vector<uint32_t> degree_;      // owned vertices' degrees in the graph's ids (saturated)
+  const std::vector<uint32_t>& degree_;  // owned vertices' degrees in the graph's ids (kernel 1's)
   Bitmap visited_;                    // owned vertices
   std::vector<LocalId> frontier_;     // owned offsets of the current frontier
   Bitmap frontier_bits_;              // the same frontier as a bitmap (bottom-up input)
@@ -184,7 +178,6 @@ class DistributedBfs {
   static constexpr int64_t kSnapshotDiscoveriesPerWord = 1;
   // Room for the level records of a run without reallocation (Kronecker graphs take 5-10).
   static constexpr size_t kLevelsReserved = 16;
-  std::vector<uint64_t> initial_visited_;  // owned vertices without edges: never searched for
   std::vector<uint64_t> frontier_message_, frontier_messages_;  // sparse-switch frontier gather
   std::vector<std::vector<uint64_t>> send_messages_, recv_messages_;  // rotating segments in flight
 };

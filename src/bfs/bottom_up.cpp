@@ -450,10 +450,20 @@ int64_t DistributedBfs::scan_block_words(const uint64_t* frontier, uint64_t* rot
     auto scan = [&](auto& on_found) { return index.compressed() ? scan_rows(bcsr, on_found) : scan_rows(csr, on_found); };
     if (own_block) {  // our own block's finds need no communication: applied at once
       // (by-value captures: the compiler keeps them in registers across the stores)
-      int64_t* const parents = parent_found_.data();
+      // Parents are written at the vertex's original offset (parent_slot).
+      int64_t* const parents = parent_.data();
+      const LocalId* const original = original_of_;
       const int64_t column_base = d.global_from_col_local(0, j);
-      auto apply = [parents, column_base](LocalId v, LocalId parent) { parents[v] = column_base + parent; };
-      const ScanCounts counts = scan(apply);
+      ScanCounts counts;
+      if (original) {
+        auto apply = [parents, original, column_base](LocalId v, LocalId parent) {
+          parents[original[v]] = column_base + parent;
+        };
+        counts = scan(apply);
+      } else {
+        auto apply = [parents, column_base](LocalId v, LocalId parent) { parents[v] = column_base + parent; };
+        counts = scan(apply);
+      }
       examined += counts.examined;
       found_[t].counted += counts.found;
     } else {  // (offset, parent's original column-local id) for the block's owner
@@ -478,7 +488,6 @@ void DistributedBfs::apply_delivered_pairs(comm::PhaseProfile& profile) {
 void DistributedBfs::apply_found_pairs(int t, const uint64_t* records, int64_t count, int source_col) {
   // Each vertex arrives at most once per level (the rotating bitmap keeps later finders off it),
   // so its bits are simply set; atomically, since other threads set bits of the same words.
-  int64_t* const parents = parent_found_.data();
   const int64_t column_base = dist_.global_from_col_local(0, source_col);
   int64_t applied = 0;
 #pragma omp for schedule(static) nowait
@@ -486,7 +495,7 @@ void DistributedBfs::apply_found_pairs(int t, const uint64_t* records, int64_t c
     const LocalId v = static_cast<LocalId>(records[k] >> 32);
     visited_.set_atomic(v);
     next_bits_.set_atomic(v);
-    parents[v] = column_base + static_cast<int64_t>(records[k] & 0xffffffffULL);
+    *parent_slot(v) = column_base + static_cast<int64_t>(records[k] & 0xffffffffULL);
     ++applied;
   }
   found_[t].counted += applied;

@@ -987,6 +987,7 @@ LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, 
     for (size_t r = 0; r < g.first_neighbors.size(); ++r)
       g.first_neighbors_original[r] = col_original[g.first_neighbors[r]];
   }
+  make_search_tables(g);
   int64_t local = g.local_edges();
   MPI_Allreduce(&local, &g.global_directed_edges, 1, MPI_INT64_T, MPI_SUM, grid.world());
   return g;

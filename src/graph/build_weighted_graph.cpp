@@ -277,6 +277,7 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
   // Plain CSR: the SSSP kernels index row starts directly by row-local id.
   g.rows = RowIndex(std::move(row_starts), /*compressed=*/false);
   g.local_entries = static_cast<int64_t>(g.neighbors.size());
+  make_search_tables(g);
   int64_t local = g.local_edges();
   MPI_Allreduce(&local, &g.global_directed_edges, 1, MPI_INT64_T, MPI_SUM, grid.world());
   return wg;

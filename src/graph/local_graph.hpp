@@ -69,14 +69,13 @@ struct LocalGraph {
   LocalId original_row_local(LocalId x) const { return renumbering.active() ? renumbering.row_original[x] : x; }
   LocalId original_col_local(LocalId u) const { return renumbering.active() ? renumbering.col_original[u] : u; }
   // The owned vertices' degrees in the graph's ids, as 32 bits (half the bytes of owned_degree
-  // for the searches' random reads), saturated: the searches only weigh work with them.
-  std::vector<uint32_t> owned_degrees_in_graph_order() const {
-    std::vector<uint32_t> degrees(owned_degree.size());
-    for (size_t k = 0; k < degrees.size(); ++k)
-      degrees[k] = static_cast<uint32_t>(std::min<int64_t>(owned_degree[owned_original(static_cast<int64_t>(k))],
-                                                           std::numeric_limits<uint32_t>::max()));
-    return degrees;
-  }
+  // for the searches' random reads), saturated: the searches only weigh work with them. Made by
+  // kernel 1 (make_search_tables), as everything a search derives from the graph.
+  const std::vector<uint32_t>& owned_degrees_in_graph_order() const { return degree_in_graph_order; }
+  std::vector<uint32_t> degree_in_graph_order;
+  // The owned vertices without edges, a bit each in the graph's ids (B / 64 words): a search
+  // never looks for a parent of these, so it starts with them marked visited.
+  std::vector<uint64_t> without_edges;
 
   int64_t row_begin(int64_t v) const { return rows.begin(v); }
   int64_t row_end(int64_t v) const { return rows.end(v); }
@@ -86,6 +85,7 @@ struct LocalGraph {
     return m.row_starts + m.bitmap + m.offsets + neighbors.size() * sizeof(LocalId) +
            packed.memory_bytes() +
            (first_neighbors.size() + first_neighbors_original.size()) * sizeof(LocalId) + owned_degree.size() * sizeof(int64_t) +
+           degree_in_graph_order.size() * sizeof(uint32_t) + without_edges.size() * sizeof(uint64_t) +
            renumbering.memory_bytes();
   }
 };

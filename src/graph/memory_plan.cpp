@@ -159,7 +159,10 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   // (graph/renumbering.hpp: shared, not copied).
   const double row_maps = d.C == 1 ? 0 : rows, col_maps = d.R == 1 ? 0 : cols;
   const double renumbering = options.reorder ? (2 * owned + row_maps + col_maps) * kId : 0;
-  m.graph = row_index + neighbours + first_neighbours + owned * kWord + renumbering;
+  // Owned degrees (original order), and the searches' tables: 32-bit degrees in the graph's
+  // order and the bitmap of vertices without edges (make_search_tables).
+  const double degrees = owned * (kWord + sizeof(uint32_t) + 1.0 / 8);
+  m.graph = row_index + neighbours + first_neighbours + degrees + renumbering;
   m.filled_rows = filled_rows;
 
   const RowBuckets buckets(d.row_set_size(), expected_entries_per_rank(shape.nedges, ranks));

@@ -6,6 +6,7 @@
 
 #include "graph/distribution.hpp"
 #include "graph/grid.hpp"
+#include "graph/local_graph.hpp"
 
 namespace g500 {
 
@@ -14,5 +15,10 @@ namespace g500 {
 // of one column the row set is the owned block, so the lengths are the degrees: they are moved,
 // not copied, and `lengths` is left empty.
 std::vector<int64_t> owned_degrees(std::vector<int64_t>& lengths, const Distribution& d, const ProcessGrid& grid);
+
+// The last step of kernel 1, from g's owned degrees and renumbering: the tables the searches read
+// in the graph's ids (LocalGraph::degree_in_graph_order, without_edges), so that a search's set-up
+// only allocates and clears, and everything derived from the graph is in kernel 1's time.
+void make_search_tables(LocalGraph& g);
 
 }  // namespace g500

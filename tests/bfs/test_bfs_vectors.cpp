@@ -6,6 +6,7 @@
 #include "bfs/bfs.hpp"
 #include "bfs_fixture.hpp"
 #include "run/roots.hpp"
+#include "serial_view.hpp"
 #include "testvectors.hpp"
 #include "validate/validate_bfs.hpp"
 
@@ -161,6 +162,43 @@ TEST(BfsVectors, RegeneratedSecondPass) {
     check_scale(scale, 1, {}, no_reorder, {});
     check_scale(scale, 2, {}, no_degree_sort, {});
     check_scale(scale, 1, {}, no_yoo, {});
+  }
+}
+
+// The array run() leaves, read as it is (no conversion between the search and this check), holds
+// each owned vertex's parent at its own vertex id: the root its own parent, every reached vertex
+// a neighbour one level nearer the root (serial BFS), -1 exactly for the unreached. With the
+// degree renumbering (the search works in other ids) and without, on row-major and Yoo layouts.
+TEST(BfsVectors, RunLeavesParentsInVertexOrder) {
+  omp_set_num_threads(2);
+  GraphOptions no_reorder;
+  no_reorder.reorder = false;
+  GraphOptions row_major;
+  row_major.layout = Layout::kRowMajor;
+  for (const GraphOptions& options : {GraphOptions{}, no_reorder, row_major}) {
+    auto built = testing::build_test_graph(10, {}, options);
+    const LocalGraph& graph = built->graph;
+    const Distribution& d = graph.dist;
+    DistributedBfs bfs(graph, *built->grid, {});
+    for (const int64_t root : choose_roots(built->spec, 4, graph, *built->grid)) {
+      const testing::SerialView view = testing::serial_view(built->spec, root);
+      bfs.prepare();
+      bfs.run(root);
+      const std::vector<int64_t>& parent = bfs.parents();
+      ASSERT_EQ(static_cast<int64_t>(parent.size()), d.block);
+      for (int64_t k = 0; k < d.block && d.owned_begin() + k < d.nvertices; ++k) {
+        const int64_t v = d.owned_begin() + k, p = parent[k];
+        if (view.depth[v] < 0) {
+          ASSERT_EQ(p, -1) << "unreached vertex " << v << " from root " << root;
+        } else if (v == root) {
+          ASSERT_EQ(p, root);
+        } else {
+          ASSERT_GE(p, 0) << "reached vertex " << v << " from root " << root;
+          ASSERT_EQ(view.depth[p], view.depth[v] - 1) << "vertex " << v << " from root " << root;
+          ASSERT_TRUE(view.adj[v].count(p)) << "vertex " << v << " parent " << p;
+        }
+      }
+    }
   }
 }
 
