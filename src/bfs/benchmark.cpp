@@ -168,6 +168,7 @@ LocalGraph build_timed_graph(const BenchmarkConfig& config, const EdgeSource& so
   const double start = MPI_Wtime();
   Progress construction(config.progress, "kernel 1: building the graph");
   LocalGraph graph = build_local_graph(source, grid, config.graph);
+  if (config.second) config.second->build(grid);
   MPI_Barrier(world);
   result.construction_seconds = MPI_Wtime() - start;
   Kernel1Steps& slowest = result.kernel1_seconds_max_rank;
@@ -271,7 +272,8 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& given, bool force) {
                                          config.nedges() / (probe.R * probe.C)};
                   config.graph.compress = packed_rows_chosen(given.compress, shape, probe, given.graph);
                   estimate = estimate_bfs_memory(shape, probe, config.graph, this_node_bytes_per_rank());
-                  return estimate.peak();
+                  // Both kernels' graphs and arrays at once, the runtime counted once.
+                  return estimate.peak() + (config.second ? config.second->bytes_per_rank(probe) - kRuntimeBytesPerRank : 0);
                 },
                 result);
   const ProcessGrid& grid = *run_grid;
@@ -320,6 +322,7 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& given, bool force) {
   }
   progress.finish();
   result.energy = gather_energy(energy, world);
+  if (config.second && !result.validation_failed) config.second->run_roots(grid, run_roots);
   unsigned long long peak = peak_rss_bytes();
   MPI_Allreduce(MPI_IN_PLACE, &peak, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
   if (result.kernel1_peak_rss_bytes_max_rank > 0) {  // restarted after kernel 1: this is the search's

@@ -35,6 +35,15 @@ struct BenchmarkConfig : RunConfig {
       first_root_hook;
   GraphOptions graph;
   std::vector<std::string> disabled;  // technique names switched off, as given
+  // A second kernel in the same run (the combined BFS + SSSP run): its memory added to the run's
+  // estimate, its graph built inside kernel 1's timed region after the BFS's, its searches run
+  // after the BFS's from the same roots (unless a BFS failed validation). Empty: BFS only.
+  struct SecondKernel {
+    std::function<double(const Distribution& probe)> bytes_per_rank;
+    std::function<void(const ProcessGrid&)> build;
+    std::function<void(const ProcessGrid&, const RunRoots&)> run_roots;
+  };
+  std::optional<SecondKernel> second;
 };
 
 // The techniques of Nakao et al. 2021, section 4 that `--disable` accepts (implemented ones).

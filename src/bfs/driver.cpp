@@ -23,7 +23,8 @@ std::vector<int64_t> depths_of_tree(const LocalGraph& graph, const ProcessGrid& 
   return std::vector<int64_t>(depth.begin(), depth.end());
 }
 
-void print_report(const BfsJob& job, const std::optional<io::EdgeInput>& edges, const BenchmarkResult& result) {
+void print_report(const BfsJob& job, const std::optional<io::EdgeInput>& edges, const BenchmarkResult& result,
+                  const BfsJobCompanion* companion) {
   const BenchmarkConfig& config = job.config;
   if (edges) {
     print_input_line(stdout, "bfs", *edges, result.vertices_without_edges, edges->stats.weighted ? ", weighted" : "");
@@ -35,12 +36,17 @@ void print_report(const BfsJob& job, const std::optional<io::EdgeInput>& edges, 
                 config.spec.scale, result.ranks, result.grid_rows, result.grid_cols, result.threads,
                 static_cast<double>(result.graph_bytes_max_rank) / kMiB);
   }
-  if (result.validation_failed) {
-    std::fprintf(stderr, "g500 bfs: %s\n", result.validation_error.c_str());
+  if (companion) std::printf("%s\n", companion->header().c_str());
+  const std::string companion_error = companion ? companion->validation_error() : "";
+  if (result.validation_failed || !companion_error.empty()) {
+    std::fprintf(stderr, "g500 bfs: %s\n", result.validation_failed ? result.validation_error.c_str() : companion_error.c_str());
     std::printf("No results printed for invalid run.\n");
   } else {
-    print_result_block(stdout, config, result);
+    ResultBlockInput block = bfs_result_block_input(config, result);
+    if (companion) companion->add_series(block);
+    print_reference_result_block(stdout, block);
     print_phase_profile(stdout, result);
+    if (companion) companion->print_report(stdout);
     print_graph_memory(stdout, result);
     print_peak_memory(stdout, result);
     if (result.kernel1_peak_rss_bytes_max_rank > 0)
@@ -55,7 +61,7 @@ void print_report(const BfsJob& job, const std::optional<io::EdgeInput>& edges, 
 
 }  // namespace
 
-int run_bfs_job(BfsJob& job) {
+int run_bfs_job(BfsJob& job, BfsJobCompanion* companion) {
   BenchmarkConfig& config = job.config;
   const std::unique_ptr<OutputFile> json_file = open_named_output(job.json_path, job.config.messages);
   const std::unique_ptr<OutputFile> parents_file = open_named_output(job.parents_path, job.config.messages);
@@ -63,8 +69,12 @@ int run_bfs_job(BfsJob& job) {
   const bool force = job.force;
   std::optional<io::EdgeInput> edges =
       load_file_input(job.input, config.spec, config.root_seed, config.messages, config.progress,
-                      [&](const io::DeclaredSize& size) { check_declared_bfs_input(config, size, force); });
+                      [&](const io::DeclaredSize& size) {
+                        check_declared_bfs_input(config, size, force);
+                        if (companion) companion->check_declared(size, force);
+                      });
   if (edges) config.input = &*edges;
+  if (companion) config.second = companion->start(config);
   OutputIds ids(config.input, config.messages);
   if (parents_file || depths_file)
     config.first_root_hook = [&](const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
@@ -80,16 +90,18 @@ int run_bfs_job(BfsJob& job) {
       }
     };
   const BenchmarkResult result = run_bfs_benchmark(config, force);
+  if (companion) companion->finish(result);
 
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == 0) print_report(job, edges, result);
+  if (rank == 0) print_report(job, edges, result, companion);
   if (json_file) {
     nlohmann::json j = result_json(config, result);
     if (edges) j["input"] = input_json(*edges, result.vertices_without_edges);
+    if (companion) companion->add_json(j);
     json_file->write_from_rank0(j.dump(1) + "\n");
   }
-  return result.validation_failed ? 1 : 0;
+  return result.validation_failed || (companion && !companion->validation_error().empty()) ? 1 : 0;
 }
 
 }  // namespace g500

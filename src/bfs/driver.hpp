@@ -3,7 +3,10 @@
 #pragma once
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "bfs/benchmark.hpp"
+#include "run/result_block.hpp"
 #include "run/file_input.hpp"
 
 namespace g500 {
@@ -17,8 +20,31 @@ struct BfsJob {
   bool force = false;            // run even when the memory estimate exceeds the node's memory
 };
 
+// What a second kernel adds to a `g500 bfs` job: the combined BFS + SSSP run (combined/) gives
+// its memory check, its kernel (run_bfs_benchmark's SecondKernel), its series in the result
+// block, its report and its JSON.
+class BfsJobCompanion {
+ public:
+  virtual ~BfsJobCompanion() = default;
+  // Collective, before a file's edges are read: refuses sizes this kernel could not run.
+  virtual void check_declared(const io::DeclaredSize& size, bool force) = 0;
+  // Collective, once the input is there (config.input set): the kernel run_bfs_benchmark runs.
+  virtual BenchmarkConfig::SecondKernel start(const BenchmarkConfig& config) = 0;
+  // Collective, after the run: the run's shared figures (grid, kernel 1's times, memory).
+  virtual void finish(const RunSummary& run) = 0;
+  // Rank 0, after the run: the header line, the result block's series, the report after the
+  // BFS's; "" or why its results are invalid.
+  virtual std::string header() const = 0;
+  virtual void add_series(ResultBlockInput& block) const = 0;
+  virtual void print_report(FILE* out) const = 0;
+  virtual std::string validation_error() const = 0;
+  // Its part of the JSON report.
+  virtual void add_json(nlohmann::json& j) const = 0;
+};
+
 // Collective. Prints the report on rank 0's stdout and writes the named files; returns the
-// process exit status: 0, or 1 when a BFS result failed validation (message on stderr).
-int run_bfs_job(BfsJob& job);
+// process exit status: 0, or 1 when a result failed validation (message on stderr). With a
+// companion, its kernel runs beside the BFS on the same graph input and roots.
+int run_bfs_job(BfsJob& job, BfsJobCompanion* companion = nullptr);
 
 }  // namespace g500

@@ -1,5 +1,6 @@
 #include "bfs/report.hpp"
 
+#include <fmt/format.h>
 #include <fmt/printf.h>
 
 #include "bfs/volume_report.hpp"
@@ -9,8 +10,10 @@
 
 namespace g500 {
 
-void print_result_block(FILE* out, const BenchmarkConfig& config, const BenchmarkResult& result) {
-  print_reference_result_block(out, "bfs  ", result_block_input(config, result));
+ResultBlockInput bfs_result_block_input(const BenchmarkConfig& config, const BenchmarkResult& result) {
+  ResultBlockInput in = result_block_input(config, result);
+  in.bfs = kernel_series(result.roots);
+  return in;
 }
 
 void print_phase_profile(FILE* out, const BenchmarkResult& result) {
@@ -107,6 +110,8 @@ nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult&
   for (const auto& r : result.roots) {
     json one = root_json(r);
     one["level_sizes"] = r.level_sizes;
+    // The validator's hash of the tree's depths (the test vectors' depth_hash).
+    if (r.validated) one["depth_hash"] = fmt::format("{:016x}", r.depth_hash);
     add_root_volumes(one, r.volumes);
     if (config.bfs.trace) one["levels"] = levels_json(r, result.volume_model);
     roots.push_back(one);

@@ -7,10 +7,12 @@
 #include <nlohmann/json.hpp>
 
 #include "bfs/benchmark.hpp"
+#include "run/result_block.hpp"
 
 namespace g500 {
 
-void print_result_block(FILE* out, const BenchmarkConfig& config, const BenchmarkResult& result);
+// The result block's input of a BFS run (the BFS's series; a combined run adds the SSSP's).
+ResultBlockInput bfs_result_block_input(const BenchmarkConfig& config, const BenchmarkResult& result);
 void print_phase_profile(FILE* out, const BenchmarkResult& result);
 // Graph memory per array on the largest rank, with what plain CSR would need (Nakao et al. 2021, Table 2).
 void print_graph_memory(FILE* out, const BenchmarkResult& result);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "bfs/driver.hpp"
+#include "combined/bfs_sssp.hpp"
 #include "cli/file_input.hpp"
 #include "cli/options.hpp"
 #include "cli/run_options.hpp"
@@ -41,6 +42,10 @@ int run_bfs_command(int argc, char** argv) {
                                 "need more memory)"),
                 1, 256);
   add_message_limit_option(app, config.messages);
+  bool with_sssp = false;
+  app.add_flag("--sssp", with_sssp,
+               "also run the SSSP (kernel 3) from the same roots on the same input, kernel 1 building both graphs, "
+               "and print both kernels' lines in one result block (the reference's bfs_sssp run)");
   app.add_flag("--trace", config.bfs.trace, "record per-level direction, frontier size, edges examined and time in the JSON");
   FileInputOptions in;
   in.add_to(app, "BFS");
@@ -70,7 +75,9 @@ int run_bfs_command(int argc, char** argv) {
                      {"--json", job.json_path, FileUse::kOutput},
                      {"--output-parents", job.parents_path, FileUse::kOutput},
                      {"--output-depths", job.depths_path, FileUse::kOutput}});
-  return run_bfs_job(job);
+  if (!with_sssp) return run_bfs_job(job);
+  SsspCompanion sssp(config);
+  return run_bfs_job(job, &sssp);
 }
 
 const SubcommandRegistrar registrar("bfs", "Graph500 BFS benchmark (kernels 1 and 2, validated)", run_bfs_command);

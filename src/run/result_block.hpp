@@ -1,8 +1,11 @@
-// The Graph500 reference 3.0 result block, shared by the BFS (kernel 2) and SSSP (kernel 3)
-// reports: same field names, formulas and layout; the kernel's lines carry its prefix
-// ("bfs  " or "sssp ") as in the reference.
+// The Graph500 reference 3.0 result block, shared by the BFS (kernel 2), the SSSP (kernel 3) and
+// the combined run: the reference's field names, formulas and layout, in the order its
+// bfs_sssp build prints them; a kernel's lines carry its prefix ("bfs  " or "sssp "). A run of
+// one kernel prints the other kernel's time, TEPS and validation lines as zeros, as the
+// specification allows ("the TEPS fields ... can be set to zero if only one kernel was run").
 #pragma once
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,13 +14,18 @@
 
 namespace g500 {
 
+// One kernel's per-root series.
+struct KernelSeries {
+  std::vector<double> times, nedges, validate_times;  // one entry per root
+};
+
 struct ResultBlockInput {
   int scale = 0;
   int edgefactor = 0;
   int ranks = 0;
   double generation_seconds = 0;
   double construction_seconds = 0;
-  std::vector<double> times, nedges, validate_times;  // one entry per root
+  std::optional<KernelSeries> bfs, sssp;  // the kernels run (at least one)
 };
 
 // The per-root series and the summed phase profile of a kernel's results (the BFS's and the
@@ -39,23 +47,26 @@ RootSeries collect_root_series(const Roots& roots) {
   return s;
 }
 
-// The result block's input from a kernel's configuration and result.
-template <class Config, class Result>
-ResultBlockInput result_block_input(const Config& config, const Result& result) {
-  RootSeries s = collect_root_series(result.roots);
+// A kernel's series from its results.
+template <class Roots>
+KernelSeries kernel_series(const Roots& roots) {
+  RootSeries s = collect_root_series(roots);
+  return KernelSeries{std::move(s.times), std::move(s.nedges), std::move(s.validate_times)};
+}
+
+// The result block's input from a run's configuration and summary (no kernel yet).
+template <class Config, class Summary>
+ResultBlockInput result_block_input(const Config& config, const Summary& result) {
   ResultBlockInput in;
   in.scale = config.spec.scale;
   in.edgefactor = config.spec.edgefactor;
   in.ranks = result.ranks;
   in.generation_seconds = result.generation_seconds;
   in.construction_seconds = result.construction_seconds;
-  in.times = std::move(s.times);
-  in.nedges = std::move(s.nedges);
-  in.validate_times = std::move(s.validate_times);
   return in;
 }
 
-void print_reference_result_block(FILE* out, const char* kernel_prefix, const ResultBlockInput& input);
+void print_reference_result_block(FILE* out, const ResultBlockInput& input);
 // Time per phase summed over the runs, with shares (Nakao et al. 2021, Figs. 8 and 12). When
 // `extra` is given (one string per phase), each phase's line ends with its string and the title
 // with `extra_title`.

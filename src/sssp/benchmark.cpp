@@ -129,14 +129,6 @@ void gather_edges_to_rank0(const io::EdgeInput& in, const std::vector<float>& we
 
 // The benchmark's steps, in the order of run_sssp_benchmark().
 
-// The weighted edges kernel 1 reads: a file's (with its weights, or generated ones) or the
-// Kronecker generator's. Filled in place: the source refers to the generator and the weights.
-struct SsspEdges {
-  std::optional<gen::KroneckerGenerator> generator;
-  std::vector<float> file_weights;
-  WeightedEdgeSource source;
-  double max_weight = gen::kGeneratedWeightBound;  // a bound of every edge's weight
-};
 void open_sssp_edges(const SsspConfig& config, MPI_Comm world, SsspEdges& edges, SsspBenchmarkResult& result) {
   int nranks = 1, rank = 0;
   MPI_Comm_size(world, &nranks);
@@ -278,7 +270,53 @@ void compare_with_dijkstra(const SsspConfig& config, const SsspEdges& edges, con
   }
 }
 
+// The warm-up, then every root timed and validated; a failed validation ends the loop.
+void run_roots_of(const SsspConfig& config, const WeightedLocalGraph& graph, const ProcessGrid& grid,
+                  const SsspOptions& search_options, const RunRoots& run_roots, SsspBenchmarkResult& result) {
+  MPI_Comm world = grid.world();
+  const int nranks = grid.size();
+  const std::vector<int64_t>& roots = run_roots.roots;
+  DistributedSssp sssp(graph, grid, search_options);
+  if (config.warmup && !roots.empty()) {
+    Progress warmup(config.progress, "SSSP warm-up");
+    sssp.prepare();
+    sssp.run(roots.front());
+  }
+  Progress progress(config.progress, "SSSP roots", static_cast<int64_t>(roots.size()));
+  for (size_t index = 0; index < roots.size(); ++index) {
+    progress.update(static_cast<int64_t>(index));
+    SsspRootResult r = timed_root(sssp, roots[index], run_roots.reported[index], world, nranks);
+    if (config.validate) progress.update(static_cast<int64_t>(index), "validating");
+    const bool ok = check_root(config, graph, grid, sssp, roots[index], index == 0, r, result);
+    result.roots.push_back(std::move(r));
+    if (!ok) break;
+  }
+  progress.finish();
+}
+
 }  // namespace
+
+SsspPart::SsspPart(const SsspConfig& config, SsspBenchmarkResult& result) : config_(config), result_(result) {
+  open_sssp_edges(config, MPI_COMM_WORLD, edges_, result);
+}
+
+SsspPart::~SsspPart() = default;
+
+double SsspPart::bytes_per_rank(const Distribution& probe) const {
+  return estimated_bytes_per_rank(config_, config_.nvertices(), config_.nedges(), probe);
+}
+
+void SsspPart::build(const ProcessGrid& grid) {
+  search_options_ = bucket_width_for(config_, edges_.max_weight, result_);
+  graph_ = std::make_unique<WeightedLocalGraph>(build_weighted_local_graph(edges_.source, grid, config_.graph));
+  unsigned long long graph_bytes = graph_->memory_bytes();
+  MPI_Allreduce(MPI_IN_PLACE, &graph_bytes, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, grid.world());
+  result_.graph_bytes_max_rank = graph_bytes;
+}
+
+void SsspPart::run_roots(const ProcessGrid& grid, const RunRoots& roots) {
+  run_roots_of(config_, *graph_, grid, search_options_, roots, result_);
+}
 
 void check_declared_sssp_input(const SsspConfig& config, const io::DeclaredSize& size, bool force) {
   check_declared_graph_fits(config, size.nvertices, size.what, force, [&](const Distribution& probe) {
@@ -304,24 +342,9 @@ SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, bool force) {
   const WeightedLocalGraph graph = construct_graph(config, edges.source, grid, world, result);
 
   const RunRoots run_roots = choose_run_roots(config, graph.graph, grid, "SSSP", result);
-  const std::vector<int64_t>& roots = run_roots.roots;
-  DistributedSssp sssp(graph, grid, search_options);
-  if (config.warmup && !roots.empty()) {
-    Progress warmup(config.progress, "SSSP warm-up");
-    sssp.prepare();
-    sssp.run(roots.front());
-  }
-  Progress progress(config.progress, "SSSP roots", static_cast<int64_t>(roots.size()));
-  for (size_t index = 0; index < roots.size(); ++index) {
-    progress.update(static_cast<int64_t>(index));
-    SsspRootResult r = timed_root(sssp, roots[index], run_roots.reported[index], world, nranks);
-    if (config.validate) progress.update(static_cast<int64_t>(index), "validating");
-    const bool ok = check_root(config, graph, grid, sssp, roots[index], index == 0, r, result);
-    result.roots.push_back(std::move(r));
-    if (!ok) break;
-  }
-  progress.finish();
-  if (config.compare_dijkstra > 0 && !result.validation_failed) compare_with_dijkstra(config, edges, roots, world, result);
+  run_roots_of(config, graph, grid, search_options, run_roots, result);
+  if (config.compare_dijkstra > 0 && !result.validation_failed)
+    compare_with_dijkstra(config, edges, run_roots.roots, world, result);
   unsigned long long peak = peak_rss_bytes();
   MPI_Allreduce(MPI_IN_PLACE, &peak, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
   result.peak_rss_bytes_max_rank = peak;

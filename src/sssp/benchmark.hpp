@@ -4,12 +4,15 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "util/phase_profile.hpp"
 #include "gen/kronecker.hpp"
+#include "gen/edge_weights.hpp"
+#include "graph/weighted_graph.hpp"
 #include "io/edge_input.hpp"
 #include "sssp/sssp.hpp"
 #include "run/run_setup.hpp"
@@ -56,6 +59,38 @@ struct SsspBenchmarkResult : RunSummary {
   double sssp_harmonic_teps_same_roots = 0;
   double dijkstra_speedup = 0;         // ratio of the two harmonic means
   bool dijkstra_agrees = true;
+};
+
+// The weighted edges kernel 1 reads: a file's (with its weights, or generated ones) or the
+// Kronecker generator's. Filled in place: the source refers to the generator and the weights.
+struct SsspEdges {
+  std::optional<gen::KroneckerGenerator> generator;
+  std::vector<float> file_weights;
+  WeightedEdgeSource source;
+  double max_weight = gen::kGeneratedWeightBound;  // a bound of every edge's weight
+};
+
+// The SSSP of a combined BFS + SSSP run (the reference's bfs_sssp): its edges opened before the
+// run, its weighted graph built inside the caller's timed kernel 1, its searches from the roots
+// the caller chose. Results go to `result` (which must outlive this object).
+class SsspPart {
+ public:
+  // Collective: opens the weighted edges (a file's weights checked) before any kernel work.
+  SsspPart(const SsspConfig& config, SsspBenchmarkResult& result);
+  ~SsspPart();
+  // The SSSP's share of a rank's memory on the grid `probe` (collective: the node's ranks).
+  double bytes_per_rank(const Distribution& probe) const;
+  // Collective: kernel 1's weighted graph (untimed here: the caller's kernel 1 timer covers it).
+  void build(const ProcessGrid& grid);
+  // Collective: the warm-up, then each root timed and validated (a failure ends the loop).
+  void run_roots(const ProcessGrid& grid, const RunRoots& roots);
+
+ private:
+  const SsspConfig& config_;
+  SsspBenchmarkResult& result_;
+  SsspEdges edges_;
+  SsspOptions search_options_;
+  std::unique_ptr<WeightedLocalGraph> graph_;
 };
 
 // Collective. Validation failures end the root loop and are reported in the result.

@@ -11,7 +11,9 @@
 namespace g500 {
 
 void print_sssp_result_block(FILE* out, const SsspConfig& config, const SsspBenchmarkResult& result) {
-  print_reference_result_block(out, "sssp ", result_block_input(config, result));
+  ResultBlockInput in = result_block_input(config, result);
+  in.sssp = kernel_series(result.roots);
+  print_reference_result_block(out, in);
 }
 
 void print_sssp_phase_profile(FILE* out, const SsspBenchmarkResult& result) {

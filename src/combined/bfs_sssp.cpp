@@ -1,0 +1,62 @@
+#include "combined/bfs_sssp.hpp"
+
+#include <fmt/format.h>
+
+#include "sssp/report.hpp"
+
+namespace g500 {
+
+SsspCompanion::SsspCompanion(const BenchmarkConfig& bfs_config) {
+  static_cast<RunConfig&>(config_) = bfs_config;
+  config_.graph.reorder = bfs_config.graph.reorder;  // --disable reorder: both graphs
+}
+
+SsspCompanion::~SsspCompanion() = default;
+
+void SsspCompanion::check_declared(const io::DeclaredSize& size, bool force) { check_declared_sssp_input(config_, size, force); }
+
+BenchmarkConfig::SecondKernel SsspCompanion::start(const BenchmarkConfig& config) {
+  config_.input = config.input;
+  part_ = std::make_unique<SsspPart>(config_, result_);
+  return BenchmarkConfig::SecondKernel{
+      [this](const Distribution& probe) { return part_->bytes_per_rank(probe); },
+      [this](const ProcessGrid& grid) { part_->build(grid); },
+      [this](const ProcessGrid& grid, const RunRoots& roots) { part_->run_roots(grid, roots); }};
+}
+
+void SsspCompanion::finish(const RunSummary& run) {
+  const bool failed = result_.validation_failed;
+  const std::string error = result_.validation_error;
+  const size_t sssp_graph_bytes = result_.graph_bytes_max_rank;
+  static_cast<RunSummary&>(result_) = run;  // one kernel 1, one grid, one memory peak
+  result_.graph_bytes_max_rank = sssp_graph_bytes;
+  result_.validation_failed = failed;
+  result_.validation_error = error;
+}
+
+std::string SsspCompanion::header() const {
+  std::string line;
+  if (result_.delta_raised_from > 0)
+    line += fmt::format("# delta raised from {:g} to {:g}: with weights up to {:g}, a smaller width would give distances "
+                        "more buckets than the search can number\n",
+                        result_.delta_raised_from, result_.delta, result_.delta_max_weight);
+  return line + fmt::format("# with SSSP (kernel 3) from the same roots: delta {:g}, weighted graph {:.1f} MiB on the largest rank",
+                            result_.delta, static_cast<double>(result_.graph_bytes_max_rank) / (1024.0 * 1024.0));
+}
+
+void SsspCompanion::add_series(ResultBlockInput& block) const { block.sssp = kernel_series(result_.roots); }
+
+void SsspCompanion::print_report(FILE* out) const { print_sssp_phase_profile(out, result_); }
+
+std::string SsspCompanion::validation_error() const { return result_.validation_failed ? result_.validation_error : ""; }
+
+void SsspCompanion::add_json(nlohmann::json& j) const {
+  nlohmann::json sssp = sssp_result_json(config_, result_);
+  for (auto& [key, value] : sssp["summary"].items())
+    if (key.rfind("sssp_", 0) == 0) j["summary"][key] = value;
+  j["config"]["kernel"] = "bfs+sssp";
+  j["sssp"] = {{"options", sssp["config"]["options"]}, {"roots", sssp["roots"]}, {"profile", sssp["profile"]},
+               {"graph_bytes_max_rank", result_.graph_bytes_max_rank}};
+}
+
+}  // namespace g500
