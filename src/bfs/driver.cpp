@@ -6,6 +6,7 @@
 
 #include "bfs/report.hpp"
 #include "io/vertex_output.hpp"
+#include "run/conformance.hpp"
 #include "run/job_output.hpp"
 #include "validate/tree_depths.hpp"
 
@@ -39,6 +40,7 @@ void print_report(const BfsJob& job, const std::optional<io::EdgeInput>& edges, 
     std::fprintf(stderr, "g500 bfs: %s\n", result.validation_error.c_str());
     std::printf("No results printed for invalid run.\n");
   } else {
+    print_conformance_line(stdout, nonconformance_reasons(config, job.input));
     print_result_block(stdout, config, result);
     print_phase_profile(stdout, result);
     print_graph_memory(stdout, result);
@@ -86,6 +88,7 @@ int run_bfs_job(BfsJob& job) {
   if (rank == 0) print_report(job, edges, result);
   if (json_file) {
     nlohmann::json j = result_json(config, result);
+    j["config"].update(conformance_json(config, job.input, config.disabled));
     if (edges) j["input"] = input_json(*edges, result.vertices_without_edges);
     json_file->write_from_rank0(j.dump(1) + "\n");
   }
