@@ -6,6 +6,7 @@
 
 #include "bfs/report.hpp"
 #include "io/vertex_output.hpp"
+#include "run/conformance.hpp"
 #include "run/job_output.hpp"
 #include "validate/tree_depths.hpp"
 
@@ -42,6 +43,7 @@ void print_report(const BfsJob& job, const std::optional<io::EdgeInput>& edges, 
     std::fprintf(stderr, "g500 bfs: %s\n", result.validation_failed ? result.validation_error.c_str() : companion_error.c_str());
     std::printf("No results printed for invalid run.\n");
   } else {
+    print_conformance_line(stdout, nonconformance_reasons(config, job.input));
     ResultBlockInput block = bfs_result_block_input(config, result);
     if (companion) companion->add_series(block);
     print_reference_result_block(stdout, block);
@@ -97,6 +99,7 @@ int run_bfs_job(BfsJob& job, BfsJobCompanion* companion) {
   if (rank == 0) print_report(job, edges, result, companion);
   if (json_file) {
     nlohmann::json j = result_json(config, result);
+    j["config"].update(conformance_json(config, job.input, config.disabled));
     if (edges) j["input"] = input_json(*edges, result.vertices_without_edges);
     if (companion) companion->add_json(j);
     json_file->write_from_rank0(j.dump(1) + "\n");

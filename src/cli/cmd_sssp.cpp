@@ -45,6 +45,7 @@ int run_sssp_command(int argc, char** argv) {
       config.sssp.parent_notes = false;
     else
       throw UsageError("--disable: unknown technique '" + name + "' (switchable for sssp: reorder, parent-notes)");
+    config.disabled.push_back(name);
   }
   in.check(app, config.root_ids, config.root_seed);
   job.input = in.request;

@@ -24,6 +24,7 @@ struct SsspConfig : RunConfig {
   SsspOptions sssp;
   WeightedGraphOptions graph;  // kernel 1: `--disable reorder` turns off the degree-order renumbering
   uint64_t weight_seed = 1;  // file input without weights: seed of the generated weights (docs/sssp.md)
+  std::vector<std::string> disabled;  // technique names switched off (`--disable`), as given
   // Called (collectively) after the first root was validated, e.g. to write result files.
   std::function<void(const LocalGraph&, const ProcessGrid&, int64_t root, const std::vector<double>& distances,
                      const std::vector<int64_t>& parents)>

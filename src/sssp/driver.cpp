@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "io/vertex_output.hpp"
+#include "run/conformance.hpp"
 #include "run/job_output.hpp"
 #include "sssp/report.hpp"
 
@@ -26,6 +27,7 @@ void print_report(const SsspJob& job, const std::optional<io::EdgeInput>& edges,
     std::fprintf(stderr, "g500 sssp: %s\n", result.validation_error.c_str());
     std::printf("No results printed for invalid run.\n");
   } else {
+    print_conformance_line(stdout, nonconformance_reasons(config, job.input));
     print_sssp_result_block(stdout, config, result);
     print_sssp_phase_profile(stdout, result);
     print_dijkstra_comparison(stdout, result);
@@ -65,6 +67,7 @@ int run_sssp_job(SsspJob& job) {
   if (rank == 0) print_report(job, edges, result);
   if (json_file) {
     nlohmann::json j = sssp_result_json(config, result);
+    j["config"].update(conformance_json(config, job.input, config.disabled));
     if (edges) {
       j["input"] = input_json(*edges, result.vertices_without_edges);
       j["input"]["weights"] = result.generated_weights ? "generated" : "file";
