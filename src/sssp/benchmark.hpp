@@ -12,6 +12,7 @@
 #include "gen/kronecker.hpp"
 #include "io/edge_input.hpp"
 #include "sssp/sssp.hpp"
+#include "run/energy_loop.hpp"
 #include "run/run_setup.hpp"
 
 namespace g500 {
@@ -56,6 +57,7 @@ struct SsspBenchmarkResult : RunSummary {
   double sssp_harmonic_teps_same_roots = 0;
   double dijkstra_speedup = 0;         // ratio of the two harmonic means
   bool dijkstra_agrees = true;
+  EnergyLoopReport energy_loop;        // --energy-loop (run/energy_loop.hpp)
 };
 
 // Collective. Validation failures end the root loop and are reported in the result.
