@@ -1,6 +1,6 @@
 // The Graph500 BFS benchmark run (specification sections on kernels 1 and 2): build the graph
 // (timed, with its memory), choose the roots by the reference rule, one untimed warm-up search,
-// then per root a timed BFS, its validation and its TEPS; the result block's inputs and the phase
+// the energy loop when asked (run/energy_loop.hpp), then per root a timed BFS, its validation and its TEPS; the result block's inputs and the phase
 // profile come out in BenchmarkResult.
 #include "bfs/benchmark.hpp"
 
@@ -258,6 +258,23 @@ RootResult collect_run(BfsRun& run, const table3::Model& model, MPI_Comm world) 
   return r;
 }
 
+// The energy loop (run/energy_loop.hpp) over this run's BFS: searches prepared as the timed ones,
+// not validated, their edges counted as without validation.
+EnergyLoopReport bfs_energy_loop(const BenchmarkConfig& config, const LocalGraph& graph, DistributedBfs& bfs,
+                                 const std::vector<int64_t>& roots, MPI_Comm world) {
+  return run_energy_loop(
+      "BFS", roots, config.energy_loop,
+      [&](int64_t root, bool count_edges) {
+        bfs.prepare();
+        const BfsRun run = bfs.run(root);
+        LoopSearch search;
+        MPI_Allreduce(&run.seconds, &search.seconds, 1, MPI_DOUBLE, MPI_MAX, world);
+        if (count_edges) search.nedge = teps_edge_count(graph, bfs.parents(), world);
+        return search;
+      },
+      config.progress, world);
+}
+
 }  // namespace
 
 BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& given, bool force) {
@@ -293,6 +310,7 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& given, bool force) {
     bfs.prepare();
     bfs.run(roots.front());
   }
+  result.energy_loop = bfs_energy_loop(config, graph, bfs, roots, world);
 
   Progress progress(config.progress, "BFS roots", static_cast<int64_t>(roots.size()));
   EnergyMeter energy = EnergyMeter::for_node(world);

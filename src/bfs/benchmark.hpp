@@ -15,6 +15,7 @@
 #include "graph/local_graph.hpp"
 #include "io/edge_input.hpp"
 #include "util/energy.hpp"
+#include "run/energy_loop.hpp"
 #include "run/run_setup.hpp"
 
 namespace g500 {
@@ -84,6 +85,7 @@ struct BenchmarkResult : RunSummary {
   double estimated_kernel1_bytes_max_rank = 0, estimated_search_bytes_max_rank = 0;
   std::vector<RootResult> roots;
   EnergyReport energy;                    // RAPL energy of the timed BFS runs (util/energy.hpp)
+  EnergyLoopReport energy_loop;           // --energy-loop (run/energy_loop.hpp)
   table3::Model volume_model;             // the graph, grid and options Table 3's formulas saw
 };
 

@@ -25,7 +25,10 @@ void print_phase_profile(FILE* out, const BenchmarkResult& result) {
   } else {
     print_phase_table(out, "BFS", s.total, result.roots.size());
   }
-  std::fprintf(out, "%s\n", energy_line(result.energy, compute_teps_statistics(s.times, s.nedges).harmonic_mean).c_str());
+  if (result.energy_loop.ran)
+    print_energy_loop(out, result.energy_loop);
+  else
+    std::fprintf(out, "%s\n", energy_line(result.energy, compute_teps_statistics(s.times, s.nedges).harmonic_mean).c_str());
 }
 
 void print_graph_memory(FILE* out, const BenchmarkResult& result) {
@@ -121,7 +124,12 @@ nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult&
   j["summary"] = summary_json(config, result, series, "");
   j["profile"] = profile_json(series.total);
   j["volumes"] = volumes_json(result.volume_model, mean_volumes(result.roots));
-  j["energy"] = energy_json(result.energy, j["summary"]["harmonic_mean_TEPS"].get<double>());
+  if (result.energy_loop.ran) {
+    j["energy"] = energy_loop_json(result.energy_loop);
+  } else {  // RAPL around the timed searches only
+    j["energy"] = energy_json(result.energy, j["summary"]["harmonic_mean_TEPS"].get<double>());
+    j["energy"]["loop"] = false;
+  }
   j["memory"] = {{"graph_bytes_max_rank", result.graph_bytes_max_rank},
                  {"kernel1_passes", result.kernel1_passes},
                  {"kernel1_seconds_max_rank", kernel1_steps_json(result.kernel1_seconds_max_rank)},

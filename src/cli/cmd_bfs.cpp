@@ -10,6 +10,7 @@
 #include "cli/options.hpp"
 #include "cli/run_options.hpp"
 #include "cli/subcommand.hpp"
+#include "run/energy_loop.hpp"
 #include "util/error.hpp"
 #include "util/progress.hpp"
 #include "util/same_file.hpp"
@@ -75,6 +76,7 @@ int run_bfs_command(int argc, char** argv) {
                      {"--json", job.json_path, FileUse::kOutput},
                      {"--output-parents", job.parents_path, FileUse::kOutput},
                      {"--output-depths", job.depths_path, FileUse::kOutput}});
+  check_power_command(config.energy_loop.power_command, MPI_COMM_WORLD);  // the meter works before any work
   if (!with_sssp) return run_bfs_job(job);
   SsspCompanion sssp(config);
   return run_bfs_job(job, &sssp);

@@ -6,6 +6,7 @@
 #include "cli/options.hpp"
 #include "cli/run_options.hpp"
 #include "cli/subcommand.hpp"
+#include "run/energy_loop.hpp"
 #include "sssp/driver.hpp"
 #include "util/error.hpp"
 #include "util/same_file.hpp"
@@ -62,6 +63,7 @@ int run_sssp_command(int argc, char** argv) {
                      {"--json", job.json_path, FileUse::kOutput},
                      {"--output-distances", job.distances_path, FileUse::kOutput},
                      {"--output-parents", job.parents_path, FileUse::kOutput}});
+  check_power_command(config.energy_loop.power_command, MPI_COMM_WORLD);  // the meter works before any work
 
   return run_sssp_job(job);
 }

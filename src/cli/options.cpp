@@ -11,6 +11,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "util/duration.hpp"
 #include "util/error.hpp"
 
 namespace g500::cli {
@@ -174,6 +175,16 @@ CLI::Option* require_real_range(CLI::Option* option, double min, double max, con
     if (!read_real_number(text, value) || value < min || value > max)
       throw UsageError(name + " must be a number from " + range + got(text));
     if (text.front() == '+') text.erase(0, 1);
+  });
+}
+
+CLI::Option* require_duration(CLI::Option* option, double max_seconds) {
+  const std::string hours = bound_text(max_seconds / 3600.0) + "h";
+  return attach_check(option, "duration", [max_seconds, hours](const std::string& name, std::string& text) {
+    const std::optional<double> seconds = duration_seconds(text);
+    if (!seconds || !(*seconds > 0) || *seconds > max_seconds)
+      throw UsageError(name + " must be a duration of more than 0 and at most " + hours +
+                       ": a number and its unit (ms, s, m or h), e.g. 60s, 2m or 0.5s" + got(text));
   });
 }
 

@@ -31,6 +31,10 @@ bool parse_or_throw(CLI::App& app, int argc, char** argv);
 //     (a 1e-300 GHz clock, a 1e300 GB/s link) would only print absurd results; `unit` is named
 //     in the message, e.g. "--clock must be a number from 0.01 to 100 GHz (got '1e-300')".
 //   require_non_empty: any text but "" (for values where "" would silently mean "not given").
+//   require_duration: a duration (util/duration.hpp: "60s", "2m") of more than 0 and at most
+//     max_seconds, e.g.
+//     "--energy-loop must be a duration of more than 0 and at most 24h: a number and its unit
+//     (ms, s, m or h), e.g. 60s, 2m or 0.5s (got '60')".
 CLI::Option* require_range(CLI::Option* option, long long min, long long max);
 CLI::Option* require_at_least(CLI::Option* option, long long min, long long max = INT_MAX);
 CLI::Option* require_unsigned(CLI::Option* option);
@@ -38,6 +42,7 @@ CLI::Option* require_positive(CLI::Option* option);
 CLI::Option* require_non_negative(CLI::Option* option);
 CLI::Option* require_non_empty(CLI::Option* option);
 CLI::Option* require_real_range(CLI::Option* option, double min, double max, const std::string& unit);
+CLI::Option* require_duration(CLI::Option* option, double max_seconds);
 
 // An option taking a comma list of whole numbers from min to max (e.g. --nodes 16,32,64) into
 // `values`; anything else is one UsageError naming the item and the range, e.g. "--nodes must

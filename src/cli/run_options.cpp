@@ -1,6 +1,8 @@
 #include "cli/run_options.hpp"
 
 #include "cli/options.hpp"
+#include "util/duration.hpp"
+#include "util/error.hpp"
 
 namespace g500::cli {
 
@@ -17,12 +19,25 @@ void RunOptions::add_to(CLI::App& app, RunConfig& config, std::string& json_path
   app.add_flag("--no-validate", no_validate, "skip validation of the " + kernel + " results");
   require_non_empty(app.add_option("--json", json_path, "write the full results as JSON to this file"));
   app.add_flag("--force", force, "run even if the memory estimate exceeds the machine's memory");
+  require_duration(app.add_option("--energy-loop", config.energy_loop.duration_text,
+                                  "Green Graph500: after the warm-up, repeat the " + kernel +
+                                      " searches from the roots for this long (e.g. 60s, 2m) and report the average "
+                                      "power and TEPS/W over it"),
+                   kMaxEnergyLoopSeconds);
+  require_non_empty(app.add_option("--power-command", config.energy_loop.power_command,
+                                   "the system's power meter during --energy-loop: a shell command printing watts on "
+                                   "its first line, run every second on rank 0 (default: the RAPL counters of "
+                                   "packages and DRAM)"));
 }
 
 void RunOptions::apply(RunConfig& config) const {
   check_edge_count(config.spec.scale, config.spec.edgefactor);
   if (!seed_text.empty()) parse_seed_pair(seed_text, config.spec.seed1, config.spec.seed2);
   config.validate = !no_validate;
+  EnergyLoopOptions& loop = config.energy_loop;
+  if (!loop.duration_text.empty()) loop.seconds = duration_seconds(loop.duration_text).value_or(0);
+  if (!loop.power_command.empty() && !loop.wanted())
+    throw UsageError("--power-command measures the power during --energy-loop; give --energy-loop too");
 }
 
 }  // namespace g500::cli

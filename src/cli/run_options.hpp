@@ -1,5 +1,5 @@
 // The options every kernel run has (g500 bfs, g500 sssp): graph size and seeds, roots, grid and
-// rank placement, threads, validation, the JSON file and --force.
+// rank placement, threads, validation, the JSON file, --force and the energy loop.
 #pragma once
 #include <CLI/CLI.hpp>
 #include <string>
@@ -15,7 +15,8 @@ struct RunOptions {
   // Registers the options into config, json_path and force; `kernel` names the search in the help
   // ("BFS", "SSSP").
   void add_to(CLI::App& app, RunConfig& config, std::string& json_path, bool& force, const std::string& kernel);
-  // After parsing: checks the edge count, parses --seed and sets config.validate; throws UsageError.
+  // After parsing: checks the edge count, parses --seed and sets config.validate and the energy
+  // loop's seconds; throws UsageError.
   void apply(RunConfig& config) const;
 };
 

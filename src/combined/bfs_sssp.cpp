@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "run/energy_loop.hpp"
 #include "sssp/report.hpp"
 
 namespace g500 {
@@ -46,7 +47,10 @@ std::string SsspCompanion::header() const {
 
 void SsspCompanion::add_series(ResultBlockInput& block) const { block.sssp = kernel_series(result_.roots); }
 
-void SsspCompanion::print_report(FILE* out) const { print_sssp_phase_profile(out, result_); }
+void SsspCompanion::print_report(FILE* out) const {
+  print_sssp_phase_profile(out, result_);
+  if (result_.energy_loop.ran) print_energy_loop(out, result_.energy_loop);
+}
 
 std::string SsspCompanion::validation_error() const { return result_.validation_failed ? result_.validation_error : ""; }
 
@@ -57,6 +61,7 @@ void SsspCompanion::add_json(nlohmann::json& j) const {
   j["config"]["kernel"] = "bfs+sssp";
   j["sssp"] = {{"options", sssp["config"]["options"]}, {"roots", sssp["roots"]}, {"profile", sssp["profile"]},
                {"graph_bytes_max_rank", result_.graph_bytes_max_rank}};
+  if (sssp.contains("energy")) j["sssp"]["energy"] = sssp["energy"];
 }
 
 }  // namespace g500

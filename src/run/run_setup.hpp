@@ -17,6 +17,7 @@
 #include "graph/grid.hpp"
 #include "graph/local_graph.hpp"
 #include "io/edge_input.hpp"
+#include "run/energy_loop.hpp"
 #include "util/message_limits.hpp"
 
 namespace g500 {
@@ -36,6 +37,7 @@ struct RunConfig {
   std::optional<uint64_t> root_seed;  // sample roots with sample_roots (run/roots.hpp) instead of the reference rule
   bool progress = false;              // progress lines on stderr (see util/progress.hpp)
   MessageLimits messages;             // the largest message of one MPI call (--max-message-bytes)
+  EnergyLoopOptions energy_loop;      // --energy-loop, --power-command (run/energy_loop.hpp)
 
   int64_t nvertices() const { return input ? input->nvertices : spec.nvertices(); }
   int64_t nedges() const { return input ? input->global_edges : spec.nedges(); }

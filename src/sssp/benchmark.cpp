@@ -1,6 +1,7 @@
 // The Graph500 SSSP benchmark run (Graph500 specification, kernel 3), in the steps of
 // run_sssp_benchmark(): the weighted edges (generated, or a file's), kernel 1, the timed searches
-// from the roots with their validation, and the optional serial Dijkstra comparison.
+// from the roots with their validation (after the energy loop when asked, run/energy_loop.hpp),
+// and the optional serial Dijkstra comparison.
 #include "sssp/benchmark.hpp"
 
 #include <omp.h>
@@ -270,7 +271,25 @@ void compare_with_dijkstra(const SsspConfig& config, const SsspEdges& edges, con
   }
 }
 
-// The warm-up, then every root timed and validated; a failed validation ends the loop.
+// The energy loop (run/energy_loop.hpp) over this run's SSSP: searches prepared as the timed ones,
+// not validated, their edges counted as without validation.
+EnergyLoopReport sssp_energy_loop(const SsspConfig& config, const WeightedLocalGraph& graph, const ProcessGrid& grid,
+                                  DistributedSssp& sssp, const std::vector<int64_t>& roots, MPI_Comm world) {
+  return run_energy_loop(
+      "SSSP", roots, config.energy_loop,
+      [&](int64_t root, bool count_edges) {
+        sssp.prepare();
+        const SsspRun run = sssp.run(root);
+        LoopSearch search;
+        MPI_Allreduce(&run.seconds, &search.seconds, 1, MPI_DOUBLE, MPI_MAX, world);
+        if (count_edges) search.nedge = sssp_statistics(graph, grid, sssp.distances()).nedge;
+        return search;
+      },
+      config.progress, world);
+}
+
+// The warm-up, the energy loop (with --energy-loop), then every root timed and validated; a
+// failed validation ends the loop.
 void run_roots_of(const SsspConfig& config, const WeightedLocalGraph& graph, const ProcessGrid& grid,
                   const SsspOptions& search_options, const RunRoots& run_roots, SsspBenchmarkResult& result) {
   MPI_Comm world = grid.world();
@@ -282,6 +301,7 @@ void run_roots_of(const SsspConfig& config, const WeightedLocalGraph& graph, con
     sssp.prepare();
     sssp.run(roots.front());
   }
+  result.energy_loop = sssp_energy_loop(config, graph, grid, sssp, roots, world);
   Progress progress(config.progress, "SSSP roots", static_cast<int64_t>(roots.size()));
   for (size_t index = 0; index < roots.size(); ++index) {
     progress.update(static_cast<int64_t>(index));

@@ -15,6 +15,7 @@
 #include "graph/weighted_graph.hpp"
 #include "io/edge_input.hpp"
 #include "sssp/sssp.hpp"
+#include "run/energy_loop.hpp"
 #include "run/run_setup.hpp"
 
 namespace g500 {
@@ -60,6 +61,7 @@ struct SsspBenchmarkResult : RunSummary {
   double sssp_harmonic_teps_same_roots = 0;
   double dijkstra_speedup = 0;         // ratio of the two harmonic means
   bool dijkstra_agrees = true;
+  EnergyLoopReport energy_loop;        // --energy-loop (run/energy_loop.hpp)
 };
 
 // The weighted edges kernel 1 reads: a file's (with its weights, or generated ones) or the

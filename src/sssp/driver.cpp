@@ -31,6 +31,7 @@ void print_report(const SsspJob& job, const std::optional<io::EdgeInput>& edges,
     print_sssp_result_block(stdout, config, result);
     print_sssp_phase_profile(stdout, result);
     print_dijkstra_comparison(stdout, result);
+    print_energy_loop(stdout, result.energy_loop);
     print_peak_memory(stdout, result);
   }
   std::fflush(stdout);

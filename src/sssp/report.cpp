@@ -104,6 +104,7 @@ nlohmann::json sssp_result_json(const SsspConfig& config, const SsspBenchmarkRes
                      {"speedup", result.dijkstra_speedup},
                      {"agrees", result.dijkstra_agrees}};
   j["profile"] = profile_json(series.total);
+  if (result.energy_loop.ran) j["energy"] = energy_loop_json(result.energy_loop);
   j["memory"] = {{"graph_bytes_max_rank", result.graph_bytes_max_rank},
                  {"peak_rss_bytes_max_rank", result.peak_rss_bytes_max_rank},
                  {"estimated_bytes_max_rank", result.estimated_bytes_max_rank}};

@@ -67,7 +67,8 @@ struct EnergyReport {
 
 // Collective: sums the node meters; available only when every node could measure.
 EnergyReport gather_energy(const EnergyMeter& meter, MPI_Comm comm);
-// "energy: 12.3 J over 0.456 s, 27.0 W, 1.23e+07 TEPS/W (RAPL, 1 node)" or the not-available line.
+// The line of the RAPL reading around the timed BFS searches: "energy of the timed BFS searches
+// only (0.456 s in all, ...): 12.3 J, 27.0 W, 1.23e+07 TEPS/W (RAPL: ...)" or the not-available line.
 std::string energy_line(const EnergyReport& energy, double harmonic_mean_teps);
 // {"available": false} or {"available", "joules", "seconds", "watts", "teps_per_watt", "nodes", "source"}.
 nlohmann::json energy_json(const EnergyReport& energy, double harmonic_mean_teps);

@@ -86,7 +86,9 @@ TEST(Energy, MeterSumsIntervalsAcrossDomainsAndWraps) {
   report.seconds = 0.5;
   EXPECT_DOUBLE_EQ(report.watts(), 9.0);
   EXPECT_DOUBLE_EQ(report.teps_per_watt(9e9), 1e9);
-  EXPECT_EQ(energy_line(report, 9e9), "energy: 4.500 J over 0.500 s of BFS, 9.0 W, 1e+09 TEPS/W (RAPL, 1 node)");
+  EXPECT_EQ(energy_line(report, 9e9),
+            "energy of the timed BFS searches only (0.500 s in all, too short for an average power: see --energy-loop): "
+            "4.500 J, 9.0 W, 1e+09 TEPS/W (RAPL: package and DRAM of 1 node, not the whole system)");
   const auto j = energy_json(report, 9e9);
   EXPECT_EQ(j["available"], true);
   EXPECT_DOUBLE_EQ(j["watts"].get<double>(), 9.0);
@@ -99,7 +101,9 @@ TEST(Energy, NotAvailableWithoutCountersOrWhenOneDisappears) {
   EXPECT_FALSE(EnergyMeter(root.string()).available());
   EXPECT_FALSE(EnergyMeter((root / "missing").string()).available());
   EXPECT_FALSE(EnergyMeter(root.string(), false).measuring());
-  EXPECT_EQ(energy_line(EnergyReport{}, 1e9), "energy: not available (no readable RAPL counters)");
+  EXPECT_EQ(energy_line(EnergyReport{}, 1e9),
+            "energy: not available (no readable RAPL counters; --energy-loop with --power-command measures a system's "
+            "power)");
   EXPECT_EQ(energy_json(EnergyReport{}, 1e9).dump(), "{\"available\":false}");
   const fs::path package = make_zone(root, "0", "package-0", 100, 1000);
   EnergyMeter meter(root.string());
