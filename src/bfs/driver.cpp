@@ -65,17 +65,17 @@ int run_bfs_job(BfsJob& job) {
       load_file_input(job.input, config.spec, config.root_seed, config.messages, config.progress,
                       [&](const io::DeclaredSize& size) { check_declared_bfs_input(config, size, force); });
   if (edges) config.input = &*edges;
-  OutputIds ids(config.input, config.messages);
+  OutputIds ids(config);
   if (parents_file || depths_file)
     config.first_root_hook = [&](const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
                                  const std::vector<int64_t>& parents) {
-      const std::string from = " from root " + std::to_string(ids.file_id(graph, root));
+      const std::string from = " from root " + std::to_string(ids.file_id(root));
       if (parents_file)
-        io::write_vertex_file(*parents_file, ids.of(graph), io::to_map_slices(graph, grid, ids.of(graph), parents),
+        io::write_vertex_file(*parents_file, ids.of(), io::to_map_slices(graph, grid, ids.of(), parents),
                               true, "g500 bfs parents" + from + ": vertex parent (-1: unreached)");
       if (depths_file) {
         const std::vector<int64_t> depths = depths_of_tree(graph, grid, root, parents);
-        io::write_vertex_file(*depths_file, ids.of(graph), io::to_map_slices(graph, grid, ids.of(graph), depths),
+        io::write_vertex_file(*depths_file, ids.of(), io::to_map_slices(graph, grid, ids.of(), depths),
                               false, "g500 bfs depths" + from + ": vertex depth (-1: unreached)");
       }
     };

@@ -46,16 +46,16 @@ int run_sssp_job(SsspJob& job) {
       load_file_input(job.input, config.spec, config.root_seed, config.messages, false,
                       [&](const io::DeclaredSize& size) { check_declared_sssp_input(config, size, force); });
   if (edges) config.input = &*edges;
-  OutputIds ids(config.input, config.messages);
+  OutputIds ids(config);
   if (distances_file || parents_file)
     config.first_root_hook = [&](const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
                                  const std::vector<double>& distances, const std::vector<int64_t>& parents) {
-      const std::string from = " from root " + std::to_string(ids.file_id(graph, root));
+      const std::string from = " from root " + std::to_string(ids.file_id(root));
       if (distances_file)
-        io::write_vertex_file(*distances_file, ids.of(graph), io::to_map_slices(graph, grid, ids.of(graph), distances),
+        io::write_vertex_file(*distances_file, ids.of(), io::to_map_slices(graph, grid, ids.of(), distances),
                               "g500 sssp distances" + from + ": vertex distance (inf: unreached)");
       if (parents_file)
-        io::write_vertex_file(*parents_file, ids.of(graph), io::to_map_slices(graph, grid, ids.of(graph), parents),
+        io::write_vertex_file(*parents_file, ids.of(), io::to_map_slices(graph, grid, ids.of(), parents),
                               true, "g500 sssp parents" + from + ": vertex parent (-1: unreached)");
     };
   const SsspBenchmarkResult result = run_sssp_benchmark(config, force);
