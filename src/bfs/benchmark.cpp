@@ -170,6 +170,7 @@ LocalGraph build_timed_graph(const BenchmarkConfig& config, const EdgeSource& so
   LocalGraph graph = build_local_graph(source, grid, config.graph);
   MPI_Barrier(world);
   result.construction_seconds = MPI_Wtime() - start;
+  result.nvertices_computed = graph.dist.nvertices;
   Kernel1Steps& slowest = result.kernel1_seconds_max_rank;
   MPI_Allreduce(graph.kernel1_seconds.seconds.data(), slowest.seconds.data(), Kernel1Steps::kCount, MPI_DOUBLE, MPI_MAX,
                 world);

@@ -27,13 +27,15 @@ void print_report(const BfsJob& job, const std::optional<io::EdgeInput>& edges, 
   const BenchmarkConfig& config = job.config;
   if (edges) {
     print_input_line(stdout, "bfs", *edges, result.vertices_without_edges, edges->stats.weighted ? ", weighted" : "");
-    std::printf("# g500 bfs: %d ranks as a %dx%d grid, %d threads per rank, graph %.1f MiB on the largest rank\n",
-                result.ranks, result.grid_rows, result.grid_cols, result.threads,
-                static_cast<double>(result.graph_bytes_max_rank) / kMiB);
+    std::printf("# g500 bfs: N %lld (largest vertex id + 1), %d ranks as a %dx%d grid, %d threads per rank, graph %.1f MiB "
+                "on the largest rank\n",
+                static_cast<long long>(result.nvertices_computed), result.ranks, result.grid_rows, result.grid_cols,
+                result.threads, static_cast<double>(result.graph_bytes_max_rank) / kMiB);
   } else {
-    std::printf("# g500 bfs: SCALE %d, %d ranks as a %dx%d grid, %d threads per rank, graph %.1f MiB on the largest rank\n",
-                config.spec.scale, result.ranks, result.grid_rows, result.grid_cols, result.threads,
-                static_cast<double>(result.graph_bytes_max_rank) / kMiB);
+    std::printf("# g500 bfs: SCALE %d, N %lld (largest vertex id + 1), %d ranks as a %dx%d grid, %d threads per rank, "
+                "graph %.1f MiB on the largest rank\n",
+                config.spec.scale, static_cast<long long>(result.nvertices_computed), result.ranks, result.grid_rows,
+                result.grid_cols, result.threads, static_cast<double>(result.graph_bytes_max_rank) / kMiB);
   }
   if (result.validation_failed) {
     std::fprintf(stderr, "g500 bfs: %s\n", result.validation_error.c_str());

@@ -19,8 +19,10 @@ void print_report(const SsspJob& job, const std::optional<io::EdgeInput>& edges,
     std::printf("# delta raised from %g to %g: with weights up to %g on %lld vertices, a smaller width would give distances "
                 "more buckets than the search can number\n",
                 result.delta_raised_from, result.delta, result.delta_max_weight, static_cast<long long>(config.nvertices()));
-  std::printf("# g500 sssp: SCALE %d, %d ranks as a %dx%d grid, %d threads per rank, delta %g, graph %.1f MiB on the largest rank\n",
-              config.spec.scale, result.ranks, result.grid_rows, result.grid_cols, result.threads, result.delta,
+  std::printf("# g500 sssp: SCALE %d, N %lld (largest vertex id + 1), %d ranks as a %dx%d grid, %d threads per rank, "
+              "delta %g, graph %.1f MiB on the largest rank\n",
+              config.spec.scale, static_cast<long long>(result.nvertices_computed), result.ranks, result.grid_rows,
+              result.grid_cols, result.threads, result.delta,
               static_cast<double>(result.graph_bytes_max_rank) / (1024.0 * 1024.0));
   if (result.validation_failed) {
     std::fprintf(stderr, "g500 sssp: %s\n", result.validation_error.c_str());
