@@ -171,6 +171,7 @@ LocalGraph build_timed_graph(const BenchmarkConfig& config, const EdgeSource& so
   if (config.second) config.second->build(grid);
   MPI_Barrier(world);
   result.construction_seconds = MPI_Wtime() - start;
+  result.nvertices_computed = graph.dist.nvertices;
   Kernel1Steps& slowest = result.kernel1_seconds_max_rank;
   MPI_Allreduce(graph.kernel1_seconds.seconds.data(), slowest.seconds.data(), Kernel1Steps::kCount, MPI_DOUBLE, MPI_MAX,
                 world);

@@ -29,13 +29,15 @@ void print_report(const BfsJob& job, const std::optional<io::EdgeInput>& edges, 
   const BenchmarkConfig& config = job.config;
   if (edges) {
     print_input_line(stdout, "bfs", *edges, result.vertices_without_edges, edges->stats.weighted ? ", weighted" : "");
-    std::printf("# g500 bfs: %d ranks as a %dx%d grid, %d threads per rank, graph %.1f MiB on the largest rank\n",
-                result.ranks, result.grid_rows, result.grid_cols, result.threads,
-                static_cast<double>(result.graph_bytes_max_rank) / kMiB);
+    std::printf("# g500 bfs: N %lld (largest vertex id + 1), %d ranks as a %dx%d grid, %d threads per rank, graph %.1f MiB "
+                "on the largest rank\n",
+                static_cast<long long>(result.nvertices_computed), result.ranks, result.grid_rows, result.grid_cols,
+                result.threads, static_cast<double>(result.graph_bytes_max_rank) / kMiB);
   } else {
-    std::printf("# g500 bfs: SCALE %d, %d ranks as a %dx%d grid, %d threads per rank, graph %.1f MiB on the largest rank\n",
-                config.spec.scale, result.ranks, result.grid_rows, result.grid_cols, result.threads,
-                static_cast<double>(result.graph_bytes_max_rank) / kMiB);
+    std::printf("# g500 bfs: SCALE %d, N %lld (largest vertex id + 1), %d ranks as a %dx%d grid, %d threads per rank, "
+                "graph %.1f MiB on the largest rank\n",
+                config.spec.scale, static_cast<long long>(result.nvertices_computed), result.ranks, result.grid_rows,
+                result.grid_cols, result.threads, static_cast<double>(result.graph_bytes_max_rank) / kMiB);
   }
   if (companion) std::printf("%s\n", companion->header().c_str());
   const std::string companion_error = companion ? companion->validation_error() : "";
@@ -77,17 +79,17 @@ int run_bfs_job(BfsJob& job, BfsJobCompanion* companion) {
                       });
   if (edges) config.input = &*edges;
   if (companion) config.second = companion->start(config);
-  OutputIds ids(config.input, config.messages);
+  OutputIds ids(config);
   if (parents_file || depths_file)
     config.first_root_hook = [&](const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
                                  const std::vector<int64_t>& parents) {
-      const std::string from = " from root " + std::to_string(ids.file_id(graph, root));
+      const std::string from = " from root " + std::to_string(ids.file_id(root));
       if (parents_file)
-        io::write_vertex_file(*parents_file, ids.of(graph), io::to_map_slices(graph, grid, ids.of(graph), parents),
+        io::write_vertex_file(*parents_file, ids.of(), io::to_map_slices(graph, grid, ids.of(), parents),
                               true, "g500 bfs parents" + from + ": vertex parent (-1: unreached)");
       if (depths_file) {
         const std::vector<int64_t> depths = depths_of_tree(graph, grid, root, parents);
-        io::write_vertex_file(*depths_file, ids.of(graph), io::to_map_slices(graph, grid, ids.of(graph), depths),
+        io::write_vertex_file(*depths_file, ids.of(), io::to_map_slices(graph, grid, ids.of(), depths),
                               false, "g500 bfs depths" + from + ": vertex depth (-1: unreached)");
       }
     };

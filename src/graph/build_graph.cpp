@@ -1,6 +1,9 @@
 // Kernel 1: distributed graph construction (Nakao et al. 2021: the data layout of section 3.2,
 // Yoo's distribution of section 4.3).
 //
+// N, the number of vertices, is not given: a first read of every rank's share of the edge list
+// finds the largest vertex id (graph/vertex_count.hpp), and the distribution is made from it.
+//
 // Every rank reads its share of the edge list in chunks and routes each edge {a, b} (self-loops
 // dropped) as two directed entries: (v=a, u=b) to P(row(a), col(b)) and (v=b, u=a) to
 // P(row(b), col(a)) (graph/edge_router.hpp). The edge list is never held whole. The receivers keep
@@ -35,6 +38,7 @@
 #include "graph/owned_degrees.hpp"
 #include "graph/packed_rows.hpp"
 #include "graph/row_buckets.hpp"
+#include "graph/vertex_count.hpp"
 #include "util/fast_divisor.hpp"
 #include "util/huge_pages.hpp"
 #include "util/large_array.hpp"
@@ -978,7 +982,9 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
 
 LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, const GraphOptions& options) {
   LocalGraph g;
-  g.dist = Distribution(source.nvertices, grid.rows(), grid.cols(), grid.row(), grid.col(), options.layout);
+  const VertexCount n = count_vertices(source, grid.world(), options.chunk_edges > 0 ? options.chunk_edges : kChunkEdges);
+  g.kernel1_seconds[Kernel1Steps::kGenerate] += n.seconds;
+  g.dist = Distribution(n.nvertices, grid.rows(), grid.cols(), grid.row(), grid.col(), options.layout);
   build_in_slabs(g, source, grid, options);
   if (g.renumbering.active()) {
     g.first_neighbors_original.resize(g.first_neighbors.size());

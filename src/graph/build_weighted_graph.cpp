@@ -1,4 +1,5 @@
-// Kernel 1 with weights (see graph/weighted_graph.hpp). Same routing as build_graph.cpp: every
+// Kernel 1 with weights (see graph/weighted_graph.hpp). N from a first read of the edges, as in
+// build_graph.cpp (graph/vertex_count.hpp). Then the same routing as build_graph.cpp: every
 // rank reads its share of the edge list in chunks and sends each directed entry (v, u, w) to
 // P(row(v), col(u)); pass 1 counts row lengths (and keeps the routed entries when they fit in
 // memory), pass 2 deals the entries to their rows: the kept ones, or the chunks read and routed
@@ -15,6 +16,7 @@
 #include "comm/large_count.hpp"
 #include "graph/owned_degrees.hpp"
 #include "graph/sort_by_weight.hpp"
+#include "graph/vertex_count.hpp"
 #include "graph/weighted_graph.hpp"
 #include "util/huge_pages.hpp"
 #include "util/large_array.hpp"
@@ -220,7 +222,8 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
                                               const WeightedGraphOptions& options) {
   WeightedLocalGraph wg;
   LocalGraph& g = wg.graph;
-  g.dist = Distribution(source.edges.nvertices, grid.rows(), grid.cols(), grid.row(), grid.col());
+  g.dist = Distribution(count_vertices(source.edges, grid.world(), kChunkEdges).nvertices, grid.rows(), grid.cols(),
+                        grid.row(), grid.col());
   const Distribution& d = g.dist;
   const int64_t nrows = d.row_set_size();
   const size_t chunk = static_cast<size_t>(std::min(source.edges.local_count, kChunkEdges));

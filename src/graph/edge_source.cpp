@@ -6,7 +6,6 @@ namespace g500 {
 
 EdgeSource kronecker_edge_source(const gen::KroneckerGenerator& generator, int rank, int nranks) {
   EdgeSource source;
-  source.nvertices = generator.spec().nvertices();
   source.global_edges = generator.spec().nedges();
   const int64_t begin = source.global_edges * rank / nranks;
   const int64_t end = source.global_edges * (rank + 1) / nranks;

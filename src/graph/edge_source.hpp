@@ -1,6 +1,8 @@
 // Where kernel 1 reads its input edges from. Each rank reads its own share (a contiguous range of
 // the global edge list) in chunks; reading the same range twice must give the same edges, which
 // lets kernel 1 count in one pass and fill in a second without keeping the edge list in memory.
+// As the Graph500 specification has it, kernel 1 is given the edges and their number only, not
+// the number of vertices: it finds that itself (graph/vertex_count.hpp).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -10,11 +12,11 @@
 namespace g500 {
 
 struct EdgeSource {
-  int64_t nvertices = 0;
   int64_t global_edges = 0;
   int64_t local_begin = 0;  // this rank's share of the global edge list
   int64_t local_count = 0;
-  int kronecker_scale = 0;  // > 0: the Kronecker graph of this SCALE (whose degrees are known in advance)
+  int kronecker_scale = 0;  // > 0: the Kronecker graph of this SCALE, for kernel 1's memory plan (its degrees
+                            // are known in advance)
   // Writes edges [local_begin + offset, local_begin + offset + count) to out (may use threads).
   std::function<void(int64_t offset, int64_t count, gen::Edge* out)> read;
 };

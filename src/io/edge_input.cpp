@@ -558,7 +558,6 @@ std::vector<int64_t> VertexIdMap::find(const std::vector<uint64_t>& file_ids) co
 
 EdgeSource EdgeInput::edge_source() const {
   EdgeSource source;
-  source.nvertices = nvertices;
   source.global_edges = global_edges;
   source.local_begin = local_begin;
   source.local_count = static_cast<int64_t>(edges.size());

@@ -7,9 +7,9 @@ std::unique_ptr<OutputFile> open_named_output(const std::string& path, const Mes
   return std::make_unique<OutputFile>(path, comm, OutputFile::kNewFileMode, limits);
 }
 
-const io::VertexIdMap& OutputIds::of(const LocalGraph& graph) {
+const io::VertexIdMap& OutputIds::of() {
   if (input_) return input_->ids;
-  if (!generated_) generated_ = io::VertexIdMap::offset(graph.dist.nvertices, 0, MPI_COMM_WORLD, limits_);
+  if (!generated_) generated_ = io::VertexIdMap::offset(generated_vertices_, 0, MPI_COMM_WORLD, limits_);
   return *generated_;
 }
 

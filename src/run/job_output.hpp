@@ -23,16 +23,19 @@ std::unique_ptr<OutputFile> open_named_output(const std::string& path, const Mes
                                               MPI_Comm comm = MPI_COMM_WORLD);
 
 // The ids of per-vertex result files: the input file's ids, or for a generated graph the
-// generated ids themselves (made when first asked for, collectively).
+// generated ids 0..2^SCALE-1 themselves (made when first asked for, collectively), the isolated
+// ones past the N kernel 1 finds included.
 class OutputIds {
  public:
-  OutputIds(const io::EdgeInput* input, const MessageLimits& limits) : input_(input), limits_(limits) {}
-  const io::VertexIdMap& of(const LocalGraph& graph);
+  explicit OutputIds(const RunConfig& config)
+      : input_(config.input), generated_vertices_(config.nvertices()), limits_(config.messages) {}
+  const io::VertexIdMap& of();
   // The file id of vertex v (global id of the graph).
-  uint64_t file_id(const LocalGraph& graph, int64_t v) { return of(graph).to_file_ids({v}).front(); }
+  uint64_t file_id(int64_t v) { return of().to_file_ids({v}).front(); }
 
  private:
   const io::EdgeInput* input_;
+  int64_t generated_vertices_;
   MessageLimits limits_;
   std::optional<io::VertexIdMap> generated_;
 };

@@ -42,6 +42,7 @@ json summary_json(const RunConfig& config, const RunSummary& result, const RootS
             {"graph_generation", result.generation_seconds},
             {"num_mpi_processes", result.ranks},
             {"construction_time", result.construction_seconds},
+            {"nvertices_computed", result.nvertices_computed},
             {"validation_passed", !result.validation_failed}};
   add_statistics(j, prefix, "time", compute_statistics(series.times));
   add_statistics(j, "", "nedge", compute_statistics(series.nedges));

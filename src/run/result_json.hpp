@@ -24,7 +24,8 @@ nlohmann::json root_json(const Root& r) {
           {"validate_time_s", r.validate_seconds}, {"profile", phase_seconds_json(r.profile)}};
 }
 
-// "summary": the reference statistics over the roots; the time, TEPS and validation keys carry
+// "summary": the reference statistics over the roots, and N as kernel 1 computed it
+// (nvertices_computed); the time, TEPS and validation keys carry
 // `prefix` ("" for the BFS, "sssp_" for SSSP), as the text block's lines carry theirs.
 nlohmann::json summary_json(const RunConfig& config, const RunSummary& result, const RootSeries& series,
                             const std::string& prefix);

@@ -43,9 +43,9 @@ std::vector<int64_t> choose_roots(const gen::KroneckerSpec& spec, int nroots, co
   return gen::select_roots(spec, nroots, check);
 }
 
-std::vector<int64_t> sample_roots(const LocalGraph& graph, const ProcessGrid& grid, int nroots, uint64_t seed) {
-  const int64_t n = graph.dist.nvertices;
-  const int64_t limit = 2 * n + 4096;
+std::vector<int64_t> sample_roots(const LocalGraph& graph, const ProcessGrid& grid, int64_t nvertices, int nroots,
+                                  uint64_t seed) {
+  const int64_t limit = 2 * nvertices + 4096;
   std::vector<int64_t> roots;
   int64_t drawn = 0;
   const uint64_t key = splitmix64(seed ^ kSampleStream);
@@ -53,7 +53,7 @@ std::vector<int64_t> sample_roots(const LocalGraph& graph, const ProcessGrid& gr
     std::vector<int64_t> batch;
     const int64_t batch_size = gen::root_batch_size(index);  // growing: see gen/roots.hpp
     for (int64_t k = 0; k < batch_size && drawn < limit; ++k, ++drawn)
-      batch.push_back(static_cast<int64_t>(splitmix64(key + static_cast<uint64_t>(drawn)) % static_cast<uint64_t>(n)));
+      batch.push_back(static_cast<int64_t>(splitmix64(key + static_cast<uint64_t>(drawn)) % static_cast<uint64_t>(nvertices)));
     const std::vector<int> usable = usable_flags(graph, grid, batch);
     for (size_t k = 0; k < batch.size() && static_cast<int>(roots.size()) < nroots; ++k)
       if (usable[k] && std::find(roots.begin(), roots.end(), batch[k]) == roots.end()) roots.push_back(batch[k]);

@@ -5,7 +5,8 @@
 //   non-self-loop edge;
 // - sample_roots (--root-seed, file input): candidates splitmix64(seed, k) mod n for k = 0, 1, ...
 //   (checked in the growing batches of gen/roots.hpp), with the same skips, until nroots are
-//   found or 2n + 4096 were drawn;
+//   found or 2n + 4096 were drawn; n is the input's vertex count (a header's may exceed the N
+//   kernel 1 finds, the largest id + 1: the vertices past N have no edges and are skipped);
 // - resolve_roots (--root ID): the given file ids, refused when not a vertex or without edges.
 #pragma once
 #include <cstdint>
@@ -20,7 +21,8 @@ namespace g500 {
 
 std::vector<int64_t> choose_roots(const gen::KroneckerSpec& spec, int nroots, const LocalGraph& graph,
                                   const ProcessGrid& grid);
-std::vector<int64_t> sample_roots(const LocalGraph& graph, const ProcessGrid& grid, int nroots, uint64_t seed);
+std::vector<int64_t> sample_roots(const LocalGraph& graph, const ProcessGrid& grid, int64_t nvertices, int nroots,
+                                  uint64_t seed);
 // File ids -> the graph's ids; throws UsageError naming the id.
 std::vector<int64_t> resolve_roots(const LocalGraph& graph, const ProcessGrid& grid, const io::VertexIdMap& ids,
                                    const std::vector<uint64_t>& file_ids, const std::string& path);

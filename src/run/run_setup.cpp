@@ -137,7 +137,7 @@ RunRoots choose_run_roots(const RunConfig& config, const LocalGraph& graph, cons
   if (!config.root_ids.empty())
     r.roots = resolve_roots(graph, grid, ids, config.root_ids, config.input ? config.input->spec.path : "the graph");
   else if (config.root_seed)
-    r.roots = sample_roots(graph, grid, config.nroots, *config.root_seed);
+    r.roots = sample_roots(graph, grid, config.nvertices(), config.nroots, *config.root_seed);
   else
     r.roots = choose_roots(config.spec, config.nroots, graph, grid);
   if (r.roots.empty()) throw UsageError("no vertex has an edge (other than self-loops): no " + kernel + " root");

@@ -52,6 +52,7 @@ struct RunSummary {
   double construction_seconds = 0;
   size_t graph_bytes_max_rank = 0;
   int64_t input_edges = 0;
+  int64_t nvertices_computed = 0;      // N as kernel 1 found it: the largest vertex id of the edges + 1
   int64_t vertices_without_edges = 0;  // file input: vertices with no non-self-loop edge
   int nroots_run = 0;                  // roots searched: fewer than asked when few vertices have an edge
   bool validation_failed = false;

@@ -167,6 +167,7 @@ WeightedLocalGraph construct_graph(const SsspConfig& config, const WeightedEdgeS
   WeightedLocalGraph graph = build_weighted_local_graph(source, grid, config.graph);
   MPI_Barrier(world);
   result.construction_seconds = MPI_Wtime() - start;
+  result.nvertices_computed = graph.graph.dist.nvertices;
   construction.finish();
   if (config.input) result.generation_seconds = config.input->stats.read_seconds;  // reading the file
   unsigned long long graph_bytes = graph.memory_bytes();

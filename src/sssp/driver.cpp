@@ -20,8 +20,10 @@ void print_report(const SsspJob& job, const std::optional<io::EdgeInput>& edges,
     std::printf("# delta raised from %g to %g: with weights up to %g on %lld vertices, a smaller width would give distances "
                 "more buckets than the search can number\n",
                 result.delta_raised_from, result.delta, result.delta_max_weight, static_cast<long long>(config.nvertices()));
-  std::printf("# g500 sssp: SCALE %d, %d ranks as a %dx%d grid, %d threads per rank, delta %g, graph %.1f MiB on the largest rank\n",
-              config.spec.scale, result.ranks, result.grid_rows, result.grid_cols, result.threads, result.delta,
+  std::printf("# g500 sssp: SCALE %d, N %lld (largest vertex id + 1), %d ranks as a %dx%d grid, %d threads per rank, "
+              "delta %g, graph %.1f MiB on the largest rank\n",
+              config.spec.scale, static_cast<long long>(result.nvertices_computed), result.ranks, result.grid_rows,
+              result.grid_cols, result.threads, result.delta,
               static_cast<double>(result.graph_bytes_max_rank) / (1024.0 * 1024.0));
   if (result.validation_failed) {
     std::fprintf(stderr, "g500 sssp: %s\n", result.validation_error.c_str());
@@ -49,16 +51,16 @@ int run_sssp_job(SsspJob& job) {
       load_file_input(job.input, config.spec, config.root_seed, config.messages, false,
                       [&](const io::DeclaredSize& size) { check_declared_sssp_input(config, size, force); });
   if (edges) config.input = &*edges;
-  OutputIds ids(config.input, config.messages);
+  OutputIds ids(config);
   if (distances_file || parents_file)
     config.first_root_hook = [&](const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
                                  const std::vector<double>& distances, const std::vector<int64_t>& parents) {
-      const std::string from = " from root " + std::to_string(ids.file_id(graph, root));
+      const std::string from = " from root " + std::to_string(ids.file_id(root));
       if (distances_file)
-        io::write_vertex_file(*distances_file, ids.of(graph), io::to_map_slices(graph, grid, ids.of(graph), distances),
+        io::write_vertex_file(*distances_file, ids.of(), io::to_map_slices(graph, grid, ids.of(), distances),
                               "g500 sssp distances" + from + ": vertex distance (inf: unreached)");
       if (parents_file)
-        io::write_vertex_file(*parents_file, ids.of(graph), io::to_map_slices(graph, grid, ids.of(graph), parents),
+        io::write_vertex_file(*parents_file, ids.of(), io::to_map_slices(graph, grid, ids.of(), parents),
                               true, "g500 sssp parents" + from + ": vertex parent (-1: unreached)");
     };
   const SsspBenchmarkResult result = run_sssp_benchmark(config, force);
