@@ -1,5 +1,5 @@
-// DistributedSssp's set-up and results: the constructor (the per-vertex arrays, the
-// lightest-weight bytes of the rows and columns), prepare()'s resets before a search, and the
+// DistributedSssp's set-up and results: the constructor (the per-vertex arrays; everything
+// derived from the graph comes from kernel 1), prepare()'s resets before a search, and the
 // result moved into original vertex order after it. The search itself, a distributed
 // delta-stepping (Meyer and Sanders 2003), is in search.cpp; sssp.hpp explains the algorithm and
 // docs/sssp.md the measurements behind it.
@@ -8,31 +8,12 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <cmath>
 
 #include "sssp/state_words.hpp"
 #include "util/huge_pages.hpp"
 
 namespace g500 {
 using namespace sssp_words;
-namespace {
-
-// light_bound_ bytes of the n lists (rows or columns) of an index whose weights ascend.
-std::vector<uint8_t> lightest_weight_bounds(const int64_t* starts, int64_t n, const float* weights) {
-  std::vector<uint8_t> bounds(n);
-#pragma omp parallel for schedule(static)
-  for (int64_t x = 0; x < n; ++x) {
-    if (starts[x] == starts[x + 1]) {
-      bounds[x] = kNoEdges;
-      continue;
-    }
-    const double scaled = std::floor(static_cast<double>(weights[starts[x]]) * kLightBoundScale);
-    bounds[x] = static_cast<uint8_t>(std::min(scaled, static_cast<double>(kLightBoundMax)));
-  }
-  return bounds;
-}
-
-}  // namespace
 
 double least_bucket_width(int64_t nvertices, double max_weight, int sub_buckets) {
   const double longest = static_cast<double>(std::max<int64_t>(0, nvertices - 1)) * max_weight;
@@ -52,7 +33,9 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
       allgatherv_(comm::find_allgatherv("mpi")),
       nthreads_(omp_get_max_threads()),
       fusion_(grid.cols() == 1 && options.fusion_limit > 0),
-      column_pull_(!graph.columns.empty()) {
+      column_pull_(!graph.columns.empty()),
+      light_bound_(graph.row_light_bounds),
+      column_light_bound_(graph.column_light_bounds) {
   const int64_t block = dist_of_.block;
   renumbered_ = graph_.renumbering.active();
   assign_huge(state_, static_cast<size_t>(block), state_of(kInfinity, kUnknownSource));
@@ -80,9 +63,6 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
   }
   records_.resize(static_cast<size_t>(block));
   reduce_slots_.assign(static_cast<size_t>(nthreads_) * kSlotStride, 0.0);
-  light_bound_ = lightest_weight_bounds(graph_.rows.starts(), dist_of_.row_set_size(), wg_.weights.data());
-  if (column_pull_)
-    column_light_bound_ = lightest_weight_bounds(wg_.columns.starts.data(), dist_of_.col_set_size(), wg_.columns.weights.data());
 }
 
 void DistributedSssp::reset_arrays() {

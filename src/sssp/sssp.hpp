@@ -314,6 +314,11 @@ class DistributedSssp {
   // The pull heavy phase scans the column set, by the column index (graph/column_index.hpp,
   // built on grids with more columns than rows), instead of the row set.
   bool column_pull_ = false;
+  // Row set: kernel 1's lower bound of the row's lightest weight (graph/light_bounds.hpp). A light
+  // phase reads this byte instead of the row start and the row, which are two cache misses, for the
+  // gathered vertices that have no inner edge (about half of them on Kronecker graphs).
+  const std::vector<uint8_t>& light_bound_;
+  const std::vector<uint8_t>& column_light_bound_;  // the same for the column index's columns
   // Whether the sources kept in state_ give the parents (one-row or one-column grids, option
   // parent_notes), and their ids: row-local on one-row grids (notes_by_row_), column-local
   // on one-column grids. A pushed candidate's source row x is source_base_ + x (on one-column
@@ -336,12 +341,6 @@ class DistributedSssp {
   std::vector<int64_t> parent_;              // owned, by original offset
   std::vector<uint32_t> sent_best_;          // column set: bits of the best candidate sent so far
   std::vector<uint8_t> settled_mark_;        // owned: epoch (mod 255) of the bucket that settled it
-  // Row set: a lower bound of the row's lightest weight in 1/kLightBoundScale units (rows are
-  // sorted, so it is weights[start]), kNoEdges for an empty row. A light phase reads this byte
-  // instead of the row start and the row, which are two cache misses, for the gathered vertices
-  // that have no inner edge (about half of them on Kronecker graphs).
-  std::vector<uint8_t> light_bound_;
-  std::vector<uint8_t> column_light_bound_;  // the same for the column index's columns
   uint8_t bucket_epoch_ = 0;
   std::vector<ThreadState> threads_;
   std::vector<float> row_dist_, col_dist_;       // pull, compute_parents()
