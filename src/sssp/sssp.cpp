@@ -1,8 +1,7 @@
-// DistributedSssp's set-up and results: the constructor (the per-vertex arrays; everything
-// derived from the graph comes from kernel 1), prepare()'s resets before a search, and the
-// result moved into original vertex order after it. The search itself, a distributed
-// delta-stepping (Meyer and Sanders 2003), is in search.cpp; sssp.hpp explains the algorithm and
-// docs/sssp.md the measurements behind it.
+// DistributedSssp's set-up: the constructor (the per-vertex arrays; everything derived from the
+// graph comes from kernel 1) and prepare()'s resets before a search. The search itself, a
+// distributed delta-stepping (Meyer and Sanders 2003), is in search.cpp; sssp.hpp explains the
+// algorithm and docs/sssp.md the measurements behind it.
 #include "sssp/sssp.hpp"
 
 #include <omp.h>
@@ -42,7 +41,6 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
   parent_.assign(block, -1);
   degree_ = graph_.owned_degrees_in_graph_order();
   dist_out_.assign(block, kUnreachedDistance);
-  if (renumbered_) parent_graph_.assign(block, -1);
   if (grid.rows() > 1) sent_best_.assign(dist_of_.col_set_size(), bits_of(kInfinity));
   settled_mark_.assign(block, kNoEpoch);
   // The parents' sources need one id space: the row set on a one-row grid (every process of the
@@ -51,6 +49,7 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
   parent_notes_ = (grid.rows() == 1 || grid.cols() == 1) && options.parent_notes;
   if (!notes_by_row_ && grid.cols() == 1) source_base_ = static_cast<LocalId>(dist_of_.row * block);
   if (notes_by_row_) pull_source_base_ = static_cast<LocalId>(dist_of_.col * block);
+  if (renumbered_ && !parent_notes_) parent_graph_.assign(block, -1);
   threads_.resize(nthreads_);
   out_col_ = comm::make_thread_buckets(nthreads_, grid.rows());
   out_row_ = comm::make_thread_buckets(nthreads_, grid.cols());
@@ -69,9 +68,12 @@ void DistributedSssp::reset_arrays() {
   const int64_t block = dist_of_.block;
 #pragma omp for schedule(static) nowait
   for (int64_t x = 0; x < block; ++x) state_[x] = state_of(kInfinity, kUnknownSource);
-  int64_t* const owned_parent = renumbered_ ? parent_graph_.data() : parent_.data();
+  // Parents read from the notes are written for every vertex; proposed ones only when found.
+  if (!parent_notes_) {
+    int64_t* const owned_parent = renumbered_ ? parent_graph_.data() : parent_.data();
 #pragma omp for schedule(static) nowait
-  for (int64_t x = 0; x < block; ++x) owned_parent[x] = -1;
+    for (int64_t x = 0; x < block; ++x) owned_parent[x] = -1;
+  }
   if (!proposal_.empty()) {
 #pragma omp for schedule(static) nowait
     for (size_t v = 0; v < proposal_.size(); ++v) proposal_[v] = -1;
@@ -90,19 +92,6 @@ void DistributedSssp::prepare() {
 #pragma omp parallel num_threads(nthreads_)
   reset_arrays();
   prepared_ = true;
-}
-
-void DistributedSssp::publish() {
-  if (published_) return;
-  published_ = true;
-  const LocalId* owned_new = renumbered_ ? graph_.renumbering.owned_new.data() : nullptr;
-  const int64_t n = dist_of_.block;
-#pragma omp parallel for num_threads(nthreads_) schedule(static)
-  for (int64_t o = 0; o < n; ++o) {
-    const float dv = distance(owned_new ? owned_new[o] : static_cast<LocalId>(o));
-    dist_out_[o] = dv == kInfinity ? kUnreachedDistance : static_cast<double>(dv);
-  }
-  if (renumbered_) gather_in_original_order(parent_graph_.data(), owned_new, n, parent_.data(), nthreads_);
 }
 
 }  // namespace g500
