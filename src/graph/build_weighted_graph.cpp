@@ -5,7 +5,8 @@
 // memory), pass 2 deals the entries to their rows: the kept ones, or the chunks read and routed
 // again. With `reorder` the vertices are renumbered by degree inside every block between the
 // passes, as the BFS's kernel 1 does (Nakao et al. 2021, section 4.2). Rows are then sorted by (weight,
-// neighbour), which also makes the result independent of the arrival order.
+// neighbour), which also makes the result independent of the arrival order, and their lightest
+// weights are kept as a byte each for the search.
 #include <omp.h>
 
 #include <algorithm>
@@ -94,16 +95,20 @@ EntryArray route(const gen::Edge* edges, const float* weights, int64_t count, co
   return recv;
 }
 
+// Reads the source's edges chunk by chunk into the buffers and hands each chunk to `body`; the
+// time spent reading (generating) is added to `read_seconds`.
 template <class Body>
 void for_each_chunk(const WeightedEdgeSource& source, MPI_Comm comm, std::vector<gen::Edge>& buffer,
-                    std::vector<float>& weights, Body body) {
+                    std::vector<float>& weights, double& read_seconds, Body body) {
   const int64_t local_count = source.edges.local_count;
   int64_t chunks = (local_count + kChunkEdges - 1) / kChunkEdges;
   MPI_Allreduce(MPI_IN_PLACE, &chunks, 1, MPI_INT64_T, MPI_MAX, comm);
   for (int64_t c = 0; c < chunks; ++c) {
     const int64_t offset = std::min(local_count, c * kChunkEdges);
     const int64_t count = std::min(local_count - offset, kChunkEdges);
+    const double start = MPI_Wtime();
     if (count > 0) source.read(offset, count, buffer.data(), weights.data());
+    read_seconds += MPI_Wtime() - start;
     body(buffer.data(), weights.data(), count);
   }
 }
@@ -222,19 +227,21 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
                                               const WeightedGraphOptions& options) {
   WeightedLocalGraph wg;
   LocalGraph& g = wg.graph;
-  g.dist = Distribution(count_vertices(source.edges, grid.world(), kChunkEdges).nvertices, grid.rows(), grid.cols(),
-                        grid.row(), grid.col());
+  const VertexCount n = count_vertices(source.edges, grid.world(), kChunkEdges);
+  g.dist = Distribution(n.nvertices, grid.rows(), grid.cols(), grid.row(), grid.col());
   const Distribution& d = g.dist;
   const int64_t nrows = d.row_set_size();
   const size_t chunk = static_cast<size_t>(std::min(source.edges.local_count, kChunkEdges));
   std::vector<gen::Edge> buffer(chunk);
   std::vector<float> weights(chunk);
+  double& generate_seconds = g.kernel1_seconds[Kernel1Steps::kGenerate];  // the graph_generation time
+  generate_seconds += n.seconds;  // the pass that found N generated the edges too
 
   // Pass 1: row lengths (original row-local ids); the routed entries are kept when they fit.
   const bool keep = options.keep_entries && keep_entries_for_pass_two(source, grid);
   std::vector<EntryArray> kept;
   std::vector<int64_t> lengths(nrows + 1, 0);
-  for_each_chunk(source, grid.world(), buffer, weights, [&](const gen::Edge* edges, const float* w, int64_t count) {
+  for_each_chunk(source, grid.world(), buffer, weights, generate_seconds, [&](const gen::Edge* edges, const float* w, int64_t count) {
     auto entries = route(edges, w, count, d, grid);
     const int64_t n = static_cast<int64_t>(entries.size());
 #pragma omp parallel for schedule(static)
@@ -267,7 +274,7 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
       EntryArray().swap(entries);
     }
   } else {
-    for_each_chunk(source, grid.world(), buffer, weights, [&](const gen::Edge* edges, const float* w, int64_t count) {
+    for_each_chunk(source, grid.world(), buffer, weights, generate_seconds, [&](const gen::Edge* edges, const float* w, int64_t count) {
       auto entries = route(edges, w, count, d, grid);
       dealer.deal(entries.data(), static_cast<int64_t>(entries.size()));
     });
@@ -275,8 +282,11 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
 
   sort_lists_by_weight(row_starts.data(), nrows, wg.weights.data(), g.neighbors.data());
 
-  if (options.column_index && grid.cols() > grid.rows())
+  wg.row_light_bounds = lightest_weight_bounds(row_starts.data(), nrows, wg.weights.data());
+  if (options.column_index && grid.cols() > grid.rows()) {
     wg.columns = build_column_index(row_starts.data(), nrows, g.neighbors.data(), wg.weights.data(), d.col_set_size());
+    wg.column_light_bounds = lightest_weight_bounds(wg.columns.starts.data(), d.col_set_size(), wg.columns.weights.data());
+  }
   // Plain CSR: the SSSP kernels index row starts directly by row-local id.
   g.rows = RowIndex(std::move(row_starts), /*compressed=*/false);
   g.local_entries = static_cast<int64_t>(g.neighbors.size());

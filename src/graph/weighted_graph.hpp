@@ -5,13 +5,15 @@
 // Each row (the neighbours of one row-local v) is sorted by (weight, neighbour): delta-stepping
 // then finds its light edges, and the edges that stay inside the current bucket, as a prefix.
 // Parallel edges keep their own weights; self-loops are dropped. With `reorder` (the default) the
-// vertices of every block are renumbered by degree, as in the BFS graph.
+// vertices of every block are renumbered by degree, as in the BFS graph. Kernel 1 also makes the
+// lightest-weight byte of every row and column (graph/light_bounds.hpp) that the search reads.
 #pragma once
 #include <cstdint>
 #include <functional>
 #include <vector>
 
 #include "graph/column_index.hpp"
+#include "graph/light_bounds.hpp"
 #include "graph/local_graph.hpp"
 
 namespace g500 {
@@ -29,8 +31,14 @@ struct WeightedLocalGraph {
   LocalGraph graph;            // row_starts, neighbors, owned_degree, renumbering, global_directed_edges
   std::vector<float> weights;  // parallel to graph.neighbors
   ColumnIndex columns;         // the block by column; built on grids with more columns than rows
+  // The lightest-weight byte of every row (row-local ids) and, with `columns`, of every column.
+  std::vector<uint8_t> row_light_bounds;
+  std::vector<uint8_t> column_light_bounds;
 
-  size_t memory_bytes() const { return graph.memory_bytes() + weights.size() * sizeof(float) + columns.memory_bytes(); }
+  size_t memory_bytes() const {
+    return graph.memory_bytes() + weights.size() * sizeof(float) + columns.memory_bytes() + row_light_bounds.size() +
+           column_light_bounds.size();
+  }
 };
 
 struct WeightedGraphOptions {

@@ -42,7 +42,7 @@ void print_sssp_phase_profile(FILE* out, const SsspBenchmarkResult& result) {
   row("light phases", light, static_cast<double>(light_relaxations));
   row("push heavy", push, static_cast<double>(relaxations - light_relaxations - pulled));
   row("pull heavy", pull, static_cast<double>(pulled));
-  row("parents", parents, -1);
+  row("parents, output", parents, -1);
   row("other (buckets)", std::max(0.0, total - light - push - pull - parents), -1);
 }
 

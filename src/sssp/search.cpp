@@ -1,7 +1,7 @@
 // The driver of the distributed delta-stepping search (Meyer and Sanders 2003): run() times one
 // search; search(), executed by every thread of one OpenMP parallel region, takes the buckets in
 // order, each as its sub-buckets' light phases (light_phases.cpp) and then one heavy phase
-// (heavy_phase.cpp), and ends with the parents (parents.cpp).
+// (heavy_phase.cpp), and ends with the parents and the result in original order (parents.cpp).
 #include <omp.h>
 
 #include <algorithm>
@@ -23,7 +23,6 @@ SsspRun DistributedSssp::run(int64_t root) {
   search(root, run);
   run.seconds = timer.seconds();
   prepared_ = false;
-  published_ = false;
   for (const ThreadState& ts : threads_) {
     run.relaxations += ts.relaxations;
     run.light_relaxations += ts.light_relaxations;

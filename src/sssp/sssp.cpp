@@ -1,38 +1,18 @@
-// DistributedSssp's set-up and results: the constructor (the per-vertex arrays, the
-// lightest-weight bytes of the rows and columns), prepare()'s resets before a search, and the
-// result moved into original vertex order after it. The search itself, a distributed
-// delta-stepping (Meyer and Sanders 2003), is in search.cpp; sssp.hpp explains the algorithm and
-// docs/sssp.md the measurements behind it.
+// DistributedSssp's set-up: the constructor (the per-vertex arrays; everything derived from the
+// graph comes from kernel 1) and prepare()'s resets before a search. The search itself, a
+// distributed delta-stepping (Meyer and Sanders 2003), is in search.cpp; sssp.hpp explains the
+// algorithm and docs/sssp.md the measurements behind it.
 #include "sssp/sssp.hpp"
 
 #include <omp.h>
 
 #include <algorithm>
-#include <cmath>
 
 #include "sssp/state_words.hpp"
 #include "util/huge_pages.hpp"
 
 namespace g500 {
 using namespace sssp_words;
-namespace {
-
-// light_bound_ bytes of the n lists (rows or columns) of an index whose weights ascend.
-std::vector<uint8_t> lightest_weight_bounds(const int64_t* starts, int64_t n, const float* weights) {
-  std::vector<uint8_t> bounds(n);
-#pragma omp parallel for schedule(static)
-  for (int64_t x = 0; x < n; ++x) {
-    if (starts[x] == starts[x + 1]) {
-      bounds[x] = kNoEdges;
-      continue;
-    }
-    const double scaled = std::floor(static_cast<double>(weights[starts[x]]) * kLightBoundScale);
-    bounds[x] = static_cast<uint8_t>(std::min(scaled, static_cast<double>(kLightBoundMax)));
-  }
-  return bounds;
-}
-
-}  // namespace
 
 double least_bucket_width(int64_t nvertices, double max_weight, int sub_buckets) {
   const double longest = static_cast<double>(std::max<int64_t>(0, nvertices - 1)) * max_weight;
@@ -52,14 +32,15 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
       allgatherv_(comm::find_allgatherv("mpi")),
       nthreads_(omp_get_max_threads()),
       fusion_(grid.cols() == 1 && options.fusion_limit > 0),
-      column_pull_(!graph.columns.empty()) {
+      column_pull_(!graph.columns.empty()),
+      light_bound_(graph.row_light_bounds),
+      column_light_bound_(graph.column_light_bounds),
+      degree_(graph.graph.owned_degrees_in_graph_order()) {
   const int64_t block = dist_of_.block;
   renumbered_ = graph_.renumbering.active();
   assign_huge(state_, static_cast<size_t>(block), state_of(kInfinity, kUnknownSource));
   parent_.assign(block, -1);
-  degree_ = graph_.owned_degrees_in_graph_order();
   dist_out_.assign(block, kUnreachedDistance);
-  if (renumbered_) parent_graph_.assign(block, -1);
   if (grid.rows() > 1) sent_best_.assign(dist_of_.col_set_size(), bits_of(kInfinity));
   settled_mark_.assign(block, kNoEpoch);
   // The parents' sources need one id space: the row set on a one-row grid (every process of the
@@ -68,6 +49,7 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
   parent_notes_ = (grid.rows() == 1 || grid.cols() == 1) && options.parent_notes;
   if (!notes_by_row_ && grid.cols() == 1) source_base_ = static_cast<LocalId>(dist_of_.row * block);
   if (notes_by_row_) pull_source_base_ = static_cast<LocalId>(dist_of_.col * block);
+  if (renumbered_ && !parent_notes_) parent_graph_.assign(block, -1);
   threads_.resize(nthreads_);
   out_col_ = comm::make_thread_buckets(nthreads_, grid.rows());
   out_row_ = comm::make_thread_buckets(nthreads_, grid.cols());
@@ -80,18 +62,18 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
   }
   records_.resize(static_cast<size_t>(block));
   reduce_slots_.assign(static_cast<size_t>(nthreads_) * kSlotStride, 0.0);
-  light_bound_ = lightest_weight_bounds(graph_.rows.starts(), dist_of_.row_set_size(), wg_.weights.data());
-  if (column_pull_)
-    column_light_bound_ = lightest_weight_bounds(wg_.columns.starts.data(), dist_of_.col_set_size(), wg_.columns.weights.data());
 }
 
 void DistributedSssp::reset_arrays() {
   const int64_t block = dist_of_.block;
 #pragma omp for schedule(static) nowait
   for (int64_t x = 0; x < block; ++x) state_[x] = state_of(kInfinity, kUnknownSource);
-  int64_t* const owned_parent = renumbered_ ? parent_graph_.data() : parent_.data();
+  // Parents read from the notes are written for every vertex; proposed ones only when found.
+  if (!parent_notes_) {
+    int64_t* const owned_parent = renumbered_ ? parent_graph_.data() : parent_.data();
 #pragma omp for schedule(static) nowait
-  for (int64_t x = 0; x < block; ++x) owned_parent[x] = -1;
+    for (int64_t x = 0; x < block; ++x) owned_parent[x] = -1;
+  }
   if (!proposal_.empty()) {
 #pragma omp for schedule(static) nowait
     for (size_t v = 0; v < proposal_.size(); ++v) proposal_[v] = -1;
@@ -110,19 +92,6 @@ void DistributedSssp::prepare() {
 #pragma omp parallel num_threads(nthreads_)
   reset_arrays();
   prepared_ = true;
-}
-
-void DistributedSssp::publish() {
-  if (published_) return;
-  published_ = true;
-  const LocalId* owned_new = renumbered_ ? graph_.renumbering.owned_new.data() : nullptr;
-  const int64_t n = dist_of_.block;
-#pragma omp parallel for num_threads(nthreads_) schedule(static)
-  for (int64_t o = 0; o < n; ++o) {
-    const float dv = distance(owned_new ? owned_new[o] : static_cast<LocalId>(o));
-    dist_out_[o] = dv == kInfinity ? kUnreachedDistance : static_cast<double>(dv);
-  }
-  if (renumbered_) gather_in_original_order(parent_graph_.data(), owned_new, n, parent_.data(), nthreads_);
 }
 
 }  // namespace g500

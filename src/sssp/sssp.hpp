@@ -27,7 +27,8 @@
 // the MPI calls (MPI_THREAD_FUNNELED). Per light phase that is one allreduce of (active count,
 // push work) and the row gather / column exchange when the grid has more than one column / row.
 // With the degree-order renumbering of the weighted graph (graph/weighted_graph.hpp) every
-// per-vertex array is in the graph's ids, and so is the result until distances() / parents().
+// per-vertex array is in the graph's ids; the search ends by writing its result, distances and
+// parents, by original offset, inside its timed region, together with the parents' passes.
 // Distances are float32, as the reference 3.0's: each vertex's search state is one 64-bit word,
 // the distance's bits above the id of the vertex whose candidate set it, lowered by one atomic
 // minimum. On a one-column or one-row grid that id is in the column or row set, which every source
@@ -144,21 +145,13 @@ class DistributedSssp {
   // reference's clean_shortest and clean_pred do before its SSSP timer. A run() without it does
   // the same inside its own time.
   void prepare();
-  // Collective: shortest paths from `root`. The result, distances and parents (in original global
-  // ids) of the owned vertices, stays in the graph's (degree) order of the owned vertices: a
-  // distributed array in this process's local layout, as the BFS leaves its parent array.
+  // Collective: shortest paths from `root`. Its timed region ends with the result written in the
+  // input's vertex order (the Graph500 specification stops the time when the output is in memory).
   SsspRun run(int64_t root);
-  // The owned vertices' distances and parents by original offset (kUnreachedDistance and -1 when
-  // unreached; the root has 0 and itself): the result of the last run() moved into original order
-  // on first use, after the timer, for validation and output.
-  const std::vector<double>& distances() {
-    publish();
-    return dist_out_;
-  }
-  const std::vector<int64_t>& parents() {
-    publish();
-    return parent_;
-  }
+  // The result of the last run(): the owned vertices' distances and parents (original global ids)
+  // by original offset, kUnreachedDistance and -1 when unreached; the root has 0 and itself.
+  const std::vector<double>& distances() const { return dist_out_; }
+  const std::vector<int64_t>& parents() const { return parent_; }
 
  private:
   // What one thread keeps between barriers (aligned so that threads do not share cache lines).
@@ -284,14 +277,16 @@ class DistributedSssp {
   void push_heavy(int64_t k, SsspRun& run);
   void pull_heavy(int64_t k, SsspRun& run);
   void pull_by_columns(int64_t k, SsspRun& run);
-  // The parents after the search (parents.cpp): from the sources kept in the states (one-row and
-  // one-column grids), else by proposing, for every reached vertex of the row set, a neighbour
-  // whose distance plus the weight is its distance, into `proposal`.
+  // The parents after the search and the result in original order (parents.cpp): the parents
+  // from the sources kept in the states (one-row and one-column grids), the noted ids made
+  // original in place, then written with the distances; else by proposing, for every reached vertex of the row set, a neighbour whose
+  // distance plus the weight is its distance, into `proposal`, then a pass that writes the result.
   void compute_parents(int64_t root, SsspRun& run);
-  void parents_from_notes(int64_t root_local, int64_t* owned_parent);
+  void write_result_from_notes(int64_t root, int64_t root_local);
   void propose_parents(int64_t root, int64_t* proposal, SsspRun& run);
-  // With a renumbered graph: the last result into original order (dist_out_, parent_), once.
-  void publish();
+  void write_result(const int64_t* owned_parent);
+  // Owned vertex (graph's id) at original offset o.
+  int64_t owned_at(const LocalId* owned_new, int64_t o) const { return owned_new ? owned_new[o] : o; }
   // Global (original) id of row-local / column-local x of the graph.
   int64_t global_of_row(int64_t x) const {
     return dist_of_.global_from_row_local(graph_.original_row_local(static_cast<LocalId>(x)), dist_of_.row);
@@ -314,6 +309,11 @@ class DistributedSssp {
   // The pull heavy phase scans the column set, by the column index (graph/column_index.hpp,
   // built on grids with more columns than rows), instead of the row set.
   bool column_pull_ = false;
+  // Row set: kernel 1's lower bound of the row's lightest weight (graph/light_bounds.hpp). A light
+  // phase reads this byte instead of the row start and the row, which are two cache misses, for the
+  // gathered vertices that have no inner edge (about half of them on Kronecker graphs).
+  const std::vector<uint8_t>& light_bound_;
+  const std::vector<uint8_t>& column_light_bound_;  // the same for the column index's columns
   // Whether the sources kept in state_ give the parents (one-row or one-column grids, option
   // parent_notes), and their ids: row-local on one-row grids (notes_by_row_), column-local
   // on one-column grids. A pushed candidate's source row x is source_base_ + x (on one-column
@@ -324,24 +324,18 @@ class DistributedSssp {
   LocalId source_base_ = 0, pull_source_base_ = 0;
 
   // Every per-vertex array of the search is indexed in the graph's ids (degree order when the
-  // graph is renumbered); run() ends by translating the results to original offsets.
+  // graph is renumbered); run() ends by writing the results at original offsets.
   bool renumbered_ = false;
-  bool published_ = true;
   bool prepared_ = false;                    // prepare() was called since the last run()
-  // Owned: the search state, distance (float bits) above the source's id (sssp/state_words.hpp, state_of).
+  // Owned: the search state, distance (float bits) above the source's id (sssp/state_words.hpp,
+  // state_of); after write_result_from_notes() the source's original id.
   std::vector<uint64_t> state_;
-  std::vector<uint32_t> degree_;             // owned: full degree (saturated; for work estimates)
+  const std::vector<uint32_t>& degree_;      // owned: full degree (saturated; for work estimates; kernel 1's)
   std::vector<double> dist_out_;             // owned, by original offset
-  std::vector<int64_t> parent_graph_;        // owned parents in the graph's order (when renumbered_)
+  std::vector<int64_t> parent_graph_;        // owned parents in the graph's order (renumbered_, proposed parents)
   std::vector<int64_t> parent_;              // owned, by original offset
   std::vector<uint32_t> sent_best_;          // column set: bits of the best candidate sent so far
   std::vector<uint8_t> settled_mark_;        // owned: epoch (mod 255) of the bucket that settled it
-  // Row set: a lower bound of the row's lightest weight in 1/kLightBoundScale units (rows are
-  // sorted, so it is weights[start]), kNoEdges for an empty row. A light phase reads this byte
-  // instead of the row start and the row, which are two cache misses, for the gathered vertices
-  // that have no inner edge (about half of them on Kronecker graphs).
-  std::vector<uint8_t> light_bound_;
-  std::vector<uint8_t> column_light_bound_;  // the same for the column index's columns
   uint8_t bucket_epoch_ = 0;
   std::vector<ThreadState> threads_;
   std::vector<float> row_dist_, col_dist_;       // pull, compute_parents()

@@ -1,7 +1,7 @@
 // The words of the delta-stepping search (Meyer and Sanders 2003) of DistributedSssp: a vertex's
 // search state (its float distance's bits above the id of the vertex whose candidate set it,
-// lowered by one atomic minimum), the gathered records and the exchanged candidates, the
-// lightest-weight byte of a row, and the small member functions that read and lower a state.
+// lowered by one atomic minimum), the gathered records and the exchanged candidates, and the small
+// member functions that read and lower a state.
 // Internal to src/sssp: included by the files that define DistributedSssp's members.
 #pragma once
 #include <atomic>
@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "graph/light_bounds.hpp"
 #include "sssp/sssp.hpp"
 
 namespace g500 {
@@ -45,14 +46,6 @@ inline constexpr int64_t kNoBucket = -1;
 // Candidates buffered before apply_candidates(): enough to overlap many misses, few enough to stay
 // in the first-level cache.
 inline constexpr size_t kCandidateBatch = 1024;
-// light_bound_: lightest weight of a row rounded down to 1/256 (weights below 254/256 keep their
-// value, heavier ones are bounded by 254/256); 255 marks a row without edges.
-inline constexpr double kLightBoundScale = 256;
-inline constexpr uint8_t kLightBoundMax = 254, kNoEdges = 255;
-// What a light_bound_ byte says: a lower bound of the row's weights (infinity: no edges).
-inline double lightest_weight_bound(uint8_t bound) {
-  return bound == kNoEdges ? std::numeric_limits<double>::infinity() : static_cast<double>(bound) / kLightBoundScale;
-}
 
 }  // namespace sssp_words
 
@@ -81,7 +74,7 @@ inline bool DistributedSssp::may_have_inner_edge(int64_t x, float dx, int64_t k)
   // The bound is <= the lightest weight, and the float sum rounds monotonically: when even the
   // bound's candidate is out of bucket k, every edge's is (the test of relax_row, on the same
   // float sum: with a distance far above the weights, the sum can round down to the distance).
-  const float bound = static_cast<float>(sssp_words::lightest_weight_bound(light_bound_[x]));
+  const float bound = static_cast<float>(lightest_weight_bound(light_bound_[x]));
   return static_cast<double>(sssp_words::candidate(dx, bound)) * inverse_width_ <
          static_cast<double>((k + 1) * sub_buckets_);
 }

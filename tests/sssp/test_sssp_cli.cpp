@@ -61,6 +61,10 @@ TEST(SsspCli, ValidatedRunMatchesVectorsAndPrintsTheResultBlock) {
     }
     EXPECT_GT(j["summary"]["sssp_harmonic_mean_TEPS"].get<double>(), 0);
     EXPECT_TRUE(j["summary"]["validation_passed"]);
+    // graph_generation: the generation step of kernel 1, so a part of construction_time.
+    const double generation = j["summary"]["graph_generation"].get<double>();
+    EXPECT_GT(generation, 0);
+    EXPECT_LE(generation, j["summary"]["construction_time"].get<double>());
     EXPECT_EQ(j["dijkstra"]["roots"], 4);
     EXPECT_TRUE(j["dijkstra"]["agrees"]);
     EXPECT_GT(j["dijkstra"]["speedup"].get<double>(), 0);
