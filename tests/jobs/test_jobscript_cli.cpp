@@ -71,16 +71,16 @@ TEST(JobscriptCli, JobsThatCannotRunAreRefused) {
   const std::pair<const char*, std::string> cases[] = {
       {"--system fugaku --nodes 1000000 --scale 30", "--nodes 1000000 is more than Fugaku's 158976 nodes"},
       {"--system fugaku --nodes 1 --scale 42",
-       "SCALE 42 needs about 143219032.9 GiB on the job's node (a Fugaku node) but it has 32.0 GiB" + advice},
+       "SCALE 42 needs about 143235928.9 GiB on the job's node (a Fugaku node) but it has 32.0 GiB" + advice},
       // --force skips the memory check, not this one (g500 bfs refuses it even with --force).
       {"--system fugaku --nodes 1 --scale 42 --force",
        "SCALE 42 on a 1x1 grid needs more than 2^32 vertices per grid row or column; use more ranks"},
       {"--system fugaku --nodes 1 --scale 30",
-       "SCALE 30 needs about 128.6 GiB on the job's node (a Fugaku node) but it has 32.0 GiB" + advice},
+       "SCALE 30 needs about 128.2 GiB on the job's node (a Fugaku node) but it has 32.0 GiB" + advice},
       {"--system fugaku --nodes 32 --ppn 4 --grid 16x8 --scale 32",
-       "SCALE 32 needs about 67.9 GiB on each of the job's 32 nodes (a Fugaku node) but it has 32.0 GiB" + advice},
+       "SCALE 32 needs about 68.4 GiB on each of the job's 32 nodes (a Fugaku node) but it has 32.0 GiB" + advice},
       {"--system slurm --nodes 1 --scale 30 --node-memory 64",
-       "SCALE 30 needs about 128.6 GiB on the job's node (--node-memory) but it has 64.0 GiB" + advice},
+       "SCALE 30 needs about 128.2 GiB on the job's node (--node-memory) but it has 64.0 GiB" + advice},
   };
   for (int ranks : {1, 4})
     for (const auto& [args, message] : cases) testing::expect_exact_usage_error("jobscript", ranks, args, message);
