@@ -50,40 +50,17 @@
 namespace g500 {
 namespace {
 
-// The order of every row's neighbours with `degree-sort`: descending degree, ties by the graph's
-// column id, so the bottom-up search meets the vertices most likely to be in the frontier first
-// and stops early (the aim of Nakao et al. 2021, section 4.2). key_of[u] is column u's position
-// in that order and column_of[key] the column at that position. With `reorder` and R == 1 the
-// column set is one renumbered block whose ids already are in this order: the keys are the ids,
-// no tables.
-struct NeighborOrder {
-  bool keys_are_ids = false;
-  std::vector<LocalId> key_of, column_of;
-
-  LocalId key(LocalId u) const { return keys_are_ids ? u : key_of[u]; }
-  LocalId column(LocalId key) const { return keys_are_ids ? key : column_of[key]; }
-};
-
-// Collective over the grid column, and over the world with the row-major layout (except when the
-// keys are the ids).
-NeighborOrder neighbor_order(const LocalGraph& g, const ProcessGrid& grid, const GraphOptions& options) {
-  NeighborOrder order;
+// The sort keys of the columns with `degree-sort` (graph/column_keys.hpp): with `reorder` the
+// renumbered blocks interleaved, from the ids alone; without it the order of the column set's
+// degrees, gathered along the grid column (and over the world with the row-major layout).
+ColumnKeys neighbor_order(const LocalGraph& g, const ProcessGrid& grid, const GraphOptions& options) {
   const Distribution& d = g.dist;
-  if (sort_keys_are_column_ids(options, d)) {
-    order.keys_are_ids = true;
-    return order;
-  }
-  std::vector<int64_t> owned(d.block), column_degree(d.col_set_size());  // in the graph's ids
-  for (int64_t k = 0; k < d.block; ++k) owned[k] = g.owned_degree[g.owned_original(k)];
+  if (options.reorder) return ColumnKeys::interleaved(d.R, d.block);
+  std::vector<int64_t> column_degree(d.col_set_size());
   std::vector<int64_t> hosted(d.columns_aligned() ? 0 : d.block);
-  comm::allgather(hosted_column_block(owned.data(), hosted.data(), d.block, MPI_INT64_T, d, grid), column_degree.data(),
-                  d.block, MPI_INT64_T, grid.col_comm(), grid.limits());
-  order.column_of = degree_order(column_degree);  // stable: ties keep ascending ids
-  order.key_of.resize(order.column_of.size());
-  const int64_t n = static_cast<int64_t>(order.column_of.size());
-#pragma omp parallel for schedule(static)
-  for (int64_t key = 0; key < n; ++key) order.key_of[order.column_of[key]] = static_cast<LocalId>(key);
-  return order;
+  comm::allgather(hosted_column_block(g.owned_degree.data(), hosted.data(), d.block, MPI_INT64_T, d, grid),
+                  column_degree.data(), d.block, MPI_INT64_T, grid.col_comm(), grid.limits());
+  return ColumnKeys::tabled(degree_order(column_degree));  // stable: ties keep ascending ids
 }
 
 // Slabs: runs of whole row buckets whose entries are kept and filled together. Pass s over the
@@ -606,12 +583,12 @@ class SlabMirrors {
 struct PlainRowSink {
   const RowIndex& rows;
   LocalId* neighbors;
-  const NeighborOrder* order;  // null: the keys are the graph's column ids
+  const ColumnKeys* order;  // null: the keys are the graph's column ids
 
   void start(int /*threads*/) {}
   void row(int /*thread*/, int64_t v, const LocalId* keys, int64_t n) {
     LocalId* out = neighbors + rows.begin(v);
-    if (order && !order->keys_are_ids)
+    if (order && !order->are_ids())
       for (int64_t i = 0; i < n; ++i) out[i] = order->column(keys[i]);
     else
       std::memcpy(out, keys, static_cast<size_t>(n) * sizeof(LocalId));
@@ -905,7 +882,7 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
   plan_rows(g, std::move(lengths), grid, options, forward);
   const int64_t entries = g.rows.num_entries();
 
-  NeighborOrder order;
+  ColumnKeys order;  // the ids unless the degree order says otherwise
   // The sort key of every column (original column-local id): the column map itself when the keys
   // are the renumbered ids, else a table of its own.
   const LocalId* key_of_entry_column = nullptr;
@@ -913,14 +890,14 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
   const LocalId* col_new = options.reorder ? forward.col_new.data() : nullptr;
   const int64_t ncols = d.col_set_size();
   if (options.degree_sort) order = neighbor_order(g, grid, options);
-  if (options.degree_sort && order.keys_are_ids) {
+  if (options.degree_sort && order.are_ids()) {
     key_of_entry_column = col_new;
   } else if (options.degree_sort || options.compress) {  // packed rows without the degree order: by column id
     assign_huge(key_table, static_cast<size_t>(ncols), LocalId{0});  // read at random, as col_new
 #pragma omp parallel for schedule(static)
     for (int64_t u = 0; u < ncols; ++u) {
       const LocalId column = col_new ? col_new[u] : static_cast<LocalId>(u);
-      key_table[u] = options.degree_sort ? order.key_of[column] : column;
+      key_table[u] = options.degree_sort ? order.key(column) : column;
     }
     key_of_entry_column = key_table.data();
   }
@@ -937,10 +914,7 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
   std::optional<PlainRowSink> plain;
   std::optional<PackedRowSink> packed;
   if (options.compress) {
-    if (options.degree_sort && !order.keys_are_ids) {
-      g.packed.column_of_key = std::move(order.column_of);
-      g.packed.key_of_column = std::move(order.key_of);
-    }
+    if (options.degree_sort) g.packed.keys = std::move(order);
     g.packed.in_use = true;
     const int64_t* starts = g.rows.starts();
     g.packed.place_rows(slots, [starts](int64_t r) { return starts[r + 1] - starts[r]; }, omp_get_max_threads());

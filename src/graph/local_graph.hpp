@@ -121,11 +121,13 @@ struct GraphOptions {
 };
 
 // Whether the rows' sort keys are the graph's column ids: with `degree-sort` and `reorder` on a
-// grid of one row, the renumbered column ids already run in descending degree, so packed rows need
-// no key tables (graph/packed_rows.hpp).
+// grid of one row, the renumbered column ids already run in descending degree (graph/column_keys.hpp).
 inline bool sort_keys_are_column_ids(const GraphOptions& options, const Distribution& d) {
   return options.degree_sort && options.reorder && d.R == 1;
 }
+// Whether the sort keys take tables of the column set: only the degree order without `reorder`
+// (graph/column_keys.hpp).
+inline bool sort_keys_need_tables(const GraphOptions& options) { return options.degree_sort && !options.reorder; }
 
 // Kernel 1: builds every process's block from the distributed edge source (collective).
 LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, const GraphOptions& options = {});

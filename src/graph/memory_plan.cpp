@@ -147,7 +147,7 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   GraphMemory m;
   const double row_index = options.bcsr ? (nonempty + 1) * kWord + rows / 8 + (rows / kBitsPerWord + 1) * kWord
                                         : (rows + 1) * kWord;
-  const bool key_tables = options.degree_sort && !sort_keys_are_column_ids(options, d);
+  const bool key_tables = sort_keys_need_tables(options);
   const double filled_rows =
       options.compress ? entries * (shape.scale > 0 ? packed_bytes_per_entry(shape.scale) : kId)  // other graphs: 4-byte gaps
                        : entries * kId;

@@ -1,8 +1,8 @@
 // A compressed adjacency: each row's neighbours after the first as gaps in byte-aligned varints.
 //
 // After the degree sort (Nakao et al. 2021, section 4.2) every row lists its neighbours by
-// ascending sort key (descending degree); with the degree-order renumbering and R == 1 the keys
-// are the column ids themselves. Consecutive keys of a row are close, above all in the long rows
+// ascending sort key (descending degree; graph/column_keys.hpp: with the degree-order renumbering
+// the keys follow from the column ids by arithmetic). Consecutive keys of a row are close, above all in the long rows
 // of the hubs that hold most entries, so their differences need one or two bytes instead of four.
 // The first neighbour of a row stays dense (LocalGraph::first_neighbors), since the bottom-up
 // search reads it for every unvisited row and usually needs no other; the stream holds, for each
@@ -38,6 +38,7 @@
 #include <omp.h>
 #include <vector>
 
+#include "graph/column_keys.hpp"
 #include "graph/distribution.hpp"
 #include "util/large_array.hpp"
 
@@ -149,25 +150,23 @@ struct PackedRows {
   LargeArray<uint64_t> long_offset;   // per packed row, in slot order: where its gaps start in `bytes`
   LargeArray<SlotBlock> slot_blocks;  // per block of kSlotsPerBlock row slots
   LargeArray<uint16_t> in_block;      // per row slot: short ids, or packed rows, before it in its block
-  // The sort keys' tables when the keys are not the column ids (R > 1, or `reorder` off); empty
-  // when they are.
-  std::vector<LocalId> column_of_key, key_of_column;
+  // The sort keys of the columns (graph/column_keys.hpp): the ids, the blocks interleaved, or
+  // (without the renumbering) tables.
+  ColumnKeys keys;
 
   bool active() const { return in_use; }
-  LocalId column(LocalId key) const { return column_of_key.empty() ? key : column_of_key[key]; }
-  LocalId key(LocalId column) const { return key_of_column.empty() ? column : key_of_column[column]; }
+  LocalId column(LocalId key) const { return keys.column(key); }
+  LocalId key(LocalId column) const { return keys.key(column); }
 
-  // A cursor over one row's gaps: next() gives the following neighbour's column id. Holds the
-  // key table itself, so that a reader in a loop lives in registers.
+  // A cursor over one row's gaps: next() gives the following neighbour's column id.
   class Reader {
    public:
-    Reader(const LocalId* column_of_key, const uint8_t* in, uint32_t key)
-        : column_of_key_(column_of_key), in_(in), key_(key) {}
+    Reader(const ColumnKeys& keys, const uint8_t* in, uint32_t key) : keys_(&keys), in_(in), key_(key) {}
     LocalId next() {
       uint32_t gap;
       in_ = varint::get(in_, gap);
       key_ += gap;
-      return column_of_key_ ? column_of_key_[key_] : key_;
+      return keys_->column(key_);
     }
     // Passes over `count` neighbours without looking them up.
     void skip(int64_t count) { in_ = varint::skip(in_, count, key_); }
@@ -175,11 +174,10 @@ struct PackedRows {
     uint32_t key() const { return key_; }
 
    private:
-    const LocalId* column_of_key_;  // null: the keys are the column ids
+    const ColumnKeys* keys_;
     const uint8_t* in_;
     uint32_t key_;
   };
-  const LocalId* key_table() const { return column_of_key.empty() ? nullptr : column_of_key.data(); }
   // Where row slot r's neighbours after the first are, from the directory: in short_ids for a
   // short row, in long_offset (the place of its gaps) for a packed one.
   uint64_t short_place(int64_t r) const { return slot_blocks[r >> kSlotBlockBits].short_ids + in_block[r]; }
@@ -248,28 +246,22 @@ struct PackedRows {
     long_offset.resize(total.packed_rows);
   }
   // Reader of row slot r's neighbours after its first one, `first` (a column id); r is not short.
-  Reader after_first(int64_t r, LocalId first) const { return Reader(key_table(), gaps(r), key(first)); }
+  Reader after_first(int64_t r, LocalId first) const { return Reader(keys, gaps(r), key(first)); }
 
   // Calls f(column) for `count` neighbours whose gaps start at `in`, after the entry of sort key
   // `key`, until f returns true; returns how many came before that one (count if none did). The
-  // test for a key table is made once, not per neighbour.
+  // kind of keys is tested once, not per neighbour.
   template <class F>
   int64_t visit(const uint8_t* in, uint32_t key, int64_t count, F f) const {
-    uint32_t gap;
-    if (const LocalId* table = key_table()) {
-      for (int64_t i = 0; i < count; ++i) {
-        in = varint::get(in, gap);
-        key += gap;
-        if (f(table[key])) return i;
-      }
-    } else {
-      for (int64_t i = 0; i < count; ++i) {
-        in = varint::get(in, gap);
-        key += gap;
-        if (f(key)) return i;
+    switch (keys.kind()) {
+      case ColumnKeys::Kind::kIds: return visit_keys(in, key, count, f, [](LocalId k) { return k; });
+      case ColumnKeys::Kind::kInterleaved:
+        return visit_keys(in, key, count, f, [this](LocalId k) { return keys.interleaved_column(k); });
+      default: {
+        const LocalId* table = keys.column_table();
+        return visit_keys(in, key, count, f, [table](LocalId k) { return table[k]; });
       }
     }
-    return count;
   }
 
   // Calls f(column) for the n - 1 neighbours after the first of row slot r, which has n entries
@@ -305,12 +297,23 @@ struct PackedRows {
     });
   }
 
+  template <class F, class ColumnOf>
+  static int64_t visit_keys(const uint8_t* in, uint32_t key, int64_t count, F& f, ColumnOf column_of) {
+    uint32_t gap;
+    for (int64_t i = 0; i < count; ++i) {
+      in = varint::get(in, gap);
+      key += gap;
+      if (f(column_of(key))) return i;
+    }
+    return count;
+  }
+
   // Bytes of each part, as stored.
   size_t directory_bytes() const {
     return long_offset.size() * sizeof(uint64_t) + slot_blocks.size() * sizeof(SlotBlock) + in_block.size() * sizeof(uint16_t);
   }
   size_t short_row_bytes() const { return short_ids.size() * sizeof(LocalId); }
-  size_t key_table_bytes() const { return (column_of_key.size() + key_of_column.size()) * sizeof(LocalId); }
+  size_t key_table_bytes() const { return keys.table_bytes(); }
   size_t memory_bytes() const { return bytes.size() + short_row_bytes() + directory_bytes() + key_table_bytes(); }
 };
 

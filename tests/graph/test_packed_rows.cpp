@@ -291,14 +291,50 @@ TEST(PackedRows, KeyTablesMapKeysToColumns) {
   packed.bytes.assign(bytes.begin(), bytes.begin() + size);
   packed.place_rows(1, [&](int64_t) { return static_cast<int64_t>(columns.size()); }, 1);
   packed.long_offset[packed.packed_index(0)] = 0;
-  packed.column_of_key = column_of_key;
-  packed.key_of_column = key_of_column;
+  packed.keys = ColumnKeys::tabled(column_of_key);
   std::vector<LocalId> back(columns.size());
   packed.decode_row(0, static_cast<int64_t>(columns.size()), columns[0], back.data());
   EXPECT_EQ(back, columns);
   // The gaps, the directory (one block, one slot, one packed row) and the two key tables.
   EXPECT_EQ(packed.memory_bytes(), static_cast<size_t>(size) + sizeof(PackedRows::SlotBlock) + sizeof(uint16_t) +
                                        sizeof(uint64_t) + 20 * sizeof(LocalId));
+}
+
+TEST(PackedRows, InterleavedKeysMapKeysToColumns) {
+  // A column set of 3 blocks of 64: column t * 64 + offset has key offset * 3 + t.
+  const ColumnKeys keys = ColumnKeys::interleaved(3, 64);
+  EXPECT_EQ(keys.kind(), ColumnKeys::Kind::kInterleaved);
+  EXPECT_EQ(keys.table_bytes(), 0U);
+  // The first vertices of the three blocks (their hubs) come first, then the second ones.
+  const std::vector<LocalId> columns_by_key{0, 64, 128, 1, 65, 129, 2};
+  for (LocalId k = 0; k < columns_by_key.size(); ++k) {
+    EXPECT_EQ(keys.column(k), columns_by_key[k]) << k;
+    EXPECT_EQ(keys.key(columns_by_key[k]), k) << k;
+  }
+  for (LocalId column = 0; column < 3 * 64; ++column) EXPECT_EQ(keys.column(keys.key(column)), column);
+  EXPECT_EQ(keys.key(3 * 64 - 1), 3 * 64 - 1);  // the last offset of the last block
+  EXPECT_TRUE(ColumnKeys::interleaved(1, 64).are_ids());
+
+  // A packed row of ascending keys reads back as its columns.
+  std::vector<LocalId> columns{64, 128, 1, 1, 130, 3, 67};
+  columns.resize(PackedRows::kMaxShortRow + 1, 67);
+  std::vector<uint8_t> bytes(columns.size() * varint::kMaxBytes);
+  auto key = [&](LocalId column) { return keys.key(column); };
+  const int64_t size = pack_row_gaps(columns.data(), static_cast<int64_t>(columns.size()), key, bytes.data()) - bytes.data();
+  PackedRows packed;
+  packed.in_use = true;
+  packed.bytes.assign(bytes.begin(), bytes.begin() + size);
+  packed.place_rows(1, [&](int64_t) { return static_cast<int64_t>(columns.size()); }, 1);
+  packed.long_offset[packed.packed_index(0)] = 0;
+  packed.keys = keys;
+  std::vector<LocalId> back(columns.size());
+  packed.decode_row(0, static_cast<int64_t>(columns.size()), columns[0], back.data());
+  EXPECT_EQ(back, columns);
+  PackedRows::Reader reader = packed.after_first(0, columns[0]);
+  EXPECT_EQ(reader.next(), columns[1]);
+  EXPECT_EQ(reader.next(), columns[2]);
+  // No key tables: the gaps and the directory only.
+  EXPECT_EQ(packed.memory_bytes(), static_cast<size_t>(size) + sizeof(PackedRows::SlotBlock) + sizeof(uint16_t) + sizeof(uint64_t));
 }
 
 }  // namespace
