@@ -153,7 +153,7 @@ class DistributedBfs {
   std::vector<Discoveries> found_;
   std::vector<LocalId> gathered_;     // top-down: the frontier of the whole grid row
   struct RowPiece {
-    LocalId row;
+    LocalId row_original;  // the frontier row's original row-local id
     int64_t begin, end;  // entries [begin, end), numbered as in the row index
     // With packed rows (`compress`): where the piece's gaps start and the sort key before them;
     // a piece that begins with the row's first neighbour (a column id) has it in `first`.

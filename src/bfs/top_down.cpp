@@ -89,26 +89,28 @@ void DistributedBfs::list_row_pieces(int t) {
   for (int64_t k = 0; k < nfrontier; ++k) {
     const LocalId x = gathered_[k];
     const RowIndex::Extent row = graph_.rows.extent(x);
-    const int64_t piece_edges = options_.lb_topdown ? kEdgesPerPiece : std::max<int64_t>(row.end - row.begin, 1);
+    if (row.begin == row.end) continue;
+    // Candidates carry x's original row-local id, since parents are written in original ids.
+    const LocalId x_original = graph_.original_row_local(x, row.slot);
+    const int64_t piece_edges = options_.lb_topdown ? kEdgesPerPiece : row.end - row.begin;
     if (!packed.active()) {
       for (int64_t from = row.begin; from < row.end; from += piece_edges)
-        listed.push_back(RowPiece{x, from, std::min(row.end, from + piece_edges)});
+        listed.push_back(RowPiece{x_original, from, std::min(row.end, from + piece_edges)});
       continue;
     }
     // Packed rows are read in order: where each piece starts is found by passing over the gaps
     // before it (eight one-byte gaps at a time, see varint::skip). A short row is one piece.
-    if (row.begin == row.end) continue;
     const LocalId first = graph_.first_neighbors[row.slot];
     if (PackedRows::is_short(row.end - row.begin)) {
       const LocalId* ids = row.end - row.begin > 1 ? packed.short_row(row.slot) : nullptr;
-      listed.push_back(RowPiece{x, row.begin, row.end, nullptr, 0, first, true, ids});
+      listed.push_back(RowPiece{x_original, row.begin, row.end, nullptr, 0, first, true, ids});
       continue;
     }
     PackedRows::Reader reader = packed.after_first(row.slot, first);
     for (int64_t from = row.begin; from < row.end; from += piece_edges) {
       const int64_t to = std::min(row.end, from + piece_edges);
       const bool with_first = from == row.begin;
-      listed.push_back(RowPiece{x, from, to, reader.position(), reader.key(), first, with_first});
+      listed.push_back(RowPiece{x_original, from, to, reader.position(), reader.key(), first, with_first});
       if (to < row.end) reader.skip(to - from - (with_first ? 1 : 0));
     }
   }
@@ -122,8 +124,7 @@ int64_t DistributedBfs::expand_row_pieces(int t, std::vector<std::vector<uint64_
   int64_t examined = 0;
   // Candidates (y, x) for the edges of a piece of frontier row x.
   auto expand = [&](const RowPiece& piece) {
-    // Parents are written in original ids; candidates carry x's original row-local id.
-    const LocalId x_original = graph_.original_row_local(piece.row);
+    const LocalId x_original = piece.row_original;
     const int64_t x_global = d.global_from_row_local(x_original, d.row);
     examined += piece.end - piece.begin;
     auto candidate = [&](uint64_t y) {

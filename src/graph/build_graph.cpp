@@ -822,6 +822,23 @@ void plan_rows(LocalGraph& g, std::vector<int64_t> lengths, const ProcessGrid& g
   const LocalId* row_original = options.reorder ? g.renumbering.row_original.data() : nullptr;
   g.rows = RowIndex::from_lengths(
       nrows, [&](int64_t x) { return row_lengths[row_original ? row_original[x] : x]; }, options.bcsr);
+  // From here on only the rows with edges need their original ids: kept by slot (unless the table
+  // is the owned one, on a grid of one column).
+  if (options.reorder && g.rows.compressed() && !g.renumbering.row_original.shares_with(g.renumbering.owned_original)) {
+    Renumbering& ids = g.renumbering;
+    ids.row_original_by_slot.resize(static_cast<size_t>(g.rows.nonempty_rows()));
+    LocalId* by_slot = ids.row_original_by_slot.data();
+    const RowIndex& rows = g.rows;
+    const uint64_t* has_edges = rows.has_edges().data();
+    const int64_t words = (nrows + kBitsPerWord - 1) / kBitsPerWord;
+#pragma omp parallel for schedule(static)
+    for (int64_t w = 0; w < words; ++w) {
+      int64_t slot = rows.rank(w * kBitsPerWord);
+      for (uint64_t bits = has_edges[w]; bits != 0; bits &= bits - 1)
+        by_slot[slot++] = row_original[w * kBitsPerWord + std::countr_zero(bits)];
+    }
+    ids.row_original = IdTable();
+  }
 }
 
 // Kernel 1 in slabs: pass 1 keeps slab 0's entries and counts the others' rows; the rows are then
@@ -880,6 +897,9 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
     count_rows(*kept, lengths.data());
   ForwardMaps forward;
   plan_rows(g, std::move(lengths), grid, options, forward);
+  // The fill needs no original column ids: the column set's table is gathered again at the end
+  // (make_column_originals), to keep only the columns in use.
+  if (d.R > 1) g.renumbering.col_original = IdTable();
   const int64_t entries = g.rows.num_entries();
 
   ColumnKeys order;  // the ids unless the degree order says otherwise
@@ -900,6 +920,9 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
       key_table[u] = options.degree_sort ? order.key(column) : column;
     }
     key_of_entry_column = key_table.data();
+    // The keys stand for the column map from here on: it goes before the fill.
+    forward.col_new = IdTable();
+    col_new = nullptr;
   }
   const BucketFill fill{buckets,
                         nrows,
@@ -960,13 +983,7 @@ LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, 
   g.kernel1_seconds[Kernel1Steps::kGenerate] += n.seconds;
   g.dist = Distribution(n.nvertices, grid.rows(), grid.cols(), grid.row(), grid.col(), options.layout);
   build_in_slabs(g, source, grid, options);
-  if (g.renumbering.active()) {
-    g.first_neighbors_original.resize(g.first_neighbors.size());
-    const LocalId* col_original = g.renumbering.col_original.data();
-#pragma omp parallel for schedule(static)
-    for (size_t r = 0; r < g.first_neighbors.size(); ++r)
-      g.first_neighbors_original[r] = col_original[g.first_neighbors[r]];
-  }
+  make_column_originals(g, grid);
   make_search_tables(g);
   int64_t local = g.local_edges();
   MPI_Allreduce(&local, &g.global_directed_edges, 1, MPI_INT64_T, MPI_SUM, grid.world());

@@ -66,8 +66,19 @@ struct LocalGraph {
   int64_t owned_original(int64_t local_offset) const {
     return renumbering.active() ? renumbering.owned_original[local_offset] : local_offset;
   }
-  LocalId original_row_local(LocalId x) const { return renumbering.active() ? renumbering.row_original[x] : x; }
-  LocalId original_col_local(LocalId u) const { return renumbering.active() ? renumbering.col_original[u] : u; }
+  LocalId original_row_local(LocalId x) const {
+    if (!renumbering.active()) return x;
+    return renumbering.row_original.empty() ? renumbering.row_original_by_slot[rows.rank(x)] : renumbering.row_original[x];
+  }
+  // The same for a row with edges, given its slot (RowIndex::Extent::slot).
+  LocalId original_row_local(LocalId x, int64_t slot) const {
+    if (!renumbering.active()) return x;
+    return renumbering.row_original.empty() ? renumbering.row_original_by_slot[slot] : renumbering.row_original[x];
+  }
+  LocalId original_col_local(LocalId u) const {
+    if (!renumbering.active()) return u;
+    return renumbering.col_original.empty() ? renumbering.column_originals[u] : renumbering.col_original[u];
+  }
   // The owned vertices' degrees in the graph's ids, as 32 bits (half the bytes of owned_degree
   // for the searches' random reads), saturated: the searches only weigh work with them. Made by
   // kernel 1 (make_search_tables), as everything a search derives from the graph.

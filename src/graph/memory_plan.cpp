@@ -158,7 +158,13 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   // The row maps are the owned ones on a grid of one column, the column maps on a grid of one row
   // (graph/renumbering.hpp: shared, not copied).
   const double row_maps = d.C == 1 ? 0 : rows, col_maps = d.R == 1 ? 0 : cols;
-  const double renumbering = options.reorder ? (2 * owned + row_maps + col_maps) * kId : 0;
+  // The graph keeps the rows' original ids by slot (one per row with edges under BCSR) and the
+  // columns' for the columns in use (graph/column_originals.hpp): a bit and an offset word per 64
+  // of the column set, an id per column in use.
+  const double row_originals = d.C == 1 ? 0 : slots;
+  const double columns_in_use = shape.scale > 0 ? cols * kronecker_nonempty_row_share(shape.scale, shape.nedges, d.R) : cols;
+  const double col_originals = d.R == 1 ? 0 : columns_in_use + (cols / 8 + (cols / kBitsPerWord + 1) * kWord) / kId;
+  const double renumbering = options.reorder ? (2 * owned + row_originals + col_originals) * kId : 0;
   // Owned degrees (original order), and the searches' tables: 32-bit degrees in the graph's
   // order and the bitmap of vertices without edges (make_search_tables).
   const double degrees = owned * (kWord + sizeof(uint32_t) + 1.0 / 8);
@@ -197,13 +203,14 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   // together as edges and as routed entries; then staged by groups of buckets.
   const double mirror_bytes = (ranks == 1 ? kWord : 2 * sizeof(gen::Edge) + kWord) + kWord;
   m.fill_scratch = threads * kBucketScratchPerThread + entries * made_share / groups * mirror_bytes;
-  // Pass 1 counts every row; the fill needs the forward maps and the sort keys of the columns
-  // (with the degree order on one grid row the keys are the renumbered ids: the column map itself),
-  // and plain rows the degree order's two tables, which packed rows keep in the graph.
+  // Pass 1 counts every row; the fill needs the rows' forward map and, for the columns, the sort
+  // keys (with the degree order on one grid row the renumbered ids: the column map itself) or else
+  // the column map; plain rows also the degree order's two tables without `reorder`, which packed
+  // rows keep in the graph.
   const double counting = rows * kWord;
   const bool keys_are_column_map = sort_keys_are_column_ids(options, d);
-  m.row_tables = (options.reorder ? row_maps + col_maps : 0) * kId +
-                 ((options.degree_sort || options.compress) && !keys_are_column_map ? cols * kId : 0) +
+  const bool column_key_table = (options.degree_sort || options.compress) && !keys_are_column_map;
+  m.row_tables = (options.reorder ? row_maps : 0) * kId + (column_key_table ? cols : options.reorder ? col_maps : 0) * kId +
                  (key_tables && !options.compress ? 2 * cols * kId : 0);
   // Pass 1 stages a chunk's kept entries by groups of buckets; after it, one process counts the
   // rows of the mirrors through a pool of column ids (both freed before the fill).

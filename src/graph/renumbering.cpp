@@ -115,8 +115,14 @@ Renumbering build_renumbering(const std::vector<int64_t>& owned_degree, const Di
   forward.row_new = gather_set_map(r.owned_new, r.owned_new.data(), d.block, d.C, grid.row_comm(), limits);
   forward.col_new = gather_set_map(r.owned_new, hosted_table(r.owned_new), d.block, d.R, grid.col_comm(), limits, true);
   r.row_original = gather_set_map(r.owned_original, r.owned_original.data(), d.block, d.C, grid.row_comm(), limits);
-  r.col_original = gather_set_map(r.owned_original, hosted_table(r.owned_original), d.block, d.R, grid.col_comm(), limits);
+  r.col_original = gather_column_originals(r, d, grid);
   return r;
+}
+
+IdTable gather_column_originals(const Renumbering& r, const Distribution& d, const ProcessGrid& grid) {
+  std::vector<LocalId> hosted(d.block);
+  const void* table = hosted_column_block(r.owned_original.data(), hosted.data(), d.block, MPI_UINT32_T, d, grid);
+  return gather_set_map(r.owned_original, table, d.block, d.R, grid.col_comm(), grid.limits());
 }
 
 }  // namespace g500

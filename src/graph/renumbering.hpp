@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "graph/column_originals.hpp"
 #include "graph/distribution.hpp"
 #include "graph/grid.hpp"
 #include "util/large_array.hpp"
@@ -40,17 +41,24 @@ class IdTable {
 struct Renumbering {
   IdTable owned_new;       // original owned offset -> new offset (B entries)
   IdTable owned_original;  // new owned offset -> original offset (B)
-  IdTable row_original;    // new row-local id -> original row-local id (C x B; the owned table when C = 1)
-  IdTable col_original;    // new column-local id -> original column-local id (R x B; the owned table when R = 1)
+  IdTable row_original;    // new row-local id -> original row-local id (C x B; the owned table when C = 1);
+                           // empty when kept by row slot instead:
+  // The original row-local id of every non-empty row, by its slot in the bitmap-based row index
+  // (Nakao et al. 2021, section 4.1): the rows a search can reach a vertex from are the ones with
+  // edges, so the table is O(m/P) instead of a word per row-set vertex.
+  LargeArray<LocalId> row_original_by_slot;
+  IdTable col_original;    // new column-local id -> original column-local id (R x B; the owned table when R = 1);
+                           // in the BFS graph empty after kernel 1, which keeps instead:
+  ColumnOriginals column_originals;  // the same for the columns the block's entries use
 
   bool active() const { return !owned_new.empty(); }
   // Bytes of the distinct tables.
   size_t memory_bytes() const {
-    size_t bytes = (owned_new.size() + owned_original.size()) * sizeof(LocalId);
+    size_t bytes = (owned_new.size() + owned_original.size() + row_original_by_slot.size()) * sizeof(LocalId);
     if (!row_original.shares_with(owned_original)) bytes += row_original.size() * sizeof(LocalId);
     if (!col_original.shares_with(owned_original) && !col_original.shares_with(row_original))
       bytes += col_original.size() * sizeof(LocalId);
-    return bytes;
+    return bytes + column_originals.memory_bytes();
   }
 };
 
@@ -79,6 +87,10 @@ void gather_in_original_order(const T* by_graph, const LocalId* owned_new, int64
 std::vector<LocalId> degree_order(const std::vector<int64_t>& degree);
 // The same into order[0, degree.size()).
 void degree_order(const std::vector<int64_t>& degree, LocalId* order);
+
+// Collective over the grid column: the column set's col_original from every process's
+// owned_original.
+IdTable gather_column_originals(const Renumbering& r, const Distribution& d, const ProcessGrid& grid);
 
 // Collective over the grid: from every process's owned degrees (original order), the renumbering
 // tables of this process and the forward maps of its row and column sets.

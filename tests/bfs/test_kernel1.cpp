@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "bfs_fixture.hpp"
@@ -101,6 +102,52 @@ TEST(Kernel1, SlabsAndPackingKeepTheGraph) {
           EXPECT_LT(packed->graph.packed.bytes.size(), reference->graph.neighbors.size() * sizeof(LocalId));
         }
       }
+}
+
+// Every entry as a pair of original global ids (row vertex, column vertex), sorted.
+std::vector<std::pair<int64_t, int64_t>> original_edges(const LocalGraph& g) {
+  const Distribution& d = g.dist;
+  std::vector<std::pair<int64_t, int64_t>> edges;
+  for (int64_t x = 0; x < g.rows.num_rows(); ++x) {
+    const int64_t v = d.global_from_row_local(g.original_row_local(static_cast<LocalId>(x)), d.row);
+    for (LocalId u : row_of(g, x)) edges.emplace_back(v, d.global_from_col_local(g.original_col_local(u), d.col));
+  }
+  std::sort(edges.begin(), edges.end());
+  return edges;
+}
+
+// The renumbered graph keeps the original ids of its rows with edges (by slot) and of the columns
+// its entries use, not of the whole row and column sets: translated back, its entries are those of
+// the graph built without the renumbering, plain or packed, on every grid.
+TEST(Kernel1, OriginalIdsOfTheRowsAndColumnsInUse) {
+  for (const GridShape shape : grids_of_this_run())
+    for (const bool compress : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " compress " << compress);
+      GraphOptions renumbered, kept_ids;
+      renumbered.compress = kept_ids.compress = compress;
+      kept_ids.reorder = false;
+      const auto built = build_test_graph(10, shape, renumbered);
+      const auto plain_ids = build_test_graph(10, shape, kept_ids);
+      const LocalGraph& g = built->graph;
+      const Renumbering& ids = g.renumbering;
+      ASSERT_TRUE(ids.active());
+      EXPECT_EQ(original_edges(g), original_edges(plain_ids->graph));
+      if (shape.cols > 1) {  // the row set is not the owned block: the rows with edges only
+        EXPECT_TRUE(ids.row_original.empty());
+        EXPECT_EQ(static_cast<int64_t>(ids.row_original_by_slot.size()), g.rows.nonempty_rows());
+      }
+      if (shape.rows > 1) {  // the columns in use only
+        EXPECT_TRUE(ids.col_original.empty());
+        std::vector<bool> used(static_cast<size_t>(g.dist.col_set_size()));
+        int64_t distinct = 0;
+        for (int64_t x = 0; x < g.rows.num_rows(); ++x)
+          for (LocalId u : row_of(g, x)) distinct += used[u] ? 0 : (used[u] = true, 1);
+        EXPECT_EQ(ids.column_originals.present_columns(), distinct);
+      }
+      // The first neighbours' original ids agree with the table.
+      for (size_t r = 0; r < g.first_neighbors.size(); ++r)
+        ASSERT_EQ(g.first_neighbors_original[r], g.original_col_local(g.first_neighbors[r])) << r;
+    }
 }
 
 // The fill gives each slab's kept entries back to the system bucket by bucket, in every chunk's
