@@ -75,7 +75,7 @@ class UntrustedGraph : public ::testing::TestWithParam<Param> {
   // must agree; returns the routed way's result.
   ValidationResult validate(const LocalGraph& graph, const EdgeSource& edges, const std::vector<int64_t>& parents) {
     ValidateOptions routed, replicated;
-    routed.way = EdgeCheckWay::kRouted;
+    routed.way = EdgeCheckWay::kOwnerQueries;
     replicated.way = EdgeCheckWay::kReplicated;
     const ValidationResult r = validate_bfs(graph, edges, *built_->grid, root_, parents, routed);
     const ValidationResult other = validate_bfs(graph, edges, *built_->grid, root_, parents, replicated);

@@ -52,9 +52,9 @@ class ValidationCorruption : public ::testing::TestWithParam<bool> {
     static const std::vector<ValidateOptions> all{
         {true, TreeWalk::kDefault},
         {false, TreeWalk::kDefault},
-        {true, TreeWalk::kLevels, kCheckChunkEdges, EdgeCheckWay::kRouted},
+        {true, TreeWalk::kLevels, kCheckChunkEdges, EdgeCheckWay::kOwnerQueries},
         {false, TreeWalk::kChildLists, kCheckChunkEdges, EdgeCheckWay::kReplicated},
-        {true, TreeWalk::kChildLists, kSmallChunk, EdgeCheckWay::kRouted},
+        {true, TreeWalk::kChildLists, kSmallChunk, EdgeCheckWay::kOwnerQueries},
         {false, TreeWalk::kLevels, kSmallChunk, EdgeCheckWay::kReplicated}};
     return all;
   }
