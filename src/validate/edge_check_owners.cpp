@@ -34,10 +34,13 @@ class Owners {
     for (int i = 0; i < d.R; ++i)
       for (int j = 0; j < d.C; ++j) rank_[d.block_owned_by(i, j)] = grid.world_rank_of(i, j);
   }
-  int rank(int64_t v) const { return rank_[by_block_.divide(static_cast<uint64_t>(v))]; }
-  uint64_t offset(int64_t v) const {
+  struct Place {
+    int rank;
+    uint64_t offset;
+  };
+  Place of(int64_t v) const {
     const uint64_t k = by_block_.divide(static_cast<uint64_t>(v));
-    return static_cast<uint64_t>(v) - k * static_cast<uint64_t>(block_);
+    return Place{rank_[k], static_cast<uint64_t>(v) - k * static_cast<uint64_t>(block_)};
   }
 
  private:
@@ -71,8 +74,9 @@ struct OwnerCheck {
       for (int64_t k = 0; k < n; ++k) {
         const int64_t a = edges[k].v0, b = edges[k].v1;
         if (a == b) continue;  // self-loops are not edges of the graph
-        std::vector<uint64_t>& to = out[owners.rank(a)];
-        to.push_back(owners.offset(a));
+        const Owners::Place at = owners.of(a);
+        std::vector<uint64_t>& to = out[at.rank];
+        to.push_back(at.offset);
         to.push_back(static_cast<uint64_t>(b));
       }
     }
@@ -103,8 +107,9 @@ struct OwnerCheck {
           const Depth da = stored_depth<Depth>(depth[k]);
           reached += da != 0;
           if (parent[k] == b) mark(k);
-          std::vector<uint64_t>& to = out[owners.rank(b)];
-          to.push_back(owners.offset(b) << kOffsetShift | da);
+          const Owners::Place at = owners.of(b);
+          std::vector<uint64_t>& to = out[at.rank];
+          to.push_back(at.offset << kOffsetShift | da);
           to.push_back(static_cast<uint64_t>(first_owned + k));
         }
       }
