@@ -12,8 +12,8 @@
 //  - owner queries (validate/edge_check_owners.cpp): each edge goes to the owner of one endpoint,
 //    which adds that endpoint's depth and forwards it to the owner of the other, which compares
 //    them; each owner marks its own vertex's tree edge. A process holds one chunk of edges and
-//    the two exchanges' buffers (some 140 MiB) and nothing per vertex beyond its own: for large
-//    grids;
+//    the two exchanges' buffers (80 to 140 MiB) and nothing per vertex beyond its own: for large
+//    graphs and grids;
 //  - replicated (validate/edge_check_replicated.cpp): every rank holds every vertex's depth and
 //    parent fingerprint (2 bytes per vertex of the graph) and checks the edges it reads where it
 //    reads them; the likely tree edges go to their owners. On few ranks and graphs of up to some
@@ -44,6 +44,7 @@ struct EdgeCheckOptions {
   bool narrow_depths = true;  // 8-bit depths when the tree is at most kNarrowMaxDepth deep
   int64_t chunk_edges = kCheckChunkEdges;
   EdgeCheckWay way = EdgeCheckWay::kFewerBytes;
+  bool one_word_records = true;  // owner queries: 64-bit records when their fields fit (tests: two words)
 };
 
 struct EdgeCheck {

@@ -3,9 +3,11 @@
 // up a's depth, marks a's tree edge when b is a's parent, and forwards the edge with a's depth to
 // b's owner, which compares the depths and marks b's tree edge when a is b's parent. Every vertex's
 // state is read where it is kept, so a process holds one chunk of edges and the two exchanges'
-// buffers (some 16 bytes per edge each way) and nothing indexed by the row or column set: the way
-// for large grids, where every rank holding every vertex's depth would not fit.
+// buffers (8 or 16 bytes per edge each way) and nothing indexed by the row or column set: the
+// way for large grids, where every rank holding every vertex's depth would not fit.
 #include <omp.h>
+
+#include <bit>
 
 #include "comm/exchange.hpp"
 #include "util/raw_buffer.hpp"
@@ -14,25 +16,24 @@
 namespace g500::edge_check {
 namespace {
 
-// Two 64-bit words per record in both exchanges:
-//  - to a's owner: a's owned offset, b's global id;
-//  - to b's owner: b's owned offset << 32 | a's stored depth (32 bits), a's global id.
-// Owned offsets fit in 32 bits (B <= 2^32, checked when the graph is built).
-constexpr int kRecordWords = 2;
-constexpr int kOffsetShift = 32;
-constexpr uint64_t kLowHalf = 0xffffffffU;
-// Records looked ahead of the one checked: their owned vertex's depth and parent are read at random.
-constexpr int64_t kAhead = 16;
-
 using Depth = uint32_t;  // stored depths (edge_check_parts.hpp): 0 unreached, depth + 2 reached
 
-// World rank and owned offset of any vertex, from one world rank per block (R * C of them).
+// Records looked ahead of the one answered: their owned vertex's depth and parent are read at random.
+constexpr int64_t kAhead = 16;
+constexpr int kWordBits = 64;
+constexpr int kHalfBits = 32;
+
+// World rank, owned offset and first vertex of any vertex's owner, from one entry per block and
+// per rank (R * C of each).
 class Owners {
  public:
   Owners(const Distribution& d, const ProcessGrid& grid)
-      : by_block_(d.by_block), block_(d.block), rank_(static_cast<size_t>(d.R) * d.C) {
+      : by_block_(d.by_block), block_(d.block), rank_(static_cast<size_t>(d.R) * d.C), first_(rank_.size()) {
     for (int i = 0; i < d.R; ++i)
-      for (int j = 0; j < d.C; ++j) rank_[d.block_owned_by(i, j)] = grid.world_rank_of(i, j);
+      for (int j = 0; j < d.C; ++j) {
+        rank_[d.block_owned_by(i, j)] = grid.world_rank_of(i, j);
+        first_[grid.world_rank_of(i, j)] = d.block_owned_by(i, j) * d.block;
+      }
   }
   struct Place {
     int rank;
@@ -42,26 +43,74 @@ class Owners {
     const uint64_t k = by_block_.divide(static_cast<uint64_t>(v));
     return Place{rank_[k], static_cast<uint64_t>(v) - k * static_cast<uint64_t>(block_)};
   }
+  int64_t first_of_rank(int rank) const { return first_[rank]; }
 
  private:
   FastDivisor by_block_;
   int64_t block_;
-  std::vector<int> rank_;
+  std::vector<int> rank_;      // per block
+  std::vector<int64_t> first_;  // per world rank
 };
 
+// The records of the two exchanges, one 64-bit word each when their fields fit, else two:
+//  - to a's owner: a's owned offset and b's global id (one word: offset << id_bits | b);
+//  - to b's owner: b's owned offset, a's owned offset (a's owner is the record's source) and a's
+//    stored depth (one word: (b's offset << offset_bits | a's offset) << depth_bits | depth; two
+//    words: b's offset << 32 | depth, a's offset). Owned offsets fit in 32 bits (B <= 2^32,
+//    checked when the graph is built), stored depths too.
+// One word halves the bytes moved; it holds up to SCALE 42 on grids whose blocks have at most
+// 2^22 vertices for the first record, and for blocks of up to 2^28 vertices in shallow trees for
+// the second.
+struct RecordLayout {
+  int offset_bits, id_bits, depth_bits;
+  bool first_in_one_word, second_in_one_word;
+
+  RecordLayout(const Distribution& d, int32_t max_depth, bool one_word_records) {
+    const uint64_t vertices = static_cast<uint64_t>(d.block) * d.R * d.C;
+    offset_bits = std::bit_width(static_cast<uint64_t>(d.block - 1));
+    id_bits = std::bit_width(vertices - 1);
+    depth_bits = std::bit_width(static_cast<uint64_t>(stored_depth<Depth>(max_depth)));
+    first_in_one_word = one_word_records && offset_bits + id_bits <= kWordBits;
+    second_in_one_word = one_word_records && 2 * offset_bits + depth_bits <= kWordBits;
+  }
+  static uint64_t mask(int bits) { return bits >= kWordBits ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
+};
+
+// One chunk's two exchanges; kFirstWords and kSecondWords are the words per record of each.
+template <int kFirstWords, int kSecondWords>
 struct OwnerCheck {
   const Distribution& d;
-  const Owners owners;
+  const Owners& owners;
+  const RecordLayout& layout;
   const int64_t* parent;  // owned vertices' parents
   const int32_t* depth;   // owned vertices' depths
   uint64_t* seen;         // owned vertices' tree-edge marks
-  comm::Exchanger to_first, to_second;
+  comm::Exchanger& to_first;
+  comm::Exchanger& to_second;
   int64_t reached_entries = 0;
   BadEdge bad{};
 
   void mark(int64_t k) {
     std::atomic_ref<uint64_t>(seen[k / kBitsPerWord]).fetch_or(uint64_t{1} << (k % kBitsPerWord),
                                                                std::memory_order_relaxed);
+  }
+
+  // The first record's fields: a's owned offset, b.
+  uint64_t first_offset(const uint64_t* record) const {
+    return kFirstWords == 1 ? record[0] >> layout.id_bits : record[0];
+  }
+  int64_t first_other(const uint64_t* record) const {
+    return static_cast<int64_t>(kFirstWords == 1 ? record[0] & RecordLayout::mask(layout.id_bits) : record[1]);
+  }
+  // The second record's fields: b's owned offset, a's owned offset, a's stored depth.
+  uint64_t second_offset(const uint64_t* record) const {
+    return kSecondWords == 1 ? record[0] >> (layout.depth_bits + layout.offset_bits) : record[0] >> kHalfBits;
+  }
+  uint64_t second_other(const uint64_t* record) const {
+    return kSecondWords == 1 ? (record[0] >> layout.depth_bits) & RecordLayout::mask(layout.offset_bits) : record[1];
+  }
+  Depth second_depth(const uint64_t* record) const {
+    return static_cast<Depth>(record[0] & RecordLayout::mask(kSecondWords == 1 ? layout.depth_bits : kHalfBits));
   }
 
   // Collective: one chunk's edges, both exchanges.
@@ -76,8 +125,12 @@ struct OwnerCheck {
         if (a == b) continue;  // self-loops are not edges of the graph
         const Owners::Place at = owners.of(a);
         std::vector<uint64_t>& to = out[at.rank];
-        to.push_back(at.offset);
-        to.push_back(static_cast<uint64_t>(b));
+        if constexpr (kFirstWords == 1) {
+          to.push_back(at.offset << layout.id_bits | static_cast<uint64_t>(b));
+        } else {
+          to.push_back(at.offset);
+          to.push_back(static_cast<uint64_t>(b));
+        }
       }
     }
     comm::PhaseProfile unused;
@@ -92,25 +145,30 @@ struct OwnerCheck {
 #pragma omp parallel reduction(+ : reached)
     {
       std::vector<std::vector<uint64_t>>& out = second[omp_get_thread_num()];
-      const int64_t first_owned = d.owned_begin();
       for (const comm::Exchanger::Piece& piece : pieces) {
         const uint64_t* records = piece.records;
-        const int64_t count = static_cast<int64_t>(piece.count) / kRecordWords;
+        const int64_t count = static_cast<int64_t>(piece.count) / kFirstWords;
 #pragma omp for schedule(static) nowait
         for (int64_t r = 0; r < count; ++r) {
           if (r + kAhead < count) {
-            __builtin_prefetch(depth + records[kRecordWords * (r + kAhead)]);
-            __builtin_prefetch(parent + records[kRecordWords * (r + kAhead)]);
+            const uint64_t ahead = first_offset(records + kFirstWords * (r + kAhead));
+            __builtin_prefetch(depth + ahead);
+            __builtin_prefetch(parent + ahead);
           }
-          const int64_t k = static_cast<int64_t>(records[kRecordWords * r]);
-          const int64_t b = static_cast<int64_t>(records[kRecordWords * r + 1]);
+          const uint64_t* record = records + kFirstWords * r;
+          const uint64_t k = first_offset(record);
+          const int64_t b = first_other(record);
           const Depth da = stored_depth<Depth>(depth[k]);
           reached += da != 0;
-          if (parent[k] == b) mark(k);
+          if (parent[k] == b) mark(static_cast<int64_t>(k));
           const Owners::Place at = owners.of(b);
           std::vector<uint64_t>& to = out[at.rank];
-          to.push_back(at.offset << kOffsetShift | da);
-          to.push_back(static_cast<uint64_t>(first_owned + k));
+          if constexpr (kSecondWords == 1) {
+            to.push_back((at.offset << layout.offset_bits | k) << layout.depth_bits | da);
+          } else {
+            to.push_back(at.offset << kHalfBits | da);
+            to.push_back(k);
+          }
         }
       }
     }
@@ -126,17 +184,19 @@ struct OwnerCheck {
       const int64_t first_owned = d.owned_begin();
       for (const comm::Exchanger::Piece& piece : pieces) {
         const uint64_t* records = piece.records;
-        const int64_t count = static_cast<int64_t>(piece.count) / kRecordWords;
+        const int64_t count = static_cast<int64_t>(piece.count) / kSecondWords;
+        const int64_t first_of_source = owners.first_of_rank(piece.source);
 #pragma omp for schedule(static) nowait
         for (int64_t r = 0; r < count; ++r) {
           if (r + kAhead < count) {
-            __builtin_prefetch(depth + (records[kRecordWords * (r + kAhead)] >> kOffsetShift));
-            __builtin_prefetch(parent + (records[kRecordWords * (r + kAhead)] >> kOffsetShift));
+            const uint64_t ahead = second_offset(records + kSecondWords * (r + kAhead));
+            __builtin_prefetch(depth + ahead);
+            __builtin_prefetch(parent + ahead);
           }
-          const uint64_t head = records[kRecordWords * r];
-          const int64_t k = static_cast<int64_t>(head >> kOffsetShift);
-          const int64_t a = static_cast<int64_t>(records[kRecordWords * r + 1]);
-          const Depth da = static_cast<Depth>(head & kLowHalf), db = stored_depth<Depth>(depth[k]);
+          const uint64_t* record = records + kSecondWords * r;
+          const int64_t k = static_cast<int64_t>(second_offset(record));
+          const int64_t a = first_of_source + static_cast<int64_t>(second_other(record));
+          const Depth da = second_depth(record), db = stored_depth<Depth>(depth[k]);
           if (__builtin_expect(depths_bad(da, db), 0))
             my_bad.consider(a, unstored_depth(da), first_owned + k, unstored_depth(db));
           reached += db != 0;
@@ -150,20 +210,18 @@ struct OwnerCheck {
   }
 };
 
-}  // namespace
-
-EdgeCheck check_by_owners(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
-                          const std::vector<int64_t>& parents, const std::vector<int32_t>& depth,
-                          const EdgeCheckOptions& options, Bitmap& tree_edge_seen) {
+// Collective: the chunks, each through both exchanges.
+template <int kFirstWords, int kSecondWords>
+EdgeCheck check_chunks(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
+                       const std::vector<int64_t>& parents, const std::vector<int32_t>& depth,
+                       const RecordLayout& layout, const EdgeCheckOptions& options, Bitmap& tree_edge_seen) {
   const int nthreads = omp_get_max_threads();
   const comm::AlltoallvFn alltoallv = comm::find_alltoallv("mpi");
-  OwnerCheck check{d,
-                   Owners(d, grid),
-                   parents.data(),
-                   depth.data(),
-                   tree_edge_seen.data(),
-                   comm::Exchanger(grid.world(), nthreads, alltoallv, grid.limits()),
-                   comm::Exchanger(grid.world(), nthreads, alltoallv, grid.limits())};
+  comm::Exchanger to_first(grid.world(), nthreads, alltoallv, grid.limits());
+  comm::Exchanger to_second(grid.world(), nthreads, alltoallv, grid.limits());
+  const Owners owners(d, grid);
+  OwnerCheck<kFirstWords, kSecondWords> check{
+      d, owners, layout, parents.data(), depth.data(), tree_edge_seen.data(), to_first, to_second};
   // Every rank takes part in every chunk's exchanges, so all make as many rounds as the longest share.
   const int64_t chunk = std::max<int64_t>(1, std::min(source.local_count, options.chunk_edges));
   int64_t chunks = (source.local_count + chunk - 1) / chunk;
@@ -182,15 +240,30 @@ EdgeCheck check_by_owners(const EdgeSource& source, const Distribution& d, const
   return result;
 }
 
+}  // namespace
+
+EdgeCheck check_by_owners(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
+                          const std::vector<int64_t>& parents, const std::vector<int32_t>& depth, int32_t max_depth,
+                          const EdgeCheckOptions& options, Bitmap& tree_edge_seen) {
+  const RecordLayout layout(d, max_depth, options.one_word_records);
+  if (layout.first_in_one_word && layout.second_in_one_word)
+    return check_chunks<1, 1>(source, d, grid, parents, depth, layout, options, tree_edge_seen);
+  if (layout.second_in_one_word) return check_chunks<2, 1>(source, d, grid, parents, depth, layout, options, tree_edge_seen);
+  if (layout.first_in_one_word) return check_chunks<1, 2>(source, d, grid, parents, depth, layout, options, tree_edge_seen);
+  return check_chunks<2, 2>(source, d, grid, parents, depth, layout, options, tree_edge_seen);
+}
+
 double owner_queries_bytes(const Distribution& d, int threads) {
   // One chunk of edges read; per exchange, its records in the threads' buckets (grown by doubling:
   // up to twice their size), packed to send and received (about one record per edge of the chunk
   // each, as edges go to owners at random), and the buckets' headers, one per thread and rank.
+  // The records' words as laid out for a tree of at most kNarrowMaxDepth levels.
+  const RecordLayout layout(d, kNarrowMaxDepth, true);
   const double chunk = static_cast<double>(kCheckChunkEdges);
-  const double record = kRecordWords * sizeof(uint64_t);
   const double ranks = static_cast<double>(d.R) * d.C;
-  const double per_exchange = chunk * record * (2 + 1 + 1) + threads * ranks * sizeof(std::vector<uint64_t>);
-  return chunk * sizeof(gen::Edge) + 2 * per_exchange;
+  const double headers = threads * ranks * sizeof(std::vector<uint64_t>);
+  auto exchange = [&](bool one_word) { return chunk * (one_word ? 1 : 2) * sizeof(uint64_t) * (2 + 1 + 1) + headers; };
+  return chunk * sizeof(gen::Edge) + exchange(layout.first_in_one_word) + exchange(layout.second_in_one_word);
 }
 
 }  // namespace g500::edge_check

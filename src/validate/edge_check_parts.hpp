@@ -87,7 +87,7 @@ struct BadEdge {
 // The two ways (edge_check.hpp). Each fills tree_edge_seen (owned vertices, by owned offset),
 // the reached entries and this rank's lowest failing edge.
 EdgeCheck check_by_owners(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
-                          const std::vector<int64_t>& parents, const std::vector<int32_t>& depth,
+                          const std::vector<int64_t>& parents, const std::vector<int32_t>& depth, int32_t max_depth,
                           const EdgeCheckOptions& options, Bitmap& tree_edge_seen);
 EdgeCheck check_replicated(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
                            const std::vector<int64_t>& parents, const std::vector<int32_t>& depth, bool narrow,

@@ -4,7 +4,8 @@
 // SCALE 8 and 11, each with a correct BFS tree and two corrupted ones (a leaf left unreached:
 // failing edges; a leaf hung from a vertex one level up that is not its neighbour: a missing
 // mark), on the default grid, its transpose (3x2 and 2x3 on 6 ranks), one grid row and one grid
-// column, with both vertex layouts, in one chunk and in many small ones.
+// column, with both vertex layouts, in one chunk and in many small ones, the owner queries'
+// records in one word and in two.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -126,16 +127,19 @@ class EdgeCheckWays : public ::testing::TestWithParam<Param> {
     constexpr int64_t kSmallChunk = 333;  // several chunks per rank, shares of different lengths
     struct Variant {
       EdgeCheckWay way;
-      bool narrow;  // only the replicated way stores 8-bit depths
+      bool narrow;    // only the replicated way stores 8-bit depths
+      bool one_word;  // only the owner queries pack their records (these graphs fit one word)
     };
-    for (Variant variant : {Variant{EdgeCheckWay::kOwnerQueries, true}, Variant{EdgeCheckWay::kReplicated, true},
-                            Variant{EdgeCheckWay::kReplicated, false}})
+    for (Variant variant : {Variant{EdgeCheckWay::kOwnerQueries, true, true},
+                            Variant{EdgeCheckWay::kOwnerQueries, true, false},
+                            Variant{EdgeCheckWay::kReplicated, true, true}, Variant{EdgeCheckWay::kReplicated, false, true}})
       for (int64_t chunk : {kCheckChunkEdges, kSmallChunk}) {
         SCOPED_TRACE(::testing::Message() << "way " << static_cast<int>(variant.way) << " narrow " << variant.narrow
-                                          << " chunk " << chunk);
+                                          << " one word " << variant.one_word << " chunk " << chunk);
         Bitmap seen(d.block);
-        const EdgeCheck got = check_input_edges(testing::input_edges(*built_), d, *built_->grid, parents_, depth, max_depth,
-                                                EdgeCheckOptions{variant.narrow, chunk, variant.way}, seen);
+        const EdgeCheck got =
+            check_input_edges(testing::input_edges(*built_), d, *built_->grid, parents_, depth, max_depth,
+                              EdgeCheckOptions{variant.narrow, chunk, variant.way, variant.one_word}, seen);
         int64_t entries = got.reached_entries;
         MPI_Allreduce(MPI_IN_PLACE, &entries, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
         EXPECT_EQ(entries, expected.reached_entries);
