@@ -40,7 +40,7 @@ EdgeCheck check_input_edges(const EdgeSource& source, const Distribution& d, con
   EdgeCheck result =
       replicated_way(d, options.way, grid.world())
           ? edge_check::check_replicated(source, d, grid, parents, depth, narrow, options, tree_edge_seen)
-          : edge_check::check_by_owners(source, d, grid, parents, depth, max_depth, options, tree_edge_seen);
+          : edge_check::check_by_owners(source, d, grid, parents, depth, max_depth, narrow, options, tree_edge_seen);
   keep_lowest_bad_edge(result, grid.world());
   return result;
 }

@@ -4,7 +4,10 @@
 // b's owner, which compares the depths and marks b's tree edge when a is b's parent. Every vertex's
 // state is read where it is kept, so a process holds one chunk of edges and the two exchanges'
 // buffers (8 or 16 bytes per edge each way) and nothing indexed by the row or column set: the
-// way for large grids, where every rank holding every vertex's depth would not fit.
+// way for large grids, where every rank holding every vertex's depth would not fit. The owners
+// read the owned vertices' words (depth and parent fingerprint, edge_check_parts.hpp: 2 bytes
+// per vertex for shallow trees, a quarter of the depths and parents they stand for, so more of
+// them stay in cache) and the parent itself only when the fingerprint matches.
 #include <omp.h>
 
 #include <bit>
@@ -16,7 +19,7 @@
 namespace g500::edge_check {
 namespace {
 
-using Depth = uint32_t;  // stored depths (edge_check_parts.hpp): 0 unreached, depth + 2 reached
+using Depth = uint32_t;  // stored depths as records carry them (edge_check_parts.hpp): 0 unreached, depth + 2 reached
 
 // Records looked ahead of the one answered: their owned vertex's depth and parent are read at random.
 constexpr int64_t kAhead = 16;
@@ -76,14 +79,16 @@ struct RecordLayout {
   static uint64_t mask(int bits) { return bits >= kWordBits ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
 };
 
-// One chunk's two exchanges; kFirstWords and kSecondWords are the words per record of each.
-template <int kFirstWords, int kSecondWords>
+// One chunk's two exchanges; kFirstWords and kSecondWords are the words per record of each,
+// Rows the owned vertices' words (NarrowRows or WideRows).
+template <class Rows, int kFirstWords, int kSecondWords>
 struct OwnerCheck {
+  using Row = typename Rows::Row;
   const Distribution& d;
   const Owners& owners;
   const RecordLayout& layout;
   const int64_t* parent;  // owned vertices' parents
-  const int32_t* depth;   // owned vertices' depths
+  const Row* word;        // owned vertices' words
   uint64_t* seen;         // owned vertices' tree-edge marks
   comm::Exchanger& to_first;
   comm::Exchanger& to_second;
@@ -150,17 +155,14 @@ struct OwnerCheck {
         const int64_t count = static_cast<int64_t>(piece.count) / kFirstWords;
 #pragma omp for schedule(static) nowait
         for (int64_t r = 0; r < count; ++r) {
-          if (r + kAhead < count) {
-            const uint64_t ahead = first_offset(records + kFirstWords * (r + kAhead));
-            __builtin_prefetch(depth + ahead);
-            __builtin_prefetch(parent + ahead);
-          }
+          if (r + kAhead < count) __builtin_prefetch(word + first_offset(records + kFirstWords * (r + kAhead)));
           const uint64_t* record = records + kFirstWords * r;
           const uint64_t k = first_offset(record);
           const int64_t b = first_other(record);
-          const Depth da = stored_depth<Depth>(depth[k]);
+          const Row wa = word[k];
+          const Depth da = Rows::depth(wa);
           reached += da != 0;
-          if (parent[k] == b) mark(static_cast<int64_t>(k));
+          if (Rows::parent_may_be(wa, static_cast<uint64_t>(b)) && parent[k] == b) mark(static_cast<int64_t>(k));
           const Owners::Place at = owners.of(b);
           std::vector<uint64_t>& to = out[at.rank];
           if constexpr (kSecondWords == 1) {
@@ -188,19 +190,16 @@ struct OwnerCheck {
         const int64_t first_of_source = owners.first_of_rank(piece.source);
 #pragma omp for schedule(static) nowait
         for (int64_t r = 0; r < count; ++r) {
-          if (r + kAhead < count) {
-            const uint64_t ahead = second_offset(records + kSecondWords * (r + kAhead));
-            __builtin_prefetch(depth + ahead);
-            __builtin_prefetch(parent + ahead);
-          }
+          if (r + kAhead < count) __builtin_prefetch(word + second_offset(records + kSecondWords * (r + kAhead)));
           const uint64_t* record = records + kSecondWords * r;
           const int64_t k = static_cast<int64_t>(second_offset(record));
           const int64_t a = first_of_source + static_cast<int64_t>(second_other(record));
-          const Depth da = second_depth(record), db = stored_depth<Depth>(depth[k]);
+          const Row wb = word[k];
+          const Depth da = second_depth(record), db = Rows::depth(wb);
           if (__builtin_expect(depths_bad(da, db), 0))
             my_bad.consider(a, unstored_depth(da), first_owned + k, unstored_depth(db));
           reached += db != 0;
-          if (parent[k] == a) mark(k);
+          if (Rows::parent_may_be(wb, static_cast<uint64_t>(a)) && parent[k] == a) mark(k);
         }
       }
 #pragma omp critical
@@ -211,17 +210,20 @@ struct OwnerCheck {
 };
 
 // Collective: the chunks, each through both exchanges.
-template <int kFirstWords, int kSecondWords>
+template <class Rows, int kFirstWords, int kSecondWords>
 EdgeCheck check_chunks(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
                        const std::vector<int64_t>& parents, const std::vector<int32_t>& depth,
                        const RecordLayout& layout, const EdgeCheckOptions& options, Bitmap& tree_edge_seen) {
+  std::vector<typename Rows::Row> word(d.block);
+#pragma omp parallel for schedule(static)
+  for (int64_t k = 0; k < d.block; ++k) word[k] = Rows::word(depth[k], static_cast<uint64_t>(parents[k]));
   const int nthreads = omp_get_max_threads();
   const comm::AlltoallvFn alltoallv = comm::find_alltoallv("mpi");
   comm::Exchanger to_first(grid.world(), nthreads, alltoallv, grid.limits());
   comm::Exchanger to_second(grid.world(), nthreads, alltoallv, grid.limits());
   const Owners owners(d, grid);
-  OwnerCheck<kFirstWords, kSecondWords> check{
-      d, owners, layout, parents.data(), depth.data(), tree_edge_seen.data(), to_first, to_second};
+  OwnerCheck<Rows, kFirstWords, kSecondWords> check{
+      d, owners, layout, parents.data(), word.data(), tree_edge_seen.data(), to_first, to_second};
   // Every rank takes part in every chunk's exchanges, so all make as many rounds as the longest share.
   const int64_t chunk = std::max<int64_t>(1, std::min(source.local_count, options.chunk_edges));
   int64_t chunks = (source.local_count + chunk - 1) / chunk;
@@ -240,30 +242,40 @@ EdgeCheck check_chunks(const EdgeSource& source, const Distribution& d, const Pr
   return result;
 }
 
+template <class Rows>
+EdgeCheck check_with_rows(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
+                          const std::vector<int64_t>& parents, const std::vector<int32_t>& depth,
+                          const RecordLayout& layout, const EdgeCheckOptions& options, Bitmap& seen) {
+  if (layout.first_in_one_word && layout.second_in_one_word)
+    return check_chunks<Rows, 1, 1>(source, d, grid, parents, depth, layout, options, seen);
+  if (layout.second_in_one_word) return check_chunks<Rows, 2, 1>(source, d, grid, parents, depth, layout, options, seen);
+  if (layout.first_in_one_word) return check_chunks<Rows, 1, 2>(source, d, grid, parents, depth, layout, options, seen);
+  return check_chunks<Rows, 2, 2>(source, d, grid, parents, depth, layout, options, seen);
+}
+
 }  // namespace
 
 EdgeCheck check_by_owners(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
                           const std::vector<int64_t>& parents, const std::vector<int32_t>& depth, int32_t max_depth,
-                          const EdgeCheckOptions& options, Bitmap& tree_edge_seen) {
+                          bool narrow, const EdgeCheckOptions& options, Bitmap& tree_edge_seen) {
   const RecordLayout layout(d, max_depth, options.one_word_records);
-  if (layout.first_in_one_word && layout.second_in_one_word)
-    return check_chunks<1, 1>(source, d, grid, parents, depth, layout, options, tree_edge_seen);
-  if (layout.second_in_one_word) return check_chunks<2, 1>(source, d, grid, parents, depth, layout, options, tree_edge_seen);
-  if (layout.first_in_one_word) return check_chunks<1, 2>(source, d, grid, parents, depth, layout, options, tree_edge_seen);
-  return check_chunks<2, 2>(source, d, grid, parents, depth, layout, options, tree_edge_seen);
+  if (narrow) return check_with_rows<NarrowRows>(source, d, grid, parents, depth, layout, options, tree_edge_seen);
+  return check_with_rows<WideRows>(source, d, grid, parents, depth, layout, options, tree_edge_seen);
 }
 
 double owner_queries_bytes(const Distribution& d, int threads) {
   // One chunk of edges read; per exchange, its records in the threads' buckets (grown by doubling:
   // up to twice their size), packed to send and received (about one record per edge of the chunk
   // each, as edges go to owners at random), and the buckets' headers, one per thread and rank.
-  // The records' words as laid out for a tree of at most kNarrowMaxDepth levels.
+  // The records' words as laid out for a tree of at most kNarrowMaxDepth levels, and the owned
+  // vertices' 2-byte words.
   const RecordLayout layout(d, kNarrowMaxDepth, true);
   const double chunk = static_cast<double>(kCheckChunkEdges);
   const double ranks = static_cast<double>(d.R) * d.C;
   const double headers = threads * ranks * sizeof(std::vector<uint64_t>);
   auto exchange = [&](bool one_word) { return chunk * (one_word ? 1 : 2) * sizeof(uint64_t) * (2 + 1 + 1) + headers; };
-  return chunk * sizeof(gen::Edge) + exchange(layout.first_in_one_word) + exchange(layout.second_in_one_word);
+  return static_cast<double>(d.block) * sizeof(NarrowRows::Row) + chunk * sizeof(gen::Edge) +
+         exchange(layout.first_in_one_word) + exchange(layout.second_in_one_word);
 }
 
 }  // namespace g500::edge_check

@@ -1,6 +1,6 @@
 // The pieces the two ways of checking the input edges share (validate/edge_check.hpp): how depths
-// are stored and compared, what a vertex holds for the replicated check, and the lowest failing
-// edge. Internal to validate/.
+// are stored and compared, what a vertex holds for the check (its depth and its parent's
+// fingerprint in one word), and the lowest failing edge. Internal to validate/.
 #pragma once
 #include <omp.h>
 
@@ -57,6 +57,8 @@ struct NarrowRows {
   static bool candidate(Row row_v, Depth du, uint64_t u) {
     return row_v == static_cast<Row>(static_cast<Depth>(du + 1) | (u & 0xffU) << 8);
   }
+  // Whether u may be the parent of a vertex with this word (its fingerprint matches).
+  static bool parent_may_be(Row r, uint64_t u) { return (r >> 8) == (u & 0xffU); }
 };
 struct WideRows {
   using Depth = uint32_t;
@@ -65,6 +67,7 @@ struct WideRows {
   static Row with_fingerprint(Row r, uint64_t) { return r; }
   static Row word(int32_t depth, uint64_t) { return stored_depth<Depth>(depth); }
   static bool candidate(Row row_v, Depth du, uint64_t) { return one_level_up(du, row_v); }  // every entry one level up
+  static bool parent_may_be(Row, uint64_t) { return true; }
 };
 
 // The failing edge with the lowest (lower id, higher id) in global ids, with those vertices'
@@ -88,7 +91,7 @@ struct BadEdge {
 // the reached entries and this rank's lowest failing edge.
 EdgeCheck check_by_owners(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
                           const std::vector<int64_t>& parents, const std::vector<int32_t>& depth, int32_t max_depth,
-                          const EdgeCheckOptions& options, Bitmap& tree_edge_seen);
+                          bool narrow, const EdgeCheckOptions& options, Bitmap& tree_edge_seen);
 EdgeCheck check_replicated(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
                            const std::vector<int64_t>& parents, const std::vector<int32_t>& depth, bool narrow,
                            const EdgeCheckOptions& options, Bitmap& tree_edge_seen);

@@ -127,11 +127,11 @@ class EdgeCheckWays : public ::testing::TestWithParam<Param> {
     constexpr int64_t kSmallChunk = 333;  // several chunks per rank, shares of different lengths
     struct Variant {
       EdgeCheckWay way;
-      bool narrow;    // only the replicated way stores 8-bit depths
+      bool narrow;    // 8-bit depths with parent fingerprints, or 32-bit depths
       bool one_word;  // only the owner queries pack their records (these graphs fit one word)
     };
     for (Variant variant : {Variant{EdgeCheckWay::kOwnerQueries, true, true},
-                            Variant{EdgeCheckWay::kOwnerQueries, true, false},
+                            Variant{EdgeCheckWay::kOwnerQueries, false, false},
                             Variant{EdgeCheckWay::kReplicated, true, true}, Variant{EdgeCheckWay::kReplicated, false, true}})
       for (int64_t chunk : {kCheckChunkEdges, kSmallChunk}) {
         SCOPED_TRACE(::testing::Message() << "way " << static_cast<int>(variant.way) << " narrow " << variant.narrow
