@@ -11,9 +11,9 @@
 // Two ways, the one that needs less memory taken:
 //  - owner queries (validate/edge_check_owners.cpp): each edge goes to the owner of one endpoint,
 //    which adds that endpoint's depth and forwards it to the owner of the other, which compares
-//    them; each owner marks its own vertex's tree edge. A process holds one chunk of edges and
-//    the two exchanges' buffers (80 to 140 MiB) and nothing per vertex beyond its own: for large
-//    graphs and grids;
+//    them; each owner marks its own vertex's tree edge. A process holds one chunk of edges, the
+//    two exchanges' buffers (some 100 MiB; 180 when records take two words) and 2 bytes per
+//    owned vertex, nothing indexed by the row or column set: for large graphs and grids;
 //  - replicated (validate/edge_check_replicated.cpp): every rank holds every vertex's depth and
 //    parent fingerprint (2 bytes per vertex of the graph) and checks the edges it reads where it
 //    reads them; the likely tree edges go to their owners. On few ranks and graphs of up to some
@@ -34,8 +34,8 @@ namespace g500 {
 // The deepest tree whose depths the check stores in 8 bits: depth + 2 <= 254 (see
 // validate/edge_check_parts.hpp).
 inline constexpr int32_t kNarrowMaxDepth = 252;
-// Input edges per chunk of the check: the chunk buffers (16 bytes per edge read, and up to 128
-// per edge for the owner queries' exchanges) stay within some 150 MiB.
+// Input edges per chunk of the check: the chunk buffers (16 bytes per edge read, and 80 to 160
+// per edge for the owner queries' exchanges) stay within some 180 MiB.
 inline constexpr int64_t kCheckChunkEdges = int64_t{1} << 20;
 
 enum class EdgeCheckWay { kFewerBytes, kOwnerQueries, kReplicated };  // the last two for tests
