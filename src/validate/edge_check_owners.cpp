@@ -10,6 +10,7 @@
 // them stay in cache) and the parent itself only when the fingerprint matches.
 #include <omp.h>
 
+#include <atomic>
 #include <bit>
 
 #include "comm/exchange.hpp"

@@ -2,10 +2,7 @@
 // are stored and compared, what a vertex holds for the check (its depth and its parent's
 // fingerprint in one word), and the lowest failing edge. Internal to validate/.
 #pragma once
-#include <omp.h>
-
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <vector>

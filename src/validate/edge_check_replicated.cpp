@@ -9,6 +9,8 @@
 // than the owner queries' exchange buffers (edge_check.cpp).
 #include <omp.h>
 
+#include <atomic>
+
 #include "comm/exchange.hpp"
 #include "comm/large_count.hpp"
 #include "util/fast_divisor.hpp"
