@@ -34,7 +34,6 @@ BfsMemoryEstimate estimate_bfs_memory(const GraphShape& shape, const Distributio
   const GraphMemory graph =
       plan_graph_memory(shape, d, options, choose_slabs(shape, d, options, node_bytes_per_rank, threads), threads);
   const double entries = 2.0 * static_cast<double>(shape.nedges) / (static_cast<double>(d.R) * d.C);
-  const double rows = static_cast<double>(d.row_set_size());
   const double owned = static_cast<double>(d.block);
   // Top-down runs while the frontier's edges are below 1/alpha of the unvisited ones, so one
   // level's candidates (sent and received, 8 bytes each) stay below about 2/14 of the entries.
@@ -44,11 +43,11 @@ BfsMemoryEstimate estimate_bfs_memory(const GraphShape& shape, const Distributio
   const double peers = d.yoo() ? d.R : static_cast<double>(d.R) * d.C;
   const double exchange = entries * sizeof(uint64_t) * kTopDownShare * (peers - 1) / peers;
   const double search = owned * sizeof(int64_t);  // the parents (kernel 1 made the degree tables)
-  // Validation: the walk of the tree depths, then the input edge check beside the depths, the
-  // tree-edge marks of the row set and the owned vertices (validate/validate_bfs.hpp).
-  const double marks = (rows + owned) / 8;
+  // Validation: the walk of the tree depths, then the input edge check beside the depths and the
+  // owned vertices' tree-edge marks (validate/validate_bfs.hpp).
+  const double marks = owned / 8;
   const double validation = std::max(tree_depths_bytes(d, d.R * d.C),
-                                     owned * sizeof(int32_t) + input_edge_check_bytes(d) + marks);
+                                     owned * sizeof(int32_t) + input_edge_check_bytes(d, threads) + marks);
   return BfsMemoryEstimate{kRuntimeBytesPerRank + graph.kernel1_peak(),
                            kRuntimeBytesPerRank + graph.graph + exchange + search + validation};
 }

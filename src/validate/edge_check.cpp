@@ -3,6 +3,7 @@
 #include "validate/edge_check.hpp"
 
 #include <mpi.h>
+#include <omp.h>
 
 #include <limits>
 
@@ -11,9 +12,12 @@
 namespace g500 {
 namespace {
 
-bool replicated_way(const Distribution& d, EdgeCheckWay way) {
+// Collective: every rank must take the same way, even one started with another thread count.
+bool replicated_way(const Distribution& d, EdgeCheckWay way, MPI_Comm comm) {
   if (way != EdgeCheckWay::kFewerBytes) return way == EdgeCheckWay::kReplicated;
-  return edge_check::replicated_bytes(d) <= edge_check::routed_bytes(d);
+  int replicated = edge_check::replicated_bytes(d) <= edge_check::owner_queries_bytes(d, omp_get_max_threads());
+  MPI_Allreduce(MPI_IN_PLACE, &replicated, 1, MPI_INT, MPI_LAND, comm);
+  return replicated != 0;
 }
 
 // Collective: keeps the failing edge only where it is the lowest of all ranks' (by lower id, then
@@ -34,15 +38,15 @@ EdgeCheck check_input_edges(const EdgeSource& source, const Distribution& d, con
                             const EdgeCheckOptions& options, Bitmap& tree_edge_seen) {
   const bool narrow = options.narrow_depths && max_depth <= kNarrowMaxDepth;
   EdgeCheck result =
-      replicated_way(d, options.way)
+      replicated_way(d, options.way, grid.world())
           ? edge_check::check_replicated(source, d, grid, parents, depth, narrow, options, tree_edge_seen)
-          : edge_check::check_routed(source, d, grid, parents, depth, narrow, options, tree_edge_seen);
+          : edge_check::check_by_owners(source, d, grid, parents, depth, max_depth, narrow, options, tree_edge_seen);
   keep_lowest_bad_edge(result, grid.world());
   return result;
 }
 
-double input_edge_check_bytes(const Distribution& d) {
-  return std::min(edge_check::replicated_bytes(d), edge_check::routed_bytes(d));
+double input_edge_check_bytes(const Distribution& d, int threads) {
+  return std::min(edge_check::replicated_bytes(d), edge_check::owner_queries_bytes(d, threads));
 }
 
 }  // namespace g500

@@ -2,23 +2,24 @@
 // not on the graph kernel 1 built from them: a defect of kernel 1 (an edge lost, moved or
 // invented) must not make a wrong search result look right. Each rank reads its share of the
 // input edges again from the source kernel 1 read (graph/edge_source.hpp), chunk by chunk, and
-// checks every edge in both directions (v, u):
-//  - rule 3: the depths of v and u differ by at most one, or both are unreached;
-//  - rule 4: when u is v's parent, v's tree edge is an input edge (marked per row, then OR-ed
-//    along the grid row onto v's owner by the caller);
-// and counts the directions whose row vertex is reached: the TEPS edge count, twice.
+// checks every edge {a, b}:
+//  - rule 3: the depths of a and b differ by at most one, or both are unreached;
+//  - rule 4: when one endpoint is the other's parent, that vertex's tree edge is an input edge
+//    (marked on the vertex's owner);
+// and counts the endpoints that are reached: the TEPS edge count, twice.
 //
 // Two ways, the one that needs less memory taken:
-//  - routed (validate/edge_check_routed.cpp): the edges are routed to the processes that store
-//    them exactly as kernel 1 routes them (graph/edge_router.hpp), and each process checks its
-//    entries against the gathered values of its row and column sets: about 3 bytes per row and
-//    column set vertex, plus one chunk's routing buffers (some 70 MiB); for large grids;
+//  - owner queries (validate/edge_check_owners.cpp): each edge goes to the owner of one endpoint,
+//    which adds that endpoint's depth and forwards it to the owner of the other, which compares
+//    them; each owner marks its own vertex's tree edge. A process holds one chunk of edges, the
+//    two exchanges' buffers (some 100 MiB; 180 when records take two words) and 2 bytes per
+//    owned vertex, nothing indexed by the row or column set: for large graphs and grids;
 //  - replicated (validate/edge_check_replicated.cpp): every rank holds every vertex's depth and
 //    parent fingerprint (2 bytes per vertex of the graph) and checks the edges it reads where it
-//    reads them, with no routing; the likely tree edges go to their owners. On few ranks this is
-//    both smaller and several times faster; on one process it is the only sensible way.
-// Both read a row's depth and its parent's fingerprint from one 16-bit word, and a failing edge
-// is reported as the lowest over all ranks, so the message does not depend on the way.
+//    reads them; the likely tree edges go to their owners. On few ranks and graphs of up to some
+//    2^25 vertices this is both smaller and several times faster.
+// A failing edge is reported as the lowest over all ranks, so the message does not depend on the
+// way.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -33,16 +34,17 @@ namespace g500 {
 // The deepest tree whose depths the check stores in 8 bits: depth + 2 <= 254 (see
 // validate/edge_check_parts.hpp).
 inline constexpr int32_t kNarrowMaxDepth = 252;
-// Input edges per chunk of the check: the chunk buffers (16 bytes per edge read, and 56 per edge
-// for its routed entries) stay a few tens of MiB.
+// Input edges per chunk of the check: the chunk buffers (16 bytes per edge read, and 80 to 160
+// per edge for the owner queries' exchanges) stay within some 180 MiB.
 inline constexpr int64_t kCheckChunkEdges = int64_t{1} << 20;
 
-enum class EdgeCheckWay { kFewerBytes, kRouted, kReplicated };  // the last two for tests
+enum class EdgeCheckWay { kFewerBytes, kOwnerQueries, kReplicated };  // the last two for tests
 
 struct EdgeCheckOptions {
   bool narrow_depths = true;  // 8-bit depths when the tree is at most kNarrowMaxDepth deep
   int64_t chunk_edges = kCheckChunkEdges;
   EdgeCheckWay way = EdgeCheckWay::kFewerBytes;
+  bool one_word_records = true;  // owner queries: 64-bit records when their fields fit (tests: two words)
 };
 
 struct EdgeCheck {
@@ -54,14 +56,15 @@ struct EdgeCheck {
 };
 
 // Collective. `depth` and `parents` hold the owned vertices' depths and parents (original
-// offsets); max_depth is the deepest over all ranks. Sets in tree_edge_seen (row set, original
-// row-local ids) the rows whose parent is among their input neighbours here.
+// offsets); max_depth is the deepest over all ranks. Sets in tree_edge_seen (B bits, one per
+// owned vertex) the owned vertices whose parent is among their input neighbours.
 EdgeCheck check_input_edges(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
                             const std::vector<int64_t>& parents, const std::vector<int32_t>& depth, int32_t max_depth,
                             const EdgeCheckOptions& options, Bitmap& tree_edge_seen);
 
 // The bytes check_input_edges allocates on one process at its peak (narrow depths, default
-// chunks), beside `depth` and the seen bitmap: for the memory estimate of a run.
-double input_edge_check_bytes(const Distribution& d);
+// chunks, `threads` OpenMP threads), beside `depth` and the seen bitmap: for the memory estimate
+// of a run.
+double input_edge_check_bytes(const Distribution& d, int threads);
 
 }  // namespace g500

@@ -1,11 +1,8 @@
 // The pieces the two ways of checking the input edges share (validate/edge_check.hpp): how depths
-// are stored and compared, what a row or vertex holds for the check, the tree-edge candidates,
-// and the lowest failing edge. Internal to validate/.
+// are stored and compared, what a vertex holds for the check (its depth and its parent's
+// fingerprint in one word), and the lowest failing edge. Internal to validate/.
 #pragma once
-#include <omp.h>
-
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -57,6 +54,8 @@ struct NarrowRows {
   static bool candidate(Row row_v, Depth du, uint64_t u) {
     return row_v == static_cast<Row>(static_cast<Depth>(du + 1) | (u & 0xffU) << 8);
   }
+  // Whether u may be the parent of a vertex with this word (its fingerprint matches).
+  static bool parent_may_be(Row r, uint64_t u) { return (r >> 8) == (u & 0xffU); }
 };
 struct WideRows {
   using Depth = uint32_t;
@@ -65,6 +64,7 @@ struct WideRows {
   static Row with_fingerprint(Row r, uint64_t) { return r; }
   static Row word(int32_t depth, uint64_t) { return stored_depth<Depth>(depth); }
   static bool candidate(Row row_v, Depth du, uint64_t) { return one_level_up(du, row_v); }  // every entry one level up
+  static bool parent_may_be(Row, uint64_t) { return true; }
 };
 
 // The failing edge with the lowest (lower id, higher id) in global ids, with those vertices'
@@ -84,47 +84,16 @@ struct BadEdge {
   }
 };
 
-// Entries (v << 32 | u) that may be v's tree edge, found by one thread in its share of a chunk;
-// the thread then reads their targets in order, prefetching ahead, and marks the rows whose
-// target is u: a random read of the target at every candidate would wait for memory each time
-// (measured at SCALE 22: that wait cost as much as the rest of the check). Reused from chunk to
-// chunk.
-class Candidates {
- public:
-  Candidates() : per_thread_(omp_get_max_threads()) {}
-  std::vector<uint64_t>& mine() { return per_thread_[omp_get_thread_num()]; }
-  // Each thread on its own list, in the parallel region that filled it. `row_of(v)` is the bit
-  // to mark for v.
-  template <typename Target, class RowOf>
-  static void resolve(std::vector<uint64_t>& list, const Target* target, uint64_t* seen, RowOf row_of) {
-    constexpr int64_t kAhead = 16;
-    const int64_t n = static_cast<int64_t>(list.size());
-    for (int64_t i = 0; i < n; ++i) {
-      if (i + kAhead < n) __builtin_prefetch(target + (list[i + kAhead] >> 32));
-      const uint64_t v = list[i] >> 32, u = list[i] & 0xffffffffU;
-      if (static_cast<int64_t>(target[v]) == static_cast<int64_t>(u)) {
-        const int64_t bit = row_of(v);
-        std::atomic_ref<uint64_t>(seen[bit / kBitsPerWord]).fetch_or(uint64_t{1} << (bit % kBitsPerWord),
-                                                                     std::memory_order_relaxed);
-      }
-    }
-    list.clear();
-  }
-
- private:
-  std::vector<std::vector<uint64_t>> per_thread_;
-};
-
-// The two ways (edge_check.hpp). Each fills tree_edge_seen (row set, original row-local ids),
+// The two ways (edge_check.hpp). Each fills tree_edge_seen (owned vertices, by owned offset),
 // the reached entries and this rank's lowest failing edge.
-EdgeCheck check_routed(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
-                       const std::vector<int64_t>& parents, const std::vector<int32_t>& depth, bool narrow,
-                       const EdgeCheckOptions& options, Bitmap& tree_edge_seen);
+EdgeCheck check_by_owners(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
+                          const std::vector<int64_t>& parents, const std::vector<int32_t>& depth, int32_t max_depth,
+                          bool narrow, const EdgeCheckOptions& options, Bitmap& tree_edge_seen);
 EdgeCheck check_replicated(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
                            const std::vector<int64_t>& parents, const std::vector<int32_t>& depth, bool narrow,
                            const EdgeCheckOptions& options, Bitmap& tree_edge_seen);
-// Their peak bytes on one process (narrow words, default chunks).
-double routed_bytes(const Distribution& d);
+// Their peak bytes on one process (narrow words, default chunks, `threads` OpenMP threads).
+double owner_queries_bytes(const Distribution& d, int threads);
 double replicated_bytes(const Distribution& d);
 
 // Sets the result's failing edge from `bad`.

@@ -6,8 +6,10 @@
 // vertex, which compares it with the parent; on one process the parents are at hand.
 // Memory: two bytes per vertex of the graph on every rank (P * 2 bytes per owned vertex on P
 // ranks), one chunk of edges and its candidates. The check takes this way while that is less
-// than the routed way's row and column arrays and routing buffers (edge_check.cpp).
+// than the owner queries' exchange buffers (edge_check.cpp).
 #include <omp.h>
+
+#include <atomic>
 
 #include "comm/exchange.hpp"
 #include "comm/large_count.hpp"
@@ -46,6 +48,33 @@ class WordIndex {
   std::vector<int64_t> base_;  // per block
 };
 
+// Entries (v << 32 | u) that may be v's tree edge on one process, found by one thread in its
+// share of a chunk; the thread then reads their parents in order, prefetching ahead, and marks
+// the vertices whose parent is u: a random read of the parent at every candidate would wait for
+// memory each time (measured at SCALE 22: that wait cost as much as the rest of the check).
+// Reused from chunk to chunk.
+class Candidates {
+ public:
+  Candidates() : per_thread_(omp_get_max_threads()) {}
+  std::vector<uint64_t>& mine() { return per_thread_[omp_get_thread_num()]; }
+  // Each thread on its own list, in the parallel region that filled it.
+  static void resolve(std::vector<uint64_t>& list, const int64_t* parent, uint64_t* seen) {
+    constexpr int64_t kAhead = 16;
+    const int64_t n = static_cast<int64_t>(list.size());
+    for (int64_t i = 0; i < n; ++i) {
+      if (i + kAhead < n) __builtin_prefetch(parent + (list[i + kAhead] >> 32));
+      const uint64_t v = list[i] >> 32, u = list[i] & 0xffffffffU;
+      if (parent[v] == static_cast<int64_t>(u))
+        std::atomic_ref<uint64_t>(seen[v / kBitsPerWord]).fetch_or(uint64_t{1} << (v % kBitsPerWord),
+                                                                   std::memory_order_relaxed);
+    }
+    list.clear();
+  }
+
+ private:
+  std::vector<std::vector<uint64_t>> per_thread_;
+};
+
 // The check of one chunk of edges. Candidates (a's tree edge may be b) are kept per thread: on
 // one process resolved against the parents at once (ids are offsets there), else as two records
 // (a's owned offset, b) in a bucket for a's owner.
@@ -57,7 +86,7 @@ struct PairCheck {
   const WordIndex& index;
   const Row* word;
   const int64_t* parent;  // owned vertices' parents
-  uint64_t* seen;         // the row set's tree-edge marks
+  uint64_t* seen;         // the owned vertices' tree-edge marks
   bool one_process;
   Candidates candidates{};
   comm::ThreadBuckets buckets{};
@@ -65,7 +94,7 @@ struct PairCheck {
   BadEdge bad{};
 
   void operator()(const gen::Edge* edges, int64_t n) {
-    constexpr int64_t kAhead = 16;  // two reads per edge: as many lines in flight as the routed check
+    constexpr int64_t kAhead = 16;  // two reads per edge: some 32 lines in flight
     int64_t reached = 0;
 #pragma omp parallel reduction(+ : reached)
     {
@@ -98,30 +127,28 @@ struct PairCheck {
         if (__builtin_expect(Rows::candidate(wa, db, static_cast<uint64_t>(b)), 0)) keep(a, b);
         if (__builtin_expect(Rows::candidate(wb, da, static_cast<uint64_t>(a)), 0)) keep(b, a);
       }
-      if (one_process) Candidates::resolve(mine, parent, seen, [](uint64_t v) { return static_cast<int64_t>(v); });
+      if (one_process) Candidates::resolve(mine, parent, seen);
 #pragma omp critical
       bad.merge(my_bad);
     }
     reached_entries += reached;
   }
 
-  // Collective over the world (several processes): the candidates go to their row vertex's owner,
-  // which marks the row (its own block's position d.col in the row set) when the parent matches.
+  // Collective over the world (several processes): the candidates go to their vertex's owner,
+  // which marks the vertex when the parent matches.
   void deliver(const ProcessGrid& grid) {
     comm::PhaseProfile unused;
     const comm::Received in = comm::exchange(buckets, grid.world(), comm::find_alltoallv("mpi"), unused, grid.limits());
     comm::clear_thread_buckets(buckets);
     const int64_t pairs = static_cast<int64_t>(in.records.size()) / 2;
-    const int64_t row_base = static_cast<int64_t>(d.col) * d.block;
     constexpr int64_t kAhead = 16;
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < pairs; ++i) {
       if (i + kAhead < pairs) __builtin_prefetch(parent + in.records[2 * (i + kAhead)]);
       const int64_t k = static_cast<int64_t>(in.records[2 * i]);
       if (parent[k] == static_cast<int64_t>(in.records[2 * i + 1])) {
-        const int64_t bit = row_base + k;
-        std::atomic_ref<uint64_t>(seen[bit / kBitsPerWord]).fetch_or(uint64_t{1} << (bit % kBitsPerWord),
-                                                                     std::memory_order_relaxed);
+        std::atomic_ref<uint64_t>(seen[k / kBitsPerWord]).fetch_or(uint64_t{1} << (k % kBitsPerWord),
+                                                                   std::memory_order_relaxed);
       }
     }
   }

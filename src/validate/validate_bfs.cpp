@@ -1,7 +1,7 @@
 // The four Graph500 rules of a BFS result on the 2D-partitioned graph (validate_bfs.hpp lists
 // them): parent values, tree depths (validate/tree_depths.hpp), the depth rule on every input
 // edge and the parent of each vertex among its input neighbours (validate/edge_check.hpp, 8-bit
-// depths when the tree is shallow, to keep the gathered row and column depths in cache).
+// depths when the tree is shallow, to keep every vertex's gathered depth in cache).
 #include "validate/validate_bfs.hpp"
 
 #include <omp.h>
@@ -38,17 +38,13 @@ std::string describe_bad_edge(const EdgeCheck& edges) {
          " (-1 = unreached): levels must differ by at most one and the tree must span the component";
 }
 
-// Rule 4: every reached vertex but the root found its parent among its input neighbours on some
-// process of its grid row (the rows' marks, original row-local ids, are OR-ed onto the owners).
-// Also sums the reached vertices' degrees as kernel 1 counted them, the cross-check of the TEPS
-// edge count.
-std::string check_parents_are_neighbours(const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
+// Rule 4: every reached vertex but the root found its parent among its input neighbours (marked
+// on its owner by the edge check). Also sums the reached vertices' degrees as kernel 1 counted
+// them, the cross-check of the TEPS edge count.
+std::string check_parents_are_neighbours(const LocalGraph& graph, int64_t root,
                                          const std::vector<int64_t>& parents, const std::vector<int32_t>& depth,
                                          const Bitmap& tree_edge_seen, int64_t& degree_sum) {
   const Distribution& d = graph.dist;
-  std::vector<uint64_t> owned_seen(d.block / kBitsPerWord);
-  comm::reduce_scatter_block(tree_edge_seen.data(), owned_seen.data(), d.block / kBitsPerWord, MPI_UINT64_T, MPI_BOR,
-                             grid.row_comm(), grid.limits());
   const int64_t first = d.owned_begin();
   std::string error;
   degree_sum = 0;
@@ -56,7 +52,7 @@ std::string check_parents_are_neighbours(const LocalGraph& graph, const ProcessG
     if (depth[k] == kUnreachedDepth) continue;
     const int64_t v = first + k;
     degree_sum += graph.owned_degree[k];
-    if (v != root && !((owned_seen[k / kBitsPerWord] >> (k % kBitsPerWord)) & 1U) && error.empty())
+    if (v != root && !tree_edge_seen.test(k) && error.empty())
       error = "the parent " + std::to_string(parents[k]) + " of vertex " + std::to_string(v) +
               " is not one of its neighbours";
   }
@@ -79,14 +75,14 @@ ValidationResult validate_bfs(const LocalGraph& graph, const EdgeSource& edges, 
   for (int64_t k = 0; k < d.block; ++k) max_depth = std::max(max_depth, depth[k]);
   MPI_Allreduce(MPI_IN_PLACE, &max_depth, 1, MPI_INT32_T, MPI_MAX, grid.world());
 
-  Bitmap tree_edge_seen(d.row_set_size());
+  Bitmap tree_edge_seen(d.block);
   const EdgeCheckOptions check_options{options.narrow_depths, options.chunk_edges, options.way};
   const EdgeCheck checked = check_input_edges(edges, d, grid, parents, depth, max_depth, check_options, tree_edge_seen);
   result.error = first_error(describe_bad_edge(checked), grid.world());
   if (!result.error.empty()) return result;
   int64_t degree_sum = 0;
   result.error =
-      first_error(check_parents_are_neighbours(graph, grid, root, parents, depth, tree_edge_seen, degree_sum), grid.world());
+      first_error(check_parents_are_neighbours(graph, root, parents, depth, tree_edge_seen, degree_sum), grid.world());
   if (!result.error.empty()) return result;
   tree_edge_seen = Bitmap();
 

@@ -39,7 +39,7 @@ struct ValidateOptions {
   bool narrow_depths = true;                  // 8-bit depths in the edge check when the tree is shallow
   TreeWalk tree_walk = TreeWalk::kDefault;    // how rule 2 finds the depths
   int64_t chunk_edges = kCheckChunkEdges;     // input edges read at a time
-  EdgeCheckWay way = EdgeCheckWay::kFewerBytes;  // routed or replicated (validate/edge_check.hpp)
+  EdgeCheckWay way = EdgeCheckWay::kFewerBytes;  // owner queries or replicated (validate/edge_check.hpp)
 };
 
 // Collective. `edges` is this rank's share of the input edges (the source kernel 1 built `graph`

@@ -71,13 +71,13 @@ class UntrustedGraph : public ::testing::TestWithParam<Param> {
   const Distribution& dist() const { return built_->graph.dist; }
   // Kernel 1 on the corrupted edges, on the same grid.
   LocalGraph build_corrupted_graph() const { return build_local_graph(corrupted_->source(), *built_->grid, options_); }
-  // Both ways of checking the edges (routed as kernel 1 routes them, or where they are read)
-  // must agree; returns the routed way's result.
+  // Both ways of checking the edges (by owner queries, or where they are read) must agree;
+  // returns the owner queries' result.
   ValidationResult validate(const LocalGraph& graph, const EdgeSource& edges, const std::vector<int64_t>& parents) {
-    ValidateOptions routed, replicated;
-    routed.way = EdgeCheckWay::kRouted;
+    ValidateOptions owners, replicated;
+    owners.way = EdgeCheckWay::kOwnerQueries;
     replicated.way = EdgeCheckWay::kReplicated;
-    const ValidationResult r = validate_bfs(graph, edges, *built_->grid, root_, parents, routed);
+    const ValidationResult r = validate_bfs(graph, edges, *built_->grid, root_, parents, owners);
     const ValidationResult other = validate_bfs(graph, edges, *built_->grid, root_, parents, replicated);
     EXPECT_EQ(other.ok, r.ok);
     EXPECT_EQ(other.error, r.error);

@@ -35,7 +35,8 @@ class ValidationCorruption : public ::testing::TestWithParam<bool> {
   void set_parent(int64_t v, int64_t p) { testing::set_parent(built_->graph.dist, parents_, v, p); }
   // Every variant of the validator's code paths (8- or 32-bit depths in the edge check; tree
   // depths by parent chains on one process, by level bitmaps or by child lists; the input edges
-  // in one chunk or many, routed or checked where they are read) must reject the corruption with the same message; returns it.
+  // in one chunk or many, by owner queries or where they are read) must reject the corruption
+  // with the same message; returns it.
   std::string validate() {
     std::string first;
     for (const ValidateOptions& options : variants()) {
@@ -52,9 +53,9 @@ class ValidationCorruption : public ::testing::TestWithParam<bool> {
     static const std::vector<ValidateOptions> all{
         {true, TreeWalk::kDefault},
         {false, TreeWalk::kDefault},
-        {true, TreeWalk::kLevels, kCheckChunkEdges, EdgeCheckWay::kRouted},
+        {true, TreeWalk::kLevels, kCheckChunkEdges, EdgeCheckWay::kOwnerQueries},
         {false, TreeWalk::kChildLists, kCheckChunkEdges, EdgeCheckWay::kReplicated},
-        {true, TreeWalk::kChildLists, kSmallChunk, EdgeCheckWay::kRouted},
+        {true, TreeWalk::kChildLists, kSmallChunk, EdgeCheckWay::kOwnerQueries},
         {false, TreeWalk::kLevels, kSmallChunk, EdgeCheckWay::kReplicated}};
     return all;
   }
