@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <string>
 #include <utility>
 
 #include "run_command.hpp"
@@ -30,6 +31,27 @@ TEST(JobscriptCli, PrintsAndWritesTheScript) {
   EXPECT_TRUE(st.st_mode & S_IXUSR);
   // The Slurm script is valid bash.
   EXPECT_EQ(testing::run_command("bash -n " + dir + "/job.sh").status, 0);
+}
+
+// --plan: g500 bfs's memory plan for the job instead of the script, part by part, with the peak
+// per node against the node's memory (the papers' SCALE 37 on 9936 Fugaku nodes does not fit).
+TEST(JobscriptCli, PlanListsTheParts) {
+  auto r = testing::run_g500(1, "jobscript --system fugaku --nodes 9936 --grid 138x72 --scale 37 --plan");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("SCALE 37 on 9936 nodes, 1 rank per node: the plan of g500 bfs\n"
+                        "memory plan per process, 138x72 grid: packed rows, kernel 1 in 4 passes\n",
+                        0),
+            0u)
+      << r.out;
+  EXPECT_NE(r.out.find("  packed rows' key tables                               14.222     8.000 B per N/C\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\npeak per node: 46.1 GiB of 32.0 GiB (a Fugaku node): does not fit\n"), std::string::npos) << r.out;
+  r = testing::run_g500(1, "jobscript --system slurm --nodes 4 --scale 20 --node-memory 64 --plan");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("memory plan per process, 2x2 grid: plain rows, kernel 1 in 1 pass\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" of 64.0 GiB (--node-memory): fits\n"), std::string::npos) << r.out;
+  testing::expect_usage_error("jobscript", 1, "--system slurm --nodes 4 --scale 20 --plan --output job.sh", "--output excludes --plan");
 }
 
 TEST(JobscriptCli, BadInputGivesOneErrorLine) {
