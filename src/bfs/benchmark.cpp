@@ -24,58 +24,16 @@
 
 namespace g500 {
 
-double this_node_bytes_per_rank() {
-  return static_cast<double>(physical_memory_bytes()) / ranks_on_this_node(MPI_COMM_WORLD);
-}
-
-BfsMemoryEstimate estimate_bfs_memory(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
-                                      double node_bytes_per_rank) {
-  const int threads = omp_get_max_threads();
-  const GraphMemory graph =
-      plan_graph_memory(shape, d, options, choose_slabs(shape, d, options, node_bytes_per_rank, threads), threads);
-  const double entries = 2.0 * static_cast<double>(shape.nedges) / (static_cast<double>(d.R) * d.C);
-  const double owned = static_cast<double>(d.block);
-  // Top-down runs while the frontier's edges are below 1/alpha of the unvisited ones, so one
-  // level's candidates (sent and received, 8 bytes each) stay below about 2/14 of the entries.
-  // Only those for other processes are buffered (a process settles its own at once): along the
-  // grid column, or over the world with the row-major layout.
-  constexpr double kTopDownShare = 2.0 / 14.0;
-  const double peers = d.yoo() ? d.R : static_cast<double>(d.R) * d.C;
-  const double exchange = entries * sizeof(uint64_t) * kTopDownShare * (peers - 1) / peers;
-  const double search = owned * sizeof(int64_t);  // the parents (kernel 1 made the degree tables)
-  // Validation: the walk of the tree depths, then the input edge check beside the depths and the
-  // owned vertices' tree-edge marks (validate/validate_bfs.hpp).
-  const double marks = owned / 8;
-  const double validation = std::max(tree_depths_bytes(d, d.R * d.C),
-                                     owned * sizeof(int32_t) + input_edge_check_bytes(d, threads) + marks);
-  return BfsMemoryEstimate{kRuntimeBytesPerRank + graph.kernel1_peak(),
-                           kRuntimeBytesPerRank + graph.graph + exchange + search + validation};
-}
-
-double estimated_bfs_bytes_per_rank(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
-                                    double node_bytes_per_rank) {
-  return estimate_bfs_memory(shape, d, options, node_bytes_per_rank).peak();
-}
-
-bool auto_packs_rows(const Distribution& d, const GraphOptions& options, bool plain_rows_fit, int64_t plain_passes,
-                     int64_t packed_passes) {
-  if (!plain_rows_fit) return true;
-  return sort_keys_are_column_ids(options, d) && packed_passes < plain_passes;
-}
-
-bool packed_rows_chosen(CompressChoice choice, const GraphShape& shape, const Distribution& d, const GraphOptions& options) {
-  if (choice != CompressChoice::kAuto) return choice == CompressChoice::kOn;
-  GraphOptions plain = options, packed = options;
-  plain.compress = false;
-  packed.compress = true;
-  const double node_bytes = this_node_bytes_per_rank();
-  const double plain_bytes = estimated_bfs_bytes_per_rank(shape, d, plain, node_bytes);
-  const bool plain_rows_fit = every_node_has_room(plain_bytes, kMostMemoryShare, MPI_COMM_WORLD);
-  const int threads = omp_get_max_threads();
-  // Kernel 1 takes the most passes any rank asks for.
-  int64_t passes[2] = {choose_slabs(shape, d, plain, node_bytes, threads), choose_slabs(shape, d, packed, node_bytes, threads)};
-  MPI_Allreduce(MPI_IN_PLACE, passes, 2, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
-  return auto_packs_rows(d, options, plain_rows_fit, passes[0], passes[1]);
+PlanInput bfs_plan_input(const BenchmarkConfig& config, const GraphShape& shape, const Distribution& probe) {
+  PlanInput input;
+  input.shape = shape;
+  input.d = probe;
+  input.kernel = PlanKernel::kBfs;
+  input.graph = config.graph;
+  input.compress = config.compress;
+  input.threads = omp_get_max_threads();
+  input.node_bytes_per_rank = this_node_bytes_per_rank(MPI_COMM_WORLD);
+  return input;
 }
 
 namespace {
@@ -131,7 +89,7 @@ void check_declared_bfs_input(const BenchmarkConfig& config, const io::DeclaredS
   check_declared_graph_fits(config, size.nvertices, size.what, force,
                             [&](const Distribution& probe) {
                               const GraphShape shape{size.nedges, 0, size.nedges / (probe.R * probe.C)};
-                              return estimated_bfs_bytes_per_rank(shape, probe, config.graph, this_node_bytes_per_rank());
+                              return agree_run_plan(bfs_plan_input(config, shape, probe), MPI_COMM_WORLD).peak_bytes();
                             });
 }
 
@@ -280,21 +238,22 @@ EnergyLoopReport bfs_energy_loop(const BenchmarkConfig& config, const LocalGraph
 BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& given, bool force) {
   MPI_Comm world = MPI_COMM_WORLD;
   BenchmarkResult result;
-  BenchmarkConfig config = given;  // with the row storage chosen for the grid (called once, on every rank)
-  BfsMemoryEstimate estimate;
+  BenchmarkConfig config = given;  // with the plan's row format and kernel 1 passes (made once, on every rank)
+  RunPlan plan;
   const std::unique_ptr<ProcessGrid> run_grid =
       start_run(config, force,
                 [&](const Distribution& probe) {
                   const GraphShape shape{config.nedges(), config.input ? 0 : config.spec.scale,
                                          config.nedges() / (probe.R * probe.C)};
-                  config.graph.compress = packed_rows_chosen(given.compress, shape, probe, given.graph);
-                  estimate = estimate_bfs_memory(shape, probe, config.graph, this_node_bytes_per_rank());
+                  plan = agree_run_plan(bfs_plan_input(given, shape, probe), world);
+                  config.graph.compress = plan.packed_rows;
+                  config.graph.passes = plan.passes;
                   // Both kernels' graphs and arrays at once, the runtime counted once.
-                  return estimate.peak() + (config.second ? config.second->bytes_per_rank(probe) - kRuntimeBytesPerRank : 0);
+                  return plan.peak_bytes() + (config.second ? config.second->bytes_per_rank(probe) - kRuntimeBytesPerRank : 0);
                 },
                 result);
   const ProcessGrid& grid = *run_grid;
-  double estimated_parts[] = {estimate.kernel1, estimate.search};
+  double estimated_parts[] = {plan.kernel1_bytes(), plan.search_bytes()};
   MPI_Allreduce(MPI_IN_PLACE, estimated_parts, 2, MPI_DOUBLE, MPI_MAX, world);
   result.estimated_kernel1_bytes_max_rank = estimated_parts[0];
   result.estimated_search_bytes_max_rank = estimated_parts[1];

@@ -16,20 +16,14 @@
 #include "io/edge_input.hpp"
 #include "util/energy.hpp"
 #include "run/energy_loop.hpp"
+#include "run/run_plan.hpp"
 #include "run/run_setup.hpp"
 
 namespace g500 {
 
-// Packed rows (graph/packed_rows.hpp) save memory; on one grid row they search nearly as fast as
-// plain rows, on grids of several rows they decode through key tables and cost the search speed.
-// `auto` packs the rows when the run with plain rows would not fit in most of the node's memory
-// (kMostMemoryShare, graph/memory_plan.hpp), and on one grid row also when plain rows would take
-// kernel 1 more passes over the input (choose_slabs).
-enum class CompressChoice { kAuto, kOn, kOff };
-
 struct BenchmarkConfig : RunConfig {
   BfsOptions bfs;
-  CompressChoice compress = CompressChoice::kAuto;  // decides graph.compress when the run starts
+  CompressChoice compress = CompressChoice::kAuto;  // the run's plan decides graph.compress (run/run_plan.hpp)
   // Called once, after the first root's BFS (and its validation), with its parents (owned
   // vertices, global ids): used for --output-parents/--output-depths.
   std::function<void(const LocalGraph&, const ProcessGrid&, int64_t root, const std::vector<int64_t>& parents)>
@@ -89,29 +83,9 @@ struct BenchmarkResult : RunSummary {
   table3::Model volume_model;             // the graph, grid and options Table 3's formulas saw
 };
 
-// Bytes one rank needs at its peak: the larger of kernel 1's (the graph, one slab of kept entries,
-// row tables, chunk buffers: graph/memory_plan.hpp) and the search's (the graph, the BFS arrays
-// and exchange buffers, validation's arrays), on a node with `node_bytes_per_rank` per rank
-// (kernel 1's slabs depend on it). Also what `g500 jobscript` checks.
-struct BfsMemoryEstimate {
-  double kernel1 = 0, search = 0;  // each with the program's own runtime
-  double peak() const { return std::max(kernel1, search); }
-};
-BfsMemoryEstimate estimate_bfs_memory(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
-                                      double node_bytes_per_rank);
-double estimated_bfs_bytes_per_rank(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
-                                    double node_bytes_per_rank);
-// Collective: this node's memory over the ranks on it.
-double this_node_bytes_per_rank();
-// `auto`'s choice: packed rows when plain ones do not fit (`plain_rows_fit`: the run's peak with
-// plain rows within kMostMemoryShare of every node's memory) or, where the sort keys are the
-// column ids (one grid row, `reorder` and `degree-sort`), when packed rows take kernel 1 fewer
-// passes over the input (choose_slabs, the most over the ranks).
-bool auto_packs_rows(const Distribution& d, const GraphOptions& options, bool plain_rows_fit, int64_t plain_passes,
-                     int64_t packed_passes);
-// Collective: whether the rows are packed (`choice` auto: auto_packs_rows with the run's
-// estimates on `d`).
-bool packed_rows_chosen(CompressChoice choice, const GraphShape& shape, const Distribution& d, const GraphOptions& options);
+// The plan input of this run on the grid `probe` (run/run_plan.hpp): kernel 1's options, the row
+// format asked for, this rank's threads and its node's memory per rank (collective: the node's ranks).
+PlanInput bfs_plan_input(const BenchmarkConfig& config, const GraphShape& shape, const Distribution& probe);
 
 // Collective. Validation failures end the root loop and are reported in the result.
 BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force = false);

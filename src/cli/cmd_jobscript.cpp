@@ -39,7 +39,13 @@ int run_jobscript_command(int argc, char** argv) {
                      kMinNodeMemoryGib, kMaxNodeMemoryGib, "GiB");
   app.add_flag("--force", spec.force,
                "write the script even if g500 bfs's memory estimate exceeds a node's memory (the script then runs bfs --force)");
-  require_non_empty(app.add_option("--output", output, "write the script to this file (made executable) instead of stdout"));
+  auto* output_option =
+      require_non_empty(app.add_option("--output", output, "write the script to this file (made executable) instead of stdout"));
+  bool plan = false;
+  app.add_flag("--plan", plan,
+               "print g500 bfs's memory plan for the job instead of the script: each part per process in GiB and per "
+               "m/P, N/P, N/R or N/C, and whether the peak fits a node")
+      ->excludes(output_option);
   if (!parse_or_throw(app, argc, argv)) return 0;
   refuse_same_files({{"--rankmap", spec.rankmap, FileUse::kInput}, {"--output", output, FileUse::kOutput}});
   constexpr double kGiB = 1024.0 * 1024 * 1024;
@@ -52,9 +58,14 @@ int run_jobscript_command(int argc, char** argv) {
     spec.node_memory_origin = "taken from this machine; give --node-memory";
   }
 
-  const std::string script = jobs::make_jobscript(spec);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (plan) {
+    const std::string text = jobs::job_plan_text(spec);
+    if (rank == 0) std::fputs(text.c_str(), stdout);
+    return 0;
+  }
+  const std::string script = jobs::make_jobscript(spec);
   if (output.empty()) {
     if (rank == 0) std::fputs(script.c_str(), stdout);
     return 0;

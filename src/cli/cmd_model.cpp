@@ -1,19 +1,24 @@
 // g500 model: the performance model of the hybrid 2D BFS (docs/model.md). Parses the options;
 // rank 0 runs the job (src/model/) and errors reach every rank through agree_or_throw.
 #include <mpi.h>
+#include <omp.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "cli/options.hpp"
 #include "cli/subcommand.hpp"
 #include "gen/kronecker.hpp"
+#include "jobs/jobscript.hpp"
 #include "model/model_job.hpp"
+#include "run/run_plan.hpp"
 #include "topo/systems.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
+#include "util/memory.hpp"
 #include "util/same_file.hpp"
 
 namespace g500::cli {
@@ -115,6 +120,31 @@ std::vector<FileOption> files_of(const ModelOptions& o) {
   return files;
 }
 
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+constexpr double kKComputerNodeMemoryBytes = 16 * kGiB;  // the K computer's node: 16 GiB of DDR3
+
+double default_node_memory_bytes(const std::string& profile) {
+  if (profile == "a64fx") return jobs::kFugakuNodeMemoryBytes;
+  if (profile == "k") return kKComputerNodeMemoryBytes;
+  return static_cast<double>(physical_memory_bytes());  // a trace profile: measured on this machine
+}
+
+// What a node needs for g500 bfs's run of a Kronecker graph (edge factor 16) at a prediction's
+// SCALE, grid and processes per node: the run's plan (run/run_plan.hpp) on the grid's first
+// process, this machine's threads (as g500 jobscript counts them).
+std::function<double(int, const GridShape&, int)> planned_node_bytes(double node_memory_bytes) {
+  return [node_memory_bytes](int scale, const GridShape& grid, int ppn) {
+    gen::KroneckerSpec graph;
+    graph.scale = scale;
+    PlanInput input;
+    input.shape = GraphShape{graph.nedges(), scale, graph.nedges() / (static_cast<int64_t>(grid.rows) * grid.cols)};
+    input.d = Distribution(graph.nvertices(), grid.rows, grid.cols, 0, 0);
+    input.threads = omp_get_max_threads();
+    input.node_bytes_per_rank = node_memory_bytes / ppn;
+    return plan_run(input).peak_bytes() * ppn;
+  };
+}
+
 int run_model(int argc, char** argv) {
   CLI::App app{"Performance model of the hybrid 2D BFS: time per phase and TEPS at N nodes (docs/model.md)",
                "g500 model"};
@@ -132,10 +162,17 @@ int run_model(int argc, char** argv) {
   app.add_flag("--future-work", o.future_work, "the whole Fugaku on other networks and at 4 processes per node");
   app.add_option("--compare", o.compare, "g500 bfs --trace --json runs to set beside their predictions");
   require_non_empty(app.add_option("--json", o.json, "write the results as JSON"));
+  double node_memory_gib = 0;
+  require_real_range(app.add_option("--node-memory", node_memory_gib,
+                                    "memory of a node in GiB, for the memory column (default: a64fx 32, k 16, a trace "
+                                    "profile this machine's)"),
+                     kMinNodeMemoryGib, kMaxNodeMemoryGib, "GiB");
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (!parse_or_throw(app, argc, argv)) return 0;
   copy_optionals(app, n, o);
+  o.node_memory_bytes = node_memory_gib > 0 ? node_memory_gib * kGiB : default_node_memory_bytes(o.profile);
+  o.node_bytes_needed = planned_node_bytes(o.node_memory_bytes);
   refuse_same_files(files_of(o));
   std::string error, text;
   if (rank == 0) {

@@ -801,13 +801,11 @@ std::vector<LocalId> first_neighbors_of(const LocalGraph& g) {
   return first;
 }
 
-// Collective: the number of slabs, the same on every rank (every pass routes collectively).
-int64_t slabs_needed(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid, const GraphOptions& options) {
+// The number of slabs, the same on every rank (every pass routes collectively): the run's plan
+// (run/run_plan.hpp) sets `passes` from the node's memory; tests set it or `slab_entries`.
+int64_t slabs_needed(const EdgeSource& source, const Distribution& d, const GraphOptions& options) {
   const GraphShape shape{source.global_edges, source.kronecker_scale, source.local_count};
-  const double node_bytes_per_rank = static_cast<double>(physical_memory_bytes()) / ranks_on_this_node(grid.world());
-  int64_t slabs = choose_slabs(shape, d, options, node_bytes_per_rank, omp_get_max_threads());
-  MPI_Allreduce(MPI_IN_PLACE, &slabs, 1, MPI_INT64_T, MPI_MAX, grid.world());
-  return slabs;
+  return std::max<int64_t>(1, given_slabs(shape, d, options));
 }
 
 // From the row lengths of pass 1 (original row ids): the owned degrees, the renumbering with
@@ -849,7 +847,7 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
   const int64_t nrows = d.row_set_size();
   const int64_t expected = expected_entries_per_rank(source.global_edges, grid.size());
   const RowBuckets buckets(nrows, expected);
-  const RowSlabs slabs(buckets, slabs_needed(source, d, grid, options));
+  const RowSlabs slabs(buckets, slabs_needed(source, d, options));
   // Reserved address space, so room for slabs somewhat above the average costs nothing.
   constexpr double kSlabSizeHeadroom = 1.25;
   const int64_t expected_per_slab = static_cast<int64_t>(kSlabSizeHeadroom * static_cast<double>(expected) / slabs.count) + 1;

@@ -193,17 +193,25 @@ class RowDealer {
 
 }  // namespace
 
-double weighted_kernel1_peak_bytes(double edges, double entries, double rows, double node_bytes_per_rank,
-                                   const WeightedGraphOptions& options) {
-  const bool keep = options.keep_entries && entries * kKeptEntryBytes <= kKeepEntriesMemoryShare * node_bytes_per_rank;
+bool weighted_kernel1_keeps_entries(double entries, double node_bytes_per_rank, const WeightedGraphOptions& options) {
+  return options.keep_entries && entries * kKeptEntryBytes <= kKeepEntriesMemoryShare * node_bytes_per_rank;
+}
+
+std::vector<MemoryPart> weighted_kernel1_parts(double edges, double entries, double rows, double node_bytes_per_rank,
+                                               const WeightedGraphOptions& options) {
+  const bool keep = weighted_kernel1_keeps_entries(entries, node_bytes_per_rank, options);
   const double chunk = std::min(edges, static_cast<double>(kChunkEdges));
   const double read_buffers = chunk * (sizeof(gen::Edge) + sizeof(float));
   // A chunk's routed entries (about 2 per edge read, from every process) in pass 1, and pass 2's
   // grouped copy of one batch of them.
   const double batch = 2 * chunk * sizeof(WeightedEntry);
-  const double csr = entries * (sizeof(LocalId) + sizeof(float)) + rows * 2 * sizeof(int64_t);
   // Pass 2's start: every kept batch, the CSR, the grouped batch and the read buffers.
-  return read_buffers + (keep ? entries * sizeof(WeightedEntry) : batch) + batch + csr;
+  return {{"kernel 1: read buffers", read_buffers, GrowsWith::kFixed},
+          {keep ? "kernel 1: kept entries" : "kernel 1: a routed batch", keep ? entries * sizeof(WeightedEntry) : batch,
+           keep ? GrowsWith::kEdgeShare : GrowsWith::kFixed},
+          {"kernel 1: grouped batch", batch, GrowsWith::kFixed},
+          {"weighted neighbours", entries * (sizeof(LocalId) + sizeof(float)), GrowsWith::kEdgeShare},
+          {"row starts", rows * 2 * sizeof(int64_t), GrowsWith::kRowSet}};
 }
 
 WeightedEdgeSource kronecker_weighted_edge_source(const gen::KroneckerGenerator& generator, int rank, int nranks) {

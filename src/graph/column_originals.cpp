@@ -46,7 +46,12 @@ void make_column_originals(LocalGraph& g, const ProcessGrid& grid) {
     ids.column_originals = ColumnOriginals::whole(table);
     return;
   }
-  ids.column_originals = ColumnOriginals::of_present(columns_in_use(g), table);
+  Bitmap in_use = columns_in_use(g);
+  if (!keep_columns_in_use_only(static_cast<double>(in_use.count()), static_cast<double>(in_use.size()))) {
+    ids.column_originals = ColumnOriginals::whole(table);
+    return;
+  }
+  ids.column_originals = ColumnOriginals::of_present(std::move(in_use), table);
   ids.col_original = IdTable();
 }
 

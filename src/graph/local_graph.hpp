@@ -112,8 +112,9 @@ struct GraphOptions {
   // Kernel 1 keeps at most this many edge entries at a time, making one pass over the input per
   // slab of rows (0: as many as the node's memory allows; tests set it to cover several slabs).
   int64_t slab_entries = 0;
-  // Kernel 1 makes exactly this many passes over the input (slabs of rows); 0: chosen from the
-  // node's memory (graph/memory_plan.hpp). Fewer passes build faster and hold more at once.
+  // Kernel 1 makes exactly this many passes over the input (slabs of rows); a run's plan
+  // (run/run_plan.hpp) sets it from the node's memory; 0: one, or as `slab_entries` says. Fewer
+  // passes build faster and hold more at once.
   int64_t passes = 0;
   // Input edges per routed chunk (0: kChunkEdges of graph/edge_router.hpp; tests set it small to
   // cover many chunks).

@@ -145,15 +145,18 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   constexpr double kWord = sizeof(int64_t), kId = sizeof(LocalId);
 
   GraphMemory m;
-  const double row_index = options.bcsr ? (nonempty + 1) * kWord + rows / 8 + (rows / kBitsPerWord + 1) * kWord
-                                        : (rows + 1) * kWord;
+  // Under BCSR the starts of the rows with edges (at most one per entry) and a bit and an offset
+  // word per 64 rows of the row set; plain CSR a start per row.
+  const double row_starts = (slots + 1) * kWord;
+  const double row_bitmap = options.bcsr ? rows / 8 + (rows / kBitsPerWord + 1) * kWord : 0;
+  const double row_index = row_starts + row_bitmap;
   const bool key_tables = sort_keys_need_tables(options);
   const double filled_rows =
       options.compress ? entries * (shape.scale > 0 ? packed_bytes_per_entry(shape.scale) : kId)  // other graphs: 4-byte gaps
                        : entries * kId;
-  const double neighbours =
-      filled_rows + (options.compress ? packed_directory_bytes(slots, entries, shape.scale > 0) + (key_tables ? 2 * cols * kId : 0)
-                                      : 0);
+  const double directory = options.compress ? packed_directory_bytes(slots, entries, shape.scale > 0) : 0;
+  const double packed_key_tables = options.compress && key_tables ? 2 * cols * kId : 0;
+  const double neighbours = filled_rows + directory + packed_key_tables;
   const double first_neighbours = slots * kId * (options.reorder ? 2 : 1);
   // The row maps are the owned ones on a grid of one column, the column maps on a grid of one row
   // (graph/renumbering.hpp: shared, not copied).
@@ -163,8 +166,11 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   // of the column set, an id per column in use.
   const double row_originals = d.C == 1 ? 0 : slots;
   const double columns_in_use = shape.scale > 0 ? cols * kronecker_nonempty_row_share(shape.scale, shape.nedges, d.R) : cols;
-  const double col_originals = d.R == 1 ? 0 : columns_in_use + (cols / 8 + (cols / kBitsPerWord + 1) * kWord) / kId;
-  const double renumbering = options.reorder ? (2 * owned + row_originals + col_originals) * kId : 0;
+  const bool in_use_only = d.R > 1 && keep_columns_in_use_only(columns_in_use, cols);
+  const double column_bitmap = in_use_only ? cols / 8 + (cols / kBitsPerWord + 1) * kWord : 0;
+  const double column_ids = d.R == 1 ? 0 : in_use_only ? columns_in_use * kId : cols * kId;
+  const double col_originals = column_ids + column_bitmap;
+  const double renumbering = options.reorder ? (2 * owned + row_originals) * kId + col_originals : 0;
   // Owned degrees (original order), and the searches' tables: 32-bit degrees in the graph's
   // order and the bitmap of vertices without edges (make_search_tables).
   const double degrees = owned * (kWord + sizeof(uint32_t) + 1.0 / 8);
@@ -237,16 +243,63 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
     }
   }
   m.filling = m.graph - filled_rows + segment_starts + m.row_tables + m.chunk_buffers + std::max(passes, fills + m.fill_scratch);
+
+  // The parts, named by what they grow with (Nakao et al. 2021, Table 2's terms).
+  const double thread_scratch = threads * kBucketScratchPerThread;
+  const double forward_row_maps = options.reorder ? row_maps * kId : 0;
+  // Per row slot: one per row with edges under BCSR (at most one per entry), one per row without.
+  const GrowsWith per_slot = options.bcsr ? GrowsWith::kEdgeShare : GrowsWith::kRowSet;
+  m.graph_parts = {{"row index: starts", row_starts, per_slot},
+                   {"row index: bitmap and offsets", row_bitmap, GrowsWith::kRowSet},
+                   {"neighbours", filled_rows, GrowsWith::kEdgeShare},
+                   {"packed rows' directory", directory, per_slot},
+                   {"packed rows' key tables", packed_key_tables, GrowsWith::kColumnSet},
+                   {"first neighbours", first_neighbours, per_slot},
+                   {"degrees", degrees, GrowsWith::kOwned},
+                   {"renumbering: owned", options.reorder ? 2 * owned * kId : 0, GrowsWith::kOwned},
+                   {"renumbering: rows' original ids", options.reorder ? row_originals * kId : 0, per_slot},
+                   {in_use_only ? "renumbering: columns in use, ids" : "renumbering: column map",
+                    options.reorder ? column_ids : 0, in_use_only ? GrowsWith::kEdgeShare : GrowsWith::kColumnSet},
+                   {"renumbering: columns in use, bitmap", options.reorder ? column_bitmap : 0,
+                    GrowsWith::kColumnSet}};
+  if (m.first_pass >= m.filling) {
+    m.kernel1_parts = {{"kernel 1: kept entries of a slab", kept_per_slab * entry_bytes, GrowsWith::kEdgeShare},
+                       {"kernel 1: chunk segment starts", segment_starts, GrowsWith::kEdgeShare},
+                       {"kernel 1: row lengths", counting, GrowsWith::kRowSet},
+                       {"kernel 1: staged entries or mirror count", m.first_pass - kept_per_slab * entry_bytes - segment_starts -
+                                                                          counting - m.chunk_buffers,
+                        GrowsWith::kEdgeShare},
+                       {"kernel 1: chunk buffers", m.chunk_buffers, GrowsWith::kFixed}};
+  } else {
+    for (const MemoryPart& part : m.graph_parts)
+      if (part.name != "neighbours") m.kernel1_parts.push_back(part);
+    m.kernel1_parts.push_back({"kernel 1: chunk segment starts", segment_starts, GrowsWith::kEdgeShare});
+    m.kernel1_parts.push_back({"kernel 1: forward row map", forward_row_maps, GrowsWith::kRowSet});
+    m.kernel1_parts.push_back({"kernel 1: column maps and sort keys", m.row_tables - forward_row_maps, GrowsWith::kColumnSet});
+    m.kernel1_parts.push_back({"kernel 1: chunk buffers", m.chunk_buffers, GrowsWith::kFixed});
+    if (passes >= fills + m.fill_scratch) {
+      m.kernel1_parts.push_back({"kernel 1: rows filled and a later slab's entries", passes, GrowsWith::kEdgeShare});
+    } else {
+      m.kernel1_parts.push_back({"kernel 1: rows filled and entries held", fills, GrowsWith::kEdgeShare});
+      m.kernel1_parts.push_back({"kernel 1: a group's mirrors", m.fill_scratch - thread_scratch, GrowsWith::kEdgeShare});
+      m.kernel1_parts.push_back({"kernel 1: sort scratch per thread", thread_scratch, GrowsWith::kFixed});
+    }
+  }
   return m;
 }
 
-int64_t choose_slabs(const GraphShape& shape, const Distribution& d, const GraphOptions& options, double node_bytes_per_rank,
-                     int threads) {
+int64_t given_slabs(const GraphShape& shape, const Distribution& d, const GraphOptions& options) {
   if (options.passes > 0) return options.passes;
   if (options.slab_entries > 0) {
     const double entries = 2.0 * static_cast<double>(shape.nedges) / (d.R * d.C);
     return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(entries / static_cast<double>(options.slab_entries))));
   }
+  return 0;
+}
+
+int64_t choose_slabs(const GraphShape& shape, const Distribution& d, const GraphOptions& options, double node_bytes_per_rank,
+                     int threads) {
+  if (const int64_t given = given_slabs(shape, d, options); given > 0) return given;
   // The kernel-1 peak falls with the slabs (kept entries take more bytes than the rows they
   // become): the fewest slabs whose peak fits the share.
   auto fewest_within = [&](double share, int64_t first, int64_t last) -> int64_t {

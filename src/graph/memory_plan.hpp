@@ -10,6 +10,7 @@
 
 #include "graph/distribution.hpp"
 #include "graph/local_graph.hpp"
+#include "util/memory_parts.hpp"
 
 namespace g500 {
 
@@ -29,6 +30,9 @@ struct GraphMemory {
                              // (one process) the column ids that count the mirrors' rows
   double filling = 0;        // the most the fill holds at once (see kept_entry_shares)
   int64_t slabs = 1;
+  // The same figures as parts: those of the finished graph (adding up to `graph`) and those of
+  // kernel 1 at its peak (adding up to kernel1_peak()).
+  std::vector<MemoryPart> graph_parts, kernel1_parts;
   double kernel1_peak() const { return std::max(first_pass, filling); }
 };
 
@@ -106,6 +110,9 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
 constexpr double kModestMemoryShare = 0.4;
 constexpr double kMostMemoryShare = 0.85;
 constexpr int64_t kPreferredMostSlabs = 4;
+// The slabs the options fix (`passes`, or `slab_entries` per slab); 0 when they leave the choice to
+// the node's memory.
+int64_t given_slabs(const GraphShape& shape, const Distribution& d, const GraphOptions& options);
 int64_t choose_slabs(const GraphShape& shape, const Distribution& d, const GraphOptions& options, double node_bytes_per_rank,
                      int threads);
 

@@ -15,6 +15,7 @@
 #include "graph/column_index.hpp"
 #include "graph/light_bounds.hpp"
 #include "graph/local_graph.hpp"
+#include "util/memory_parts.hpp"
 
 namespace g500 {
 
@@ -53,12 +54,14 @@ struct WeightedGraphOptions {
   bool column_index = true;
 };
 
-// The most kernel 1 with weights holds on a process at once (bytes), for the memory estimate:
-// `edges` of the edge list read by the process, `entries` directed entries stored by it, its row
-// set of `rows`, and `node_bytes_per_rank` of the node's memory for each of its ranks (which
-// decides whether pass 1's entries are kept for pass 2). Not counted: the renumbering's tables.
-double weighted_kernel1_peak_bytes(double edges, double entries, double rows, double node_bytes_per_rank,
-                                   const WeightedGraphOptions& options);
+// Whether pass 1's entries are kept for pass 2 with `entries` directed entries per process and
+// `node_bytes_per_rank` of the node's memory for each of its ranks.
+bool weighted_kernel1_keeps_entries(double entries, double node_bytes_per_rank, const WeightedGraphOptions& options);
+// The most kernel 1 with weights holds on a process at once, as parts, for the run's plan
+// (run/run_plan.hpp): `edges` of the edge list read by the process, `entries` directed entries
+// stored by it, its row set of `rows` (the rest: as above). Not counted: the renumbering's tables.
+std::vector<MemoryPart> weighted_kernel1_parts(double edges, double entries, double rows, double node_bytes_per_rank,
+                                               const WeightedGraphOptions& options);
 
 // Kernel 1 with weights (collective).
 WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, const ProcessGrid& grid,

@@ -1,6 +1,8 @@
 // Text of the Slurm and Fugaku (PJM) batch scripts written by `g500 jobscript`.
 #include "jobs/jobscript.hpp"
 
+#include <omp.h>
+
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -9,13 +11,14 @@
 
 #include <fmt/format.h>
 
-#include "bfs/benchmark.hpp"
 #include "graph/distribution.hpp"
 #include "graph/grid.hpp"
 #include "io/rankmap_file.hpp"
 #include "jobs/script_text.hpp"
 #include "topo/systems.hpp"
 #include "util/error.hpp"
+#include "run/plan_report.hpp"
+#include "run/run_plan.hpp"
 #include "run/run_setup.hpp"
 
 namespace g500::jobs {
@@ -71,25 +74,43 @@ long long fugaku_nodes() {
   return nodes;
 }
 
+double node_memory_of(const JobSpec& spec) {
+  return spec.node_memory_bytes > 0 ? spec.node_memory_bytes : spec.system == "fugaku" ? kFugakuNodeMemoryBytes : 0;
+}
+
+// The threads whose sort scratch the plan counts: this machine's, as the estimate always has (the
+// job's threads would add 2 MiB per thread beyond them, e.g. 0.09 GiB at 48 on Fugaku).
+int plan_threads() { return omp_get_max_threads(); }
+
+// The plan g500 bfs makes on the job's grid (run/run_plan.hpp): the grid's first process (every
+// process has the same block size) and the node's memory over its ranks.
+RunPlan job_plan(const JobSpec& spec, const Resolved& r) {
+  gen::KroneckerSpec graph;
+  graph.scale = spec.scale;
+  PlanInput input;
+  input.shape = GraphShape{graph.nedges(), spec.scale, graph.nedges() / (r.grid.rows * r.grid.cols)};
+  input.d = Distribution(graph.nvertices(), r.grid.rows, r.grid.cols, 0, 0);
+  input.threads = plan_threads();
+  input.node_bytes_per_rank = node_memory_of(spec) / spec.ppn;
+  return plan_run(input);
+}
+
 // Refuses a run that g500 bfs itself would refuse on the job's nodes, in its order: more memory
 // per node than a node has (g500 bfs's estimate; skipped with force), then local ids beyond 32 bits.
 void check_run_fits_nodes(const JobSpec& spec, const Resolved& r) {
-  gen::KroneckerSpec graph;
-  graph.scale = spec.scale;
   const std::string what = fmt::format("SCALE {}", spec.scale);
-  // The grid's first process; every process has the same block size.
-  const Distribution probe(graph.nvertices(), r.grid.rows, r.grid.cols, 0, 0);
-  const bool given = spec.node_memory_bytes > 0;
-  const double node_bytes = given ? spec.node_memory_bytes : spec.system == "fugaku" ? kFugakuNodeMemoryBytes : 0;
+  const double node_bytes = node_memory_of(spec);
   if (!spec.force && node_bytes > 0) {
-    const GraphShape shape{graph.nedges(), spec.scale, graph.nedges() / (r.grid.rows * r.grid.cols)};
-    const double need = estimated_bfs_bytes_per_rank(shape, probe, GraphOptions{}, node_bytes / spec.ppn) * spec.ppn;
+    const double need = job_plan(spec, r).peak_bytes() * spec.ppn;
     std::string node = spec.nodes == 1 ? "the job's node" : fmt::format("each of the job's {} nodes", spec.nodes);
-    const std::string origin = given ? spec.node_memory_origin : "a Fugaku node";
+    const std::string origin = spec.node_memory_bytes > 0 ? spec.node_memory_origin : "a Fugaku node";
     if (!origin.empty()) node += " (" + origin + ")";
     if (const std::string shortfall = memory_shortfall(what, need, node_bytes, node, false); !shortfall.empty())
       throw UsageError(shortfall);
   }
+  gen::KroneckerSpec graph;
+  graph.scale = spec.scale;
+  const Distribution probe(graph.nvertices(), r.grid.rows, r.grid.cols, 0, 0);
   if (const std::string overflow = local_id_overflow(what, probe); !overflow.empty()) throw UsageError(overflow);
 }
 
@@ -111,7 +132,8 @@ void check_script_text(const JobSpec& spec) {
   }
 }
 
-Resolved resolve(const JobSpec& spec) {
+// `check_memory` false: everything but the memory check (for --plan, which shows it).
+Resolved resolve(const JobSpec& spec, bool check_memory = true) {
   check_script_text(spec);
   if (spec.system != "slurm" && spec.system != "fugaku")
     throw UsageError("--system must be slurm or fugaku (got '" + spec.system + "')");
@@ -161,7 +183,7 @@ Resolved resolve(const JobSpec& spec) {
     r.threads = fmt::format("$(( SLURM_CPUS_ON_NODE / {} ))", spec.ppn);
     r.threads_note = "  # the node's CPUs divided among its ranks";
   }
-  check_run_fits_nodes(spec, r);
+  if (check_memory) check_run_fits_nodes(spec, r);
   return r;
 }
 
@@ -247,6 +269,22 @@ std::string default_fugaku_node_shape(int nodes, int ppn, int grid_rows, int gri
     return grid_cols / ppn == 1 ? std::to_string(grid_rows) : fmt::format("{}x{}", grid_cols / ppn, grid_rows);
   const GridShape fallback = closest_factor_shape(nodes);
   return fallback.cols == 1 ? std::to_string(fallback.rows) : fmt::format("{}x{}", fallback.rows, fallback.cols);
+}
+
+std::string job_plan_text(const JobSpec& spec) {
+  const Resolved r = resolve(spec, false);
+  const RunPlan plan = job_plan(spec, r);
+  const double node_bytes = node_memory_of(spec);
+  std::string text = fmt::format("SCALE {} on {} node{}, {} rank{} per node: the plan of g500 bfs\n", spec.scale,
+                                 spec.nodes, spec.nodes == 1 ? "" : "s", spec.ppn, spec.ppn == 1 ? "" : "s");
+  text += plan_parts_text(plan, "");
+  constexpr double kGiB = 1024.0 * 1024 * 1024;
+  text += fmt::format("peak per node: {:.1f} GiB", plan.peak_bytes() * spec.ppn / kGiB);
+  if (node_bytes > 0)
+    text += fmt::format(" of {:.1f} GiB ({}): {}", node_bytes / kGiB,
+                        spec.node_memory_bytes > 0 ? spec.node_memory_origin : "a Fugaku node",
+                        plan.peak_bytes() * spec.ppn <= node_bytes ? "fits" : "does not fit");
+  return text + "\n";
 }
 
 std::string make_jobscript(const JobSpec& spec) {

@@ -37,6 +37,11 @@ constexpr int kGraph500Roots = 64;
 // Fugaku has, and for a run whose memory estimate exceeds a node's memory (unless force).
 std::string make_jobscript(const JobSpec& spec);
 
+// The memory plan g500 bfs would make for the job (run/run_plan.hpp), per process part by part,
+// and the peak per node against the node's memory; the same checks of the input as
+// make_jobscript but the memory's.
+std::string job_plan_text(const JobSpec& spec);
+
 // Node shape for Fugaku when none is given: the C ring of the grid along the first axis (so the
 // bottom-up sendrecv neighbours are adjacent, Nakao et al. 2021, section 5.6), e.g. 8x8 grid at 1 rank per node ->
 // "8x8", 16x8 grid at 4 ranks per node -> "2x16". Exposed for the tests.

@@ -54,6 +54,9 @@ struct Prediction {
   double time = 0;          // seconds per BFS
   double teps = 0;
   std::vector<LevelPrediction> levels;
+  // The memory plan beside it (model_job.hpp): bytes a node needs, and has (0: not known).
+  double node_bytes_needed = 0, node_memory_bytes = 0;
+  bool fits() const { return node_bytes_needed <= node_memory_bytes; }
 };
 
 Prediction predict(const NodeProfile& profile, const NetworkSpec& net, const LevelStructure& levels,

@@ -239,7 +239,12 @@ std::string run_model_job(const ModelOptions& o) {
     json["network"] = network_json(c.net);
     text += profile_text(c.profile, c.net);
     if (wants_series) {
-      const auto predictions = series(o, c, rows);
+      auto predictions = series(o, c, rows);
+      if (o.node_bytes_needed)
+        for (Prediction& p : predictions) {
+          p.node_bytes_needed = o.node_bytes_needed(p.setup.scale, p.setup.grid, p.setup.ppn);
+          p.node_memory_bytes = o.node_memory_bytes;
+        }
       text += prediction_table(predictions);
       for (const auto& p : predictions) json["predictions"].push_back(prediction_json(p));
       json["series"] = o.scale ? "strong" : "weak";

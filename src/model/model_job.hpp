@@ -2,6 +2,7 @@
 // (prediction series, the published-point check, the comparison with measured runs, the future
 // work scenarios), as text and JSON. cli/cmd_model.cpp parses the options into a ModelOptions.
 #pragma once
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,11 @@ struct ModelOptions {
   bool future_work = false;
   std::vector<std::string> compare;  // measured runs to set beside their predictions
   std::string json;
+  // The memory a node needs for a prediction's run, in bytes: g500 bfs's plan (run/run_plan.hpp,
+  // which model/ does not include: cli/cmd_model.cpp sets it); empty: no memory column. Points
+  // needing more than node_memory_bytes are marked as not fitting.
+  std::function<double(int scale, const GridShape& grid, int ppn)> node_bytes_needed;
+  double node_memory_bytes = 0;
 };
 
 // Runs the job and returns what it prints; writes --json and --write-level-table. Throws

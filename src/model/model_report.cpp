@@ -3,10 +3,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace g500::model {
 
 namespace {
 constexpr double kGiga = 1e9, kMilli = 1e-3, kMicro = 1e-6, kPercent = 100;
+constexpr double kGiB = 1024.0 * 1024 * 1024;
 
 const char* mapping_name(Mapping m) { return m == Mapping::kSixD ? "6d" : "jobshape"; }
 
@@ -57,19 +60,30 @@ nlohmann::json network_json(const NetworkSpec& n) {
 }
 
 std::string prediction_table(const std::vector<Prediction>& predictions) {
-  std::string text = fmt::format("{:>7} {:>3} {:>11} {:>5} {:>32} | {:>8} {:>8} {:>8} {:>8} {:>8} | {:>8} {:>9} | {}\n",
+  const bool memory = std::any_of(predictions.begin(), predictions.end(), [](const Prediction& p) { return p.node_memory_bytes > 0; });
+  std::string text = fmt::format("{:>7} {:>3} {:>11} {:>5} {:>32} | {:>8} {:>8} {:>8} {:>8} {:>8} | {:>8} {:>9} | {}{}\n",
                                  "nodes", "ppn", "grid", "SCALE", "placement", "calc", "allgathv", "alltoalv",
-                                 "sendrecv", "imbal", "total", "GTEPS", "shares % (calc agv atv sr imb)");
+                                 "sendrecv", "imbal", "total", "GTEPS", "shares % (calc agv atv sr imb)",
+                                 memory ? " | GiB/node" : "");
+  bool any_too_big = false;
   for (const auto& p : predictions) {
     std::string ms, shares;
     for (int k = 0; k < kPhaseCount; ++k) {
       ms += fmt::format(" {:8.2f}", p.seconds[k] / kMilli);
       shares += fmt::format(" {:4.1f}", p.time > 0 ? p.seconds[k] / p.time * kPercent : 0.0);
     }
-    text += fmt::format("{:>7} {:>3} {:>11} {:>5} {:>32} |{} | {:8.2f} {:9.1f} |{}\n", p.setup.nodes(), p.setup.ppn,
+    std::string need;
+    if (memory) {
+      need = fmt::format(" | {:8.1f}{}", p.node_bytes_needed / kGiB, p.fits() ? "" : " *");
+      any_too_big = any_too_big || !p.fits();
+    }
+    text += fmt::format("{:>7} {:>3} {:>11} {:>5} {:>32} |{} | {:8.2f} {:9.1f} |{}{}\n", p.setup.nodes(), p.setup.ppn,
                         fmt::format("{}x{}", p.setup.grid.rows, p.setup.grid.cols), p.setup.scale, p.view.placement, ms,
-                        p.time / kMilli, p.teps / kGiga, shares);
+                        p.time / kMilli, p.teps / kGiga, shares, need);
   }
+  if (any_too_big)
+    text += fmt::format("* does not fit a node's {:.1f} GiB (g500 bfs's memory plan; g500 jobscript --plan lists its parts)\n",
+                        predictions.front().node_memory_bytes / kGiB);
   return text;
 }
 
@@ -82,7 +96,7 @@ nlohmann::json prediction_json(const Prediction& p) {
                       {"bytes", {{"allgatherv", l.volumes.allgatherv}, {"alltoallv", l.volumes.alltoallv},
                                  {"sendrecv", l.volumes.sendrecv}}},
                       {"seconds", phases_json(l.seconds)}});
-  return {{"nodes", p.setup.nodes()},
+  nlohmann::json j = {{"nodes", p.setup.nodes()},
           {"ppn", p.setup.ppn},
           {"scale", p.setup.scale},
           {"grid", {{"rows", p.setup.grid.rows}, {"cols", p.setup.grid.cols}}},
@@ -93,6 +107,12 @@ nlohmann::json prediction_json(const Prediction& p) {
           {"time_s", p.time},
           {"teps", p.teps},
           {"levels", levels}};
+  if (p.node_memory_bytes > 0) {
+    j["plan_bytes_per_node"] = p.node_bytes_needed;
+    j["node_memory_bytes"] = p.node_memory_bytes;
+    j["fits"] = p.fits();
+  }
+  return j;
 }
 
 nlohmann::json check_json(const CheckRow& row) {

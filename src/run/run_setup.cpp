@@ -67,6 +67,10 @@ std::string memory_shortfall(const std::string& what, double need, double have, 
          (from_file ? " (use more nodes or --force)" : " (use more nodes, a smaller SCALE, or --force)");
 }
 
+double this_node_bytes_per_rank(MPI_Comm comm) {
+  return static_cast<double>(physical_memory_bytes()) / ranks_on_this_node(comm);
+}
+
 std::string local_id_overflow(const std::string& what, const Distribution& probe) {
   if (probe.ids_fit_32_bits()) return "";
   return what + " on a " + std::to_string(probe.R) + "x" + std::to_string(probe.C) +

@@ -104,6 +104,8 @@ std::string memory_shortfall(const std::string& what, double need, double have, 
 // What every rank holds before the run's data: the MPI library, OpenMP and the program (a rank
 // of SCALE 10 peaks at about 18 MiB). Both kernels' memory estimates count it once per rank.
 inline constexpr double kRuntimeBytesPerRank = 16.0 * 1024 * 1024;
+// Collective: this node's physical memory over the ranks on it (the node memory of a run's plan).
+double this_node_bytes_per_rank(MPI_Comm comm);
 // The refusal when a rank of `probe`'s grid would need more than 32-bit local ids, else "".
 std::string local_id_overflow(const std::string& what, const Distribution& probe);
 

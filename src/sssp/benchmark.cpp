@@ -23,36 +23,23 @@
 #include "util/error.hpp"
 #include "util/memory.hpp"
 #include "util/progress.hpp"
+#include "run/run_plan.hpp"
 #include "run/run_setup.hpp"
 
 namespace g500 {
 namespace {
 
-// Bytes one rank needs: the most of kernel 1 (the routed entries it keeps, its buffers) and of
-// the search (the weighted graph, the candidate exchange, the SSSP and validation arrays), and the
-// whole serial graph on rank 0 with --compare-dijkstra. Collective (the node's ranks).
-double estimated_bytes_per_rank(const SsspConfig& config, int64_t nvertices, int64_t nedges, const Distribution& d) {
-  const double ranks = static_cast<double>(d.R) * d.C;
-  const double entries = 2.0 * static_cast<double>(nedges) / ranks;
-  const double node_bytes_per_rank =
-      static_cast<double>(physical_memory_bytes()) / ranks_on_this_node(MPI_COMM_WORLD);
-  const double rows = static_cast<double>(d.row_set_size()), cols = static_cast<double>(d.col_set_size());
-  double graph = entries * (sizeof(LocalId) + sizeof(float)) + rows * 2 * sizeof(int64_t) + d.block * 8.0;
-  if (config.graph.column_index && d.C > d.R) graph += entries * (sizeof(LocalId) + sizeof(float)) + cols * sizeof(int64_t);
-  const double exchange = entries * 3 * sizeof(uint64_t) / 4;  // candidates of a large phase
-  const double arrays = cols * 8.0 + rows * 16.0 + cols * 8.0 + d.block * 40.0;
-  // Renumbering tables (kept), forward maps (kernel 1 only), results by original offset.
-  const double renumbering = config.graph.reorder ? d.block * (8.0 + 16.0) + (rows + cols) * 8.0 : 0;
-  double serial = 0;
-  if (config.compare_dijkstra > 0) {
-    const double m = static_cast<double>(nedges), n = static_cast<double>(nvertices);
-    serial = m * (sizeof(gen::Edge) + sizeof(float)) + 2 * m * 8 + n * 40;
-  }
-  const double kernel1 = weighted_kernel1_peak_bytes(static_cast<double>(nedges) / ranks, entries,
-                                                     static_cast<double>(d.row_set_size()), node_bytes_per_rank,
-                                                     config.graph) +
-                         renumbering;
-  return kRuntimeBytesPerRank + std::max(kernel1, graph + exchange + arrays + renumbering) + serial;
+// Bytes one rank needs: the peak of the run's plan (run/run_plan.hpp). Collective (the node's ranks).
+double estimated_bytes_per_rank(const SsspConfig& config, int64_t nedges, const Distribution& d) {
+  PlanInput input;
+  input.shape = GraphShape{nedges, 0, nedges / (static_cast<int64_t>(d.R) * d.C)};
+  input.d = d;  // with the graph's N
+  input.kernel = PlanKernel::kSssp;
+  input.weighted = config.graph;
+  input.compare_dijkstra = config.compare_dijkstra;
+  input.threads = omp_get_max_threads();
+  input.node_bytes_per_rank = this_node_bytes_per_rank(MPI_COMM_WORLD);
+  return plan_run(input).peak_bytes();
 }
 
 bool close_to(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)); }
@@ -327,7 +314,7 @@ SsspPart::SsspPart(const SsspConfig& config, SsspBenchmarkResult& result) : conf
 SsspPart::~SsspPart() = default;
 
 double SsspPart::bytes_per_rank(const Distribution& probe) const {
-  return estimated_bytes_per_rank(config_, config_.nvertices(), config_.nedges(), probe);
+  return estimated_bytes_per_rank(config_, config_.nedges(), probe);
 }
 
 void SsspPart::build(const ProcessGrid& grid) {
@@ -346,7 +333,7 @@ void SsspPart::run_roots(const ProcessGrid& grid, const RunRoots& roots) {
 
 void check_declared_sssp_input(const SsspConfig& config, const io::DeclaredSize& size, bool force) {
   check_declared_graph_fits(config, size.nvertices, size.what, force, [&](const Distribution& probe) {
-    return estimated_bytes_per_rank(config, size.nvertices, size.nedges, probe);
+    return estimated_bytes_per_rank(config, size.nedges, probe);
   });
 }
 
@@ -359,7 +346,7 @@ SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, bool force) {
     throw UsageError("--delta must be a positive number");
   const std::unique_ptr<ProcessGrid> run_grid = start_run(
       config, force,
-      [&](const Distribution& probe) { return estimated_bytes_per_rank(config, config.nvertices(), config.nedges(), probe); },
+      [&](const Distribution& probe) { return estimated_bytes_per_rank(config, config.nedges(), probe); },
       result);
   const ProcessGrid& grid = *run_grid;
   SsspEdges edges;

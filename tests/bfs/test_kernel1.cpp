@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bfs_fixture.hpp"
+#include "graph/column_originals.hpp"
 #include "graph/packed_rows.hpp"
 
 namespace g500 {
@@ -116,38 +117,67 @@ std::vector<std::pair<int64_t, int64_t>> original_edges(const LocalGraph& g) {
   return edges;
 }
 
-// The renumbered graph keeps the original ids of its rows with edges (by slot) and of the columns
-// its entries use, not of the whole row and column sets: translated back, its entries are those of
-// the graph built without the renumbering, plain or packed, on every grid.
+// The first `share` of the Kronecker edge list (a sparse graph: few columns in use per process).
+EdgeSource sparse_edge_source(const gen::KroneckerGenerator& generator, int64_t share, int rank, int nranks) {
+  EdgeSource source;
+  source.global_edges = generator.spec().nedges() / share;
+  source.local_begin = source.global_edges * rank / nranks;
+  source.local_count = source.global_edges * (rank + 1) / nranks - source.local_begin;
+  source.read = [&generator, begin = source.local_begin](int64_t offset, int64_t count, gen::Edge* out) {
+    generator.generate(begin + offset, begin + offset + count, out, nullptr);
+  };
+  return source;
+}
+
+// The renumbered graph keeps the original ids of its rows with edges (by slot) and, where they
+// are few enough (keep_columns_in_use_only), of the columns its entries use, not of the whole row
+// and column sets: translated back, its entries are those of the graph built without the
+// renumbering, plain or packed, dense (the whole column table kept) or sparse, on every grid.
 TEST(Kernel1, OriginalIdsOfTheRowsAndColumnsInUse) {
   for (const GridShape shape : grids_of_this_run())
-    for (const bool compress : {false, true}) {
-      SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " compress " << compress);
-      GraphOptions renumbered, kept_ids;
-      renumbered.compress = kept_ids.compress = compress;
-      kept_ids.reorder = false;
-      const auto built = build_test_graph(10, shape, renumbered);
-      const auto plain_ids = build_test_graph(10, shape, kept_ids);
-      const LocalGraph& g = built->graph;
-      const Renumbering& ids = g.renumbering;
-      ASSERT_TRUE(ids.active());
-      EXPECT_EQ(original_edges(g), original_edges(plain_ids->graph));
-      if (shape.cols > 1) {  // the row set is not the owned block: the rows with edges only
-        EXPECT_TRUE(ids.row_original.empty());
-        EXPECT_EQ(static_cast<int64_t>(ids.row_original_by_slot.size()), g.rows.nonempty_rows());
+    for (const int64_t share : {1, 64})
+      for (const bool compress : {false, true}) {
+        SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " edges 1/" << share
+                                          << " compress " << compress);
+        GraphOptions renumbered, kept_ids;
+        renumbered.compress = kept_ids.compress = compress;
+        kept_ids.reorder = false;
+        auto build = [&](const GraphOptions& options) {
+          return testing::build_test_graph_with<LocalGraph>(
+              share == 1 ? 10 : 14, shape,
+              [&](const gen::KroneckerGenerator& generator, int rank, int nranks, const ProcessGrid& grid) {
+                return build_local_graph(sparse_edge_source(generator, share, rank, nranks), grid, options);
+              });
+        };
+        const auto built = build(renumbered);
+        const auto plain_ids = build(kept_ids);
+        const LocalGraph& g = built->graph;
+        const Renumbering& ids = g.renumbering;
+        ASSERT_TRUE(ids.active());
+        EXPECT_EQ(original_edges(g), original_edges(plain_ids->graph));
+        if (shape.cols > 1) {  // the row set is not the owned block: the rows with edges only
+          EXPECT_TRUE(ids.row_original.empty());
+          EXPECT_EQ(static_cast<int64_t>(ids.row_original_by_slot.size()), g.rows.nonempty_rows());
+        }
+        if (shape.rows > 1) {  // the columns in use only, where they are few
+          std::vector<bool> used(static_cast<size_t>(g.dist.col_set_size()));
+          int64_t distinct = 0;
+          for (int64_t x = 0; x < g.rows.num_rows(); ++x)
+            for (LocalId u : row_of(g, x)) distinct += used[u] ? 0 : (used[u] = true, 1);
+          const bool in_use_only =
+              keep_columns_in_use_only(static_cast<double>(distinct), static_cast<double>(g.dist.col_set_size()));
+          EXPECT_EQ(ids.col_original.empty(), in_use_only);
+          if (in_use_only) {
+            EXPECT_EQ(ids.column_originals.present_columns(), distinct);
+          }
+          if (share > 1) {
+            EXPECT_TRUE(in_use_only) << distinct;
+          }
+        }
+        // The first neighbours' original ids agree with the table.
+        for (size_t r = 0; r < g.first_neighbors.size(); ++r)
+          ASSERT_EQ(g.first_neighbors_original[r], g.original_col_local(g.first_neighbors[r])) << r;
       }
-      if (shape.rows > 1) {  // the columns in use only
-        EXPECT_TRUE(ids.col_original.empty());
-        std::vector<bool> used(static_cast<size_t>(g.dist.col_set_size()));
-        int64_t distinct = 0;
-        for (int64_t x = 0; x < g.rows.num_rows(); ++x)
-          for (LocalId u : row_of(g, x)) distinct += used[u] ? 0 : (used[u] = true, 1);
-        EXPECT_EQ(ids.column_originals.present_columns(), distinct);
-      }
-      // The first neighbours' original ids agree with the table.
-      for (size_t r = 0; r < g.first_neighbors.size(); ++r)
-        ASSERT_EQ(g.first_neighbors_original[r], g.original_col_local(g.first_neighbors[r])) << r;
-    }
 }
 
 // The fill gives each slab's kept entries back to the system bucket by bucket, in every chunk's

@@ -119,5 +119,39 @@ TEST(KeptBufferShare, PagesWrittenByTheThreadsAndTheMoveToTheFront) {
   EXPECT_NEAR(kept_buffer_share(1, 2), 1, kTolerance);
 }
 
+// The parts the plan reports (Table 2's terms) are the same figures: the finished graph's add up to
+// `graph`, kernel 1's to its peak, whether pass 1 or the fill is the larger, on one process and on
+// grids of several rows and columns, with plain and with packed rows (pass 1 is the larger without
+// the mirrors, kept entries of both ends).
+TEST(GraphMemoryParts, AddUpToTheFigures) {
+  struct Case {
+    int scale, R, C;
+    bool compress, mirror;
+    int64_t slabs;
+  };
+  const Case cases[] = {{16, 1, 1, false, false, 1}, {20, 1, 2, true, false, 1}, {16, 1, 1, true, true, 3},
+                        {20, 2, 3, true, true, 1},   {20, 4, 2, false, true, 2},  {26, 1, 4, true, true, 4},
+                        {37, 138, 72, true, true, 4}};
+  constexpr int kThreads = 2;
+  bool first_pass_larger = false, filling_larger = false;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(testing::Message() << "SCALE " << c.scale << " " << c.R << "x" << c.C << " compress " << c.compress);
+    const int64_t nedges = int64_t{16} << c.scale;
+    const Distribution d(int64_t{1} << c.scale, c.R, c.C, 0, 0);
+    const GraphShape shape{nedges, c.scale, nedges / (c.R * c.C)};
+    GraphOptions options;
+    options.compress = c.compress;
+    options.mirror = c.mirror;
+    const GraphMemory m = plan_graph_memory(shape, d, options, c.slabs, kThreads);
+    EXPECT_NEAR(total_bytes(m.graph_parts), m.graph, 1e-9 * m.graph);
+    EXPECT_NEAR(total_bytes(m.kernel1_parts), m.kernel1_peak(), 1e-9 * m.kernel1_peak());
+    for (const MemoryPart& part : m.kernel1_parts) EXPECT_GE(part.bytes, 0) << part.name;
+    first_pass_larger = first_pass_larger || m.first_pass >= m.filling;
+    filling_larger = filling_larger || m.first_pass < m.filling;
+  }
+  EXPECT_TRUE(first_pass_larger);
+  EXPECT_TRUE(filling_larger);
+}
+
 }  // namespace
 }  // namespace g500

@@ -71,5 +71,23 @@ TEST(ModelCli, PrintsAPredictionTable) {
   EXPECT_NE(r.out.find("GTEPS"), std::string::npos) << r.out;
 }
 
+// Beside each prediction of a series, the memory per node of g500 bfs's plan; the points that do
+// not fit a node (A64FX: 32 GiB unless --node-memory) are marked, in the table and the JSON.
+TEST(ModelCli, MarksPointsThatDoNotFitANode) {
+  auto r = testing::run_g500(1, "model --nodes 256,158976 --scale-per-node 24");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("shares % (calc agv atv sr imb) | GiB/node\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("|      6.6\n"), std::string::npos) << r.out;    // 256 nodes, SCALE 32
+  EXPECT_NE(r.out.find("|     50.2 *\n"), std::string::npos) << r.out;  // 158976 nodes, SCALE 41
+  EXPECT_NE(r.out.find("\n* does not fit a node's 32.0 GiB"), std::string::npos) << r.out;
+  const std::string dir = testing::make_temp_dir();
+  r = testing::run_g500(1, "model --nodes 158976 --scale 41 --node-memory 64 --json " + dir + "/model.json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.find("* does not fit"), std::string::npos) << r.out;
+  const std::string json = testing::read_file(dir + "/model.json");
+  EXPECT_NE(json.find("\"fits\": true"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"node_memory_bytes\": 68719476736.0"), std::string::npos) << json;
+}
+
 }  // namespace
 }  // namespace g500

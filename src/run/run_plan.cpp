@@ -1,0 +1,164 @@
+// The plan of a kernel run (run_plan.hpp): the BFS's from kernel 1's memory plan
+// (graph/memory_plan.hpp) and the search's and validation's arrays, the SSSP's from its weighted
+// kernel 1 (graph/weighted_graph.hpp) and its search's arrays.
+#include "run/run_plan.hpp"
+
+#include <algorithm>
+
+#include "run/run_setup.hpp"
+#include "validate/edge_check.hpp"
+#include "validate/tree_depths.hpp"
+
+namespace g500 {
+namespace {
+
+struct Sizes {
+  double ranks, entries, rows, cols, owned;
+};
+
+Sizes sizes_of(const PlanInput& in) {
+  const double ranks = static_cast<double>(in.d.R) * in.d.C;
+  return {ranks, 2.0 * static_cast<double>(in.shape.nedges) / ranks, static_cast<double>(in.d.row_set_size()),
+          static_cast<double>(in.d.col_set_size()), static_cast<double>(in.d.block)};
+}
+
+void append(std::vector<MemoryPart>& to, const std::vector<MemoryPart>& parts) { to.insert(to.end(), parts.begin(), parts.end()); }
+
+// The BFS with the rows as `options` say (compress) and kernel 1 in the slabs choose_slabs takes.
+RunPlan plan_bfs(const PlanInput& in, const GraphOptions& options) {
+  const Sizes s = sizes_of(in);
+  const Distribution& d = in.d;
+  const int64_t slabs = choose_slabs(in.shape, d, options, in.node_bytes_per_rank, in.threads);
+  const GraphMemory graph = plan_graph_memory(in.shape, d, options, slabs, in.threads);
+  RunPlan plan;
+  plan.packed_rows = options.compress;
+  plan.passes = graph.slabs;
+  const MemoryPart runtime{"runtime (MPI, OpenMP, the program)", kRuntimeBytesPerRank, GrowsWith::kFixed};
+  plan.kernel1.push_back(runtime);
+  append(plan.kernel1, graph.kernel1_parts);
+  plan.search.push_back(runtime);
+  append(plan.search, graph.graph_parts);
+  // Top-down runs while the frontier's edges are below 1/alpha of the unvisited ones, so one
+  // level's candidates (sent and received, 8 bytes each) stay below about 2/14 of the entries.
+  // Only those for other processes are buffered (a process settles its own at once): along the
+  // grid column, or over the world with the row-major layout.
+  constexpr double kTopDownShare = 2.0 / 14.0;
+  const double peers = d.yoo() ? d.R : s.ranks;
+  plan.search.push_back({"BFS: top-down candidates", s.entries * sizeof(uint64_t) * kTopDownShare * (peers - 1) / peers,
+                         GrowsWith::kEdgeShare});
+  plan.search.push_back({"BFS: parents", s.owned * sizeof(int64_t), GrowsWith::kOwned});  // kernel 1 made the degree tables
+  // Validation: the walk of the tree depths, then the input edge check beside the depths and the
+  // owned vertices' tree-edge marks (validate/validate_bfs.hpp).
+  const double walk = tree_depths_bytes(d, d.R * d.C);
+  const double depths = s.owned * sizeof(int32_t), edge_check = input_edge_check_bytes(d, in.threads);
+  const double owned_marks = s.owned / 8;
+  if (walk >= depths + edge_check + owned_marks) {
+    plan.search.push_back({"validation: tree depths walk", walk, GrowsWith::kSeveral});
+  } else {
+    plan.search.push_back({"validation: depths", depths, GrowsWith::kOwned});
+    plan.search.push_back({"validation: input edge check", edge_check, GrowsWith::kSeveral});
+    plan.search.push_back({"validation: tree-edge marks of the owned", owned_marks, GrowsWith::kOwned});
+  }
+  return plan;
+}
+
+GraphOptions with_rows(GraphOptions options, bool packed) {
+  options.compress = packed;
+  return options;
+}
+
+// The SSSP: the most of kernel 1 (the routed entries it keeps, its buffers) and of the search (the
+// weighted graph, the candidate exchange, the SSSP and validation arrays), and the whole serial
+// graph on rank 0 with --compare-dijkstra.
+RunPlan plan_sssp(const PlanInput& in) {
+  const Sizes s = sizes_of(in);
+  const WeightedGraphOptions& options = in.weighted;
+  RunPlan plan;
+  plan.keeps_entries = weighted_kernel1_keeps_entries(s.entries, in.node_bytes_per_rank, options);
+  std::vector<MemoryPart> shared{{"runtime (MPI, OpenMP, the program)", kRuntimeBytesPerRank, GrowsWith::kFixed}};
+  // Renumbering tables (kept), forward maps (kernel 1 only), results by original offset.
+  if (options.reorder) {
+    shared.push_back({"renumbering: owned", s.owned * (8.0 + 16.0), GrowsWith::kOwned});
+    shared.push_back({"renumbering: row set", s.rows * 8.0, GrowsWith::kRowSet});
+    shared.push_back({"renumbering: column set", s.cols * 8.0, GrowsWith::kColumnSet});
+  }
+  if (in.compare_dijkstra > 0) {
+    const double m = static_cast<double>(in.shape.nedges), n = static_cast<double>(in.d.nvertices);
+    shared.push_back({"serial Dijkstra's graph (rank 0)", m * (sizeof(gen::Edge) + sizeof(float)) + 2 * m * 8 + n * 40,
+                      GrowsWith::kWholeGraph});
+  }
+  plan.kernel1 = shared;
+  append(plan.kernel1, weighted_kernel1_parts(static_cast<double>(in.shape.nedges) / s.ranks, s.entries, s.rows,
+                                              in.node_bytes_per_rank, options));
+  plan.search = shared;
+  plan.search.push_back({"weighted neighbours", s.entries * (sizeof(LocalId) + sizeof(float)), GrowsWith::kEdgeShare});
+  plan.search.push_back({"row starts", s.rows * 2 * sizeof(int64_t), GrowsWith::kRowSet});
+  plan.search.push_back({"owned degrees", s.owned * 8.0, GrowsWith::kOwned});
+  if (options.column_index && in.d.C > in.d.R) {
+    plan.search.push_back({"column index: neighbours", s.entries * (sizeof(LocalId) + sizeof(float)), GrowsWith::kEdgeShare});
+    plan.search.push_back({"column index: starts", s.cols * sizeof(int64_t), GrowsWith::kColumnSet});
+  }
+  plan.search.push_back({"SSSP: candidates of a large phase", s.entries * 3 * sizeof(uint64_t) / 4, GrowsWith::kEdgeShare});
+  plan.search.push_back({"SSSP: column-set arrays", s.cols * 16.0, GrowsWith::kColumnSet});
+  plan.search.push_back({"SSSP: row-set arrays", s.rows * 16.0, GrowsWith::kRowSet});
+  plan.search.push_back({"SSSP: owned arrays", s.owned * 40.0, GrowsWith::kOwned});
+  return plan;
+}
+
+}  // namespace
+
+double RunPlan::peak_bytes() const { return std::max(kernel1_bytes(), search_bytes()); }
+
+bool auto_packs_rows(const Distribution& d, const GraphOptions& options, bool plain_rows_fit, int64_t plain_passes,
+                     int64_t packed_passes) {
+  if (!plain_rows_fit) return true;
+  return sort_keys_are_column_ids(options, d) && packed_passes < plain_passes;
+}
+
+RunPlan plan_run(const PlanInput& in) {
+  RunPlan plan;
+  if (in.kernel == PlanKernel::kSssp) {
+    plan = plan_sssp(in);
+  } else {
+    const RunPlan plain = plan_bfs(in, with_rows(in.graph, false));
+    const RunPlan packed = plan_bfs(in, with_rows(in.graph, true));
+    const bool plain_rows_fit = plain.peak_bytes() <= kMostMemoryShare * in.node_bytes_per_rank;
+    const bool pack = in.compress == CompressChoice::kAuto
+                          ? auto_packs_rows(in.d, in.graph, plain_rows_fit, plain.passes, packed.passes)
+                          : in.compress == CompressChoice::kOn;
+    plan = pack ? packed : plain;
+    plan.plain_rows_fit = plain_rows_fit;
+    plan.plain_passes = plain.passes;
+    plan.packed_passes = packed.passes;
+  }
+  plan.kernel = in.kernel;
+  plan.grid_rows = in.d.R;
+  plan.grid_cols = in.d.C;
+  const Sizes s = sizes_of(in);
+  plan.edge_share = static_cast<double>(in.shape.nedges) / s.ranks;
+  plan.owned = s.owned;
+  plan.row_set = s.rows;
+  plan.column_set = s.cols;
+  return plan;
+}
+
+RunPlan agree_run_plan(const PlanInput& input, MPI_Comm comm) {
+  const RunPlan local = plan_run(input);
+  if (input.kernel == PlanKernel::kSssp) return local;  // its kernel 1 agrees on keeping the entries itself
+  int64_t facts[] = {local.plain_rows_fit ? 0 : 1, local.plain_passes, local.packed_passes, local.passes};
+  MPI_Allreduce(MPI_IN_PLACE, facts, 4, MPI_INT64_T, MPI_MAX, comm);
+  const bool plain_rows_fit = facts[0] == 0;
+  const bool pack = input.compress == CompressChoice::kAuto
+                        ? auto_packs_rows(input.d, input.graph, plain_rows_fit, facts[1], facts[2])
+                        : input.compress == CompressChoice::kOn;
+  PlanInput agreed = input;
+  agreed.compress = pack ? CompressChoice::kOn : CompressChoice::kOff;
+  agreed.graph.passes = input.compress == CompressChoice::kAuto ? (pack ? facts[2] : facts[1]) : facts[3];
+  RunPlan plan = plan_run(agreed);
+  plan.plain_rows_fit = plain_rows_fit;
+  plan.plain_passes = facts[1];
+  plan.packed_passes = facts[2];
+  return plan;
+}
+
+}  // namespace g500

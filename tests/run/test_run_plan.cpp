@@ -1,0 +1,125 @@
+// The run's plan (run/run_plan.hpp), pure: the row format and kernel 1's passes it chooses, its
+// parts in Table 2's terms against the formulas they come from, the peak g500 jobscript refuses
+// the papers' SCALE 37 run with, and the SSSP's kernel 1 keeping its entries or not.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "run/plan_report.hpp"
+#include "run/run_plan.hpp"
+#include "run/run_setup.hpp"
+
+namespace g500 {
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+constexpr int kThreads = 2;
+
+PlanInput kronecker_input(int scale, int R, int C, double node_bytes_per_rank) {
+  const int64_t nedges = int64_t{16} << scale;
+  PlanInput input;
+  input.shape = GraphShape{nedges, scale, nedges / (R * C)};
+  input.d = Distribution(int64_t{1} << scale, R, C, 0, 0);
+  input.threads = kThreads;
+  input.node_bytes_per_rank = node_bytes_per_rank;
+  return input;
+}
+
+const MemoryPart* find_part(const std::vector<MemoryPart>& parts, const std::string& name) {
+  for (const MemoryPart& part : parts)
+    if (part.name == name) return &part;
+  return nullptr;
+}
+
+TEST(RunPlan, ChoosesTheRowFormatAndThePasses) {
+  // SCALE 26 on one process of a 24 GiB node: plain rows need 4 passes, packed rows 1, so `auto`
+  // packs them (one grid row: the sort keys are the column ids).
+  PlanInput input = kronecker_input(26, 1, 1, 24 * kGiB);
+  RunPlan plan = plan_run(input);
+  EXPECT_TRUE(plan.packed_rows);
+  EXPECT_EQ(plan.passes, 1);
+  EXPECT_EQ(plan.plain_passes, 4);
+  EXPECT_EQ(plan.packed_passes, 1);
+  EXPECT_TRUE(plan.plain_rows_fit);
+  input.compress = CompressChoice::kOff;
+  plan = plan_run(input);
+  EXPECT_FALSE(plan.packed_rows);
+  EXPECT_EQ(plan.passes, 4);
+  input.graph.passes = 3;  // --kernel1-passes
+  EXPECT_EQ(plan_run(input).passes, 3);
+  // SCALE 20 on a large node: one pass either way, the plain rows stay.
+  plan = plan_run(kronecker_input(20, 1, 1, 24 * kGiB));
+  EXPECT_FALSE(plan.packed_rows);
+  EXPECT_EQ(plan.passes, 1);
+  // Two grid rows: packed rows only when plain ones do not fit.
+  plan = plan_run(kronecker_input(26, 2, 1, 1 * kGiB));
+  EXPECT_FALSE(plan.plain_rows_fit);
+  EXPECT_TRUE(plan.packed_rows);
+}
+
+// The papers' SCALE 37 on 9936 Fugaku nodes (138x72): it fits a 32 GiB node, and its parts by
+// the size they grow with. The search holds nothing of word size per row-set or column-set
+// vertex: 2 bits of each (the BCSR bitmaps and their offsets).
+TEST(RunPlan, PartsInTable2Terms) {
+  const RunPlan plan = plan_run(kronecker_input(37, 138, 72, 32 * kGiB));
+  EXPECT_EQ(plan.passes, 4);
+  EXPECT_NEAR(plan.peak_bytes() / kGiB, 15.05, 0.05);
+  EXPECT_DOUBLE_EQ(plan.peak_bytes(), plan.kernel1_bytes());
+  EXPECT_DOUBLE_EQ(plan.row_set, 72.0 * plan.owned);
+  EXPECT_DOUBLE_EQ(plan.column_set, 138.0 * plan.owned);
+  EXPECT_DOUBLE_EQ(plan.edge_share, static_cast<double>(int64_t{16} << 37) / (138 * 72));
+  // The rows' original ids per row with edges, the columns' per column in use: both O(m/P); a
+  // bit and an offset word per 64 of the column set; the parents: a word per owned vertex.
+  const MemoryPart* rows = find_part(plan.search, "renumbering: rows' original ids");
+  ASSERT_NE(rows, nullptr);
+  EXPECT_EQ(rows->grows_with, GrowsWith::kEdgeShare);
+  const MemoryPart* columns = find_part(plan.search, "renumbering: columns in use, ids");
+  ASSERT_NE(columns, nullptr);
+  EXPECT_EQ(columns->grows_with, GrowsWith::kEdgeShare);
+  EXPECT_LT(columns->bytes, 4 * 2 * plan.edge_share);  // at most one per entry
+  const MemoryPart* column_bitmap = find_part(plan.search, "renumbering: columns in use, bitmap");
+  ASSERT_NE(column_bitmap, nullptr);
+  EXPECT_NEAR(column_bitmap->bytes / plan.column_set, 0.25, 1e-6);
+  const MemoryPart* keys = find_part(plan.search, "packed rows' key tables");
+  EXPECT_TRUE(keys == nullptr || keys->bytes == 0);  // the keys follow from the ids
+  const MemoryPart* parents = find_part(plan.search, "BFS: parents");
+  ASSERT_NE(parents, nullptr);
+  EXPECT_DOUBLE_EQ(parents->bytes, 8 * plan.owned);
+  const PartsBySize search = parts_by_size(plan.search);
+  EXPECT_NEAR(search.column_set / plan.column_set, 0.25, 1e-6);
+  EXPECT_NEAR(search.row_set / plan.row_set, 0.25, 1e-6);
+  EXPECT_DOUBLE_EQ(search.fixed, kRuntimeBytesPerRank);
+  const std::string text = plan_parts_text(plan, "# ");
+  EXPECT_NE(text.find("# memory plan per process, 138x72 grid: plain rows, kernel 1 in 4 passes\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("2.0 bits per N/C"), std::string::npos) << text;
+  for (size_t start = 0; start < text.size(); start = text.find('\n', start) + 1)
+    EXPECT_EQ(text.compare(start, 2, "# "), 0) << text.substr(start);
+}
+
+TEST(RunPlan, SsspKeepsItsEntriesWhenTheyFit) {
+  PlanInput input = kronecker_input(20, 2, 2, 8 * kGiB);
+  input.kernel = PlanKernel::kSssp;
+  RunPlan plan = plan_run(input);
+  EXPECT_TRUE(plan.keeps_entries);
+  const double entries = 2.0 * static_cast<double>(int64_t{16} << 20) / 4;
+  const MemoryPart* kept = find_part(plan.kernel1, "kernel 1: kept entries");
+  ASSERT_NE(kept, nullptr);
+  EXPECT_DOUBLE_EQ(kept->bytes, entries * 12);  // row and column ids and the weight, 4 bytes each
+  EXPECT_DOUBLE_EQ(plan.peak_bytes(), std::max(plan.kernel1_bytes(), plan.search_bytes()));
+  input.node_bytes_per_rank = 64.0 * 1024 * 1024;  // 64 MiB: the entries are read again instead
+  plan = plan_run(input);
+  EXPECT_FALSE(plan.keeps_entries);
+  EXPECT_EQ(find_part(plan.kernel1, "kernel 1: kept entries"), nullptr);
+  // Dijkstra's serial graph on rank 0 counts in both phases.
+  input.compare_dijkstra = 1;
+  const RunPlan compared = plan_run(input);
+  const MemoryPart* serial = find_part(compared.search, "serial Dijkstra's graph (rank 0)");
+  ASSERT_NE(serial, nullptr);
+  EXPECT_NEAR(compared.peak_bytes() - plan.peak_bytes(), serial->bytes, 1e-6 * serial->bytes);
+}
+
+}  // namespace
+}  // namespace g500
