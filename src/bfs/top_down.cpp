@@ -127,8 +127,7 @@ int64_t DistributedBfs::expand_row_pieces(int t, std::vector<std::vector<uint64_
     const LocalId x_original = piece.row_original;
     const int64_t x_global = d.global_from_row_local(x_original, d.row);
     examined += piece.end - piece.begin;
-    // Inlined by force: GCC 12 may otherwise call it once per edge.
-    auto candidate = [&](uint64_t y) __attribute__((always_inline)) {
+    auto candidate = [&](uint64_t y) {
       const uint64_t position = d.by_block.divide(y);
       const LocalId offset = static_cast<LocalId>(y - position * d.block);
       if (position == own_position) {  // we own y ourselves: no message needed
