@@ -3,6 +3,7 @@
 
 #include <omp.h>
 
+#include <charconv>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -78,9 +79,13 @@ double node_memory_of(const JobSpec& spec) {
   return spec.node_memory_bytes > 0 ? spec.node_memory_bytes : spec.system == "fugaku" ? kFugakuNodeMemoryBytes : 0;
 }
 
-// The threads whose sort scratch the plan counts: this machine's, as the estimate always has (the
-// job's threads would add 2 MiB per thread beyond them, e.g. 0.09 GiB at 48 on Fugaku).
-int plan_threads() { return omp_get_max_threads(); }
+// The threads whose sort scratch (2 MiB each) the plan counts: the job's when the script names
+// them, else (Slurm's CPUs, known only in the job) this machine's.
+int plan_threads(const Resolved& r) {
+  int threads = 0;
+  const auto [end, error] = std::from_chars(r.threads.data(), r.threads.data() + r.threads.size(), threads);
+  return error == std::errc() && end == r.threads.data() + r.threads.size() && threads > 0 ? threads : omp_get_max_threads();
+}
 
 // The plan g500 bfs makes on the job's grid (run/run_plan.hpp): the grid's first process (every
 // process has the same block size) and the node's memory over its ranks.
@@ -90,7 +95,7 @@ RunPlan job_plan(const JobSpec& spec, const Resolved& r) {
   PlanInput input;
   input.shape = GraphShape{graph.nedges(), spec.scale, graph.nedges() / (r.grid.rows * r.grid.cols)};
   input.d = Distribution(graph.nvertices(), r.grid.rows, r.grid.cols, 0, 0);
-  input.threads = plan_threads();
+  input.threads = plan_threads(r);
   input.node_bytes_per_rank = node_memory_of(spec) / spec.ppn;
   return plan_run(input);
 }

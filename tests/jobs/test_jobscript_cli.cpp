@@ -54,7 +54,7 @@ TEST(JobscriptCli, PlanListsTheParts) {
   EXPECT_NE(r.out.find("  kernel 1: forward row map                             14.841     4.000 B per N/R\n"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("\npeak per node: 50.2 GiB of 32.0 GiB (a Fugaku node): does not fit\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\npeak per node: 50.3 GiB of 32.0 GiB (a Fugaku node): does not fit\n"), std::string::npos) << r.out;
   r = testing::run_g500(1, "jobscript --system slurm --nodes 4 --scale 20 --node-memory 64 --plan");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("memory plan per process, 2x2 grid: plain rows, kernel 1 in 1 pass\n"), std::string::npos) << r.out;
@@ -101,12 +101,12 @@ TEST(JobscriptCli, JobsThatCannotRunAreRefused) {
   const std::pair<const char*, std::string> cases[] = {
       {"--system fugaku --nodes 1000000 --scale 30", "--nodes 1000000 is more than Fugaku's 158976 nodes"},
       {"--system fugaku --nodes 1 --scale 42",
-       "SCALE 42 needs about 143235928.9 GiB on the job's node (a Fugaku node) but it has 32.0 GiB" + advice},
+       "SCALE 42 needs about 143235929.0 GiB on the job's node (a Fugaku node) but it has 32.0 GiB" + advice},
       // --force skips the memory check, not this one (g500 bfs refuses it even with --force).
       {"--system fugaku --nodes 1 --scale 42 --force",
        "SCALE 42 on a 1x1 grid needs more than 2^32 vertices per grid row or column; use more ranks"},
       {"--system fugaku --nodes 1 --scale 30",
-       "SCALE 30 needs about 128.2 GiB on the job's node (a Fugaku node) but it has 32.0 GiB" + advice},
+       "SCALE 30 needs about 128.3 GiB on the job's node (a Fugaku node) but it has 32.0 GiB" + advice},
       {"--system fugaku --nodes 32 --ppn 4 --grid 16x8 --scale 33",
        "SCALE 33 needs about 69.2 GiB on each of the job's 32 nodes (a Fugaku node) but it has 32.0 GiB" + advice},
       {"--system slurm --nodes 1 --scale 30 --node-memory 64",
