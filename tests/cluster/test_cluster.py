@@ -479,11 +479,16 @@ class Failures(ClusterTest):
         # The phase profile shows where it went: every level's column allgatherv needs data that
         # ranks of the other host made in that level (grid 2x2, a host holds a grid row), so each
         # rank waits at least the one-way delay per level, in communication or at the level's end.
+        # Over all roots the waiting outweighs the calculation tenfold: summed, since one root's
+        # calculation can stretch by itself when the 4 ranks' 2 cores are shared with other tests.
+        waited_in_all = calculation_in_all = 0.0
         for r in j["roots"]:
             waited = sum(r["profile"][p] for p in ("allgatherv", "alltoallv", "sendrecv", "imbalance"))
             levels = len(r["level_sizes"])
             self.assertGreater(waited, 0.005 * (levels - 1), f"root {r['root']}: {r['profile']}, {levels} levels")
-            self.assertGreater(waited, 10 * r["profile"]["calculation"], f"root {r['root']}: {r['profile']}")
+            waited_in_all += waited
+            calculation_in_all += r["profile"]["calculation"]
+        self.assertGreater(waited_in_all, 10 * calculation_in_all, [r["profile"] for r in j["roots"]])
 
 
 class Links(ClusterTest):
