@@ -14,7 +14,6 @@
 #include <bit>
 
 #include "comm/exchange.hpp"
-#include "util/raw_buffer.hpp"
 #include "validate/edge_check_parts.hpp"
 
 namespace g500::edge_check {
@@ -225,18 +224,9 @@ EdgeCheck check_chunks(const EdgeSource& source, const Distribution& d, const Pr
   const Owners owners(d, grid);
   OwnerCheck<Rows, kFirstWords, kSecondWords> check{
       d, owners, layout, parents.data(), word.data(), tree_edge_seen.data(), to_first, to_second};
-  // Every rank takes part in every chunk's exchanges, so all make as many rounds as the longest share.
-  const int64_t chunk = std::max<int64_t>(1, std::min(source.local_count, options.chunk_edges));
-  int64_t chunks = (source.local_count + chunk - 1) / chunk;
-  MPI_Allreduce(MPI_IN_PLACE, &chunks, 1, MPI_INT64_T, MPI_MAX, grid.world());
-  RawBuffer<gen::Edge> buffer;
-  gen::Edge* edges = buffer.get(chunk);
-  for (int64_t c = 0; c < chunks; ++c) {
-    const int64_t offset = std::min(source.local_count, c * chunk);
-    const int64_t count = std::min(chunk, source.local_count - offset);
-    if (count > 0) source.read(offset, count, edges);
+  for_each_input_chunk(source, options.chunk_edges, grid.world(), [&](const gen::Edge* edges, int64_t count) {
     check(edges, count);
-  }
+  });
   EdgeCheck result;
   result.reached_entries = check.reached_entries;
   report(check.bad, result);

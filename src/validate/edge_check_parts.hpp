@@ -2,6 +2,8 @@
 // are stored and compared, what a vertex holds for the check (its depth and its parent's
 // fingerprint in one word), and the lowest failing edge. Internal to validate/.
 #pragma once
+#include <mpi.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -11,6 +13,7 @@
 #include "graph/edge_source.hpp"
 #include "graph/grid.hpp"
 #include "util/bitmap.hpp"
+#include "util/raw_buffer.hpp"
 #include "validate/edge_check.hpp"
 #include "validate/tree_depths.hpp"
 
@@ -104,6 +107,24 @@ inline void report(const BadEdge& bad, EdgeCheck& result) {
   result.bad_u = bad.hi;
   result.bad_dv = bad.dlo;
   result.bad_du = bad.dhi;
+}
+
+// Collective over `comm`: reads this rank's share of the input edges a chunk at a time and calls
+// f(edges, count) once per round; every rank makes as many rounds as the longest share (with
+// count 0 after its own), so that f may take part in collective exchanges.
+template <class F>
+void for_each_input_chunk(const EdgeSource& source, int64_t chunk_edges, MPI_Comm comm, F f) {
+  const int64_t chunk = std::max<int64_t>(1, std::min(source.local_count, chunk_edges));
+  int64_t chunks = (source.local_count + chunk - 1) / chunk;
+  MPI_Allreduce(MPI_IN_PLACE, &chunks, 1, MPI_INT64_T, MPI_MAX, comm);
+  RawBuffer<gen::Edge> buffer;
+  gen::Edge* edges = buffer.get(chunk);
+  for (int64_t c = 0; c < chunks; ++c) {
+    const int64_t offset = std::min(source.local_count, c * chunk);
+    const int64_t count = std::min(chunk, source.local_count - offset);
+    if (count > 0) source.read(offset, count, edges);
+    f(edges, count);
+  }
 }
 
 }  // namespace g500::edge_check

@@ -15,7 +15,6 @@
 #include "comm/large_count.hpp"
 #include "util/fast_divisor.hpp"
 #include "util/huge_pages.hpp"
-#include "util/raw_buffer.hpp"
 #include "validate/edge_check_parts.hpp"
 
 namespace g500::edge_check {
@@ -171,19 +170,10 @@ EdgeCheck check_pairs(const EdgeSource& source, const Distribution& d, const Pro
   const WordIndex index(d, grid);
   PairCheck<Rows> check{d, index, word.data(), parents.data(), tree_edge_seen.data(), nranks == 1};
   if (nranks > 1) check.buckets = comm::make_thread_buckets(omp_get_max_threads(), nranks);
-  // Every rank takes part in every chunk's delivery, so all make as many rounds as the longest share.
-  const int64_t chunk = std::max<int64_t>(1, std::min(source.local_count, options.chunk_edges));
-  int64_t chunks = (source.local_count + chunk - 1) / chunk;
-  MPI_Allreduce(MPI_IN_PLACE, &chunks, 1, MPI_INT64_T, MPI_MAX, grid.world());
-  RawBuffer<gen::Edge> buffer;
-  gen::Edge* edges = buffer.get(chunk);
-  for (int64_t c = 0; c < chunks; ++c) {
-    const int64_t offset = std::min(source.local_count, c * chunk);
-    const int64_t count = std::min(chunk, source.local_count - offset);
-    if (count > 0) source.read(offset, count, edges);
+  for_each_input_chunk(source, options.chunk_edges, grid.world(), [&](const gen::Edge* edges, int64_t count) {
     check(edges, count);
     if (nranks > 1) check.deliver(grid);
-  }
+  });
   EdgeCheck result;
   result.reached_entries = check.reached_entries;
   report(check.bad, result);
