@@ -34,7 +34,7 @@ struct RowRanges {
   const uint64_t* has_edges;
   const LocalId* first_neighbors;
   const LocalId* first_neighbors_original;  // nullptr: the graph's ids are the original ones
-  const ColumnOriginals* col_original;      // likewise
+  const SetMap* col_original;            // likewise
   // The rows of bitmap word gw: with BCSR its non-empty-row bits and the index of its first
   // non-empty row. Read once per word into registers: the compiler cannot tell the parent stores
   // from these arrays, so reading them per row re-reads them after every store (7 % slower).
@@ -430,7 +430,7 @@ int64_t DistributedBfs::scan_block_words(const uint64_t* frontier, uint64_t* rot
   const RowIndex& index = graph_.rows;
   const bool renumbered = graph_.renumbering.active();
   const LocalId* first_original = renumbered ? graph_.first_neighbors_original.data() : nullptr;
-  const ColumnOriginals* col_original = renumbered ? &graph_.renumbering.column_originals : nullptr;
+  const SetMap* col_original = renumbered ? &graph_.renumbering.column_originals : nullptr;
   const RowRanges<true> bcsr{index.starts(), index.word_offsets(), index.has_edges().data(),
                              graph_.first_neighbors.data(), first_original, col_original};
   const RowRanges<false> csr{index.starts(), nullptr, nullptr, graph_.first_neighbors.data(), first_original,

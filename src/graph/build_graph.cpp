@@ -32,12 +32,14 @@
 
 #include "comm/large_count.hpp"
 #include "graph/column_blocks.hpp"
+#include "graph/column_originals.hpp"
 #include "graph/edge_router.hpp"
 #include "graph/local_graph.hpp"
 #include "graph/memory_plan.hpp"
 #include "graph/owned_degrees.hpp"
 #include "graph/packed_rows.hpp"
 #include "graph/row_buckets.hpp"
+#include "graph/set_map.hpp"
 #include "graph/vertex_count.hpp"
 #include "util/fast_divisor.hpp"
 #include "util/huge_pages.hpp"
@@ -61,6 +63,33 @@ ColumnKeys neighbor_order(const LocalGraph& g, const ProcessGrid& grid, const Gr
   comm::allgather(hosted_column_block(g.owned_degree.data(), hosted.data(), d.block, MPI_INT64_T, d, grid),
                   column_degree.data(), d.block, MPI_INT64_T, grid.col_comm(), grid.limits());
   return ColumnKeys::tabled(degree_order(column_degree));  // stable: ties keep ascending ids
+}
+
+// The fill's value of every column (original column-local id): sorted, its key; unsorted, its id
+// in the graph; none where that is the original id. With `reorder` the renumbered ids come from
+// the columns' owners a block at a time, kept on a grid of several rows for the columns pass 1 met
+// only (graph/set_map.hpp); on a grid of one row the column set is the owned block, whose map
+// is the renumbering's own. Without it, the degree order's keys, a table of the column set (the
+// `--disable reorder` ablation).
+std::optional<SetMap> fill_column_values(const LocalGraph& g, const ProcessGrid& grid, const GraphOptions& options,
+                                         const ColumnKeys& order, const Bitmap& columns_met) {
+  const Distribution& d = g.dist;
+  if (options.reorder) {
+    if (d.R == 1) return SetMap::whole(g.renumbering.owned_new);  // the keys are the ids with R = 1
+    const int64_t B = d.block;
+    const bool keyed = options.degree_sort;
+    auto value = [&](int position, LocalId offset) {
+      const LocalId column = static_cast<LocalId>(position * B + offset);
+      return keyed ? order.key(column) : column;
+    };
+    return SetMap::from_blocks(columns_met, g.renumbering.owned_new.data(), VertexSet::kColumns, d, grid, value);
+  }
+  if (!options.degree_sort) return std::nullopt;
+  LargeArray<LocalId> keys;
+  resize_huge_unwritten(keys, static_cast<size_t>(d.col_set_size()));  // read at random
+#pragma omp parallel for schedule(static)
+  for (int64_t u = 0; u < d.col_set_size(); ++u) keys[u] = order.key(static_cast<LocalId>(u));
+  return SetMap::whole(IdTable(std::move(keys)));
 }
 
 // Slabs: runs of whole row buckets whose entries are kept and filled together. Pass s over the
@@ -138,15 +167,16 @@ class BucketedEntries {
   }
 
   // Appends the chunk's entries of this slab; with `other_lengths`, counts every other entry there
-  // (indexed by row), the flagged mirrors (graph/edge_router.hpp) among them.
-  void append_chunk(const uint64_t* in, int64_t n, int64_t* other_lengths) {
+  // (indexed by row), the flagged mirrors (graph/edge_router.hpp) among them; with `columns`, marks
+  // every entry's column.
+  void append_chunk(const uint64_t* in, int64_t n, int64_t* other_lengths, Bitmap* columns = nullptr) {
     const int T = omp_get_max_threads();
-    append(T, [&](int t) { return std::pair{in + n * t / T, in + n * (t + 1) / T}; }, other_lengths);
+    append(T, [&](int t) { return std::pair{in + n * t / T, in + n * (t + 1) / T}; }, other_lengths, columns);
   }
   // Appends entries made by the threads, thread t's in parts[t] (one per thread).
   void append_per_thread(const std::vector<LargeArray<uint64_t>>& parts) {
     append(static_cast<int>(parts.size()), [&](int t) { return std::pair{parts[t].data(), parts[t].data() + parts[t].size()}; },
-           nullptr);
+           nullptr, nullptr);
   }
 
   // Calls f(entries, count) with bucket b's entries (b counted from the slab's first) in chunk
@@ -204,7 +234,7 @@ class BucketedEntries {
   // then each group to its buckets (a few hundred more), two passes that stay in cache (a radix
   // partition in two digits).
   template <class Slice>
-  void append(int T, Slice slice, int64_t* other_lengths) {
+  void append(int T, Slice slice, int64_t* other_lengths, Bitmap* columns) {
     const int64_t nb = count_;
     const int width = codec_.width();
     const uint64_t first = static_cast<uint64_t>(first_), span = static_cast<uint64_t>(nb);
@@ -242,6 +272,8 @@ class BucketedEntries {
           ++my_counts[b];
         else if (other_lengths)
           std::atomic_ref<int64_t>(other_lengths[entry_row_unflagged(*e)]).fetch_add(1, std::memory_order_relaxed);
+        // Most entries' columns are marked already (the hubs recur): a plain read first.
+        if (columns && !columns->test(entry_col(*e))) columns->set_atomic(entry_col(*e));
       }
       int64_t* my_groups = &group_next[static_cast<size_t>(t) * groups];
       if (groups > 1) {  // where each group's entries go in this thread's region, from its start
@@ -472,14 +504,14 @@ class SlabMirrors {
         grid_(grid),
         router_(router),
         one_process_(grid.size() == 1),
-        keys_(one_process_ ? key_of_column : nullptr),
+        keys_(key_of_column),
         slab_first_(static_cast<uint64_t>(buckets.first_row(first_bucket))),
         slab_span_(static_cast<uint64_t>(std::min(buckets.first_row(end_bucket), d.row_set_size())) - slab_first_) {}
 
   BucketedEntries entries;
   const int64_t groups;  // of buckets, each group's mirrors made before it is filled
   // Whether the mirrors' columns are already sort keys.
-  bool keyed() const { return keys_ != nullptr; }
+  bool keyed() const { return one_process_; }
 
   // Collective: where each group of kept buckets ends (counted from the slab's first), cut where
   // the kept entries of all ranks together reach each multiple of their total over `groups`. The
@@ -505,9 +537,9 @@ class SlabMirrors {
   // Collective: makes the mirrors of the kept entries of buckets [lo, hi) (counted from the slab's
   // first) and appends those this process stores.
   void make(const BucketedEntries& kept, int64_t lo, int64_t hi) {
-    if (keys_) {  // one process: the mirrors stay here, (row, key of the column), appended as made
-      make_per_thread(kept, lo, hi, made_entries_, [&](int64_t u, int64_t v) {
-        return make_entry(static_cast<LocalId>(u), keys_[v]);  // one process: the local ids are the vertex ids
+    if (one_process_) {  // the mirrors stay here, (row, key of the column), appended as made
+      make_per_thread(kept, lo, hi, made_entries_, [&](int64_t u, int64_t v) {  // the local ids are the vertex ids
+        return make_entry(static_cast<LocalId>(u), keys_ ? keys_[v] : static_cast<LocalId>(v));
       });
       entries.append_per_thread(made_entries_);
       return;
@@ -572,7 +604,7 @@ class SlabMirrors {
   const ProcessGrid& grid_;
   Router& router_;
   bool one_process_;     // row-local and column-local ids are the vertex ids
-  const LocalId* keys_;  // one process: original column-local id -> sort key
+  const LocalId* keys_;  // one process: original column-local id -> sort key (null: the id)
   uint64_t slab_first_, slab_span_;
   std::vector<LargeArray<uint64_t>> made_entries_;
   std::vector<LargeArray<gen::Edge>> made_edges_;
@@ -648,9 +680,9 @@ struct BucketFill {
   const RowBuckets& buckets;
   int64_t nrows;
   const RowIndex& rows;
-  const LocalId* row_new;       // original row-local id -> graph's (null: the same)
-  const LocalId* col_new;       // original column-local id -> graph's (null: the same)
-  const LocalId* key_of_entry_column;  // original column-local id -> key (null: input order)
+  const SetMap* row_new;     // original row-local id -> graph's, of the rows with entries (null: the same)
+  const SetMap* columns;  // original column-local id -> sort key, or unsorted the graph's id (null: the id)
+  bool sorted;               // by key, or else in input order
   int key_bits;
   int max_digit_bits;  // kMaxDigitBits, or fewer to test sorts of more passes
 
@@ -690,6 +722,38 @@ struct BucketFill {
   }
 
  private:
+  // (row offset, column) -> (key, row offset) for items [0, n). The keys are read at random:
+  // prefetching ahead over the whole bucket overlaps the misses (better than the compiler's vector
+  // gather, which waits for each of them). Kept for the columns in use only, a column's key takes
+  // two reads, each prefetched in a pass of its own: the slot among the present columns, then the key.
+  void look_up_keys(uint64_t* items, int64_t n) const {
+    constexpr int64_t kAhead = 64;
+    constexpr uint64_t kLow = 0xffffffff;
+    if (!columns) {
+      for (int64_t k = 0; k < n; ++k) items[k] = (items[k] << 32) | (items[k] >> 32);
+      return;
+    }
+    if (columns->is_whole()) {
+      const LocalId* keys = columns->whole_table();
+      for (int64_t k = 0; k < n; ++k) {
+        if (k + kAhead < n) __builtin_prefetch(keys + static_cast<LocalId>(items[k + kAhead]));
+        const uint64_t e = items[k];
+        items[k] = (static_cast<uint64_t>(keys[static_cast<LocalId>(e)]) << 32) | (e >> 32);
+      }
+      return;
+    }
+    for (int64_t k = 0; k < n; ++k) {
+      if (k + kAhead < n) __builtin_prefetch(columns->index_entry(static_cast<LocalId>(items[k + kAhead])));
+      items[k] = (items[k] & ~kLow) | static_cast<uint64_t>(columns->slot(static_cast<LocalId>(items[k])));
+    }
+    const LocalId* keys = columns->values();
+    for (int64_t k = 0; k < n; ++k) {
+      if (k + kAhead < n) __builtin_prefetch(keys + (items[k + kAhead] & kLow));
+      const uint64_t e = items[k];
+      items[k] = (static_cast<uint64_t>(keys[e & kLow]) << 32) | (e >> 32);
+    }
+  }
+
   struct Scratch {
     std::vector<int64_t> cursor, digit_count;
     RawBuffer<uint64_t> items, spare;
@@ -702,12 +766,15 @@ struct BucketFill {
     std::vector<int64_t>& cursor = sc.cursor;
     const int64_t first = buckets.first_row(kept.first_bucket() + local);
     const int64_t nrows_here = std::max<int64_t>(0, std::min<int64_t>(int64_t{1} << buckets.shift, nrows - first));
-    if (!key_of_entry_column) {  // input order, plain rows only (and no mirrors: they have keys)
-      for (int64_t r = 0; r < nrows_here; ++r) cursor[r] = rows.begin(row_new ? row_new[first + r] : first + r);
+    if (!sorted) {  // input order, plain rows only (and no mirrors: they have keys)
+      for (int64_t r = 0; r < nrows_here; ++r) {  // a row without entries has no new id here, nor needs one
+        const LocalId x = static_cast<LocalId>(first + r);
+        cursor[r] = !row_new ? rows.begin(x) : row_new->contains(x) ? rows.begin((*row_new)[x]) : 0;
+      }
       kept.for_each_segment(local, [&](const uint64_t* entries, int64_t n) {
         for (int64_t k = 0; k < n; ++k) {
           const LocalId u = static_cast<LocalId>(entries[k]);
-          plain_neighbors[cursor[entry_row(entries[k]) - first]++] = col_new ? col_new[u] : u;
+          plain_neighbors[cursor[entry_row(entries[k]) - first]++] = columns ? (*columns)[u] : u;
         }
       });
       return;
@@ -730,17 +797,7 @@ struct BucketFill {
       gather(mirrors->entries);
       for (int64_t k = begin; k < n; ++k) items[k] = (items[k] << 32) | (items[k] >> 32);
     }
-    {
-      // (row, column) -> (key, row). The key table is read at random: prefetching ahead over
-      // the whole bucket overlaps the misses (better than the compiler's vector gather, which
-      // waits for each of them).
-      constexpr int64_t kAhead = 64;
-      for (int64_t k = 0; k < to_look_up; ++k) {
-        if (k + kAhead < to_look_up) __builtin_prefetch(key_of_entry_column + static_cast<LocalId>(items[k + kAhead]));
-        const uint64_t e = items[k];
-        items[k] = (static_cast<uint64_t>(key_of_entry_column[static_cast<LocalId>(e)]) << 32) | (e >> 32);
-      }
-    }
+    look_up_keys(items, to_look_up);
     // One read of the items counts the digits of every radix pass and the rows' lengths: the
     // counts do not depend on the order.
     const uint64_t mask = (uint64_t{1} << digit_bits) - 1;
@@ -784,7 +841,10 @@ struct BucketFill {
     for (int64_t k = 0; k < n; ++k) keys[cursor[static_cast<uint32_t>(items[k])]++] = static_cast<LocalId>(items[k] >> 32);
     int64_t begin = 0;  // after dealing, cursor[r] is row r's end
     for (int64_t r = 0; r < nrows_here; ++r) {
-      if (cursor[r] > begin) sink.row(thread, row_new ? row_new[first + r] : first + r, keys + begin, cursor[r] - begin);
+      if (cursor[r] > begin) {
+        const LocalId x = static_cast<LocalId>(first + r);
+        sink.row(thread, row_new ? (*row_new)[x] : x, keys + begin, cursor[r] - begin);
+      }
       begin = cursor[r];
     }
     sink.bucket_done(thread);
@@ -808,35 +868,83 @@ int64_t slabs_needed(const EdgeSource& source, const Distribution& d, const Grap
   return std::max<int64_t>(1, given_slabs(shape, d, options));
 }
 
+// Original row-local id -> the graph's, for the rows with edges: with `reorder` kept as the
+// columns' values are (graph/set_map.hpp), the owned map itself on a grid of one column; none
+// without it (the ids stay).
+using RowMap = std::optional<SetMap>;
+
+// The rows with entries, from their lengths (a word's 64 rows in one thread: no shared words).
+Bitmap rows_with_entries(const std::vector<int64_t>& lengths) {
+  const int64_t n = static_cast<int64_t>(lengths.size());
+  Bitmap met(n);
+  uint64_t* words = met.data();
+#pragma omp parallel for schedule(static)
+  for (int64_t w = 0; w < met.num_words(); ++w) {
+    uint64_t bits = 0;
+    for (int64_t x = w * kBitsPerWord; x < std::min(n, (w + 1) * kBitsPerWord); ++x)
+      if (lengths[x] > 0) bits |= uint64_t{1} << (x % kBitsPerWord);
+    words[w] = bits;
+  }
+  return met;
+}
+
+// With `reorder` on several grid columns: the row lengths put in the graph's order and the row
+// index made from them, then the original id of each row slot; both a block of the row set at a
+// time from its owner (no table of the whole row set).
+void index_renumbered_rows(LocalGraph& g, std::vector<int64_t> lengths, const ProcessGrid& grid,
+                           const GraphOptions& options) {
+  const Distribution& d = g.dist;
+  const int64_t B = d.block;
+  Renumbering& ids = g.renumbering;
+  {
+    std::vector<int64_t> block_lengths(static_cast<size_t>(B));
+    for_each_block_table(ids.owned_new.data(), VertexSet::kRows, d, grid, [&](int position, const LocalId* owned_new) {
+      int64_t* here = lengths.data() + position * B;
+      std::copy_n(here, B, block_lengths.data());
+#pragma omp parallel for schedule(static)
+      for (int64_t o = 0; o < B; ++o) here[owned_new[o]] = block_lengths[o];
+    });
+  }
+  g.rows = RowIndex::from_lengths(d.row_set_size(), [&](int64_t x) { return lengths[x]; }, options.bcsr);
+  lengths = std::vector<int64_t>();
+  // From here on only the rows with edges need their original ids: kept by slot.
+  const RowIndex& rows = g.rows;
+  ids.row_original_by_slot.resize(static_cast<size_t>(rows.num_slots()));
+  LocalId* by_slot = ids.row_original_by_slot.data();
+  auto take_block = [&](int position, const LocalId* owned_original) {
+    const int64_t first = position * B;
+#pragma omp parallel for schedule(static)
+    for (int64_t x = first; x < first + B; ++x) {
+      const RowIndex::Extent e = rows.extent(x);
+      if (e.end > e.begin || !rows.compressed()) by_slot[e.slot] = static_cast<LocalId>(first + owned_original[x - first]);
+    }
+  };
+  for_each_block_table(ids.owned_original.data(), VertexSet::kRows, d, grid, take_block);
+}
+
 // From the row lengths of pass 1 (original row ids): the owned degrees, the renumbering with
-// `reorder` (forward maps for placing the entries), and the row index in the graph's ids.
-void plan_rows(LocalGraph& g, std::vector<int64_t> lengths, const ProcessGrid& grid, const GraphOptions& options,
-               ForwardMaps& forward) {
+// `reorder`, and the row index in the graph's ids. Returns the rows' map for placing the entries.
+RowMap plan_rows(LocalGraph& g, std::vector<int64_t> lengths, const ProcessGrid& grid, const GraphOptions& options) {
   const Distribution& d = g.dist;
   const int64_t nrows = d.row_set_size();
   g.owned_degree = owned_degrees(lengths, d, grid);
   const int64_t* row_lengths = lengths.empty() ? g.owned_degree.data() : lengths.data();
-  if (options.reorder) g.renumbering = build_renumbering(g.owned_degree, d, grid, forward);
-  const LocalId* row_original = options.reorder ? g.renumbering.row_original.data() : nullptr;
-  g.rows = RowIndex::from_lengths(
-      nrows, [&](int64_t x) { return row_lengths[row_original ? row_original[x] : x]; }, options.bcsr);
-  // From here on only the rows with edges need their original ids: kept by slot (unless the table
-  // is the owned one, on a grid of one column).
-  if (options.reorder && g.rows.compressed() && !g.renumbering.row_original.shares_with(g.renumbering.owned_original)) {
-    Renumbering& ids = g.renumbering;
-    ids.row_original_by_slot.resize(static_cast<size_t>(g.rows.nonempty_rows()));
-    LocalId* by_slot = ids.row_original_by_slot.data();
-    const RowIndex& rows = g.rows;
-    const uint64_t* has_edges = rows.has_edges().data();
-    const int64_t words = (nrows + kBitsPerWord - 1) / kBitsPerWord;
-#pragma omp parallel for schedule(static)
-    for (int64_t w = 0; w < words; ++w) {
-      int64_t slot = rows.rank(w * kBitsPerWord);
-      for (uint64_t bits = has_edges[w]; bits != 0; bits &= bits - 1)
-        by_slot[slot++] = row_original[w * kBitsPerWord + std::countr_zero(bits)];
-    }
-    ids.row_original = IdTable();
+  if (!options.reorder) {
+    g.rows = RowIndex::from_lengths(nrows, [&](int64_t x) { return row_lengths[x]; }, options.bcsr);
+    return std::nullopt;
   }
+  Renumbering& ids = g.renumbering = build_renumbering(g.owned_degree);
+  if (d.C == 1) {  // the row set is the owned block
+    ids.row_original = ids.owned_original;
+    const LocalId* original = ids.owned_original.data();
+    g.rows = RowIndex::from_lengths(nrows, [&](int64_t x) { return row_lengths[original[x]]; }, options.bcsr);
+    return SetMap::whole(ids.owned_new);
+  }
+  const int64_t B = d.block;
+  auto value = [B](int position, LocalId offset) { return static_cast<LocalId>(position * B + offset); };
+  RowMap row_new = SetMap::from_blocks(rows_with_entries(lengths), ids.owned_new.data(), VertexSet::kRows, d, grid, value);
+  index_renumbered_rows(g, std::move(lengths), grid, options);
+  return row_new;
 }
 
 // Kernel 1 in slabs: pass 1 keeps slab 0's entries and counts the others' rows; the rows are then
@@ -866,7 +974,7 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
   const bool mirrors_counted_after_pass = grid.size() == 1;
   const int64_t chunk_edges = options.chunk_edges > 0 ? options.chunk_edges : kChunkEdges;
   Kernel1Steps& seconds = g.kernel1_seconds;
-  auto keep_slab = [&](int64_t s, int64_t* other_lengths) {
+  auto keep_slab = [&](int64_t s, int64_t* other_lengths, Bitmap* columns) {
     if (mirror) router.mirror_rows(slab_rows(s).first, slab_rows(s).second, s == 0 && !mirrors_counted_after_pass);
     auto kept = std::make_unique<BucketedEntries>(buckets, slabs.first_bucket(s), slabs.end_bucket(s), expected_per_slab,
                                                   d.col_set_size(), options.direct_write_buckets);
@@ -875,7 +983,7 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
         source, grid.world(), router, buffer, routing,
         [&](const uint64_t* entries, int64_t n) {
           const double start = MPI_Wtime();
-          kept->append_chunk(entries, n, other_lengths);
+          kept->append_chunk(entries, n, other_lengths, columns);
           seconds[Kernel1Steps::kBucket] += MPI_Wtime() - start;
         },
         chunk_edges);
@@ -887,47 +995,32 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
   // Counted at random places (the other slabs' entries, the routed mirrors): on huge pages.
   std::vector<int64_t> lengths;
   assign_huge(lengths, static_cast<size_t>(nrows), int64_t{0});
-  std::unique_ptr<BucketedEntries> kept = keep_slab(0, slabs.count > 1 || (mirror && !mirrors_counted_after_pass) ? lengths.data() : nullptr);
+  // The columns pass 1 meets: with `reorder` on a grid of several rows the fill's column values are
+  // kept for those only (fill_column_values).
+  Bitmap columns_met(options.reorder && d.R > 1 ? d.col_set_size() : 0);
+  std::unique_ptr<BucketedEntries> kept =
+      keep_slab(0, slabs.count > 1 || (mirror && !mirrors_counted_after_pass) ? lengths.data() : nullptr,
+                columns_met.size() > 0 ? &columns_met : nullptr);
   const double plan_start = MPI_Wtime();
   if (mirror && mirrors_counted_after_pass)
     RowAndMirrorCount(slab_rows(0).first, slab_rows(0).second - slab_rows(0).first).count(*kept, lengths.data());
   else
     count_rows(*kept, lengths.data());
-  ForwardMaps forward;
-  plan_rows(g, std::move(lengths), grid, options, forward);
-  // The fill needs no original column ids: the column set's table is gathered again at the end
-  // (make_column_originals), to keep only the columns in use.
-  if (d.R > 1) g.renumbering.col_original = IdTable();
+  const RowMap row_new = plan_rows(g, std::move(lengths), grid, options);
   const int64_t entries = g.rows.num_entries();
 
   ColumnKeys order;  // the ids unless the degree order says otherwise
-  // The sort key of every column (original column-local id): the column map itself when the keys
-  // are the renumbered ids, else a table of its own.
-  const LocalId* key_of_entry_column = nullptr;
-  std::vector<LocalId> key_table;
-  const LocalId* col_new = options.reorder ? forward.col_new.data() : nullptr;
-  const int64_t ncols = d.col_set_size();
   if (options.degree_sort) order = neighbor_order(g, grid, options);
-  if (options.degree_sort && order.are_ids()) {
-    key_of_entry_column = col_new;
-  } else if (options.degree_sort || options.compress) {  // packed rows without the degree order: by column id
-    assign_huge(key_table, static_cast<size_t>(ncols), LocalId{0});  // read at random, as col_new
-#pragma omp parallel for schedule(static)
-    for (int64_t u = 0; u < ncols; ++u) {
-      const LocalId column = col_new ? col_new[u] : static_cast<LocalId>(u);
-      key_table[u] = options.degree_sort ? order.key(column) : column;
-    }
-    key_of_entry_column = key_table.data();
-    // The keys stand for the column map from here on: it goes before the fill.
-    forward.col_new = IdTable();
-    col_new = nullptr;
-  }
+  const bool sorted = options.degree_sort || options.compress;  // packed rows without the degree order: by column id
+  const std::optional<SetMap> column_values = fill_column_values(g, grid, options, order, columns_met);
+  columns_met = Bitmap();
+  const int64_t ncols = d.col_set_size();
   const BucketFill fill{buckets,
                         nrows,
                         g.rows,
-                        options.reorder ? forward.row_new.data() : nullptr,
-                        col_new,
-                        key_of_entry_column,
+                        row_new ? &*row_new : nullptr,
+                        column_values ? &*column_values : nullptr,
+                        sorted,
                         static_cast<int>(std::bit_width(static_cast<uint64_t>(std::max<int64_t>(1, ncols - 1)))),
                         options.radix_digit_bits > 0 ? options.radix_digit_bits : BucketFill::kMaxDigitBits};
   const int64_t slots = g.rows.compressed() ? g.rows.nonempty_rows() : g.rows.num_rows();
@@ -951,12 +1044,13 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
   for (int64_t s = 0; s < slabs.count; ++s) {
     if (s > 0) {  // only this slab's entries are routed
       router.keep_rows(slab_rows(s).first, slab_rows(s).second);
-      kept = keep_slab(s, nullptr);
+      kept = keep_slab(s, nullptr, nullptr);
     }
     std::optional<SlabMirrors> mirrors;
     if (mirror)
       mirrors.emplace(buckets, slabs.first_bucket(s), slabs.end_bucket(s), expected_per_slab,
-                      std::max(expected_per_slab, kept->entries()), d, grid, router, fill.key_of_entry_column,
+                      std::max(expected_per_slab, kept->entries()), d, grid, router,
+                      column_values ? column_values->whole_table() : nullptr,
                       options.direct_write_buckets, options.mirrors_per_group);
     SlabMirrors* made = mirrors ? &*mirrors : nullptr;
     const double fill_start = MPI_Wtime(), mirror_before = seconds[Kernel1Steps::kMirror];
@@ -983,6 +1077,7 @@ LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, 
   build_in_slabs(g, source, grid, options);
   make_column_originals(g, grid);
   make_search_tables(g);
+  release_free_heap();  // kernel 1's freed scratch: glibc would keep it, counted in the search's memory
   int64_t local = g.local_edges();
   MPI_Allreduce(&local, &g.global_directed_edges, 1, MPI_INT64_T, MPI_SUM, grid.world());
   return g;

@@ -259,7 +259,10 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
   g.owned_degree = owned_degrees(lengths, d, grid);
   const int64_t* row_lengths = lengths.empty() ? g.owned_degree.data() : lengths.data();
   ForwardMaps forward;
-  if (options.reorder) g.renumbering = build_renumbering(g.owned_degree, d, grid, forward);
+  if (options.reorder) {
+    g.renumbering = build_renumbering(g.owned_degree);
+    gather_set_maps(g.renumbering, d, grid, forward);
+  }
   const LocalId* row_new = options.reorder ? forward.row_new.data() : nullptr;
   const LocalId* col_new = options.reorder ? forward.col_new.data() : nullptr;
 

@@ -37,22 +37,22 @@ Bitmap columns_in_use(const LocalGraph& g) {
 void make_column_originals(LocalGraph& g, const ProcessGrid& grid) {
   Renumbering& ids = g.renumbering;
   if (!ids.active()) return;
-  if (ids.col_original.empty()) ids.col_original = gather_column_originals(ids, g.dist, grid);
-  const LocalId* table = ids.col_original.data();
+  const Distribution& d = g.dist;
+  if (d.R == 1) {
+    ids.column_originals = SetMap::whole(ids.owned_original);  // the owned table itself
+  } else {
+    const int64_t B = d.block;
+    auto original = [B](int position, LocalId offset) { return static_cast<LocalId>(position * B + offset); };
+    ids.column_originals =
+        SetMap::from_blocks(columns_in_use(g), ids.owned_original.data(), VertexSet::kColumns, d, grid, original);
+  }
+  const SetMap& originals = ids.column_originals;
   g.first_neighbors_original.resize(g.first_neighbors.size());
+  const int64_t slots = static_cast<int64_t>(g.first_neighbors.size());
+  const int64_t* starts = g.rows.starts();
 #pragma omp parallel for schedule(static)
-  for (size_t r = 0; r < g.first_neighbors.size(); ++r) g.first_neighbors_original[r] = table[g.first_neighbors[r]];
-  if (g.dist.R == 1) {  // the owned table itself
-    ids.column_originals = ColumnOriginals::whole(table);
-    return;
-  }
-  Bitmap in_use = columns_in_use(g);
-  if (!keep_columns_in_use_only(static_cast<double>(in_use.count()), static_cast<double>(in_use.size()))) {
-    ids.column_originals = ColumnOriginals::whole(table);
-    return;
-  }
-  ids.column_originals = ColumnOriginals::of_present(std::move(in_use), table);
-  ids.col_original = IdTable();
+  for (int64_t r = 0; r < slots; ++r)  // an empty row of plain CSR has no first neighbour in use
+    g.first_neighbors_original[r] = starts[r + 1] > starts[r] ? originals[g.first_neighbors[r]] : 0;
 }
 
 }  // namespace g500

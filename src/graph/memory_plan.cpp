@@ -158,15 +158,16 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   const double packed_key_tables = options.compress && key_tables ? 2 * cols * kId : 0;
   const double neighbours = filled_rows + directory + packed_key_tables;
   const double first_neighbours = slots * kId * (options.reorder ? 2 : 1);
-  // The row maps are the owned ones on a grid of one column, the column maps on a grid of one row
-  // (graph/renumbering.hpp: shared, not copied).
-  const double row_maps = d.C == 1 ? 0 : rows, col_maps = d.R == 1 ? 0 : cols;
+  // Kernel 1's map of the rows with entries to their new ids (graph/set_map.hpp): the owned one on
+  // a grid of one column (shared, not copied), else kept for those rows only where that is smaller.
+  const bool rows_met_only = keep_present_only(nonempty, rows);
+  const double row_map = d.C == 1 ? 0 : rows_met_only ? nonempty * kId + rows / 4 : rows * kId;
   // The graph keeps the rows' original ids by slot (one per row with edges under BCSR) and the
   // columns' for the columns in use (graph/column_originals.hpp): a bit and an offset word per 64
   // of the column set, an id per column in use.
   const double row_originals = d.C == 1 ? 0 : slots;
   const double columns_in_use = shape.scale > 0 ? cols * kronecker_nonempty_row_share(shape.scale, shape.nedges, d.R) : cols;
-  const bool in_use_only = d.R > 1 && keep_columns_in_use_only(columns_in_use, cols);
+  const bool in_use_only = d.R > 1 && keep_present_only(columns_in_use, cols);
   const double column_bitmap = in_use_only ? cols / 8 + (cols / kBitsPerWord + 1) * kWord : 0;
   const double column_ids = d.R == 1 ? 0 : in_use_only ? columns_in_use * kId : cols * kId;
   const double col_originals = column_ids + column_bitmap;
@@ -197,9 +198,10 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   const double segment_starts = (chunks + mirror_chunks) * (static_cast<double>(buckets.count) / S + 1) * kWord;
 
   const double chunk = std::min<double>(static_cast<double>(shape.local_edges), kChunkEdges);
-  // The entries a chunk routes, as a share of two per edge: one slab's rows (one entry of the edges
-  // kept once), and in pass 1 on several processes the mirrors too, routed to be counted.
-  const double routed_share = ranks == 1 ? kept_share : 1 / S;
+  // The entries a chunk routes, as a share of two per edge: on one process one slab's rows (one
+  // entry of the edges kept once); on several, pass 1 routes them all (the other slabs' entries
+  // and the mirrors, to be counted), and the buffers stay for the later passes.
+  const double routed_share = ranks == 1 ? kept_share : 1;
   const double routed =
       ranks == 1 ? 2 * chunk * kWord * kept_buffer_share(routed_share, threads)  // entries kept as they are made
                  : 2 * chunk * routed_share * (kWord + sizeof(int) + 2 * kWord);  // entries, ranks, send, receive
@@ -209,15 +211,17 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   // together as edges and as routed entries; then staged by groups of buckets.
   const double mirror_bytes = (ranks == 1 ? kWord : 2 * sizeof(gen::Edge) + kWord) + kWord;
   m.fill_scratch = threads * kBucketScratchPerThread + entries * made_share / groups * mirror_bytes;
-  // Pass 1 counts every row; the fill needs the rows' forward map and, for the columns, the sort
-  // keys (with the degree order on one grid row the renumbered ids: the column map itself) or else
-  // the column map; plain rows also the degree order's two tables without `reorder`, which packed
-  // rows keep in the graph.
+  // Pass 1 counts every row and, with `reorder` on several grid rows, marks the columns it meets.
+  // The fill needs the rows' forward map and each column's value (graph/set_map.hpp): with
+  // `reorder` its key or new id, the owned map itself on one grid row, else kept as the column
+  // originals are (for the columns in use only where that is smaller); without it the degree
+  // order's keys, a table of the column set, and for plain rows the order's two tables, which
+  // packed rows keep in the graph.
   const double counting = rows * kWord;
-  const bool keys_are_column_map = sort_keys_are_column_ids(options, d);
-  const bool column_key_table = (options.degree_sort || options.compress) && !keys_are_column_map;
-  m.row_tables = (options.reorder ? row_maps : 0) * kId + (column_key_table ? cols : options.reorder ? col_maps : 0) * kId +
-                 (key_tables && !options.compress ? 2 * cols * kId : 0);
+  const double columns_met = options.reorder && d.R > 1 ? cols / 8 : 0;
+  const double column_values = options.reorder ? col_originals : options.degree_sort ? cols * kId : 0;
+  const double forward_row_maps = options.reorder ? row_map : 0;
+  m.row_tables = forward_row_maps + column_values + (key_tables && !options.compress ? 2 * cols * kId : 0);
   // Pass 1 stages a chunk's kept entries by groups of buckets; after it, one process counts the
   // rows of the mirrors through a pool of column ids (both freed before the fill).
   const double staged_per_entry = kWord / std::max(1.0, chunks);
@@ -226,8 +230,12 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
           ? static_cast<double>(mirror_count_chunks(mirror_count_block(static_cast<int64_t>(kept_per_slab)), threads) *
                                 kMirrorCountChunk) * sizeof(uint32_t)
           : 0;
-  m.first_pass = kept_per_slab * entry_bytes + segment_starts + counting +
+  m.first_pass = kept_per_slab * entry_bytes + segment_starts + counting + columns_met +
                  std::max(kept_per_slab * staged_per_entry, mirror_count) + m.chunk_buffers;
+  // After pass 1 its kept entries, the row lengths and the columns met stay while the rows are
+  // planned: the row index, the rows' map and the renumbering's owned tables are made beside them.
+  m.planning = kept_per_slab * entry_bytes + segment_starts + counting + columns_met + row_index + forward_row_maps +
+               degrees + (options.reorder ? 2 * owned * kId : 0) + m.chunk_buffers;
   // The later passes and the fills, the earlier slabs' rows written: a pass keeps its slab's
   // entries; the fill of a share x of the slab leaves the entries held (KeptEntryShares) while the
   // slab's rows grow by x.
@@ -246,7 +254,6 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
 
   // The parts, named by what they grow with (Nakao et al. 2021, Table 2's terms).
   const double thread_scratch = threads * kBucketScratchPerThread;
-  const double forward_row_maps = options.reorder ? row_maps * kId : 0;
   // Per row slot: one per row with edges under BCSR (at most one per entry), one per row without.
   const GrowsWith per_slot = options.bcsr ? GrowsWith::kEdgeShare : GrowsWith::kRowSet;
   m.graph_parts = {{"row index: starts", row_starts, per_slot},
@@ -262,20 +269,48 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
                     options.reorder ? column_ids : 0, in_use_only ? GrowsWith::kEdgeShare : GrowsWith::kColumnSet},
                    {"renumbering: columns in use, bitmap", options.reorder ? column_bitmap : 0,
                     GrowsWith::kColumnSet}};
-  if (m.first_pass >= m.filling) {
+  auto push_row_map = [&] {
+    if (!options.reorder || d.C == 1) return;
+    if (rows_met_only) {
+      m.kernel1_parts.push_back({"kernel 1: rows with entries, new ids", nonempty * kId, GrowsWith::kEdgeShare});
+      m.kernel1_parts.push_back({"kernel 1: rows with entries, bitmap", rows / 4, GrowsWith::kRowSet});
+    } else {
+      m.kernel1_parts.push_back({"kernel 1: forward row map", row_map, GrowsWith::kRowSet});
+    }
+  };
+  if (m.planning > m.first_pass && m.planning >= m.filling) {
     m.kernel1_parts = {{"kernel 1: kept entries of a slab", kept_per_slab * entry_bytes, GrowsWith::kEdgeShare},
                        {"kernel 1: chunk segment starts", segment_starts, GrowsWith::kEdgeShare},
                        {"kernel 1: row lengths", counting, GrowsWith::kRowSet},
+                       {"kernel 1: columns met", columns_met, GrowsWith::kColumnSet},
+                       {"row index: starts", row_starts, per_slot},
+                       {"row index: bitmap and offsets", row_bitmap, GrowsWith::kRowSet},
+                       {"degrees", degrees, GrowsWith::kOwned},
+                       {"renumbering: owned", options.reorder ? 2 * owned * kId : 0, GrowsWith::kOwned}};
+    push_row_map();
+    m.kernel1_parts.push_back({"kernel 1: chunk buffers", m.chunk_buffers, GrowsWith::kFixed});
+  } else if (m.first_pass >= m.filling) {
+    m.kernel1_parts = {{"kernel 1: kept entries of a slab", kept_per_slab * entry_bytes, GrowsWith::kEdgeShare},
+                       {"kernel 1: chunk segment starts", segment_starts, GrowsWith::kEdgeShare},
+                       {"kernel 1: row lengths", counting, GrowsWith::kRowSet},
+                       {"kernel 1: columns met", columns_met, GrowsWith::kColumnSet},
                        {"kernel 1: staged entries or mirror count", m.first_pass - kept_per_slab * entry_bytes - segment_starts -
-                                                                          counting - m.chunk_buffers,
+                                                                          counting - columns_met - m.chunk_buffers,
                         GrowsWith::kEdgeShare},
                        {"kernel 1: chunk buffers", m.chunk_buffers, GrowsWith::kFixed}};
   } else {
     for (const MemoryPart& part : m.graph_parts)
       if (part.name != "neighbours") m.kernel1_parts.push_back(part);
     m.kernel1_parts.push_back({"kernel 1: chunk segment starts", segment_starts, GrowsWith::kEdgeShare});
-    m.kernel1_parts.push_back({"kernel 1: forward row map", forward_row_maps, GrowsWith::kRowSet});
-    m.kernel1_parts.push_back({"kernel 1: column maps and sort keys", m.row_tables - forward_row_maps, GrowsWith::kColumnSet});
+    push_row_map();
+    if (options.reorder && in_use_only) {
+      m.kernel1_parts.push_back({"kernel 1: columns in use, sort keys", column_ids, GrowsWith::kEdgeShare});
+      m.kernel1_parts.push_back(
+          {"kernel 1: columns in use, bitmap", m.row_tables - forward_row_maps - column_ids, GrowsWith::kColumnSet});
+    } else {
+      m.kernel1_parts.push_back(
+          {"kernel 1: column maps and sort keys", m.row_tables - forward_row_maps, GrowsWith::kColumnSet});
+    }
     m.kernel1_parts.push_back({"kernel 1: chunk buffers", m.chunk_buffers, GrowsWith::kFixed});
     if (passes >= fills + m.fill_scratch) {
       m.kernel1_parts.push_back({"kernel 1: rows filled and a later slab's entries", passes, GrowsWith::kEdgeShare});

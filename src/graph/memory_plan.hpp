@@ -28,12 +28,14 @@ struct GraphMemory {
   double fill_scratch = 0;   // the fill's per-thread sort buffers and a group's mirrors
   double first_pass = 0;     // pass 1 alone: kept entries, row lengths, a chunk staged by groups or
                              // (one process) the column ids that count the mirrors' rows
+  double planning = 0;       // after pass 1: its kept entries and row lengths beside the row index
+                             // and the rows' map
   double filling = 0;        // the most the fill holds at once (see kept_entry_shares)
   int64_t slabs = 1;
   // The same figures as parts: those of the finished graph (adding up to `graph`) and those of
   // kernel 1 at its peak (adding up to kernel1_peak()).
   std::vector<MemoryPart> graph_parts, kernel1_parts;
-  double kernel1_peak() const { return std::max(first_pass, filling); }
+  double kernel1_peak() const { return std::max({first_pass, planning, filling}); }
 };
 
 // Which edge entries a process holds while kernel 1 fills a slab of rows, as shares of all the

@@ -71,13 +71,10 @@ namespace {
 // process's table of its block: id = position * B + table[position][offset]. A set of one block
 // whose table is this process's own `owned` is that table, shared.
 IdTable gather_set_map(const IdTable& owned, const void* block_table, int64_t block, int positions, MPI_Comm comm,
-                       const MessageLimits& limits, bool huge_pages = false) {
+                       const MessageLimits& limits) {
   if (positions == 1 && block_table == owned.data()) return owned;
   LargeArray<LocalId> set_map;
-  if (huge_pages)
-    resize_huge_unwritten(set_map, static_cast<size_t>(block) * positions);
-  else
-    set_map.resize(static_cast<size_t>(block) * positions);
+  set_map.resize(static_cast<size_t>(block) * positions);
   comm::allgather(block_table, set_map.data(), block, MPI_UINT32_T, comm, limits);
 #pragma omp parallel for schedule(static)
   for (int64_t x = 0; x < block * positions; ++x) set_map[x] += static_cast<LocalId>(x / block * block);
@@ -86,43 +83,37 @@ IdTable gather_set_map(const IdTable& owned, const void* block_table, int64_t bl
 
 }  // namespace
 
-Renumbering build_renumbering(const std::vector<int64_t>& owned_degree, const Distribution& d, const ProcessGrid& grid,
-                              ForwardMaps& forward) {
+Renumbering build_renumbering(const std::vector<int64_t>& owned_degree) {
   Renumbering r;
   const int64_t n = static_cast<int64_t>(owned_degree.size());
   // Kernel 1 looks up a column's new id (its sort key) for every entry, at random: huge pages for
   // the column map spare a page walk per lookup (5 % of kernel 1 at SCALE 26,
   // util/huge_pages.hpp). On a grid of one row the column map is this table.
   LargeArray<LocalId> owned_new, owned_original;
-  if (d.R == 1)
-    resize_huge_unwritten(owned_new, static_cast<size_t>(n));
-  else
-    owned_new.resize(static_cast<size_t>(n));
+  resize_huge_unwritten(owned_new, static_cast<size_t>(n));
   owned_original.resize(static_cast<size_t>(n));
   degree_order(owned_degree, owned_original.data());
 #pragma omp parallel for schedule(static)
   for (int64_t k = 0; k < n; ++k) owned_new[owned_original[k]] = static_cast<LocalId>(k);
   r.owned_new = IdTable(std::move(owned_new));
   r.owned_original = IdTable(std::move(owned_original));
+  return r;
+}
+
+void gather_set_maps(Renumbering& r, const Distribution& d, const ProcessGrid& grid, ForwardMaps& forward) {
   // The row set of grid row i is the blocks of P(i, 0..C-1) by grid column, the column set of grid
   // column j the blocks hosted by P(0..R-1, j) by grid row: the communicators' rank orders. With
   // the row-major layout the hosted blocks first come from their owners (a transpose).
+  const MessageLimits& limits = grid.limits();
+  forward.row_new = gather_set_map(r.owned_new, r.owned_new.data(), d.block, d.C, grid.row_comm(), limits);
+  r.row_original = gather_set_map(r.owned_original, r.owned_original.data(), d.block, d.C, grid.row_comm(), limits);
   std::vector<LocalId> hosted(d.block);
   auto hosted_table = [&](const IdTable& owned) {
     return hosted_column_block(owned.data(), hosted.data(), d.block, MPI_UINT32_T, d, grid);
   };
-  const MessageLimits& limits = grid.limits();
-  forward.row_new = gather_set_map(r.owned_new, r.owned_new.data(), d.block, d.C, grid.row_comm(), limits);
-  forward.col_new = gather_set_map(r.owned_new, hosted_table(r.owned_new), d.block, d.R, grid.col_comm(), limits, true);
-  r.row_original = gather_set_map(r.owned_original, r.owned_original.data(), d.block, d.C, grid.row_comm(), limits);
-  r.col_original = gather_column_originals(r, d, grid);
-  return r;
-}
-
-IdTable gather_column_originals(const Renumbering& r, const Distribution& d, const ProcessGrid& grid) {
-  std::vector<LocalId> hosted(d.block);
-  const void* table = hosted_column_block(r.owned_original.data(), hosted.data(), d.block, MPI_UINT32_T, d, grid);
-  return gather_set_map(r.owned_original, table, d.block, d.R, grid.col_comm(), grid.limits());
+  forward.col_new = gather_set_map(r.owned_new, hosted_table(r.owned_new), d.block, d.R, grid.col_comm(), limits);
+  r.col_original =
+      gather_set_map(r.owned_original, hosted_table(r.owned_original), d.block, d.R, grid.col_comm(), limits);
 }
 
 }  // namespace g500

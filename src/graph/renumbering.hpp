@@ -11,32 +11,13 @@
 #include <memory>
 #include <vector>
 
-#include "graph/column_originals.hpp"
+#include "graph/set_map.hpp"
 #include "graph/distribution.hpp"
 #include "graph/grid.hpp"
+#include "graph/id_table.hpp"
 #include "util/large_array.hpp"
 
 namespace g500 {
-
-// A read-only table of ids that several maps may share: on a grid of one column the row set is
-// the owned block, so the row maps are the owned maps (likewise the column maps on one row), and
-// one process holds each table once instead of three times.
-class IdTable {
- public:
-  IdTable() = default;
-  explicit IdTable(LargeArray<LocalId> ids) : ids_(std::make_shared<const LargeArray<LocalId>>(std::move(ids))) {}
-
-  const LocalId* data() const { return ids_ ? ids_->data() : nullptr; }
-  size_t size() const { return ids_ ? ids_->size() : 0; }
-  bool empty() const { return size() == 0; }
-  LocalId operator[](size_t i) const { return (*ids_)[i]; }
-  const LargeArray<LocalId>& ids() const { return ids_ ? *ids_ : kNone; }
-  bool shares_with(const IdTable& other) const { return ids_ == other.ids_; }
-
- private:
-  static inline const LargeArray<LocalId> kNone{};
-  std::shared_ptr<const LargeArray<LocalId>> ids_;
-};
 
 struct Renumbering {
   IdTable owned_new;       // original owned offset -> new offset (B entries)
@@ -47,9 +28,9 @@ struct Renumbering {
   // (Nakao et al. 2021, section 4.1): the rows a search can reach a vertex from are the ones with
   // edges, so the table is O(m/P) instead of a word per row-set vertex.
   LargeArray<LocalId> row_original_by_slot;
-  IdTable col_original;    // new column-local id -> original column-local id (R x B; the owned table when R = 1);
-                           // in the BFS graph empty after kernel 1, which keeps instead:
-  ColumnOriginals column_originals;  // the same for the columns the block's entries use
+  IdTable col_original;    // new column-local id -> original column-local id (R x B; the owned table when R = 1):
+                           // the SSSP graph's (gather_column_maps); the BFS graph keeps instead
+  SetMap column_originals;  // the same for the columns its entries use (make_column_originals)
 
   bool active() const { return !owned_new.empty(); }
   // Bytes of the distinct tables.
@@ -62,8 +43,8 @@ struct Renumbering {
   }
 };
 
-// The forward maps of the row and column sets, needed only while kernel 1 places the edges (shared
-// like the tables above).
+// The forward maps of the row and column sets, needed only while the SSSP's kernel 1 places the
+// edges (shared like the tables above).
 struct ForwardMaps {
   IdTable row_new;  // original row-local id -> new row-local id
   IdTable col_new;  // original column-local id -> new column-local id
@@ -88,13 +69,12 @@ std::vector<LocalId> degree_order(const std::vector<int64_t>& degree);
 // The same into order[0, degree.size()).
 void degree_order(const std::vector<int64_t>& degree, LocalId* order);
 
-// Collective over the grid column: the column set's col_original from every process's
-// owned_original.
-IdTable gather_column_originals(const Renumbering& r, const Distribution& d, const ProcessGrid& grid);
-
-// Collective over the grid: from every process's owned degrees (original order), the renumbering
-// tables of this process and the forward maps of its row and column sets.
-Renumbering build_renumbering(const std::vector<int64_t>& owned_degree, const Distribution& d, const ProcessGrid& grid,
-                              ForwardMaps& forward);
+// This process's renumbering tables from its owned degrees (original order). The row and column
+// sets' maps are the users' to make: the BFS graph keeps those of the rows and columns in use
+// (graph/set_map.hpp), the SSSP graph gathers the whole tables (gather_set_maps).
+Renumbering build_renumbering(const std::vector<int64_t>& owned_degree);
+// Collective over the grid: the whole row and column sets' maps, forward.row_new, r.row_original,
+// forward.col_new and r.col_original.
+void gather_set_maps(Renumbering& r, const Distribution& d, const ProcessGrid& grid, ForwardMaps& forward);
 
 }  // namespace g500

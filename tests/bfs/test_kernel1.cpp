@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "bfs_fixture.hpp"
+#include "graph/set_map.hpp"
 #include "graph/column_originals.hpp"
+#include "graph/renumbering.hpp"
 #include "graph/packed_rows.hpp"
 
 namespace g500 {
@@ -130,7 +132,7 @@ EdgeSource sparse_edge_source(const gen::KroneckerGenerator& generator, int64_t 
 }
 
 // The renumbered graph keeps the original ids of its rows with edges (by slot) and, where they
-// are few enough (keep_columns_in_use_only), of the columns its entries use, not of the whole row
+// are few enough (keep_present_only), of the columns its entries use, not of the whole row
 // and column sets: translated back, its entries are those of the graph built without the
 // renumbering, plain or packed, dense (the whole column table kept) or sparse, on every grid.
 TEST(Kernel1, OriginalIdsOfTheRowsAndColumnsInUse) {
@@ -165,8 +167,9 @@ TEST(Kernel1, OriginalIdsOfTheRowsAndColumnsInUse) {
           for (int64_t x = 0; x < g.rows.num_rows(); ++x)
             for (LocalId u : row_of(g, x)) distinct += used[u] ? 0 : (used[u] = true, 1);
           const bool in_use_only =
-              keep_columns_in_use_only(static_cast<double>(distinct), static_cast<double>(g.dist.col_set_size()));
-          EXPECT_EQ(ids.col_original.empty(), in_use_only);
+              keep_present_only(static_cast<double>(distinct), static_cast<double>(g.dist.col_set_size()));
+          EXPECT_TRUE(ids.col_original.empty());  // no table of the whole column set, unless...
+          EXPECT_EQ(ids.column_originals.is_whole(), !in_use_only);  // ... the columns in use are most of it
           if (in_use_only) {
             EXPECT_EQ(ids.column_originals.present_columns(), distinct);
           }
@@ -178,6 +181,43 @@ TEST(Kernel1, OriginalIdsOfTheRowsAndColumnsInUse) {
         for (size_t r = 0; r < g.first_neighbors.size(); ++r)
           ASSERT_EQ(g.first_neighbors_original[r], g.original_col_local(g.first_neighbors[r])) << r;
       }
+}
+
+// A row or column map made a block at a time from the owners' tables (graph/set_map.hpp) holds,
+// for every vertex it keeps, the value of the whole set's gathered table: with a few vertices
+// present (kept for those only) and with all of them (a whole table), under both layouts.
+TEST(Kernel1, SetMapsMadeByBlocksMatchTheGatheredTables) {
+  for (const GridShape shape : grids_of_this_run())
+    for (const Layout layout : {Layout::kYoo, Layout::kRowMajor}) {
+      SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " layout "
+                                        << static_cast<int>(layout));
+      GraphOptions options;
+      options.layout = layout;
+      const auto built = build_test_graph(10, shape, options);
+      const LocalGraph& g = built->graph;
+      const Distribution& d = g.dist;
+      Renumbering ids = g.renumbering;
+      ForwardMaps forward;
+      gather_set_maps(ids, d, *built->grid, forward);
+      const int64_t B = d.block;
+      auto original = [B](int position, LocalId offset) { return static_cast<LocalId>(position * B + offset); };
+      for (const VertexSet set : {VertexSet::kRows, VertexSet::kColumns})
+        for (const int64_t every : {int64_t{1}, int64_t{29}}) {
+          const bool rows = set == VertexSet::kRows;
+          const int64_t size = rows ? d.row_set_size() : d.col_set_size();
+          const IdTable& gathered = rows ? ids.row_original : ids.col_original;
+          Bitmap present(size);
+          for (int64_t u = 0; u < size; u += every) present.set(u);
+          const SetMap map = SetMap::from_blocks(present, ids.owned_original.data(), set, d, *built->grid, original);
+          EXPECT_EQ(map.is_whole(), every == 1);
+          int64_t wrong = 0;
+          for (int64_t u = 0; u < size; ++u) {
+            ASSERT_EQ(map.contains(static_cast<LocalId>(u)), every == 1 || u % every == 0);
+            if (u % every == 0) wrong += map[static_cast<LocalId>(u)] != gathered[static_cast<size_t>(u)];
+          }
+          EXPECT_EQ(wrong, 0) << (rows ? "rows" : "columns") << ", present every " << every;
+        }
+    }
 }
 
 // The fill gives each slab's kept entries back to the system bucket by bucket, in every chunk's

@@ -39,22 +39,23 @@ TEST(JobscriptCli, PlanListsTheParts) {
   auto r = testing::run_g500(1, "jobscript --system fugaku --nodes 9936 --grid 138x72 --scale 37 --plan");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.rfind("SCALE 37 on 9936 nodes, 1 rank per node: the plan of g500 bfs\n"
-                        "memory plan per process, 138x72 grid: plain rows, kernel 1 in 4 passes\n",
+                        "memory plan per process, 138x72 grid: plain rows, kernel 1 in 1 pass\n",
                         0),
             0u)
       << r.out;
-  EXPECT_NE(r.out.find("\npeak per node: 15.1 GiB of 32.0 GiB (a Fugaku node): fits\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\npeak per node: 11.8 GiB of 32.0 GiB (a Fugaku node): fits\n"), std::string::npos) << r.out;
   // The papers' largest run: the columns' original ids for the columns in use, a bit and an offset
-  // word per 64 of the column set; kernel 1's forward maps still a word per row- and column-set vertex.
+  // word per 64 of the column set; kernel 1's row map likewise for the rows with entries, its row
+  // lengths still a word per row-set vertex.
   r = testing::run_g500(1, "jobscript --system fugaku --nodes 158976 --grid 552x288 --scale 41 --plan");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("  renumbering: columns in use, bitmap                    1.778     0.250 B per N/C\n"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("  kernel 1: forward row map                             14.841     4.000 B per N/R\n"),
+  EXPECT_NE(r.out.find("  kernel 1: rows with entries, bitmap                    0.928     0.250 B per N/R\n"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("\npeak per node: 50.3 GiB of 32.0 GiB (a Fugaku node): does not fit\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\npeak per node: 34.6 GiB of 32.0 GiB (a Fugaku node): does not fit\n"), std::string::npos) << r.out;
   r = testing::run_g500(1, "jobscript --system slurm --nodes 4 --scale 20 --node-memory 64 --plan");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("memory plan per process, 2x2 grid: plain rows, kernel 1 in 1 pass\n"), std::string::npos) << r.out;
@@ -108,7 +109,7 @@ TEST(JobscriptCli, JobsThatCannotRunAreRefused) {
       {"--system fugaku --nodes 1 --scale 30",
        "SCALE 30 needs about 128.3 GiB on the job's node (a Fugaku node) but it has 32.0 GiB" + advice},
       {"--system fugaku --nodes 32 --ppn 4 --grid 16x8 --scale 33",
-       "SCALE 33 needs about 69.2 GiB on each of the job's 32 nodes (a Fugaku node) but it has 32.0 GiB" + advice},
+       "SCALE 33 needs about 52.9 GiB on each of the job's 32 nodes (a Fugaku node) but it has 32.0 GiB" + advice},
       {"--system slurm --nodes 1 --scale 30 --node-memory 64",
        "SCALE 30 needs about 128.2 GiB on the job's node (--node-memory) but it has 64.0 GiB" + advice},
   };

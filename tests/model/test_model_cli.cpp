@@ -77,8 +77,8 @@ TEST(ModelCli, MarksPointsThatDoNotFitANode) {
   auto r = testing::run_g500(1, "model --nodes 256,158976 --scale-per-node 24");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("shares % (calc agv atv sr imb) | GiB/node\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("|      6.6\n"), std::string::npos) << r.out;    // 256 nodes, SCALE 32
-  EXPECT_NE(r.out.find("|     50.2 *\n"), std::string::npos) << r.out;  // 158976 nodes, SCALE 41
+  EXPECT_NE(r.out.find("|      6.1\n"), std::string::npos) << r.out;    // 256 nodes, SCALE 32
+  EXPECT_NE(r.out.find("|     34.6 *\n"), std::string::npos) << r.out;  // 158976 nodes, SCALE 41
   EXPECT_NE(r.out.find("\n* does not fit a node's 32.0 GiB"), std::string::npos) << r.out;
   const std::string dir = testing::make_temp_dir();
   r = testing::run_g500(1, "model --nodes 158976 --scale 41 --node-memory 64 --json " + dir + "/model.json");

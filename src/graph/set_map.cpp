@@ -1,0 +1,40 @@
+// Maps of a row or column set made a block at a time (graph/set_map.hpp).
+#include "graph/set_map.hpp"
+
+#include "comm/large_count.hpp"
+#include "graph/column_blocks.hpp"
+#include "graph/grid.hpp"
+
+namespace g500 {
+
+SetMap SetMap::of_present(const Bitmap& present) {
+  SetMap m;
+  const int64_t words = present.num_words();
+  m.index_.resize(static_cast<size_t>(2 * words));
+  int64_t count = 0;
+  for (int64_t w = 0; w < words; ++w) {
+    m.index_[2 * w] = present.data()[w];
+    m.index_[2 * w + 1] = static_cast<uint64_t>(count);
+    count += std::popcount(present.data()[w]);
+  }
+  m.values_.resize(static_cast<size_t>(count));
+  return m;
+}
+
+void for_each_block_table(const LocalId* owned, VertexSet set, const Distribution& d, const ProcessGrid& grid,
+                          const std::function<void(int, const LocalId*)>& f) {
+  // The row set of grid row i is the blocks of P(i, 0..C-1) by grid column, the column set of grid
+  // column j the blocks hosted by P(0..R-1, j) by grid row: the communicators' rank orders. With
+  // the row-major layout a hosted block first comes from its owner (a transpose).
+  LargeArray<LocalId> hosted(static_cast<size_t>(set == VertexSet::kColumns ? d.block : 0)), buffer(static_cast<size_t>(d.block));
+  const void* mine = set == VertexSet::kColumns ? hosted_column_block(owned, hosted.data(), d.block, MPI_UINT32_T, d, grid) : owned;
+  const int positions = set == VertexSet::kColumns ? d.R : d.C, here = set == VertexSet::kColumns ? d.row : d.col;
+  const MPI_Comm comm = set == VertexSet::kColumns ? grid.col_comm() : grid.row_comm();
+  for (int position = 0; position < positions; ++position) {
+    if (position == here) std::copy_n(static_cast<const LocalId*>(mine), d.block, buffer.data());
+    comm::bcast(buffer.data(), d.block, MPI_UINT32_T, position, comm, grid.limits());
+    f(position, buffer.data());
+  }
+}
+
+}  // namespace g500

@@ -1,0 +1,126 @@
+// A value for each vertex of a process's row set (C blocks of B vertices) or column set (R blocks),
+// kept for the vertices in use only where that is smaller: kernel 1's new id of each original row
+// and sort key of each original column, a search's original id of each column.
+//
+// A table for the whole set is a word per vertex of N/R or N/C, which grows as sqrt(P) at fixed
+// work per process (7.6 billion entries for the column set at SCALE 41 on 552 x 288). A block's
+// entries touch at most m/P rows and columns, so the values are kept for those only and found as
+// BCSR finds its rows (Nakao et al. 2021, section 4.1): for every 64 vertices a word of their bits
+// and the count of set bits before it (side by side: one cache line per lookup), and the values
+// of the present vertices in order. A lookup then reads two arrays where the whole table reads
+// one (8 % of the bottom-up scan at SCALE 20 on 2 x 1), so the whole table stays where it is not
+// much larger: on a grid of one row (the column set is the owned block) and where the vertices in
+// use are most of the set.
+//
+// The values come from the owners of the set's blocks: from_blocks takes one block's owned table
+// at a time (a broadcast along the grid row or column), so no table of the whole set exists while
+// a compact map is made.
+#pragma once
+#include <bit>
+#include <cstdint>
+#include <functional>
+
+#include "graph/distribution.hpp"
+#include "graph/id_table.hpp"
+#include "util/bitmap.hpp"
+#include "util/huge_pages.hpp"
+#include "util/large_array.hpp"
+
+namespace g500 {
+
+class ProcessGrid;
+
+// Values for the vertices in use only when they and their index take at most half the whole
+// table (4 bytes per vertex of the set), the plan's rule as kernel 1's.
+inline bool keep_present_only(double in_use, double set_size) {
+  constexpr double kIndexBytesPerVertex = 2.0 / 8;  // per 64: a word of bits and a word of count
+  constexpr double kMostShareOfWhole = 0.5;
+  return in_use * sizeof(LocalId) + set_size * kIndexBytesPerVertex <= kMostShareOfWhole * set_size * sizeof(LocalId);
+}
+
+enum class VertexSet { kRows, kColumns };
+
+// Collective over the grid row (row set) or column (column set): f(position, table) for every
+// block position of the set in order, with the owned table (B entries, `owned` on each process)
+// of the block's owner.
+void for_each_block_table(const LocalId* owned, VertexSet set, const Distribution& d, const ProcessGrid& grid,
+                          const std::function<void(int, const LocalId*)>& f);
+
+class SetMap {
+ public:
+  SetMap() = default;
+  // A table of every vertex of the set, shared (not copied).
+  static SetMap whole(IdTable table) {
+    SetMap m;
+    m.table_ = std::move(table);
+    m.shared_ = true;
+    return m;
+  }
+  // The vertices marked in `present` (a bit per vertex of the set), their values zero until set.
+  static SetMap of_present(const Bitmap& present);
+  // Collective over the grid row or column of `set`: the present vertices' values only where
+  // keep_present_only says so, else a whole table; value(block position, owned[offset]) from
+  // every process's `owned` table (B entries), a block at a time.
+  template <class Value>
+  static SetMap from_blocks(const Bitmap& present, const LocalId* owned, VertexSet set, const Distribution& d,
+                            const ProcessGrid& grid, Value value);
+
+  bool empty() const { return table_.empty() && values_.empty(); }
+  bool is_whole() const { return !table_.empty(); }
+  const LocalId* whole_table() const { return table_.data(); }
+  LocalId operator[](LocalId u) const { return is_whole() ? table_[u] : values_[slot(u)]; }
+  bool contains(LocalId u) const { return is_whole() || ((index_[2 * (u / kBitsPerWord)] >> (u % kBitsPerWord)) & 1); }
+  // The place of present vertex u among the present ones.
+  int64_t slot(LocalId u) const {
+    const uint64_t* entry = &index_[2 * (u / kBitsPerWord)];
+    const uint64_t below = (uint64_t{1} << (u % kBitsPerWord)) - 1;
+    return static_cast<int64_t>(entry[1]) + std::popcount(entry[0] & below);
+  }
+  const void* index_entry(LocalId u) const { return &index_[2 * (u / kBitsPerWord)]; }
+  const LocalId* values() const { return values_.data(); }
+  int64_t present_columns() const { return static_cast<int64_t>(values_.size()); }
+  // Bytes held (none for a shared whole table).
+  size_t memory_bytes() const {
+    return (shared_ ? 0 : table_.size() * sizeof(LocalId)) + index_.size() * sizeof(uint64_t) + values_.size() * sizeof(LocalId);
+  }
+
+ private:
+  IdTable table_;
+  bool shared_ = false;  // the whole table is another structure's
+  LargeArray<uint64_t> index_;  // per 64 vertices: their bits, then the count of present ones before them
+  LargeArray<LocalId> values_;  // of the present vertices, in order
+};
+
+template <class Value>
+SetMap SetMap::from_blocks(const Bitmap& present, const LocalId* owned, VertexSet set, const Distribution& d,
+                           const ProcessGrid& grid, Value value) {
+  const int64_t B = d.block;
+  if (!keep_present_only(static_cast<double>(present.count()), static_cast<double>(present.size()))) {
+    LargeArray<LocalId> all;  // read at random by kernel 1 (columns): huge pages spare a page walk per lookup
+    resize_huge_unwritten(all, static_cast<size_t>(present.size()));
+    for_each_block_table(owned, set, d, grid, [&](int position, const LocalId* table) {
+      LocalId* out = all.data() + static_cast<int64_t>(position) * B;
+#pragma omp parallel for schedule(static)
+      for (int64_t offset = 0; offset < B; ++offset) out[offset] = value(position, table[offset]);
+    });
+    SetMap m;
+    m.table_ = IdTable(std::move(all));
+    return m;
+  }
+  SetMap m = of_present(present);
+  for_each_block_table(owned, set, d, grid, [&](int position, const LocalId* table) {
+    const int64_t first = static_cast<int64_t>(position) * B, end = first + B;
+    const int64_t first_word = first / kBitsPerWord, end_word = (end + kBitsPerWord - 1) / kBitsPerWord;
+#pragma omp parallel for schedule(static)
+    for (int64_t w = first_word; w < end_word; ++w) {
+      int64_t at = static_cast<int64_t>(m.index_[2 * w + 1]);
+      for (uint64_t bits = m.index_[2 * w]; bits != 0; bits &= bits - 1, ++at) {
+        const int64_t u = w * kBitsPerWord + std::countr_zero(bits);
+        if (u >= first && u < end) m.values_[at] = value(position, table[u - first]);
+      }
+    }
+  });
+  return m;
+}
+
+}  // namespace g500
