@@ -186,13 +186,23 @@ class ReportInputs(unittest.TestCase):
             with open(os.path.join(tmp, "other.json"), "w") as f:
                 f.write("{}")
             result = run_tool(tmp, "--out", os.path.join(tmp, "out"))
-            self.assertNotEqual(result.returncode, 0)
+            self.assertEqual(result.returncode, 2)
             self.assertIn("g500report: error: no g500 result files", result.stderr)
             with open(os.path.join(tmp, "broken.json"), "w") as f:
                 f.write("{")
             result = run_tool(tmp, "--out", os.path.join(tmp, "out"))
-            self.assertNotEqual(result.returncode, 0)
+            self.assertEqual(result.returncode, 2)
             self.assertIn("cannot read", result.stderr)
+
+    def test_an_output_that_cannot_be_written_exits_2(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            blocker = os.path.join(tmp, "file")
+            with open(blocker, "w") as f:
+                f.write("a file, not a directory")
+            result = run_tool(os.path.join(FIXTURES, "bfs-s10-np1.json"), "--out", os.path.join(blocker, "out"))
+            self.assertEqual(result.returncode, 2, result.stderr)
+            self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
+            self.assertIn("g500report: error: cannot make the directory", result.stderr)
 
 
 MARKUP = ["<script>alert(1)</script>", '"><img src=x onerror=alert(2)>', "'><svg onload=alert(3)>"]
