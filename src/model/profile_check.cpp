@@ -34,7 +34,7 @@ std::vector<std::string> check_calibration(const TraceRun& run, const NodeProfil
       throw UsageError(fmt::format(
           "{}: its {} rate, {:.3g} accesses/s per core, is below 1/{:g} of the {:.3g}/s per core of {} from memory "
           "(was the machine busy, or are SCALE {}'s levels too short to time?); calibrate from a run on an idle node "
-          "at SCALE 16 or more",
+          "at SCALE 18 or more",
           run.path, r.direction, r.measured, kPlausibleFactor, r.memory_bound, node, run.scale));
     if (r.measured > kPlausibleFactor * r.memory_bound)
       warnings.push_back(fmt::format(

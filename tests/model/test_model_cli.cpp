@@ -182,12 +182,12 @@ TEST(ModelCli, RefusesACalibrationRunWhoseCoresWereNotAtWork) {
       "model", 2, "--profile " + slow + " --node epyc-7763 --nodes 64 --scale 30",
       slow + ": its top-down rate, 1e+05 accesses/s per core, is below 1/10 of the 8.89e+06/s per core of epyc-7763 "
              "from memory (was the machine busy, or are SCALE 16's levels too short to time?); calibrate from a run on "
-             "an idle node at SCALE 16 or more");
+             "an idle node at SCALE 18 or more");
   testing::expect_exact_usage_error_alone(
       "model", "--profile " + slow + " --ranks 2 --scale 20 --network shm --latency 1 --link-bandwidth 1",
       slow + ": its top-down rate, 1e+05 accesses/s per core, is below 1/10 of the 8.89e+06/s per core of epyc-7763 "
              "(the slowest of the --node presets) from memory (was the machine busy, or are SCALE 16's levels too "
-             "short to time?); calibrate from a run on an idle node at SCALE 16 or more");
+             "short to time?); calibrate from a run on an idle node at SCALE 18 or more");
   testing::expect_exact_usage_error_alone(
       "model", "--profile " + shared + " --node grace --nodes 64 --scale 30",
       shared + ": the run was oversubscribed (1 rank x 4 threads on 2 cores of its node): its rates are those of shared "
