@@ -125,7 +125,7 @@ Chosen choose(const ModelOptions& o, const std::vector<LevelRow>& rows) {
                                    node ? reference.name : reference.name + " (the slowest of the --node presets)");
     if (node) {
       c.profile.clock_ghz = node->clock_ghz;
-      c.profile.source += ", on a " + node->name + " node";
+      c.profile.source += ", taken on the " + node->name + " node";
       c.node_line = preset_line(*node, false);
     } else {
       default_network = "shm";
