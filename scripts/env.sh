@@ -1,9 +1,13 @@
-# Sourced by the scripts: lets Open MPI run as root (CI runs as root) and makes ranks yield the
-# core while waiting, which keeps oversubscribed runs (more ranks than cores) fast.
+# Sourced by the scripts, and by a user before the README's examples: lets Open MPI run as root
+# (CI runs as root) and start more ranks than cores, and makes ranks yield the core while
+# waiting, which keeps oversubscribed runs (more ranks than cores) fast.
 if [ "$(id -u)" -eq 0 ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
 export OMPI_MCA_mpi_yield_when_idle=${OMPI_MCA_mpi_yield_when_idle:-1}
+# Open MPI refuses more ranks than cores ("not enough slots") unless told: a laptop or a 2-core
+# machine runs the examples' 4, 6 and 8 ranks time-shared. (MPICH needs nothing.)
+export OMPI_MCA_rmaps_base_oversubscribe=${OMPI_MCA_rmaps_base_oversubscribe:-1}
 # OpenMP threads that wait by spinning start the next parallel region at once; sleeping ones can
 # take a few hundred microseconds to wake (virtual machines especially), which shows in a 5 ms BFS.
 # Usage: OMP_WAIT_POLICY=$(omp_wait_policy RANKS THREADS): spin when the threads fit the cores.

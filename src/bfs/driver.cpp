@@ -8,6 +8,7 @@
 #include "io/vertex_output.hpp"
 #include "run/conformance.hpp"
 #include "run/job_output.hpp"
+#include "util/counted.hpp"
 #include "validate/tree_depths.hpp"
 
 namespace g500 {
@@ -29,15 +30,17 @@ void print_report(const BfsJob& job, const std::optional<io::EdgeInput>& edges, 
   const BenchmarkConfig& config = job.config;
   if (edges) {
     print_input_line(stdout, "bfs", *edges, result.vertices_without_edges, edges->stats.weighted ? ", weighted" : "");
-    std::printf("# g500 bfs: N %lld (largest vertex id + 1), %d ranks as a %dx%d grid, %d threads per rank, graph %.1f MiB "
+    std::printf("# g500 bfs: N %lld (largest vertex id + 1), %s as a %dx%d grid, %s per rank, graph %.1f MiB "
                 "on the largest rank\n",
-                static_cast<long long>(result.nvertices_computed), result.ranks, result.grid_rows, result.grid_cols,
-                result.threads, static_cast<double>(result.graph_bytes_max_rank) / kMiB);
+                static_cast<long long>(result.nvertices_computed), counted(result.ranks, "rank").c_str(),
+                result.grid_rows, result.grid_cols, counted(result.threads, "thread").c_str(),
+                static_cast<double>(result.graph_bytes_max_rank) / kMiB);
   } else {
-    std::printf("# g500 bfs: SCALE %d, N %lld (largest vertex id + 1), %d ranks as a %dx%d grid, %d threads per rank, "
+    std::printf("# g500 bfs: SCALE %d, N %lld (largest vertex id + 1), %s as a %dx%d grid, %s per rank, "
                 "graph %.1f MiB on the largest rank\n",
-                config.spec.scale, static_cast<long long>(result.nvertices_computed), result.ranks, result.grid_rows,
-                result.grid_cols, result.threads, static_cast<double>(result.graph_bytes_max_rank) / kMiB);
+                config.spec.scale, static_cast<long long>(result.nvertices_computed),
+                counted(result.ranks, "rank").c_str(), result.grid_rows, result.grid_cols,
+                counted(result.threads, "thread").c_str(), static_cast<double>(result.graph_bytes_max_rank) / kMiB);
   }
   if (companion) std::printf("%s\n", companion->header().c_str());
   const std::string companion_error = companion ? companion->validation_error() : "";
@@ -49,6 +52,7 @@ void print_report(const BfsJob& job, const std::optional<io::EdgeInput>& edges, 
     ResultBlockInput block = bfs_result_block_input(config, result);
     if (companion) companion->add_series(block);
     print_reference_result_block(stdout, block);
+    print_validation_line(stdout, config, result);
     print_phase_profile(stdout, result);
     if (companion) companion->print_report(stdout);
     print_graph_memory(stdout, result);

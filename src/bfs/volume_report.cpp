@@ -77,7 +77,7 @@ void print_table3_comparison(FILE* out, const table3::Model& model, const BfsVol
                runs, static_cast<long long>(model.n), static_cast<long long>(model.m), model.R, model.C,
                mean.bottom_up_levels);
   std::fprintf(out, "  %-10s %-11s %10s %10s %9s   %s\n", "direction", "pattern", "measured", "Table 3", "ratio",
-               "Table 3 as printed");
+               "Table 3's whole-BFS formula at this run's n, m (all levels one way)");
   const table3::DirectionVolumes printed = table3::as_printed(model, mean.bottom_up_levels);
   for (const Pattern& row : kPatterns) {
     const double measured = mean.measured[row.direction][index_of(row.phase)];

@@ -12,7 +12,6 @@
 #include "cli/subcommand.hpp"
 #include "run/energy_loop.hpp"
 #include "util/error.hpp"
-#include "util/progress.hpp"
 #include "util/same_file.hpp"
 
 namespace g500::cli {
@@ -52,16 +51,10 @@ int run_bfs_command(int argc, char** argv) {
   in.add_to(app, "BFS");
   require_non_empty(app.add_option("--output-parents", job.parents_path, "write the BFS parents of the first root to this file"));
   require_non_empty(app.add_option("--output-depths", job.depths_path, "write the BFS depths of the first root to this file"));
-  bool quiet = false, progress = false;
-  auto* quiet_flag = app.add_flag("--quiet", quiet, "no progress lines on stderr");
-  auto* progress_flag = app.add_flag("--progress", progress,
-                                     "progress lines on stderr even when it is not a terminal (mpiexec gives the ranks a pipe)");
-  quiet_flag->excludes(progress_flag);
   if (!parse_or_throw(app, argc, argv)) return 0;
   run.apply(config);
   in.check(app, config.root_ids, config.root_seed);
   job.input = in.request;
-  config.progress = progress_wanted(quiet, MPI_COMM_WORLD, progress);
   const std::map<std::string, CompressChoice> compress_choices{
       {"auto", CompressChoice::kAuto}, {"on", CompressChoice::kOn}, {"off", CompressChoice::kOff}};
   const auto chosen = compress_choices.find(compress_text);

@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "cli/options.hpp"
@@ -20,6 +21,7 @@
 #include "coll/coll_report.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
+#include "util/progress.hpp"
 #include "util/same_file.hpp"
 
 namespace {
@@ -200,6 +202,8 @@ int run_coll(int argc, char** argv) {
   require_real_range(app.add_option("--hop-latency", args.hop_latency, "Simulation: latency per router hop [s]"), 0,
                      kMaxLatencyMicroseconds * kMicro, "seconds")
       ->capture_default_str();
+  bool quiet = false, progress = false;
+  g500::cli::add_progress_options(app, quiet, progress);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -246,8 +250,15 @@ int run_coll(int argc, char** argv) {
   std::string error, text;
   if (rank_of_world() == 0) {
     try {
+      // The row count is known once the simulation has planned (and checked) its rows.
+      const bool show = g500::progress_wanted(quiet, MPI_COMM_WORLD, progress);
+      std::optional<g500::Progress> line;
       const auto rows = simulate_table1(args.sizes.empty() ? std::vector<double>{1024, 65536, 1048576} : sizes,
-                                        network, segment);
+                                        network, segment, [&](int64_t done, int64_t total) {
+                                          if (!line) line.emplace(show, "torus simulation", total);
+                                          line->update(done);
+                                        });
+      if (line) line->finish();
       text = format_simulation(rows);
       if (!args.csv.empty()) write_simulation_csv(args.csv, rows);
     } catch (const g500::UsageError& e) {

@@ -56,11 +56,8 @@ int run_gen(int argc, char** argv) {
   auto* bench_option = app.add_flag("--benchmark", bench, "only generate (no output) and report edges per second");
   auto* repeat_option =
       require_at_least(app.add_option("--repeat", repeat, "with --benchmark: number of timed runs (default 3)"), 1);
-  auto* quiet_option = app.add_flag("--quiet", quiet, "no progress line on stderr");
-  auto* progress_option =
-      app.add_flag("--progress", show_progress, "progress line on stderr even when it is not a terminal (under mpiexec)");
+  add_progress_options(app, quiet, show_progress);
   // Options that would otherwise be ignored without a word.
-  quiet_option->excludes(progress_option);
   bench_option->excludes(output_option);
   repeat_option->needs(bench_option);
   try {

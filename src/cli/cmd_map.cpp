@@ -13,6 +13,7 @@
 #include "topo/systems.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
+#include "util/progress.hpp"
 #include "util/same_file.hpp"
 
 namespace g500::cli {
@@ -50,6 +51,8 @@ int run_map(int argc, char** argv) {
   require_unsigned(app.add_option("--shuffle-ranks", o.shuffle_seed,
                                   "permute which rank gets which grid cell/node (seed), for testing --rankmap consumers"));
   require_non_empty(app.add_option("--link-csv", o.link_csv, "write per-link loads of the simulation (for tools/plot_link_loads.py)"));
+  bool quiet = false, progress = false;
+  add_progress_options(app, quiet, progress);
   // The simulation's parameters would be ignored without it.
   for (const char* name : {"--message-bytes", "--bandwidth", "--latency", "--max-routes", "--max-routes-alltoall"})
     app.get_option(name)->needs(simulate_opt);
@@ -64,6 +67,7 @@ int run_map(int argc, char** argv) {
     throw UsageError(e.what());
   }
   refuse_same_files({{"--output", o.output, FileUse::kOutput}, {"--link-csv", o.link_csv, FileUse::kOutput}});
+  o.show_progress = progress_wanted(quiet, MPI_COMM_WORLD, progress);
   std::string error;
   if (rank == 0) {
     try {

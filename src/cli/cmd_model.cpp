@@ -12,8 +12,8 @@
 #include "cli/options.hpp"
 #include "cli/subcommand.hpp"
 #include "gen/kronecker.hpp"
-#include "jobs/jobscript.hpp"
 #include "model/model_job.hpp"
+#include "model/node_presets.hpp"
 #include "run/run_plan.hpp"
 #include "topo/systems.hpp"
 #include "util/agree.hpp"
@@ -45,7 +45,8 @@ constexpr long long kMaxCount = topo::kMaxNodes;
 void add_network_options(CLI::App& app, ModelOptions& o, OptionalNumbers& n) {
   require_non_empty(app.add_option("--network", o.network,
                                    "tofud, tofu, fattree, dragonfly, torus:SHAPE (g500 map --shape form) or shm "
-                                   "(default: tofud for a64fx, tofu for k, shm for a trace profile)"));
+                                   "(default: tofud for a64fx, tofu for k, fattree for the other nodes, shm for a "
+                                   "trace profile without --node)"));
   require_real_range(app.add_option("--latency", n.latency_us, "latency per message in microseconds"), kMinLatencyMicroseconds,
                      kMaxLatencyMicroseconds, "microseconds");
   require_real_range(app.add_option("--link-bandwidth", n.link_gbs, "bandwidth per link in GB/s (shm: copy bandwidth)"),
@@ -69,7 +70,11 @@ void add_network_options(CLI::App& app, ModelOptions& o, OptionalNumbers& n) {
   require_real_range(app.add_option("--locality-speedup", o.assumptions.locality_speedup,
                                     "A64FX calculation speed-up at one process per CMG (default 2)"),
                      kMinSpeedup, kMaxSpeedup, "");
-  require_at_least(app.add_option("--cores", o.cores, "cores of the node of a trace profile (default: this machine's)"), 1);
+  auto* cores = require_at_least(app.add_option("--cores", o.cores, "cores of the node of a trace profile without --node "
+                                                                    "(default: this machine's)"), 1);
+  require_non_empty(app.add_option("--node", o.node, "the node: " + model::node_preset_names() +
+                                                         " (default a64fx; with a trace --profile, the node it ran on)"))
+      ->excludes(cores);
   require_non_empty(app.add_option("--shm-measured", o.shm_measured,
                                    "shm: CSV ranks,latency_us,bandwidth_gbs measured with g500 coll at those rank counts"));
   require_real_range(app.add_option("--switch-latency", n.switch_latency_us,
@@ -110,7 +115,7 @@ void copy_optionals(const CLI::App& app, const OptionalNumbers& n, ModelOptions&
 
 // Every file the model reads (a trace --profile, --levels, --compare, --shm-measured) and writes.
 std::vector<FileOption> files_of(const ModelOptions& o) {
-  const bool built_in_profile = o.profile == "a64fx" || o.profile == "k";
+  const bool built_in_profile = o.profile.empty() || o.profile == "a64fx" || o.profile == "k";
   std::vector<FileOption> files{{"--profile", built_in_profile ? "" : o.profile, FileUse::kInput},
                                 {"--shm-measured", o.shm_measured, FileUse::kInput}};
   for (const std::string& path : o.levels) files.push_back({"--levels", path, FileUse::kInput});
@@ -121,12 +126,11 @@ std::vector<FileOption> files_of(const ModelOptions& o) {
 }
 
 constexpr double kGiB = 1024.0 * 1024 * 1024;
-constexpr double kKComputerNodeMemoryBytes = 16 * kGiB;  // the K computer's node: 16 GiB of DDR3
 
-double default_node_memory_bytes(const std::string& profile) {
-  if (profile == "a64fx") return jobs::kFugakuNodeMemoryBytes;
-  if (profile == "k") return kKComputerNodeMemoryBytes;
-  return static_cast<double>(physical_memory_bytes());  // a trace profile: measured on this machine
+// The memory of the chosen node, or this machine's for a trace profile without --node.
+double default_node_memory_bytes(const ModelOptions& o) {
+  if (const model::NodePreset* node = model::chosen_node(o)) return node->memory_bytes;
+  return static_cast<double>(physical_memory_bytes());
 }
 
 // What a node needs for g500 bfs's run of a Kronecker graph (edge factor 16) at a prediction's
@@ -151,7 +155,7 @@ int run_model(int argc, char** argv) {
   ModelOptions o;
   OptionalNumbers n;
   require_non_empty(app.add_option("--profile", o.profile,
-                                   "a64fx, k, or a 1-rank g500 bfs --trace --json file to calibrate from"));
+                                   "a64fx, k, or a 1-rank g500 bfs --trace --json file to calibrate from (run on a --node)"));
   add_network_options(app, o, n);
   add_run_options(app, o, n);
   app.add_option("--levels", o.levels, "g500 bfs --trace --json files or level CSVs instead of the built-in levels");
@@ -164,27 +168,31 @@ int run_model(int argc, char** argv) {
   require_non_empty(app.add_option("--json", o.json, "write the results as JSON"));
   double node_memory_gib = 0;
   require_real_range(app.add_option("--node-memory", node_memory_gib,
-                                    "memory of a node in GiB, for the memory column (default: a64fx 32, k 16, a trace "
-                                    "profile this machine's)"),
+                                    "memory of a node in GiB, for the memory column (default: the --node's, a trace "
+                                    "profile without --node this machine's)"),
                      kMinNodeMemoryGib, kMaxNodeMemoryGib, "GiB");
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (!parse_or_throw(app, argc, argv)) return 0;
   copy_optionals(app, n, o);
-  o.node_memory_bytes = node_memory_gib > 0 ? node_memory_gib * kGiB : default_node_memory_bytes(o.profile);
-  o.node_bytes_needed = planned_node_bytes(o.node_memory_bytes);
   refuse_same_files(files_of(o));
-  std::string error, text;
+  std::string error;
+  model::ModelOutput output;
   if (rank == 0) {
     try {
-      text = model::run_model_job(o);
+      o.node_memory_bytes = node_memory_gib > 0 ? node_memory_gib * kGiB : default_node_memory_bytes(o);
+      o.node_bytes_needed = planned_node_bytes(o.node_memory_bytes);
+      output = model::run_model_job(o);
     } catch (const UsageError& e) {
       error = e.what();
       if (error.empty()) error = "bad input";
     }
   }
   agree_or_throw(error);
-  if (rank == 0) std::fputs(text.c_str(), stdout);
+  if (rank == 0) {
+    for (const std::string& warning : output.warnings) std::fprintf(stderr, "g500 model: warning: %s\n", warning.c_str());
+    std::fputs(output.text.c_str(), stdout);
+  }
   return 0;
 }
 

@@ -92,6 +92,12 @@ void add_message_limit_option(CLI::App& app, MessageLimits& limits) {
       ->group("");  // hidden from --help
 }
 
+void add_progress_options(CLI::App& app, bool& quiet, bool& progress) {
+  auto* quiet_flag = app.add_flag("--quiet", quiet, "no progress line on stderr (shown by default when it reaches a terminal)");
+  auto* progress_flag = app.add_flag("--progress", progress, "progress line on stderr even when it is not a terminal (a log file)");
+  quiet_flag->excludes(progress_flag);
+}
+
 CLI::Option* add_threads_option(CLI::App& app, int& threads, const std::string& description) {
   return require_range(app.add_option("--threads", threads, description), 1, kMaxThreads);
 }

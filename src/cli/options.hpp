@@ -68,6 +68,11 @@ inline constexpr int kMaxThreads = 4096;
 // --threads N, 1..kMaxThreads, e.g. "--threads must be a whole number from 1 to 4096 (got '1e8')".
 CLI::Option* add_threads_option(CLI::App& app, int& threads, const std::string& description);
 
+// --quiet (no progress lines) and --progress (progress lines even when stderr does not reach a
+// terminal, e.g. into a log file), which exclude each other. Without either, progress shows when
+// stderr reaches a terminal (util/progress.hpp).
+void add_progress_options(CLI::App& app, bool& quiet, bool& progress);
+
 // Throws UsageError when SCALE and the edge factor give more than 2^63 - 1 edges.
 void check_edge_count(int scale, int edgefactor);
 

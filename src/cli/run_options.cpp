@@ -3,6 +3,7 @@
 #include "cli/options.hpp"
 #include "util/duration.hpp"
 #include "util/error.hpp"
+#include "util/progress.hpp"
 
 namespace g500::cli {
 
@@ -24,6 +25,7 @@ void RunOptions::add_to(CLI::App& app, RunConfig& config, std::string& json_path
                                       " searches from the roots for this long (e.g. 60s, 2m) and report the average "
                                       "power and TEPS/W over it"),
                    kMaxEnergyLoopSeconds);
+  add_progress_options(app, quiet, progress);
   require_non_empty(app.add_option("--power-command", config.energy_loop.power_command,
                                    "the system's power meter during --energy-loop: a shell command printing watts on "
                                    "its first line, run every second on rank 0 (default: the RAPL counters of "
@@ -34,6 +36,7 @@ void RunOptions::apply(RunConfig& config) const {
   check_edge_count(config.spec.scale, config.spec.edgefactor);
   if (!seed_text.empty()) parse_seed_pair(seed_text, config.spec.seed1, config.spec.seed2);
   config.validate = !no_validate;
+  config.progress = progress_wanted(quiet, MPI_COMM_WORLD, progress);
   EnergyLoopOptions& loop = config.energy_loop;
   if (!loop.duration_text.empty()) loop.seconds = duration_seconds(loop.duration_text).value_or(0);
   if (!loop.power_command.empty() && !loop.wanted())

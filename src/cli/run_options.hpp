@@ -1,5 +1,6 @@
 // The options every kernel run has (g500 bfs, g500 sssp): graph size and seeds, roots, grid and
-// rank placement, threads, validation, the JSON file, --force and the energy loop.
+// rank placement, threads, validation, the JSON file, --force, the energy loop and the progress
+// lines.
 #pragma once
 #include <CLI/CLI.hpp>
 #include <string>
@@ -11,6 +12,7 @@ namespace g500::cli {
 struct RunOptions {
   std::string seed_text;
   bool no_validate = false;
+  bool quiet = false, progress = false;  // --quiet, --progress (cli/options.hpp)
 
   // Registers the options into config, json_path and force; `kernel` names the search in the help
   // ("BFS", "SSSP").

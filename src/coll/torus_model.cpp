@@ -286,7 +286,8 @@ double simulate_bcast(const std::string& algorithm, const Shape3& torus, double 
 }
 
 std::vector<SimulationRow> simulate_table1(const std::vector<double>& messages, const NetworkParams& net,
-                                           double generic_segment) {
+                                           double generic_segment,
+                                           const std::function<void(int64_t done, int64_t total)>& row_done) {
   struct Table1Entry {
     const char* size_name;
     Shape3 shapes[3];
@@ -346,6 +347,7 @@ std::vector<SimulationRow> simulate_table1(const std::vector<double>& messages, 
       row.seconds = simulate_bcast(row.algorithm, tori[k], row.message, row.segment, net);
       row.throughput = row.message / row.seconds;
     }
+    if (row_done) row_done(static_cast<int64_t>(k + 1), static_cast<int64_t>(rows.size()));
   }
   return rows;
 }

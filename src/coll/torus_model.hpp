@@ -12,6 +12,8 @@
 //    directions overlap, sends in the same direction queue; trees sharing a link (k-tree)
 //    share its bandwidth (the busiest link on an edge's route sets that edge's share).
 #pragma once
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -64,7 +66,9 @@ inline constexpr double kMaxSimulatedArrivalsPerTree = 67108864;  // 2^26
 inline constexpr double kMaxSimulatedArrivals = 2147483648;       // 2^31
 // All Table 1 shapes x algorithms x the given message sizes; bcast on small and middle only (as Hosono et al. 2021).
 // Throws UsageError, before any simulation, when the work passes the bounds above.
+// `row_done(done, total)` is called after each row simulated, for a progress line.
 std::vector<SimulationRow> simulate_table1(const std::vector<double>& messages, const NetworkParams& network,
-                                           double generic_segment);
+                                           double generic_segment,
+                                           const std::function<void(int64_t done, int64_t total)>& row_done = {});
 
 }  // namespace g500::coll

@@ -1,6 +1,7 @@
 #include "io/vertex_output.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <limits>
 
@@ -16,6 +17,18 @@ size_t total_count(const std::vector<int64_t>& counts) {
   size_t total = 0;
   for (int64_t c : counts) total += static_cast<size_t>(c);
   return total;
+}
+
+// The shortest decimal text that reads back as exactly `value`: as a float when the value is
+// one (the SSSP's distances are float sums, so 0.1f + 0.2f prints as 0.3, not 0.300000012).
+std::string shortest_text(double value) {
+  constexpr int kLongestShortestDouble = 32;  // "-2.2250738585072014e-308" and room to spare
+  char text[kLongestShortestDouble];
+  const float narrow = static_cast<float>(value);
+  const std::to_chars_result written = static_cast<double>(narrow) == value
+                                           ? std::to_chars(text, text + sizeof text, narrow)
+                                           : std::to_chars(text, text + sizeof text, value);
+  return std::string(text, written.ptr);
 }
 
 }  // namespace
@@ -91,7 +104,7 @@ void write_vertex_file(OutputFile& file, const VertexIdMap& ids, const std::vect
   for (size_t k = 0; k < values.size(); ++k) {
     const uint64_t id = ids.local_file_id(static_cast<int64_t>(k));
     if (!(values[k] < 1e300)) fmt::format_to(std::back_inserter(buffer), "{} inf\n", id);
-    else fmt::format_to(std::back_inserter(buffer), "{} {:.9g}\n", id, values[k]);
+    else fmt::format_to(std::back_inserter(buffer), "{} {}\n", id, shortest_text(values[k]));
   }
   text.append(buffer.data(), buffer.size());
   file.write_concatenated(text);

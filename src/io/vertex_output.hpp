@@ -29,7 +29,8 @@ std::vector<double> to_map_slices(const LocalGraph& graph, const ProcessGrid& gr
 // With values_are_vertices, values >= 0 are new ids and are written as file ids (parents).
 void write_vertex_file(OutputFile& file, const VertexIdMap& ids, const std::vector<int64_t>& values,
                        bool values_are_vertices, const std::string& comment);
-// The same for real values (SSSP distances; unreached written as "inf").
+// The same for real values (SSSP distances; unreached written as "inf"), each in the shortest text
+// that reads back as the same value (as a float when the value is one).
 void write_vertex_file(OutputFile& file, const VertexIdMap& ids, const std::vector<double>& values,
                        const std::string& comment);
 

@@ -38,6 +38,7 @@ struct MapOptions {
   long long max_routes = topo::SimulationBudget::kDefaultMaxRoutes;
   long long max_routes_alltoall = topo::SimulationBudget::kDefaultMaxRoutesAlltoall;
   std::optional<unsigned long long> shuffle_seed;
+  bool show_progress = false;  // the simulation's progress line (util/progress.hpp)
 };
 
 // Checks the options that fit no single action (method, format, --axes with cuboid), chooses the

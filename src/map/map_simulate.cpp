@@ -17,6 +17,7 @@
 #include "io/rankmap_file.hpp"
 #include "util/error.hpp"
 #include "util/output_file.hpp"
+#include "util/progress.hpp"
 
 namespace g500::map {
 
@@ -74,7 +75,10 @@ void run_simulation(const MapOptions& o, const SystemSpec& system, const GridMap
                      " nodes (choose a smaller --nodes or --shape for the picture)");
   auto layouts = comparison_layouts(system, m);
   auto t0 = std::chrono::steady_clock::now();
-  auto rows = compare_layouts(box, layouts, patterns, link, budget, !o.link_csv.empty());
+  Progress progress(o.show_progress, "link-load simulation", static_cast<int64_t>(layouts.size() * patterns.size()));
+  auto rows = compare_layouts(box, layouts, patterns, link, budget, !o.link_csv.empty(),
+                              [&progress](int64_t done, int64_t) { progress.update(done); });
+  progress.finish();
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("\nlink-load simulation: %lld nodes, %.0f-byte messages, %.2f GB/s per link, %.2f us latency,"
               " dimension-order routing (axis order %s)\n",

@@ -12,6 +12,9 @@
 #include "gen/kronecker.hpp"
 #include "model/host_sharing.hpp"
 #include "model/model_report.hpp"
+#include "model/node_presets.hpp"
+#include "model/profile_check.hpp"
+#include "util/counted.hpp"
 #include "util/error.hpp"
 #include "util/output_file.hpp"
 
@@ -19,6 +22,7 @@ namespace g500::model {
 
 namespace {
 constexpr double kGiga = 1e9, kMicro = 1e-6;
+constexpr double kGiB = 1024.0 * 1024 * 1024;
 constexpr double kDefaultDragonflyShare = 0.5;  // as future_work_scenarios (published.cpp)
 constexpr int kDefaultEdgefactor = 16;
 const std::string kTorusPrefix = "torus:";
@@ -38,7 +42,11 @@ std::string read_text(const std::string& path) {
 struct Chosen {
   NodeProfile profile;
   NetworkSpec net;
+  std::string node_line;  // the node, named even when it is the default
+  std::vector<std::string> warnings;
 };
+
+bool is_trace_profile(const std::string& profile) { return !profile.empty() && profile != "a64fx" && profile != "k"; }
 
 NetworkSpec named_network(const std::string& name, const ModelOptions& o) {
   const NetworkSpec tofud = tofud_network();
@@ -73,19 +81,57 @@ void apply_overrides(NetworkSpec& net, const ModelOptions& o) {
   net.alltoallv_node_cap = o.assumptions.alltoallv_node_cap;
 }
 
+// The node of a trace profile without --node: this machine, checked against the slowest core of
+// the presets (a core that makes fewer accesses than a tenth of any server's is not at work).
+const NodePreset& slowest_preset(const NodeProfile& a64fx) {
+  const NodePreset* slowest = nullptr;
+  double slowest_rate = 0;
+  for (const NodePreset& node : node_presets()) {
+    const double rate = preset_profile(node, a64fx).bottomup_rate;
+    if (!slowest || rate < slowest_rate) {
+      slowest = &node;
+      slowest_rate = rate;
+    }
+  }
+  return *slowest;
+}
+
+std::string preset_line(const NodePreset& node, bool by_default) {
+  return fmt::format("node {}: {}, {} at {:.2f} GHz, memory {:.1f} GB/s, {:.1f} GiB{}\n  source: {}\n", node.name,
+                     node.label, counted(node.cores, "core"), node.clock_ghz, node.memory_bandwidth / kGiga,
+                     node.memory_bytes / kGiB, by_default ? fmt::format(" (the default; --node chooses one of {})",
+                                                                        node_preset_names())
+                                                          : "",
+                     node.source);
+}
+
 Chosen choose(const ModelOptions& o, const std::vector<LevelRow>& rows) {
   Chosen c;
-  std::string default_network = "shm";
-  if (o.profile == "a64fx") {
-    c.profile = calibrate_a64fx(rows, o.assumptions);
-    default_network = "tofud";
-  } else if (o.profile == "k") {
-    c.profile = k_profile(calibrate_a64fx(rows, o.assumptions));
-    default_network = "tofu";
+  const NodePreset* node = chosen_node(o);
+  const NodeProfile a64fx = calibrate_a64fx(rows, o.assumptions);
+  std::string default_network = "fattree";
+  if (node && node->name == "a64fx") default_network = "tofud";
+  if (node && node->name == "k") default_network = "tofu";
+  if (!is_trace_profile(o.profile)) {
+    c.node_line = preset_line(*node, o.node.empty() && o.profile.empty());
+    c.profile = preset_profile(*node, a64fx);
   } else {
-    const int cores = o.cores > 0 ? o.cores : static_cast<int>(std::thread::hardware_concurrency());
-    c.profile = calibrate_from_trace(read_trace(o.profile), cores);
+    const TraceRun run = read_trace(o.profile);
+    const int cores = node ? node->cores : o.cores > 0 ? o.cores : static_cast<int>(std::thread::hardware_concurrency());
+    c.profile = calibrate_from_trace(run, cores);
     if (o.assumptions.level_spread >= 0) c.profile.level_time_spread = o.assumptions.level_spread;
+    const NodePreset& reference = node ? *node : slowest_preset(a64fx);
+    c.warnings = check_calibration(run, c.profile, preset_profile(reference, a64fx),
+                                   node ? reference.name : reference.name + " (the slowest of the --node presets)");
+    if (node) {
+      c.profile.clock_ghz = node->clock_ghz;
+      c.profile.source += ", taken on the " + node->name + " node";
+      c.node_line = preset_line(*node, false);
+    } else {
+      default_network = "shm";
+      c.node_line = fmt::format("node: this machine, {}, {:.1f} GiB (--node names the node the run was taken on: {})\n",
+                                counted(cores, "core"), o.node_memory_bytes / kGiB, node_preset_names());
+    }
   }
   c.net = named_network(o.network.empty() ? default_network : o.network, o);
   apply_overrides(c.net, o);
@@ -210,16 +256,27 @@ std::vector<LevelRow> level_rows_of(const std::vector<std::string>& files) {
   return rows;
 }
 
+const NodePreset* chosen_node(const ModelOptions& o) {
+  const bool built_in = !o.profile.empty() && !is_trace_profile(o.profile);
+  if (built_in && !o.node.empty() && o.node != o.profile)
+    throw UsageError("--profile " + o.profile + " and --node " + o.node +
+                     " name two nodes: give one (--profile FILE calibrates a --node from a run on it)");
+  if (!o.node.empty()) return &node_preset(o.node);
+  if (built_in) return &node_preset(o.profile);
+  return o.profile.empty() ? &node_preset("a64fx") : nullptr;
+}
+
 Mapping parse_mapping(const std::string& text) {
   if (text == "6d") return Mapping::kSixD;
   if (text == "jobshape") return Mapping::kJobShape;
   throw UsageError("unknown --mapping '" + text + "' (expected 6d or jobshape)");
 }
 
-std::string run_model_job(const ModelOptions& o) {
+ModelOutput run_model_job(const ModelOptions& o) {
   const std::vector<LevelRow> rows = level_rows_of(o.levels);
   nlohmann::json json = {{"kind", "g500-model"}};
   std::string text;
+  std::vector<std::string> warnings;
   if (!o.write_level_table.empty()) {
     write_whole_file(o.write_level_table, level_rows_csv(rows));
     text += "wrote " + std::to_string(rows.size()) + " level rows to " + o.write_level_table + "\n";
@@ -235,9 +292,12 @@ std::string run_model_job(const ModelOptions& o) {
   const bool wants_series = !o.nodes.empty() || !o.ranks.empty();
   if (wants_series || !o.compare.empty()) {
     const Chosen c = choose(o, rows);
+    warnings = c.warnings;
     json["profile"] = profile_json(c.profile);
     json["network"] = network_json(c.net);
-    text += profile_text(c.profile, c.net);
+    if (const NodePreset* node = chosen_node(o)) json["node"] = node_json(*node);
+    json["warnings"] = c.warnings;
+    text += c.node_line + profile_text(c.profile, c.net);
     if (wants_series) {
       auto predictions = series(o, c, rows);
       if (o.node_bytes_needed)
@@ -254,7 +314,7 @@ std::string run_model_job(const ModelOptions& o) {
   if (text.empty())
     throw UsageError("nothing to do: give --nodes, --published, --compare, --future-work, --show-levels or --write-level-table");
   if (!o.json.empty()) write_whole_file(o.json, json.dump(1) + "\n");
-  return text;
+  return {text, warnings};
 }
 
 }  // namespace g500::model

@@ -8,13 +8,15 @@
 #include <vector>
 
 #include "model/bfs_model.hpp"
+#include "model/node_presets.hpp"
 #include "model/published.hpp"
 
 namespace g500::model {
 
 struct ModelOptions {
-  std::string profile = "a64fx";  // a64fx, k, or a 1-rank g500 bfs --trace --json file
-  int cores = 0;                  // with a trace profile: the node's cores (0: this machine's)
+  std::string profile;            // a64fx, k, or a 1-rank g500 bfs --trace --json file ("": the node's own)
+  std::string node;               // a node preset (node_presets.hpp); "": by the profile, a64fx by default
+  int cores = 0;                  // with a trace profile and no node: the node's cores (0: this machine's)
   std::string shm_measured;       // shm: CSV of latency and bandwidth measured per rank count
   std::string network;            // tofud, tofu, fattree, dragonfly, shm, torus:SHAPE ("" by profile)
   std::optional<double> latency_us, link_gbs, injection_gbs, eager_limit, global_share, switch_latency_us;
@@ -43,9 +45,18 @@ struct ModelOptions {
   double node_memory_bytes = 0;
 };
 
-// Runs the job and returns what it prints; writes --json and --write-level-table. Throws
-// UsageError for bad input.
-std::string run_model_job(const ModelOptions& options);
+// The node preset the options choose: --node, --profile a64fx or k, a64fx when neither is given;
+// nullptr for a trace profile without --node (this machine). Throws UsageError when --profile a64fx
+// or k and --node name different nodes, or --node names none.
+const NodePreset* chosen_node(const ModelOptions& options);
+
+struct ModelOutput {
+  std::string text;                   // what it prints
+  std::vector<std::string> warnings;  // about the calibration run (profile_check.hpp), also in the JSON
+};
+
+// Runs the job; writes --json and --write-level-table. Throws UsageError for bad input.
+ModelOutput run_model_job(const ModelOptions& options);
 
 // Pieces the job and the tests use.
 std::vector<LevelRow> level_rows_of(const std::vector<std::string>& files);

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "util/counted.hpp"
+
 namespace g500::model {
 
 namespace {
@@ -27,12 +29,12 @@ double error_percent(double predicted, double measured) {
 std::string profile_text(const NodeProfile& profile, const NetworkSpec& net) {
   return fmt::format(
       "profile {}: {} cores; per core: top-down {:.3g} accesses/s, bottom-up {:.3g} accesses/s, bitmap words {:.3g}/s "
-      "(top-down), {:.3g}/s (bottom-up); {:.1f} GHz; level time spread {:.3f}\n  source: {}\n"
-      "network {}: L {:.2f} us, link {:.2f} GB/s, {} links at once, injection {:.1f} GB/s, eager limit {:.0f} bytes\n"
+      "(top-down), {:.3g}/s (bottom-up); {:.3g} GHz; level time spread {:.3f}\n  source: {}\n"
+      "network {}: L {:.2f} us, link {:.2f} GB/s, {} at once, injection {:.1f} GB/s, eager limit {:.0f} bytes\n"
       "  source: {}\n",
       profile.name, profile.cores, profile.topdown_rate, profile.bottomup_rate, profile.topdown_word_rate,
       profile.bottomup_word_rate, profile.clock_ghz, profile.level_time_spread, profile.source, net.name, net.latency / kMicro,
-      net.link_bandwidth / kGiga, net.simultaneous_links, net.injection_bandwidth / kGiga, net.eager_limit, net.source);
+      net.link_bandwidth / kGiga, counted(net.simultaneous_links, "link"), net.injection_bandwidth / kGiga, net.eager_limit, net.source);
 }
 
 nlohmann::json profile_json(const NodeProfile& p) {
@@ -49,6 +51,17 @@ nlohmann::json profile_json(const NodeProfile& p) {
           {"level_time_spread", p.level_time_spread}};
 }
 
+nlohmann::json node_json(const NodePreset& node) {
+  return {{"name", node.name},
+          {"label", node.label},
+          {"cores", node.cores},
+          {"clock_ghz", node.clock_ghz},
+          {"memory_bandwidth_bytes_per_s", node.memory_bandwidth},
+          {"cache_line_bytes", node.cache_line_bytes},
+          {"memory_bytes", node.memory_bytes},
+          {"source", node.source}};
+}
+
 nlohmann::json network_json(const NetworkSpec& n) {
   return {{"name", n.name},
           {"source", n.source},
@@ -62,8 +75,8 @@ nlohmann::json network_json(const NetworkSpec& n) {
 std::string prediction_table(const std::vector<Prediction>& predictions) {
   const bool memory = std::any_of(predictions.begin(), predictions.end(), [](const Prediction& p) { return p.node_memory_bytes > 0; });
   std::string text = fmt::format("{:>7} {:>3} {:>11} {:>5} {:>32} | {:>8} {:>8} {:>8} {:>8} {:>8} | {:>8} {:>9} | {}{}\n",
-                                 "nodes", "ppn", "grid", "SCALE", "placement", "calc", "allgathv", "alltoalv",
-                                 "sendrecv", "imbal", "total", "GTEPS", "shares % (calc agv atv sr imb)",
+                                 "nodes", "ppn", "grid", "SCALE", "placement", "calc ms", "agv ms", "atv ms",
+                                 "sr ms", "imb ms", "total ms", "GTEPS", "shares % (calc agv atv sr imb)",
                                  memory ? " | GiB/node" : "");
   bool any_too_big = false;
   for (const auto& p : predictions) {
@@ -81,6 +94,9 @@ std::string prediction_table(const std::vector<Prediction>& predictions) {
                         fmt::format("{}x{}", p.setup.grid.rows, p.setup.grid.cols), p.setup.scale, p.view.placement, ms,
                         p.time / kMilli, p.teps / kGiga, shares, need);
   }
+  text += fmt::format("ms: milliseconds per BFS (calc calculation, agv allgatherv, atv alltoallv, sr sendrecv, imb "
+                      "imbalance); GTEPS: 10^9 input edges per second; grid: R x C processes{}\n",
+                      memory ? "; GiB/node: g500 bfs's memory plan per node" : "");
   if (any_too_big)
     text += fmt::format("* does not fit a node's {:.1f} GiB (g500 bfs's memory plan; g500 jobscript --plan lists its parts)\n",
                         predictions.front().node_memory_bytes / kGiB);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/bfs_model.hpp"
+#include "model/node_presets.hpp"
 #include "model/published.hpp"
 #include "model/trace.hpp"
 
@@ -14,6 +15,7 @@ namespace g500::model {
 std::string profile_text(const NodeProfile& profile, const NetworkSpec& net);
 nlohmann::json profile_json(const NodeProfile& profile);
 nlohmann::json network_json(const NetworkSpec& net);
+nlohmann::json node_json(const NodePreset& node);
 
 // One line per prediction: nodes, ppn, grid, SCALE, placement, ms per phase, total, GTEPS, shares.
 std::string prediction_table(const std::vector<Prediction>& predictions);

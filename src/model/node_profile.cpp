@@ -35,9 +35,6 @@ constexpr int kKCores = 8;
 constexpr double kKClockGhz = 2.0;
 constexpr double kKLocalCalculationRatio = 0.5;
 constexpr double kBoostClockGhz = 2.2;  // the mode of the section 6 runs the ratio compares
-// Bytes the bottom-up scan reads per bitmap word: the rotating visited word, the word of rows
-// with edges and the word's row offset (bitmap-based CSR, section 4.1), 8 bytes each.
-constexpr double kScanBytesPerWord = 24;
 // Top-down against bottom-up accesses per second (level_work.hpp), measured with g500 bfs on one
 // core of this machine (docs/model.md, "The A64FX profile"): the median of 13 1-rank traces at
 // SCALE 20 (0.28-0.38; 0.46-0.59 at SCALE 18, the ratio falls with SCALE, so the largest SCALE

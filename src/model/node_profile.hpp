@@ -17,6 +17,11 @@
 
 namespace g500::model {
 
+// Bytes the bottom-up scan reads per bitmap word: the rotating visited word, the word of rows
+// with edges and the word's row offset (bitmap-based CSR, Nakao et al. 2021, section 4.1), 8 bytes
+// each; a node's bitmap words per second are its memory bandwidth over these.
+inline constexpr double kScanBytesPerWord = 24;
+
 struct NodeProfile {
   std::string name;
   std::string source;        // where the numbers come from

@@ -61,6 +61,10 @@ TraceRun read_trace(const std::string& path) {
     run.cols = config.at("grid").at("cols").get<int>();
     run.threads = config.at("threads").get<int>();
     run.substeps = config.at("options").value("substeps", 1);
+    if (config.contains("node")) {
+      run.node_ranks = config.at("node").at("ranks").get<int>();
+      run.node_cores = config.at("node").at("cores").get<int>();
+    }
     run.harmonic_mean_teps = j.at("summary").at("harmonic_mean_TEPS").get<double>();
     for (int p = 0; p < kPhaseCount; ++p)
       run.phase_seconds[p] = j.at("profile").at(kPhaseNames[p]).at("seconds").get<double>();

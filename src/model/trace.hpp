@@ -36,6 +36,8 @@ struct TraceRun {
   int scale = 0;
   int edgefactor = 0;
   int ranks = 1, rows = 1, cols = 1, threads = 1, substeps = 1;
+  // Rank 0's node: the job's ranks on it and its cores (config.node; 0 when the file has none).
+  int node_ranks = 0, node_cores = 0;
   double harmonic_mean_teps = 0;
   PhaseSeconds phase_seconds{};  // summed over the roots, mean over ranks
   std::vector<TracedRoot> roots;

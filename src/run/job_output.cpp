@@ -1,5 +1,7 @@
 #include "run/job_output.hpp"
 
+#include "util/counted.hpp"
+
 namespace g500 {
 
 std::unique_ptr<OutputFile> open_named_output(const std::string& path, const MessageLimits& limits, MPI_Comm comm) {
@@ -15,10 +17,25 @@ const io::VertexIdMap& OutputIds::of() {
 
 void print_peak_memory(FILE* out, const RunSummary& summary) {
   constexpr double kMiB = 1024.0 * 1024.0;
-  std::fprintf(out, "peak memory per rank: %.1f MiB (estimated %.1f MiB); %.1f bytes per input edge\n",
-               static_cast<double>(summary.peak_rss_bytes_max_rank) / kMiB, summary.estimated_bytes_max_rank / kMiB,
-               static_cast<double>(summary.peak_rss_bytes_max_rank) * summary.ranks /
-                   static_cast<double>(summary.input_edges));
+  std::fprintf(out, "peak memory per rank: %.1f MiB (estimated %.1f MiB)",
+               static_cast<double>(summary.peak_rss_bytes_max_rank) / kMiB, summary.estimated_bytes_max_rank / kMiB);
+  // The peak holds the process's fixed memory (MPI, libraries, buffers) too: divided by the
+  // edges of a small graph it would say nothing about the graph, so only when the graph is most of it.
+  const bool graph_is_most_of_peak = 2 * summary.graph_bytes_max_rank >= summary.peak_rss_bytes_max_rank;
+  if (graph_is_most_of_peak && summary.input_edges > 0)
+    std::fprintf(out, "; %.1f bytes per input edge",
+                 static_cast<double>(summary.peak_rss_bytes_max_rank) * summary.ranks /
+                     static_cast<double>(summary.input_edges));
+  std::fputc('\n', out);
+}
+
+void print_validation_line(FILE* out, const RunConfig& config, const RunSummary& summary) {
+  if (!config.validate) {
+    std::fprintf(out, "validation: skipped (--no-validate)\n");
+    return;
+  }
+  // Reached only when every root passed: a failed root ends the run with its error instead.
+  std::fprintf(out, "validation: %d of %s passed\n", summary.nroots_run, counted(summary.nroots_run, "root").c_str());
 }
 
 }  // namespace g500

@@ -40,7 +40,12 @@ class OutputIds {
   std::optional<io::VertexIdMap> generated_;
 };
 
-// "peak memory per rank: X MiB; Y bytes per input edge".
+// "peak memory per rank: X MiB (estimated Y MiB); Z bytes per input edge", the last part only
+// when the graph's arrays are at least half of the peak (not on small graphs).
 void print_peak_memory(FILE* out, const RunSummary& summary);
+
+// "validation: 64 of 64 roots passed" (or "skipped (--no-validate)"), for a run whose results
+// are printed (every root passed).
+void print_validation_line(FILE* out, const RunConfig& config, const RunSummary& summary);
 
 }  // namespace g500

@@ -12,6 +12,7 @@ json run_config_json(const RunConfig& config, const RunSummary& result) {
           {"ranks", result.ranks},
           {"grid", {{"rows", result.grid_rows}, {"cols", result.grid_cols}}},
           {"threads", result.threads},
+          {"node", {{"ranks", result.node_ranks}, {"cores", result.node_cores}}},
           {"seeds", {config.spec.seed1, config.spec.seed2}},
           {"nroots", config.nroots},
           {"nroots_run", result.nroots_run}};

@@ -113,6 +113,8 @@ std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, bool force,
   summary.grid_rows = choice.shape.rows;
   summary.grid_cols = choice.shape.cols;
   summary.threads = choose_threads(config.threads, world);
+  summary.node_ranks = ranks_on_this_node(world);  // every rank's own node; rank 0's is reported
+  summary.node_cores = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   summary.input_edges = config.nedges();
   omp_set_num_threads(summary.threads);
   const std::string what =

@@ -48,6 +48,9 @@ struct RunSummary {
   int ranks = 1;
   int grid_rows = 1, grid_cols = 1;
   int threads = 1;
+  // Rank 0's node: its ranks and hardware threads; more ranks x threads than cores is an
+  // oversubscribed run, whose speed says little (tools/g500report flags it).
+  int node_ranks = 1, node_cores = 1;
   double generation_seconds = 0;
   double construction_seconds = 0;
   size_t graph_bytes_max_rank = 0;

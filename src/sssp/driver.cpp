@@ -6,6 +6,7 @@
 #include "io/vertex_output.hpp"
 #include "run/conformance.hpp"
 #include "run/job_output.hpp"
+#include "util/counted.hpp"
 #include "sssp/report.hpp"
 
 namespace g500 {
@@ -20,10 +21,11 @@ void print_report(const SsspJob& job, const std::optional<io::EdgeInput>& edges,
     std::printf("# delta raised from %g to %g: with weights up to %g on %lld vertices, a smaller width would give distances "
                 "more buckets than the search can number\n",
                 result.delta_raised_from, result.delta, result.delta_max_weight, static_cast<long long>(config.nvertices()));
-  std::printf("# g500 sssp: SCALE %d, N %lld (largest vertex id + 1), %d ranks as a %dx%d grid, %d threads per rank, "
+  std::printf("# g500 sssp: SCALE %d, N %lld (largest vertex id + 1), %s as a %dx%d grid, %s per rank, "
               "delta %g, graph %.1f MiB on the largest rank\n",
-              config.spec.scale, static_cast<long long>(result.nvertices_computed), result.ranks, result.grid_rows,
-              result.grid_cols, result.threads, result.delta,
+              config.spec.scale, static_cast<long long>(result.nvertices_computed),
+              counted(result.ranks, "rank").c_str(), result.grid_rows, result.grid_cols,
+              counted(result.threads, "thread").c_str(), result.delta,
               static_cast<double>(result.graph_bytes_max_rank) / (1024.0 * 1024.0));
   if (result.validation_failed) {
     std::fprintf(stderr, "g500 sssp: %s\n", result.validation_error.c_str());
@@ -31,6 +33,7 @@ void print_report(const SsspJob& job, const std::optional<io::EdgeInput>& edges,
   } else {
     print_conformance_line(stdout, nonconformance_reasons(config, job.input));
     print_sssp_result_block(stdout, config, result);
+    print_validation_line(stdout, config, result);
     print_sssp_phase_profile(stdout, result);
     print_dijkstra_comparison(stdout, result);
     print_energy_loop(stdout, result.energy_loop);

@@ -24,8 +24,10 @@ std::vector<Layout> comparison_layouts(const SystemSpec& system, const GridMappi
 
 std::vector<ComparisonRow> compare_layouts(const Topology& box, const std::vector<Layout>& layouts,
                                            const std::vector<Pattern>& patterns, const LinkParameters& link,
-                                           const SimulationBudget& budget, bool keep_link_bytes) {
+                                           const SimulationBudget& budget, bool keep_link_bytes,
+                                           const ComparisonStepDone& step_done) {
   std::vector<ComparisonRow> rows;
+  const int64_t steps = static_cast<int64_t>(layouts.size() * patterns.size());
   // A global alltoall sends between every pair of nodes whatever the placement: route it once.
   std::optional<LoadReport> alltoall;
   for (const auto& layout : layouts)
@@ -33,10 +35,11 @@ std::vector<ComparisonRow> compare_layouts(const Topology& box, const std::vecto
       std::string grid = std::to_string(layout.placement.rows) + "x" + std::to_string(layout.placement.cols);
       if (p == Pattern::Alltoall && alltoall) {
         rows.push_back(ComparisonRow{layout.name, grid, p, *alltoall});
-        continue;
+      } else {
+        rows.push_back(ComparisonRow{layout.name, grid, p, simulate(box, layout.placement, p, link, budget, keep_link_bytes)});
+        if (p == Pattern::Alltoall) alltoall = rows.back().report;
       }
-      rows.push_back(ComparisonRow{layout.name, grid, p, simulate(box, layout.placement, p, link, budget, keep_link_bytes)});
-      if (p == Pattern::Alltoall) alltoall = rows.back().report;
+      if (step_done) step_done(static_cast<int64_t>(rows.size()), steps);
     }
   return rows;
 }

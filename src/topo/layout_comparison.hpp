@@ -1,6 +1,8 @@
 // Compares three placements of the same nodes under the link-load simulator (// Nakao et al. 2021, section 5.6): plain rank order, the Fugaku scheduler's 2D job shape YZc x Xab, and the 6D
 // mapping of grid_mapping.hpp.
 #pragma once
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,8 +29,13 @@ struct ComparisonRow {
   LoadReport report;
 };
 
+// Called after each (layout, pattern) simulated, with the count done and the total, for a
+// progress line.
+using ComparisonStepDone = std::function<void(int64_t done, int64_t total)>;
+
 std::vector<ComparisonRow> compare_layouts(const Topology& box, const std::vector<Layout>& layouts,
                                            const std::vector<Pattern>& patterns, const LinkParameters& link,
-                                           const SimulationBudget& budget, bool keep_link_bytes);
+                                           const SimulationBudget& budget, bool keep_link_bytes,
+                                           const ComparisonStepDone& step_done = {});
 
 }  // namespace g500::topo

@@ -1,10 +1,10 @@
 // Progress lines for long phases: "g500: <phase> <done>/<total> (<pct>%) <elapsed>s" rewritten in
-// place on stderr, only on rank 0, only when stderr is a terminal, and never with --quiet.
+// place on stderr, only on rank 0, only when stderr reaches a terminal (util/terminal.hpp: also
+// under mpiexec) or --progress asks, and never with --quiet.
 // Cheap when disabled; updates are printed at most 4 times a second. Shown or not, the phase and
 // its count are what a run stopped by a signal reports (util/stop_report.hpp) until finish().
 #pragma once
 #include <mpi.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdint>
@@ -13,15 +13,16 @@
 #include <string>
 
 #include "util/stop_report.hpp"
+#include "util/terminal.hpp"
 
 namespace g500 {
 
-// Whether this rank should print progress: rank 0 of comm, stderr a terminal (or `force`, for
-// mpiexec, which hands the ranks a pipe even when its own stderr is a terminal), not quiet.
+// Whether this rank should print progress: rank 0 of comm, stderr reaching a terminal (or
+// `force`: --progress, e.g. for a log file), not quiet.
 inline bool progress_wanted(bool quiet, MPI_Comm comm = MPI_COMM_WORLD, bool force = false) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  return !quiet && rank == 0 && (force || isatty(2));
+  return !quiet && rank == 0 && (force || stderr_reaches_terminal());
 }
 
 class Progress {

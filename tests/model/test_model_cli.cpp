@@ -1,5 +1,7 @@
 // `g500 model` through mpiexec: bad input is one "g500 model: error:" line with exit status 2;
-// a run prints its table; a 1-rank trace calibrates a profile that predicts other runs.
+// a run prints its table with units and names its node; a calibration run whose rates are not
+// those of cores at work is refused or warned about.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -29,6 +31,10 @@ TEST(ModelCli, BadInputIsOneLine) {
                                              "g500 coll --fit)"},
       {"", "nothing to do: give --nodes, --published, --compare, --future-work, --show-levels or --write-level-table"},
       {"--show-levels 50", "--show-levels must be whole numbers from 1 to 42, separated by commas: '50' is more than 42"},
+      {"--nodes 16 --scale 30 --node nosuch",
+       "unknown --node 'nosuch' (expected a64fx, k, epyc-7763, xeon-8380, xeon-8480, grace, graviton3)"},
+      {"--nodes 16 --scale 30 --profile k --node grace",
+       "--profile k and --node grace name two nodes: give one (--profile FILE calibrates a --node from a run on it)"},
   };
   for (int ranks : {1, 2})
     for (const auto& [args, message] : cases) testing::expect_exact_usage_error("model", ranks, args, message);
@@ -87,6 +93,125 @@ TEST(ModelCli, MarksPointsThatDoNotFitANode) {
   const std::string json = testing::read_file(dir + "/model.json");
   EXPECT_NE(json.find("\"fits\": true"), std::string::npos) << json;
   EXPECT_NE(json.find("\"node_memory_bytes\": 68719476736.0"), std::string::npos) << json;
+}
+
+// The node is named even when it is the default; every column of the table has its unit. A preset
+// without a run computes at memory-bound rates: the A64FX's calibrated share of its peak bandwidth
+// (4.23e7 accesses/s per core x 48 cores x 256-byte lines / 1,024 GB/s) on 409.6 GB/s over 64-byte
+// lines and 128 cores is 2.54e7 accesses/s per core bottom-up, 0.35 of it top-down; bitmap words
+// at 409.6 GB/s / 24 bytes / 128 cores.
+TEST(ModelCli, NamesItsNodeAndTheUnitsOfItsColumns) {
+  auto r = testing::run_g500(1, "model --nodes 64 --scale 30 --network fattree");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("node a64fx: Fujitsu A64FX (Fugaku), 48 cores at 2.00 GHz, memory 1024.0 GB/s, 32.0 GiB (the "
+                        "default; --node chooses one of a64fx, k, epyc-7763, xeon-8380, xeon-8480, grace, graviton3)\n",
+                        0),
+            0u)
+      << r.out;
+  EXPECT_NE(r.out.find("|  calc ms   agv ms   atv ms    sr ms   imb ms | total ms     GTEPS | shares % (calc agv atv sr "
+                       "imb) | GiB/node\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\nms: milliseconds per BFS (calc calculation, agv allgatherv, atv alltoallv, sr sendrecv, imb "
+                       "imbalance); GTEPS: 10^9 input edges per second; grid: R x C processes; GiB/node: g500 bfs's "
+                       "memory plan per node\n"),
+            std::string::npos)
+      << r.out;
+  const std::string dir = testing::make_temp_dir();
+  r = testing::run_g500(1, "model --node epyc-7763 --nodes 64 --scale 30 --json " + dir + "/epyc.json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("node epyc-7763: 2 x AMD EPYC 7763 (Milan), 128 cores at 2.45 GHz, memory 409.6 GB/s, 512.0 GiB\n",
+                        0),
+            0u)
+      << r.out;
+  EXPECT_NE(r.out.find("\nprofile epyc-7763: 128 cores; per core: top-down 8.89e+06 accesses/s, bottom-up 2.54e+07 "
+                       "accesses/s, bitmap words 1.33e+08/s (top-down), 1.33e+08/s (bottom-up); 2.45 GHz;"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\nnetwork fattree: "), std::string::npos) << r.out;  // the default beside a cluster node
+  const std::string json = testing::read_file(dir + "/epyc.json");
+  EXPECT_NE(json.find("\"cores\": 128"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"memory_bandwidth_bytes_per_s\": 409600000000.0"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"node_memory_bytes\": 549755813888.0"), std::string::npos) << json;  // 512 GiB
+}
+
+// A 1-rank g500 bfs --trace --json result with two top-down and two bottom-up levels that take
+// 0.1 ms plus their accesses at `rate` per second on one thread (bottom-up accesses: the edges
+// examined and the unvisited vertices), on a node of `node_cores` cores running `threads` threads.
+std::string calibration_run(double rate, int threads, int node_cores) {
+  constexpr double kFixed = 1e-4;
+  struct Level {
+    const char* direction;
+    double examined, unvisited, unvisited_after;
+  };
+  const Level levels[] = {{"top-down", 1e6, 1000, 900},
+                          {"top-down", 2e6, 900, 500},
+                          {"bottom-up", 1e6, 500, 100},
+                          {"bottom-up", 2e6, 100, 0}};
+  std::string text;
+  for (const Level& l : levels) {
+    const double accesses = l.examined + (std::string(l.direction) == "bottom-up" ? l.unvisited : 0);
+    text += fmt::format("{}{{\"direction\": \"{}\", \"frontier\": 10, \"edges_examined\": {}, \"time_s\": {:.17g}, "
+                        "\"unvisited_after\": {}}}",
+                        text.empty() ? "" : ", ", l.direction, l.examined, kFixed + accesses / rate / threads,
+                        l.unvisited_after);
+  }
+  return fmt::format(
+      "{{\"config\": {{\"kernel\": \"bfs\", \"scale\": 16, \"edgefactor\": 16, \"ranks\": 1, \"grid\": {{\"rows\": 1, "
+      "\"cols\": 1}}, \"threads\": {}, \"options\": {{\"substeps\": 4}}, \"node\": {{\"ranks\": 1, \"cores\": {}}}}}, "
+      "\"summary\": {{\"harmonic_mean_TEPS\": 1e6}}, \"profile\": {{\"calculation\": {{\"seconds\": 1}}, "
+      "\"allgatherv\": {{\"seconds\": 0}}, \"alltoallv\": {{\"seconds\": 0}}, \"sendrecv\": {{\"seconds\": 0}}, "
+      "\"imbalance\": {{\"seconds\": 0}}}}, \"roots\": [{{\"time_s\": 1, \"nedge\": 1048576, \"reached\": 1001, "
+      "\"levels\": [{}]}}]}}\n",
+      threads, node_cores, text);
+}
+
+// --profile calibrates from the user's own run on a --node; a run whose cores were not at work
+// is refused: accesses below a tenth of the node's memory-bound rate (8.89e6/s per core top-down
+// on epyc-7763, the slowest of the presets, which a run without --node is held to), or more
+// threads than its node has cores. Far above the memory-bound rate, the graph lived in the caches:
+// a warning. The check is rank 0's, before any work: one refusal through mpiexec at 2 ranks, the
+// rest with g500 alone.
+TEST(ModelCli, RefusesACalibrationRunWhoseCoresWereNotAtWork) {
+  const std::string dir = testing::make_temp_dir();
+  const std::string slow = testing::write_file(dir, "slow.json", calibration_run(1e5, 1, 2));
+  const std::string shared = testing::write_file(dir, "shared.json", calibration_run(2e7, 4, 2));
+  const std::string good = testing::write_file(dir, "good.json", calibration_run(2e7, 2, 2));
+  const std::string cached = testing::write_file(dir, "cached.json", calibration_run(1e9, 1, 2));
+  testing::expect_exact_usage_error(
+      "model", 2, "--profile " + slow + " --node epyc-7763 --nodes 64 --scale 30",
+      slow + ": its top-down rate, 1e+05 accesses/s per core, is below 1/10 of the 8.89e+06/s per core of epyc-7763 "
+             "from memory (was the machine busy, or are SCALE 16's levels too short to time?); calibrate from a run on "
+             "an idle node at SCALE 18 or more");
+  testing::expect_exact_usage_error_alone(
+      "model", "--profile " + slow + " --ranks 2 --scale 20 --network shm --latency 1 --link-bandwidth 1",
+      slow + ": its top-down rate, 1e+05 accesses/s per core, is below 1/10 of the 8.89e+06/s per core of epyc-7763 "
+             "(the slowest of the --node presets) from memory (was the machine busy, or are SCALE 16's levels too "
+             "short to time?); calibrate from a run on an idle node at SCALE 18 or more");
+  testing::expect_exact_usage_error_alone(
+      "model", "--profile " + shared + " --node grace --nodes 64 --scale 30",
+      shared + ": the run was oversubscribed (1 rank x 4 threads on 2 cores of its node): its rates are those of shared "
+               "cores; calibrate from a run with no more ranks x threads than cores");
+  auto r = testing::run_g500_alone("model --profile " + good + " --node grace --nodes 64 --scale 30");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.rfind("node grace: NVIDIA Grace CPU Superchip, 144 cores at 3.10 GHz, memory 1000.0 GB/s, 223.5 GiB\n", 0),
+            0u)
+      << r.out;
+  EXPECT_NE(r.out.find("\nprofile calibrated: 144 cores; per core: top-down 2e+07 accesses/s, bottom-up 2e+07 accesses/s,"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("3.1 GHz;"), std::string::npos) << r.out;
+  r = testing::run_g500_alone("model --profile " + cached + " --node graviton3 --nodes 64 --scale 30");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("g500 model: warning: " + cached + ": its top-down rate, 1e+09 accesses/s per core, is more "
+                       "than 10 times the "),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("per core of graviton3 from memory: its graph (SCALE 16) fits in the caches, so predictions at "
+                       "larger SCALEs are optimistic\n"),
+            std::string::npos)
+      << r.err;
 }
 
 }  // namespace

@@ -186,13 +186,23 @@ class ReportInputs(unittest.TestCase):
             with open(os.path.join(tmp, "other.json"), "w") as f:
                 f.write("{}")
             result = run_tool(tmp, "--out", os.path.join(tmp, "out"))
-            self.assertNotEqual(result.returncode, 0)
+            self.assertEqual(result.returncode, 2)
             self.assertIn("g500report: error: no g500 result files", result.stderr)
             with open(os.path.join(tmp, "broken.json"), "w") as f:
                 f.write("{")
             result = run_tool(tmp, "--out", os.path.join(tmp, "out"))
-            self.assertNotEqual(result.returncode, 0)
+            self.assertEqual(result.returncode, 2)
             self.assertIn("cannot read", result.stderr)
+
+    def test_an_output_that_cannot_be_written_exits_2(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            blocker = os.path.join(tmp, "file")
+            with open(blocker, "w") as f:
+                f.write("a file, not a directory")
+            result = run_tool(os.path.join(FIXTURES, "bfs-s10-np1.json"), "--out", os.path.join(blocker, "out"))
+            self.assertEqual(result.returncode, 2, result.stderr)
+            self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
+            self.assertIn("g500report: error: cannot make the directory", result.stderr)
 
 
 MARKUP = ["<script>alert(1)</script>", '"><img src=x onerror=alert(2)>', "'><svg onload=alert(3)>"]
@@ -377,6 +387,124 @@ class SwitchingLabels(unittest.TestCase):
             with open(series_path) as f:
                 runs = json.load(f)["teps"]["runs"]
         self.assertEqual(sorted(runs), ["bfs S10 1r 1x1 1t", "bfs S10 1r 1x1 1t", "bfs S10 1r 1x1 1t alpha=20"])
+
+
+def run_file(fixture, **changes):
+    """A fixture's JSON with `changes` applied: config fields, "provenance", "node" (config.node)."""
+    with open(os.path.join(FIXTURES, fixture)) as f:
+        data = json.load(f)
+    for key, value in changes.items():
+        if key == "provenance":
+            data["provenance"] = value
+        elif key == "node":
+            data["config"]["node"] = value
+        else:
+            data["config"][key] = value
+    return data
+
+
+def provenance(host, ranks, threads, date, command):
+    return {"version": "1.2.0", "build": "abc1234", "compiler": "GNU 12.2.0", "mpi_library": "Open MPI 4.1.4",
+            "hosts": [host], "ranks": ranks, "threads_per_rank": threads, "date": date, "command": command}
+
+
+class RunsThatFormASeriesOrNot(unittest.TestCase):
+    """Four runs from three folders: two of one strong series (the same SCALE, roots and build on 1 and
+    2 ranks, the second oversubscribed), one of SCALE 10 on 4 ranks with other roots and one of
+    another build: only the series is drawn and said to be one; the others are named as in no series;
+    every run is labelled by its host, ranks x threads and date, not by its file name."""
+
+    def write_runs(self, tmp):
+        runs = {
+            "a/run.json": run_file("bfs-s10-np1.json", node={"ranks": 1, "cores": 2},
+                                   provenance=provenance("alpha", 1, 1, "2026-11-20T10:00:00Z",
+                                                         "mpiexec -n 1 g500 bfs --scale 10 --roots 4")),
+            "b/run.json": run_file("bfs-s10-np2.json", node={"ranks": 2, "cores": 1},
+                                   provenance=provenance("alpha", 2, 1, "2026-11-20T11:00:00Z",
+                                                         "mpiexec -n 2 g500 bfs --scale 10 --roots 4")),
+            "c/run.json": run_file("bfs-s11-np2.json", node={"ranks": 2, "cores": 8},
+                                   provenance=provenance("beta", 2, 1, "2026-11-21T09:30:00Z",
+                                                         "mpiexec -n 2 g500 bfs --scale 11 --roots 4")),
+        }
+        other_build = run_file("bfs-s10-np4.json", node={"ranks": 4, "cores": 8},
+                               provenance=provenance("gamma", 4, 1, "2026-11-22T08:00:00Z",
+                                                     "mpiexec -n 4 g500 bfs --scale 10 --roots 4"))
+        other_build["provenance"]["build"] = "def5678"
+        runs["c/other.json"] = other_build
+        for name, data in runs.items():
+            os.makedirs(os.path.join(tmp, os.path.dirname(name)), exist_ok=True)
+            with open(os.path.join(tmp, name), "w") as f:
+                json.dump(data, f)
+        return [os.path.join(tmp, folder) for folder in ("a", "b", "c")]
+
+    def test_grouping_labels_and_flags(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            inputs = self.write_runs(tmp)
+            out = os.path.join(tmp, "out")
+            result = run_tool(*inputs, "--out", out, "--dump-series", os.path.join(tmp, "series.json"))
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(os.path.join(tmp, "series.json")) as f:
+                series = json.load(f)
+            scaling = series["scaling"]["series"]
+            self.assertEqual(list(scaling), ["bfs strong SCALE 10"])
+            self.assertEqual(scaling["bfs strong SCALE 10"]["ranks"], [1, 2])
+            self.assertEqual(scaling["bfs strong SCALE 10"]["oversubscribed_ranks"], [2])
+            text = series["series_text"]
+            self.assertEqual(len(text), 2)
+            self.assertTrue(text[0].startswith("bfs strong SCALE 10: strong scaling: the same SCALE on more ranks; "
+                                               "ranks 1, 2; oversubscribed"), text[0])
+            self.assertIn("in no series", text[1])
+            self.assertIn("beta 2x1 2026-11-21T09:30:00Z", text[1])
+            self.assertIn("gamma 4x1 2026-11-22T08:00:00Z", text[1])
+            self.assertIn(text[1], result.stdout)
+            self.assertIn("bfs S10 2r 2x1 1t (alpha 2x1 2026-11-20T11:00:00Z): validation: 4 of 4 roots passed; "
+                          "oversubscribed", result.stdout)
+            with open(os.path.join(out, "report.html")) as f:
+                page = f.read()
+            self.assertNotIn("run.json", page)  # labelled by provenance, not by file name
+            self.assertIn("<td>mpiexec -n 2 g500 bfs --scale 11 --roots 4</td>", page)
+            self.assertIn("<td>alpha 1x1 2026-11-20T10:00:00Z</td>", page)
+            self.assertIn("<h2>Series</h2>", page)
+            self.assertNotRegex(page, r"\b00[0-9] Fig|slide 00")
+
+    def test_files_without_provenance_are_labelled_by_folder_and_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for folder in ("x", "y"):
+                os.makedirs(os.path.join(tmp, folder))
+                with open(os.path.join(tmp, folder, "run.json"), "w") as f:
+                    json.dump(run_file("bfs-s10-np1.json"), f)
+            result = run_tool(os.path.join(tmp, "x"), os.path.join(tmp, "y"), "--out", os.path.join(tmp, "out"))
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertIn("(x/run.json)", result.stdout)
+            self.assertIn("(y/run.json)", result.stdout)
+
+    def test_single_run_report_has_where_when_how_memory_steps_and_quartiles(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            data = run_file("bfs-s10-np2.json", node={"ranks": 2, "cores": 2},
+                            provenance=provenance("alpha", 2, 1, "2026-11-20T11:00:00Z",
+                                                  "mpiexec -n 2 g500 bfs --scale 10 --roots 4 --json r.json"))
+            data["memory"]["kernel1_seconds_max_rank"] = {"generate": 0.0125, "route": 0.004, "bucket": 0.001,
+                                                          "plan": 0.002, "mirror": 0.003, "fill": 0.006}
+            path = os.path.join(tmp, "r.json")
+            with open(path, "w") as f:
+                json.dump(data, f)
+            out = os.path.join(tmp, "out")
+            result = run_tool(path, "--out", out)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(os.path.join(out, "report.html")) as f:
+                page = f.read()
+            summary, memory = data["summary"], data["memory"]
+            for row in ("<th>where and when</th><td>alpha 2x1 2026-11-20T11:00:00Z</td>",
+                        "<th>command</th><td>mpiexec -n 2 g500 bfs --scale 10 --roots 4 --json r.json</td>",
+                        "<th>version and build</th><td>1.2.0 abc1234</td>",
+                        "<th>compiler, MPI</th><td>GNU 12.2.0, Open MPI 4.1.4</td>",
+                        "<th>validation</th><td>4 of 4 roots passed</td>",
+                        f"<th>peak memory per rank</th><td>{memory['peak_rss_bytes_max_rank'] / 2 ** 20:.1f} MiB</td>",
+                        "<th>kernel 1 per step (slowest rank)</th><td>generate 0.0125 s, route 0.004 s, bucket 0.001 s, plan 0.002 s, "
+                        "mirror 0.003 s, fill 0.006 s</td>"):
+                self.assertIn(row, page)
+            median = summary["median_TEPS"]
+            self.assertIn(f"{median / 1e6:.3f} M", page)
 
 
 if __name__ == "__main__":

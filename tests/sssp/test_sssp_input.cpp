@@ -82,6 +82,23 @@ TEST(SsspInput, WeightedFileGivesTheKnownDistancesAndParents) {
   }
 }
 
+// Distances are float sums, written in the shortest text that reads back as the same float:
+// 0.1f + 0.2f is the float nearest 0.3, written "0.3" (not printf's "0.300000012"); a distance
+// that needs more digits keeps as many as reading it back takes.
+TEST(SsspInput, DistancesAreWrittenInTheShortestTextThatReadsBackExactly) {
+  const std::string dir = testing::make_temp_dir();
+  const std::string tsv = write(dir, "g.tsv", "1 2 0.1\n2 3 0.2\n3 4 0.123456789\n");
+  auto r = run_g500(1, "sssp --input " + tsv + " --root 1 --output-distances " + dir + "/d.txt");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto distances = read_values(dir + "/d.txt", "# g500 sssp distances from root 1");
+  EXPECT_EQ(distances.at("1"), "0");
+  EXPECT_EQ(distances.at("2"), "0.1");
+  EXPECT_EQ(distances.at("3"), "0.3");
+  const float longest = 0.1f + 0.2f + 0.123456789f;
+  EXPECT_EQ(std::stof(distances.at("4")), longest);
+  EXPECT_EQ(distances.at("4"), "0.4234568");  // printf("%.9g") wrote 0.423456788
+}
+
 TEST(SsspInput, FileWithoutWeightsGetsTheSameGeneratedWeightsAtEveryRankCount) {
   const std::string dir = testing::make_temp_dir();
   // The SCALE 10 vector graph without its weight column.
