@@ -16,6 +16,7 @@
 #include "model/model_job.hpp"
 #include "run/run_plan.hpp"
 #include "topo/systems.hpp"
+#include "util/provenance.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
 #include "util/memory.hpp"
@@ -145,7 +146,7 @@ std::function<double(int, const GridShape&, int)> planned_node_bytes(double node
   };
 }
 
-int run_model(int argc, char** argv) {
+int run_model(int argc, char** argv, const Invocation& invocation) {
   CLI::App app{"Performance model of the hybrid 2D BFS: time per phase and TEPS at N nodes (docs/model.md)",
                "g500 model"};
   ModelOptions o;
@@ -174,6 +175,7 @@ int run_model(int argc, char** argv) {
   o.node_memory_bytes = node_memory_gib > 0 ? node_memory_gib * kGiB : default_node_memory_bytes(o.profile);
   o.node_bytes_needed = planned_node_bytes(o.node_memory_bytes);
   refuse_same_files(files_of(o));
+  o.provenance = provenance_json(invocation, omp_get_max_threads());
   std::string error, text;
   if (rank == 0) {
     try {

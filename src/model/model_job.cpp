@@ -218,7 +218,7 @@ Mapping parse_mapping(const std::string& text) {
 
 std::string run_model_job(const ModelOptions& o) {
   const std::vector<LevelRow> rows = level_rows_of(o.levels);
-  nlohmann::json json = {{"kind", "g500-model"}};
+  nlohmann::json json = {{"kind", "g500-model"}, {"provenance", o.provenance}};
   std::string text;
   if (!o.write_level_table.empty()) {
     write_whole_file(o.write_level_table, level_rows_csv(rows));
