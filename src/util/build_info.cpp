@@ -5,6 +5,8 @@
 
 #include <array>
 #include <cctype>
+#include <filesystem>
+#include <system_error>
 #include <string_view>
 
 #include "util/build_id.hpp"
@@ -47,6 +49,14 @@ std::string mpi_library_version() {
 
 BuildInfo build_info() {
   return {build_version(), build_id(), build_compiler(), build_arch_flags(), mpi_library_version(), openmp_version()};
+}
+
+std::string installed_binary() {
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::canonical("/proc/self/exe", error);
+  if (error || self.parent_path().filename() != "bin") return "";
+  const std::filesystem::path share = self.parent_path().parent_path() / "share" / "g500";
+  return std::filesystem::is_directory(share, error) ? self.string() : "";
 }
 
 std::string version_text(const BuildInfo& info) {

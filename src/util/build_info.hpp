@@ -22,6 +22,10 @@ BuildInfo build_info();
 // (callable before MPI_Init).
 std::string mpi_library_version();
 
+// The absolute path of this g500 when it runs from an installed prefix (PREFIX/bin/g500 beside
+// PREFIX/share/g500, as `cmake --install` lays it out), else "" (a build tree, or no /proc).
+std::string installed_binary();
+
 // The lines of `g500 --version`, each ending in a newline.
 std::string version_text(const BuildInfo& info);
 
