@@ -1,12 +1,12 @@
 # The libraries g500 builds with, each found when installed and else fetched at a pinned version
 # (FetchContent with FIND_PACKAGE_ARGS: find_package is tried first). Without network access, put
-# the archives below in a folder under their file names and name it with G500_DEPS_DIR (their
-# SHA-256 is still checked), or name an unpacked source tree with FETCHCONTENT_SOURCE_DIR_<NAME>
+# the archives below in a folder under their file names and name it with G500_DEPS_DIR (an archive
+# found there is used instead of the download, its SHA-256 still checked), or name an unpacked source tree with FETCHCONTENT_SOURCE_DIR_<NAME>
 # (docs/install.md). CMAKE_DISABLE_FIND_PACKAGE_<Package> (or FETCHCONTENT_TRY_FIND_PACKAGE_MODE
 # NEVER) fetches a library even when one is installed; G500_FETCH_DEPENDENCIES=OFF never fetches.
 include(FetchContent)
 
-set(G500_DEPS_DIR "" CACHE PATH "Folder of dependency archives, tried before downloading them")
+set(G500_DEPS_DIR "" CACHE PATH "Folder of dependency archives, used instead of downloading them")
 option(G500_FETCH_DEPENDENCIES "Fetch the libraries that are not installed (OFF: find_package only)" ON)
 
 # The fetched projects build their library only: no tests, examples, docs or install rules.
@@ -21,26 +21,28 @@ set(INSTALL_GTEST OFF CACHE INTERNAL "")
 set(BUILD_GMOCK OFF CACHE INTERNAL "")
 
 # g500_dependency(NAME PACKAGE VERSION URL SHA256): find_package(PACKAGE VERSION), or else the
-# archive at URL (first looked for in G500_DEPS_DIR) with that hash, built as part of g500.
+# archive at URL (or of its name in G500_DEPS_DIR) with that hash, built as part of g500.
 function(g500_dependency name package version url sha256)
   if(NOT G500_FETCH_DEPENDENCIES)
     find_package(${package} ${version} REQUIRED)
     return()
   endif()
-  set(urls "${url}")
+  # The archive in G500_DEPS_DIR when it is there (CMake takes no local file in a list of URLs).
+  set(from "${url}")
   if(G500_DEPS_DIR)
     get_filename_component(deps_dir "${G500_DEPS_DIR}" ABSOLUTE)
     get_filename_component(archive "${url}" NAME)
-    set(urls "file://${deps_dir}/${archive}" "${url}")
+    if(EXISTS "${deps_dir}/${archive}")
+      set(from "${deps_dir}/${archive}")
+    endif()
   endif()
-  FetchContent_Declare(${name} URL ${urls} URL_HASH SHA256=${sha256} DOWNLOAD_EXTRACT_TIMESTAMP ON
+  FetchContent_Declare(${name} URL "${from}" URL_HASH SHA256=${sha256} DOWNLOAD_EXTRACT_TIMESTAMP ON
                        FIND_PACKAGE_ARGS ${version} NAMES ${package})
   FetchContent_MakeAvailable(${name})
   if(${name}_FOUND)  # find_package(NAME ... NAMES PACKAGE) sets NAME_FOUND
     message(STATUS "g500: ${package} ${${name}_VERSION} installed (${${name}_DIR})")
   else()
     string(TOUPPER "${name}" upper)
-    set(from "${urls}")
     if(FETCHCONTENT_SOURCE_DIR_${upper})
       set(from "${FETCHCONTENT_SOURCE_DIR_${upper}}")
     endif()
