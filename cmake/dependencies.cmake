@@ -61,7 +61,7 @@ g500_dependency(nlohmann_json nlohmann_json 3.11.2 https://github.com/nlohmann/j
 # g500 builds and the tests are left out, with a warning saying so.
 if(BUILD_TESTING)
   if(G500_FETCH_DEPENDENCIES)
-    g500_dependency(googletest GTest 1.12.1 https://github.com/google/googletest/archive/release-1.12.1.tar.gz
+    g500_dependency(GTest GTest 1.12.1 https://github.com/google/googletest/archive/release-1.12.1.tar.gz
                     81964fe578e9bd7c94dfdb09c8e4d6e6759e19967e397dbea48d1c10e45d0df2)
   else()
     find_package(GTest 1.12.1 QUIET)

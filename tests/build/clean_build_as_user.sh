@@ -7,7 +7,7 @@
 # Run as root (it makes the user); a full build: minutes, so not part of ctest.
 # Usage: tests/build/clean_build_as_user.sh MIRROR [CTEST_REGEX]
 #   MIRROR/archives/  the archives of cmake/dependencies.cmake (any of them)
-#   MIRROR/src/NAME/  unpacked sources, NAME one of fmt, CLI11, nlohmann_json, googletest
+#   MIRROR/src/NAME/  unpacked sources, NAME one of fmt, CLI11, nlohmann_json, GTest
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 mirror=$(cd "$1" && pwd)
@@ -25,7 +25,7 @@ runuser -u "$user" -- git -c advice.detachedHead=false clone --quiet "$bundle" "
 options=(-DCMAKE_DISABLE_FIND_PACKAGE_fmt=ON -DCMAKE_DISABLE_FIND_PACKAGE_CLI11=ON
          -DCMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON
          -DG500_DEPS_DIR="$mirror/archives" -DCMAKE_INSTALL_PREFIX="$home/g500-prefix")
-for name in fmt CLI11 nlohmann_json googletest; do
+for name in fmt CLI11 nlohmann_json GTest; do
   [ -d "$mirror/src/$name" ] && options+=("-DFETCHCONTENT_SOURCE_DIR_${name^^}=$mirror/src/$name")
 done
 runuser -u "$user" -- env -C "$home/g500" G500_CHECK_TESTS="$tests" bash -c '
