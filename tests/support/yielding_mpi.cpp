@@ -3,22 +3,34 @@
 // never calls sched_yield, whatever MPIR_CVAR_POLLS_BEFORE_YIELD says; Open MPI yields with
 // mpi_yield_when_idle). A spinning rank holds its core for a whole time slice while the rank it
 // waits for waits for a core: a SCALE 8 BFS on 4 ranks and 2 cores took 26 s instead of 0.1 s.
-// Each call here starts the nonblocking form of the call and tests it, yielding between tests.
+// Each call here starts the nonblocking form of the call and tests it, yielding the core between
+// tests and, when the wait goes on, sleeping.
 // tests/CMakeLists.txt links this file into the MPI test programs of such builds (the profiling
 // interface: these definitions come before the library's, which they reach through PMPI_).
 #include <mpi.h>
 #include <sched.h>
+#include <time.h>
 
 namespace {
 
-// Tests until `test(done)` says the operation is complete, yielding the core in between.
+// A wait yields the core this many times, then sleeps between tests: with more ranks than cores,
+// sched_yield() alone lets waiting ranks take turns on the cores with the ranks they wait for.
+constexpr int kYieldsBeforeSleeping = 64;
+constexpr long kSleepNanoseconds = 20000;  // 20 us: a message's latency on a loaded machine
+
+// Tests until `test(done)` says the operation is complete, giving the core away in between.
 template <class Test>
 int yield_until_done(Test test) {
   int done = 0;
-  for (;;) {
+  for (int tests = 0;; ++tests) {
     const int status = test(done);
     if (status != MPI_SUCCESS || done) return status;
-    sched_yield();
+    if (tests < kYieldsBeforeSleeping) {
+      sched_yield();
+    } else {
+      const timespec nap{0, kSleepNanoseconds};
+      nanosleep(&nap, nullptr);
+    }
   }
 }
 
