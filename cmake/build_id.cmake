@@ -1,12 +1,20 @@
-# Writes OUTPUT, the C++ source of g500::build_id() (src/util/build_id.hpp), from the git state of
-# SOURCE_DIR and the build's compiler and type (CONFIG); run at every build, it rewrites the file
-# only when the id changed, so an unchanged tree recompiles nothing. The id names the commit
-# (git describe), and for a tree with uncommitted changes also a digest of those changes, so two
-# builds of different edits of one commit differ. Ranks compare it at start (util/fingerprint.hpp).
+# Writes OUTPUT, the C++ source of the build's description (src/util/build_id.hpp): the id of the
+# build, and the version, compiler and instruction-set flags it was configured with (VERSION,
+# COMPILER, ARCH_FLAGS, CONFIG). Run at every build, it rewrites the file only when something
+# changed, so an unchanged tree recompiles nothing. The id names the commit (git describe), and for
+# a tree with uncommitted changes also a digest of those changes, so two builds of different edits
+# of one commit differ. Without git (a release archive), the commit comes from
+# cmake/source_commit.txt, which `git archive` fills in (export-subst in .gitattributes). Ranks
+# compare the id at start (util/fingerprint.hpp).
 execute_process(COMMAND git -C "${SOURCE_DIR}" describe --always --dirty --abbrev=12
                 OUTPUT_VARIABLE describe ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE status)
 if(NOT status EQUAL 0 OR describe STREQUAL "")
-  set(describe "unknown-commit")
+  file(STRINGS "${SOURCE_DIR}/cmake/source_commit.txt" archived LIMIT_COUNT 1)
+  if(archived MATCHES "^[0-9a-f]+$")  # filled in by git archive (still "$Format:...$" otherwise)
+    set(describe "${archived}")
+  else()
+    set(describe "${VERSION}-unknown-commit")
+  endif()
 elseif(describe MATCHES "-dirty$")
   execute_process(COMMAND git -C "${SOURCE_DIR}" diff HEAD OUTPUT_VARIABLE changes ERROR_QUIET)
   string(SHA1 digest "${changes}")
@@ -27,6 +35,9 @@ static_assert(std::string_view(kMarkedBuildId).starts_with(kBuildIdMarker));
 }  // namespace
 
 const char* build_id() { return kMarkedBuildId + sizeof(kBuildIdMarker) - 1; }
+const char* build_version() { return \"${VERSION}\"; }
+const char* build_compiler() { return \"${COMPILER}\"; }
+const char* build_arch_flags() { return \"${ARCH_FLAGS}\"; }
 
 }  // namespace g500
 " @ONLY)

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Plots for `g500 coll` (paper 004 style).
 
   coll_plot.py harness CSV... --out DIR        throughput vs message size per algorithm (Figs. 1-7),

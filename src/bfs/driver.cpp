@@ -9,6 +9,7 @@
 #include "run/conformance.hpp"
 #include "run/job_output.hpp"
 #include "util/counted.hpp"
+#include "util/provenance.hpp"
 #include "validate/tree_depths.hpp"
 
 namespace g500 {
@@ -28,6 +29,7 @@ std::vector<int64_t> depths_of_tree(const LocalGraph& graph, const ProcessGrid& 
 void print_report(const BfsJob& job, const std::optional<io::EdgeInput>& edges, const BenchmarkResult& result,
                   const BfsJobCompanion* companion) {
   const BenchmarkConfig& config = job.config;
+  std::printf("%s\n", provenance_line(config.invocation, result.threads).c_str());
   if (edges) {
     print_input_line(stdout, "bfs", *edges, result.vertices_without_edges, edges->stats.weighted ? ", weighted" : "");
     std::printf("# g500 bfs: N %lld (largest vertex id + 1), %s as a %dx%d grid, %s per rank, graph %.1f MiB "
@@ -108,6 +110,7 @@ int run_bfs_job(BfsJob& job, BfsJobCompanion* companion) {
     j["config"].update(conformance_json(config, job.input, config.disabled));
     if (edges) j["input"] = input_json(*edges, result.vertices_without_edges);
     if (companion) companion->add_json(j);
+    j["provenance"] = provenance_json(config.invocation, result.threads);
     json_file->write_from_rank0(j.dump(1) + "\n");
   }
   return result.validation_failed || (companion && !companion->validation_error().empty()) ? 1 : 0;

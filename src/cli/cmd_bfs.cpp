@@ -17,9 +17,10 @@
 namespace g500::cli {
 namespace {
 
-int run_bfs_command(int argc, char** argv) {
+int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
   BfsJob job;
   BenchmarkConfig& config = job.config;
+  config.invocation = invocation;
   CLI::App app{"Graph500 BFS benchmark: generate a Kronecker graph, build it (kernel 1), run BFS (kernel 2) from every root and validate", "g500 bfs"};
   RunOptions run;
   run.add_to(app, config, job.json_path, job.force, "BFS");

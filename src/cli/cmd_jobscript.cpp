@@ -6,6 +6,7 @@
 #include "cli/options.hpp"
 #include "cli/subcommand.hpp"
 #include "jobs/jobscript.hpp"
+#include "util/build_info.hpp"
 #include "util/error.hpp"
 #include "util/memory.hpp"
 #include "util/output_file.hpp"
@@ -29,7 +30,10 @@ int run_jobscript_command(int argc, char** argv) {
   require_non_empty(app.add_option("--time", spec.time, "wall-time limit HH:MM:SS (default 01:00:00)"));
   require_non_empty(app.add_option("--node-shape", spec.node_shape, "Fugaku node shape A, AxB or AxBxC (default: from the grid)"));
   require_non_empty(app.add_option("--queue", spec.queue, "Slurm partition or Fugaku resource group"));
-  require_non_empty(app.add_option("--binary", spec.binary, "path of g500 on the cluster (default ./build/g500)"));
+  // An installed g500 writes scripts that run itself; one in a build tree, the build tree's.
+  if (const std::string installed = installed_binary(); !installed.empty()) spec.binary = installed;
+  require_non_empty(app.add_option("--binary", spec.binary,
+                                   "path of g500 on the cluster (default: this g500 when it is installed, else ./build/g500)"));
   require_at_least(app.add_option("--eager-limit", spec.eager_limit, "Eager/Rendezvous switch in bytes (default 512000, Nakao et al. 2021, section 5.4)"),
                    0, LONG_MAX);
   double node_memory_gib = 0;

@@ -19,6 +19,7 @@
 #include "util/agree.hpp"
 #include "util/error.hpp"
 #include "util/memory.hpp"
+#include "util/provenance.hpp"
 #include "util/same_file.hpp"
 
 namespace g500::cli {
@@ -149,7 +150,7 @@ std::function<double(int, const GridShape&, int)> planned_node_bytes(double node
   };
 }
 
-int run_model(int argc, char** argv) {
+int run_model(int argc, char** argv, const Invocation& invocation) {
   CLI::App app{"Performance model of the hybrid 2D BFS: time per phase and TEPS at N nodes (docs/model.md)",
                "g500 model"};
   ModelOptions o;
@@ -176,6 +177,7 @@ int run_model(int argc, char** argv) {
   if (!parse_or_throw(app, argc, argv)) return 0;
   copy_optionals(app, n, o);
   refuse_same_files(files_of(o));
+  o.provenance = provenance_json(invocation, omp_get_max_threads());
   std::string error;
   model::ModelOutput output;
   if (rank == 0) {

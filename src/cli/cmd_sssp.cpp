@@ -14,9 +14,10 @@
 namespace g500::cli {
 namespace {
 
-int run_sssp_command(int argc, char** argv) {
+int run_sssp_command(int argc, char** argv, const Invocation& invocation) {
   SsspJob job;
   SsspConfig& config = job.config;
+  config.invocation = invocation;
   CLI::App app{"Graph500 SSSP benchmark: generate a weighted Kronecker graph, build it (kernel 1), run delta-stepping SSSP (kernel 3) from every root and validate", "g500 sssp"};
   RunOptions run;
   run.add_to(app, config, job.json_path, job.force, "SSSP");

@@ -11,6 +11,7 @@
 #include "cli/subcommand.hpp"
 #include "util/error.hpp"
 #include "util/fingerprint.hpp"
+#include "util/provenance.hpp"
 #include "util/stop_report.hpp"
 
 namespace g500::cli {
@@ -21,7 +22,7 @@ std::map<std::string, SubcommandInfo>& subcommands() {
 }  // namespace g500::cli
 
 static void print_usage(FILE* out) {
-  std::fprintf(out, "usage: g500 SUBCOMMAND [options]   (g500 SUBCOMMAND --help for its options)\n\nsubcommands:\n");
+  std::fprintf(out, "usage: g500 SUBCOMMAND [options]   (g500 SUBCOMMAND --help for its options; g500 --version)\n\nsubcommands:\n");
   for (const auto& [name, info] : g500::cli::subcommands())
     std::fprintf(out, "  %-8s %s\n", name.c_str(), info.help.c_str());
 }
@@ -46,8 +47,11 @@ int main(int argc, char** argv) {
     if (rank == 0) print_usage(argc < 2 ? stderr : stdout);
     status = argc < 2 ? 2 : 0;
   } else {
+    // The provenance of what the subcommand writes: collective, so taken here on every rank.
+    const g500::Invocation invocation = g500::invocation_of(argc, argv, MPI_COMM_WORLD);
     auto& registry = g500::cli::subcommands();
-    auto found = registry.find(argv[1]);
+    // `g500 --version` is the version subcommand.
+    auto found = registry.find(std::strcmp(argv[1], "--version") == 0 ? "version" : argv[1]);
     if (found == registry.end()) {
       if (rank == 0) std::fprintf(stderr, "g500: error: unknown subcommand '%s' (try g500 --help)\n", argv[1]);
       status = 2;
@@ -59,7 +63,7 @@ int main(int argc, char** argv) {
       std::vector<char*> sub_argv{prog.data()};
       for (int i = 2; i < argc; ++i) sub_argv.push_back(argv[i]);
       try {
-        status = found->second.run(static_cast<int>(sub_argv.size()), sub_argv.data());
+        status = found->second.run(static_cast<int>(sub_argv.size()), sub_argv.data(), invocation);
       } catch (const g500::UsageError& e) {
         if (rank == 0) std::fprintf(stderr, "g500 %s: error: %s\n", argv[1], e.what());
         status = 2;

@@ -9,7 +9,7 @@
 // while source and target prefixes are equal. The next output after the last level is the
 // weight. Both endpoints are then relabelled by a keyed hash / bit-reversal permutation.
 //
-// With AVX2 the work is done by kronecker_avx2.cpp. The portable path here processes kLanes
+// On a processor with AVX2 the work is done by kronecker_avx2.cpp (chosen at run time). The portable path here processes kLanes
 // consecutive edges side by side (structure-of-arrays, so the compiler can vectorise the modular
 // arithmetic). Both hand the extremely rare edges that needed a redraw to the one-edge walk.
 #include "gen/kronecker.hpp"
@@ -183,13 +183,14 @@ void KroneckerGenerator::generate_parallel(int64_t begin, int64_t end, Edge* edg
 }
 
 void KroneckerGenerator::generate_block_range(int64_t begin, int64_t end, Edge* edges, float* weights) const {
-#ifdef __AVX2__
-  generate_avx2(mrg::skip(origin_, 0, static_cast<uint64_t>(begin), 0), spec_.scale, scramble0_, scramble1_,
-                end - begin, edges, weights);
-#else
-  generate_portable(begin, end, edges, weights);
-#endif
+  if (avx2_supported())
+    generate_avx2(mrg::skip(origin_, 0, static_cast<uint64_t>(begin), 0), spec_.scale, scramble0_, scramble1_,
+                  end - begin, edges, weights);
+  else
+    generate_portable(begin, end, edges, weights);
 }
+
+const char* generator_path() { return avx2_supported() ? "AVX2" : "portable"; }
 
 void KroneckerGenerator::generate_portable(int64_t begin, int64_t end, Edge* edges, float* weights) const {
   const int scale = spec_.scale;

@@ -36,7 +36,7 @@ class KroneckerGenerator {
   void generate_parallel(int64_t begin, int64_t end, Edge* edges, float* weights) const;
   // Straightforward one-edge-at-a-time version of generate() (slow; used to cross-check).
   void generate_simple(int64_t begin, int64_t end, Edge* edges, float* weights) const;
-  // The non-SIMD blocked version (what generate() uses when built without AVX2); for tests.
+  // The non-SIMD blocked version (what generate() uses on processors without AVX2); for tests.
   void generate_portable(int64_t begin, int64_t end, Edge* edges, float* weights) const;
   // The vertex-label permutation applied to every generated endpoint.
   int64_t scramble(int64_t v) const;
@@ -48,6 +48,9 @@ class KroneckerGenerator {
   uint64_t scramble1_ = 0;
   void generate_block_range(int64_t begin, int64_t end, Edge* edges, float* weights) const;
 };
+
+// The path generate() takes on this processor: "AVX2" (x86-64 processors with AVX2) or "portable".
+const char* generator_path();
 
 // The reference's make_random_numbers(count, seed1, seed2, position): `count` doubles in [0,1)
 // drawn from the splittable MRG stream starting at `position` (each double takes two outputs).

@@ -15,18 +15,23 @@
 //  * the scramble uses byte shuffles for the bit reversal.
 #include "gen/kronecker_detail.hpp"
 
-#ifdef __AVX2__
 #include <immintrin.h>
 
 #include <algorithm>
 #include <cstring>
+
+// Every function here is compiled for AVX2, and only these: the rest of g500 keeps the build's
+// instruction set (G500_ARCH_FLAGS), and generate_avx2 runs only where avx2_supported() says so.
+// A per-function target rather than -mavx2 for the file, so no inline function of a header this
+// file includes is compiled for AVX2 and then picked by the linker for the whole program.
+#define G500_AVX2 __attribute__((target("avx2")))
 
 namespace g500::gen::detail {
 namespace {
 
 using V = __m256i;
 
-inline V splat(uint64_t x) { return _mm256_set1_epi64x(static_cast<long long>(x)); }
+G500_AVX2 inline V splat(uint64_t x) { return _mm256_set1_epi64x(static_cast<long long>(x)); }
 
 constexpr uint64_t kFracMagic = 3518437209ULL;  // ceil(2^45 / 10000)
 constexpr uint64_t kFracMask = (uint64_t{1} << 45) - 1;
@@ -43,29 +48,29 @@ struct Constants {
   __m256d weight_scale;
 };
 
-inline V mrg_next(V recent, V oldest, const Constants& c) {
+G500_AVX2 inline V mrg_next(V recent, V oldest, const Constants& c) {
   V s = _mm256_add_epi64(_mm256_mul_epu32(recent, c.x), _mm256_mul_epu32(oldest, c.y));
   V v = _mm256_add_epi64(_mm256_and_si256(s, c.p), _mm256_srli_epi64(s, 31));  // < 2^31 + 2^28
   return _mm256_min_epu32(v, _mm256_sub_epi32(v, c.p));                          // canonical
 }
 
-inline V fold(V s, const Constants& c) { return _mm256_add_epi64(_mm256_and_si256(s, c.p), _mm256_srli_epi64(s, 31)); }
+G500_AVX2 inline V fold(V s, const Constants& c) { return _mm256_add_epi64(_mm256_and_si256(s, c.p), _mm256_srli_epi64(s, 31)); }
 
 // Lane-wise 64-bit product with a constant split into 32-bit halves.
-inline V mul64(V a, V b_lo, V b_hi) {
+G500_AVX2 inline V mul64(V a, V b_lo, V b_hi) {
   V lo = _mm256_mul_epu32(a, b_lo);
   V cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), b_lo), _mm256_mul_epu32(a, b_hi));
   return _mm256_add_epi64(lo, _mm256_slli_epi64(cross, 32));
 }
 
-inline V reverse64(V x, const Constants& c) {
+G500_AVX2 inline V reverse64(V x, const Constants& c) {
   x = _mm256_shuffle_epi8(x, c.bswap);
   V lo = _mm256_and_si256(x, c.nibble);
   V hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), c.nibble);
   return _mm256_or_si256(_mm256_shuffle_epi8(c.rev_lo, lo), _mm256_shuffle_epi8(c.rev_hi, hi));
 }
 
-inline V scramble(V v, const Constants& c) {
+G500_AVX2 inline V scramble(V v, const Constants& c) {
   v = _mm256_add_epi64(v, c.key_sum);
   v = mul64(v, c.key0_lo, c.key0_hi);
   v = _mm256_srl_epi64(reverse64(v, c), c.drop);
@@ -74,7 +79,7 @@ inline V scramble(V v, const Constants& c) {
 }
 
 // The highest set bit of each lane (0 stays 0).
-inline V top_bit(V d) {
+G500_AVX2 inline V top_bit(V d) {
   d = _mm256_or_si256(d, _mm256_srli_epi64(d, 1));
   d = _mm256_or_si256(d, _mm256_srli_epi64(d, 2));
   d = _mm256_or_si256(d, _mm256_srli_epi64(d, 4));
@@ -84,7 +89,7 @@ inline V top_bit(V d) {
   return _mm256_xor_si256(d, _mm256_srli_epi64(d, 1));
 }
 
-inline void jump(V z[5], const Constants& c) {
+G500_AVX2 inline void jump(V z[5], const Constants& c) {
   V nz[5];
   for (int i = 0; i < 5; ++i) {
     // Four products of values below 2^31 - 1 sum to less than 2^64.
@@ -109,7 +114,7 @@ struct Walker {
   V src, not_tgt, lowest;
 };
 
-#define G500_INLINE inline __attribute__((always_inline))
+#define G500_INLINE G500_AVX2 inline __attribute__((always_inline))
 
 G500_INLINE void start(Walker& w, const V z[5]) {
   for (int i = 0; i < 5; ++i) w.r[i] = z[4 - i];
@@ -154,7 +159,7 @@ G500_INLINE GroupOut finish(Walker& w, V weight_draw, const Constants& c) {
 // All levels for two groups of four lanes (states za, zb; z[0] most recent), interleaved so the
 // two recurrence chains overlap. The level loop is unrolled five times: the ring rotates by
 // renaming only.
-void walk2(const V za[5], const V zb[5], int scale, const Constants& c, GroupOut& out_a, GroupOut& out_b) {
+G500_AVX2 void walk2(const V za[5], const V zb[5], int scale, const Constants& c, GroupOut& out_a, GroupOut& out_b) {
   Walker a, b;
   start(a, za);
   start(b, zb);
@@ -183,14 +188,14 @@ void walk2(const V za[5], const V zb[5], int scale, const Constants& c, GroupOut
   out_b = finish(b, wb, c);
 }
 
-inline void store_edges(Edge* e, V s, V t) {
+G500_AVX2 inline void store_edges(Edge* e, V s, V t) {
   V lo = _mm256_unpacklo_epi64(s, t);  // s0 t0 | s2 t2
   V hi = _mm256_unpackhi_epi64(s, t);  // s1 t1 | s3 t3
   _mm256_storeu_si256(reinterpret_cast<V*>(e), _mm256_permute2x128_si256(lo, hi, 0x20));
   _mm256_storeu_si256(reinterpret_cast<V*>(e + 2), _mm256_permute2x128_si256(lo, hi, 0x31));
 }
 
-inline void store_weights(float* w, V draws, const Constants& c) {
+G500_AVX2 inline void store_weights(float* w, V draws, const Constants& c) {
   // Same roundings as the scalar conversion: int -> float, float -> double, * 1/p, -> float.
   const V pick = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
   __m128i d = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(draws, pick));
@@ -198,7 +203,7 @@ inline void store_weights(float* w, V draws, const Constants& c) {
   _mm_storeu_ps(w, _mm256_cvtpd_ps(x));
 }
 
-Constants make_constants(int scale, uint64_t k0, uint64_t k1) {
+G500_AVX2 Constants make_constants(int scale, uint64_t k0, uint64_t k1) {
   Constants c;
   c.x = splat(mrg::kMulRecent);
   c.y = splat(mrg::kMulOldest);
@@ -236,7 +241,7 @@ Constants make_constants(int scale, uint64_t k0, uint64_t k1) {
   return c;
 }
 
-void run(const mrg::State& first, const int S, uint64_t k0, uint64_t k1, int64_t count, Edge* edges,
+G500_AVX2 void run(const mrg::State& first, const int S, uint64_t k0, uint64_t k1, int64_t count, Edge* edges,
          float* weights) {
   const Constants c = make_constants(S, k0, k1);
   // Lane l (group l / 4, slot l % 4) starts at edge l.
@@ -298,11 +303,12 @@ void run(const mrg::State& first, const int S, uint64_t k0, uint64_t k1, int64_t
 
 }  // namespace
 
-void generate_avx2(const mrg::State& first, int scale, uint64_t k0, uint64_t k1, int64_t count, Edge* edges,
+G500_AVX2 void generate_avx2(const mrg::State& first, int scale, uint64_t k0, uint64_t k1, int64_t count, Edge* edges,
                    float* weights) {
   if (count <= 0) return;
   run(first, scale, k0, k1, count, edges, weights);
 }
 
+bool avx2_supported() { return __builtin_cpu_supports("avx2"); }
+
 }  // namespace g500::gen::detail
-#endif  // __AVX2__

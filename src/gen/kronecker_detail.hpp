@@ -67,10 +67,11 @@ inline void one_edge(mrg::State st, int scale, uint64_t& src, uint64_t& tgt, flo
 // Jump matrices between edges: edge i+1 starts 2^64 steps after edge i.
 inline const mrg::Matrix& edge_jump_pow2(int k) { return mrg::step_pow2(64 + k); }
 
-#ifdef __AVX2__
-// Generates `count` consecutive edges whose first edge has stream state `first`.
+// The AVX2 path (gen/kronecker_avx2.cpp, x86-64 builds): whether this processor has AVX2, and the
+// generator of `count` consecutive edges whose first edge has stream state `first`. Builds for
+// other processors get gen/kronecker_no_avx2.cpp, where the processor never has it.
+bool avx2_supported();
 void generate_avx2(const mrg::State& first, int scale, uint64_t k0, uint64_t k1, int64_t count, Edge* edges,
                    float* weights);
-#endif
 
 }  // namespace g500::gen::detail

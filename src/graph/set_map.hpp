@@ -53,6 +53,7 @@ class SetMap {
   static SetMap whole(IdTable table) {
     SetMap m;
     m.table_ = std::move(table);
+    m.whole_ = m.table_.data();
     m.shared_ = true;
     return m;
   }
@@ -66,9 +67,9 @@ class SetMap {
                             const ProcessGrid& grid, Value value);
 
   bool empty() const { return table_.empty() && values_.empty(); }
-  bool is_whole() const { return !table_.empty(); }
-  const LocalId* whole_table() const { return table_.data(); }
-  LocalId operator[](LocalId u) const { return is_whole() ? table_[u] : values_[slot(u)]; }
+  bool is_whole() const { return whole_ != nullptr; }
+  const LocalId* whole_table() const { return whole_; }
+  LocalId operator[](LocalId u) const { return whole_ ? whole_[u] : values_[slot(u)]; }
   bool contains(LocalId u) const { return is_whole() || ((index_[2 * (u / kBitsPerWord)] >> (u % kBitsPerWord)) & 1); }
   // The place of present vertex u among the present ones.
   int64_t slot(LocalId u) const {
@@ -86,7 +87,8 @@ class SetMap {
 
  private:
   IdTable table_;
-  bool shared_ = false;  // the whole table is another structure's
+  const LocalId* whole_ = nullptr;  // table_'s ids, read without its indirections in the searches' loops
+  bool shared_ = false;             // the whole table is another structure's
   LargeArray<uint64_t> index_;  // per 64 vertices: their bits, then the count of present ones before them
   LargeArray<LocalId> values_;  // of the present vertices, in order
 };
@@ -105,6 +107,7 @@ SetMap SetMap::from_blocks(const Bitmap& present, const LocalId* owned, VertexSe
     });
     SetMap m;
     m.table_ = IdTable(std::move(all));
+    m.whole_ = m.table_.data();
     return m;
   }
   SetMap m = of_present(present);

@@ -18,6 +18,7 @@
 #include "jobs/script_text.hpp"
 #include "topo/systems.hpp"
 #include "util/error.hpp"
+#include "util/shell_word.hpp"
 #include "run/plan_report.hpp"
 #include "run/run_plan.hpp"
 #include "run/run_setup.hpp"

@@ -27,13 +27,6 @@ std::string escaped(char c) {
 
 bool is_letter_or_digit(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
 
-// Characters the shell takes literally anywhere in a word. Not '=': a bare word NAME=... in a
-// command's place would be a variable assignment.
-bool literal_in_shell(char c) {
-  constexpr std::string_view kPunctuation = "_-./+:,";
-  return is_letter_or_digit(c) || kPunctuation.find(c) != std::string_view::npos;
-}
-
 }  // namespace
 
 void refuse_control_characters(const std::string& option, const std::string& value) {
@@ -67,11 +60,5 @@ void check_directive_name(const std::string& option, const std::string& value, c
                                  commas_allowed ? " (and ',' between names)" : ""));
 }
 
-std::string shell_word(const std::string& text) {
-  if (!text.empty() && std::all_of(text.begin(), text.end(), literal_in_shell)) return text;
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
 
 }  // namespace g500::jobs

@@ -4,7 +4,7 @@
 //   - No value may hold a control character (below 0x20, or 0x7f): a newline or carriage return
 //     would start a new line of the script, i.e. a command of the user's choosing.
 //   - A word on a command line is single-quoted unless it is made of characters the shell takes
-//     as they are, and must not start with '-' where the program before it would read an option.
+//     as they are (util/shell_word.hpp), and must not start with '-' where the program before it would read an option.
 //   - A value inside a directive (the queue) is a plain name: sbatch splits #SBATCH lines at
 //     spaces and reads quotes and '#'; PJM's -L "..." list is split at commas and ends at a quote.
 #pragma once
@@ -24,9 +24,5 @@ void refuse_leading_dash(const std::string& option, const std::string& value, co
 // commas_allowed also ',' between names (Slurm's list of partitions). `what` names it in the message.
 void check_directive_name(const std::string& option, const std::string& value, const std::string& what,
                           bool commas_allowed);
-
-// The text as one shell word: as it is when every character is one the shell takes literally
-// (letters, digits and _ - . / + : ,), otherwise in single quotes with each ' written as '\''.
-std::string shell_word(const std::string& text);
 
 }  // namespace g500::jobs

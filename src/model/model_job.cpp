@@ -274,7 +274,7 @@ Mapping parse_mapping(const std::string& text) {
 
 ModelOutput run_model_job(const ModelOptions& o) {
   const std::vector<LevelRow> rows = level_rows_of(o.levels);
-  nlohmann::json json = {{"kind", "g500-model"}};
+  nlohmann::json json = {{"kind", "g500-model"}, {"provenance", o.provenance}};
   std::string text;
   std::vector<std::string> warnings;
   if (!o.write_level_table.empty()) {

@@ -3,6 +3,7 @@
 // work scenarios), as text and JSON. cli/cmd_model.cpp parses the options into a ModelOptions.
 #pragma once
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,7 @@ struct ModelOptions {
   bool future_work = false;
   std::vector<std::string> compare;  // measured runs to set beside their predictions
   std::string json;
+  nlohmann::json provenance;  // the JSON's "provenance" object (util/provenance.hpp: cli/cmd_model.cpp makes it)
   // The memory a node needs for a prediction's run, in bytes: g500 bfs's plan (run/run_plan.hpp,
   // which model/ does not include: cli/cmd_model.cpp sets it); empty: no memory column. Points
   // needing more than node_memory_bytes are marked as not fitting.

@@ -19,6 +19,7 @@
 #include "io/edge_input.hpp"
 #include "run/energy_loop.hpp"
 #include "util/message_limits.hpp"
+#include "util/provenance.hpp"
 
 namespace g500 {
 
@@ -38,6 +39,7 @@ struct RunConfig {
   bool progress = false;              // progress lines on stderr (see util/progress.hpp)
   MessageLimits messages;             // the largest message of one MPI call (--max-message-bytes)
   EnergyLoopOptions energy_loop;      // --energy-loop, --power-command (run/energy_loop.hpp)
+  Invocation invocation;              // the command, date and hosts of the run (util/provenance.hpp)
 
   int64_t nvertices() const { return input ? input->nvertices : spec.nvertices(); }
   int64_t nedges() const { return input ? input->global_edges : spec.nedges(); }

@@ -7,6 +7,7 @@
 #include "run/conformance.hpp"
 #include "run/job_output.hpp"
 #include "util/counted.hpp"
+#include "util/provenance.hpp"
 #include "sssp/report.hpp"
 
 namespace g500 {
@@ -14,6 +15,7 @@ namespace {
 
 void print_report(const SsspJob& job, const std::optional<io::EdgeInput>& edges, const SsspBenchmarkResult& result) {
   const SsspConfig& config = job.config;
+  std::printf("%s\n", provenance_line(config.invocation, result.threads).c_str());
   if (edges)
     print_input_line(stdout, "sssp", *edges, result.vertices_without_edges,
                      result.generated_weights ? ", weights generated (the file has none)" : ", weights from the file");
@@ -79,6 +81,7 @@ int run_sssp_job(SsspJob& job) {
       j["input"]["weights"] = result.generated_weights ? "generated" : "file";
       j["input"]["weight_seed"] = config.weight_seed;
     }
+    j["provenance"] = provenance_json(config.invocation, result.threads);
     json_file->write_from_rank0(j.dump(1) + "\n");
   }
   if (result.validation_failed) return 1;

@@ -10,6 +10,7 @@
 
 #include "sssp/sssp.hpp"
 #include "sssp/state_words.hpp"
+#include "util/atomic_ref.hpp"
 
 namespace g500 {
 using namespace sssp_words;
@@ -51,7 +52,7 @@ void DistributedSssp::apply_candidates(ThreadState& ts, int t) {
       improve_call(offset, nd, c[i].from, ts);
       continue;
     }
-    std::atomic_ref<uint32_t> best(sent_best_[u]);
+    AtomicRef<uint32_t> best(sent_best_[u]);
     uint32_t seen = best.load(std::memory_order_relaxed);
     bool better = false;
     while (bits_of(nd) < seen)

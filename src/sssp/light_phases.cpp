@@ -12,6 +12,7 @@
 
 #include "sssp/sssp.hpp"
 #include "sssp/state_words.hpp"
+#include "util/atomic_ref.hpp"
 
 namespace g500 {
 using namespace sssp_words;
@@ -191,7 +192,7 @@ void DistributedSssp::place_improved(int64_t j, ThreadState& ts) {
 void DistributedSssp::settle_one(LocalId x, ThreadState& ts) {
   // A load and a store, not an atomic exchange (a locked instruction per vertex): two threads
   // settling x at once would both list it, which costs one redundant relaxation of its row.
-  std::atomic_ref<uint8_t> settled(settled_mark_[x]);
+  AtomicRef<uint8_t> settled(settled_mark_[x]);
   if (settled.load(std::memory_order_relaxed) != ts.bucket_epoch) {
     settled.store(ts.bucket_epoch, std::memory_order_relaxed);
     ts.settled.push_back(x);

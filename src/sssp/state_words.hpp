@@ -12,6 +12,7 @@
 
 #include "graph/light_bounds.hpp"
 #include "sssp/sssp.hpp"
+#include "util/atomic_ref.hpp"
 
 namespace g500 {
 namespace sssp_words {
@@ -58,7 +59,7 @@ inline float DistributedSssp::distance(LocalId x) const { return sssp_words::dis
 inline bool DistributedSssp::is_current(const Improvement& i) const { return distance(i.x) == i.d; }
 
 inline void DistributedSssp::improve(LocalId x, float nd, LocalId from, ThreadState& ts) {
-  std::atomic_ref<uint64_t> slot(state_[x]);
+  AtomicRef<uint64_t> slot(state_[x]);
   const uint64_t want = sssp_words::state_of(nd, from);
   uint64_t seen = slot.load(std::memory_order_relaxed);
   // Only a lower distance replaces the state (an equal one from another source does not).

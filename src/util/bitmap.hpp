@@ -7,6 +7,8 @@
 #include <cstring>
 #include <vector>
 
+#include "util/atomic_ref.hpp"
+
 namespace g500 {
 
 constexpr int64_t kBitsPerWord = 64;
@@ -28,13 +30,13 @@ class Bitmap {
   // Sets bit i atomically; returns true if this call changed it from 0 to 1.
   bool test_and_set_atomic(int64_t i) {
     uint64_t mask = uint64_t{1} << (i % kBitsPerWord);
-    std::atomic_ref<uint64_t> word(words_[i / kBitsPerWord]);
+    AtomicRef<uint64_t> word(words_[i / kBitsPerWord]);
     if (word.load(std::memory_order_relaxed) & mask) return false;
     return (word.fetch_or(mask, std::memory_order_relaxed) & mask) == 0;
   }
   // Sets bit i atomically (other threads may be setting bits of the same word).
   void set_atomic(int64_t i) {
-    std::atomic_ref<uint64_t>(words_[i / kBitsPerWord]).fetch_or(uint64_t{1} << (i % kBitsPerWord), std::memory_order_relaxed);
+    AtomicRef<uint64_t>(words_[i / kBitsPerWord]).fetch_or(uint64_t{1} << (i % kBitsPerWord), std::memory_order_relaxed);
   }
   void clear() { std::memset(words_.data(), 0, words_.size() * sizeof(uint64_t)); }
   int64_t count() const {

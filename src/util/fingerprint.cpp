@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "util/build_id.hpp"
+#include "util/build_info.hpp"
 
 namespace g500 {
 namespace {
@@ -106,13 +107,7 @@ std::string argument_difference(const std::vector<std::string>& rank0, const std
 RunFingerprint this_process_fingerprint(int argc, char** argv) {
   RunFingerprint f;
   f.build = build_id();
-  char library[MPI_MAX_LIBRARY_VERSION_STRING] = {};
-  int length = 0;
-  MPI_Get_library_version(library, &length);
-  f.mpi_library = library;  // up to its terminating null (some libraries count it in `length`)
-  f.mpi_library = f.mpi_library.substr(0, f.mpi_library.find('\n'));
-  while (!f.mpi_library.empty() && std::isspace(static_cast<unsigned char>(f.mpi_library.back())))
-    f.mpi_library.pop_back();
+  f.mpi_library = mpi_library_version();
   for (int k = 1; k < argc; ++k) f.arguments.emplace_back(argv[k]);
   return f;
 }

@@ -14,6 +14,7 @@
 #include <bit>
 
 #include "comm/exchange.hpp"
+#include "util/atomic_ref.hpp"
 #include "validate/edge_check_parts.hpp"
 
 namespace g500::edge_check {
@@ -96,7 +97,7 @@ struct OwnerCheck {
   BadEdge bad{};
 
   void mark(int64_t k) {
-    std::atomic_ref<uint64_t>(seen[k / kBitsPerWord]).fetch_or(uint64_t{1} << (k % kBitsPerWord),
+    AtomicRef<uint64_t>(seen[k / kBitsPerWord]).fetch_or(uint64_t{1} << (k % kBitsPerWord),
                                                                std::memory_order_relaxed);
   }
 

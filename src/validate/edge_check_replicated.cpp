@@ -13,6 +13,7 @@
 
 #include "comm/exchange.hpp"
 #include "comm/large_count.hpp"
+#include "util/atomic_ref.hpp"
 #include "util/fast_divisor.hpp"
 #include "util/huge_pages.hpp"
 #include "validate/edge_check_parts.hpp"
@@ -64,7 +65,7 @@ class Candidates {
       if (i + kAhead < n) __builtin_prefetch(parent + (list[i + kAhead] >> 32));
       const uint64_t v = list[i] >> 32, u = list[i] & 0xffffffffU;
       if (parent[v] == static_cast<int64_t>(u))
-        std::atomic_ref<uint64_t>(seen[v / kBitsPerWord]).fetch_or(uint64_t{1} << (v % kBitsPerWord),
+        AtomicRef<uint64_t>(seen[v / kBitsPerWord]).fetch_or(uint64_t{1} << (v % kBitsPerWord),
                                                                    std::memory_order_relaxed);
     }
     list.clear();
@@ -146,7 +147,7 @@ struct PairCheck {
       if (i + kAhead < pairs) __builtin_prefetch(parent + in.records[2 * (i + kAhead)]);
       const int64_t k = static_cast<int64_t>(in.records[2 * i]);
       if (parent[k] == static_cast<int64_t>(in.records[2 * i + 1])) {
-        std::atomic_ref<uint64_t>(seen[k / kBitsPerWord]).fetch_or(uint64_t{1} << (k % kBitsPerWord),
+        AtomicRef<uint64_t>(seen[k / kBitsPerWord]).fetch_or(uint64_t{1} << (k % kBitsPerWord),
                                                                    std::memory_order_relaxed);
       }
     }

@@ -8,6 +8,7 @@
 #include <atomic>
 
 #include "util/agree.hpp"
+#include "util/atomic_ref.hpp"
 #include "validate/tree_levels.hpp"
 
 namespace g500 {
@@ -26,9 +27,9 @@ std::string walk_chains(const Distribution& d, int64_t root, const std::vector<i
 #pragma omp parallel for schedule(static)
   for (int64_t v = 0; v < n; ++v) depth[v] = parents[v] < 0 ? kUnreachedDepth : kUnknown;
   depth[root] = 0;
-  auto load = [&](int64_t x) { return std::atomic_ref<int32_t>(depth[x]).load(std::memory_order_relaxed); };
+  auto load = [&](int64_t x) { return AtomicRef<int32_t>(depth[x]).load(std::memory_order_relaxed); };
   auto store = [&](int64_t x, int32_t value) {
-    std::atomic_ref<int32_t>(depth[x]).store(value, std::memory_order_relaxed);
+    AtomicRef<int32_t>(depth[x]).store(value, std::memory_order_relaxed);
   };
 #pragma omp parallel for schedule(dynamic, 4096)
   for (int64_t v = 0; v < n; ++v) {

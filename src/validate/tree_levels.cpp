@@ -9,6 +9,7 @@
 
 #include "comm/exchange.hpp"
 #include "comm/large_count.hpp"
+#include "util/atomic_ref.hpp"
 #include "util/bitmap.hpp"
 #include "validate/tree_depths.hpp"
 
@@ -133,7 +134,7 @@ ChildLists exchange_child_lists(const Distribution& d, const ProcessGrid& grid, 
   const int64_t nrecords = layout.recv_total;
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < nrecords; ++r)
-    std::atomic_ref<int64_t>(lists.start[records[r] >> 32]).fetch_add(1, std::memory_order_relaxed);
+    AtomicRef<int64_t>(lists.start[records[r] >> 32]).fetch_add(1, std::memory_order_relaxed);
   for (int64_t k = 1; k < d.block; ++k) lists.start[k] += lists.start[k - 1];
   lists.start[d.block] = nrecords;
   lists.children.resize(nrecords);
@@ -143,7 +144,7 @@ ChildLists exchange_child_lists(const Distribution& d, const ProcessGrid& grid, 
 #pragma omp for schedule(static)
     for (int64_t r = begin; r < end; ++r) {
       const int64_t at =
-          std::atomic_ref<int64_t>(lists.start[records[r] >> 32]).fetch_sub(1, std::memory_order_relaxed) - 1;
+          AtomicRef<int64_t>(lists.start[records[r] >> 32]).fetch_sub(1, std::memory_order_relaxed) - 1;
       lists.children[at] = (static_cast<uint64_t>(source) << 32) | (records[r] & 0xffffffffU);
     }
   }

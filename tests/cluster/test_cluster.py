@@ -24,8 +24,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.normpath(os.path.join(HERE, "..", "..", "scripts", "cluster"))
 BINARY = os.path.abspath(sys.argv.pop(1)) if len(sys.argv) > 1 else os.path.join(HERE, "..", "..", "build", "g500")
-VECTORS = os.path.abspath(sys.argv.pop(1)) if len(sys.argv) > 1 else os.path.join(HERE, "..", "..", "..", "shared",
-                                                                                 "testvectors")
+VECTORS = os.path.abspath(sys.argv.pop(1)) if len(sys.argv) > 1 else os.path.join(HERE, "..", "vectors")
 FALLBACK = "g500 cluster: cannot make network namespaces"
 NET = "10.250.0"
 

@@ -12,6 +12,7 @@
 #include "jobs/jobscript.hpp"
 #include "jobs/script_text.hpp"
 #include "util/error.hpp"
+#include "util/shell_word.hpp"
 
 namespace g500::jobs {
 namespace {
@@ -249,7 +250,7 @@ TEST(Jobscript, ShellWordsAreQuotedUnlessLiteral) {
       {"\"q\"", "'\"q\"'"},
       {"~/g500", "'~/g500'"},
       {"*?[a]{b,c}#!<>", "'*?[a]{b,c}#!<>'"}};
-  for (const auto& [text, word] : cases) EXPECT_EQ(shell_word(text), word) << text;
+  for (const auto& [text, word] : cases) EXPECT_EQ(g500::shell_word(text), word) << text;
   JobSpec s = spec_of("slurm", 2, 20);
   s.binary = "./my build/g500";
   s.rankmap = "it's.csv";

@@ -1,4 +1,4 @@
-// Access to the Graph500 reference test vectors in ../shared/testvectors (see its README).
+// Access to the Graph500 reference test vectors in tests/vectors (see its README.md).
 #pragma once
 #include <cstdint>
 #include <string>

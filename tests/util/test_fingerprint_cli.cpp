@@ -72,7 +72,8 @@ TEST(FingerprintCli, ADifferentBuildIsNamed) {
   std::filesystem::permissions(copy, std::filesystem::perms::owner_all);
   auto r = run_parts({std::string(G500_BINARY) + " bfs --scale 10", copy + " bfs --scale 10"});
   EXPECT_EQ(r.status, 2);
-  const std::string other_id = std::string(1, bytes[id]) + original_id.substr(1);
+  std::string other_id = original_id;
+  other_id[0] = bytes[id];
   EXPECT_NE(r.err.find("g500 bfs: error: ranks disagree: rank 1 runs a different g500 build (" + other_id +
                        ") than rank 0 (" + original_id + ")\n"),
             std::string::npos)
