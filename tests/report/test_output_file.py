@@ -113,7 +113,7 @@ class WriteOutput(unittest.TestCase):
         out = self.path("report")
         result = subprocess.run([sys.executable, os.path.join(TOOLS, "g500report"), fixture, "--out", out,
                                  "--dump-series", self.dir], capture_output=True, text=True)
-        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertEqual(result.returncode, 2, result.stderr)  # bad input: exit 2, as docs/report.md says
         self.assertEqual(result.stderr.strip().splitlines(),
                          [f"g500report: error: cannot write '{self.dir}': it is a directory (an output must be "
                           "a regular file, a character device, a FIFO or -)"])
