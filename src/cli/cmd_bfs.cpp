@@ -42,6 +42,11 @@ int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
                                 "fewest whose peak fits a modest share of the node's memory; fewer build faster and "
                                 "need more memory)"),
                 1, 256);
+  std::string row_lengths_text = "auto";
+  app.add_option("--kernel1-row-lengths", row_lengths_text,
+                 "how kernel 1's first pass counts the rows: whole (a word per row of the row set), met (the rows "
+                 "met only, from the rows of the entries it does not keep: large grids), auto (the smaller)")
+      ->capture_default_str();
   add_message_limit_option(app, config.messages);
   bool with_sssp = false;
   app.add_flag("--sssp", with_sssp,
@@ -62,6 +67,12 @@ int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
   if (chosen == compress_choices.end())
     throw g500::UsageError("--compress must be auto, on or off (got '" + compress_text + "')");
   config.compress = chosen->second;
+  const std::map<std::string, RowCounting> row_counting_choices{
+      {"auto", RowCounting::kAuto}, {"whole", RowCounting::kWhole}, {"met", RowCounting::kRowsMet}};
+  const auto counting = row_counting_choices.find(row_lengths_text);
+  if (counting == row_counting_choices.end())
+    throw g500::UsageError("--kernel1-row-lengths must be auto, whole or met (got '" + row_lengths_text + "')");
+  config.graph.row_counting = counting->second;
   apply_disabled_techniques(disabled, config);
   if (compress_option->count() > 0 && chosen->second != config.compress)
     throw g500::UsageError("--compress " + compress_text + " contradicts --disable compress");

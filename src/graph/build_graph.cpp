@@ -115,7 +115,7 @@ class CompactEntries {
  public:
   CompactEntries(const RowBuckets& buckets, int64_t ncols)
       : shift_(buckets.shift),
-        col_bits_(std::bit_width(static_cast<uint64_t>(std::max<int64_t>(1, ncols - 1)))),
+        col_bits_(std::bit_width(static_cast<uint64_t>(std::max<int64_t>(0, ncols - 1)))),  // none: rows only
         width_(compact_entry_bytes(buckets, ncols)) {}
   int width() const { return width_; }
 
@@ -170,14 +170,22 @@ class BucketedEntries {
   // (indexed by row), the flagged mirrors (graph/edge_router.hpp) among them; with `columns`, marks
   // every entry's column.
   void append_chunk(const uint64_t* in, int64_t n, int64_t* other_lengths, Bitmap* columns = nullptr) {
+    append_chunk_picked(in, n, other_lengths, columns, [](uint64_t e) { return e; });
+  }
+  // Appends pick(e) of the chunk's entries e, those in this slab's buckets (kNotPicked never is).
+  template <class Pick>
+  void append_chunk_picked(const uint64_t* in, int64_t n, int64_t* other_lengths, Bitmap* columns, Pick pick) {
     const int T = omp_get_max_threads();
-    append(T, [&](int t) { return std::pair{in + n * t / T, in + n * (t + 1) / T}; }, other_lengths, columns);
+    append(T, [&](int t) { return std::pair{in + n * t / T, in + n * (t + 1) / T}; }, other_lengths, columns, pick);
   }
   // Appends entries made by the threads, thread t's in parts[t] (one per thread).
   void append_per_thread(const std::vector<LargeArray<uint64_t>>& parts) {
     append(static_cast<int>(parts.size()), [&](int t) { return std::pair{parts[t].data(), parts[t].data() + parts[t].size()}; },
-           nullptr, nullptr);
+           nullptr, nullptr, [](uint64_t e) { return e; });
   }
+  // An entry no slab's buckets hold: its row is in the last bucket of 32-bit row ids, which no
+  // row set reaches where it is used (graph/row_lengths.hpp).
+  static constexpr uint64_t kNotPicked = ~uint64_t{0};
 
   // Calls f(entries, count) with bucket b's entries (b counted from the slab's first) in chunk
   // order, a batch at a time.
@@ -233,8 +241,8 @@ class BucketedEntries {
   // with many buckets the entries are first dealt to groups of buckets (a few hundred streams),
   // then each group to its buckets (a few hundred more), two passes that stay in cache (a radix
   // partition in two digits).
-  template <class Slice>
-  void append(int T, Slice slice, int64_t* other_lengths, Bitmap* columns) {
+  template <class Slice, class Pick>
+  void append(int T, Slice slice, int64_t* other_lengths, Bitmap* columns, Pick pick) {
     const int64_t nb = count_;
     const int width = codec_.width();
     const uint64_t first = static_cast<uint64_t>(first_), span = static_cast<uint64_t>(nb);
@@ -264,16 +272,17 @@ class BucketedEntries {
       // Other slabs' rows are counted at random places: prefetching a few entries ahead keeps
       // several of those misses in flight.
       constexpr int64_t kAhead = 32;
-      for (const uint64_t* e = lo; e < hi; ++e) {
-        if (other_lengths && e + kAhead < hi) __builtin_prefetch(other_lengths + entry_row_unflagged(e[kAhead]), 1);
+      for (const uint64_t* in = lo; in < hi; ++in) {
+        if (other_lengths && in + kAhead < hi) __builtin_prefetch(other_lengths + entry_row_unflagged(in[kAhead]), 1);
         // Wraps when below the slab; beyond it with kMirrorFlag (the row ids are below 2^31).
-        const uint64_t b = static_cast<uint64_t>(buckets_.of(*e)) - first;
+        const uint64_t e = pick(*in);
+        const uint64_t b = static_cast<uint64_t>(buckets_.of(e)) - first;
         if (b < span)
           ++my_counts[b];
         else if (other_lengths)
-          std::atomic_ref<int64_t>(other_lengths[entry_row_unflagged(*e)]).fetch_add(1, std::memory_order_relaxed);
+          std::atomic_ref<int64_t>(other_lengths[entry_row_unflagged(e)]).fetch_add(1, std::memory_order_relaxed);
         // Most entries' columns are marked already (the hubs recur): a plain read first.
-        if (columns && !columns->test(entry_col(*e))) columns->set_atomic(entry_col(*e));
+        if (columns && !columns->test(entry_col(e))) columns->set_atomic(entry_col(e));
       }
       int64_t* my_groups = &group_next[static_cast<size_t>(t) * groups];
       if (groups > 1) {  // where each group's entries go in this thread's region, from its start
@@ -307,14 +316,16 @@ class BucketedEntries {
         for (int64_t g = 0; g < groups; ++g) my_groups[g] += region[t];
       uint8_t* out = bytes_.data();
       if (groups == 1) {
-        for (const uint64_t* e = lo; e < hi; ++e) {
-          const uint64_t b = static_cast<uint64_t>(buckets_.of(*e)) - first;
-          if (b < span) codec_.put(*e, out + mine[b]++ * width);
+        for (const uint64_t* in = lo; in < hi; ++in) {
+          const uint64_t e = pick(*in);
+          const uint64_t b = static_cast<uint64_t>(buckets_.of(e)) - first;
+          if (b < span) codec_.put(e, out + mine[b]++ * width);
         }
       } else {
-        for (const uint64_t* e = lo; e < hi; ++e) {
-          const uint64_t b = static_cast<uint64_t>(buckets_.of(*e)) - first;
-          if (b < span) staged[my_groups[b >> group_shift]++] = *e;
+        for (const uint64_t* in = lo; in < hi; ++in) {
+          const uint64_t e = pick(*in);
+          const uint64_t b = static_cast<uint64_t>(buckets_.of(e)) - first;
+          if (b < span) staged[my_groups[b >> group_shift]++] = e;
         }
         for (int64_t k = region[t]; k < my_groups[groups - 1]; ++k) {  // the groups' ends now
           const uint64_t b = static_cast<uint64_t>(buckets_.of(staged[k])) - first;
@@ -873,40 +884,23 @@ int64_t slabs_needed(const EdgeSource& source, const Distribution& d, const Grap
 // without it (the ids stay).
 using RowMap = std::optional<SetMap>;
 
-// The rows with entries, from their lengths (a word's 64 rows in one thread: no shared words).
-Bitmap rows_with_entries(const std::vector<int64_t>& lengths) {
-  const int64_t n = static_cast<int64_t>(lengths.size());
-  Bitmap met(n);
-  uint64_t* words = met.data();
-#pragma omp parallel for schedule(static)
-  for (int64_t w = 0; w < met.num_words(); ++w) {
-    uint64_t bits = 0;
-    for (int64_t x = w * kBitsPerWord; x < std::min(n, (w + 1) * kBitsPerWord); ++x)
-      if (lengths[x] > 0) bits |= uint64_t{1} << (x % kBitsPerWord);
-    words[w] = bits;
-  }
-  return met;
+// The row index from the rows' lengths, in the graph's order.
+RowIndex index_rows(const RowLengths& lengths, const GraphOptions& options) {
+  if (!lengths.is_whole()) return RowIndex::from_lengths(lengths.size(), [&](int64_t x) { return lengths[x]; }, options.bcsr);
+  const int64_t* whole = lengths.whole_data();
+  return RowIndex::from_lengths(lengths.size(), [whole](int64_t x) { return whole[x]; }, options.bcsr);
 }
 
 // With `reorder` on several grid columns: the row lengths put in the graph's order and the row
 // index made from them, then the original id of each row slot; both a block of the row set at a
 // time from its owner (no table of the whole row set).
-void index_renumbered_rows(LocalGraph& g, std::vector<int64_t> lengths, const ProcessGrid& grid,
-                           const GraphOptions& options) {
+void index_renumbered_rows(LocalGraph& g, RowLengths lengths, const ProcessGrid& grid, const GraphOptions& options) {
   const Distribution& d = g.dist;
   const int64_t B = d.block;
   Renumbering& ids = g.renumbering;
-  {
-    std::vector<int64_t> block_lengths(static_cast<size_t>(B));
-    for_each_block_table(ids.owned_new.data(), VertexSet::kRows, d, grid, [&](int position, const LocalId* owned_new) {
-      int64_t* here = lengths.data() + position * B;
-      std::copy_n(here, B, block_lengths.data());
-#pragma omp parallel for schedule(static)
-      for (int64_t o = 0; o < B; ++o) here[owned_new[o]] = block_lengths[o];
-    });
-  }
-  g.rows = RowIndex::from_lengths(d.row_set_size(), [&](int64_t x) { return lengths[x]; }, options.bcsr);
-  lengths = std::vector<int64_t>();
+  lengths = std::move(lengths).renumbered(ids.owned_new.data(), d, grid);
+  g.rows = index_rows(lengths, options);
+  lengths = RowLengths();
   // From here on only the rows with edges need their original ids: kept by slot.
   const RowIndex& rows = g.rows;
   ids.row_original_by_slot.resize(static_cast<size_t>(rows.num_slots()));
@@ -924,25 +918,26 @@ void index_renumbered_rows(LocalGraph& g, std::vector<int64_t> lengths, const Pr
 
 // From the row lengths of pass 1 (original row ids): the owned degrees, the renumbering with
 // `reorder`, and the row index in the graph's ids. Returns the rows' map for placing the entries.
-RowMap plan_rows(LocalGraph& g, std::vector<int64_t> lengths, const ProcessGrid& grid, const GraphOptions& options) {
+RowMap plan_rows(LocalGraph& g, RowLengths lengths, const ProcessGrid& grid, const GraphOptions& options) {
   const Distribution& d = g.dist;
   const int64_t nrows = d.row_set_size();
   g.owned_degree = owned_degrees(lengths, d, grid);
-  const int64_t* row_lengths = lengths.empty() ? g.owned_degree.data() : lengths.data();
+  const int64_t* degree = g.owned_degree.data();  // on a grid of one column, the row lengths (the row set is the owned block)
   if (!options.reorder) {
-    g.rows = RowIndex::from_lengths(nrows, [&](int64_t x) { return row_lengths[x]; }, options.bcsr);
+    g.rows = d.C == 1 ? RowIndex::from_lengths(nrows, [degree](int64_t x) { return degree[x]; }, options.bcsr)
+                      : index_rows(lengths, options);
     return std::nullopt;
   }
   Renumbering& ids = g.renumbering = build_renumbering(g.owned_degree);
-  if (d.C == 1) {  // the row set is the owned block
+  if (d.C == 1) {
     ids.row_original = ids.owned_original;
     const LocalId* original = ids.owned_original.data();
-    g.rows = RowIndex::from_lengths(nrows, [&](int64_t x) { return row_lengths[original[x]]; }, options.bcsr);
+    g.rows = RowIndex::from_lengths(nrows, [&](int64_t x) { return degree[original[x]]; }, options.bcsr);
     return SetMap::whole(ids.owned_new);
   }
   const int64_t B = d.block;
   auto value = [B](int position, LocalId offset) { return static_cast<LocalId>(position * B + offset); };
-  RowMap row_new = SetMap::from_blocks(rows_with_entries(lengths), ids.owned_new.data(), VertexSet::kRows, d, grid, value);
+  RowMap row_new = SetMap::from_blocks(lengths.rows_met(), ids.owned_new.data(), VertexSet::kRows, d, grid, value);
   index_renumbered_rows(g, std::move(lengths), grid, options);
   return row_new;
 }
@@ -974,7 +969,16 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
   const bool mirrors_counted_after_pass = grid.size() == 1;
   const int64_t chunk_edges = options.chunk_edges > 0 ? options.chunk_edges : kChunkEdges;
   Kernel1Steps& seconds = g.kernel1_seconds;
-  auto keep_slab = [&](int64_t s, int64_t* other_lengths, Bitmap* columns) {
+  // Of pass 1's entries, the rows of those it does not keep, to be counted (the column left out):
+  // the entries beyond slab 0 and the mirrors routed only to be counted.
+  const int64_t slab0_end_bucket = slabs.end_bucket(0);
+  auto not_kept = [&buckets, slab0_end_bucket, mirror](uint64_t e) {
+    constexpr uint64_t kRowPart = ~uint64_t{0} << 32;
+    if (mirror && (e & kMirrorFlag)) return e & ~kMirrorFlag & kRowPart;  // with mirrors the rows are below 2^31
+    return buckets.of(e) < slab0_end_bucket ? BucketedEntries::kNotPicked : e & kRowPart;
+  };
+  // `others`: the rows of the entries pass 1 does not keep, when it counts the rows met only.
+  auto keep_slab = [&](int64_t s, int64_t* other_lengths, Bitmap* columns, BucketedEntries* others) {
     if (mirror) router.mirror_rows(slab_rows(s).first, slab_rows(s).second, s == 0 && !mirrors_counted_after_pass);
     auto kept = std::make_unique<BucketedEntries>(buckets, slabs.first_bucket(s), slabs.end_bucket(s), expected_per_slab,
                                                   d.col_set_size(), options.direct_write_buckets);
@@ -984,6 +988,7 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
         [&](const uint64_t* entries, int64_t n) {
           const double start = MPI_Wtime();
           kept->append_chunk(entries, n, other_lengths, columns);
+          if (others) others->append_chunk_picked(entries, n, nullptr, nullptr, not_kept);
           seconds[Kernel1Steps::kBucket] += MPI_Wtime() - start;
         },
         chunk_edges);
@@ -992,21 +997,43 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
     seconds[Kernel1Steps::kRoute] += routing.route;
     return kept;
   };
-  // Counted at random places (the other slabs' entries, the routed mirrors): on huge pages.
+  // Pass 1 counts every row: a word per row, counted at random places (the other slabs' entries,
+  // the routed mirrors), on huge pages; or, where that is smaller, the rows met only, from the rows
+  // of the entries it does not keep (graph/row_lengths.hpp).
+  const bool rows_met_only = count_rows_met_only(options.row_counting, static_cast<double>(nrows), static_cast<double>(expected),
+                                                 compact_entry_bytes(buckets, 1), d.C);
+  const bool counts_others = slabs.count > 1 || (mirror && !mirrors_counted_after_pass);
   std::vector<int64_t> lengths;
-  assign_huge(lengths, static_cast<size_t>(nrows), int64_t{0});
+  if (!rows_met_only) assign_huge(lengths, static_cast<size_t>(nrows), int64_t{0});
+  std::unique_ptr<BucketedEntries> others;
+  if (rows_met_only && counts_others)
+    others = std::make_unique<BucketedEntries>(buckets, 0, buckets.count, expected, 1, options.direct_write_buckets);
   // The columns pass 1 meets: with `reorder` on a grid of several rows the fill's column values are
   // kept for those only (fill_column_values).
   Bitmap columns_met(options.reorder && d.R > 1 ? d.col_set_size() : 0);
-  std::unique_ptr<BucketedEntries> kept =
-      keep_slab(0, slabs.count > 1 || (mirror && !mirrors_counted_after_pass) ? lengths.data() : nullptr,
-                columns_met.size() > 0 ? &columns_met : nullptr);
+  std::unique_ptr<BucketedEntries> kept = keep_slab(0, counts_others && !rows_met_only ? lengths.data() : nullptr,
+                                                    columns_met.size() > 0 ? &columns_met : nullptr, others.get());
   const double plan_start = MPI_Wtime();
-  if (mirror && mirrors_counted_after_pass)
-    RowAndMirrorCount(slab_rows(0).first, slab_rows(0).second - slab_rows(0).first).count(*kept, lengths.data());
-  else
-    count_rows(*kept, lengths.data());
-  const RowMap row_new = plan_rows(g, std::move(lengths), grid, options);
+  RowLengths row_lengths;
+  if (rows_met_only) {
+    if (others) others->appended_all();
+    row_lengths = RowLengths::of_rows_met(nrows, buckets.shift, [&](int64_t b, int64_t* counts) {
+      const int64_t first = buckets.first_row(b);
+      auto add = [&](const uint64_t* entries, int64_t n) {
+        for (int64_t k = 0; k < n; ++k) ++counts[entry_row(entries[k]) - first];
+      };
+      if (b >= kept->first_bucket() && b < kept->first_bucket() + kept->buckets()) kept->for_each_segment(b - kept->first_bucket(), add);
+      if (others) others->for_each_segment(b, add);
+    });
+    others.reset();
+  } else {
+    if (mirror && mirrors_counted_after_pass)
+      RowAndMirrorCount(slab_rows(0).first, slab_rows(0).second - slab_rows(0).first).count(*kept, lengths.data());
+    else
+      count_rows(*kept, lengths.data());
+    row_lengths = RowLengths::whole(std::move(lengths));
+  }
+  const RowMap row_new = plan_rows(g, std::move(row_lengths), grid, options);
   const int64_t entries = g.rows.num_entries();
 
   ColumnKeys order;  // the ids unless the degree order says otherwise
@@ -1044,7 +1071,7 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
   for (int64_t s = 0; s < slabs.count; ++s) {
     if (s > 0) {  // only this slab's entries are routed
       router.keep_rows(slab_rows(s).first, slab_rows(s).second);
-      kept = keep_slab(s, nullptr, nullptr);
+      kept = keep_slab(s, nullptr, nullptr, nullptr);
     }
     std::optional<SlabMirrors> mirrors;
     if (mirror)

@@ -256,7 +256,11 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
     for (int64_t k = 0; k < n; ++k) std::atomic_ref<int64_t>(lengths[entries[k].v]).fetch_add(1, std::memory_order_relaxed);
     if (keep) kept.push_back(std::move(entries));
   });
-  g.owned_degree = owned_degrees(lengths, d, grid);
+  {
+    RowLengths counted = RowLengths::whole(std::move(lengths));
+    g.owned_degree = owned_degrees(counted, d, grid);
+    lengths = counted.take_whole();  // none on a grid of one column: the degrees are the lengths
+  }
   const int64_t* row_lengths = lengths.empty() ? g.owned_degree.data() : lengths.data();
   ForwardMaps forward;
   if (options.reorder) {

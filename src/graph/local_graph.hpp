@@ -15,6 +15,7 @@
 #include "graph/packed_rows.hpp"
 #include "graph/renumbering.hpp"
 #include "graph/row_index.hpp"
+#include "graph/row_lengths.hpp"
 #include "util/bitmap.hpp"
 #include "util/large_array.hpp"
 
@@ -129,6 +130,9 @@ struct GraphOptions {
   // Kernel 1 makes a slab's mirrors in groups of buckets of at least this many expected entries each
   // (0: kMirrorsPerGroup of graph/row_buckets.hpp; tests set it small to cover many groups).
   int64_t mirrors_per_group = 0;
+  // How kernel 1's first pass counts the rows (graph/row_lengths.hpp): as the sizes say, or (tests)
+  // always a word per row or always the rows met.
+  RowCounting row_counting = RowCounting::kAuto;
   Layout layout = Layout::kYoo;  // Yoo's distribution (Nakao et al. 2021, section 4.3); kRowMajor with `yoo` off
 };
 

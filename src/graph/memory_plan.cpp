@@ -217,7 +217,23 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   // originals are (for the columns in use only where that is smaller); without it the degree
   // order's keys, a table of the column set, and for plain rows the order's two tables, which
   // packed rows keep in the graph.
-  const double counting = rows * kWord;
+  // A word per row, or (graph/row_lengths.hpp) the rows of the entries not kept (on the fullest
+  // column, which keeps the most of its entries, at more bytes each) with their chunks' segment
+  // starts, then the lengths of the rows met: an index of two bits per row and 4 bytes per row met.
+  const int stored_bytes = compact_entry_bytes(buckets, 1);
+  const bool lengths_of_rows_met = count_rows_met_only(options.row_counting, rows, static_cast<double>(expected_entries_per_rank(shape.nedges, ranks)),
+                                                 stored_bytes, d.C);
+  const double stored_rows =
+      lengths_of_rows_met ? (entries - kept_per_slab) * stored_bytes + chunks * (static_cast<double>(buckets.count) + 1) * kWord : 0;
+  m.lengths_of_rows_met = lengths_of_rows_met;
+  const double lengths_index = lengths_of_rows_met ? rows / 4 : 0, lengths_counts = lengths_of_rows_met ? nonempty * sizeof(uint32_t) : 0;
+  const double counting = lengths_of_rows_met ? stored_rows : rows * kWord;
+  // After pass 1 the lengths of the rows met are counted beside the stored rows; then put in the
+  // graph's order beside themselves and the row index made from them.
+  const double rows_planned = lengths_of_rows_met ? std::max(stored_rows + lengths_index + lengths_counts,
+                                                       2 * (lengths_index + lengths_counts) + row_index)
+                                            : counting + row_index;
+  const bool stored_rows_at_peak = lengths_of_rows_met && stored_rows >= lengths_index + lengths_counts + row_index;
   const double columns_met = options.reorder && d.R > 1 ? cols / 8 : 0;
   const double column_values = options.reorder ? col_originals : options.degree_sort ? cols * kId : 0;
   const double forward_row_maps = options.reorder ? row_map : 0;
@@ -234,8 +250,8 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
                  std::max(kept_per_slab * staged_per_entry, mirror_count) + m.chunk_buffers;
   // After pass 1 its kept entries, the row lengths and the columns met stay while the rows are
   // planned: the row index, the rows' map and the renumbering's owned tables are made beside them.
-  m.planning = kept_per_slab * entry_bytes + segment_starts + counting + columns_met + row_index + forward_row_maps +
-               degrees + (options.reorder ? 2 * owned * kId : 0) + m.chunk_buffers;
+  m.planning = kept_per_slab * entry_bytes + segment_starts + rows_planned + columns_met + forward_row_maps + degrees +
+               (options.reorder ? 2 * owned * kId : 0) + m.chunk_buffers;
   // The later passes and the fills, the earlier slabs' rows written: a pass keeps its slab's
   // entries; the fill of a share x of the slab leaves the entries held (KeptEntryShares) while the
   // slab's rows grow by x.
@@ -278,21 +294,32 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
       m.kernel1_parts.push_back({"kernel 1: forward row map", row_map, GrowsWith::kRowSet});
     }
   };
+  const MemoryPart counting_part = lengths_of_rows_met
+                                        ? MemoryPart{"kernel 1: rows of the entries not kept", stored_rows, GrowsWith::kEdgeShare}
+                                        : MemoryPart{"kernel 1: row lengths", counting, GrowsWith::kRowSet};
   if (m.planning > m.first_pass && m.planning >= m.filling) {
     m.kernel1_parts = {{"kernel 1: kept entries of a slab", kept_per_slab * entry_bytes, GrowsWith::kEdgeShare},
-                       {"kernel 1: chunk segment starts", segment_starts, GrowsWith::kEdgeShare},
-                       {"kernel 1: row lengths", counting, GrowsWith::kRowSet},
-                       {"kernel 1: columns met", columns_met, GrowsWith::kColumnSet},
-                       {"row index: starts", row_starts, per_slot},
-                       {"row index: bitmap and offsets", row_bitmap, GrowsWith::kRowSet},
+                       {"kernel 1: chunk segment starts", segment_starts, GrowsWith::kEdgeShare}};
+    if (!lengths_of_rows_met || stored_rows_at_peak) m.kernel1_parts.push_back(counting_part);
+    if (lengths_of_rows_met) {
+      const double copies = stored_rows_at_peak ? 1 : 2;  // before and after the renumbering
+      m.kernel1_parts.push_back({"kernel 1: row lengths of the rows met, index", copies * lengths_index, GrowsWith::kRowSet});
+      m.kernel1_parts.push_back({"kernel 1: row lengths of the rows met", copies * lengths_counts, GrowsWith::kEdgeShare});
+    }
+    m.kernel1_parts.push_back({"kernel 1: columns met", columns_met, GrowsWith::kColumnSet});
+    if (!stored_rows_at_peak) {
+      m.kernel1_parts.push_back({"row index: starts", row_starts, per_slot});
+      m.kernel1_parts.push_back({"row index: bitmap and offsets", row_bitmap, GrowsWith::kRowSet});
+    }
+    m.kernel1_parts.insert(m.kernel1_parts.end(), {
                        {"degrees", degrees, GrowsWith::kOwned},
-                       {"renumbering: owned", options.reorder ? 2 * owned * kId : 0, GrowsWith::kOwned}};
+                       {"renumbering: owned", options.reorder ? 2 * owned * kId : 0, GrowsWith::kOwned}});
     push_row_map();
     m.kernel1_parts.push_back({"kernel 1: chunk buffers", m.chunk_buffers, GrowsWith::kFixed});
   } else if (m.first_pass >= m.filling) {
     m.kernel1_parts = {{"kernel 1: kept entries of a slab", kept_per_slab * entry_bytes, GrowsWith::kEdgeShare},
                        {"kernel 1: chunk segment starts", segment_starts, GrowsWith::kEdgeShare},
-                       {"kernel 1: row lengths", counting, GrowsWith::kRowSet},
+                       counting_part,
                        {"kernel 1: columns met", columns_met, GrowsWith::kColumnSet},
                        {"kernel 1: staged entries or mirror count", m.first_pass - kept_per_slab * entry_bytes - segment_starts -
                                                                           counting - columns_met - m.chunk_buffers,

@@ -32,6 +32,7 @@ struct GraphMemory {
                              // and the rows' map
   double filling = 0;        // the most the fill holds at once (see kept_entry_shares)
   int64_t slabs = 1;
+  bool lengths_of_rows_met = false;  // pass 1 counts the rows met only (graph/row_lengths.hpp)
   // The same figures as parts: those of the finished graph (adding up to `graph`) and those of
   // kernel 1 at its peak (adding up to kernel1_peak()).
   std::vector<MemoryPart> graph_parts, kernel1_parts;

@@ -8,16 +8,27 @@
 
 namespace g500 {
 
-std::vector<int64_t> owned_degrees(std::vector<int64_t>& lengths, const Distribution& d, const ProcessGrid& grid) {
+std::vector<int64_t> owned_degrees(RowLengths& lengths, const Distribution& d, const ProcessGrid& grid) {
   std::vector<int64_t> degree;
   if (grid.cols() == 1) {
-    degree = std::move(lengths);
+    degree = lengths.take_whole();
     degree.resize(d.block);  // the lengths may have room beyond the rows
-    lengths.clear();
     return degree;
   }
   degree.assign(d.block, 0);
-  comm::reduce_scatter_block(lengths.data(), degree.data(), d.block, MPI_INT64_T, MPI_SUM, grid.row_comm(), grid.limits());
+  if (lengths.is_whole()) {
+    comm::reduce_scatter_block(lengths.whole_data(), degree.data(), d.block, MPI_INT64_T, MPI_SUM, grid.row_comm(),
+                               grid.limits());
+    return degree;
+  }
+  // Kept for the rows met: each block's lengths made whole in turn and summed at its owner.
+  std::vector<int64_t> block(static_cast<size_t>(d.block));
+  const int count = comm::narrow_count(d.block, "kernel 1: the owned degrees");
+  for (int position = 0; position < grid.cols(); ++position) {
+    lengths.copy_range(position * d.block, d.block, block.data());
+    MPI_Reduce(block.data(), position == grid.col() ? degree.data() : nullptr, count, MPI_INT64_T, MPI_SUM, position,
+               grid.row_comm());
+  }
   return degree;
 }
 

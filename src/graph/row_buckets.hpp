@@ -60,9 +60,9 @@ inline int64_t expected_entries_per_rank(int64_t global_edges, int ranks) {
 }
 
 // Bytes of a kept entry: its row's offset in the bucket and its column id (the bucket gives the
-// rest of the row id).
+// rest of the row id); with one column, the row's offset only.
 inline int compact_entry_bytes(const RowBuckets& buckets, int64_t ncols) {
-  const int col_bits = std::bit_width(static_cast<uint64_t>(std::max<int64_t>(1, ncols - 1)));
+  const int col_bits = std::bit_width(static_cast<uint64_t>(std::max<int64_t>(0, ncols - 1)));
   return std::max(1, (buckets.shift + col_bits + 7) / 8);
 }
 

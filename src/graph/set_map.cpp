@@ -9,15 +9,8 @@ namespace g500 {
 
 SetMap SetMap::of_present(const Bitmap& present) {
   SetMap m;
-  const int64_t words = present.num_words();
-  m.index_.resize(static_cast<size_t>(2 * words));
-  int64_t count = 0;
-  for (int64_t w = 0; w < words; ++w) {
-    m.index_[2 * w] = present.data()[w];
-    m.index_[2 * w + 1] = static_cast<uint64_t>(count);
-    count += std::popcount(present.data()[w]);
-  }
-  m.values_.resize(static_cast<size_t>(count));
+  m.index_ = PresentIndex(present);
+  m.values_.resize(static_cast<size_t>(m.index_.present()));
   return m;
 }
 

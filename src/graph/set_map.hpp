@@ -4,10 +4,8 @@
 //
 // A table for the whole set is a word per vertex of N/R or N/C, which grows as sqrt(P) at fixed
 // work per process (7.6 billion entries for the column set at SCALE 41 on 552 x 288). A block's
-// entries touch at most m/P rows and columns, so the values are kept for those only and found as
-// BCSR finds its rows (Nakao et al. 2021, section 4.1): for every 64 vertices a word of their bits
-// and the count of set bits before it (side by side: one cache line per lookup), and the values
-// of the present vertices in order. A lookup then reads two arrays where the whole table reads
+// entries touch at most m/P rows and columns, so the values are kept for those only, in the
+// order of their PresentIndex (graph/present_index.hpp, two bits per vertex of the set). A lookup then reads two arrays where the whole table reads
 // one (8 % of the bottom-up scan at SCALE 20 on 2 x 1), so the whole table stays where it is not
 // much larger: on a grid of one row (the column set is the owned block) and where the vertices in
 // use are most of the set.
@@ -22,6 +20,7 @@
 
 #include "graph/distribution.hpp"
 #include "graph/id_table.hpp"
+#include "graph/present_index.hpp"
 #include "util/bitmap.hpp"
 #include "util/huge_pages.hpp"
 #include "util/large_array.hpp"
@@ -70,26 +69,22 @@ class SetMap {
   bool is_whole() const { return whole_ != nullptr; }
   const LocalId* whole_table() const { return whole_; }
   LocalId operator[](LocalId u) const { return whole_ ? whole_[u] : values_[slot(u)]; }
-  bool contains(LocalId u) const { return is_whole() || ((index_[2 * (u / kBitsPerWord)] >> (u % kBitsPerWord)) & 1); }
+  bool contains(LocalId u) const { return is_whole() || index_.contains(u); }
   // The place of present vertex u among the present ones.
-  int64_t slot(LocalId u) const {
-    const uint64_t* entry = &index_[2 * (u / kBitsPerWord)];
-    const uint64_t below = (uint64_t{1} << (u % kBitsPerWord)) - 1;
-    return static_cast<int64_t>(entry[1]) + std::popcount(entry[0] & below);
-  }
-  const void* index_entry(LocalId u) const { return &index_[2 * (u / kBitsPerWord)]; }
+  int64_t slot(LocalId u) const { return index_.slot(u); }
+  const void* index_entry(LocalId u) const { return index_.entry(u); }
   const LocalId* values() const { return values_.data(); }
   int64_t present_columns() const { return static_cast<int64_t>(values_.size()); }
   // Bytes held (none for a shared whole table).
   size_t memory_bytes() const {
-    return (shared_ ? 0 : table_.size() * sizeof(LocalId)) + index_.size() * sizeof(uint64_t) + values_.size() * sizeof(LocalId);
+    return (shared_ ? 0 : table_.size() * sizeof(LocalId)) + index_.memory_bytes() + values_.size() * sizeof(LocalId);
   }
 
  private:
   IdTable table_;
   const LocalId* whole_ = nullptr;  // table_'s ids, read without its indirections in the searches' loops
   bool shared_ = false;             // the whole table is another structure's
-  LargeArray<uint64_t> index_;  // per 64 vertices: their bits, then the count of present ones before them
+  PresentIndex index_;
   LargeArray<LocalId> values_;  // of the present vertices, in order
 };
 
@@ -116,8 +111,8 @@ SetMap SetMap::from_blocks(const Bitmap& present, const LocalId* owned, VertexSe
     const int64_t first_word = first / kBitsPerWord, end_word = (end + kBitsPerWord - 1) / kBitsPerWord;
 #pragma omp parallel for schedule(static)
     for (int64_t w = first_word; w < end_word; ++w) {
-      int64_t at = static_cast<int64_t>(m.index_[2 * w + 1]);
-      for (uint64_t bits = m.index_[2 * w]; bits != 0; bits &= bits - 1, ++at) {
+      int64_t at = static_cast<int64_t>(m.index_.count(w));
+      for (uint64_t bits = m.index_.bits(w); bits != 0; bits &= bits - 1, ++at) {
         const int64_t u = w * kBitsPerWord + std::countr_zero(bits);
         if (u >= first && u < end) m.values_[at] = value(position, table[u - first]);
       }

@@ -320,6 +320,41 @@ TEST(Kernel1, EntriesWrittenThroughGroupsOfBucketsKeepTheGraph) {
       }
 }
 
+// The rows' lengths counted for the rows met only (graph/row_lengths.hpp: pass 1 keeps the rows of
+// the entries it does not keep, the other slabs' and the mirrors', and counts them a bucket at a
+// time): the same graph as counted a word per row, in the same order, on every grid (one column
+// counts a word per row), packed and plain, with and without the renumbering and the mirrors, in
+// in one slab (rows written straight to their buckets) and in three (through groups of buckets).
+TEST(Kernel1, RowsCountedForTheRowsMetOnlyKeepTheGraph) {
+  constexpr int kScale = 13;
+  GraphOptions packed;
+  GraphOptions plain;
+  plain.compress = false;
+  GraphOptions no_reorder;
+  no_reorder.reorder = false;
+  GraphOptions both_entries;
+  both_entries.mirror = false;
+  for (const GridShape shape : grids_of_this_run())
+    for (const GraphOptions& base : {packed, plain, no_reorder, both_entries})
+      for (const auto& [slab_entries, direct_write_buckets] :
+           {std::pair{int64_t{0}, int64_t{0}}, std::pair{(int64_t{2} << (kScale + 4)) / (shape.rows * shape.cols) / 3 + 1, int64_t{1}}}) {
+          SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " compress " << base.compress
+                                            << " reorder " << base.reorder << " mirror " << base.mirror << " slab_entries "
+                                            << slab_entries << " direct_write_buckets " << direct_write_buckets);
+          GraphOptions whole = base;
+          whole.slab_entries = slab_entries;
+          whole.direct_write_buckets = direct_write_buckets;
+          whole.row_counting = RowCounting::kWhole;
+          GraphOptions met = whole;
+          met.row_counting = RowCounting::kRowsMet;
+          const auto reference = build_test_graph(kScale, shape, whole);
+          const auto counted = build_test_graph(kScale, shape, met);
+          EXPECT_EQ(counted->graph.kernel1_slabs, slab_entries ? 3 : 1);
+          expect_same_graph(reference->graph, counted->graph, false);
+          EXPECT_EQ(reference->graph.renumbering.row_original_by_slot, counted->graph.renumbering.row_original_by_slot);
+        }
+}
+
 // The fill's radix sort in narrow digits (3 and 5 bits: 3 to 5 passes over SCALE 13's 13-bit keys,
 // as 27-bit keys take 3 at SCALE 27 on one process) gives the same rows, in the same order, as in
 // the default digits (1 or 2 passes), packed and plain.

@@ -128,10 +128,19 @@ TEST(GraphMemoryParts, AddUpToTheFigures) {
     int scale, R, C;
     bool compress, mirror;
     int64_t slabs;
+    RowCounting rows = RowCounting::kAuto;
   };
-  const Case cases[] = {{16, 1, 1, false, false, 1}, {20, 1, 2, true, false, 1}, {16, 1, 1, true, true, 3},
-                        {20, 2, 3, true, true, 1},   {20, 4, 2, false, true, 2},  {26, 1, 4, true, true, 4},
-                        {37, 138, 72, true, true, 4}};
+  const Case cases[] = {{16, 1, 1, false, false, 1},
+                        {20, 1, 2, true, false, 1},
+                        {16, 1, 1, true, true, 3},
+                        {20, 2, 3, true, true, 1},
+                        {20, 4, 2, false, true, 2},
+                        {26, 1, 4, true, true, 4},
+                        {37, 138, 72, true, true, 4},
+                        {20, 2, 3, true, true, 1, RowCounting::kRowsMet},
+                        {20, 4, 2, false, false, 3, RowCounting::kRowsMet},
+                        {41, 552, 288, true, true, 1},
+                        {41, 552, 288, true, true, 4}};
   constexpr int kThreads = 2;
   bool first_pass_larger = false, filling_larger = false;
   for (const Case& c : cases) {
@@ -142,6 +151,7 @@ TEST(GraphMemoryParts, AddUpToTheFigures) {
     GraphOptions options;
     options.compress = c.compress;
     options.mirror = c.mirror;
+    options.row_counting = c.rows;
     const GraphMemory m = plan_graph_memory(shape, d, options, c.slabs, kThreads);
     EXPECT_NEAR(total_bytes(m.graph_parts), m.graph, 1e-9 * m.graph);
     EXPECT_NEAR(total_bytes(m.kernel1_parts), m.kernel1_peak(), 1e-9 * m.kernel1_peak());
@@ -151,6 +161,30 @@ TEST(GraphMemoryParts, AddUpToTheFigures) {
   }
   EXPECT_TRUE(first_pass_larger);
   EXPECT_TRUE(filling_larger);
+}
+
+// Pass 1 counts the rows met only where the row set far outnumbers a process's entries (the
+// papers' SCALE 41 on 552 x 288: 4.0 billion rows, 0.44 billion entries), saving nearly the word
+// per row it would count: the rows it stores instead take 2 bytes per entry it does not keep.
+// Where rows are fewer than entries, or on one grid column, a word per row.
+TEST(GraphMemory, RowsMetOnlyWhereTheRowsFarOutnumberTheEntries) {
+  constexpr int kThreads = 2;
+  auto plan = [&](int scale, int R, int C, RowCounting rows) {
+    const int64_t nedges = int64_t{16} << scale;
+    GraphOptions options;
+    options.row_counting = rows;
+    return plan_graph_memory(GraphShape{nedges, scale, nedges / (int64_t{R} * C)},
+                             Distribution(int64_t{1} << scale, R, C, 0, 0), options, 4, kThreads);
+  };
+  const GraphMemory met = plan(41, 552, 288, RowCounting::kAuto), whole = plan(41, 552, 288, RowCounting::kWhole);
+  EXPECT_TRUE(met.lengths_of_rows_met);
+  EXPECT_FALSE(whole.lengths_of_rows_met);
+  const double row_words = 8.0 * static_cast<double>(Distribution(int64_t{1} << 41, 552, 288, 0, 0).row_set_size());
+  const double entries = 2.0 * (int64_t{16} << 41) / (552 * 288);
+  EXPECT_GT(whole.first_pass - met.first_pass, row_words - 2 * entries - 0.1e9);
+  EXPECT_LT(met.first_pass, whole.first_pass - 0.9 * row_words);
+  EXPECT_FALSE(plan(26, 4, 4, RowCounting::kAuto).lengths_of_rows_met);      // 2^24 rows, 2^27 entries
+  EXPECT_FALSE(plan(26, 64, 1, RowCounting::kRowsMet).lengths_of_rows_met);  // one column: the owned block
 }
 
 }  // namespace
