@@ -8,23 +8,6 @@
 
 namespace g500 {
 
-void RowLengths::copy_range(int64_t first, int64_t n, int64_t* out) const {
-  if (is_whole_) {
-    std::copy_n(whole_.data() + first, n, out);
-    return;
-  }
-  std::fill_n(out, n, 0);
-  const int64_t first_word = first / kBitsPerWord, end_word = words_for_bits(first + n);
-#pragma omp parallel for schedule(static)
-  for (int64_t w = first_word; w < end_word; ++w) {
-    int64_t at = static_cast<int64_t>(index_.count(w));
-    for (uint64_t bits = index_.bits(w); bits != 0; bits &= bits - 1, ++at) {
-      const int64_t x = w * kBitsPerWord + std::countr_zero(bits);
-      if (x >= first && x < first + n) out[x - first] = counts_[at];
-    }
-  }
-}
-
 Bitmap RowLengths::rows_met() const {
   if (!is_whole_) return index_.bitmap();
   Bitmap met(size_);

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -70,8 +71,12 @@ class RowLengths {
     if (is_whole_) return whole_[x];
     return index_.contains(x) ? static_cast<int64_t>(counts_[index_.slot(x)]) : 0;
   }
-  // The lengths of rows [first, first + n) into out.
-  void copy_range(int64_t first, int64_t n, int64_t* out) const;
+  // f(row, length) for every row met, in order (rows met only).
+  template <class F>
+  void for_each_row_met(F f) const {
+    for (int64_t w = 0, at = 0; w < index_.words(); ++w)
+      for (uint64_t bits = index_.bits(w); bits != 0; bits &= bits - 1, ++at) f(w * kBitsPerWord + std::countr_zero(bits), counts_[at]);
+  }
   // A word per row (is_whole() only): moved out, leaving no rows.
   std::vector<int64_t> take_whole() {
     size_ = 0;
