@@ -1000,8 +1000,8 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
   // Pass 1 counts every row: a word per row, counted at random places (the other slabs' entries,
   // the routed mirrors), on huge pages; or, where that is smaller, the rows met only, from the rows
   // of the entries it does not keep (graph/row_lengths.hpp).
-  const bool rows_met_only = count_rows_met_only(options.row_counting, static_cast<double>(nrows), static_cast<double>(expected),
-                                                 compact_entry_bytes(buckets, 1), d.C);
+  const bool rows_met_only =
+      lengths_of_rows_met(GraphShape{source.global_edges, source.kronecker_scale, source.local_count}, d, options);
   const bool counts_others = slabs.count > 1 || (mirror && !mirrors_counted_after_pass);
   std::vector<int64_t> lengths;
   if (!rows_met_only) assign_huge(lengths, static_cast<size_t>(nrows), int64_t{0});

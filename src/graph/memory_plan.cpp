@@ -36,6 +36,14 @@ double packed_directory_bytes(double slots, double entries, bool kronecker) {
          packed_rows * sizeof(uint64_t);
 }
 
+bool lengths_of_rows_met(const GraphShape& shape, const Distribution& d, const GraphOptions& options) {
+  const double rows = static_cast<double>(d.row_set_size());
+  const double entries = static_cast<double>(expected_entries_per_rank(shape.nedges, d.R * d.C));
+  const double rows_met = shape.scale > 0 ? rows * kronecker_nonempty_row_share(shape.scale, shape.nedges, d.C) : entries;
+  const RowBuckets buckets(d.row_set_size(), expected_entries_per_rank(shape.nedges, d.R * d.C));
+  return count_rows_met_only(options.row_counting, rows, entries, rows_met, compact_entry_bytes(buckets, 1), d.C);
+}
+
 double kept_buffer_share(double kept, int threads) {
   const double T = std::max(1, threads);
   double beyond_front = 0;  // what the threads write past [0, kept), where the entries end up
@@ -221,19 +229,18 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   // column, which keeps the most of its entries, at more bytes each) with their chunks' segment
   // starts, then the lengths of the rows met: an index of two bits per row and 4 bytes per row met.
   const int stored_bytes = compact_entry_bytes(buckets, 1);
-  const bool lengths_of_rows_met = count_rows_met_only(options.row_counting, rows, static_cast<double>(expected_entries_per_rank(shape.nedges, ranks)),
-                                                 stored_bytes, d.C);
+  const bool rows_met_counted = lengths_of_rows_met(shape, d, options);
   const double stored_rows =
-      lengths_of_rows_met ? (entries - kept_per_slab) * stored_bytes + chunks * (static_cast<double>(buckets.count) + 1) * kWord : 0;
-  m.lengths_of_rows_met = lengths_of_rows_met;
-  const double lengths_index = lengths_of_rows_met ? rows / 4 : 0, lengths_counts = lengths_of_rows_met ? nonempty * sizeof(uint32_t) : 0;
-  const double counting = lengths_of_rows_met ? stored_rows : rows * kWord;
+      rows_met_counted ? (entries - kept_per_slab) * stored_bytes + chunks * (static_cast<double>(buckets.count) + 1) * kWord : 0;
+  m.lengths_of_rows_met = rows_met_counted;
+  const double lengths_index = rows_met_counted ? rows / 4 : 0, lengths_counts = rows_met_counted ? nonempty * sizeof(uint32_t) : 0;
+  const double counting = rows_met_counted ? stored_rows : rows * kWord;
   // After pass 1 the lengths of the rows met are counted beside the stored rows; then put in the
   // graph's order beside themselves and the row index made from them.
-  const double rows_planned = lengths_of_rows_met ? std::max(stored_rows + lengths_index + lengths_counts,
+  const double rows_planned = rows_met_counted ? std::max(stored_rows + lengths_index + lengths_counts,
                                                        2 * (lengths_index + lengths_counts) + row_index)
                                             : counting + row_index;
-  const bool stored_rows_at_peak = lengths_of_rows_met && stored_rows >= lengths_index + lengths_counts + row_index;
+  const bool stored_rows_at_peak = rows_met_counted && stored_rows >= lengths_index + lengths_counts + row_index;
   const double columns_met = options.reorder && d.R > 1 ? cols / 8 : 0;
   const double column_values = options.reorder ? col_originals : options.degree_sort ? cols * kId : 0;
   const double forward_row_maps = options.reorder ? row_map : 0;
@@ -294,14 +301,14 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
       m.kernel1_parts.push_back({"kernel 1: forward row map", row_map, GrowsWith::kRowSet});
     }
   };
-  const MemoryPart counting_part = lengths_of_rows_met
+  const MemoryPart counting_part = rows_met_counted
                                         ? MemoryPart{"kernel 1: rows of the entries not kept", stored_rows, GrowsWith::kEdgeShare}
                                         : MemoryPart{"kernel 1: row lengths", counting, GrowsWith::kRowSet};
   if (m.planning > m.first_pass && m.planning >= m.filling) {
     m.kernel1_parts = {{"kernel 1: kept entries of a slab", kept_per_slab * entry_bytes, GrowsWith::kEdgeShare},
                        {"kernel 1: chunk segment starts", segment_starts, GrowsWith::kEdgeShare}};
-    if (!lengths_of_rows_met || stored_rows_at_peak) m.kernel1_parts.push_back(counting_part);
-    if (lengths_of_rows_met) {
+    if (!rows_met_counted || stored_rows_at_peak) m.kernel1_parts.push_back(counting_part);
+    if (rows_met_counted) {
       const double copies = stored_rows_at_peak ? 1 : 2;  // before and after the renumbering
       m.kernel1_parts.push_back({"kernel 1: row lengths of the rows met, index", copies * lengths_index, GrowsWith::kRowSet});
       m.kernel1_parts.push_back({"kernel 1: row lengths of the rows met", copies * lengths_counts, GrowsWith::kEdgeShare});

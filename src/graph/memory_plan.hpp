@@ -93,6 +93,10 @@ class FullestColumn {
 // probability exp(-2M p / C).
 double kronecker_nonempty_row_share(int scale, int64_t nedges, int grid_cols);
 
+// Whether kernel 1's first pass counts the rows met only (graph/row_lengths.hpp): by the rule of
+// count_rows_met_only, with a Kronecker graph's rows met as expected (kronecker_nonempty_row_share).
+bool lengths_of_rows_met(const GraphShape& shape, const Distribution& d, const GraphOptions& options);
+
 // One process: the share of a chunk's entry buffer (two slots per edge) whose pages are written
 // when each of `threads` threads writes `kept` of its slice from the slice's start, and the
 // entries are then moved together to the front (Router::keep_all in graph/edge_router.hpp).

@@ -33,20 +33,20 @@ class ProcessGrid;
 // row, or always the rows met (on a grid of one column the row set is the owned block: a word per row).
 enum class RowCounting { kAuto, kWhole, kRowsMet };
 
-// The rule, kernel 1's and its memory plan's: the rows met only when the rows pass 1 stores
-// (`stored_bytes` each, at most one per entry), their index and a count per row met (at most one
-// per entry) take at most half of a word per row; and the counts fit 32 bits. The last bucket of
-// 32-bit row ids stays free: kernel 1 marks an entry it does not store with a row there.
-inline bool count_rows_met_only(RowCounting choice, double rows, double entries, int stored_bytes, int grid_cols) {
+// The rule, kernel 1's and its memory plan's (graph/memory_plan.hpp, lengths_of_rows_met): the
+// rows met only when the rows pass 1 stores (`stored_bytes` each, at most one per entry), their
+// index and a count per row met (`rows_met` expected, at most one per entry) take less than a word
+// per row, and the counts fit 32 bits. The last bucket of 32-bit row ids stays free: kernel 1
+// marks an entry it does not store with a row there.
+inline bool count_rows_met_only(RowCounting choice, double rows, double entries, double rows_met, int stored_bytes,
+                                int grid_cols) {
   constexpr double kMostRows = static_cast<double>((int64_t{1} << 32) - (int64_t{1} << 16));  // buckets of up to 2^16 rows
   if (grid_cols == 1 || choice == RowCounting::kWhole || rows >= kMostRows) return false;
   if (choice == RowCounting::kRowsMet) return true;
   constexpr double kIndexBytesPerRow = 2.0 / 8, kCountBytes = sizeof(uint32_t), kWordBytes = sizeof(int64_t);
-  constexpr double kMostShareOfWhole = 0.5;
-  const double rows_met = std::min(rows, entries);
+  rows_met = std::min({rows_met, rows, entries});
   const bool counts_fit = entries < static_cast<double>(std::numeric_limits<uint32_t>::max());
-  return counts_fit && entries * stored_bytes + rows * kIndexBytesPerRow + rows_met * kCountBytes <=
-                           kMostShareOfWhole * rows * kWordBytes;
+  return counts_fit && entries * stored_bytes + rows * kIndexBytesPerRow + rows_met * kCountBytes < rows * kWordBytes;
 }
 
 class RowLengths {
