@@ -290,7 +290,14 @@ std::string job_plan_text(const JobSpec& spec) {
     text += fmt::format(" of {:.1f} GiB ({}): {}", node_bytes / kGiB,
                         spec.node_memory_bytes > 0 ? spec.node_memory_origin : "a Fugaku node",
                         plan.peak_bytes() * spec.ppn <= node_bytes ? "fits" : "does not fit");
-  return text + "\n";
+  text += "\n";
+  // The memory is not the only limit: g500 bfs refuses the grid before any work if its ids overflow.
+  gen::KroneckerSpec graph;
+  graph.scale = spec.scale;
+  const Distribution probe(graph.nvertices(), r.grid.rows, r.grid.cols, 0, 0);
+  if (const std::string overflow = local_id_overflow(fmt::format("SCALE {}", spec.scale), probe); !overflow.empty())
+    text += "g500 bfs refuses this job: " + overflow + "\n";
+  return text;
 }
 
 std::string make_jobscript(const JobSpec& spec) {
