@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include <string>
+#include <iterator>
 #include <utility>
 
 #include "run_command.hpp"
@@ -68,12 +69,17 @@ TEST(JobscriptCli, PlanListsTheParts) {
   testing::expect_usage_error("jobscript", 1, "--system slurm --nodes 4 --scale 20 --plan --output job.sh", "--output excludes --plan");
 }
 
+// g500 jobscript works alone (it starts no MPI work of its own); one refusal of each kind (a value,
+// a file) is checked through mpiexec too.
 TEST(JobscriptCli, BadInputGivesOneErrorLine) {
+  testing::expect_usage_error_alone("jobscript", "--system slurm --nodes 0 --scale 20", "--nodes must be at least 1 (got '0')");
   testing::expect_usage_error("jobscript", 1, "--system slurm --nodes 0 --scale 20", "--nodes must be at least 1 (got '0')");
-  testing::expect_usage_error("jobscript", 1, "--system pbs --nodes 4 --scale 20", "--system must be slurm or fugaku");
-  testing::expect_usage_error("jobscript", 1, "--system slurm --scale 20", "--nodes is required");
-  testing::expect_usage_error("jobscript", 1, "--system fugaku --nodes 4 --scale 20 --grid 3x3", "--grid 3x3 needs 9 MPI ranks");
-  testing::expect_usage_error("jobscript", 1, "--system fugaku --nodes 4 --scale 20 --time 1h", "is not a wall time");
+  testing::expect_usage_error_alone("jobscript", "--system pbs --nodes 4 --scale 20", "--system must be slurm or fugaku");
+  testing::expect_usage_error_alone("jobscript", "--system slurm --scale 20", "--nodes is required");
+  testing::expect_usage_error_alone("jobscript", "--system fugaku --nodes 4 --scale 20 --grid 3x3", "--grid 3x3 needs 9 MPI ranks");
+  testing::expect_usage_error_alone("jobscript", "--system fugaku --nodes 4 --scale 20 --time 1h", "is not a wall time");
+  testing::expect_usage_error_alone("jobscript", "--system slurm --nodes 4 --scale 20 --output /nonexistent-dir/job.sh",
+                                    "cannot write");
   testing::expect_usage_error("jobscript", 1, "--system slurm --nodes 4 --scale 20 --output /nonexistent-dir/job.sh",
                               "cannot write");
 }
@@ -93,8 +99,11 @@ TEST(JobscriptCli, BadValuesAreNamedWithTheirRule) {
       {"--system slurm --nodes 4 --scale 20 --grid ''", "--grid must not be empty"},
       {"--system fugaku --nodes 4 --scale 20 --node-shape ''", "--node-shape must not be empty"},
   };
-  for (int ranks : {1, 4})
-    for (const auto& [args, message] : cases) testing::expect_exact_usage_error("jobscript", ranks, args, message);
+  // Every case alone; through 4 ranks, a refusal while parsing and one after (the same on every
+  // rank, said once).
+  for (const auto& [args, message] : cases) testing::expect_exact_usage_error_alone("jobscript", args, message);
+  for (const size_t k : {size_t{0}, std::size(cases) - 1})
+    testing::expect_exact_usage_error("jobscript", 4, cases[k].first, cases[k].second);
   // Beyond any node: refused with its bounds while parsing, alike on every rank (one process).
   testing::expect_exact_usage_error_alone("jobscript", "--system slurm --nodes 4 --scale 20 --node-memory 1e300",
                                           "--node-memory must be a number from 0.001 to 1e+06 GiB (got '1e300')");
@@ -118,8 +127,9 @@ TEST(JobscriptCli, JobsThatCannotRunAreRefused) {
       {"--system slurm --nodes 1 --scale 30 --node-memory 64",
        "SCALE 30 needs about 128.2 GiB on the job's node (--node-memory) but it has 64.0 GiB" + advice},
   };
-  for (int ranks : {1, 4})
-    for (const auto& [args, message] : cases) testing::expect_exact_usage_error("jobscript", ranks, args, message);
+  // Every case alone; through 4 ranks, a memory refusal and the ids' (said once).
+  for (const auto& [args, message] : cases) testing::expect_exact_usage_error_alone("jobscript", args, message);
+  for (const size_t k : {size_t{2}, size_t{4}}) testing::expect_exact_usage_error("jobscript", 4, cases[k].first, cases[k].second);
   // Slurm without --node-memory: the memory of this machine, said so (SCALE 32 on one node needs
   // about 1.1 TiB, more than any test machine has).
   testing::expect_usage_error("jobscript", 1, "--system slurm --nodes 1 --scale 32",

@@ -36,8 +36,10 @@ TEST(ModelCli, BadInputIsOneLine) {
       {"--nodes 16 --scale 30 --profile k --node grace",
        "--profile k and --node grace name two nodes: give one (--profile FILE calibrates a --node from a run on it)"},
   };
-  for (int ranks : {1, 2})
-    for (const auto& [args, message] : cases) testing::expect_exact_usage_error("model", ranks, args, message);
+  // Every case alone; through 2 ranks, a refusal while parsing, one after it and a file's (the
+  // same on every rank, said once).
+  for (const auto& [args, message] : cases) testing::expect_exact_usage_error_alone("model", args, message);
+  for (const size_t k : {size_t{0}, size_t{6}, size_t{9}}) testing::expect_exact_usage_error("model", 2, cases[k].first, cases[k].second);
 }
 
 // Counts that are not whole numbers or out of range, and machine numbers outside the bounds that

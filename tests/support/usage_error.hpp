@@ -29,6 +29,15 @@ inline void expect_usage_error(const std::string& subcommand, int ranks, const s
   EXPECT_EQ(r.out.find("SCALE:"), std::string::npos);
 }
 
+// The same for g500 started alone (no mpiexec).
+inline void expect_usage_error_alone(const std::string& subcommand, const std::string& args, const std::string& message) {
+  auto r = run_g500_alone(subcommand + " " + args);
+  EXPECT_EQ(r.status, 2) << args << "\n" << r.err;
+  EXPECT_EQ(count_lines_starting(r.err, "g500 " + subcommand + ": error:"), 1) << args << "\n" << r.err;
+  EXPECT_NE(r.err.find(message), std::string::npos) << args << "\n" << r.err;
+  EXPECT_EQ(r.out.find("SCALE:"), std::string::npos);
+}
+
 // The lines of `text` that start with `prefix`.
 inline std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
   std::istringstream in(text);
