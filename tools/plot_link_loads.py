@@ -4,8 +4,8 @@
 Reads the per-link CSV written by `g500 map ... --simulate PATTERNS --link-csv FILE`
 (columns layout,pattern,node,axis,direction,<one column per network axis>,bytes) and draws one
 heat map per (pattern, layout): every node is a cell, the network axes unfolded in two dimensions
-(the first axes across, the remaining axes down, like 001 Fig. 11), coloured by the load of the
-most loaded link leaving the node. Panels of one pattern share a colour scale, so the layouts can
+(the first axes across, the remaining axes down, as in Fig. 11 of Nakao et al. 2021), coloured by
+the load of the most loaded link leaving the node. Panels of one pattern share a colour scale, so the layouts can
 be compared at a glance; the panel title gives max and mean link load.
 
 Example:
