@@ -2,7 +2,7 @@
 # Regenerates the small result files under tests/report/fixtures with the real binary (SCALE 8..12,
 # 4 roots each): a strong series (SCALE 10 on 1, 2, 4 ranks), a weak series (SCALE 10 per rank on
 # 1, 2, 4 ranks), both traced, an ablation set at 1 rank, traced top-down-only and bottom-up-only
-# runs, and two SSSP runs.
+# runs, and two SSSP runs; and tests/report/current: one untraced 2-rank run in today's format.
 # usage: tests/report/make_fixtures.sh [build/g500]
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -28,4 +28,9 @@ run bfs-s10-np1-top-down-only 1 bfs --scale 10 --trace --alpha 1e-12
 run bfs-s10-np1-bottom-up-only 1 bfs --scale 10 --trace --alpha 1e12 --beta 1e12
 run sssp-s8-np1 1 sssp --scale 8
 run sssp-s8-np2 2 sssp --scale 8
+ls -l "$dir"
+# A run in today's format (provenance, volumes, memory estimates) for the run's own tables.
+dir=$here/tests/report/current
+rm -rf "$dir" && mkdir -p "$dir"
+run bfs-s10-np2 2 bfs --scale 10
 ls -l "$dir"

@@ -454,16 +454,16 @@ class RunsThatFormASeriesOrNot(unittest.TestCase):
             self.assertTrue(text[0].startswith("bfs strong SCALE 10: strong scaling: the same SCALE on more ranks; "
                                                "ranks 1, 2; oversubscribed"), text[0])
             self.assertIn("in no series", text[1])
-            self.assertIn("beta 2x1 2026-11-21T09:30:00Z", text[1])
-            self.assertIn("gamma 4x1 2026-11-22T08:00:00Z", text[1])
+            self.assertIn("beta, 2 ranks x 1 thread, 2026-11-21T09:30:00Z", text[1])
+            self.assertIn("gamma, 4 ranks x 1 thread, 2026-11-22T08:00:00Z", text[1])
             self.assertIn(text[1], result.stdout)
-            self.assertIn("bfs S10 2r 2x1 1t (alpha 2x1 2026-11-20T11:00:00Z): validation: 4 of 4 roots passed; "
+            self.assertIn("bfs S10 2r 2x1 1t (alpha, 2 ranks x 1 thread, 2026-11-20T11:00:00Z): validation: 4 of 4 roots passed; "
                           "oversubscribed", result.stdout)
             with open(os.path.join(out, "report.html")) as f:
                 page = f.read()
             self.assertNotIn("run.json", page)  # labelled by provenance, not by file name
             self.assertIn("<td>mpiexec -n 2 g500 bfs --scale 11 --roots 4</td>", page)
-            self.assertIn("<td>alpha 1x1 2026-11-20T10:00:00Z</td>", page)
+            self.assertIn("<td>alpha, 1 rank x 1 thread, 2026-11-20T10:00:00Z</td>", page)
             self.assertIn("<h2>Series</h2>", page)
             self.assertNotRegex(page, r"\b00[0-9] Fig|slide 00")
 
@@ -494,7 +494,7 @@ class RunsThatFormASeriesOrNot(unittest.TestCase):
             with open(os.path.join(out, "report.html")) as f:
                 page = f.read()
             summary, memory = data["summary"], data["memory"]
-            for row in ("<th>where and when</th><td>alpha 2x1 2026-11-20T11:00:00Z</td>",
+            for row in ("<th>where and when</th><td>alpha, 2 ranks x 1 thread, 2026-11-20T11:00:00Z</td>",
                         "<th>command</th><td>mpiexec -n 2 g500 bfs --scale 10 --roots 4 --json r.json</td>",
                         "<th>version and build</th><td>1.2.0 abc1234</td>",
                         "<th>compiler, MPI</th><td>GNU 12.2.0, Open MPI 4.1.4</td>",
@@ -503,8 +503,9 @@ class RunsThatFormASeriesOrNot(unittest.TestCase):
                         "<th>kernel 1 per step (slowest rank)</th><td>generate 0.0125 s, route 0.004 s, bucket 0.001 s, plan 0.002 s, "
                         "mirror 0.003 s, fill 0.006 s</td>"):
                 self.assertIn(row, page)
-            median = summary["median_TEPS"]
-            self.assertIn(f"{median / 1e6:.3f} M", page)
+            quartiles = " / ".join(f"{summary[q + '_TEPS'] / 1e6:.3g}"
+                                   for q in ("min", "firstquartile", "median", "thirdquartile", "max"))
+            self.assertIn(f"<th>TEPS min / Q1 / median / Q3 / max</th><td>{quartiles} M</td>", page)
 
 
 if __name__ == "__main__":
