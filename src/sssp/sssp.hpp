@@ -59,7 +59,7 @@ struct SsspOptions {
   // still those whose candidate stays in the bucket, but a vertex is relaxed mostly once, with a
   // distance close to its final one, instead of again at every improvement (1 = plain
   // delta-stepping). 16 measured 3-11 % faster than 8 on SCALE 20 (more phases, fewer
-  // re-relaxations; docs/performance.md, "Pull by columns, selected records, 16 sub-buckets").
+  // re-relaxations).
   int sub_buckets = 16;
   // The heavy phase of a bucket pulls (unsettled vertices look for settled neighbours along
   // their light-enough edges) instead of pushing when the estimated push work exceeds
@@ -67,7 +67,7 @@ struct SsspOptions {
   double pull_factor = 0.25;
   // Bucket fusion: a thread relaxes the vertices it improved into the current bucket at once
   // while it has fewer than this many (one-column grids only; 0 = off). 256 measured 0.95-0.98 of
-  // 1024 on 2x1 and 0.975-0.99 on 1 rank x 2 threads (docs/performance.md, the same section).
+  // 1024 on 2x1 and 0.975-0.99 on 1 rank x 2 threads.
   int fusion_limit = 256;
   // On one-row and one-column grids, read the parents from the source ids the search keeps with
   // the distances instead of searching every row afterwards (switch `parent-notes`).
