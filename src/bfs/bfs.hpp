@@ -115,6 +115,7 @@ class DistributedBfs {
   const LocalGraph& graph_;
   const ProcessGrid& grid_;
   const Distribution& dist_;
+  OffsetIdPair pair_;                 // (owned offset, local id) records of both steps
   BfsOptions options_;
   comm::AllgathervFn allgatherv_;
   int nthreads_;

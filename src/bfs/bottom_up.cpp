@@ -468,7 +468,7 @@ int64_t DistributedBfs::scan_block_words(const uint64_t* frontier, uint64_t* rot
       found_[t].counted += counts.found;
     } else {  // (offset, parent's original column-local id) for the block's owner
       auto& out = buckets[t][target];
-      auto send = [&](LocalId v, LocalId parent) { out.push_back((static_cast<uint64_t>(v) << 32) | parent); };
+      auto send = [&](LocalId v, LocalId parent) { out.push_back(pair_.pack(v, parent)); };
       examined += scan(send).examined;
     }
   }
@@ -492,10 +492,10 @@ void DistributedBfs::apply_found_pairs(int t, const uint64_t* records, int64_t c
   int64_t applied = 0;
 #pragma omp for schedule(static) nowait
   for (int64_t k = 0; k < count; ++k) {
-    const LocalId v = static_cast<LocalId>(records[k] >> 32);
+    const LocalId v = static_cast<LocalId>(pair_.offset(records[k]));
     visited_.set_atomic(v);
     next_bits_.set_atomic(v);
-    *parent_slot(v) = column_base + static_cast<int64_t>(records[k] & 0xffffffffULL);
+    *parent_slot(v) = column_base + static_cast<int64_t>(pair_.id(records[k]));
     ++applied;
   }
   found_[t].counted += applied;

@@ -52,7 +52,7 @@ void DistributedBfs::gather_row_frontier(comm::PhaseProfile& profile) {
     counts = comm::allgather_counts(static_cast<int64_t>(frontier_.size()), grid_.row_comm());
     displs = comm::packed_displacements(counts);
     gathered_.resize(displs[C - 1] + counts[C - 1]);
-    comm::allgatherv(frontier_.data(), gathered_.data(), counts, MPI_UINT32_T, grid_.row_comm(), allgatherv_,
+    comm::allgatherv(frontier_.data(), gathered_.data(), counts, local_id_datatype(), grid_.row_comm(), allgatherv_,
                      grid_.limits());
     timed.count_sent(static_cast<int64_t>(frontier_.size() * sizeof(LocalId)) * (C - 1));
   }
@@ -133,7 +133,7 @@ int64_t DistributedBfs::expand_row_pieces(int t, std::vector<std::vector<uint64_
       if (position == own_position) {  // we own y ourselves: no message needed
         if (visited_.test_and_set_atomic(offset)) discover(t, offset, x_global);
       } else {
-        mine[dest[position]].push_back((static_cast<uint64_t>(offset) << 32) | x_original);
+        mine[dest[position]].push_back(pair_.pack(offset, x_original));
       }
     };
     if (!packed.active()) {
@@ -178,9 +178,9 @@ void DistributedBfs::settle_candidates(comm::PhaseProfile& profile) {
       const int64_t count = static_cast<int64_t>(piece.count);
 #pragma omp for schedule(static) nowait
       for (int64_t k = 0; k < count; ++k) {
-        const LocalId y = static_cast<LocalId>(records[k] >> 32);
+        const LocalId y = static_cast<LocalId>(pair_.offset(records[k]));
         if (visited_.test_and_set_atomic(y))
-          discover(t, y, d.global_from_row_local(static_cast<int64_t>(records[k] & 0xffffffffULL), source_row_[piece.source]));
+          discover(t, y, d.global_from_row_local(static_cast<int64_t>(pair_.id(records[k])), source_row_[piece.source]));
       }
     }
     record_discoveries(t);

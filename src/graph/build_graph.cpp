@@ -226,9 +226,9 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
   // Of pass 1's entries, the rows of those it does not keep, to be counted (the column left out):
   // the entries beyond slab 0 and the mirrors routed only to be counted.
   const int64_t slab0_end_bucket = slabs.end_bucket(0);
-  auto not_kept = [&buckets, slab0_end_bucket, mirror](uint64_t e) {
-    constexpr uint64_t kRowPart = ~uint64_t{0} << 32;
-    if (mirror && (e & kMirrorFlag)) return e & ~kMirrorFlag & kRowPart;  // with mirrors the rows are below 2^31
+  auto not_kept = [&buckets, slab0_end_bucket, mirror](Entry e) {
+    constexpr Entry kRowPart = ~Entry{0} << kLocalIdBits;
+    if (mirror && (e & kMirrorFlag)) return e & ~kMirrorFlag & kRowPart;  // with mirrors the rows are below half their range
     return buckets.of(e) < slab0_end_bucket ? BucketedEntries::kNotPicked : e & kRowPart;
   };
   // `others`: the rows of the entries pass 1 does not keep, when it counts the rows met only.
@@ -239,7 +239,7 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
     RoutingSeconds routing;
     for_each_routed_chunk(
         source, grid.world(), router, buffer, routing,
-        [&](const uint64_t* entries, int64_t n) {
+        [&](const Entry* entries, int64_t n) {
           const double start = MPI_Wtime();
           kept->append_chunk(entries, n, other_lengths, columns);
           if (others) others->append_chunk_picked(entries, n, nullptr, nullptr, not_kept);
@@ -273,7 +273,7 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
     if (others) others->appended_all();
     row_lengths = RowLengths::of_rows_met(nrows, buckets.shift, [&](int64_t b, int64_t* counts) {
       const int64_t first = buckets.first_row(b);
-      auto add = [&](const uint64_t* entries, int64_t n) {
+      auto add = [&](const Entry* entries, int64_t n) {
         for (int64_t k = 0; k < n; ++k) ++counts[entry_row(entries[k]) - first];
       };
       if (b >= kept->first_bucket() && b < kept->first_bucket() + kept->buckets()) kept->for_each_segment(b - kept->first_bucket(), add);
@@ -314,7 +314,7 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
     const int64_t* starts = g.rows.starts();
     g.packed.place_rows(slots, [starts](int64_t r) { return starts[r + 1] - starts[r]; }, omp_get_max_threads());
     // Reserved, not touched: only the bytes written count in memory.
-    g.packed.bytes.resize(static_cast<size_t>(entries) * varint::size(static_cast<uint32_t>(std::max<int64_t>(0, ncols - 1))));
+    g.packed.bytes.resize(static_cast<size_t>(entries) * varint::size(static_cast<LocalId>(std::max<int64_t>(0, ncols - 1))));
     g.first_neighbors.assign(slots, 0);
     packed.emplace(PackedRowSink{g.rows, g.packed, g.first_neighbors, stream_end, {}});
   } else {

@@ -16,15 +16,16 @@
 //    position t of column set j belongs to a process outside grid column j (unless R or C is 1):
 //    each block first travels to the process P(t, j) that "hosts" it for the column (a transpose,
 //    graph/column_blocks.hpp), and the top-down candidates go to their owners over the world.
-// Both local indices fit in 32 bits (checked at start).
+// Both local indices fit a LocalId (graph/local_id.hpp; checked at start).
 #pragma once
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 
+#include "graph/local_id.hpp"
 #include "util/fast_divisor.hpp"
 
 namespace g500 {
-
-using LocalId = uint32_t;
 
 enum class Layout { kYoo, kRowMajor };
 
@@ -88,9 +89,32 @@ struct Distribution {
   }
   // Global id of a column-local index of grid column `j`.
   int64_t global_from_col_local(int64_t u, int j) const { return static_cast<int64_t>(j) * R * block + u; }
-  bool ids_fit_32_bits() const {
-    return row_set_size() <= (int64_t{1} << 32) && col_set_size() <= (int64_t{1} << 32);
+  // Whether both local ids fit the build's LocalId: 32 bits; with 64-bit ids 48 (kernel 1 sorts a
+  // column's key beside a row's offset in one word, graph/kernel1_fill.hpp; the Graph500 rule of at
+  // least 48 bits per vertex id), and beside an owned offset in one word (OffsetIdPair).
+  static constexpr int kMostIdBits = kWideIds ? 48 : 32;
+  int offset_bits() const { return std::bit_width(static_cast<uint64_t>(block - 1)); }
+  bool ids_fit(int most_bits = kMostIdBits) const {
+    const int bits = std::min(most_bits, kWideIds ? 64 - offset_bits() : 32);
+    return row_set_size() <= (int64_t{1} << bits) && col_set_size() <= (int64_t{1} << bits);
   }
+};
+
+// The searches' messages: a pair (an owned vertex's offset in its block, a local id) in one word,
+// the id in the low id_bits. 32 and 32 with 32-bit ids; with 64-bit ids the offset takes the bits
+// the block size needs (24 at SCALE 41 on 158,976 processes) and the id the rest
+// (Distribution::ids_fit).
+class OffsetIdPair {
+ public:
+  OffsetIdPair() = default;
+  explicit OffsetIdPair(const Distribution& d) : wide_id_bits_(64 - d.offset_bits()) {}
+  uint64_t pack(uint64_t offset, LocalId id) const { return (offset << id_bits()) | id; }
+  int64_t offset(uint64_t word) const { return static_cast<int64_t>(word >> id_bits()); }
+  LocalId id(uint64_t word) const { return static_cast<LocalId>(word & ((uint64_t{1} << id_bits()) - 1)); }
+
+ private:
+  int id_bits() const { return kWideIds ? wide_id_bits_ : 32; }  // a constant with 32-bit ids
+  int wide_id_bits_ = 32;
 };
 
 }  // namespace g500

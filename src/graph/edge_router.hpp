@@ -26,14 +26,15 @@ namespace g500 {
 constexpr int64_t kChunkEdges = int64_t{1} << 22;
 
 // Entry (v, u): v's row-local id in the high half, u's column-local id in the low half.
-inline uint64_t make_entry(LocalId v, LocalId u) { return (static_cast<uint64_t>(v) << 32) | u; }
-inline LocalId entry_row(uint64_t entry) { return static_cast<LocalId>(entry >> 32); }
-inline LocalId entry_col(uint64_t entry) { return static_cast<LocalId>(entry); }
+using Entry = IdPair;
+inline Entry make_entry(LocalId v, LocalId u) { return pack_ids(v, u); }
+inline LocalId entry_row(Entry entry) { return high_id(entry); }
+inline LocalId entry_col(Entry entry) { return low_id(entry); }
 
 // A mirror entry routed only to be counted in its row's length (Router::mirror_rows): the top bit,
-// free while row-local ids are below 2^31.
-constexpr uint64_t kMirrorFlag = uint64_t{1} << 63;
-inline LocalId entry_row_unflagged(uint64_t entry) { return static_cast<LocalId>((entry & ~kMirrorFlag) >> 32); }
+// free while row-local ids are below 2^(kLocalIdBits - 1).
+constexpr Entry kMirrorFlag = Entry{1} << (2 * kLocalIdBits - 1);
+inline LocalId entry_row_unflagged(Entry entry) { return high_id(entry & ~kMirrorFlag); }
 
 // Where a vertex's edges live: the grid row whose row set holds it, the grid column whose column
 // set holds it, and its ids inside those sets.
@@ -80,19 +81,19 @@ class Router {
 
   // Routes one entry per edge {a, b}, (v=a, u=b), whatever the ranges (the mirrors kernel 1
   // makes); the result is valid until the next call. Collective like route().
-  const uint64_t* route_directed(const gen::Edge* edges, int64_t count, int64_t& received) {
+  const Entry* route_directed(const gen::Edge* edges, int64_t count, int64_t& received) {
     directed_ = true;
-    const uint64_t* out = route(edges, count, received);
+    const Entry* out = route(edges, count, received);
     directed_ = false;
     return out;
   }
 
   // Returns the entries this process receives for the chunk, valid until the next call.
-  const uint64_t* route(const gen::Edge* edges, int64_t count, int64_t& received) {
+  const Entry* route(const gen::Edge* edges, int64_t count, int64_t& received) {
     const int nthreads = omp_get_max_threads();
     if (nranks_ == 1) return keep_all(edges, count, nthreads, received);
     // Pass A: entries and destinations per thread slice, counts per destination.
-    uint64_t* entries = entries_.get(2 * count);
+    Entry* entries = entries_.get(2 * count);
     int* dest = dest_.get(2 * count);
     std::vector<int64_t> counts(static_cast<size_t>(nthreads) * nranks_, 0);
     std::vector<int64_t> kept(nthreads + 1, 0);
@@ -100,7 +101,7 @@ class Router {
     // Pass B: scatter by destination.
     std::vector<int64_t> cursor(counts.size());
     const int64_t total = plan_send_buffer(counts, nthreads, cursor);
-    uint64_t* send = send_.get(total);
+    Entry* send = send_.get(total);
 #pragma omp parallel num_threads(nthreads)
     {
       const int t = omp_get_thread_num();
@@ -114,8 +115,8 @@ class Router {
  private:
   // One process: every entry stays here, so there is no bucketing and no copy through MPI. Its
   // grid is 1x1, where a vertex's row-local and column-local ids are the vertex id.
-  const uint64_t* keep_all(const gen::Edge* edges, int64_t count, int nthreads, int64_t& received) {
-    uint64_t* out = recv_.get(2 * count);
+  const Entry* keep_all(const gen::Edge* edges, int64_t count, int nthreads, int64_t& received) {
+    Entry* out = recv_.get(2 * count);
     std::vector<int64_t> ends(nthreads);
 #pragma omp parallel num_threads(nthreads)
     {
@@ -138,7 +139,7 @@ class Router {
     received = ends[0];
     for (int t = 1; t < nthreads; ++t) {
       const int64_t begin = 2 * (count * t / nthreads);
-      std::memmove(out + received, out + begin, (ends[t] - begin) * sizeof(uint64_t));
+      std::memmove(out + received, out + begin, (ends[t] - begin) * sizeof(Entry));
       received += ends[t] - begin;
     }
     return out;
@@ -147,7 +148,7 @@ class Router {
   // Pass A: thread t writes the entries of its slice of the edges, with their destination
   // ranks, from position 2 * (its first edge) on; counts[t * nranks + r] counts its entries for
   // rank r, kept[t + 1] is where its entries end (self-loops leave gaps).
-  void make_entries(const gen::Edge* edges, int64_t count, int nthreads, uint64_t* entries, int* dest,
+  void make_entries(const gen::Edge* edges, int64_t count, int nthreads, Entry* entries, int* dest,
                     std::vector<int64_t>& counts, std::vector<int64_t>& kept) const {
 #pragma omp parallel num_threads(nthreads)
     {
@@ -194,11 +195,11 @@ class Router {
 
   // Collective over the world: sends each rank its entries (in rounds beyond the grid's message
   // limit); returns what arrived.
-  const uint64_t* exchange(const uint64_t* send, int64_t& received) {
+  const Entry* exchange(const Entry* send, int64_t& received) {
     comm::exchange_counts(layout_, grid_.world());
     received = layout_.recv_total;
-    uint64_t* recv = recv_.get(received);
-    comm::alltoallv(send, recv, MPI_UINT64_T, layout_, grid_.world(), comm::find_alltoallv("mpi"), grid_.limits());
+    Entry* recv = recv_.get(received);
+    comm::alltoallv(send, recv, id_pair_datatype(), layout_, grid_.world(), comm::find_alltoallv("mpi"), grid_.limits());
     return recv;
   }
 
@@ -208,7 +209,7 @@ class Router {
   // Which entries of edge {a, b} (rows ra, rb) are routed, and with which flag.
   struct Sides {
     bool a, b;
-    uint64_t flag_a, flag_b;
+    Entry flag_a, flag_b;
   };
   Sides sides_of(LocalId ra, LocalId rb, int64_t a, int64_t b) const {
     if (directed_) return {true, false, 0, 0};
@@ -229,7 +230,7 @@ class Router {
   uint64_t mirror_first_ = 0, mirror_span_ = 0;
   bool flag_mirrors_ = false;
   bool directed_ = false;
-  RawBuffer<uint64_t> entries_, send_, recv_;
+  RawBuffer<Entry> entries_, send_, recv_;
   RawBuffer<int> dest_;
   comm::AlltoallvLayout layout_;
 };
@@ -257,7 +258,7 @@ void for_each_routed_chunk(const EdgeSource& source, MPI_Comm comm, Router& rout
     if (count > 0) source.read(offset, count, edges);
     const double read = MPI_Wtime();
     int64_t received = 0;
-    const uint64_t* entries = router.route(edges, count, received);
+    const Entry* entries = router.route(edges, count, received);
     const double routed = MPI_Wtime();
     body(entries, received);
     seconds.read += read - start;

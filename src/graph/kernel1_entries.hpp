@@ -35,9 +35,9 @@ class CompactEntries {
         width_(compact_entry_bytes(buckets, ncols)) {}
   int width() const { return width_; }
 
-  void put(uint64_t entry, uint8_t* out) const {
+  void put(Entry entry, uint8_t* out) const {
     const uint64_t row_offset = entry_row(entry) & ((uint64_t{1} << shift_) - 1);
-    const uint64_t packed = (row_offset << col_bits_) | static_cast<LocalId>(entry);
+    const uint64_t packed = (row_offset << col_bits_) | static_cast<uint64_t>(entry_col(entry));
     switch (width_) {  // fixed sizes: each a plain store
       case 1: std::memcpy(out, &packed, 1); break;
       case 2: std::memcpy(out, &packed, 2); break;
@@ -50,7 +50,7 @@ class CompactEntries {
     }
   }
   // Reads 8 bytes: the array is padded at its end.
-  uint64_t get(const uint8_t* in, int64_t first_row) const {
+  Entry get(const uint8_t* in, int64_t first_row) const {
     uint64_t packed;
     std::memcpy(&packed, in, sizeof packed);
     if (width_ < 8) packed &= (uint64_t{1} << (8 * width_)) - 1;
@@ -85,30 +85,30 @@ class BucketedEntries {
   // Appends the chunk's entries of this slab; with `other_lengths`, counts every other entry there
   // (indexed by row), the flagged mirrors (graph/edge_router.hpp) among them; with `columns`, marks
   // every entry's column.
-  void append_chunk(const uint64_t* in, int64_t n, int64_t* other_lengths, Bitmap* columns = nullptr) {
-    append_chunk_picked(in, n, other_lengths, columns, [](uint64_t e) { return e; });
+  void append_chunk(const Entry* in, int64_t n, int64_t* other_lengths, Bitmap* columns = nullptr) {
+    append_chunk_picked(in, n, other_lengths, columns, [](Entry e) { return e; });
   }
   // Appends pick(e) of the chunk's entries e, those in this slab's buckets (kNotPicked never is).
   template <class Pick>
-  void append_chunk_picked(const uint64_t* in, int64_t n, int64_t* other_lengths, Bitmap* columns, Pick pick) {
+  void append_chunk_picked(const Entry* in, int64_t n, int64_t* other_lengths, Bitmap* columns, Pick pick) {
     const int T = omp_get_max_threads();
     append(T, [&](int t) { return std::pair{in + n * t / T, in + n * (t + 1) / T}; }, other_lengths, columns, pick);
   }
   // Appends entries made by the threads, thread t's in parts[t] (one per thread).
-  void append_per_thread(const std::vector<LargeArray<uint64_t>>& parts) {
+  void append_per_thread(const std::vector<LargeArray<Entry>>& parts) {
     append(static_cast<int>(parts.size()), [&](int t) { return std::pair{parts[t].data(), parts[t].data() + parts[t].size()}; },
-           nullptr, nullptr, [](uint64_t e) { return e; });
+           nullptr, nullptr, [](Entry e) { return e; });
   }
-  // An entry no slab's buckets hold: its row is in the last bucket of 32-bit row ids, which no
-  // row set reaches where it is used (graph/row_lengths.hpp).
-  static constexpr uint64_t kNotPicked = ~uint64_t{0};
+  // An entry no slab's buckets hold: its row is in the last bucket of the row ids, which no row
+  // set reaches where it is used (graph/row_lengths.hpp).
+  static constexpr Entry kNotPicked = ~Entry{0};
 
   // Calls f(entries, count) with bucket b's entries (b counted from the slab's first) in chunk
   // order, a batch at a time.
   template <class F>
   void for_each_segment(int64_t b, F f) const {
     constexpr int64_t kBatch = 256;
-    uint64_t batch[kBatch];
+    Entry batch[kBatch];
     const int width = codec_.width();
     const int64_t first_row = buckets_.first_row(first_ + b);
     for (int64_t c = 0; c < chunks_; ++c) {
@@ -174,7 +174,7 @@ class BucketedEntries {
     next_.resize(static_cast<size_t>(T) * nb);       // [thread][bucket]: where its next entry goes
     // Thread t's kept entries are staged in [region[t], region[t + 1]), group g's from group_next[t][g].
     std::vector<int64_t> region(T + 1, 0), group_next(static_cast<size_t>(T) * groups);
-    uint64_t* staged = nullptr;
+    Entry* staged = nullptr;
     const size_t starts_at = segment_starts_.size() - 1;  // the previous chunk's end: this chunk's start
     segment_starts_.resize(starts_at + nb + 1);
     int64_t* starts = &segment_starts_[starts_at];
@@ -188,10 +188,10 @@ class BucketedEntries {
       // Other slabs' rows are counted at random places: prefetching a few entries ahead keeps
       // several of those misses in flight.
       constexpr int64_t kAhead = 32;
-      for (const uint64_t* in = lo; in < hi; ++in) {
+      for (const Entry* in = lo; in < hi; ++in) {
         if (other_lengths && in + kAhead < hi) __builtin_prefetch(other_lengths + entry_row_unflagged(in[kAhead]), 1);
-        // Wraps when below the slab; beyond it with kMirrorFlag (the row ids are below 2^31).
-        const uint64_t e = pick(*in);
+        // Wraps when below the slab; beyond it with kMirrorFlag (the row ids are below half their range).
+        const Entry e = pick(*in);
         const uint64_t b = static_cast<uint64_t>(buckets_.of(e)) - first;
         if (b < span)
           ++my_counts[b];
@@ -232,14 +232,14 @@ class BucketedEntries {
         for (int64_t g = 0; g < groups; ++g) my_groups[g] += region[t];
       uint8_t* out = bytes_.data();
       if (groups == 1) {
-        for (const uint64_t* in = lo; in < hi; ++in) {
-          const uint64_t e = pick(*in);
+        for (const Entry* in = lo; in < hi; ++in) {
+          const Entry e = pick(*in);
           const uint64_t b = static_cast<uint64_t>(buckets_.of(e)) - first;
           if (b < span) codec_.put(e, out + mine[b]++ * width);
         }
       } else {
-        for (const uint64_t* in = lo; in < hi; ++in) {
-          const uint64_t e = pick(*in);
+        for (const Entry* in = lo; in < hi; ++in) {
+          const Entry e = pick(*in);
           const uint64_t b = static_cast<uint64_t>(buckets_.of(e)) - first;
           if (b < span) staged[my_groups[b >> group_shift]++] = e;
         }
@@ -254,7 +254,7 @@ class BucketedEntries {
   static constexpr size_t kPadding = sizeof(uint64_t);  // get() reads 8 bytes
   // Up to 512 write streams, 32 KiB of cache lines: a core's L1 keeps them.
   static constexpr int64_t kDirectWriteBuckets = 512;
-  RawBuffer<uint64_t> staged_;  // a chunk's entries dealt to groups of buckets
+  RawBuffer<Entry> staged_;  // a chunk's entries dealt to groups of buckets
   const RowBuckets& buckets_;
   CompactEntries codec_;
   int64_t first_, count_;

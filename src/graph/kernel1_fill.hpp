@@ -90,6 +90,16 @@ struct BucketFill {
   // Radix digits of up to 13 bits: two passes sort keys of up to 26 bits (SCALE 26 on one
   // process), and a digit's 8192 counters and write positions still stay in a core's L2 cache.
   static constexpr int kMaxDigitBits = 13;
+  // A bucket's entries are sorted as items, pairs in one word: first (row offset in the bucket,
+  // column), then (key, row offset). With 32-bit ids each half is 32 bits; with 64-bit ids the row
+  // offset (below 2^16, graph/row_buckets.hpp) takes 16 bits and the column or key 48
+  // (Distribution::ids_fit).
+  static constexpr int kItemRowBits = kWideIds ? 16 : 32;
+  static constexpr int kItemColBits = 64 - kItemRowBits;
+  static constexpr uint64_t kItemRowMask = (uint64_t{1} << kItemRowBits) - 1;
+  static constexpr uint64_t kItemColMask = (uint64_t{1} << kItemColBits) - 1;
+  // (row offset, column or key) -> (key, row offset)
+  static uint64_t keyed(uint64_t item) { return ((item & kItemColMask) << kItemRowBits) | (item >> kItemColBits); }
   const RowBuckets& buckets;
   int64_t nrows;
   const RowIndex& rows;
@@ -141,29 +151,28 @@ struct BucketFill {
   // two reads, each prefetched in a pass of its own: the slot among the present columns, then the key.
   void look_up_keys(uint64_t* items, int64_t n) const {
     constexpr int64_t kAhead = 64;
-    constexpr uint64_t kLow = 0xffffffff;
     if (!columns) {
-      for (int64_t k = 0; k < n; ++k) items[k] = (items[k] << 32) | (items[k] >> 32);
+      for (int64_t k = 0; k < n; ++k) items[k] = keyed(items[k]);
       return;
     }
     if (columns->is_whole()) {
       const LocalId* keys = columns->whole_table();
       for (int64_t k = 0; k < n; ++k) {
-        if (k + kAhead < n) __builtin_prefetch(keys + static_cast<LocalId>(items[k + kAhead]));
+        if (k + kAhead < n) __builtin_prefetch(keys + (items[k + kAhead] & kItemColMask));
         const uint64_t e = items[k];
-        items[k] = (static_cast<uint64_t>(keys[static_cast<LocalId>(e)]) << 32) | (e >> 32);
+        items[k] = keyed((e & ~kItemColMask) | keys[e & kItemColMask]);
       }
       return;
     }
     for (int64_t k = 0; k < n; ++k) {
-      if (k + kAhead < n) __builtin_prefetch(columns->index_entry(static_cast<LocalId>(items[k + kAhead])));
-      items[k] = (items[k] & ~kLow) | static_cast<uint64_t>(columns->slot(static_cast<LocalId>(items[k])));
+      if (k + kAhead < n) __builtin_prefetch(columns->index_entry(static_cast<LocalId>(items[k + kAhead] & kItemColMask)));
+      items[k] = (items[k] & ~kItemColMask) | static_cast<uint64_t>(columns->slot(static_cast<LocalId>(items[k] & kItemColMask)));
     }
     const LocalId* keys = columns->values();
     for (int64_t k = 0; k < n; ++k) {
-      if (k + kAhead < n) __builtin_prefetch(keys + (items[k + kAhead] & kLow));
+      if (k + kAhead < n) __builtin_prefetch(keys + (items[k + kAhead] & kItemColMask));
       const uint64_t e = items[k];
-      items[k] = (static_cast<uint64_t>(keys[e & kLow]) << 32) | (e >> 32);
+      items[k] = keyed((e & ~kItemColMask) | keys[e & kItemColMask]);
     }
   }
 
@@ -184,9 +193,9 @@ struct BucketFill {
         const LocalId x = static_cast<LocalId>(first + r);
         cursor[r] = !row_new ? rows.begin(x) : row_new->contains(x) ? rows.begin((*row_new)[x]) : 0;
       }
-      kept.for_each_segment(local, [&](const uint64_t* entries, int64_t n) {
+      kept.for_each_segment(local, [&](const Entry* entries, int64_t n) {
         for (int64_t k = 0; k < n; ++k) {
-          const LocalId u = static_cast<LocalId>(entries[k]);
+          const LocalId u = entry_col(entries[k]);
           plain_neighbors[cursor[entry_row(entries[k]) - first]++] = columns ? (*columns)[u] : u;
         }
       });
@@ -197,8 +206,9 @@ struct BucketFill {
     uint64_t* spare = sc.spare.get(n);
     int64_t filled = 0;
     auto gather = [&](const BucketedEntries& from) {  // (row offset, column)
-      from.for_each_segment(local, [&](const uint64_t* entries, int64_t count) {
-        for (int64_t k = 0; k < count; ++k) items[filled + k] = entries[k] - (static_cast<uint64_t>(first) << 32);
+      from.for_each_segment(local, [&](const Entry* entries, int64_t count) {
+        for (int64_t k = 0; k < count; ++k)
+          items[filled + k] = (static_cast<uint64_t>(entry_row(entries[k]) - first) << kItemColBits) | entry_col(entries[k]);
         filled += count;
       });
     };
@@ -208,7 +218,7 @@ struct BucketFill {
     if (mirrors && mirrors->keyed()) {  // (row offset, key) -> (key, row offset)
       const int64_t begin = filled;
       gather(mirrors->entries);
-      for (int64_t k = begin; k < n; ++k) items[k] = (items[k] << 32) | (items[k] >> 32);
+      for (int64_t k = begin; k < n; ++k) items[k] = keyed(items[k]);
     }
     look_up_keys(items, to_look_up);
     // One read of the items counts the digits of every radix pass and the rows' lengths: the
@@ -221,18 +231,18 @@ struct BucketFill {
     if (passes == 2) {  // keys of up to 26 bits: SCALE 26 on one process and below
       int64_t* count1 = count0 + digits;
       for (int64_t k = 0; k < n; ++k) {
-        ++count0[(items[k] >> 32) & mask];
-        ++count1[(items[k] >> (32 + digit_bits)) & mask];
-        ++cursor[static_cast<uint32_t>(items[k])];
+        ++count0[(items[k] >> kItemRowBits) & mask];
+        ++count1[(items[k] >> (kItemRowBits + digit_bits)) & mask];
+        ++cursor[items[k] & kItemRowMask];
       }
     } else {
       for (int64_t k = 0; k < n; ++k) {
-        for (int p = 0; p < passes; ++p) ++count0[p * digits + ((items[k] >> (32 + p * digit_bits)) & mask)];
-        ++cursor[static_cast<uint32_t>(items[k])];
+        for (int p = 0; p < passes; ++p) ++count0[p * digits + ((items[k] >> (kItemRowBits + p * digit_bits)) & mask)];
+        ++cursor[items[k] & kItemRowMask];
       }
     }
     for (int p = 0; p < passes; ++p) {
-      const int low = 32 + p * digit_bits;
+      const int low = kItemRowBits + p * digit_bits;
       int64_t* count = count0 + p * digits;
       int64_t total = 0;
       for (int64_t d = 0; d < digits; ++d) {
@@ -251,7 +261,7 @@ struct BucketFill {
       total += here;
     }
     LocalId* keys = sc.row_keys.get(n);
-    for (int64_t k = 0; k < n; ++k) keys[cursor[static_cast<uint32_t>(items[k])]++] = static_cast<LocalId>(items[k] >> 32);
+    for (int64_t k = 0; k < n; ++k) keys[cursor[items[k] & kItemRowMask]++] = static_cast<LocalId>(items[k] >> kItemRowBits);
     int64_t begin = 0;  // after dealing, cursor[r] is row r's end
     for (int64_t r = 0; r < nrows_here; ++r) {
       if (cursor[r] > begin) {

@@ -90,7 +90,7 @@ class SlabMirrors {
     for (int64_t r = 0; r < rounds; ++r) {
       const int64_t first = std::min(n, r * kChunkEdges), count = std::min(n - first, kChunkEdges);
       int64_t received = 0;
-      const uint64_t* routed = router_.route_directed(edges + first, count, received);
+      const Entry* routed = router_.route_directed(edges + first, count, received);
       entries.append_chunk(routed, received, nullptr);
     }
   }
@@ -105,7 +105,7 @@ class SlabMirrors {
 #pragma omp parallel for schedule(dynamic, 1)
     for (int64_t b = lo; b < hi; ++b) {
       LargeArray<T>& mine = made[omp_get_thread_num()];
-      kept.for_each_segment(b, [&](const uint64_t* in, int64_t n) {
+      kept.for_each_segment(b, [&](const Entry* in, int64_t n) {
         // Room for the whole batch (not zeroed), written through a pointer: push_back would
         // reload the array's end after every store.
         const size_t at = mine.size();
@@ -144,7 +144,7 @@ class SlabMirrors {
   bool one_process_;     // row-local and column-local ids are the vertex ids
   const LocalId* keys_;  // one process: original column-local id -> sort key (null: the id)
   uint64_t slab_first_, slab_span_;
-  std::vector<LargeArray<uint64_t>> made_entries_;
+  std::vector<LargeArray<Entry>> made_entries_;
   std::vector<LargeArray<gen::Edge>> made_edges_;
   RawBuffer<gen::Edge> edges_;
 };

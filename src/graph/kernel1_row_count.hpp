@@ -19,7 +19,7 @@ namespace g500::kernel1 {
 void count_rows(const BucketedEntries& kept, int64_t* lengths) {
 #pragma omp parallel for schedule(dynamic, 8)
   for (int64_t b = 0; b < kept.buckets(); ++b)
-    kept.for_each_segment(b, [&](const uint64_t* entries, int64_t n) {
+    kept.for_each_segment(b, [&](const Entry* entries, int64_t n) {
       for (int64_t k = 0; k < n; ++k) ++lengths[entry_row(entries[k])];
     });
 }
@@ -60,8 +60,8 @@ class RowAndMirrorCount {
     block_first.push_back(kept.buckets());
     // Every chunk of a block is full but the last one per thread and range.
     const int64_t pool_chunks = mirror_count_chunks(largest, threads);
-    RawBuffer<uint32_t> pool_memory;  // line-aligned
-    uint32_t* pool = pool_memory.get(static_cast<size_t>(pool_chunks * kChunk));
+    RawBuffer<LocalId> pool_memory;  // line-aligned
+    LocalId* pool = pool_memory.get(static_cast<size_t>(pool_chunks * kChunk));
     std::vector<uint32_t> chunk_fill(static_cast<size_t>(pool_chunks));
     std::vector<std::vector<int64_t>> lists(static_cast<size_t>(threads * ranges_));  // [thread][range]: its chunks
     for (size_t block = 0; block + 1 < block_first.size(); ++block) {
@@ -72,20 +72,20 @@ class RowAndMirrorCount {
         const int t = omp_get_thread_num();
         std::vector<int64_t>* my_lists = &lists[static_cast<size_t>(t * ranges_)];
         std::vector<int64_t> open(ranges_);  // per range: the chunk being filled
-        LineScatter<uint32_t> dealt(pool, ranges_);
+        LineScatter<LocalId> dealt(pool, ranges_);
         for (int64_t r = 0; r < ranges_; ++r) {
           open[r] = next_chunk.fetch_add(1, std::memory_order_relaxed);
           dealt.start(r, open[r] * kChunk);
         }
 #pragma omp for schedule(dynamic, 8)
         for (int64_t b = block_first[block]; b < block_first[block + 1]; ++b)
-          kept.for_each_segment(b, [&](const uint64_t* entries, int64_t n) {
+          kept.for_each_segment(b, [&](const Entry* entries, int64_t n) {
             for (int64_t k = 0; k < n; ++k) {
               ++lengths[entry_row(entries[k])];
               const uint64_t u = static_cast<uint64_t>(entry_col(entries[k])) - first_;
               if (u >= span_) continue;
               const int64_t r = static_cast<int64_t>(u >> shift_);
-              dealt.put(r, static_cast<uint32_t>(u));
+              dealt.put(r, static_cast<LocalId>(u));
               if (dealt.position(r) < (open[r] + 1) * kChunk) continue;
               chunk_fill[static_cast<size_t>(open[r])] = kChunk;
               my_lists[r].push_back(open[r]);
@@ -104,7 +104,7 @@ class RowAndMirrorCount {
           int64_t* counts = lengths + first_;
           for (int s = 0; s < threads; ++s)
             for (const int64_t chunk : lists[static_cast<size_t>(s * ranges_ + r)]) {
-              const uint32_t* in = pool + chunk * kChunk;
+              const LocalId* in = pool + chunk * kChunk;
               for (uint32_t k = 0; k < chunk_fill[static_cast<size_t>(chunk)]; ++k) ++counts[in[k]];
             }
         }

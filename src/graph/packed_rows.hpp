@@ -49,9 +49,9 @@ namespace varint {
 constexpr int kPayloadBits = 7;
 constexpr uint32_t kPayloadMask = (1U << kPayloadBits) - 1;
 constexpr uint32_t kContinues = 1U << kPayloadBits;  // set on every byte of a value but its last
-constexpr int kMaxBytes = 5;                          // a 32-bit value
+constexpr int kMaxBytes = (kLocalIdBits + kPayloadBits - 1) / kPayloadBits;  // a LocalId
 
-inline int size(uint32_t value) {
+inline int size(LocalId value) {
   int n = 1;
   while (value >= kContinues) {
     value >>= kPayloadBits;
@@ -60,7 +60,7 @@ inline int size(uint32_t value) {
   return n;
 }
 
-inline uint8_t* put(uint8_t* out, uint32_t value) {
+inline uint8_t* put(uint8_t* out, LocalId value) {
   while (value >= kContinues) {
     *out++ = static_cast<uint8_t>(value | kContinues);
     value >>= kPayloadBits;
@@ -69,8 +69,8 @@ inline uint8_t* put(uint8_t* out, uint32_t value) {
   return out;
 }
 
-inline const uint8_t* get(const uint8_t* in, uint32_t& value) {
-  uint32_t byte = *in++;
+inline const uint8_t* get(const uint8_t* in, LocalId& value) {
+  LocalId byte = *in++;
   value = byte;
   if (byte < kContinues) return in;  // most gaps of a sorted row: one byte
   value &= kPayloadMask;
@@ -86,7 +86,7 @@ inline const uint8_t* get(const uint8_t* in, uint32_t& value) {
 // sorted neighbours nearly always do): the word's values that end in it are counted by their last
 // bytes and summed as two byte sums, the second bytes' weighted by 2^7. An 8-byte load never reads
 // past the values while at least eight are left, since each of them takes at least one byte.
-inline const uint8_t* skip(const uint8_t* in, int64_t count, uint32_t& sum) {
+inline const uint8_t* skip(const uint8_t* in, int64_t count, LocalId& sum) {
   constexpr int64_t kWordBytes = sizeof(uint64_t);
   constexpr int kByteBits = 8;
   constexpr uint64_t kContinueBits = 0x8080808080808080ULL;
@@ -122,7 +122,7 @@ inline const uint8_t* skip(const uint8_t* in, int64_t count, uint32_t& sum) {
         continue;
       }
     }
-    uint32_t value;
+    LocalId value;
     in = get(in, value);
     sum += value;
     --count;
@@ -161,9 +161,9 @@ struct PackedRows {
   // A cursor over one row's gaps: next() gives the following neighbour's column id.
   class Reader {
    public:
-    Reader(const ColumnKeys& keys, const uint8_t* in, uint32_t key) : keys_(&keys), in_(in), key_(key) {}
+    Reader(const ColumnKeys& keys, const uint8_t* in, LocalId key) : keys_(&keys), in_(in), key_(key) {}
     LocalId next() {
-      uint32_t gap;
+      LocalId gap;
       in_ = varint::get(in_, gap);
       key_ += gap;
       return keys_->column(key_);
@@ -171,12 +171,12 @@ struct PackedRows {
     // Passes over `count` neighbours without looking them up.
     void skip(int64_t count) { in_ = varint::skip(in_, count, key_); }
     const uint8_t* position() const { return in_; }
-    uint32_t key() const { return key_; }
+    LocalId key() const { return key_; }
 
    private:
     const ColumnKeys* keys_;
     const uint8_t* in_;
-    uint32_t key_;
+    LocalId key_;
   };
   // Where row slot r's neighbours after the first are, from the directory: in short_ids for a
   // short row, in long_offset (the place of its gaps) for a packed one.
@@ -252,7 +252,7 @@ struct PackedRows {
   // `key`, until f returns true; returns how many came before that one (count if none did). The
   // kind of keys is tested once, not per neighbour.
   template <class F>
-  int64_t visit(const uint8_t* in, uint32_t key, int64_t count, F f) const {
+  int64_t visit(const uint8_t* in, LocalId key, int64_t count, F f) const {
     switch (keys.kind()) {
       case ColumnKeys::Kind::kIds: return visit_keys(in, key, count, f, [](LocalId k) { return k; });
       case ColumnKeys::Kind::kInterleaved:
@@ -298,8 +298,8 @@ struct PackedRows {
   }
 
   template <class F, class ColumnOf>
-  static int64_t visit_keys(const uint8_t* in, uint32_t key, int64_t count, F& f, ColumnOf column_of) {
-    uint32_t gap;
+  static int64_t visit_keys(const uint8_t* in, LocalId key, int64_t count, F& f, ColumnOf column_of) {
+    LocalId gap;
     for (int64_t i = 0; i < count; ++i) {
       in = varint::get(in, gap);
       key += gap;
@@ -321,9 +321,9 @@ struct PackedRows {
 // it wrote (nothing for a row of one entry). At most (n - 1) * varint::kMaxBytes bytes.
 template <class T, class KeyOf>
 uint8_t* pack_row_gaps(const T* at, int64_t n, KeyOf key_of, uint8_t* out) {
-  uint32_t previous = n > 0 ? key_of(at[0]) : 0;
+  LocalId previous = n > 0 ? key_of(at[0]) : 0;
   for (int64_t i = 1; i < n; ++i) {
-    const uint32_t key = key_of(at[i]);
+    const LocalId key = key_of(at[i]);
     out = varint::put(out, key - previous);
     previous = key;
   }
@@ -333,9 +333,9 @@ uint8_t* pack_row_gaps(const T* at, int64_t n, KeyOf key_of, uint8_t* out) {
 template <class T, class KeyOf>
 int64_t packed_row_bytes(const T* at, int64_t n, KeyOf key_of) {
   int64_t total = 0;
-  uint32_t previous = n > 0 ? key_of(at[0]) : 0;
+  LocalId previous = n > 0 ? key_of(at[0]) : 0;
   for (int64_t i = 1; i < n; ++i) {
-    const uint32_t key = key_of(at[i]);
+    const LocalId key = key_of(at[i]);
     total += varint::size(key - previous);
     previous = key;
   }

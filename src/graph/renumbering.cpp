@@ -75,7 +75,7 @@ IdTable gather_set_map(const IdTable& owned, const void* block_table, int64_t bl
   if (positions == 1 && block_table == owned.data()) return owned;
   LargeArray<LocalId> set_map;
   set_map.resize(static_cast<size_t>(block) * positions);
-  comm::allgather(block_table, set_map.data(), block, MPI_UINT32_T, comm, limits);
+  comm::allgather(block_table, set_map.data(), block, local_id_datatype(), comm, limits);
 #pragma omp parallel for schedule(static)
   for (int64_t x = 0; x < block * positions; ++x) set_map[x] += static_cast<LocalId>(x / block * block);
   return IdTable(std::move(set_map));
@@ -109,7 +109,7 @@ void gather_set_maps(Renumbering& r, const Distribution& d, const ProcessGrid& g
   r.row_original = gather_set_map(r.owned_original, r.owned_original.data(), d.block, d.C, grid.row_comm(), limits);
   std::vector<LocalId> hosted(d.block);
   auto hosted_table = [&](const IdTable& owned) {
-    return hosted_column_block(owned.data(), hosted.data(), d.block, MPI_UINT32_T, d, grid);
+    return hosted_column_block(owned.data(), hosted.data(), d.block, local_id_datatype(), d, grid);
   };
   forward.col_new = gather_set_map(r.owned_new, hosted_table(r.owned_new), d.block, d.R, grid.col_comm(), limits);
   r.col_original =

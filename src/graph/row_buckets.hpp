@@ -7,6 +7,8 @@
 #include <bit>
 #include <cstdint>
 
+#include "graph/local_id.hpp"
+
 namespace g500 {
 
 struct RowBuckets {
@@ -21,8 +23,9 @@ struct RowBuckets {
     count = (nrows + (int64_t{1} << shift) - 1) >> shift;
   }
   int64_t first_row(int64_t b) const { return b << shift; }
-  // The bucket of an entry (row << 32 | column).
-  int64_t of(uint64_t entry) const { return static_cast<int64_t>(entry >> (32 + shift)); }
+  // The bucket of an entry (its row in the high id, graph/edge_router.hpp; a flagged mirror's
+  // bucket lies beyond every row's).
+  int64_t of(IdPair entry) const { return static_cast<int64_t>(high_id(entry) >> shift); }
 };
 
 // Kernel 1 makes the mirrors of a slab's edges kept once (graph/build_graph.cpp) in groups of

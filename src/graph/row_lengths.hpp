@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -36,11 +37,11 @@ enum class RowCounting { kAuto, kWhole, kRowsMet };
 // The rule, kernel 1's and its memory plan's (graph/memory_plan.hpp, lengths_of_rows_met): the
 // rows met only when the rows pass 1 stores (`stored_bytes` each, at most one per entry), their
 // index and a count per row met (`rows_met` expected, at most one per entry) take less than a word
-// per row, and the counts fit 32 bits. The last bucket of 32-bit row ids stays free: kernel 1
+// per row, and the counts fit 32 bits. The last bucket of the row ids stays free: kernel 1
 // marks an entry it does not store with a row there.
 inline bool count_rows_met_only(RowCounting choice, double rows, double entries, double rows_met, int stored_bytes,
                                 int grid_cols) {
-  constexpr double kMostRows = static_cast<double>((int64_t{1} << 32) - (int64_t{1} << 16));  // buckets of up to 2^16 rows
+  const double kMostRows = std::ldexp(1.0, kLocalIdBits) - std::ldexp(1.0, 16);  // buckets of up to 2^16 rows
   if (grid_cols == 1 || choice == RowCounting::kWhole || rows >= kMostRows) return false;
   if (choice == RowCounting::kRowsMet) return true;
   constexpr double kIndexBytesPerRow = 2.0 / 8, kCountBytes = sizeof(uint32_t), kWordBytes = sizeof(int64_t);

@@ -20,12 +20,12 @@ void for_each_block_table(const LocalId* owned, VertexSet set, const Distributio
   // column j the blocks hosted by P(0..R-1, j) by grid row: the communicators' rank orders. With
   // the row-major layout a hosted block first comes from its owner (a transpose).
   LargeArray<LocalId> hosted(static_cast<size_t>(set == VertexSet::kColumns ? d.block : 0)), buffer(static_cast<size_t>(d.block));
-  const void* mine = set == VertexSet::kColumns ? hosted_column_block(owned, hosted.data(), d.block, MPI_UINT32_T, d, grid) : owned;
+  const void* mine = set == VertexSet::kColumns ? hosted_column_block(owned, hosted.data(), d.block, local_id_datatype(), d, grid) : owned;
   const int positions = set == VertexSet::kColumns ? d.R : d.C, here = set == VertexSet::kColumns ? d.row : d.col;
   const MPI_Comm comm = set == VertexSet::kColumns ? grid.col_comm() : grid.row_comm();
   for (int position = 0; position < positions; ++position) {
     if (position == here) std::copy_n(static_cast<const LocalId*>(mine), d.block, buffer.data());
-    comm::bcast(buffer.data(), d.block, MPI_UINT32_T, position, comm, grid.limits());
+    comm::bcast(buffer.data(), d.block, local_id_datatype(), position, comm, grid.limits());
     f(position, buffer.data());
   }
 }

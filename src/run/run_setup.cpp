@@ -71,20 +71,25 @@ double this_node_bytes_per_rank(MPI_Comm comm) {
   return static_cast<double>(physical_memory_bytes()) / ranks_on_this_node(comm);
 }
 
-std::string local_id_overflow(const std::string& what, const Distribution& probe) {
-  if (probe.ids_fit_32_bits()) return "";
-  return what + " on a " + std::to_string(probe.R) + "x" + std::to_string(probe.C) +
-         " grid needs more than 2^32 vertices per grid row or column; use more ranks";
+std::string local_id_overflow(const std::string& what, const Distribution& probe, int kernel_id_bits) {
+  const std::string grid = what + " on a " + std::to_string(probe.R) + "x" + std::to_string(probe.C) + " grid";
+  if (kernel_id_bits > 0 && !probe.ids_fit(kernel_id_bits))
+    return grid + " needs more than 2^" + std::to_string(kernel_id_bits) +
+           " vertices per grid row or column, beyond this kernel's ids; use more ranks";
+  if (probe.ids_fit()) return "";
+  if (kWideIds) return grid + " needs more than 2^48 vertices per grid row or column; use more ranks";
+  return grid + " needs more than 2^32 vertices per grid row or column; use more ranks, or g500 built with " +
+         kWideIdsOption;
 }
 
 void check_run_fits(const std::string& what, double bytes_per_rank, bool from_file, bool force,
-                    const Distribution& probe, MPI_Comm world) {
+                    const Distribution& probe, MPI_Comm world, int kernel_id_bits) {
   const double need = bytes_per_rank * ranks_on_this_node(world);
   // What the node has free now (with what the ranks already hold), not its total: memory that
   // other programs use is not the run's.
   const double have = node_memory_for_run_bytes(world);
   agree_or_throw(force ? "" : memory_shortfall(what, need, have, "this node", from_file, true), world);
-  if (const std::string overflow = local_id_overflow(what, probe); !overflow.empty()) throw UsageError(overflow);
+  if (const std::string overflow = local_id_overflow(what, probe, kernel_id_bits); !overflow.empty()) throw UsageError(overflow);
 }
 
 void check_declared_graph_fits(const RunConfig& config, int64_t nvertices, const std::string& what, bool force,
@@ -98,7 +103,7 @@ void check_declared_graph_fits(const RunConfig& config, int64_t nvertices, const
   const int row = choice.placement.empty() ? rank / choice.shape.cols : choice.placement[rank].first;
   const int col = choice.placement.empty() ? rank % choice.shape.cols : choice.placement[rank].second;
   const Distribution probe(nvertices, choice.shape.rows, choice.shape.cols, row, col);
-  check_run_fits(what, bytes_per_rank(probe), true, force, probe, world);
+  check_run_fits(what, bytes_per_rank(probe), true, force, probe, world, config.kernel_id_bits);
 }
 
 std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, bool force,
@@ -122,7 +127,7 @@ std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, bool force,
   const Distribution probe(config.nvertices(), choice.shape.rows, choice.shape.cols, grid->row(), grid->col());
   const double estimate = bytes_per_rank(probe);
   MPI_Allreduce(&estimate, &summary.estimated_bytes_max_rank, 1, MPI_DOUBLE, MPI_MAX, world);
-  check_run_fits(what, estimate, config.input != nullptr, force, probe, world);
+  check_run_fits(what, estimate, config.input != nullptr, force, probe, world, config.kernel_id_bits);
   return grid;
 }
 

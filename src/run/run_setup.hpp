@@ -40,6 +40,9 @@ struct RunConfig {
   MessageLimits messages;             // the largest message of one MPI call (--max-message-bytes)
   EnergyLoopOptions energy_loop;      // --energy-loop, --power-command (run/energy_loop.hpp)
   Invocation invocation;              // the command, date and hosts of the run (util/provenance.hpp)
+  // The kernel's own limit on its local ids, in bits (0: the build's; the SSSP keeps 32-bit ids in
+  // its state words whatever the build).
+  int kernel_id_bits = 0;
 
   int64_t nvertices() const { return input ? input->nvertices : spec.nvertices(); }
   int64_t nedges() const { return input ? input->global_edges : spec.nedges(); }
@@ -111,13 +114,14 @@ std::string memory_shortfall(const std::string& what, double need, double have, 
 inline constexpr double kRuntimeBytesPerRank = 16.0 * 1024 * 1024;
 // Collective: this node's physical memory over the ranks on it (the node memory of a run's plan).
 double this_node_bytes_per_rank(MPI_Comm comm);
-// The refusal when a rank of `probe`'s grid would need more than 32-bit local ids, else "".
-std::string local_id_overflow(const std::string& what, const Distribution& probe);
+// The refusal when a rank of `probe`'s grid would need local ids wider than the build's (or than
+// the kernel's own `kernel_id_bits`, 0: none), else "".
+std::string local_id_overflow(const std::string& what, const Distribution& probe, int kernel_id_bits = 0);
 
 // Collective: throws UsageError (the same on every rank) when `what` needs more memory than the
-// node has (unless force) or more than 32-bit local ids (probe: this run's distribution).
+// node has (unless force) or wider local ids than it can have (probe: this run's distribution).
 void check_run_fits(const std::string& what, double bytes_per_rank, bool from_file, bool force,
-                    const Distribution& probe, MPI_Comm world);
+                    const Distribution& probe, MPI_Comm world, int kernel_id_bits = 0);
 
 // Collective: check_run_fits for a graph of `nvertices` on the grid start_run will build, before
 // it exists: for the sizes a file's header declares, so that a graph that cannot run is refused

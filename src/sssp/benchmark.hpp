@@ -21,6 +21,9 @@
 namespace g500 {
 
 struct SsspConfig : RunConfig {
+  // The search's state words keep a 32-bit source id beside the distance (sssp/state_words.hpp).
+  SsspConfig() { kernel_id_bits = kSourceIdBits; }
+  static constexpr int kSourceIdBits = 32;
   int compare_dijkstra = 0;  // roots also solved by a serial Dijkstra on rank 0 (0 = none)
   SsspOptions sssp;
   WeightedGraphOptions graph;  // kernel 1: `--disable reorder` turns off the degree-order renumbering

@@ -139,7 +139,7 @@ struct SsspRun {
 
 class DistributedSssp {
  public:
-  static constexpr LocalId kUnknownSource = ~LocalId{0};  // a distance's source when not known
+  static constexpr LocalId kUnknownSource = ~uint32_t{0};  // a distance's source when not known (32 bits: state_words.hpp)
   DistributedSssp(const WeightedLocalGraph& graph, const ProcessGrid& grid, const SsspOptions& options);
   // Resets the distances to unreached and the parents to -1 for the next run(), as the
   // reference's clean_shortest and clean_pred do before its SSSP timer. A run() without it does

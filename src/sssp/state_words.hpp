@@ -23,17 +23,18 @@ inline float float_of(uint32_t b) { return std::bit_cast<float>(b); }
 inline constexpr float kInfinity = std::numeric_limits<float>::infinity();
 // A vertex's search state: its tentative distance's bits above the id of the vertex whose candidate
 // set it. One atomic minimum lowers both, so the final word names the source of the final
-// distance, without a race between threads.
-inline uint64_t state_of(float d, LocalId from) { return (uint64_t{bits_of(d)} << 32) | from; }
+// distance, without a race between threads. The id takes 32 bits in every build (the search
+// refuses grids whose ids need more: SsspConfig::kSourceIdBits).
+inline uint64_t state_of(float d, LocalId from) { return (uint64_t{bits_of(d)} << 32) | static_cast<uint32_t>(from); }
 inline float distance_of(uint64_t state) { return float_of(static_cast<uint32_t>(state >> 32)); }
-inline LocalId source_of(uint64_t state) { return static_cast<LocalId>(state); }
+inline LocalId source_of(uint64_t state) { return static_cast<uint32_t>(state); }
 // A gathered record: a row-local or column-local id above a distance's bits.
 inline uint64_t record_of(uint64_t id, float d) { return (id << 32) | bits_of(d); }
 inline int64_t record_id(uint64_t record) { return static_cast<int64_t>(record >> 32); }
 inline float record_distance(uint64_t record) { return float_of(static_cast<uint32_t>(record)); }
 // The first word of a candidate sent to its owner: the target's owned offset, and above it the
 // source's id; the second word is the distance's bits.
-inline uint64_t candidate_word(LocalId offset, LocalId from) { return (uint64_t{from} << 32) | offset; }
+inline uint64_t candidate_word(LocalId offset, LocalId from) { return (static_cast<uint64_t>(from) << 32) | offset; }
 inline LocalId candidate_offset(uint64_t word) { return static_cast<LocalId>(word); }
 inline LocalId candidate_source(uint64_t word) { return static_cast<LocalId>(word >> 32); }
 // The candidate an edge of weight w gives a vertex at distance d: a float sum, as the reference's.

@@ -48,7 +48,7 @@ class WordIndex {
   std::vector<int64_t> base_;  // per block
 };
 
-// Entries (v << 32 | u) that may be v's tree edge on one process, found by one thread in its
+// Entries (v, u) (graph/local_id.hpp's pairs) that may be v's tree edge on one process, found by one thread in its
 // share of a chunk; the thread then reads their parents in order, prefetching ahead, and marks
 // the vertices whose parent is u: a random read of the parent at every candidate would wait for
 // memory each time (measured at SCALE 22: that wait cost as much as the rest of the check).
@@ -56,14 +56,14 @@ class WordIndex {
 class Candidates {
  public:
   Candidates() : per_thread_(omp_get_max_threads()) {}
-  std::vector<uint64_t>& mine() { return per_thread_[omp_get_thread_num()]; }
+  std::vector<IdPair>& mine() { return per_thread_[omp_get_thread_num()]; }
   // Each thread on its own list, in the parallel region that filled it.
-  static void resolve(std::vector<uint64_t>& list, const int64_t* parent, uint64_t* seen) {
+  static void resolve(std::vector<IdPair>& list, const int64_t* parent, uint64_t* seen) {
     constexpr int64_t kAhead = 16;
     const int64_t n = static_cast<int64_t>(list.size());
     for (int64_t i = 0; i < n; ++i) {
-      if (i + kAhead < n) __builtin_prefetch(parent + (list[i + kAhead] >> 32));
-      const uint64_t v = list[i] >> 32, u = list[i] & 0xffffffffU;
+      if (i + kAhead < n) __builtin_prefetch(parent + high_id(list[i + kAhead]));
+      const uint64_t v = high_id(list[i]), u = low_id(list[i]);
       if (parent[v] == static_cast<int64_t>(u))
         AtomicRef<uint64_t>(seen[v / kBitsPerWord]).fetch_or(uint64_t{1} << (v % kBitsPerWord),
                                                                    std::memory_order_relaxed);
@@ -72,7 +72,7 @@ class Candidates {
   }
 
  private:
-  std::vector<std::vector<uint64_t>> per_thread_;
+  std::vector<std::vector<IdPair>> per_thread_;
 };
 
 // The check of one chunk of edges. Candidates (a's tree edge may be b) are kept per thread: on
@@ -98,11 +98,11 @@ struct PairCheck {
     int64_t reached = 0;
 #pragma omp parallel reduction(+ : reached)
     {
-      std::vector<uint64_t>& mine = candidates.mine();
+      std::vector<IdPair>& mine = candidates.mine();
       std::vector<std::vector<uint64_t>>* out = one_process ? nullptr : &buckets[omp_get_thread_num()];
       auto keep = [&](int64_t v, int64_t u) {
         if (one_process) {
-          mine.push_back(static_cast<uint64_t>(v) << 32 | static_cast<uint64_t>(u));
+          mine.push_back(pack_ids(static_cast<LocalId>(v), static_cast<LocalId>(u)));
           return;
         }
         std::vector<uint64_t>& to = (*out)[index.owner(v)];

@@ -14,14 +14,13 @@
 namespace g500 {
 namespace {
 
-constexpr uint32_t kMaxGap = 0xffffffffU;
+constexpr LocalId kMaxGap = ~LocalId{0};
 
-int expected_width(uint32_t gap) {
-  if (gap < (1U << 7)) return 1;
-  if (gap < (1U << 14)) return 2;
-  if (gap < (1U << 21)) return 3;
-  if (gap < (1U << 28)) return 4;
-  return 5;
+// 7 bits per byte.
+int expected_width(LocalId gap) {
+  int width = 1;
+  for (LocalId rest = gap >> 7; rest != 0; rest >>= 7) ++width;
+  return width;
 }
 
 // Packs rows given as ascending keys (the keys are the column ids): short rows to short_ids, the
@@ -54,7 +53,7 @@ PackedRows pack(const std::vector<std::vector<LocalId>>& rows) {
 }
 
 // A row of `gap` after key 0, as long as the shortest packed row: the other gaps are 0.
-std::vector<LocalId> packed_row_of_gap(uint32_t gap) {
+std::vector<LocalId> packed_row_of_gap(LocalId gap) {
   std::vector<LocalId> row(PackedRows::kMaxShortRow + 1, gap);
   row[0] = 0;
   return row;
@@ -67,19 +66,24 @@ std::vector<LocalId> decode(const PackedRows& packed, size_t r, const std::vecto
 }
 
 TEST(Varint, EveryWidthRoundTrips) {
-  const std::vector<uint32_t> gaps{0,           1,           127,         128,         (1U << 14) - 1, 1U << 14,
-                                   (1U << 21) - 1, 1U << 21, (1U << 28) - 1, 1U << 28, kMaxGap};
-  for (uint32_t gap : gaps) {
+  std::vector<LocalId> gaps{0,           1,           127,         128,         (1U << 14) - 1, 1U << 14,
+                            (1U << 21) - 1, 1U << 21, (1U << 28) - 1, 1U << 28, kMaxGap};
+  if constexpr (kWideIds)  // 64-bit ids (graph/local_id.hpp): gaps of up to ten bytes
+    for (const int bits : {32, 35, 42, 48, 56, 63}) {
+      gaps.push_back(static_cast<LocalId>((uint64_t{1} << bits) - 1));
+      gaps.push_back(static_cast<LocalId>(uint64_t{1} << bits));
+    }
+  for (const LocalId gap : gaps) {
     uint8_t buffer[varint::kMaxBytes + 1] = {};
     const uint8_t* end = varint::put(buffer, gap);
     EXPECT_EQ(end - buffer, expected_width(gap)) << gap;
     EXPECT_EQ(varint::size(gap), expected_width(gap)) << gap;
-    uint32_t back = 0;
+    LocalId back = 0;
     EXPECT_EQ(varint::get(buffer, back), end) << gap;
     EXPECT_EQ(back, gap);
-    uint32_t sum = 5;
+    LocalId sum = 5;
     EXPECT_EQ(varint::skip(buffer, 1, sum), end);
-    EXPECT_EQ(sum, static_cast<uint32_t>(5 + gap));
+    EXPECT_EQ(sum, static_cast<LocalId>(5 + gap));
     // As the first gap of a packed row from key 0, the others 0 (one byte each); and as the gap
     // of a short row, kept as it is.
     const std::vector<std::vector<LocalId>> rows{packed_row_of_gap(gap), {0, gap}};

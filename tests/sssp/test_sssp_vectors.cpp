@@ -159,7 +159,7 @@ TEST(SsspVectors, TinyMessageRounds) {
 TEST(SsspVectors, SortByWeightOrdersMinusZeroAsZero) {
   // A -0 weight (a file may have one) would sort after every other weight by its bits: it is made
   // +0 first, in lists of one entry too.
-  std::vector<uint64_t> scratch;
+  std::vector<IdPair> scratch;
   float weights[] = {0.5f, -0.0f, 0.25f, 0.25f};
   LocalId ids[] = {1, 7, 9, 3};
   sort_by_weight(weights, ids, 4, scratch);
