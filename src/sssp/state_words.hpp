@@ -35,7 +35,7 @@ inline float record_distance(uint64_t record) { return float_of(static_cast<uint
 // The first word of a candidate sent to its owner: the target's owned offset, and above it the
 // source's id; the second word is the distance's bits.
 inline uint64_t candidate_word(LocalId offset, LocalId from) { return (static_cast<uint64_t>(from) << 32) | offset; }
-inline LocalId candidate_offset(uint64_t word) { return static_cast<LocalId>(word); }
+inline LocalId candidate_offset(uint64_t word) { return static_cast<uint32_t>(word); }
 inline LocalId candidate_source(uint64_t word) { return static_cast<LocalId>(word >> 32); }
 // The candidate an edge of weight w gives a vertex at distance d: a float sum, as the reference's.
 inline float candidate(float d, float w) { return d + w; }

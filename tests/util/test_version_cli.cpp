@@ -6,6 +6,7 @@
 #include <regex>
 #include <string>
 
+#include "graph/local_id.hpp"
 #include "run_command.hpp"
 #include "util/build_info.hpp"
 
@@ -22,6 +23,7 @@ void expect_version_text(const CommandResult& r) {
   EXPECT_TRUE(std::regex_search(r.out, std::regex("\nOpenMP: \\d\\.\\d \\(\\d{6}\\)\n"))) << r.out;
   EXPECT_TRUE(std::regex_search(r.out, std::regex("\nKronecker generator: (AVX2|portable) path on this processor\n")))
       << r.out;
+  EXPECT_NE(r.out.find("\nlocal vertex ids: " + std::to_string(kLocalIdBits) + "-bit"), std::string::npos) << r.out;
 }
 
 TEST(VersionCli, DashDashVersionAndSubcommandPrintTheBuild) {
