@@ -77,6 +77,9 @@ std::string local_id_overflow(const std::string& what, const Distribution& probe
     return grid + " needs more than 2^" + std::to_string(kernel_id_bits) +
            " vertices per grid row or column, beyond this kernel's ids; use more ranks";
   if (probe.ids_fit()) return "";
+  const int64_t widest = std::max(probe.row_set_size(), probe.col_set_size());
+  if (kWideIds && widest <= (int64_t{1} << Distribution::kMostIdBits))  // not beside the block offsets
+    return grid + " needs more than 64 bits for a vertex's offset in its block and its id in a grid row or column; use more ranks";
   if (kWideIds) return grid + " needs more than 2^48 vertices per grid row or column; use more ranks";
   return grid + " needs more than 2^32 vertices per grid row or column; use more ranks, or g500 built with " +
          kWideIdsOption;

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "graph/local_id.hpp"
 #include "run_command.hpp"
 #include "testvectors.hpp"
 
@@ -346,7 +347,9 @@ TEST(InputCli, HeadersThatLieAboutSizesAreRefusedBeforeReading) {
     // --force skips the memory estimate, not the check of the 32-bit local ids.
     expect_input_error(ranks, "--input " + memory_bin + " --force",
                        "'" + memory_bin + "' (header: nvertices 4398046511104, nedges 2) on a " +
-                           (ranks <= 1 ? "1x1" : "2x2") + " grid needs more than 2^32 vertices per grid row or column",
+                           (ranks <= 1 ? "1x1" : "2x2") +
+                           (kWideIds ? " grid needs more than 64 bits for a vertex's offset in its block"
+                                     : " grid needs more than 2^32 vertices per grid row or column"),
                        out);
     expect_input_error(ranks, "--input " + too_big_mtx,
                        too_big_mtx + ":2: the size line declares 4398046511105 rows, more than the 2^42 vertices", out);

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "graph/local_id.hpp"
 #include "jobs/jobscript.hpp"
 #include "jobs/script_text.hpp"
 #include "util/error.hpp"
@@ -179,7 +180,8 @@ TEST(Jobscript, MemoryOfTheNodesIsChecked) {
   s.force = true;
   EXPECT_TRUE(contains(make_jobscript(s), "--json g500-scale30-2nodes-${PJM_JOBID}.json --force\n"));
   expect_error(spec_of("fugaku", 158977, 20), "--nodes 158977 is more than Fugaku's 158976 nodes");
-  expect_error(spec_of("slurm", 1, 42), "SCALE 42 on a 1x1 grid needs more than 2^32 vertices per grid row or column");
+  expect_error(spec_of("slurm", 1, 42), kWideIds ? "SCALE 42 on a 1x1 grid needs more than 64 bits for a vertex's offset"
+                                                 : "SCALE 42 on a 1x1 grid needs more than 2^32 vertices per grid row or column");
 }
 
 TEST(Jobscript, BadInputIsOneLineUsageError) {

@@ -8,6 +8,7 @@
 #include <iterator>
 #include <utility>
 
+#include "graph/local_id.hpp"
 #include "run_command.hpp"
 #include "usage_error.hpp"
 
@@ -57,11 +58,16 @@ TEST(JobscriptCli, PlanListsTheParts) {
             std::string::npos)
       << r.out;
   EXPECT_EQ(r.out.find("kernel 1: row lengths"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\npeak per node: 11.8 GiB of 32.0 GiB (a Fugaku node): fits\n"
-                       "g500 bfs refuses this job: SCALE 41 on a 552x288 grid needs more than 2^32 vertices per grid "
-                       "row or column; use more ranks\n"),
-            std::string::npos)
-      << r.out;
+  // 7.6e9 vertices per column set: beyond 32-bit local ids, within 64-bit ones (graph/local_id.hpp).
+  const std::string scale41 = kWideIds ? "\npeak per node: 14.0 GiB of 32.0 GiB (a Fugaku node): fits\n"
+                                       : "\npeak per node: 11.8 GiB of 32.0 GiB (a Fugaku node): fits\n"
+                                         "g500 bfs refuses this job: SCALE 41 on a 552x288 grid needs more than 2^32 "
+                                         "vertices per grid row or column; use more ranks, or g500 built with "
+                                         "-DG500_WIDE_IDS=ON\n";
+  EXPECT_NE(r.out.find(scale41), std::string::npos) << r.out;
+  if (kWideIds) {
+    EXPECT_EQ(r.out.find("refuses"), std::string::npos) << r.out;
+  }
   r = testing::run_g500(1, "jobscript --system slurm --nodes 4 --scale 20 --node-memory 64 --plan");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("memory plan per process, 2x2 grid: plain rows, kernel 1 in 1 pass\n"), std::string::npos) << r.out;
@@ -119,7 +125,10 @@ TEST(JobscriptCli, JobsThatCannotRunAreRefused) {
        "SCALE 42 needs about 143235929.0 GiB on the job's node (a Fugaku node) but it has 32.0 GiB" + advice},
       // --force skips the memory check, not this one (g500 bfs refuses it even with --force).
       {"--system fugaku --nodes 1 --scale 42 --force",
-       "SCALE 42 on a 1x1 grid needs more than 2^32 vertices per grid row or column; use more ranks"},
+       kWideIds ? "SCALE 42 on a 1x1 grid needs more than 64 bits for a vertex's offset in its block and its id in a "
+                  "grid row or column; use more ranks"
+                : "SCALE 42 on a 1x1 grid needs more than 2^32 vertices per grid row or column; use more ranks, or "
+                  "g500 built with -DG500_WIDE_IDS=ON"},
       {"--system fugaku --nodes 1 --scale 30",
        "SCALE 30 needs about 128.3 GiB on the job's node (a Fugaku node) but it has 32.0 GiB" + advice},
       {"--system fugaku --nodes 32 --ppn 4 --grid 16x8 --scale 33",
