@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "comm/large_count.hpp"
+#include "comm/typed.hpp"
 #include "graph/distribution.hpp"
 #include "graph/edge_router.hpp"
 #include "graph/grid.hpp"
@@ -85,8 +86,7 @@ class SlabMirrors {
     make_per_thread(kept, lo, hi, made_edges_, [](int64_t u, int64_t v) { return gen::Edge{u, v}; });
     int64_t n = 0;
     const gen::Edge* edges = concatenate(made_edges_, edges_, n);
-    int64_t rounds = (n + kChunkEdges - 1) / kChunkEdges;
-    MPI_Allreduce(MPI_IN_PLACE, &rounds, 1, MPI_INT64_T, MPI_MAX, grid_.world());
+    const int64_t rounds = comm::Communicator(grid_.world()).max((n + kChunkEdges - 1) / kChunkEdges);
     for (int64_t r = 0; r < rounds; ++r) {
       const int64_t first = std::min(n, r * kChunkEdges), count = std::min(n - first, kChunkEdges);
       int64_t received = 0;

@@ -349,8 +349,9 @@ void count_statistics(EdgeInput& in, MPI_Comm comm) {
   std::sort(pairs.begin(), pairs.end());
   int64_t dups = 0;
   for (size_t k = 1; k < pairs.size(); ++k) dups += pairs[k] == pairs[k - 1];
-  in.stats.self_loops = sum_all(loops, comm);
-  in.stats.duplicates = sum_all(dups, comm);
+  const comm::Communicator ranks(comm);
+  in.stats.self_loops = ranks.sum(loops);
+  in.stats.duplicates = ranks.sum(dups);
 }
 
 void load_text(const File& file, EdgeInput& out, MPI_Comm comm) {
@@ -406,7 +407,7 @@ void load_text(const File& file, EdgeInput& out, MPI_Comm comm) {
   else parse_range(file, path, lo, hi, text_start, parse_edge_line, local);
   agree_or_throw(changed_since_open(path, file), comm);  // before a change shows as a bad line
   const int columns = check_text(local, path, header_lines + 1, comm);
-  const int64_t total = sum_all(static_cast<int64_t>(local.edges.size()), comm);
+  const int64_t total = comm::Communicator(comm).sum(static_cast<int64_t>(local.edges.size()));
   if (mtx && total != header.entries)
     throw UsageError(path + ": the size line declares " + std::to_string(header.entries) + " entries but the file has " +
                      std::to_string(total));
@@ -579,9 +580,7 @@ EdgeInput load_edge_input(const InputSpec& spec, MPI_Comm comm) {
   in.stats.vertices = in.nvertices;
   in.stats.edges = in.global_edges;
   count_statistics(in, comm);
-  double seconds = MPI_Wtime() - start;
-  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
-  in.stats.read_seconds = seconds;
+  in.stats.read_seconds = comm::Communicator(comm).max(MPI_Wtime() - start);
   return in;
 }
 
