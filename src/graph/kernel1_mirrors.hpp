@@ -60,7 +60,7 @@ class SlabMirrors {
     std::vector<int64_t> sizes(static_cast<size_t>(nb));
 #pragma omp parallel for schedule(static)
     for (int64_t b = 0; b < nb; ++b) sizes[b] = kept.bucket_size(b);
-    if (!one_process_) comm::allreduce(MPI_IN_PLACE, sizes.data(), nb, MPI_INT64_T, MPI_SUM, grid_.world(), grid_.limits());
+    if (!one_process_) comm::Communicator(grid_.world(), grid_.limits()).sum_in_place(sizes);
     const int64_t total = std::accumulate(sizes.begin(), sizes.end(), int64_t{0});
     std::vector<int64_t> ends;
     int64_t below = 0;  // kept entries of the buckets before b

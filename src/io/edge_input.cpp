@@ -499,9 +499,8 @@ VertexIdMap VertexIdMap::table(std::vector<uint64_t> sorted_ids, MPI_Comm comm, 
   map.table_ = true;
   MPI_Comm_rank(comm, &map.rank_);
   MPI_Comm_size(comm, &map.nranks_);
-  int64_t count = static_cast<int64_t>(sorted_ids.size());
-  std::vector<int64_t> counts(map.nranks_);
-  MPI_Allgather(&count, 1, MPI_INT64_T, counts.data(), 1, MPI_INT64_T, comm);
+  const std::vector<int64_t> counts =
+      comm::Communicator(comm, limits).allgather(static_cast<int64_t>(sorted_ids.size()));
   map.starts_.assign(map.nranks_ + 1, 0);
   for (int r = 0; r < map.nranks_; ++r) map.starts_[r + 1] = map.starts_[r] + counts[r];
   map.n_ = map.starts_[map.nranks_];
@@ -550,8 +549,7 @@ std::vector<int64_t> VertexIdMap::find(const std::vector<uint64_t>& file_ids) co
       out[k] = static_cast<int64_t>(f - add_);
     }
   }
-  if (!out.empty())
-    comm::allreduce(MPI_IN_PLACE, out.data(), static_cast<int64_t>(out.size()), MPI_INT64_T, MPI_MAX, comm_, limits_);
+  if (!out.empty()) comm::Communicator(comm_, limits_).max_in_place(out);
   return out;
 }
 

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <thread>
 
-#include "comm/large_count.hpp"
+#include "comm/typed.hpp"
 #include "run/roots.hpp"
 #include "io/vertex_output.hpp"
 #include "io/rankmap_file.hpp"
@@ -171,7 +171,7 @@ RunRoots choose_run_roots(const RunConfig& config, const LocalGraph& graph, cons
   r.reported.resize(r.roots.size());
   if (rank == 0)
     for (size_t k = 0; k < r.roots.size(); ++k) r.reported[k] = static_cast<int64_t>(file_ids[k]);
-  comm::bcast(r.reported.data(), static_cast<int64_t>(r.reported.size()), MPI_INT64_T, 0, world, grid.limits());
+  comm::Communicator(world, grid.limits()).broadcast(r.reported, 0);
   return r;
 }
 
