@@ -232,10 +232,7 @@ int check_text(const LocalText& local, const std::string& path, int64_t first_li
                 ? path + ":" + std::to_string(first_line_number + before + local.error_line) + ": " + local.error
                 : local.error;
   agree_or_throw(error, comm);
-  int nranks = 1;
-  MPI_Comm_size(comm, &nranks);
-  std::vector<int> columns(nranks);
-  MPI_Allgather(&local.first_columns, 1, MPI_INT, columns.data(), 1, MPI_INT, comm);
+  const std::vector<int> columns = comm::Communicator(comm).allgather(local.first_columns);
   int global = 0;
   for (int c : columns)
     if (global == 0) global = c;
