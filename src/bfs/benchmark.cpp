@@ -12,6 +12,7 @@
 #include <memory>
 #include <thread>
 
+#include "run/root_loop.hpp"
 #include "run/roots.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
@@ -24,7 +25,8 @@
 
 namespace g500 {
 
-PlanInput bfs_plan_input(const BenchmarkConfig& config, const GraphShape& shape, const Distribution& probe) {
+PlanInput bfs_plan_input(const BenchmarkConfig& config, const GraphShape& shape, const Distribution& probe,
+                         const comm::Communicator& world) {
   PlanInput input;
   input.shape = shape;
   input.d = probe;
@@ -32,7 +34,7 @@ PlanInput bfs_plan_input(const BenchmarkConfig& config, const GraphShape& shape,
   input.graph = config.graph;
   input.compress = config.compress;
   input.threads = omp_get_max_threads();
-  input.node_bytes_per_rank = this_node_bytes_per_rank(MPI_COMM_WORLD);
+  input.node_bytes_per_rank = this_node_bytes_per_rank(world.mpi());
   return input;
 }
 
@@ -44,8 +46,7 @@ int64_t teps_edge_count(const LocalGraph& graph, const std::vector<int64_t>& par
 #pragma omp parallel for schedule(static) reduction(+ : sum)
   // Masked rather than branched: reached and unreached vertices alternate at random.
   for (int64_t k = 0; k < n; ++k) sum += graph.owned_degree[k] & ~(parents[k] >> 63);
-  MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_INT64_T, MPI_SUM, comm);
-  return sum / 2;
+  return comm::Communicator(comm).sum(sum) / 2;
 }
 
 }  // namespace
@@ -85,12 +86,12 @@ void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config)
   }
 }
 
-void check_declared_bfs_input(const BenchmarkConfig& config, const io::DeclaredSize& size, bool force) {
-  check_declared_graph_fits(config, size.nvertices, size.what, force,
-                            [&](const Distribution& probe) {
-                              const GraphShape shape{size.nedges, 0, size.nedges / (probe.R * probe.C)};
-                              return agree_run_plan(bfs_plan_input(config, shape, probe), MPI_COMM_WORLD).peak_bytes();
-                            });
+void check_declared_bfs_input(const BenchmarkConfig& config, const io::DeclaredSize& size,
+                              const comm::Communicator& world, bool force) {
+  check_declared_graph_fits(config, world, size.nvertices, size.what, force, [&](const Distribution& probe) {
+    const GraphShape shape{size.nedges, 0, size.nedges / (probe.R * probe.C)};
+    return agree_run_plan(bfs_plan_input(config, shape, probe, world), world.mpi()).peak_bytes();
+  });
 }
 
 namespace {
@@ -102,16 +103,13 @@ struct InputEdges {
   EdgeSource source;
 };
 
-InputEdges open_input_edges(const BenchmarkConfig& config, MPI_Comm world) {
+InputEdges open_input_edges(const BenchmarkConfig& config, const comm::Communicator& world) {
   InputEdges in;
   if (config.input) {
     in.source = config.input->edge_source();
   } else {
     in.generator = std::make_unique<gen::KroneckerGenerator>(config.spec);
-    int rank = 0, nranks = 1;
-    MPI_Comm_rank(world, &rank);
-    MPI_Comm_size(world, &nranks);
-    in.source = kronecker_edge_source(*in.generator, rank, nranks);
+    in.source = kronecker_edge_source(*in.generator, world.rank(), world.size());
   }
   return in;
 }
@@ -120,31 +118,25 @@ InputEdges open_input_edges(const BenchmarkConfig& config, MPI_Comm world) {
 // memory per array on the largest rank (Nakao et al. 2021, Table 2).
 LocalGraph build_timed_graph(const BenchmarkConfig& config, const EdgeSource& source, const ProcessGrid& grid,
                              BenchmarkResult& result) {
-  MPI_Comm world = grid.world();
-  MPI_Barrier(world);
+  const comm::Communicator world(grid.world());
+  world.barrier();
   const double start = MPI_Wtime();
   Progress construction(config.progress, "kernel 1: building the graph");
   LocalGraph graph = build_local_graph(source, grid, config.graph);
   if (config.second) config.second->build(grid);
-  MPI_Barrier(world);
+  world.barrier();
   result.construction_seconds = MPI_Wtime() - start;
   result.nvertices_computed = graph.dist.nvertices;
   Kernel1Steps& slowest = result.kernel1_seconds_max_rank;
-  MPI_Allreduce(graph.kernel1_seconds.seconds.data(), slowest.seconds.data(), Kernel1Steps::kCount, MPI_DOUBLE, MPI_MAX,
-                world);
+  slowest = graph.kernel1_seconds;
+  world.max_in_place(slowest.seconds);
   result.generation_seconds = slowest[Kernel1Steps::kGenerate];
   if (config.input) result.generation_seconds += config.input->stats.read_seconds;  // reading the file
   construction.finish();
   // Kernel 1's peak, then the search's and validation's from here on.
-  unsigned long long kernel1_peak = peak_rss_bytes();
-  MPI_Allreduce(MPI_IN_PLACE, &kernel1_peak, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
-  result.kernel1_peak_rss_bytes_max_rank = kernel1_peak;
-  int peak_restarted = reset_peak_rss() ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &peak_restarted, 1, MPI_INT, MPI_MIN, world);
-  if (!peak_restarted) result.kernel1_peak_rss_bytes_max_rank = 0;
-  unsigned long long graph_bytes = graph.memory_bytes();
-  MPI_Allreduce(MPI_IN_PLACE, &graph_bytes, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
-  result.graph_bytes_max_rank = graph_bytes;
+  result.kernel1_peak_rss_bytes_max_rank = world.max(peak_rss_bytes());
+  if (!world.all(reset_peak_rss())) result.kernel1_peak_rss_bytes_max_rank = 0;
+  result.graph_bytes_max_rank = world.max(graph.memory_bytes());
   result.kernel1_passes = graph.kernel1_slabs;  // the same on every rank
   const RowIndex::Memory m = graph.rows.memory();
   const PackedRows& packed = graph.packed;
@@ -160,7 +152,7 @@ LocalGraph build_timed_graph(const BenchmarkConfig& config, const EdgeSource& so
                                 packed.active() ? first_neighbor_bytes : 0,
                                 static_cast<size_t>(graph.local_edges()) * sizeof(LocalId),
                                 packed.short_row_bytes()};
-  MPI_Allreduce(MPI_IN_PLACE, sizes, std::size(sizes), MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
+  world.max_in_place(sizes);
   result.row_index_max_rank = RowIndex::Memory{sizes[0], sizes[1], sizes[2], sizes[3]};
   result.neighbors_bytes_max_rank = sizes[4];
   result.packed_max_rank =
@@ -199,53 +191,60 @@ table3::Model volume_model(const BenchmarkConfig& config, const LocalGraph& grap
 
 // Collective: a run's time (the slowest rank's), levels, time per phase (mean over ranks) and
 // bytes sent (sum over ranks), with Table 3's bytes beside them.
-RootResult collect_run(BfsRun& run, const table3::Model& model, MPI_Comm world) {
-  int nranks = 1;
-  MPI_Comm_size(world, &nranks);
+RootResult collect_run(BfsRun& run, const table3::Model& model, const comm::Communicator& world) {
+  const int nranks = world.size();
   RootResult r;
-  MPI_Allreduce(&run.seconds, &r.seconds, 1, MPI_DOUBLE, MPI_MAX, world);
+  r.seconds = world.max(run.seconds);
   r.level_sizes = run.level_sizes;
   for (int64_t size : run.level_sizes) r.reached += size;
-  MPI_Allreduce(run.profile.seconds.data(), r.profile.seconds.data(), static_cast<int>(r.profile.seconds.size()),
-                MPI_DOUBLE, MPI_SUM, world);
+  r.profile.seconds = run.profile.seconds;
+  world.sum_in_place(r.profile.seconds);
   for (double& s : r.profile.seconds) s /= nranks;
-  sum_level_bytes(run.levels, world);
+  sum_level_bytes(run.levels, world.mpi());
   for (const LevelTrace& level : run.levels) comm::add_bytes(r.profile.bytes_sent, level.bytes_sent);
   r.volumes = run_volumes(run.levels, r.level_sizes, model);
   r.levels = std::move(run.levels);
   return r;
 }
 
-// The energy loop (run/energy_loop.hpp) over this run's BFS: searches prepared as the timed ones,
-// not validated, their edges counted as without validation.
-EnergyLoopReport bfs_energy_loop(const BenchmarkConfig& config, const LocalGraph& graph, DistributedBfs& bfs,
-                                 const std::vector<int64_t>& roots, MPI_Comm world) {
-  return run_energy_loop(
-      "BFS", roots, config.energy_loop,
-      [&](int64_t root, bool count_edges) {
-        bfs.prepare();
-        const BfsRun run = bfs.run(root);
-        LoopSearch search;
-        MPI_Allreduce(&run.seconds, &search.seconds, 1, MPI_DOUBLE, MPI_MAX, world);
-        if (count_edges) search.nedge = teps_edge_count(graph, bfs.parents(), world);
-        return search;
-      },
-      config.progress, world);
-}
+// The BFS as the root loop's kernel (run/root_loop.hpp).
+struct BfsRootKernel {
+  using Run = BfsRun;
+  using Result = RootResult;
+  const BenchmarkConfig& config;
+  const LocalGraph& graph;
+  const EdgeSource& edges;
+  const ProcessGrid& grid;
+  const table3::Model& model;
+  const comm::Communicator& world;
+  DistributedBfs& bfs;
+
+  void prepare() { bfs.prepare(); }
+  BfsRun search(int64_t root) { return bfs.run(root); }
+  RootResult collect(BfsRun& run) { return collect_run(run, model, world); }
+  int64_t count_edges() { return teps_edge_count(graph, bfs.parents(), world.mpi()); }
+  std::string check(int64_t root, RootResult& r) {
+    if (config.validate) return validate_root(graph, edges, grid, root, bfs.parents(), r);
+    r.nedge = count_edges();
+    return {};
+  }
+  void after_first_root(int64_t root) {
+    if (config.first_root_hook) config.first_root_hook(graph, grid, root, bfs.parents());
+  }
+};
 
 }  // namespace
 
-BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& given, bool force) {
-  MPI_Comm world = MPI_COMM_WORLD;
+BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& given, const comm::Communicator& world, bool force) {
   BenchmarkResult result;
   BenchmarkConfig config = given;  // with the plan's row format and kernel 1 passes (made once, on every rank)
   RunPlan plan;
   const std::unique_ptr<ProcessGrid> run_grid =
-      start_run(config, force,
+      start_run(config, world, force,
                 [&](const Distribution& probe) {
                   const GraphShape shape{config.nedges(), config.input ? 0 : config.spec.scale,
                                          config.nedges() / (probe.R * probe.C)};
-                  plan = agree_run_plan(bfs_plan_input(given, shape, probe), world);
+                  plan = agree_run_plan(bfs_plan_input(given, shape, probe, world), world.mpi());
                   config.graph.compress = plan.packed_rows;
                   config.graph.passes = plan.passes;
                   // Both kernels' graphs and arrays at once, the runtime counted once.
@@ -254,57 +253,22 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& given, bool force) {
                 result);
   const ProcessGrid& grid = *run_grid;
   double estimated_parts[] = {plan.kernel1_bytes(), plan.search_bytes()};
-  MPI_Allreduce(MPI_IN_PLACE, estimated_parts, 2, MPI_DOUBLE, MPI_MAX, world);
+  world.max_in_place(estimated_parts);
   result.estimated_kernel1_bytes_max_rank = estimated_parts[0];
   result.estimated_search_bytes_max_rank = estimated_parts[1];
   const InputEdges input = open_input_edges(config, world);
   const LocalGraph graph = build_timed_graph(config, input.source, grid, result);
 
   const RunRoots run_roots = choose_run_roots(config, graph, grid, "BFS", result);
-  const std::vector<int64_t>& roots = run_roots.roots;
   DistributedBfs bfs(graph, grid, config.bfs);
   result.volume_model = volume_model(config, graph, grid);
-  if (config.warmup && !roots.empty()) {
-    Progress warmup(config.progress, "BFS warm-up");
-    bfs.prepare();
-    bfs.run(roots.front());
-  }
-  result.energy_loop = bfs_energy_loop(config, graph, bfs, roots, world);
-
-  Progress progress(config.progress, "BFS roots", static_cast<int64_t>(roots.size()));
-  EnergyMeter energy = EnergyMeter::for_node(world);
-  for (size_t index = 0; index < roots.size(); ++index) {
-    const int64_t root = roots[index];
-    progress.update(static_cast<int64_t>(index));
-    bfs.prepare();
-    energy.begin();
-    BfsRun run = bfs.run(root);
-    energy.end();
-    RootResult r = collect_run(run, result.volume_model, world);
-    r.root = run_roots.reported[index];
-    if (config.validate) {
-      progress.update(static_cast<int64_t>(index), "validating");
-      result.validation_error = validate_root(graph, input.source, grid, root, bfs.parents(), r);
-      if (!result.validation_error.empty()) {
-        result.validation_failed = true;
-        result.roots.push_back(std::move(r));
-        break;
-      }
-    } else {
-      r.nedge = teps_edge_count(graph, bfs.parents(), world);
-    }
-    r.teps = r.seconds > 0 ? static_cast<double>(r.nedge) / r.seconds : 0;
-    result.roots.push_back(std::move(r));
-    if (index == 0 && config.first_root_hook) config.first_root_hook(graph, grid, root, bfs.parents());
-  }
-  progress.finish();
-  result.energy = gather_energy(energy, world);
+  BfsRootKernel kernel{config, graph, input.source, grid, result.volume_model, world, bfs};
+  result.energy_loop = run_root_loop(kernel, "BFS", config, run_roots, world, result.roots, result, &result.energy);
   if (config.second && !result.validation_failed) config.second->run_roots(grid, run_roots);
-  unsigned long long peak = peak_rss_bytes();
-  MPI_Allreduce(MPI_IN_PLACE, &peak, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world);
+  size_t peak = peak_rss_max_rank(world);
   if (result.kernel1_peak_rss_bytes_max_rank > 0) {  // restarted after kernel 1: this is the search's
     result.search_peak_rss_bytes_max_rank = peak;
-    peak = std::max<unsigned long long>(peak, result.kernel1_peak_rss_bytes_max_rank);
+    peak = std::max(peak, result.kernel1_peak_rss_bytes_max_rank);
   }
   result.peak_rss_bytes_max_rank = peak;
   return result;

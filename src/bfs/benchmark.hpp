@@ -10,6 +10,7 @@
 
 #include "bfs/bfs.hpp"
 #include "bfs/volumes.hpp"
+#include "comm/typed.hpp"
 #include "gen/kronecker.hpp"
 #include "graph/memory_plan.hpp"
 #include "graph/local_graph.hpp"
@@ -85,12 +86,14 @@ struct BenchmarkResult : RunSummary {
 
 // The plan input of this run on the grid `probe` (run/run_plan.hpp): kernel 1's options, the row
 // format asked for, this rank's threads and its node's memory per rank (collective: the node's ranks).
-PlanInput bfs_plan_input(const BenchmarkConfig& config, const GraphShape& shape, const Distribution& probe);
+PlanInput bfs_plan_input(const BenchmarkConfig& config, const GraphShape& shape, const Distribution& probe,
+                         const comm::Communicator& world);
 
-// Collective. Validation failures end the root loop and are reported in the result.
-BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, bool force = false);
+// Collective over `world`. Validation failures end the root loop and are reported in the result.
+BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, const comm::Communicator& world, bool force = false);
 // Collective: refuses (UsageError) the sizes a file's header declares when run_bfs_benchmark
 // would refuse that graph (memory estimate unless force, 32-bit local ids), before it is read.
-void check_declared_bfs_input(const BenchmarkConfig& config, const io::DeclaredSize& size, bool force);
+void check_declared_bfs_input(const BenchmarkConfig& config, const io::DeclaredSize& size,
+                              const comm::Communicator& world, bool force);
 
 }  // namespace g500

@@ -9,6 +9,7 @@
 #include <bit>
 #include <cstring>
 
+#include "comm/typed.hpp"
 #include "graph/column_blocks.hpp"
 #include "util/error.hpp"
 
@@ -202,7 +203,7 @@ BfsRun DistributedBfs::run(int64_t root) {
     comm::ScopedPhase timed(profile, Phase::kCalculation);
     root_degree = start_from(root);
   }
-  MPI_Allreduce(MPI_IN_PLACE, &root_degree, 1, MPI_INT64_T, MPI_SUM, grid_.world());
+  root_degree = comm::Communicator(grid_.world()).sum(root_degree);
   int64_t frontier_vertices = 1, frontier_edges = root_degree;
   int64_t unvisited_edges = graph_.global_directed_edges - root_degree;
   result.level_sizes.push_back(1);
@@ -230,7 +231,7 @@ BfsRun DistributedBfs::run(int64_t root) {
         counts[0] += found.size();
         counts[1] += found.edges;
       }
-      MPI_Allreduce(MPI_IN_PLACE, counts, 4, MPI_INT64_T, MPI_SUM, grid_.world());
+      comm::Communicator(grid_.world()).sum_in_place(counts);
       frontier_vertices = counts[0];
       frontier_edges = counts[1];
       if (direction == Direction::kBottomUp) {

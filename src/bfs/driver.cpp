@@ -73,19 +73,20 @@ void print_report(const BfsJob& job, const std::optional<io::EdgeInput>& edges, 
 
 int run_bfs_job(BfsJob& job, BfsJobCompanion* companion) {
   BenchmarkConfig& config = job.config;
-  const std::unique_ptr<OutputFile> json_file = open_named_output(job.json_path, job.config.messages);
-  const std::unique_ptr<OutputFile> parents_file = open_named_output(job.parents_path, job.config.messages);
-  const std::unique_ptr<OutputFile> depths_file = open_named_output(job.depths_path, job.config.messages);
+  const comm::Communicator world(MPI_COMM_WORLD, config.messages);
+  const std::unique_ptr<OutputFile> json_file = open_named_output(job.json_path, world);
+  const std::unique_ptr<OutputFile> parents_file = open_named_output(job.parents_path, world);
+  const std::unique_ptr<OutputFile> depths_file = open_named_output(job.depths_path, world);
   const bool force = job.force;
   std::optional<io::EdgeInput> edges =
-      load_file_input(job.input, config.spec, config.root_seed, config.messages, config.progress,
+      load_file_input(job.input, config.spec, config.root_seed, world, config.progress,
                       [&](const io::DeclaredSize& size) {
-                        check_declared_bfs_input(config, size, force);
-                        if (companion) companion->check_declared(size, force);
+                        check_declared_bfs_input(config, size, world, force);
+                        if (companion) companion->check_declared(size, world, force);
                       });
   if (edges) config.input = &*edges;
-  if (companion) config.second = companion->start(config);
-  OutputIds ids(config);
+  if (companion) config.second = companion->start(config, world);
+  OutputIds ids(config, world);
   if (parents_file || depths_file)
     config.first_root_hook = [&](const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
                                  const std::vector<int64_t>& parents) {
@@ -99,12 +100,10 @@ int run_bfs_job(BfsJob& job, BfsJobCompanion* companion) {
                               false, "g500 bfs depths" + from + ": vertex depth (-1: unreached)");
       }
     };
-  const BenchmarkResult result = run_bfs_benchmark(config, force);
+  const BenchmarkResult result = run_bfs_benchmark(config, world, force);
   if (companion) companion->finish(result);
 
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == 0) print_report(job, edges, result, companion);
+  if (world.rank() == 0) print_report(job, edges, result, companion);
   if (json_file) {
     nlohmann::json j = result_json(config, result);
     j["config"].update(conformance_json(config, job.input, config.disabled));

@@ -27,9 +27,9 @@ class BfsJobCompanion {
  public:
   virtual ~BfsJobCompanion() = default;
   // Collective, before a file's edges are read: refuses sizes this kernel could not run.
-  virtual void check_declared(const io::DeclaredSize& size, bool force) = 0;
+  virtual void check_declared(const io::DeclaredSize& size, const comm::Communicator& world, bool force) = 0;
   // Collective, once the input is there (config.input set): the kernel run_bfs_benchmark runs.
-  virtual BenchmarkConfig::SecondKernel start(const BenchmarkConfig& config) = 0;
+  virtual BenchmarkConfig::SecondKernel start(const BenchmarkConfig& config, const comm::Communicator& world) = 0;
   // Collective, after the run: the run's shared figures (grid, kernel 1's times, memory).
   virtual void finish(const RunSummary& run) = 0;
   // Rank 0, after the run: the header line, the result block's series, the report after the

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "comm/typed.hpp"
+
 namespace g500 {
 
 BfsVolumes& BfsVolumes::operator+=(const BfsVolumes& other) {
@@ -28,7 +30,7 @@ void sum_level_bytes(std::vector<LevelTrace>& levels, MPI_Comm comm) {
   std::vector<int64_t> bytes;
   bytes.reserve(levels.size() * comm::kPhaseCount);
   for (const LevelTrace& level : levels) bytes.insert(bytes.end(), level.bytes_sent.begin(), level.bytes_sent.end());
-  MPI_Allreduce(MPI_IN_PLACE, bytes.data(), static_cast<int>(bytes.size()), MPI_INT64_T, MPI_SUM, comm);
+  comm::Communicator(comm).sum_in_place(bytes);
   for (size_t l = 0; l < levels.size(); ++l)
     std::copy_n(bytes.begin() + static_cast<std::ptrdiff_t>(l * comm::kPhaseCount), comm::kPhaseCount,
                 levels[l].bytes_sent.begin());

@@ -80,7 +80,8 @@ int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
                      {"--rankmap", config.rankmap_path, FileUse::kInput},
                      {"--json", job.json_path, FileUse::kOutput},
                      {"--output-parents", job.parents_path, FileUse::kOutput},
-                     {"--output-depths", job.depths_path, FileUse::kOutput}});
+                     {"--output-depths", job.depths_path, FileUse::kOutput}},
+                    MPI_COMM_WORLD);
   check_power_command(config.energy_loop.power_command, MPI_COMM_WORLD);  // the meter works before any work
   if (!with_sssp) return run_bfs_job(job);
   SsspCompanion sssp(config);

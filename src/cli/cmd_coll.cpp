@@ -124,7 +124,7 @@ int run_fit_mode(const CollArgs& args) {
       error = e.what();
     }
   }
-  g500::agree_or_throw(error);
+  g500::agree_or_throw(error, MPI_COMM_WORLD);
   return 0;
 }
 
@@ -218,7 +218,8 @@ int run_coll(int argc, char** argv) {
   refuse_options_of_other_modes(app, args);
   g500::refuse_same_files({{"--fit", args.fit, g500::FileUse::kInput},
                            {"--csv", args.csv, g500::FileUse::kOutput},
-                           {"--fit-csv", args.fit_csv, g500::FileUse::kOutput}});
+                           {"--fit-csv", args.fit_csv, g500::FileUse::kOutput}},
+                          MPI_COMM_WORLD);
   if (args.check) return run_check();
   if (args.list) {
     print_on_root(list_algorithms());
@@ -241,7 +242,7 @@ int run_coll(int argc, char** argv) {
         error = e.what();
       }
     }
-    g500::agree_or_throw(error);
+    g500::agree_or_throw(error, MPI_COMM_WORLD);
     print_on_root(text);
     return 0;
   }
@@ -265,7 +266,7 @@ int run_coll(int argc, char** argv) {
       error = e.what();
     }
   }
-  g500::agree_or_throw(error);
+  g500::agree_or_throw(error, MPI_COMM_WORLD);
   print_on_root(text);
   return 0;
 }

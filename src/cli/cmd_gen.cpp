@@ -93,10 +93,10 @@ int run_gen(int argc, char** argv) {
   }
   if (output.empty()) throw UsageError("--output FILE is required (or use --benchmark)");
   // gen reads no file and writes one: nothing can clash yet, but a new file option joins here.
-  refuse_same_files({{"--output", output, FileUse::kOutput}});
+  refuse_same_files({{"--output", output, FileUse::kOutput}}, MPI_COMM_WORLD);
 
   Progress progress(progress_wanted(quiet, MPI_COMM_WORLD, show_progress), "generating and writing " + output);
-  auto result = io::write_generated_edges(spec, output, options);
+  auto result = io::write_generated_edges(spec, output, options, MPI_COMM_WORLD);
   progress.finish();
   if (rank == 0)
     std::fprintf(stderr, "g500 gen: wrote %lld edges (%lld bytes) to %s in %.3f s (generation %.3f s)\n",

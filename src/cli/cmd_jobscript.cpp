@@ -51,7 +51,7 @@ int run_jobscript_command(int argc, char** argv) {
                "m/P, N/P, N/R or N/C, and whether the peak fits a node")
       ->excludes(output_option);
   if (!parse_or_throw(app, argc, argv)) return 0;
-  refuse_same_files({{"--rankmap", spec.rankmap, FileUse::kInput}, {"--output", output, FileUse::kOutput}});
+  refuse_same_files({{"--rankmap", spec.rankmap, FileUse::kInput}, {"--output", output, FileUse::kOutput}}, MPI_COMM_WORLD);
   constexpr double kGiB = 1024.0 * 1024 * 1024;
   if (node_memory_gib > 0) {
     spec.node_memory_bytes = node_memory_gib * kGiB;

@@ -66,7 +66,7 @@ int run_map(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     throw UsageError(e.what());
   }
-  refuse_same_files({{"--output", o.output, FileUse::kOutput}, {"--link-csv", o.link_csv, FileUse::kOutput}});
+  refuse_same_files({{"--output", o.output, FileUse::kOutput}, {"--link-csv", o.link_csv, FileUse::kOutput}}, MPI_COMM_WORLD);
   o.show_progress = progress_wanted(quiet, MPI_COMM_WORLD, progress);
   std::string error;
   if (rank == 0) {
@@ -77,7 +77,7 @@ int run_map(int argc, char** argv) {
       if (error.empty()) error = "bad input";
     }
   }
-  agree_or_throw(error);
+  agree_or_throw(error, MPI_COMM_WORLD);
   return 0;
 }
 

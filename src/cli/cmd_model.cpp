@@ -176,7 +176,7 @@ int run_model(int argc, char** argv, const Invocation& invocation) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (!parse_or_throw(app, argc, argv)) return 0;
   copy_optionals(app, n, o);
-  refuse_same_files(files_of(o));
+  refuse_same_files(files_of(o), MPI_COMM_WORLD);
   o.provenance = provenance_json(invocation, omp_get_max_threads());
   std::string error;
   model::ModelOutput output;
@@ -190,7 +190,7 @@ int run_model(int argc, char** argv, const Invocation& invocation) {
       if (error.empty()) error = "bad input";
     }
   }
-  agree_or_throw(error);
+  agree_or_throw(error, MPI_COMM_WORLD);
   if (rank == 0) {
     for (const std::string& warning : output.warnings) std::fprintf(stderr, "g500 model: warning: %s\n", warning.c_str());
     std::fputs(output.text.c_str(), stdout);

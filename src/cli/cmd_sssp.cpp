@@ -63,7 +63,8 @@ int run_sssp_command(int argc, char** argv, const Invocation& invocation) {
                      {"--rankmap", config.rankmap_path, FileUse::kInput},
                      {"--json", job.json_path, FileUse::kOutput},
                      {"--output-distances", job.distances_path, FileUse::kOutput},
-                     {"--output-parents", job.parents_path, FileUse::kOutput}});
+                     {"--output-parents", job.parents_path, FileUse::kOutput}},
+                    MPI_COMM_WORLD);
   check_power_command(config.energy_loop.power_command, MPI_COMM_WORLD);  // the meter works before any work
 
   return run_sssp_job(job);

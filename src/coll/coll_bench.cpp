@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "coll/ompi_tuned.hpp"
+#include "comm/typed.hpp"
 #include "util/error.hpp"
 #include "util/output_file.hpp"
 
@@ -195,9 +196,9 @@ std::vector<BenchRow> run_bench(const BenchConfig& config, MPI_Comm comm) {
       MPI_Barrier(comm);
       const double start = MPI_Wtime();
       int status = run_once(config.op, *algo, options, buffers, static_cast<int>(bytes), config.root, comm);
-      double elapsed = MPI_Wtime() - start, slowest = 0;
+      const double elapsed = MPI_Wtime() - start;
       if (status != MPI_SUCCESS) throw std::runtime_error(fmt::format("MPI error {} in {}", status, ran));
-      MPI_Allreduce(&elapsed, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
+      const double slowest = comm::Communicator(comm).max(elapsed);
       if (rep >= config.warmup) times.push_back(slowest);
     }
     BenchRow row;

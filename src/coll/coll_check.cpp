@@ -7,6 +7,8 @@
 #include <random>
 #include <vector>
 
+#include "comm/typed.hpp"
+
 namespace g500::coll {
 
 namespace {
@@ -34,14 +36,13 @@ std::vector<unsigned char> random_bytes(std::size_t n, std::uint64_t seed) {
 
 // The mismatch text of the lowest failing rank, on every rank ("" when none failed).
 std::string first_failure(const std::string& local, MPI_Comm comm) {
+  const comm::Communicator ranks(comm);
   const auto [rank, size] = comm_facts(comm);
-  int mine = local.empty() ? size : rank, first = size;
-  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+  const int first = ranks.min(local.empty() ? size : rank);
   if (first == size) return {};
-  int length = rank == first ? static_cast<int>(local.size()) : 0;
-  MPI_Bcast(&length, 1, MPI_INT, first, comm);
-  std::string text = rank == first ? local : std::string(length, ' ');
-  MPI_Bcast(text.data(), length, MPI_CHAR, first, comm);
+  const int64_t length = ranks.broadcast(rank == first ? static_cast<int64_t>(local.size()) : 0, first);
+  std::string text = rank == first ? local : std::string(static_cast<size_t>(length), ' ');
+  ranks.broadcast(text, first);
   return text;
 }
 

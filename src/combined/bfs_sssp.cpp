@@ -14,11 +14,13 @@ SsspCompanion::SsspCompanion(const BenchmarkConfig& bfs_config) {
 
 SsspCompanion::~SsspCompanion() = default;
 
-void SsspCompanion::check_declared(const io::DeclaredSize& size, bool force) { check_declared_sssp_input(config_, size, force); }
+void SsspCompanion::check_declared(const io::DeclaredSize& size, const comm::Communicator& world, bool force) {
+  check_declared_sssp_input(config_, size, world, force);
+}
 
-BenchmarkConfig::SecondKernel SsspCompanion::start(const BenchmarkConfig& config) {
+BenchmarkConfig::SecondKernel SsspCompanion::start(const BenchmarkConfig& config, const comm::Communicator& world) {
   config_.input = config.input;
-  part_ = std::make_unique<SsspPart>(config_, result_);
+  part_ = std::make_unique<SsspPart>(config_, world, result_);
   return BenchmarkConfig::SecondKernel{
       [this](const Distribution& probe) { return part_->bytes_per_rank(probe); },
       [this](const ProcessGrid& grid) { part_->build(grid); },

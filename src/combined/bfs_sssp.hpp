@@ -18,8 +18,8 @@ class SsspCompanion : public BfsJobCompanion {
   explicit SsspCompanion(const BenchmarkConfig& bfs_config);
   ~SsspCompanion() override;
 
-  void check_declared(const io::DeclaredSize& size, bool force) override;
-  BenchmarkConfig::SecondKernel start(const BenchmarkConfig& config) override;
+  void check_declared(const io::DeclaredSize& size, const comm::Communicator& world, bool force) override;
+  BenchmarkConfig::SecondKernel start(const BenchmarkConfig& config, const comm::Communicator& world) override;
   void finish(const RunSummary& run) override;
   std::string header() const override;
   void add_series(ResultBlockInput& block) const override;

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "comm/large_count.hpp"
+#include "comm/typed.hpp"
 #include "graph/column_blocks.hpp"
 #include "graph/column_originals.hpp"
 #include "graph/edge_router.hpp"
@@ -359,8 +360,7 @@ LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, 
   make_column_originals(g, grid);
   make_search_tables(g);
   release_free_heap();  // kernel 1's freed scratch: glibc would keep it, counted in the search's memory
-  int64_t local = g.local_edges();
-  MPI_Allreduce(&local, &g.global_directed_edges, 1, MPI_INT64_T, MPI_SUM, grid.world());
+  g.global_directed_edges = comm::Communicator(grid.world()).sum(g.local_edges());
   return g;
 }
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "comm/large_count.hpp"
+#include "comm/typed.hpp"
 #include "graph/owned_degrees.hpp"
 #include "graph/sort_by_weight.hpp"
 #include "graph/vertex_count.hpp"
@@ -101,8 +102,7 @@ template <class Body>
 void for_each_chunk(const WeightedEdgeSource& source, MPI_Comm comm, std::vector<gen::Edge>& buffer,
                     std::vector<float>& weights, double& read_seconds, Body body) {
   const int64_t local_count = source.edges.local_count;
-  int64_t chunks = (local_count + kChunkEdges - 1) / kChunkEdges;
-  MPI_Allreduce(MPI_IN_PLACE, &chunks, 1, MPI_INT64_T, MPI_MAX, comm);
+  const int64_t chunks = comm::Communicator(comm).max((local_count + kChunkEdges - 1) / kChunkEdges);
   for (int64_t c = 0; c < chunks; ++c) {
     const int64_t offset = std::min(local_count, c * kChunkEdges);
     const int64_t count = std::min(local_count - offset, kChunkEdges);
@@ -306,8 +306,7 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
   g.rows = RowIndex(std::move(row_starts), /*compressed=*/false);
   g.local_entries = static_cast<int64_t>(g.neighbors.size());
   make_search_tables(g);
-  int64_t local = g.local_edges();
-  MPI_Allreduce(&local, &g.global_directed_edges, 1, MPI_INT64_T, MPI_SUM, grid.world());
+  g.global_directed_edges = comm::Communicator(grid.world()).sum(g.local_edges());
   return wg;
 }
 

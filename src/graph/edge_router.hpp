@@ -16,6 +16,7 @@
 #include "comm/collectives.hpp"
 #include "comm/exchange.hpp"
 #include "comm/large_count.hpp"
+#include "comm/typed.hpp"
 #include "graph/distribution.hpp"
 #include "graph/edge_source.hpp"
 #include "graph/grid.hpp"
@@ -248,8 +249,7 @@ struct RoutingSeconds {
 template <class Body>
 void for_each_routed_chunk(const EdgeSource& source, MPI_Comm comm, Router& router, RawBuffer<gen::Edge>& buffer,
                            RoutingSeconds& seconds, Body body, int64_t chunk_edges = kChunkEdges) {
-  int64_t chunks = (source.local_count + chunk_edges - 1) / chunk_edges;
-  MPI_Allreduce(MPI_IN_PLACE, &chunks, 1, MPI_INT64_T, MPI_MAX, comm);
+  const int64_t chunks = comm::Communicator(comm).max((source.local_count + chunk_edges - 1) / chunk_edges);
   gen::Edge* edges = buffer.get(std::min(source.local_count, chunk_edges));
   for (int64_t c = 0; c < chunks; ++c) {
     const int64_t offset = std::min(source.local_count, c * chunk_edges);

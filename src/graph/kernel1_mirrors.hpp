@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "comm/large_count.hpp"
+#include "comm/typed.hpp"
 #include "graph/distribution.hpp"
 #include "graph/edge_router.hpp"
 #include "graph/grid.hpp"
@@ -59,7 +60,7 @@ class SlabMirrors {
     std::vector<int64_t> sizes(static_cast<size_t>(nb));
 #pragma omp parallel for schedule(static)
     for (int64_t b = 0; b < nb; ++b) sizes[b] = kept.bucket_size(b);
-    if (!one_process_) comm::allreduce(MPI_IN_PLACE, sizes.data(), nb, MPI_INT64_T, MPI_SUM, grid_.world(), grid_.limits());
+    if (!one_process_) comm::Communicator(grid_.world(), grid_.limits()).sum_in_place(sizes);
     const int64_t total = std::accumulate(sizes.begin(), sizes.end(), int64_t{0});
     std::vector<int64_t> ends;
     int64_t below = 0;  // kept entries of the buckets before b
@@ -85,8 +86,7 @@ class SlabMirrors {
     make_per_thread(kept, lo, hi, made_edges_, [](int64_t u, int64_t v) { return gen::Edge{u, v}; });
     int64_t n = 0;
     const gen::Edge* edges = concatenate(made_edges_, edges_, n);
-    int64_t rounds = (n + kChunkEdges - 1) / kChunkEdges;
-    MPI_Allreduce(MPI_IN_PLACE, &rounds, 1, MPI_INT64_T, MPI_MAX, grid_.world());
+    const int64_t rounds = comm::Communicator(grid_.world()).max((n + kChunkEdges - 1) / kChunkEdges);
     for (int64_t r = 0; r < rounds; ++r) {
       const int64_t first = std::min(n, r * kChunkEdges), count = std::min(n - first, kChunkEdges);
       int64_t received = 0;

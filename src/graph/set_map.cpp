@@ -1,7 +1,7 @@
 // Maps of a row or column set made a block at a time (graph/set_map.hpp).
 #include "graph/set_map.hpp"
 
-#include "comm/large_count.hpp"
+#include "comm/typed.hpp"
 #include "graph/column_blocks.hpp"
 #include "graph/grid.hpp"
 
@@ -22,10 +22,10 @@ void for_each_block_table(const LocalId* owned, VertexSet set, const Distributio
   LargeArray<LocalId> hosted(static_cast<size_t>(set == VertexSet::kColumns ? d.block : 0)), buffer(static_cast<size_t>(d.block));
   const void* mine = set == VertexSet::kColumns ? hosted_column_block(owned, hosted.data(), d.block, local_id_datatype(), d, grid) : owned;
   const int positions = set == VertexSet::kColumns ? d.R : d.C, here = set == VertexSet::kColumns ? d.row : d.col;
-  const MPI_Comm comm = set == VertexSet::kColumns ? grid.col_comm() : grid.row_comm();
+  const comm::Communicator grid_line(set == VertexSet::kColumns ? grid.col_comm() : grid.row_comm(), grid.limits());
   for (int position = 0; position < positions; ++position) {
     if (position == here) std::copy_n(static_cast<const LocalId*>(mine), d.block, buffer.data());
-    comm::bcast(buffer.data(), d.block, local_id_datatype(), position, comm, grid.limits());
+    grid_line.broadcast(buffer, position);
     f(position, buffer.data());
   }
 }

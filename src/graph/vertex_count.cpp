@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "comm/typed.hpp"
 #include "util/raw_buffer.hpp"
 
 namespace g500 {
@@ -17,8 +18,8 @@ VertexCount count_vertices(const EdgeSource& source, MPI_Comm comm, int64_t chun
 #pragma omp parallel for schedule(static) reduction(max : largest)
     for (int64_t e = 0; e < count; ++e) largest = std::max({largest, edges[e].v0, edges[e].v1});
   }
-  MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_INT64_T, MPI_MAX, comm);
-  return VertexCount{largest + 1, MPI_Wtime() - start};
+  const int64_t n = comm::Communicator(comm).max(largest) + 1;
+  return VertexCount{n, MPI_Wtime() - start};
 }
 
 }  // namespace g500

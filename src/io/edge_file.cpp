@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "comm/typed.hpp"
 #include "io/input_file.hpp"
 #include "io/parse.hpp"
 #include "util/agree.hpp"
@@ -201,9 +202,9 @@ EdgeWriteResult write_generated_edges(const gen::KroneckerSpec& spec, const std:
         local_bytes += static_cast<int64_t>(buffer.size());
       }
     }
-    int64_t before = 0, total = 0;
+    int64_t before = 0;
     MPI_Exscan(&local_bytes, &before, 1, MPI_INT64_T, MPI_SUM, comm);
-    MPI_Allreduce(&local_bytes, &total, 1, MPI_INT64_T, MPI_SUM, comm);
+    const int64_t total = comm::Communicator(comm).sum(local_bytes);
     my_offset = static_cast<int64_t>(header.size()) + (rank == 0 ? 0 : before);
     if (tsv && rank == 0)
       error = check_free_space(path, out.target(), total + static_cast<int64_t>(header.size()), false, options.force);
@@ -226,8 +227,9 @@ EdgeWriteResult write_generated_edges(const gen::KroneckerSpec& spec, const std:
   out.commit();
 
   EdgeWriteResult result;
-  MPI_Allreduce(&written, &result.bytes, 1, MPI_INT64_T, MPI_SUM, comm);
-  MPI_Allreduce(&gen_seconds, &result.generate_seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
+  const comm::Communicator ranks(comm);
+  result.bytes = ranks.sum(written);
+  result.generate_seconds = ranks.max(gen_seconds);
   result.total_seconds = MPI_Wtime() - t_start;
   return result;
 }

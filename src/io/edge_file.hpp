@@ -53,7 +53,7 @@ struct EdgeWriteResult {
 // Collective over comm. Throws g500::UsageError (on every rank) on any failure, leaving no
 // output file and no temporary file behind (a stream keeps what was written before the failure).
 EdgeWriteResult write_generated_edges(const gen::KroneckerSpec& spec, const std::string& path,
-                                      const EdgeWriteOptions& options, MPI_Comm comm = MPI_COMM_WORLD);
+                                      const EdgeWriteOptions& options, MPI_Comm comm);
 
 // Appends one tsv line per edge to `out` (weights may be null). Returns the number of bytes added.
 size_t format_tsv(const gen::Edge* edges, const float* weights, int64_t count, std::string& out);

@@ -232,10 +232,7 @@ int check_text(const LocalText& local, const std::string& path, int64_t first_li
                 ? path + ":" + std::to_string(first_line_number + before + local.error_line) + ": " + local.error
                 : local.error;
   agree_or_throw(error, comm);
-  int nranks = 1;
-  MPI_Comm_size(comm, &nranks);
-  std::vector<int> columns(nranks);
-  MPI_Allgather(&local.first_columns, 1, MPI_INT, columns.data(), 1, MPI_INT, comm);
+  const std::vector<int> columns = comm::Communicator(comm).allgather(local.first_columns);
   int global = 0;
   for (int c : columns)
     if (global == 0) global = c;
@@ -349,8 +346,9 @@ void count_statistics(EdgeInput& in, MPI_Comm comm) {
   std::sort(pairs.begin(), pairs.end());
   int64_t dups = 0;
   for (size_t k = 1; k < pairs.size(); ++k) dups += pairs[k] == pairs[k - 1];
-  in.stats.self_loops = sum_all(loops, comm);
-  in.stats.duplicates = sum_all(dups, comm);
+  const comm::Communicator ranks(comm);
+  in.stats.self_loops = ranks.sum(loops);
+  in.stats.duplicates = ranks.sum(dups);
 }
 
 void load_text(const File& file, EdgeInput& out, MPI_Comm comm) {
@@ -406,7 +404,7 @@ void load_text(const File& file, EdgeInput& out, MPI_Comm comm) {
   else parse_range(file, path, lo, hi, text_start, parse_edge_line, local);
   agree_or_throw(changed_since_open(path, file), comm);  // before a change shows as a bad line
   const int columns = check_text(local, path, header_lines + 1, comm);
-  const int64_t total = sum_all(static_cast<int64_t>(local.edges.size()), comm);
+  const int64_t total = comm::Communicator(comm).sum(static_cast<int64_t>(local.edges.size()));
   if (mtx && total != header.entries)
     throw UsageError(path + ": the size line declares " + std::to_string(header.entries) + " entries but the file has " +
                      std::to_string(total));
@@ -498,9 +496,8 @@ VertexIdMap VertexIdMap::table(std::vector<uint64_t> sorted_ids, MPI_Comm comm, 
   map.table_ = true;
   MPI_Comm_rank(comm, &map.rank_);
   MPI_Comm_size(comm, &map.nranks_);
-  int64_t count = static_cast<int64_t>(sorted_ids.size());
-  std::vector<int64_t> counts(map.nranks_);
-  MPI_Allgather(&count, 1, MPI_INT64_T, counts.data(), 1, MPI_INT64_T, comm);
+  const std::vector<int64_t> counts =
+      comm::Communicator(comm, limits).allgather(static_cast<int64_t>(sorted_ids.size()));
   map.starts_.assign(map.nranks_ + 1, 0);
   for (int r = 0; r < map.nranks_; ++r) map.starts_[r + 1] = map.starts_[r] + counts[r];
   map.n_ = map.starts_[map.nranks_];
@@ -549,8 +546,7 @@ std::vector<int64_t> VertexIdMap::find(const std::vector<uint64_t>& file_ids) co
       out[k] = static_cast<int64_t>(f - add_);
     }
   }
-  if (!out.empty())
-    comm::allreduce(MPI_IN_PLACE, out.data(), static_cast<int64_t>(out.size()), MPI_INT64_T, MPI_MAX, comm_, limits_);
+  if (!out.empty()) comm::Communicator(comm_, limits_).max_in_place(out);
   return out;
 }
 
@@ -579,9 +575,7 @@ EdgeInput load_edge_input(const InputSpec& spec, MPI_Comm comm) {
   in.stats.vertices = in.nvertices;
   in.stats.edges = in.global_edges;
   count_statistics(in, comm);
-  double seconds = MPI_Wtime() - start;
-  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
-  in.stats.read_seconds = seconds;
+  in.stats.read_seconds = comm::Communicator(comm).max(MPI_Wtime() - start);
   return in;
 }
 

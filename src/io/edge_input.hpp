@@ -110,6 +110,6 @@ struct EdgeInput {
 };
 
 // Collective over comm; throws UsageError (on every rank, same message) on any problem.
-EdgeInput load_edge_input(const InputSpec& spec, MPI_Comm comm = MPI_COMM_WORLD);
+EdgeInput load_edge_input(const InputSpec& spec, MPI_Comm comm);
 
 }  // namespace g500::io

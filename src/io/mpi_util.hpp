@@ -10,6 +10,7 @@
 
 #include "comm/collectives.hpp"
 #include "comm/large_count.hpp"
+#include "comm/typed.hpp"
 #include "util/message_limits.hpp"
 
 namespace g500::io {
@@ -48,11 +49,6 @@ inline int64_t exclusive_scan(int64_t value, MPI_Comm comm) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   return rank == 0 ? 0 : before;
-}
-
-inline int64_t sum_all(int64_t value, MPI_Comm comm) {
-  MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT64_T, MPI_SUM, comm);
-  return value;
 }
 
 }  // namespace g500::io

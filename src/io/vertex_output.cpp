@@ -80,7 +80,7 @@ void write_vertex_file(OutputFile& file, const VertexIdMap& ids, const std::vect
   const std::vector<uint64_t> translated = ids.to_file_ids(wanted);
   std::string text;
   int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_rank(file.comm(), &rank);
   if (rank == 0) text = "# " + comment + "\n";
   fmt::memory_buffer buffer;
   size_t next = 0;
@@ -98,7 +98,7 @@ void write_vertex_file(OutputFile& file, const VertexIdMap& ids, const std::vect
                        const std::string& comment) {
   std::string text;
   int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_rank(file.comm(), &rank);
   if (rank == 0) text = "# " + comment + "\n";
   fmt::memory_buffer buffer;
   for (size_t k = 0; k < values.size(); ++k) {

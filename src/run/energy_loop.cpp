@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdio>
 
+#include "comm/typed.hpp"
 #include "util/agree.hpp"
 #include "util/power_command.hpp"
 #include "util/progress.hpp"
@@ -56,7 +57,7 @@ PowerCommandReport broadcast_command_report(const PowerSampler* sampler, const s
     }
     error = sampler->error();
   }
-  MPI_Bcast(numbers, 5, MPI_DOUBLE, 0, world);
+  comm::Communicator(world).broadcast(numbers, 0);
   report.ok = numbers[0] != 0;
   report.samples = static_cast<int64_t>(numbers[1]);
   report.mean_watts = numbers[2];
@@ -132,14 +133,14 @@ EnergyLoopReport run_energy_loop(const std::string& kernel, const std::vector<in
       if (time_up && sampler) sampler->finish();
       go_on = !time_up || (sampler && !sampler->finished());
     }
-    MPI_Bcast(&go_on, 1, MPI_INT, 0, world);
+    go_on = comm::Communicator(world).broadcast(go_on, 0);
   }
   MPI_Barrier(world);
   report.seconds = MPI_Wtime() - start;
   rapl.end();
   if (sampler) sampler->stop();
   line.finish();
-  MPI_Bcast(&report.seconds, 1, MPI_DOUBLE, 0, world);
+  report.seconds = comm::Communicator(world).broadcast(report.seconds, 0);
   report.ran = true;
   if (every_search_has_edges && seconds_per_edge > 0)
     report.harmonic_mean_teps = static_cast<double>(report.searches) / seconds_per_edge;

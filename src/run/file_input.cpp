@@ -16,7 +16,7 @@ int ceil_log2(int64_t n) {
 }  // namespace
 
 std::optional<io::EdgeInput> load_file_input(const FileInputRequest& request, gen::KroneckerSpec& spec,
-                                             std::optional<uint64_t>& sampling_seed, const MessageLimits& messages,
+                                             std::optional<uint64_t>& sampling_seed, const comm::Communicator& comm,
                                              bool progress,
                                              const std::function<void(const io::DeclaredSize&)>& check_declared_size) {
   std::optional<io::EdgeInput> edges;
@@ -26,10 +26,10 @@ std::optional<io::EdgeInput> load_file_input(const FileInputRequest& request, ge
   input_spec.format = request.format.empty() ? io::guess_format(request.path) : *io::parse_format(request.format);
   input_spec.directed_as_undirected = request.directed_as_undirected;
   input_spec.check_declared_size = check_declared_size;
-  input_spec.messages = messages;
+  input_spec.messages = comm.limits();
   {
     Progress reading(progress, "reading " + request.path);
-    edges.emplace(io::load_edge_input(input_spec, MPI_COMM_WORLD));
+    edges.emplace(io::load_edge_input(input_spec, comm.mpi()));
   }
   const int64_t n = edges->nvertices, m = edges->global_edges;
   const bool reference_roots = input_spec.format == io::Format::bin && (n & (n - 1)) == 0 && !request.root_seed_given;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "comm/typed.hpp"
 #include "gen/kronecker.hpp"
 #include "io/edge_input.hpp"
 #include "util/message_limits.hpp"
@@ -26,10 +27,10 @@ struct FileInputRequest {
 // and edge factor from it. A bin file of 2^SCALE vertices (as `g500 gen --format bin` writes)
 // keeps the reference root rule unless a root seed was given, so it reproduces the generated
 // run; other files sample their roots with the root seed (set into sampling_seed).
-// `check_declared_size` gets the sizes a header declares before the edges are read; `messages`
-// bounds the MPI calls of loading (comm/large_count.hpp).
+// `check_declared_size` gets the sizes a header declares before the edges are read; the ranks of
+// `comm` read the file, its limits bound the MPI calls of loading (comm/large_count.hpp).
 std::optional<io::EdgeInput> load_file_input(const FileInputRequest& request, gen::KroneckerSpec& spec,
-                                             std::optional<uint64_t>& sampling_seed, const MessageLimits& messages,
+                                             std::optional<uint64_t>& sampling_seed, const comm::Communicator& comm,
                                              bool progress,
                                              const std::function<void(const io::DeclaredSize&)>& check_declared_size);
 

@@ -4,14 +4,14 @@
 
 namespace g500 {
 
-std::unique_ptr<OutputFile> open_named_output(const std::string& path, const MessageLimits& limits, MPI_Comm comm) {
+std::unique_ptr<OutputFile> open_named_output(const std::string& path, const comm::Communicator& comm) {
   if (path.empty()) return nullptr;
-  return std::make_unique<OutputFile>(path, comm, OutputFile::kNewFileMode, limits);
+  return std::make_unique<OutputFile>(path, comm.mpi(), OutputFile::kNewFileMode, comm.limits());
 }
 
 const io::VertexIdMap& OutputIds::of() {
   if (input_) return input_->ids;
-  if (!generated_) generated_ = io::VertexIdMap::offset(generated_vertices_, 0, MPI_COMM_WORLD, limits_);
+  if (!generated_) generated_ = io::VertexIdMap::offset(generated_vertices_, 0, comm_.mpi(), comm_.limits());
   return *generated_;
 }
 

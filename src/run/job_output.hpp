@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "comm/typed.hpp"
 #include "graph/local_graph.hpp"
 #include "io/edge_input.hpp"
 #include "run/run_setup.hpp"
@@ -18,17 +19,16 @@
 namespace g500 {
 
 // Collective: the file `path` names (util/output_file.hpp), or null when the option was not given.
-// `limits`: the largest message of a streamed output's MPI sends.
-std::unique_ptr<OutputFile> open_named_output(const std::string& path, const MessageLimits& limits,
-                                              MPI_Comm comm = MPI_COMM_WORLD);
+// The communicator's limits bound a streamed output's MPI sends.
+std::unique_ptr<OutputFile> open_named_output(const std::string& path, const comm::Communicator& comm);
 
 // The ids of per-vertex result files: the input file's ids, or for a generated graph the
 // generated ids 0..2^SCALE-1 themselves (made when first asked for, collectively), the isolated
 // ones past the N kernel 1 finds included.
 class OutputIds {
  public:
-  explicit OutputIds(const RunConfig& config)
-      : input_(config.input), generated_vertices_(config.nvertices()), limits_(config.messages) {}
+  OutputIds(const RunConfig& config, const comm::Communicator& comm)
+      : input_(config.input), generated_vertices_(config.nvertices()), comm_(comm) {}
   const io::VertexIdMap& of();
   // The file id of vertex v (global id of the graph).
   uint64_t file_id(int64_t v) { return of().to_file_ids({v}).front(); }
@@ -36,7 +36,7 @@ class OutputIds {
  private:
   const io::EdgeInput* input_;
   int64_t generated_vertices_;
-  MessageLimits limits_;
+  comm::Communicator comm_;
   std::optional<io::VertexIdMap> generated_;
 };
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "comm/typed.hpp"
 #include "run/run_setup.hpp"
 #include "validate/edge_check.hpp"
 #include "validate/tree_depths.hpp"
@@ -146,7 +147,7 @@ RunPlan agree_run_plan(const PlanInput& input, MPI_Comm comm) {
   const RunPlan local = plan_run(input);
   if (input.kernel == PlanKernel::kSssp) return local;  // its kernel 1 agrees on keeping the entries itself
   int64_t facts[] = {local.plain_rows_fit ? 0 : 1, local.plain_passes, local.packed_passes, local.passes};
-  MPI_Allreduce(MPI_IN_PLACE, facts, 4, MPI_INT64_T, MPI_MAX, comm);
+  comm::Communicator(comm).max_in_place(facts);
   const bool plain_rows_fit = facts[0] == 0;
   const bool pack = input.compress == CompressChoice::kAuto
                         ? auto_packs_rows(input.d, input.graph, plain_rows_fit, facts[1], facts[2])

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <thread>
 
-#include "comm/large_count.hpp"
+#include "comm/typed.hpp"
 #include "run/roots.hpp"
 #include "io/vertex_output.hpp"
 #include "io/rankmap_file.hpp"
@@ -95,33 +95,29 @@ void check_run_fits(const std::string& what, double bytes_per_rank, bool from_fi
   if (const std::string overflow = local_id_overflow(what, probe, kernel_id_bits); !overflow.empty()) throw UsageError(overflow);
 }
 
-void check_declared_graph_fits(const RunConfig& config, int64_t nvertices, const std::string& what, bool force,
+void check_declared_graph_fits(const RunConfig& config, const comm::Communicator& world, int64_t nvertices,
+                               const std::string& what, bool force,
                                const std::function<double(const Distribution& probe)>& bytes_per_rank) {
-  MPI_Comm world = MPI_COMM_WORLD;
-  int rank = 0, nranks = 1;
-  MPI_Comm_rank(world, &rank);
-  MPI_Comm_size(world, &nranks);
+  const int rank = world.rank(), nranks = world.size();
   const GridChoice choice = choose_grid(config.grid_text, config.rankmap_path, nranks);
   // This rank's place as ProcessGrid assigns it.
   const int row = choice.placement.empty() ? rank / choice.shape.cols : choice.placement[rank].first;
   const int col = choice.placement.empty() ? rank % choice.shape.cols : choice.placement[rank].second;
   const Distribution probe(nvertices, choice.shape.rows, choice.shape.cols, row, col);
-  check_run_fits(what, bytes_per_rank(probe), true, force, probe, world, config.kernel_id_bits);
+  check_run_fits(what, bytes_per_rank(probe), true, force, probe, world.mpi(), config.kernel_id_bits);
 }
 
-std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, bool force,
+std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, const comm::Communicator& world, bool force,
                                        const std::function<double(const Distribution& probe)>& bytes_per_rank,
                                        RunSummary& summary) {
-  MPI_Comm world = MPI_COMM_WORLD;
-  int nranks = 1;
-  MPI_Comm_size(world, &nranks);
+  const int nranks = world.size();
   const GridChoice choice = choose_grid(config.grid_text, config.rankmap_path, nranks);
-  auto grid = std::make_unique<ProcessGrid>(world, choice.shape, choice.placement, config.messages);
+  auto grid = std::make_unique<ProcessGrid>(world.mpi(), choice.shape, choice.placement, config.messages);
   summary.ranks = nranks;
   summary.grid_rows = choice.shape.rows;
   summary.grid_cols = choice.shape.cols;
-  summary.threads = choose_threads(config.threads, world);
-  summary.node_ranks = ranks_on_this_node(world);  // every rank's own node; rank 0's is reported
+  summary.threads = choose_threads(config.threads, world.mpi());
+  summary.node_ranks = ranks_on_this_node(world.mpi());  // every rank's own node; rank 0's is reported
   summary.node_cores = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   summary.input_edges = config.nedges();
   omp_set_num_threads(summary.threads);
@@ -129,16 +125,15 @@ std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, bool force,
       config.input ? "the graph of '" + config.input->spec.path + "'" : "SCALE " + std::to_string(config.spec.scale);
   const Distribution probe(config.nvertices(), choice.shape.rows, choice.shape.cols, grid->row(), grid->col());
   const double estimate = bytes_per_rank(probe);
-  MPI_Allreduce(&estimate, &summary.estimated_bytes_max_rank, 1, MPI_DOUBLE, MPI_MAX, world);
-  check_run_fits(what, estimate, config.input != nullptr, force, probe, world, config.kernel_id_bits);
+  summary.estimated_bytes_max_rank = world.max(estimate);
+  check_run_fits(what, estimate, config.input != nullptr, force, probe, world.mpi(), config.kernel_id_bits);
   return grid;
 }
 
 int64_t global_vertices_with_edges(const LocalGraph& graph, MPI_Comm world) {
   int64_t with_edges = 0;  // the padding vertices past N have no edges
   for (const int64_t degree : graph.owned_degree) with_edges += degree > 0;
-  MPI_Allreduce(MPI_IN_PLACE, &with_edges, 1, MPI_INT64_T, MPI_SUM, world);
-  return with_edges;
+  return comm::Communicator(world).sum(with_edges);
 }
 
 RunRoots choose_run_roots(const RunConfig& config, const LocalGraph& graph, const ProcessGrid& grid,
@@ -184,7 +179,7 @@ RunRoots choose_run_roots(const RunConfig& config, const LocalGraph& graph, cons
   r.reported.resize(r.roots.size());
   if (rank == 0)
     for (size_t k = 0; k < r.roots.size(); ++k) r.reported[k] = static_cast<int64_t>(file_ids[k]);
-  comm::bcast(r.reported.data(), static_cast<int64_t>(r.reported.size()), MPI_INT64_T, 0, world, grid.limits());
+  comm::Communicator(world, grid.limits()).broadcast(r.reported, 0);
   return r;
 }
 

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "comm/typed.hpp"
 #include "gen/kronecker.hpp"
 #include "graph/distribution.hpp"
 #include "graph/grid.hpp"
@@ -72,7 +73,7 @@ struct RunSummary {
 // Collective: the process grid of the run, its threads (set for OpenMP) and the memory check
 // against bytes_per_rank(probe) for this run's distribution; fills summary's ranks, grid, threads,
 // input edges and the largest estimate of a rank.
-std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, bool force,
+std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, const comm::Communicator& world, bool force,
                                        const std::function<double(const Distribution& probe)>& bytes_per_rank,
                                        RunSummary& summary);
 
@@ -126,7 +127,8 @@ void check_run_fits(const std::string& what, double bytes_per_rank, bool from_fi
 // Collective: check_run_fits for a graph of `nvertices` on the grid start_run will build, before
 // it exists: for the sizes a file's header declares, so that a graph that cannot run is refused
 // before its edges are read. `what` names the file and the header fields.
-void check_declared_graph_fits(const RunConfig& config, int64_t nvertices, const std::string& what, bool force,
+void check_declared_graph_fits(const RunConfig& config, const comm::Communicator& world, int64_t nvertices,
+                               const std::string& what, bool force,
                                const std::function<double(const Distribution& probe)>& bytes_per_rank);
 
 }  // namespace g500

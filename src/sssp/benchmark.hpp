@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "comm/typed.hpp"
 #include "util/phase_profile.hpp"
 #include "gen/kronecker.hpp"
 #include "gen/edge_weights.hpp"
@@ -82,7 +83,7 @@ struct SsspEdges {
 class SsspPart {
  public:
   // Collective: opens the weighted edges (a file's weights checked) before any kernel work.
-  SsspPart(const SsspConfig& config, SsspBenchmarkResult& result);
+  SsspPart(const SsspConfig& config, const comm::Communicator& world, SsspBenchmarkResult& result);
   ~SsspPart();
   // The SSSP's share of a rank's memory on the grid `probe` (collective: the node's ranks).
   double bytes_per_rank(const Distribution& probe) const;
@@ -93,17 +94,19 @@ class SsspPart {
 
  private:
   const SsspConfig& config_;
+  comm::Communicator world_;
   SsspBenchmarkResult& result_;
   SsspEdges edges_;
   SsspOptions search_options_;
   std::unique_ptr<WeightedLocalGraph> graph_;
 };
 
-// Collective. Validation failures end the root loop and are reported in the result.
-SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, bool force = false);
+// Collective over `world`. Validation failures end the root loop and are reported in the result.
+SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, const comm::Communicator& world, bool force = false);
 
 // Collective: refuses (UsageError) the sizes a file's header declares when run_sssp_benchmark
 // would refuse that graph (memory estimate unless force, 32-bit local ids), before it is read.
-void check_declared_sssp_input(const SsspConfig& config, const io::DeclaredSize& size, bool force);
+void check_declared_sssp_input(const SsspConfig& config, const io::DeclaredSize& size, const comm::Communicator& world,
+                               bool force);
 
 }  // namespace g500

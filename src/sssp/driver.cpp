@@ -48,15 +48,16 @@ void print_report(const SsspJob& job, const std::optional<io::EdgeInput>& edges,
 
 int run_sssp_job(SsspJob& job) {
   SsspConfig& config = job.config;
-  const std::unique_ptr<OutputFile> json_file = open_named_output(job.json_path, job.config.messages);
-  const std::unique_ptr<OutputFile> distances_file = open_named_output(job.distances_path, job.config.messages);
-  const std::unique_ptr<OutputFile> parents_file = open_named_output(job.parents_path, job.config.messages);
+  const comm::Communicator world(MPI_COMM_WORLD, config.messages);
+  const std::unique_ptr<OutputFile> json_file = open_named_output(job.json_path, world);
+  const std::unique_ptr<OutputFile> distances_file = open_named_output(job.distances_path, world);
+  const std::unique_ptr<OutputFile> parents_file = open_named_output(job.parents_path, world);
   const bool force = job.force;
   std::optional<io::EdgeInput> edges =
-      load_file_input(job.input, config.spec, config.root_seed, config.messages, false,
-                      [&](const io::DeclaredSize& size) { check_declared_sssp_input(config, size, force); });
+      load_file_input(job.input, config.spec, config.root_seed, world, false,
+                      [&](const io::DeclaredSize& size) { check_declared_sssp_input(config, size, world, force); });
   if (edges) config.input = &*edges;
-  OutputIds ids(config);
+  OutputIds ids(config, world);
   if (distances_file || parents_file)
     config.first_root_hook = [&](const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
                                  const std::vector<double>& distances, const std::vector<int64_t>& parents) {
@@ -68,11 +69,9 @@ int run_sssp_job(SsspJob& job) {
         io::write_vertex_file(*parents_file, ids.of(), io::to_map_slices(graph, grid, ids.of(), parents),
                               true, "g500 sssp parents" + from + ": vertex parent (-1: unreached)");
     };
-  const SsspBenchmarkResult result = run_sssp_benchmark(config, force);
+  const SsspBenchmarkResult result = run_sssp_benchmark(config, world, force);
 
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == 0) print_report(job, edges, result);
+  if (world.rank() == 0) print_report(job, edges, result);
   if (json_file) {
     nlohmann::json j = sssp_result_json(config, result);
     j["config"].update(conformance_json(config, job.input, config.disabled));

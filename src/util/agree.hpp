@@ -8,8 +8,8 @@
 
 namespace g500 {
 
-std::string first_error(const std::string& local_error, MPI_Comm comm = MPI_COMM_WORLD);
+std::string first_error(const std::string& local_error, MPI_Comm comm);
 // Throws UsageError with first_error's message when any rank failed.
-void agree_or_throw(const std::string& local_error, MPI_Comm comm = MPI_COMM_WORLD);
+void agree_or_throw(const std::string& local_error, MPI_Comm comm);
 
 }  // namespace g500

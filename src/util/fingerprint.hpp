@@ -32,6 +32,6 @@ std::string describe_difference(const RunFingerprint& rank0, const RunFingerprin
 // Collective: "" when every rank's fingerprint equals rank 0's, else on every rank "ranks
 // disagree: " and describe_difference() for the lowest rank that differs. One broadcast and one
 // reduction when they agree.
-std::string fingerprint_disagreement(const RunFingerprint& mine, MPI_Comm comm = MPI_COMM_WORLD);
+std::string fingerprint_disagreement(const RunFingerprint& mine, MPI_Comm comm);
 
 }  // namespace g500

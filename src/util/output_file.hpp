@@ -45,6 +45,8 @@ class OutputFile {
   // The regular file that will be replaced; empty for a stream.
   const std::string& target() const { return target_; }
   bool is_stream() const { return stream_; }
+  // The ranks that write it.
+  MPI_Comm comm() const { return comm_; }
 
   // rank 0's text becomes the output; other ranks' text is ignored.
   void write_from_rank0(std::string_view text);

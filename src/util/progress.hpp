@@ -19,7 +19,7 @@ namespace g500 {
 
 // Whether this rank should print progress: rank 0 of comm, stderr reaching a terminal (or
 // `force`: --progress, e.g. for a log file), not quiet.
-inline bool progress_wanted(bool quiet, MPI_Comm comm = MPI_COMM_WORLD, bool force = false) {
+inline bool progress_wanted(bool quiet, MPI_Comm comm, bool force) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   return !quiet && rank == 0 && (force || stderr_reaches_terminal());

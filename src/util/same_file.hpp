@@ -29,6 +29,6 @@ std::string same_file_problem(const std::vector<FileOption>& files);
 
 // Collective over comm: rank 0 looks at the files (as rank 0 prepares every output), and every
 // rank throws the UsageError when it found a clash.
-void refuse_same_files(const std::vector<FileOption>& files, MPI_Comm comm = MPI_COMM_WORLD);
+void refuse_same_files(const std::vector<FileOption>& files, MPI_Comm comm);
 
 }  // namespace g500

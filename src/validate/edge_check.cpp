@@ -7,6 +7,7 @@
 
 #include <limits>
 
+#include "comm/typed.hpp"
 #include "validate/edge_check_parts.hpp"
 
 namespace g500 {
@@ -15,19 +16,17 @@ namespace {
 // Collective: every rank must take the same way, even one started with another thread count.
 bool replicated_way(const Distribution& d, EdgeCheckWay way, MPI_Comm comm) {
   if (way != EdgeCheckWay::kFewerBytes) return way == EdgeCheckWay::kReplicated;
-  int replicated = edge_check::replicated_bytes(d) <= edge_check::owner_queries_bytes(d, omp_get_max_threads());
-  MPI_Allreduce(MPI_IN_PLACE, &replicated, 1, MPI_INT, MPI_LAND, comm);
-  return replicated != 0;
+  return comm::Communicator(comm).all(edge_check::replicated_bytes(d) <=
+                                      edge_check::owner_queries_bytes(d, omp_get_max_threads()));
 }
 
 // Collective: keeps the failing edge only where it is the lowest of all ranks' (by lower id, then
 // higher id), so the message does not depend on where the edges were read or checked.
 void keep_lowest_bad_edge(EdgeCheck& result, MPI_Comm comm) {
   constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
-  int64_t lo = result.bad ? result.bad_v : kNone;
-  MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT64_T, MPI_MIN, comm);
-  int64_t hi = result.bad && result.bad_v == lo ? result.bad_u : kNone;
-  MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT64_T, MPI_MIN, comm);
+  const comm::Communicator ranks(comm);
+  const int64_t lo = ranks.min(result.bad ? result.bad_v : kNone);
+  const int64_t hi = ranks.min(result.bad && result.bad_v == lo ? result.bad_u : kNone);
   result.bad = result.bad && result.bad_v == lo && result.bad_u == hi;
 }
 

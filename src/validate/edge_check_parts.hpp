@@ -9,6 +9,7 @@
 #include <limits>
 #include <vector>
 
+#include "comm/typed.hpp"
 #include "graph/distribution.hpp"
 #include "graph/edge_source.hpp"
 #include "graph/grid.hpp"
@@ -115,8 +116,7 @@ inline void report(const BadEdge& bad, EdgeCheck& result) {
 template <class F>
 void for_each_input_chunk(const EdgeSource& source, int64_t chunk_edges, MPI_Comm comm, F f) {
   const int64_t chunk = std::max<int64_t>(1, std::min(source.local_count, chunk_edges));
-  int64_t chunks = (source.local_count + chunk - 1) / chunk;
-  MPI_Allreduce(MPI_IN_PLACE, &chunks, 1, MPI_INT64_T, MPI_MAX, comm);
+  const int64_t chunks = comm::Communicator(comm).max((source.local_count + chunk - 1) / chunk);
   RawBuffer<gen::Edge> buffer;
   gen::Edge* edges = buffer.get(chunk);
   for (int64_t c = 0; c < chunks; ++c) {

@@ -9,6 +9,7 @@
 
 #include "comm/exchange.hpp"
 #include "comm/large_count.hpp"
+#include "comm/typed.hpp"
 #include "util/atomic_ref.hpp"
 #include "util/bitmap.hpp"
 #include "validate/tree_depths.hpp"
@@ -67,8 +68,7 @@ bool walk_with_bitmaps(const Distribution& d, const ProcessGrid& grid, int64_t r
       }
       next[w] = bits;
     }
-    MPI_Allreduce(MPI_IN_PLACE, &joined, 1, MPI_INT64_T, MPI_SUM, grid.world());
-    if (joined == 0) return true;
+    if (comm::Communicator(grid.world()).sum(joined) == 0) return true;
     comm::allgather(next.data(), frontier.data(), words, MPI_UINT64_T, grid.world(), grid.limits());
   }
   return false;
@@ -179,9 +179,7 @@ void walk_with_child_lists(const Distribution& d, const ProcessGrid& grid, const
 #pragma omp parallel for schedule(static)
     for (size_t r = 0; r < in.records.size(); ++r) depth[in.records[r]] = next_depth;
     frontier = std::move(in.records);
-    int64_t active = static_cast<int64_t>(frontier.size());
-    MPI_Allreduce(MPI_IN_PLACE, &active, 1, MPI_INT64_T, MPI_SUM, grid.world());
-    if (active == 0) break;
+    if (comm::Communicator(grid.world()).sum(static_cast<int64_t>(frontier.size())) == 0) break;
   }
 }
 

@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-#include "comm/large_count.hpp"
+#include "comm/typed.hpp"
 #include "util/agree.hpp"
 #include "util/bitmap.hpp"
 #include "util/splitmix64.hpp"
@@ -64,6 +64,7 @@ std::string check_parents_are_neighbours(const LocalGraph& graph, int64_t root,
 ValidationResult validate_bfs(const LocalGraph& graph, const EdgeSource& edges, const ProcessGrid& grid, int64_t root,
                               const std::vector<int64_t>& parents, const ValidateOptions& options) {
   const Distribution& d = graph.dist;
+  const comm::Communicator ranks(grid.world(), grid.limits());
   ValidationResult result;
   result.error = first_error(check_parent_values(d, root, parents), grid.world());
   if (!result.error.empty()) return result;
@@ -73,7 +74,7 @@ ValidationResult validate_bfs(const LocalGraph& graph, const EdgeSource& edges, 
   int32_t max_depth = 0;
 #pragma omp parallel for schedule(static) reduction(max : max_depth)
   for (int64_t k = 0; k < d.block; ++k) max_depth = std::max(max_depth, depth[k]);
-  MPI_Allreduce(MPI_IN_PLACE, &max_depth, 1, MPI_INT32_T, MPI_MAX, grid.world());
+  max_depth = ranks.max(max_depth);
 
   Bitmap tree_edge_seen(d.block);
   const EdgeCheckOptions check_options{options.narrow_depths, options.chunk_edges, options.way};
@@ -94,11 +95,10 @@ ValidationResult validate_bfs(const LocalGraph& graph, const EdgeSource& edges, 
     ++levels[depth[k]];
     hash += splitmix64(static_cast<uint64_t>(first + k) * 64 + static_cast<uint64_t>(depth[k]));
   }
-  comm::allreduce(MPI_IN_PLACE, levels.data(), static_cast<int64_t>(levels.size()), MPI_INT64_T, MPI_SUM, grid.world(),
-                  grid.limits());
-  MPI_Allreduce(MPI_IN_PLACE, &hash, 1, MPI_UINT64_T, MPI_SUM, grid.world());
+  ranks.sum_in_place(levels);
+  hash = ranks.sum(hash);
   int64_t counts[2] = {checked.reached_entries, degree_sum};
-  MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT64_T, MPI_SUM, grid.world());
+  ranks.sum_in_place(counts);
   if (counts[0] != counts[1]) {
     result.error = "TEPS edge count mismatch: " + std::to_string(counts[0]) +
                    " input edge entries with reached endpoints but " + std::to_string(counts[1]) +

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "comm/large_count.hpp"
+#include "comm/typed.hpp"
 #include "util/agree.hpp"
 #include "validate/tree_depths.hpp"
 #include "util/bitmap.hpp"
@@ -56,9 +57,10 @@ void distance_summary(const Distribution& d, const std::vector<double>& dist, MP
       max = std::max(max, dist[k]);
       ++reached;
     }
-  MPI_Allreduce(&sum, &result.sum_dist, 1, MPI_DOUBLE, MPI_SUM, comm);
-  MPI_Allreduce(&max, &result.max_dist, 1, MPI_DOUBLE, MPI_MAX, comm);
-  MPI_Allreduce(&reached, &result.reached, 1, MPI_INT64_T, MPI_SUM, comm);
+  const comm::Communicator ranks(comm);
+  result.sum_dist = ranks.sum(sum);
+  result.max_dist = ranks.max(max);
+  result.reached = ranks.sum(reached);
 }
 
 // The distances of this process's row and column sets and the parents of its row set, in the
@@ -172,8 +174,7 @@ SsspValidation sssp_statistics(const WeightedLocalGraph& wg, const ProcessGrid& 
   int64_t degree_sum = 0;
   for (int64_t k = 0; k < d.block; ++k)
     if (std::isfinite(dist[k])) degree_sum += wg.graph.owned_degree[k];
-  MPI_Allreduce(MPI_IN_PLACE, &degree_sum, 1, MPI_INT64_T, MPI_SUM, grid.world());
-  result.nedge = degree_sum / 2;
+  result.nedge = comm::Communicator(grid.world()).sum(degree_sum) / 2;
   result.ok = true;
   return result;
 }
@@ -200,7 +201,7 @@ SsspValidation validate_sssp(const WeightedLocalGraph& wg, const ProcessGrid& gr
   if (!result.error.empty()) return result;
 
   int64_t counts[2] = {reached_entries, degree_sum};
-  MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT64_T, MPI_SUM, grid.world());
+  comm::Communicator(grid.world()).sum_in_place(counts);
   if (counts[0] != counts[1]) {
     result.error = "TEPS edge count mismatch: " + std::to_string(counts[0]) + " edge entries with reached endpoints but " +
                    std::to_string(counts[1]) + " by the reached vertices' degrees";

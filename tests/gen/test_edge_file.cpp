@@ -89,7 +89,7 @@ TEST(EdgeFile, TsvWithWeightsEqualsTestVector) {
     EdgeWriteOptions opt;
     opt.weights = true;
     opt.chunk_edges = 777;  // several chunks per rank, odd boundaries
-    auto res = write_generated_edges(spec_for(scale), out, opt);
+    auto res = write_generated_edges(spec_for(scale), out, opt, MPI_COMM_WORLD);
     EXPECT_EQ(res.bytes, static_cast<int64_t>(fs::file_size(out)));
     if (world_rank() == 0) {
       auto got = parse_tsv(out, true);
@@ -118,7 +118,7 @@ TEST(EdgeFile, TsvWithWeightsEqualsTestVector) {
 TEST(EdgeFile, TsvWithoutWeights) {
   ScratchDir dir;
   const std::string out = dir.path + "/s8.tsv";
-  write_generated_edges(spec_for(8), out, EdgeWriteOptions{});
+  write_generated_edges(spec_for(8), out, EdgeWriteOptions{}, MPI_COMM_WORLD);
   if (world_rank() == 0) {
     auto got = parse_tsv(out, false);
     auto ref = g500::testing::load_kron_tsv(8);
@@ -136,7 +136,7 @@ TEST(EdgeFile, BinRoundTripsThroughReader) {
     opt.format = EdgeFormat::bin;
     opt.weights = weights;
     opt.chunk_edges = 1000;
-    auto res = write_generated_edges(spec, out, opt);
+    auto res = write_generated_edges(spec, out, opt, MPI_COMM_WORLD);
     EXPECT_EQ(res.bytes, kBinHeaderBytes + spec.nedges() * bin_record_bytes(weights));
     // Every rank reads the file back independently.
     BinEdgeReader reader;
@@ -228,13 +228,13 @@ TEST(EdgeFile, UnwritableOutputThrowsOnEveryRankAndLeavesNothing) {
   ScratchDir dir;
   EdgeWriteOptions opt;
   try {
-    write_generated_edges(spec_for(6), dir.path + "/no/such/dir/out.tsv", opt);
+    write_generated_edges(spec_for(6), dir.path + "/no/such/dir/out.tsv", opt, MPI_COMM_WORLD);
     ADD_FAILURE() << "no error";
   } catch (const g500::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("does not exist"), std::string::npos) << e.what();
   }
   try {
-    write_generated_edges(spec_for(6), dir.path, opt);
+    write_generated_edges(spec_for(6), dir.path, opt, MPI_COMM_WORLD);
     ADD_FAILURE() << "no error";
   } catch (const g500::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
@@ -251,7 +251,7 @@ TEST(EdgeFile, OneRankFailureReachesAllRanks) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   BinEdgeReader reader;
   std::string err = rank == size - 1 ? reader.open("/nonexistent/file.bin") : std::string();
-  EXPECT_THROW(g500::agree_or_throw(err), g500::UsageError);
+  EXPECT_THROW(g500::agree_or_throw(err, MPI_COMM_WORLD), g500::UsageError);
 }
 
 TEST(EdgeFile, TsvWeightFormatMatchesPrintf) {

@@ -69,7 +69,7 @@ TEST(InputLoad, SparseIdsAreRelabelledInSortedOrder) {
   const std::string path = shared_file("sparse.tsv",
                                        "# SNAP style\n% and mtx style comment\n100 200\n200 300\n\n300 100\n"
                                        "300 9223372036854775807\n9223372036854775807 42\n7 7\n100 200\n200 100");
-  EdgeInput in = load_edge_input({path, Format::snap, false, {}, {}});
+  EdgeInput in = load_edge_input({path, Format::snap, false, {}, {}}, MPI_COMM_WORLD);
   EXPECT_EQ(in.nvertices, 6);
   EXPECT_EQ(in.global_edges, 8);
   EXPECT_EQ(in.stats.self_loops, 1);
@@ -101,7 +101,7 @@ TEST(InputLoad, ManyRandomIdsAtAnyRankCount) {
   const std::string path = shared_file("random.tsv", text);
   for (const int64_t limit : {MessageLimits::kDefaultBytes, int64_t{16}}) {
     SCOPED_TRACE("message limit " + std::to_string(limit));
-    EdgeInput in = load_edge_input({path, Format::tsv, false, {}, MessageLimits{limit}});
+    EdgeInput in = load_edge_input({path, Format::tsv, false, {}, MessageLimits{limit}}, MPI_COMM_WORLD);
     EXPECT_EQ(in.nvertices, static_cast<int64_t>(distinct.size()));
     EXPECT_TRUE(in.stats.weighted);
     EXPECT_EQ(static_cast<int64_t>(in.weights.size()), static_cast<int64_t>(in.edges.size()));
@@ -121,7 +121,7 @@ TEST(InputLoad, MatrixMarketKeepsTheDeclaredSize) {
   const std::string path = shared_file("sym.mtx",
                                        "%%MatrixMarket matrix coordinate integer symmetric\n% comment\n%\n"
                                        "8 8 4\n2 1 5\n3 2 -1\n4 3 7\n3 3 1\n");
-  EdgeInput in = load_edge_input({path, Format::mtx, false, {}, {}});
+  EdgeInput in = load_edge_input({path, Format::mtx, false, {}, {}}, MPI_COMM_WORLD);
   EXPECT_EQ(in.nvertices, 8);
   EXPECT_EQ(in.global_edges, 4);
   EXPECT_EQ(in.stats.self_loops, 1);
@@ -135,7 +135,7 @@ TEST(InputLoad, MatrixMarketKeepsTheDeclaredSize) {
 std::string error_of(const std::string& path, Format format) {
   std::string message;
   try {
-    load_edge_input({path, format, false, {}, {}});
+    load_edge_input({path, format, false, {}, {}}, MPI_COMM_WORLD);
   } catch (const UsageError& e) {
     message = e.what();
   }
@@ -194,12 +194,12 @@ TEST(InputLoad, ByteOrderMarkAtTheStartIsSkippedAtAnyRankCount) {
   std::string text;
   for (int k = 0; k < 500; ++k) text += std::to_string(k * 3) + " " + std::to_string(k * 3 + 1) + "\n";
   const std::string bom = "\xEF\xBB\xBF";
-  const EdgeInput plain = load_edge_input({shared_file("plain.tsv", text), Format::tsv, false, {}, {}});
-  const EdgeInput marked = load_edge_input({shared_file("marked.tsv", bom + text), Format::tsv, false, {}, {}});
+  const EdgeInput plain = load_edge_input({shared_file("plain.tsv", text), Format::tsv, false, {}, {}}, MPI_COMM_WORLD);
+  const EdgeInput marked = load_edge_input({shared_file("marked.tsv", bom + text), Format::tsv, false, {}, {}}, MPI_COMM_WORLD);
   EXPECT_EQ(marked.nvertices, plain.nvertices);
   EXPECT_EQ(gather_file_edges(marked), gather_file_edges(plain));
   const std::string mtx_text = "%%MatrixMarket matrix coordinate pattern general\n4 4 2\n1 2\n3 4\n";
-  const EdgeInput mtx = load_edge_input({shared_file("marked.mtx", bom + mtx_text), Format::mtx, false, {}, {}});
+  const EdgeInput mtx = load_edge_input({shared_file("marked.mtx", bom + mtx_text), Format::mtx, false, {}, {}}, MPI_COMM_WORLD);
   EXPECT_EQ(mtx.nvertices, 4);
   EXPECT_EQ(gather_file_edges(mtx), (std::vector<std::pair<uint64_t, uint64_t>>{{1, 2}, {3, 4}}));
   // Elsewhere the mark is part of the line (numbered as usual).
@@ -222,14 +222,14 @@ TEST(InputLoad, DeclaredSizesAreCheckedBeforeTheEdgesAreRead) {
                  },
                  {}};
   try {
-    load_edge_input(spec);
+    load_edge_input(spec, MPI_COMM_WORLD);
     ADD_FAILURE() << "the check was not called";
   } catch (const UsageError& e) {
     EXPECT_EQ(std::string(e.what()), "refused: '" + bin_path + "' (header: nvertices 1000, nedges 2)");
   }
   spec.path = mtx_path;
   spec.format = Format::mtx;
-  EXPECT_THROW(load_edge_input(spec), UsageError);
+  EXPECT_THROW(load_edge_input(spec, MPI_COMM_WORLD), UsageError);
   ASSERT_EQ(seen.size(), 2u);
   EXPECT_EQ(seen[0].nvertices, 1000);
   EXPECT_EQ(seen[0].nedges, 2);
@@ -239,10 +239,10 @@ TEST(InputLoad, DeclaredSizesAreCheckedBeforeTheEdgesAreRead) {
   // A check that accepts lets the reading go on; tsv declares nothing.
   int calls = 0;
   spec.check_declared_size = [&](const DeclaredSize&) { ++calls; };
-  EXPECT_EQ(load_edge_input(spec).global_edges, 2);
+  EXPECT_EQ(load_edge_input(spec, MPI_COMM_WORLD).global_edges, 2);
   spec.path = shared_file("declared.tsv", "1 2\n");
   spec.format = Format::tsv;
-  EXPECT_EQ(load_edge_input(spec).global_edges, 1);
+  EXPECT_EQ(load_edge_input(spec, MPI_COMM_WORLD).global_edges, 1);
   EXPECT_EQ(calls, 1);
 }
 
