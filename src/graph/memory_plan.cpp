@@ -150,7 +150,7 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   const double entries = 2.0 * static_cast<double>(shape.nedges) / ranks;
   const double nonempty = shape.scale > 0 ? rows * kronecker_nonempty_row_share(shape.scale, shape.nedges, d.C) : rows;
   const double slots = options.bcsr ? nonempty : rows;
-  constexpr double kWord = sizeof(int64_t), kId = sizeof(LocalId);
+  constexpr double kWord = sizeof(int64_t), kId = sizeof(LocalId), kEntry = sizeof(Entry);  // Entry: graph/edge_router.hpp
 
   GraphMemory m;
   // Under BCSR the starts of the rows with edges (at most one per entry) and a bit and an offset
@@ -211,13 +211,13 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   // and the mirrors, to be counted), and the buffers stay for the later passes.
   const double routed_share = ranks == 1 ? kept_share : 1;
   const double routed =
-      ranks == 1 ? 2 * chunk * kWord * kept_buffer_share(routed_share, threads)  // entries kept as they are made
-                 : 2 * chunk * routed_share * (kWord + sizeof(int) + 2 * kWord);  // entries, ranks, send, receive
+      ranks == 1 ? 2 * chunk * kEntry * kept_buffer_share(routed_share, threads)  // entries kept as they are made
+                 : 2 * chunk * routed_share * (kEntry + sizeof(int) + 2 * kEntry);  // entries, ranks, send, receive
   m.chunk_buffers = chunk * sizeof(gen::Edge) + routed;
   constexpr double kBucketScratchPerThread = 4.0 * (int64_t{1} << 16) * sizeof(uint64_t);  // items, sort spare
   // A group's mirrors: on one process per thread as entries; else per thread as edges, then
   // together as edges and as routed entries; then staged by groups of buckets.
-  const double mirror_bytes = (ranks == 1 ? kWord : 2 * sizeof(gen::Edge) + kWord) + kWord;
+  const double mirror_bytes = (ranks == 1 ? kEntry : 2 * sizeof(gen::Edge) + kEntry) + kEntry;
   m.fill_scratch = threads * kBucketScratchPerThread + entries * made_share / groups * mirror_bytes;
   // Pass 1 counts every row and, with `reorder` on several grid rows, marks the columns it meets.
   // The fill needs the rows' forward map and each column's value (graph/set_map.hpp): with
@@ -247,11 +247,11 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   m.row_tables = forward_row_maps + column_values + (key_tables && !options.compress ? 2 * cols * kId : 0);
   // Pass 1 stages a chunk's kept entries by groups of buckets; after it, one process counts the
   // rows of the mirrors through a pool of column ids (both freed before the fill).
-  const double staged_per_entry = kWord / std::max(1.0, chunks);
+  const double staged_per_entry = kEntry / std::max(1.0, chunks);
   const double mirror_count =
       ranks == 1 && mirror
           ? static_cast<double>(mirror_count_chunks(mirror_count_block(static_cast<int64_t>(kept_per_slab)), threads) *
-                                kMirrorCountChunk) * sizeof(uint32_t)
+                                kMirrorCountChunk) * kId
           : 0;
   m.first_pass = kept_per_slab * entry_bytes + segment_starts + counting + columns_met +
                  std::max(kept_per_slab * staged_per_entry, mirror_count) + m.chunk_buffers;

@@ -59,7 +59,7 @@ TEST(JobscriptCli, PlanListsTheParts) {
       << r.out;
   EXPECT_EQ(r.out.find("kernel 1: row lengths"), std::string::npos) << r.out;
   // 7.6e9 vertices per column set: beyond 32-bit local ids, within 64-bit ones (graph/local_id.hpp).
-  const std::string scale41 = kWideIds ? "\npeak per node: 14.0 GiB of 32.0 GiB (a Fugaku node): fits\n"
+  const std::string scale41 = kWideIds ? "\npeak per node: 14.3 GiB of 32.0 GiB (a Fugaku node): fits\n"
                                        : "\npeak per node: 11.8 GiB of 32.0 GiB (a Fugaku node): fits\n"
                                          "g500 bfs refuses this job: SCALE 41 on a 552x288 grid needs more than 2^32 "
                                          "vertices per grid row or column; use more ranks, or g500 built with "
