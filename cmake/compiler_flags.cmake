@@ -35,7 +35,12 @@ message(STATUS "g500: instruction-set flags: '${G500_ARCH_FLAGS}' (G500_ARCH_FLA
 
 # g500_warnings(TARGET): the warnings g500's own code builds without (not passed on to users of a
 # target, nor to the libraries it links).
-set(G500_WARNING_FLAGS $<$<CXX_COMPILER_ID:GNU,Clang,AppleClang,IntelLLVM,FujitsuClang>:-Wall -Wextra>)
+set(G500_WARNING_FLAGS $<$<CXX_COMPILER_ID:GNU,Clang,AppleClang,IntelLLVM,FujitsuClang>:-Wall -Wextra -Wshadow>)
+# CI builds with warnings as errors (.ci/run), so that none lands.
+option(G500_WARNINGS_AS_ERRORS "Treat warnings in g500's own code as errors" OFF)
+if(G500_WARNINGS_AS_ERRORS)
+  list(APPEND G500_WARNING_FLAGS $<$<CXX_COMPILER_ID:GNU,Clang,AppleClang,IntelLLVM,FujitsuClang>:-Werror>)
+endif()
 function(g500_warnings target)
   target_compile_options(${target} PRIVATE ${G500_WARNING_FLAGS})
 endfunction()

@@ -20,6 +20,7 @@
 #include "graph/sort_by_weight.hpp"
 #include "graph/vertex_count.hpp"
 #include "graph/weighted_graph.hpp"
+#include "util/atomic_ref.hpp"
 #include "util/huge_pages.hpp"
 #include "util/large_array.hpp"
 #include "util/memory.hpp"
@@ -251,9 +252,9 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
   std::vector<int64_t> lengths(nrows + 1, 0);
   for_each_chunk(source, grid.world(), buffer, weights, generate_seconds, [&](const gen::Edge* edges, const float* w, int64_t count) {
     auto entries = route(edges, w, count, d, grid);
-    const int64_t n = static_cast<int64_t>(entries.size());
+    const int64_t routed = static_cast<int64_t>(entries.size());
 #pragma omp parallel for schedule(static)
-    for (int64_t k = 0; k < n; ++k) std::atomic_ref<int64_t>(lengths[entries[k].v]).fetch_add(1, std::memory_order_relaxed);
+    for (int64_t k = 0; k < routed; ++k) AtomicRef<int64_t>(lengths[entries[k].v]).fetch_add(1, std::memory_order_relaxed);
     if (keep) kept.push_back(std::move(entries));
   });
   {

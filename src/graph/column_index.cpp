@@ -5,6 +5,7 @@
 #include <atomic>
 
 #include "graph/sort_by_weight.hpp"
+#include "util/atomic_ref.hpp"
 #include "util/huge_pages.hpp"
 
 namespace g500 {
@@ -18,7 +19,7 @@ ColumnIndex build_column_index(const int64_t* row_starts, int64_t nrows, const L
   int64_t* starts = index.starts.data();
 #pragma omp parallel for schedule(static)
   for (int64_t e = 0; e < nentries; ++e)
-    std::atomic_ref<int64_t>(starts[neighbors[e] + 1]).fetch_add(1, std::memory_order_relaxed);
+    AtomicRef<int64_t>(starts[neighbors[e] + 1]).fetch_add(1, std::memory_order_relaxed);
   for (int64_t v = 0; v < ncols; ++v) starts[v + 1] += starts[v];
   // Deal every entry to its column (in whatever order the threads get there; the sort fixes it).
   assign_huge(index.rows, static_cast<size_t>(nentries), LocalId{0});
@@ -27,7 +28,7 @@ ColumnIndex build_column_index(const int64_t* row_starts, int64_t nrows, const L
 #pragma omp parallel for schedule(dynamic, 1024)
   for (int64_t u = 0; u < nrows; ++u) {
     for (int64_t e = row_starts[u]; e < row_starts[u + 1]; ++e) {
-      const int64_t at = std::atomic_ref<int64_t>(cursor[neighbors[e]]).fetch_add(1, std::memory_order_relaxed);
+      const int64_t at = AtomicRef<int64_t>(cursor[neighbors[e]]).fetch_add(1, std::memory_order_relaxed);
       index.rows[at] = static_cast<LocalId>(u);
       index.weights[at] = weights[e];
     }

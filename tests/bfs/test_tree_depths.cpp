@@ -119,9 +119,9 @@ TEST_P(TreeDepths, ParentUnreachedIsReported) {
 
 INSTANTIATE_TEST_SUITE_P(Grids, TreeDepths,
                          ::testing::Combine(::testing::Bool(), ::testing::Values(Layout::kYoo, Layout::kRowMajor)),
-                         [](const ::testing::TestParamInfo<Param>& info) {
-                           return std::string(std::get<0>(info.param) ? "Transposed" : "Default") +
-                                  (std::get<1>(info.param) == Layout::kYoo ? "Yoo" : "RowMajor");
+                         [](const ::testing::TestParamInfo<Param>& param_info) {
+                           return std::string(std::get<0>(param_info.param) ? "Transposed" : "Default") +
+                                  (std::get<1>(param_info.param) == Layout::kYoo ? "Yoo" : "RowMajor");
                          });
 
 }  // namespace

@@ -206,9 +206,9 @@ TEST_P(UntrustedGraph, GraphWithoutEdgesValidatesAlike) {
 
 INSTANTIATE_TEST_SUITE_P(Grids, UntrustedGraph,
                          ::testing::Combine(::testing::Bool(), ::testing::Values(Layout::kYoo, Layout::kRowMajor)),
-                         [](const ::testing::TestParamInfo<Param>& info) {
-                           return std::string(std::get<0>(info.param) ? "Transposed" : "Default") +
-                                  (std::get<1>(info.param) == Layout::kYoo ? "Yoo" : "RowMajor");
+                         [](const ::testing::TestParamInfo<Param>& param_info) {
+                           return std::string(std::get<0>(param_info.param) ? "Transposed" : "Default") +
+                                  (std::get<1>(param_info.param) == Layout::kYoo ? "Yoo" : "RowMajor");
                          });
 
 }  // namespace

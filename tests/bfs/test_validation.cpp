@@ -182,7 +182,7 @@ TEST_P(ValidationCorruption, ParentOutOfRange) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Layouts, ValidationCorruption, ::testing::Values(false, true),
-                         [](const ::testing::TestParamInfo<bool>& info) { return info.param ? "PlainCsr" : "Default"; });
+                         [](const ::testing::TestParamInfo<bool>& param_info) { return param_info.param ? "PlainCsr" : "Default"; });
 
 }  // namespace
 }  // namespace g500
