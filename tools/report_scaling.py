@@ -91,6 +91,12 @@ def describe_series(series, runs):
     return lines
 
 
+def efficiency_text(value):
+    """0.873 -> '0.87', 0.0031 -> '0.0031': two decimals, two significant digits below 0.1 (a
+    time-shared point's 0.003 would read 0.00)."""
+    return f"{value:.2f}" if value >= 0.1 else f"{value:.2g}"
+
+
 def plural_ranks(counts):
     """[4] -> '4 ranks', [1] -> '1 rank', [4, 8] -> '4 and 8 ranks', [2, 4, 8] -> '2, 4 and 8 ranks'."""
     words = [str(c) for c in counts]
@@ -111,7 +117,7 @@ def plot_scaling(series, rendered):
         points_drawn[name] = len(line.get_xdata())
         if len(series) <= MOST_LABELLED_SERIES:  # the efficiency as a number: 0.03 reads at once
             for p, e in zip(s["ranks"], s["efficiency"]):
-                axes[1].annotate(f"{e:.2f}", (p, e), fontsize=7.5, color=f"C{i % 10}", xytext=(5, 4 + 9 * i),
+                axes[1].annotate(efficiency_text(e), (p, e), fontsize=7.5, color=f"C{i % 10}", xytext=(5, 4 + 9 * i),
                                  textcoords="offset points")
                 numbers_drawn += 1
         # Oversubscribed points: a black cross over the marker (the ranks took turns on the cores).
