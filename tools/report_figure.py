@@ -1,14 +1,17 @@
-"""Drawing helpers shared by tools/g500report's pictures: counts with their noun, plain-text labels
-on log axes, and figures rendered to PNG bytes in memory (nothing is written until every picture is
+"""Drawing helpers shared by tools/g500report's pictures and page: counts with their noun, short
+run labels, plain-text labels on log axes, and figures rendered to PNG bytes in memory (nothing is written until every picture is
 drawn). tools/g500report sets matplotlib up (Agg, no math text) before importing this module.
 """
 import io
 import math
+import os
 
 import matplotlib.ticker
 import matplotlib.pyplot as plt
 
 MARKERS = "os^vD<>px*h"  # one per series or run, in turn
+MOST_RUNS_AS_POINTS = 4  # more runs: TEPS per root drawn as one box per run
+WIDEST_LINEAR_RANGE = 20  # runs' times per search differing more (longest / shortest): phases on a log axis
 
 def plural(count, noun):
     """3, "run" -> "3 runs"; 1, "run" -> "1 run"."""
@@ -45,3 +48,21 @@ def save(fig, rendered, name):
     rendered[name] = buffer.getvalue()
     return name
 
+
+def short_label(run, runs):
+    """The label without the parts every run shares, so bar labels stay short; runs of one label
+    (the same configuration made twice) add their file name, so every bar names one run."""
+    def shortened(r):
+        parts = r.label.split(" ")
+        common = set(parts)
+        for other in runs:
+            common &= set(other.label.split(" "))
+        kept = [p for p in parts if p not in common]
+        return " ".join(kept) if kept else r.label
+    mine = shortened(run)
+    twins = [r for r in runs if shortened(r) == mine]
+    if len(twins) > 1:
+        mine += f" ({os.path.splitext(os.path.basename(run.path))[0]})"
+        if sum(1 for r in twins if os.path.basename(r.path) == os.path.basename(run.path)) > 1:
+            mine += f" #{twins.index(run) + 1}"
+    return mine
