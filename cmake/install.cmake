@@ -3,7 +3,8 @@
 install(TARGETS g500 RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 set(G500_TOOLS_DESTINATION ${CMAKE_INSTALL_DATADIR}/g500/tools)
 install(PROGRAMS tools/g500report DESTINATION ${G500_TOOLS_DESTINATION})
-install(FILES tools/input_check.py tools/output_file.py tools/report_run.py tools/requirements.txt DESTINATION ${G500_TOOLS_DESTINATION})
+install(FILES tools/input_check.py tools/output_file.py tools/report_figure.py tools/report_page.py tools/report_run.py
+              tools/report_scaling.py tools/report_sssp.py tools/requirements.txt DESTINATION ${G500_TOOLS_DESTINATION})
 file(RELATIVE_PATH G500_TOOLS_FROM_BIN /${CMAKE_INSTALL_BINDIR} /${G500_TOOLS_DESTINATION})
 install(CODE "file(MAKE_DIRECTORY \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}\")
 file(CREATE_LINK \"${G500_TOOLS_FROM_BIN}/g500report\" \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/g500report\" SYMBOLIC)

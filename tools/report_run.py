@@ -38,7 +38,7 @@ RESULT_FIELDS = {
     "summary": {**{f"{prefix}{s}_{what}": Number(0) for prefix in ("", "sssp_") for s in STATISTICS
                    for what in ("time", "TEPS", "validate")},
                 **{f"{s}_nedge": Number(0) for s in STATISTICS},
-                "graph_generation": Number(0), "nvertices_computed": Count(),
+                "graph_generation": Number(0), "nvertices_computed": Count(), "input_edges": Count(),
                 "harmonic_stddev_TEPS": Number(0), "sssp_harmonic_stddev_TEPS": Number(0)},
     "memory": {"graph_bytes_max_rank": BYTES, "kernel1_passes": Count(),
                "estimated_bytes_max_rank": Number(0), "estimated_kernel1_bytes_max_rank": Number(0),
@@ -190,7 +190,8 @@ def memory_table(data):
                                                          else neighbors)
         rows.append(["graph: total (largest rank)",
                      f"{mib(total)} ({'bitmap-based CSR' if bcsr else 'plain CSR'}; plain CSR: {mib(plain)})"])
-    edges = data.get("volumes", {}).get("model", {}).get("m")
+    # m, the edges kernel 1 read: summary.input_edges (SSSP files have no volumes), else Table 3's m.
+    edges = data.get("summary", {}).get("input_edges") or data.get("volumes", {}).get("model", {}).get("m")
     ranks = data.get("config", {}).get("ranks", 1)
     if "graph_bytes_max_rank" in memory:
         per_edge = (f", {memory['graph_bytes_max_rank'] * ranks / edges:.2f} bytes per input edge "

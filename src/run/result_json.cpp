@@ -44,6 +44,7 @@ json summary_json(const RunConfig& config, const RunSummary& result, const RootS
             {"num_mpi_processes", result.ranks},
             {"construction_time", result.construction_seconds},
             {"nvertices_computed", result.nvertices_computed},
+            {"input_edges", result.input_edges},  // m, the edges kernel 1 read (bytes per input edge)
             {"validation_passed", !result.validation_failed}};
   add_statistics(j, prefix, "time", compute_statistics(series.times));
   add_statistics(j, "", "nedge", compute_statistics(series.nedges));

@@ -13,7 +13,8 @@ fail() { echo "test_install: $*" >&2; exit 1; }
 first=$("$prefix/bin/g500" --version | head -n 1)
 [ "$first" = "g500 $version" ] || fail "g500 --version printed '$first', expected 'g500 $version'"
 [ "$(readlink "$prefix/bin/g500report")" = "../share/g500/tools/g500report" ] || fail "bin/g500report is not a link to the tools"
-for module in input_check.py output_file.py report_run.py requirements.txt; do
+for module in input_check.py output_file.py report_figure.py report_page.py report_run.py report_scaling.py \
+    report_sssp.py requirements.txt; do
   [ -f "$prefix/share/g500/tools/$module" ] || fail "share/g500/tools/$module is missing"
 done
 # Job scripts run the installed g500 itself; from the build tree, ./build/g500.
