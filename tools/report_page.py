@@ -74,7 +74,7 @@ def run_details(run):
             ("harmonic-mean TEPS", format_teps(run.harmonic_mean_teps) + "TEPS"),
             ("TEPS min / Q1 / median / Q3 / max", quartiles_text(run)),
             ("construction (kernel 1)", f"{run.construction_time:.3g} s"),
-            ("kernel 1 per step (slowest rank)", ", ".join(f"{k} {run.kernel1_steps[k]:.3g} s" for k in KERNEL1_STEPS
+            ("kernel 1 per step (slowest rank)", ", ".join(f"{k} {run.kernel1_steps[k]:.2f} s" for k in KERNEL1_STEPS
                                                            if k in run.kernel1_steps) or "n/a"),
             ("peak memory per rank", memory_text(run) + (
                 f" (g500's estimate {run.data['memory']['estimated_bytes_max_rank'] / 2 ** 20:.1f} MiB)"

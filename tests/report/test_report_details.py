@@ -90,6 +90,16 @@ class RealRuns(unittest.TestCase):
         self.assert_every_number_printed_is_in("bfs", text)
         self.assertNotIn("SSSP steps", text)
 
+    def test_kernel1_steps_rounded_as_g500_prints_them(self):
+        """A loaded machine makes a step 0.0153 s: g500 prints 0.02 and so must the report."""
+        data = copy.deepcopy(self.data["bfs"])
+        steps = ("generate", "route", "bucket", "plan", "mirror", "fill")
+        data["memory"]["kernel1_seconds_max_rank"] = {k: 0.0153 * (i + 1) for i, k in enumerate(steps)}
+        with tempfile.TemporaryDirectory() as tmp:
+            _, page, _ = self.report(write_json(os.path.join(tmp, "bfs.json"), data))
+        self.assertIn("generate 0.02 s, route 0.03 s, bucket 0.05 s, plan 0.06 s, mirror 0.08 s, fill 0.09 s",
+                      page_text(page))
+
     def test_sssp_report_has_every_number_printed_and_its_steps_and_dijkstra(self):
         text = self.page_of("sssp")
         self.assert_every_number_printed_is_in("sssp", text)
