@@ -30,8 +30,7 @@ namespace {
 template <bool kCompressed>
 struct RowRanges {
   const int64_t* starts;
-  const int64_t* word_offsets;
-  const uint64_t* has_edges;
+  const PresentIndex* nonempty;  // BCSR's non-empty rows
   const LocalId* first_neighbors;
   const LocalId* first_neighbors_original;  // nullptr: the graph's ids are the original ones
   const SetMap* col_original;            // likewise
@@ -44,7 +43,7 @@ struct RowRanges {
   };
   Word word(int64_t gw) const {
     if constexpr (kCompressed)
-      return Word{has_edges[gw], word_offsets[gw]};
+      return Word{nonempty->bits(gw), static_cast<int64_t>(nonempty->count(gw))};
     else
       return Word{~uint64_t{0}, gw * kBitsPerWord};
   }
@@ -431,10 +430,9 @@ int64_t DistributedBfs::scan_block_words(const uint64_t* frontier, uint64_t* rot
   const bool renumbered = graph_.renumbering.active();
   const LocalId* first_original = renumbered ? graph_.first_neighbors_original.data() : nullptr;
   const SetMap* col_original = renumbered ? &graph_.renumbering.column_originals : nullptr;
-  const RowRanges<true> bcsr{index.starts(), index.word_offsets(), index.has_edges().data(),
-                             graph_.first_neighbors.data(), first_original, col_original};
-  const RowRanges<false> csr{index.starts(), nullptr, nullptr, graph_.first_neighbors.data(), first_original,
+  const RowRanges<true> bcsr{index.starts(), &index.nonempty(), graph_.first_neighbors.data(), first_original,
                              col_original};
+  const RowRanges<false> csr{index.starts(), nullptr, graph_.first_neighbors.data(), first_original, col_original};
   const PlainAdjacency plain{graph_.neighbors.data()};
   const PackedAdjacency packed{graph_.packed};
   int64_t examined = 0;

@@ -165,7 +165,7 @@ struct BucketFill {
       return;
     }
     for (int64_t k = 0; k < n; ++k) {
-      if (k + kAhead < n) __builtin_prefetch(columns->index_entry(static_cast<LocalId>(items[k + kAhead] & kItemColMask)));
+      if (k + kAhead < n) columns->prefetch(static_cast<LocalId>(items[k + kAhead] & kItemColMask));
       items[k] = (items[k] & ~kItemColMask) | static_cast<uint64_t>(columns->slot(static_cast<LocalId>(items[k] & kItemColMask)));
     }
     const LocalId* keys = columns->values();

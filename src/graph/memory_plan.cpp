@@ -6,6 +6,7 @@
 
 #include "graph/edge_router.hpp"
 #include "graph/packed_rows.hpp"
+#include "graph/present_index.hpp"
 #include "graph/row_buckets.hpp"
 #include "util/bitmap.hpp"
 
@@ -153,10 +154,10 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   constexpr double kWord = sizeof(int64_t), kId = sizeof(LocalId), kEntry = sizeof(Entry);  // Entry: graph/edge_router.hpp
 
   GraphMemory m;
-  // Under BCSR the starts of the rows with edges (at most one per entry) and a bit and an offset
-  // word per 64 rows of the row set; plain CSR a start per row.
+  // Under BCSR the starts of the rows with edges (at most one per entry) and their PresentIndex
+  // (graph/present_index.hpp, 1.25 bits per row of the row set); plain CSR a start per row.
   const double row_starts = (slots + 1) * kWord;
-  const double row_bitmap = options.bcsr ? rows / 8 + (rows / kBitsPerWord + 1) * kWord : 0;
+  const double row_bitmap = options.bcsr ? PresentIndex::bytes_for(rows) : 0;
   const double row_index = row_starts + row_bitmap;
   const bool key_tables = sort_keys_need_tables(options);
   const double filled_rows =
@@ -169,14 +170,14 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   // Kernel 1's map of the rows with entries to their new ids (graph/set_map.hpp): the owned one on
   // a grid of one column (shared, not copied), else kept for those rows only where that is smaller.
   const bool rows_met_only = keep_present_only(nonempty, rows);
-  const double row_map = d.C == 1 ? 0 : rows_met_only ? nonempty * kId + rows / 4 : rows * kId;
+  const double row_map = d.C == 1 ? 0 : rows_met_only ? nonempty * kId + PresentIndex::bytes_for(rows) : rows * kId;
   // The graph keeps the rows' original ids by slot (one per row with edges under BCSR) and the
-  // columns' for the columns in use (graph/column_originals.hpp): a bit and an offset word per 64
-  // of the column set, an id per column in use.
+  // columns' for the columns in use (graph/column_originals.hpp): a PresentIndex of the column
+  // set, an id per column in use.
   const double row_originals = d.C == 1 ? 0 : slots;
   const double columns_in_use = shape.scale > 0 ? cols * kronecker_nonempty_row_share(shape.scale, shape.nedges, d.R) : cols;
   const bool in_use_only = d.R > 1 && keep_present_only(columns_in_use, cols);
-  const double column_bitmap = in_use_only ? cols / 8 + (cols / kBitsPerWord + 1) * kWord : 0;
+  const double column_bitmap = in_use_only ? PresentIndex::bytes_for(cols) : 0;
   const double column_ids = d.R == 1 ? 0 : in_use_only ? columns_in_use * kId : cols * kId;
   const double col_originals = column_ids + column_bitmap;
   const double renumbering = options.reorder ? (2 * owned + row_originals) * kId + col_originals : 0;
@@ -227,13 +228,13 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   // packed rows keep in the graph.
   // A word per row, or (graph/row_lengths.hpp) the rows of the entries not kept (on the fullest
   // column, which keeps the most of its entries, at more bytes each) with their chunks' segment
-  // starts, then the lengths of the rows met: an index of two bits per row and 4 bytes per row met.
+  // starts, then the lengths of the rows met: a PresentIndex of the row set and 4 bytes per row met.
   const int stored_bytes = compact_entry_bytes(buckets, 1);
   const bool rows_met_counted = lengths_of_rows_met(shape, d, options);
   const double stored_rows =
       rows_met_counted ? (entries - kept_per_slab) * stored_bytes + chunks * (static_cast<double>(buckets.count) + 1) * kWord : 0;
   m.lengths_of_rows_met = rows_met_counted;
-  const double lengths_index = rows_met_counted ? rows / 4 : 0, lengths_counts = rows_met_counted ? nonempty * sizeof(uint32_t) : 0;
+  const double lengths_index = rows_met_counted ? PresentIndex::bytes_for(rows) : 0, lengths_counts = rows_met_counted ? nonempty * sizeof(uint32_t) : 0;
   const double counting = rows_met_counted ? stored_rows : rows * kWord;
   // After pass 1 the lengths of the rows met are counted beside the stored rows; then put in the
   // graph's order beside themselves and the row index made from them.
@@ -296,7 +297,7 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
     if (!options.reorder || d.C == 1) return;
     if (rows_met_only) {
       m.kernel1_parts.push_back({"kernel 1: rows with entries, new ids", nonempty * kId, GrowsWith::kEdgeShare});
-      m.kernel1_parts.push_back({"kernel 1: rows with entries, bitmap", rows / 4, GrowsWith::kRowSet});
+      m.kernel1_parts.push_back({"kernel 1: rows with entries, bitmap", PresentIndex::bytes_for(rows), GrowsWith::kRowSet});
     } else {
       m.kernel1_parts.push_back({"kernel 1: forward row map", row_map, GrowsWith::kRowSet});
     }

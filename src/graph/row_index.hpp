@@ -4,10 +4,11 @@
 // Plain CSR keeps one start per row of the row set, C*B of them, most of them repeating because
 // with a 2D partitioning most rows of a process's block are empty. BCSR keeps
 //  - a bitmap with one bit per row, set when the row has at least one edge,
-//  - per 64-bit word of the bitmap, the number of set bits before it (`offset` in Fig. 4),
+//  - counts of the set bits before each word (`offset` in Fig. 4; here graph/present_index.hpp's
+//    rank9 layout, a count per 512 rows and 9-bit counts per word),
 //  - the starts of the non-empty rows only.
-// Row v starts at starts[rank(v)] with rank(v) = offset[v / 64] + popcount of the bits below v in
-// its word; an empty row gets the empty range at the next non-empty row's start.
+// Row v starts at starts[rank(v)] with rank(v) = the count before v's word + popcount of the bits
+// below v in its word; an empty row gets the empty range at the next non-empty row's start.
 #pragma once
 #include <omp.h>
 
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "graph/present_index.hpp"
 #include "util/bitmap.hpp"
 #include "util/large_array.hpp"
 
@@ -32,14 +34,15 @@ class RowIndex {
 
   bool compressed() const { return compressed_; }
   int64_t num_rows() const { return nrows_; }
-  int64_t nonempty_rows() const { return word_offsets_.empty() ? 0 : word_offsets_.back(); }
+  int64_t nonempty_rows() const { return compressed_ ? nonempty_.present() : 0; }
   // Row slots: the rows that have a start (the non-empty ones with BCSR, every row with plain CSR).
   int64_t num_slots() const { return compressed_ ? nonempty_rows() : nrows_; }
   int64_t num_entries() const { return starts_.empty() ? 0 : starts_.back(); }
-  const Bitmap& has_edges() const { return has_edges_; }
+  // The non-empty rows and their counts (compressed only).
+  const PresentIndex& nonempty() const { return nonempty_; }
   int64_t begin(int64_t v) const { return compressed_ ? starts_[rank(v)] : starts_[v]; }
   int64_t end(int64_t v) const {
-    return compressed_ ? starts_[rank(v) + static_cast<int64_t>(has_edges_.test(v))] : starts_[v + 1];
+    return compressed_ ? starts_[rank(v) + static_cast<int64_t>(nonempty_.contains(v))] : starts_[v + 1];
   }
   struct Extent {
     int64_t begin, end;
@@ -49,17 +52,12 @@ class RowIndex {
   Extent extent(int64_t v) const {
     if (!compressed_) return Extent{starts_[v], starts_[v + 1], v};
     const int64_t r = rank(v);
-    return Extent{starts_[r], starts_[r + static_cast<int64_t>(has_edges_.test(v))], r};
+    return Extent{starts_[r], starts_[r + static_cast<int64_t>(nonempty_.contains(v))], r};
   }
   // Position of row v among the non-empty rows (compressed only).
-  int64_t rank(int64_t v) const {
-    const int64_t w = v / kBitsPerWord;
-    const uint64_t below = (uint64_t{1} << (v % kBitsPerWord)) - 1;
-    return word_offsets_[w] + std::popcount(has_edges_.data()[w] & below);
-  }
+  int64_t rank(int64_t v) const { return nonempty_.slot(v); }
   // Direct access for hot loops.
   const int64_t* starts() const { return starts_.data(); }
-  const int64_t* word_offsets() const { return word_offsets_.data(); }
 
   struct Memory {
     size_t row_starts, bitmap, offsets;  // bytes as stored
@@ -70,8 +68,7 @@ class RowIndex {
  private:
   bool compressed_ = false;
   int64_t nrows_ = 0;
-  Bitmap has_edges_;
-  std::vector<int64_t> word_offsets_;
+  PresentIndex nonempty_;  // compressed only
   LargeArray<int64_t> starts_;
 };
 
@@ -80,14 +77,12 @@ RowIndex RowIndex::from_lengths(int64_t nrows, LengthOf length_of, bool compress
   RowIndex index;
   index.compressed_ = compressed;
   index.nrows_ = nrows;
-  index.has_edges_ = Bitmap(nrows);
-  const int64_t words = index.has_edges_.num_words();
-  index.word_offsets_.resize(words + 1);
+  index.nonempty_ = PresentIndex::none_of(compressed ? nrows : 0);
+  const int64_t words = words_for_bits(nrows);
   const int threads = omp_get_max_threads();
   // Thread t takes the words [words t / T, words (t + 1) / T): first its rows' bits and totals,
   // then, from the totals of the threads before it, its words' offsets and its rows' starts.
   std::vector<int64_t> slots(threads + 1, 0), entries(threads + 1, 0);
-  uint64_t* bits = index.has_edges_.data();
 #pragma omp parallel num_threads(threads)
   {
     const int t = omp_get_thread_num();
@@ -101,7 +96,7 @@ RowIndex RowIndex::from_lengths(int64_t nrows, LengthOf length_of, bool compress
         word |= static_cast<uint64_t>(n > 0) << (v % kBitsPerWord);
         my_entries += n;
       }
-      bits[w] = word;
+      if (compressed) index.nonempty_.set_bits(w, word);
       my_slots += std::popcount(word);
     }
     slots[t + 1] = compressed ? my_slots : end_row - first_row;
@@ -113,23 +108,18 @@ RowIndex RowIndex::from_lengths(int64_t nrows, LengthOf length_of, bool compress
         slots[s + 1] += slots[s];
         entries[s + 1] += entries[s];
       }
-      index.word_offsets_[words] = compressed ? slots[threads] : 0;
       index.starts_.resize(static_cast<size_t>(slots[threads] + 1));  // unwritten: written below
       index.starts_[slots[threads]] = entries[threads];
     }
-    int64_t nonempty = compressed ? slots[t] : 0, at = entries[t];
+    int64_t at = entries[t];
     int64_t* starts = index.starts_.data();
-    for (int64_t w = first_word; w < end_word; ++w) {
-      index.word_offsets_[w] = nonempty;
-      nonempty += std::popcount(bits[w]);
-    }
     for (int64_t v = first_row, slot = slots[t]; v < end_row; ++v) {
       const int64_t n = length_of(v);
       if (!compressed || n > 0) starts[slot++] = at;
       at += n;
     }
   }
-  if (!compressed) std::vector<int64_t>().swap(index.word_offsets_);  // as plain starts have none
+  if (compressed) index.nonempty_.count_all();
   return index;
 }
 

@@ -6,7 +6,7 @@
 // SCALE 41 on 552 x 288, nearly all of kernel 1's peak. A process's entries meet at most m/P of
 // those rows, so on such grids pass 1 keeps the rows of the entries it does not keep (a few bytes
 // each: their offset in a bucket of rows, graph/row_buckets.hpp), and the lengths are counted
-// from them a bucket at a time, in cache, and kept for the rows met only: a PresentIndex (two bits
+// from them a bucket at a time, in cache, and kept for the rows met only: a PresentIndex (1.25 bits
 // per row of the set) and 4 bytes per row met. Where rows are few beside the entries (small grids,
 // one process) a word per row is smaller, and counting in place saves storing the rows.
 #pragma once

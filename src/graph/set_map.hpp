@@ -5,7 +5,7 @@
 // A table for the whole set is a word per vertex of N/R or N/C, which grows as sqrt(P) at fixed
 // work per process (7.6 billion entries for the column set at SCALE 41 on 552 x 288). A block's
 // entries touch at most m/P rows and columns, so the values are kept for those only, in the
-// order of their PresentIndex (graph/present_index.hpp, two bits per vertex of the set). A lookup then reads two arrays where the whole table reads
+// order of their PresentIndex (graph/present_index.hpp, 1.25 bits per vertex of the set). A lookup then reads two arrays where the whole table reads
 // one (8 % of the bottom-up scan at SCALE 20 on 2 x 1), so the whole table stays where it is not
 // much larger: on a grid of one row (the column set is the owned block) and where the vertices in
 // use are most of the set.
@@ -32,9 +32,8 @@ class ProcessGrid;
 // Values for the vertices in use only when they and their index take at most half the whole
 // table (4 bytes per vertex of the set), the plan's rule as kernel 1's.
 inline bool keep_present_only(double in_use, double set_size) {
-  constexpr double kIndexBytesPerVertex = 2.0 / 8;  // per 64: a word of bits and a word of count
   constexpr double kMostShareOfWhole = 0.5;
-  return in_use * sizeof(LocalId) + set_size * kIndexBytesPerVertex <= kMostShareOfWhole * set_size * sizeof(LocalId);
+  return in_use * sizeof(LocalId) + PresentIndex::bytes_for(set_size) <= kMostShareOfWhole * set_size * sizeof(LocalId);
 }
 
 enum class VertexSet { kRows, kColumns };
@@ -72,7 +71,13 @@ class SetMap {
   bool contains(LocalId u) const { return is_whole() || index_.contains(u); }
   // The place of present vertex u among the present ones.
   int64_t slot(LocalId u) const { return index_.slot(u); }
-  const void* index_entry(LocalId u) const { return index_.entry(u); }
+  // Fetches what a lookup of u reads into the cache ahead of use.
+  void prefetch(LocalId u) const {
+    if (whole_)
+      __builtin_prefetch(&whole_[u]);
+    else
+      index_.prefetch(u);
+  }
   const LocalId* values() const { return values_.data(); }
   int64_t present_columns() const { return static_cast<int64_t>(values_.size()); }
   // Bytes held (none for a shared whole table).

@@ -32,8 +32,8 @@ std::string phase_text(const char* name, const std::vector<MemoryPart>& parts, c
     if (part.bytes > 0) text += fmt::format("{}  {:<50} {:9.3f}  {}\n", prefix, part.name, part.bytes / kGiB, per_unit(part, plan));
   const PartsBySize by = parts_by_size(parts);
   auto ratio = [](double bytes, double size, double unit) { return size > 0 ? bytes / size / unit : 0.0; };
-  text += fmt::format("{}  in Table 2's terms: {:.2f} words per m/P, {:.2f} words per N/P, {:.1f} bits per N/R, "
-                      "{:.1f} bits per N/C, {:.3f} GiB fixed",
+  text += fmt::format("{}  in Table 2's terms: {:.2f} words per m/P, {:.2f} words per N/P, {:.2f} bits per N/R, "
+                      "{:.2f} bits per N/C, {:.3f} GiB fixed",
                       prefix, ratio(by.edge_share, plan.edge_share, kWordBytes), ratio(by.owned, plan.owned, kWordBytes),
                       ratio(by.row_set, plan.row_set, 1 / kBitsPerByte), ratio(by.column_set, plan.column_set, 1 / kBitsPerByte),
                       by.fixed / kGiB);

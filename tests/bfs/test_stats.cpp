@@ -89,10 +89,10 @@ namespace {
 TEST(Bcsr, PaperFigure4) {
   const LargeArray<int64_t> plain{0, 2, 2, 2, 2, 2, 2, 3, 4};
   RowIndex csr(plain, false), bcsr(plain, true);
-  EXPECT_EQ(bcsr.has_edges().data()[0], 0b11000001u);
+  EXPECT_EQ(bcsr.nonempty().bits(0), 0b11000001u);
   EXPECT_EQ(std::vector<int64_t>(bcsr.starts(), bcsr.starts() + 4), (std::vector<int64_t>{0, 2, 3, 4}));
-  EXPECT_EQ(bcsr.word_offsets()[0], 0);
-  EXPECT_EQ(bcsr.word_offsets()[1], 3);
+  EXPECT_EQ(bcsr.nonempty().count(0), 0u);
+  EXPECT_EQ(bcsr.nonempty_rows(), 3);
   for (int64_t v = 0; v < 8; ++v) {
     EXPECT_EQ(bcsr.begin(v), csr.begin(v)) << v;
     EXPECT_EQ(bcsr.end(v), csr.end(v)) << v;
@@ -134,13 +134,11 @@ TEST(Bcsr, FromLengthsEqualsFromPlainStarts) {
         ASSERT_EQ(built.num_entries(), plain[nrows]) << what;
         EXPECT_EQ(std::vector<int64_t>(built.starts(), built.starts() + built.num_slots() + 1),
                   std::vector<int64_t>(direct.starts(), direct.starts() + direct.num_slots() + 1)) << what;
-        const int64_t words = direct.has_edges().num_words();
-        EXPECT_EQ(std::vector<uint64_t>(built.has_edges().data(), built.has_edges().data() + words),
-                  std::vector<uint64_t>(direct.has_edges().data(), direct.has_edges().data() + words)) << what;
+        EXPECT_EQ(built.memory().bitmap, direct.memory().bitmap) << what;
         EXPECT_EQ(built.memory().offsets, direct.memory().offsets) << what;
-        if (compressed) {
-          EXPECT_EQ(std::vector<int64_t>(built.word_offsets(), built.word_offsets() + words + 1),
-                    std::vector<int64_t>(direct.word_offsets(), direct.word_offsets() + words + 1)) << what;
+        for (int64_t w = 0; w < direct.nonempty().words(); ++w) {
+          ASSERT_EQ(built.nonempty().bits(w), direct.nonempty().bits(w)) << what << " word " << w;
+          ASSERT_EQ(built.nonempty().count(w), direct.nonempty().count(w)) << what << " word " << w;
         }
       }
   }

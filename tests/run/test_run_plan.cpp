@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "graph/present_index.hpp"
 #include "run/plan_report.hpp"
 #include "run/run_plan.hpp"
 #include "run/run_setup.hpp"
@@ -61,17 +62,17 @@ TEST(RunPlan, ChoosesTheRowFormatAndThePasses) {
 
 // The papers' SCALE 37 on 9936 Fugaku nodes (138x72): it fits a 32 GiB node, and its parts by
 // the size they grow with. The search holds nothing of word size per row-set or column-set
-// vertex: 2 bits of each (the BCSR bitmaps and their offsets).
+// vertex: 1.25 bits of each (the BCSR bitmaps and their counts, graph/present_index.hpp).
 TEST(RunPlan, PartsInTable2Terms) {
   const RunPlan plan = plan_run(kronecker_input(37, 138, 72, 32 * kGiB));
   EXPECT_EQ(plan.passes, 1);
-  EXPECT_NEAR(plan.peak_bytes() / kGiB, 6.21, 0.05);
+  EXPECT_NEAR(plan.peak_bytes() / kGiB, 5.70, 0.05);
   EXPECT_DOUBLE_EQ(plan.peak_bytes(), plan.kernel1_bytes());
   EXPECT_DOUBLE_EQ(plan.row_set, 72.0 * plan.owned);
   EXPECT_DOUBLE_EQ(plan.column_set, 138.0 * plan.owned);
   EXPECT_DOUBLE_EQ(plan.edge_share, static_cast<double>(int64_t{16} << 37) / (138 * 72));
   // The rows' original ids per row with edges, the columns' per column in use: both O(m/P); a
-  // bit and an offset word per 64 of the column set; the parents: a word per owned vertex.
+  // PresentIndex of the column set; the parents: a word per owned vertex.
   const MemoryPart* rows = find_part(plan.search, "renumbering: rows' original ids");
   ASSERT_NE(rows, nullptr);
   EXPECT_EQ(rows->grows_with, GrowsWith::kEdgeShare);
@@ -81,20 +82,20 @@ TEST(RunPlan, PartsInTable2Terms) {
   EXPECT_LT(columns->bytes, 4 * 2 * plan.edge_share);  // at most one per entry
   const MemoryPart* column_bitmap = find_part(plan.search, "renumbering: columns in use, bitmap");
   ASSERT_NE(column_bitmap, nullptr);
-  EXPECT_NEAR(column_bitmap->bytes / plan.column_set, 0.25, 1e-6);
+  EXPECT_NEAR(column_bitmap->bytes / plan.column_set, PresentIndex::kBytesPerVertex, 1e-6);
   const MemoryPart* keys = find_part(plan.search, "packed rows' key tables");
   EXPECT_TRUE(keys == nullptr || keys->bytes == 0);  // the keys follow from the ids
   const MemoryPart* parents = find_part(plan.search, "BFS: parents");
   ASSERT_NE(parents, nullptr);
   EXPECT_DOUBLE_EQ(parents->bytes, 8 * plan.owned);
   const PartsBySize search = parts_by_size(plan.search);
-  EXPECT_NEAR(search.column_set / plan.column_set, 0.25, 1e-6);
-  EXPECT_NEAR(search.row_set / plan.row_set, 0.25, 1e-6);
+  EXPECT_NEAR(search.column_set / plan.column_set, PresentIndex::kBytesPerVertex, 1e-6);
+  EXPECT_NEAR(search.row_set / plan.row_set, PresentIndex::kBytesPerVertex, 1e-6);
   EXPECT_DOUBLE_EQ(search.fixed, kRuntimeBytesPerRank);
   const std::string text = plan_parts_text(plan, "# ");
   EXPECT_NE(text.find("# memory plan per process, 138x72 grid: plain rows, kernel 1 in 1 pass\n"), std::string::npos)
       << text;
-  EXPECT_NE(text.find("2.0 bits per N/C"), std::string::npos) << text;
+  EXPECT_NE(text.find("1.25 bits per N/C"), std::string::npos) << text;
   for (size_t start = 0; start < text.size(); start = text.find('\n', start) + 1)
     EXPECT_EQ(text.compare(start, 2, "# "), 0) << text.substr(start);
 }
