@@ -274,7 +274,16 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
       fills = std::max(fills, rows_before + entries * fullest.held(b, a + (b - a) * x) * entry_bytes + slab_rows * x);
     }
   }
-  m.filling = m.graph - filled_rows + segment_starts + m.row_tables + m.chunk_buffers + std::max(passes, fills + m.fill_scratch);
+  // The columns' original ids and, with `reorder`, the first neighbours' are made after the fill
+  // (make_column_originals): first the columns in use marked, a bit per column of the set, and the
+  // owned tables of the column's blocks passed along (two blocks of ids), then the first
+  // neighbours' originals.
+  const double first_neighbour_originals = options.reorder ? slots * kId : 0;
+  const double after_fill = options.reorder ? col_originals + first_neighbour_originals : 0;
+  const double originals_scratch = options.reorder && d.R > 1 ? cols / 8 + 2 * owned * kId : 0;
+  m.filling = m.graph - after_fill - filled_rows + segment_starts + m.row_tables + m.chunk_buffers +
+              std::max(passes, fills + m.fill_scratch);
+  m.originals = m.graph - after_fill + (options.reorder ? col_originals + std::max(originals_scratch, first_neighbour_originals) : 0);
 
   // The parts, named by what they grow with (Nakao et al. 2021, Table 2's terms).
   const double thread_scratch = threads * kBucketScratchPerThread;
@@ -302,10 +311,31 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
       m.kernel1_parts.push_back({"kernel 1: forward row map", row_map, GrowsWith::kRowSet});
     }
   };
+  // The graph's parts as the fill finds them: no neighbours yet (counted as filled), the columns'
+  // and the first neighbours' original ids not made yet.
+  auto push_graph_parts_before_originals = [&](bool with_neighbours) {
+    for (const MemoryPart& part : m.graph_parts) {
+      const bool column_originals = part.name.starts_with("renumbering: column");
+      if ((!with_neighbours && part.name == "neighbours") || column_originals) continue;
+      MemoryPart before = part;
+      if (part.name == "first neighbours") before.bytes -= first_neighbour_originals;
+      m.kernel1_parts.push_back(before);
+    }
+  };
   const MemoryPart counting_part = rows_met_counted
                                         ? MemoryPart{"kernel 1: rows of the entries not kept", stored_rows, GrowsWith::kEdgeShare}
                                         : MemoryPart{"kernel 1: row lengths", counting, GrowsWith::kRowSet};
-  if (m.planning > m.first_pass && m.planning >= m.filling) {
+  if (m.originals > std::max({m.first_pass, m.planning, m.filling})) {
+    if (originals_scratch > first_neighbour_originals) {
+      push_graph_parts_before_originals(true);
+      for (const MemoryPart& part : m.graph_parts)
+        if (part.name.starts_with("renumbering: column")) m.kernel1_parts.push_back(part);
+      m.kernel1_parts.push_back({"kernel 1: columns in use, marks", cols / 8, GrowsWith::kColumnSet});
+      m.kernel1_parts.push_back({"kernel 1: owned ids of a block, in transit", 2 * owned * kId, GrowsWith::kOwned});
+    } else {
+      m.kernel1_parts = m.graph_parts;
+    }
+  } else if (m.planning > m.first_pass && m.planning >= m.filling) {
     m.kernel1_parts = {{"kernel 1: kept entries of a slab", kept_per_slab * entry_bytes, GrowsWith::kEdgeShare},
                        {"kernel 1: chunk segment starts", segment_starts, GrowsWith::kEdgeShare}};
     if (!rows_met_counted || stored_rows_at_peak) m.kernel1_parts.push_back(counting_part);
@@ -334,8 +364,7 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
                         GrowsWith::kEdgeShare},
                        {"kernel 1: chunk buffers", m.chunk_buffers, GrowsWith::kFixed}};
   } else {
-    for (const MemoryPart& part : m.graph_parts)
-      if (part.name != "neighbours") m.kernel1_parts.push_back(part);
+    push_graph_parts_before_originals(false);
     m.kernel1_parts.push_back({"kernel 1: chunk segment starts", segment_starts, GrowsWith::kEdgeShare});
     push_row_map();
     if (options.reorder && in_use_only) {

@@ -31,12 +31,14 @@ struct GraphMemory {
   double planning = 0;       // after pass 1: its kept entries and row lengths beside the row index
                              // and the rows' map
   double filling = 0;        // the most the fill holds at once (see kept_entry_shares)
+  double originals = 0;      // after the fill: the columns' original ids made beside the graph
+                             // (graph/column_originals.hpp), then the first neighbours' ones
   int64_t slabs = 1;
   bool lengths_of_rows_met = false;  // pass 1 counts the rows met only (graph/row_lengths.hpp)
   // The same figures as parts: those of the finished graph (adding up to `graph`) and those of
   // kernel 1 at its peak (adding up to kernel1_peak()).
   std::vector<MemoryPart> graph_parts, kernel1_parts;
-  double kernel1_peak() const { return std::max({first_pass, planning, filling}); }
+  double kernel1_peak() const { return std::max({first_pass, planning, filling, originals}); }
 };
 
 // Which edge entries a process holds while kernel 1 fills a slab of rows, as shares of all the
