@@ -41,14 +41,19 @@ struct RowRanges {
     uint64_t has_edges;
     int64_t first_index;
   };
-  Word word(int64_t gw) const {
+  Word word(int64_t gw) const { return Word{has_edges(gw), first_index(gw)}; }
+  uint64_t has_edges(int64_t gw) const {
     if constexpr (kCompressed)
-      return Word{nonempty->bits(gw), static_cast<int64_t>(nonempty->count(gw))};
+      return nonempty->bits(gw);
     else
-      return Word{~uint64_t{0}, gw * kBitsPerWord};
+      return ~uint64_t{0};
   }
-  // Candidates of a word: unvisited rows, and with BCSR only non-empty ones.
-  uint64_t candidates(uint64_t unvisited, const Word& word) const { return unvisited & word.has_edges; }
+  int64_t first_index(int64_t gw) const {
+    if constexpr (kCompressed)
+      return static_cast<int64_t>(nonempty->count(gw));
+    else
+      return gw * kBitsPerWord;
+  }
   // Original column-local id of row r's first neighbour, and of any column-local id.
   LocalId first_original(int64_t r) const {
     return first_neighbors_original ? first_neighbors_original[r] : first_neighbors[r];
@@ -116,8 +121,12 @@ class BlockScanner {
   // First pass over word w: settles rows whose first neighbour is in the frontier; returns the
   // rows left for the second pass (and prefetches their adjacency).
   uint64_t first_pass(int64_t w, uint64_t& found_bits) {
-    const typename RowRanges<kCompressed>::Word word = rows_.word(base_word_ + w);
-    uint64_t candidates = rows_.candidates(~rotating_[w], word), unsettled = 0;
+    // Candidates: unvisited rows, with BCSR only non-empty ones. The word's count is read only when
+    // it has some: most words of the later levels have none.
+    const uint64_t has_edges = rows_.has_edges(base_word_ + w);
+    uint64_t candidates = ~rotating_[w] & has_edges, unsettled = 0;
+    if (!candidates) return 0;
+    const typename RowRanges<kCompressed>::Word word{has_edges, rows_.first_index(base_word_ + w)};
     while (candidates) {
       const int bit = std::countr_zero(candidates);
       candidates &= candidates - 1;
@@ -141,6 +150,7 @@ class BlockScanner {
 
   // Second pass: the rest of each unsettled row.
   void second_pass(int64_t w, uint64_t unsettled, uint64_t& found_bits) {
+    if (!unsettled) return;
     const typename RowRanges<kCompressed>::Word word = rows_.word(base_word_ + w);
     while (unsettled) {
       const int bit = std::countr_zero(unsettled);
