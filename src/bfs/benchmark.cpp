@@ -122,7 +122,10 @@ LocalGraph build_timed_graph(const BenchmarkConfig& config, const EdgeSource& so
   world.barrier();
   const double start = MPI_Wtime();
   Progress construction(config.progress, "kernel 1: building the graph");
-  LocalGraph graph = build_local_graph(source, grid, config.graph);
+  LocalGraph graph = build_local_graph(source, grid, config.graph, [&](int64_t done, int64_t passes, const char* step) {
+    if (passes > 0) construction.set_total(passes);
+    construction.update(done, step);
+  });
   if (config.second) config.second->build(grid);
   world.barrier();
   result.construction_seconds = MPI_Wtime() - start;

@@ -200,12 +200,14 @@ RowMap plan_rows(LocalGraph& g, RowLengths lengths, const ProcessGrid& grid, con
 // Kernel 1 in slabs: pass 1 keeps slab 0's entries and counts the others' rows; the rows are then
 // renumbered and ordered, and each slab is filled bucket by bucket (pass s + 1 keeps slab s + 1's
 // entries). With one slab this is one pass over the input.
-void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& grid, const GraphOptions& options) {
+void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& grid, const GraphOptions& options,
+                    const Kernel1Observer& observe) {
   const Distribution& d = g.dist;
   const int64_t nrows = d.row_set_size();
   const int64_t expected = expected_entries_per_rank(source.global_edges, grid.size());
   const RowBuckets buckets(nrows, expected);
   const RowSlabs slabs(buckets, slabs_needed(source, d, options));
+  observe(0, slabs.count, "routing the edges");
   // Reserved address space, so room for slabs somewhat above the average costs nothing.
   constexpr double kSlabSizeHeadroom = 1.25;
   const int64_t expected_per_slab = static_cast<int64_t>(kSlabSizeHeadroom * static_cast<double>(expected) / slabs.count) + 1;
@@ -241,6 +243,7 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
     for_each_routed_chunk(
         source, grid.world(), router, buffer, routing,
         [&](const Entry* entries, int64_t n) {
+          observe(s, slabs.count, "routing the edges");
           const double start = MPI_Wtime();
           kept->append_chunk(entries, n, other_lengths, columns);
           if (others) others->append_chunk_picked(entries, n, nullptr, nullptr, not_kept);
@@ -268,6 +271,7 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
   Bitmap columns_met(options.reorder && d.R > 1 ? d.col_set_size() : 0);
   std::unique_ptr<BucketedEntries> kept = keep_slab(0, counts_others && !rows_met_only ? lengths.data() : nullptr,
                                                     columns_met.size() > 0 ? &columns_met : nullptr, others.get());
+  observe(0, slabs.count, "planning the rows");
   const double plan_start = MPI_Wtime();
   RowLengths row_lengths;
   if (rows_met_only) {
@@ -335,6 +339,7 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
                       column_values ? column_values->whole_table() : nullptr,
                       options.direct_write_buckets, options.mirrors_per_group);
     SlabMirrors* made = mirrors ? &*mirrors : nullptr;
+    observe(s, slabs.count, "filling the rows");
     const double fill_start = MPI_Wtime(), mirror_before = seconds[Kernel1Steps::kMirror];
     if (packed)
       fill.run(*kept, made, *packed, nullptr, seconds[Kernel1Steps::kMirror]);
@@ -351,12 +356,16 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
 
 }  // namespace
 
-LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, const GraphOptions& options) {
+LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, const GraphOptions& options,
+                             const Kernel1Observer& observe) {
+  const Kernel1Observer tell = observe ? observe : [](int64_t, int64_t, const char*) {};
+  tell(0, 0, "counting the vertices");
   LocalGraph g;
   const VertexCount n = count_vertices(source, grid.world(), options.chunk_edges > 0 ? options.chunk_edges : kChunkEdges);
   g.kernel1_seconds[Kernel1Steps::kGenerate] += n.seconds;
   g.dist = Distribution(n.nvertices, grid.rows(), grid.cols(), grid.row(), grid.col(), options.layout);
-  build_in_slabs(g, source, grid, options);
+  build_in_slabs(g, source, grid, options, tell);
+  tell(g.kernel1_slabs, g.kernel1_slabs, "the columns' original ids");
   make_column_originals(g, grid);
   make_search_tables(g);
   release_free_heap();  // kernel 1's freed scratch: glibc would keep it, counted in the search's memory

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -145,7 +146,12 @@ inline bool sort_keys_are_column_ids(const GraphOptions& options, const Distribu
 // (graph/column_keys.hpp).
 inline bool sort_keys_need_tables(const GraphOptions& options) { return options.degree_sort && !options.reorder; }
 
+// Where kernel 1 is, for a progress line: `done` of `passes` over the input edges finished
+// (`passes` 0 until planned), `step` (a string literal) what it does now.
+using Kernel1Observer = std::function<void(int64_t done, int64_t passes, const char* step)>;
+
 // Kernel 1: builds every process's block from the distributed edge source (collective).
-LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, const GraphOptions& options = {});
+LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, const GraphOptions& options = {},
+                             const Kernel1Observer& observe = {});
 
 }  // namespace g500

@@ -37,6 +37,11 @@ class Progress {
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
 
+  // An open-ended phase learns its count (kernel 1 its passes once it has planned them).
+  void set_total(int64_t total) {
+    total_ = total;
+    if (stop_phase_) stop_phase_->set_total(total);
+  }
   // `note`: a string literal or nullptr.
   void update(int64_t done, const char* note = nullptr) {
     if (stop_phase_) stop_phase_->update(done, note);

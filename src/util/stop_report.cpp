@@ -121,6 +121,8 @@ StopPhase::~StopPhase() {
   g_phase = saved_name_;
 }
 
+void StopPhase::set_total(int64_t total) { g_total = total; }
+
 void StopPhase::update(int64_t done, const char* note) {
   g_done = done;
   g_note = note;

@@ -33,6 +33,8 @@ class StopPhase {
   StopPhase& operator=(const StopPhase&) = delete;
   // `done` of total finished; `note` (a string literal or nullptr) says what happens now.
   void update(int64_t done, const char* note = nullptr);
+  // The phase's count turns out to be `total`.
+  void set_total(int64_t total);
 
  private:
   const char* saved_name_;

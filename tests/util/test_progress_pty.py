@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Progress lines by default on a terminal: each command runs with its stderr on a pseudo-terminal
 (stdout a pipe) and must rewrite one line in place ("\\r\\033[Kg500: <phase> ... done"); with
---quiet, or with stderr a pipe, there is none, and --progress shows it in a pipe too.
+--quiet, or with stderr a pipe, there is none, and --progress shows it in a pipe too. Kernel 1 counts
+its passes over the input edges once it has planned them.
 usage: test_progress_pty.py BUILD/g500 MPIEXEC [MPIEXEC FLAGS...]"""
 import os
 import subprocess
@@ -71,6 +72,13 @@ class ProgressOnATerminal(unittest.TestCase):
         status, out, err = run_on_terminal([BINARY, "bfs", "--scale", "10", "--roots", "4"])
         self.assertEqual(status, 0, err)
         self.assert_progress(err, "BFS roots", 4)
+
+    def test_kernel1_counts_its_passes(self):
+        status, out, err = run_on_terminal(mpiexec(2, ["bfs", "--scale", "10", "--roots", "2", "--kernel1-passes", "3"]))
+        self.assertEqual(status, 0, err)
+        self.assertIn(f"{LINE_START}kernel 1: building the graph ... ", err)  # before the passes are planned
+        self.assertRegex(err, "kernel 1: building the graph 3/3 \\(100%\\) [0-9.]+s done\r?\n")
+        self.assertIn("kernel 1 read the input edges 3 times", out)
 
     def test_quiet_and_pipes_have_none(self):
         status, _, err = run_on_terminal(mpiexec(2, SMALL_SSSP + ["--quiet"]))
