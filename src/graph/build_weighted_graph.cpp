@@ -233,7 +233,9 @@ WeightedEdgeSource kronecker_weighted_edge_source(const gen::KroneckerGenerator&
 }
 
 WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, const ProcessGrid& grid,
-                                              const WeightedGraphOptions& options) {
+                                              const WeightedGraphOptions& options, const Kernel1Observer& observe) {
+  const Kernel1Observer tell = observe ? observe : [](int64_t, int64_t, const char*) {};
+  tell(0, 0, "counting the vertices");
   WeightedLocalGraph wg;
   LocalGraph& g = wg.graph;
   const VertexCount n = count_vertices(source.edges, grid.world(), kChunkEdges);
@@ -248,9 +250,12 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
 
   // Pass 1: row lengths (original row-local ids); the routed entries are kept when they fit.
   const bool keep = options.keep_entries && keep_entries_for_pass_two(source, grid);
+  const int64_t passes = keep ? 1 : 2;  // over the input edges
+  tell(0, passes, "routing the edges");
   std::vector<EntryArray> kept;
   std::vector<int64_t> lengths(nrows + 1, 0);
   for_each_chunk(source, grid.world(), buffer, weights, generate_seconds, [&](const gen::Edge* edges, const float* w, int64_t count) {
+    tell(0, passes, "routing the edges");
     auto entries = route(edges, w, count, d, grid);
     const int64_t routed = static_cast<int64_t>(entries.size());
 #pragma omp parallel for schedule(static)
@@ -283,6 +288,7 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
 
   // Pass 2: deal the entries to their rows (in arrival order; the row sort fixes the order).
   std::vector<int64_t>().swap(lengths);
+  tell(passes - 1, passes, "filling the rows");
   RowDealer dealer(wg, row_starts, row_new, col_new);
   if (keep) {
     for (auto& entries : kept) {
@@ -291,11 +297,13 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
     }
   } else {
     for_each_chunk(source, grid.world(), buffer, weights, generate_seconds, [&](const gen::Edge* edges, const float* w, int64_t count) {
+      tell(passes - 1, passes, "filling the rows");
       auto entries = route(edges, w, count, d, grid);
       dealer.deal(entries.data(), static_cast<int64_t>(entries.size()));
     });
   }
 
+  tell(passes, passes, "sorting the rows by weight");
   sort_lists_by_weight(row_starts.data(), nrows, wg.weights.data(), g.neighbors.data());
 
   wg.row_light_bounds = lightest_weight_bounds(row_starts.data(), nrows, wg.weights.data());

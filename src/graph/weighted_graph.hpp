@@ -63,8 +63,8 @@ bool weighted_kernel1_keeps_entries(double entries, double node_bytes_per_rank, 
 std::vector<MemoryPart> weighted_kernel1_parts(double edges, double entries, double rows, double node_bytes_per_rank,
                                                const WeightedGraphOptions& options);
 
-// Kernel 1 with weights (collective).
+// Kernel 1 with weights (collective); `observe` as build_local_graph's.
 WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, const ProcessGrid& grid,
-                                              const WeightedGraphOptions& options = {});
+                                              const WeightedGraphOptions& options = {}, const Kernel1Observer& observe = {});
 
 }  // namespace g500

@@ -149,7 +149,10 @@ WeightedLocalGraph construct_graph(const SsspConfig& config, const WeightedEdgeS
   world.barrier();
   double start = MPI_Wtime();
   Progress construction(config.progress, "kernel 1: building the graph");
-  WeightedLocalGraph graph = build_weighted_local_graph(source, grid, config.graph);
+  WeightedLocalGraph graph = build_weighted_local_graph(source, grid, config.graph, [&](int64_t done, int64_t passes, const char* step) {
+    if (passes > 0) construction.set_total(passes);
+    construction.update(done, step);
+  });
   world.barrier();
   result.construction_seconds = MPI_Wtime() - start;
   result.nvertices_computed = graph.graph.dist.nvertices;
