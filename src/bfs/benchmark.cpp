@@ -1,7 +1,7 @@
 // The Graph500 BFS benchmark run (specification sections on kernels 1 and 2): build the graph
 // (timed, with its memory), choose the roots by the reference rule, one untimed warm-up search,
-// the energy loop when asked (run/energy_loop.hpp), then per root a timed BFS, its validation and its TEPS; the result block's inputs and the phase
-// profile come out in BenchmarkResult.
+// the energy loop when asked (run/energy_loop.hpp), then per root a timed BFS, its validation and its TEPS; the result
+// block's inputs and the phase profile come out in BenchmarkResult.
 #include "bfs/benchmark.hpp"
 
 #include <omp.h>
@@ -14,11 +14,11 @@
 
 #include "run/root_loop.hpp"
 #include "run/roots.hpp"
+#include "run/run_setup.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
 #include "util/memory.hpp"
 #include "util/progress.hpp"
-#include "run/run_setup.hpp"
 #include "validate/edge_check.hpp"
 #include "validate/tree_depths.hpp"
 #include "validate/validate_bfs.hpp"
@@ -70,16 +70,26 @@ void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config)
     const std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     start = comma == std::string::npos ? list.size() + 1 : comma + 1;
     if (name.empty()) continue;
-    if (name == "bcsr") config.graph.bcsr = false;
-    else if (name == "reorder") config.graph.reorder = false;
-    else if (name == "yoo") config.graph.layout = Layout::kRowMajor;
-    else if (name == "degree-sort") config.graph.degree_sort = false;
-    else if (name == "bu-alltoallv") config.bfs.bu_alltoallv = false;
-    else if (name == "lb-topdown") config.bfs.lb_topdown = false;
-    else if (name == "sparse-switch") config.bfs.sparse_switch = false;
-    else if (name == "overlap") config.bfs.overlap = false;
-    else if (name == "compress") config.compress = CompressChoice::kOff;
-    else if (name == "mirror") config.graph.mirror = false;
+    if (name == "bcsr")
+      config.graph.bcsr = false;
+    else if (name == "reorder")
+      config.graph.reorder = false;
+    else if (name == "yoo")
+      config.graph.layout = Layout::kRowMajor;
+    else if (name == "degree-sort")
+      config.graph.degree_sort = false;
+    else if (name == "bu-alltoallv")
+      config.bfs.bu_alltoallv = false;
+    else if (name == "lb-topdown")
+      config.bfs.lb_topdown = false;
+    else if (name == "sparse-switch")
+      config.bfs.sparse_switch = false;
+    else if (name == "overlap")
+      config.bfs.overlap = false;
+    else if (name == "compress")
+      config.compress = CompressChoice::kOff;
+    else if (name == "mirror")
+      config.graph.mirror = false;
     else
       throw UsageError("--disable: unknown technique '" + name + "' (switchable: " + switchable_list() + ")");
     config.disabled.push_back(name);
@@ -143,7 +153,8 @@ LocalGraph build_timed_graph(const BenchmarkConfig& config, const EdgeSource& so
   result.kernel1_passes = graph.kernel1_slabs;  // the same on every rank
   const RowIndex::Memory m = graph.rows.memory();
   const PackedRows& packed = graph.packed;
-  const size_t first_neighbor_bytes = (graph.first_neighbors.size() + graph.first_neighbors_original.size()) * sizeof(LocalId);
+  const size_t first_neighbor_bytes =
+      (graph.first_neighbors.size() + graph.first_neighbors_original.size()) * sizeof(LocalId);
   unsigned long long sizes[] = {m.row_starts,
                                 m.bitmap,
                                 m.offsets,
@@ -172,7 +183,8 @@ std::string validate_root(const LocalGraph& graph, const EdgeSource& edges, cons
   r.validate_seconds = MPI_Wtime() - validate_start;
   if (!check.ok) return "validation failed for root " + std::to_string(root) + ": " + check.error;
   if (check.level_sizes != r.level_sizes || check.reached != r.reached)
-    return "validation failed for root " + std::to_string(root) + ": the BFS level sizes differ from the depths of its tree";
+    return "validation failed for root " + std::to_string(root) +
+           ": the BFS level sizes differ from the depths of its tree";
   r.validated = true;
   r.nedge = check.nedge;
   r.depth_hash = check.depth_hash;
@@ -242,18 +254,18 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& given, const comm::Comm
   BenchmarkResult result;
   BenchmarkConfig config = given;  // with the plan's row format and kernel 1 passes (made once, on every rank)
   RunPlan plan;
-  const std::unique_ptr<ProcessGrid> run_grid =
-      start_run(config, world, force,
-                [&](const Distribution& probe) {
-                  const GraphShape shape{config.nedges(), config.input ? 0 : config.spec.scale,
-                                         config.nedges() / (probe.R * probe.C)};
-                  plan = agree_run_plan(bfs_plan_input(given, shape, probe, world), world.mpi());
-                  config.graph.compress = plan.packed_rows;
-                  config.graph.passes = plan.passes;
-                  // Both kernels' graphs and arrays at once, the runtime counted once.
-                  return plan.peak_bytes() + (config.second ? config.second->bytes_per_rank(probe) - kRuntimeBytesPerRank : 0);
-                },
-                result);
+  const std::unique_ptr<ProcessGrid> run_grid = start_run(
+      config, world, force,
+      [&](const Distribution& probe) {
+        const GraphShape shape{config.nedges(), config.input ? 0 : config.spec.scale,
+                               config.nedges() / (probe.R * probe.C)};
+        plan = agree_run_plan(bfs_plan_input(given, shape, probe, world), world.mpi());
+        config.graph.compress = plan.packed_rows;
+        config.graph.passes = plan.passes;
+        // Both kernels' graphs and arrays at once, the runtime counted once.
+        return plan.peak_bytes() + (config.second ? config.second->bytes_per_rank(probe) - kRuntimeBytesPerRank : 0);
+      },
+      result);
   const ProcessGrid& grid = *run_grid;
   double estimated_parts[] = {plan.kernel1_bytes(), plan.search_bytes()};
   world.max_in_place(estimated_parts);

@@ -12,13 +12,13 @@
 #include "bfs/volumes.hpp"
 #include "comm/typed.hpp"
 #include "gen/kronecker.hpp"
-#include "graph/memory_plan.hpp"
 #include "graph/local_graph.hpp"
+#include "graph/memory_plan.hpp"
 #include "io/edge_input.hpp"
-#include "util/energy.hpp"
 #include "run/energy_loop.hpp"
 #include "run/run_plan.hpp"
 #include "run/run_setup.hpp"
+#include "util/energy.hpp"
 
 namespace g500 {
 
@@ -49,7 +49,7 @@ std::string switchable_list();  // the names, comma-separated
 void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config);
 
 struct RootResult {
-  int64_t root = 0;                // in the input file's ids for file input
+  int64_t root = 0;  // in the input file's ids for file input
   double seconds = 0;
   int64_t nedge = 0;
   double teps = 0;
@@ -65,7 +65,7 @@ struct RootResult {
 
 struct BenchmarkResult : RunSummary {
   RowIndex::Memory row_index_max_rank{};  // per array, largest over ranks
-  size_t neighbors_bytes_max_rank = 0;   // the plain neighbour array as stored (0 with `compress`)
+  size_t neighbors_bytes_max_rank = 0;    // the plain neighbour array as stored (0 with `compress`)
   // With `compress`: the packed rows' arrays (graph/packed_rows.hpp) and the dense first
   // neighbours they start from, and what the plain neighbour array would take; largest over ranks.
   struct PackedMemory {
@@ -73,15 +73,15 @@ struct BenchmarkResult : RunSummary {
     size_t gaps = 0, offsets = 0, key_tables = 0, first_neighbors = 0, plain_neighbors = 0, short_rows = 0;
   } packed_max_rank;
   int64_t kernel1_passes = 1;             // passes over the input edges (kernel 1's slabs)
-  Kernel1Steps kernel1_seconds_max_rank;   // each step of kernel 1 on its slowest rank
+  Kernel1Steps kernel1_seconds_max_rank;  // each step of kernel 1 on its slowest rank
   // The peak of each part of the run, measured (0: the system could not tell them apart) and
   // estimated; largest over ranks.
   size_t kernel1_peak_rss_bytes_max_rank = 0, search_peak_rss_bytes_max_rank = 0;
   double estimated_kernel1_bytes_max_rank = 0, estimated_search_bytes_max_rank = 0;
   std::vector<RootResult> roots;
-  EnergyReport energy;                    // RAPL energy of the timed BFS runs (util/energy.hpp)
-  EnergyLoopReport energy_loop;           // --energy-loop (run/energy_loop.hpp)
-  table3::Model volume_model;             // the graph, grid and options Table 3's formulas saw
+  EnergyReport energy;           // RAPL energy of the timed BFS runs (util/energy.hpp)
+  EnergyLoopReport energy_loop;  // --energy-loop (run/energy_loop.hpp)
+  table3::Model volume_model;    // the graph, grid and options Table 3's formulas saw
 };
 
 // The plan input of this run on the grid `probe` (run/run_plan.hpp): kernel 1's options, the row

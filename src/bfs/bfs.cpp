@@ -16,26 +16,16 @@
 namespace g500 {
 
 DistributedBfs::DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid, const BfsOptions& options)
-    : graph_(graph),
-      grid_(grid),
-      dist_(graph.dist),
-      pair_(graph.dist),
-      options_(options),
-      allgatherv_(comm::find_allgatherv(options.allgatherv)),
-      nthreads_(omp_get_max_threads()),
+    : graph_(graph), grid_(grid), dist_(graph.dist), pair_(graph.dist), options_(options),
+      allgatherv_(comm::find_allgatherv(options.allgatherv)), nthreads_(omp_get_max_threads()),
       row_exchange_(grid.row_comm(), nthreads_, comm::find_alltoallv(options.alltoallv), grid.limits()),
       candidate_exchange_(graph.dist.columns_aligned() ? grid.col_comm() : grid.world(), nthreads_,
                           comm::find_alltoallv(options.alltoallv), grid.limits()),
       parent_(dist_.block, -1),
       original_of_(graph.renumbering.active() ? graph.renumbering.owned_original.data() : nullptr),
-      degree_(graph.owned_degrees_in_graph_order()),
-      visited_(dist_.block),
-      frontier_bits_(dist_.block),
-      next_bits_(dist_.block),
-      found_(nthreads_),
-      thread_pieces_(nthreads_),
-      column_frontier_(dist_.R > 1 ? dist_.col_set_size() : 0),
-      rotating_(dist_.C > 1 ? dist_.block / kBitsPerWord : 0),
+      degree_(graph.owned_degrees_in_graph_order()), visited_(dist_.block), frontier_bits_(dist_.block),
+      next_bits_(dist_.block), found_(nthreads_), thread_pieces_(nthreads_),
+      column_frontier_(dist_.R > 1 ? dist_.col_set_size() : 0), rotating_(dist_.C > 1 ? dist_.block / kBitsPerWord : 0),
       visited_before_(dist_.block / kBitsPerWord) {
   const Distribution& d = dist_;
   for (int t = 0; t < d.R; ++t) {
@@ -51,7 +41,8 @@ DistributedBfs::DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid,
     hosted_frontier_.resize(d.block / kBitsPerWord);
     transpose_leaves_rank_ = host_of_owned_block(d, grid) != grid.world_rank();
   }
-  if (!comm::find_alltoallv(options.alltoallv)) throw UsageError("unknown --alltoallv algorithm '" + options.alltoallv + "'");
+  if (!comm::find_alltoallv(options.alltoallv))
+    throw UsageError("unknown --alltoallv algorithm '" + options.alltoallv + "'");
   if (!allgatherv_) throw UsageError("unknown --allgatherv algorithm '" + options.allgatherv + "'");
 }
 
@@ -157,15 +148,14 @@ int64_t DistributedBfs::local_unvisited_edges() const {
 namespace {
 
 // Beamer's direction rule (Beamer et al. 2012; Nakao et al. 2021, Algorithm 1, next-direction).
-Direction next_direction(Direction current, int64_t frontier_vertices, int64_t frontier_edges,
-                         int64_t unvisited_edges, int64_t nvertices, const BfsOptions& options) {
+Direction next_direction(Direction current, int64_t frontier_vertices, int64_t frontier_edges, int64_t unvisited_edges,
+                         int64_t nvertices, const BfsOptions& options) {
   if (current == Direction::kTopDown)
     return static_cast<double>(frontier_edges) > static_cast<double>(unvisited_edges) / options.alpha
                ? Direction::kBottomUp
                : Direction::kTopDown;
-  return static_cast<double>(frontier_vertices) < static_cast<double>(nvertices) / options.beta
-             ? Direction::kTopDown
-             : Direction::kBottomUp;
+  return static_cast<double>(frontier_vertices) < static_cast<double>(nvertices) / options.beta ? Direction::kTopDown
+                                                                                                : Direction::kBottomUp;
 }
 
 }  // namespace
@@ -208,8 +198,8 @@ BfsRun DistributedBfs::run(int64_t root) {
   int64_t unvisited_edges = graph_.global_directed_edges - root_degree;
   result.level_sizes.push_back(1);
   result.levels.reserve(kLevelsReserved);
-  Direction direction = next_direction(Direction::kTopDown, frontier_vertices, frontier_edges, unvisited_edges,
-                                       d.nvertices, options_);
+  Direction direction =
+      next_direction(Direction::kTopDown, frontier_vertices, frontier_edges, unvisited_edges, d.nvertices, options_);
   // Bottom-up steps do not sum their discoveries' degrees (Discoveries::counted), so after one the
   // unvisited edges are summed afresh when a top-down step next needs them.
   bool unvisited_edges_stale = false;

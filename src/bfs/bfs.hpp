@@ -9,9 +9,9 @@
 #include "bfs/bfs_options.hpp"
 #include "comm/collectives.hpp"
 #include "comm/exchange.hpp"
-#include "util/phase_profile.hpp"
 #include "graph/local_graph.hpp"
 #include "util/bitmap.hpp"
+#include "util/phase_profile.hpp"
 
 namespace g500 {
 
@@ -115,26 +115,26 @@ class DistributedBfs {
   const LocalGraph& graph_;
   const ProcessGrid& grid_;
   const Distribution& dist_;
-  OffsetIdPair pair_;                 // (owned offset, local id) records of both steps
+  OffsetIdPair pair_;  // (owned offset, local id) records of both steps
   BfsOptions options_;
   comm::AllgathervFn allgatherv_;
   int nthreads_;
-  comm::Exchanger row_exchange_;      // along P(i, :)
+  comm::Exchanger row_exchange_;  // along P(i, :)
   // Top-down candidates go to the owners of column set j's blocks: along P(:, j) with Yoo's
   // layout, over the world with the row-major one (Nakao et al. 2021, section 4.3).
   comm::Exchanger candidate_exchange_;
-  std::vector<int> candidate_dest_;   // column-set position -> destination rank in its communicator
-  std::vector<int> source_row_;       // rank in that communicator -> grid row
-  int own_column_position_ = -1;      // position of our own block in column set j (-1: none)
+  std::vector<int> candidate_dest_;  // column-set position -> destination rank in its communicator
+  std::vector<int> source_row_;      // rank in that communicator -> grid row
+  int own_column_position_ = -1;     // position of our own block in column set j (-1: none)
 
-  std::vector<int64_t> parent_;       // owned vertices, by original offset, in original global ids
-  const LocalId* original_of_;        // graph order -> original offset (null: the same)
-  int64_t root_local_ = -1;           // the root's graph offset when we own it, else -1
+  std::vector<int64_t> parent_;          // owned vertices, by original offset, in original global ids
+  const LocalId* original_of_;           // graph order -> original offset (null: the same)
+  int64_t root_local_ = -1;              // the root's graph offset when we own it, else -1
   const std::vector<uint32_t>& degree_;  // owned vertices' degrees in the graph's ids (kernel 1's)
-  Bitmap visited_;                    // owned vertices
-  std::vector<LocalId> frontier_;     // owned offsets of the current frontier
-  Bitmap frontier_bits_;              // the same frontier as a bitmap (bottom-up input)
-  Bitmap next_bits_;                  // owned vertices discovered this level
+  Bitmap visited_;                       // owned vertices
+  std::vector<LocalId> frontier_;        // owned offsets of the current frontier
+  Bitmap frontier_bits_;                 // the same frontier as a bitmap (bottom-up input)
+  Bitmap next_bits_;                     // owned vertices discovered this level
   // One thread's discoveries of this level; a cache line of its own, since every discovery
   // writes it.
   struct alignas(64) Discoveries {
@@ -143,7 +143,7 @@ class DistributedBfs {
     // Bottom-up discoveries are only counted: next_bits_ holds them, the rule after a bottom-up
     // step needs the vertex count alone, and a following top-down step lists them from the bitmap.
     int64_t counted = 0;
-    int64_t edges = 0;              // degree sum of `vertices`
+    int64_t edges = 0;  // degree sum of `vertices`
     int64_t size() const { return static_cast<int64_t>(vertices.size()) + counted; }
     void clear() {
       vertices.clear();
@@ -152,10 +152,10 @@ class DistributedBfs {
     }
   };
   std::vector<Discoveries> found_;
-  std::vector<LocalId> gathered_;     // top-down: the frontier of the whole grid row
+  std::vector<LocalId> gathered_;  // top-down: the frontier of the whole grid row
   struct RowPiece {
     LocalId row_original;  // the frontier row's original row-local id
-    int64_t begin, end;  // entries [begin, end), numbered as in the row index
+    int64_t begin, end;    // entries [begin, end), numbered as in the row index
     // With packed rows (`compress`): where the piece's gaps start and the sort key before them;
     // a piece that begins with the row's first neighbour (a column id) has it in `first`.
     const uint8_t* gaps = nullptr;
@@ -164,22 +164,22 @@ class DistributedBfs {
     bool with_first = false;
     const LocalId* short_ids = nullptr;  // a short packed row's neighbours after the first (not gaps)
   };
-  static constexpr int64_t kEdgesPerPiece = 1024;  // top-down work item size with lb-topdown
-  static constexpr int64_t kPiecesPerChunk = 4;  // top-down dynamic-schedule unit
-  static constexpr int64_t kRowsPerListChunk = 16;  // frontier rows a thread takes at a time to list their pieces
+  static constexpr int64_t kEdgesPerPiece = 1024;     // top-down work item size with lb-topdown
+  static constexpr int64_t kPiecesPerChunk = 4;       // top-down dynamic-schedule unit
+  static constexpr int64_t kRowsPerListChunk = 16;    // frontier rows a thread takes at a time to list their pieces
   std::vector<std::vector<RowPiece>> thread_pieces_;  // top-down work items, listed per thread
-  Bitmap column_frontier_;            // frontier over this grid column's vertex range (R > 1)
-  std::vector<uint64_t> hosted_frontier_;  // row-major layout: the column's block from its owner
-  bool transpose_leaves_rank_ = false;     // row-major layout: our block is hosted by another rank
-  std::vector<uint64_t> rotating_;    // visited words passed around the grid row (Nakao et al. 2021, section 4.5)
+  Bitmap column_frontier_;                            // frontier over this grid column's vertex range (R > 1)
+  std::vector<uint64_t> hosted_frontier_;             // row-major layout: the column's block from its owner
+  bool transpose_leaves_rank_ = false;                // row-major layout: our block is hosted by another rank
+  std::vector<uint64_t> rotating_;        // visited words passed around the grid row (Nakao et al. 2021, section 4.5)
   std::vector<uint64_t> visited_before_;  // visited_ when the current top-down step began
-  bool snapshot_taken_ = false;       // visited_before_ is this top-down step's
+  bool snapshot_taken_ = false;           // visited_before_ is this top-down step's
   // A top-down step snapshots visited_ when it may discover more than this many vertices per
   // bitmap word; fewer are set in the next frontier bitmap one by one from the lists.
   static constexpr int64_t kSnapshotDiscoveriesPerWord = 1;
   // Room for the level records of a run without reallocation (Kronecker graphs take 5-10).
   static constexpr size_t kLevelsReserved = 16;
-  std::vector<uint64_t> frontier_message_, frontier_messages_;  // sparse-switch frontier gather
+  std::vector<uint64_t> frontier_message_, frontier_messages_;        // sparse-switch frontier gather
   std::vector<std::vector<uint64_t>> send_messages_, recv_messages_;  // rotating segments in flight
 };
 

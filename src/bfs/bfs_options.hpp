@@ -13,15 +13,15 @@ struct BfsOptions {
   // (docs/performance.md).
   double alpha = 28.0;
   double beta = 24.0;
-  std::string alltoallv = "mpi";   // algorithm names from comm/collectives.hpp
+  std::string alltoallv = "mpi";  // algorithm names from comm/collectives.hpp
   std::string allgatherv = "mpi";
-  bool trace = false;              // the report's JSON lists every level (the BFS records them always)
+  bool trace = false;  // the report's JSON lists every level (the BFS records them always)
   // Techniques of Nakao et al. 2021, section 4 that can be switched off (`--disable NAME`) to measure them.
-  bool bu_alltoallv = true;        // 4.5: one alltoallv of found pairs per bottom-up level
-  bool lb_topdown = true;          // 4.4: high-degree rows split among threads in top-down
-  bool sparse_switch = true;       // 4.5: lists instead of bitmaps when few vertices are involved
-  bool overlap = true;             // 4.5: n x C sub-steps, rotation both ways, arrival order
-  int substeps = 4;                // n of `overlap` (the paper's value)
+  bool bu_alltoallv = true;   // 4.5: one alltoallv of found pairs per bottom-up level
+  bool lb_topdown = true;     // 4.4: high-degree rows split among threads in top-down
+  bool sparse_switch = true;  // 4.5: lists instead of bitmaps when few vertices are involved
+  bool overlap = true;        // 4.5: n x C sub-steps, rotation both ways, arrival order
+  int substeps = 4;           // n of `overlap` (the paper's value)
 };
 
 }  // namespace g500

@@ -33,7 +33,7 @@ struct RowRanges {
   const PresentIndex* nonempty;  // BCSR's non-empty rows
   const LocalId* first_neighbors;
   const LocalId* first_neighbors_original;  // nullptr: the graph's ids are the original ones
-  const SetMap* col_original;            // likewise
+  const SetMap* col_original;               // likewise
   // The rows of bitmap word gw: with BCSR its non-empty-row bits and the index of its first
   // non-empty row. Read once per word into registers: the compiler cannot tell the parent stores
   // from these arrays, so reading them per row re-reads them after every store (7 % slower).
@@ -68,7 +68,9 @@ struct RowRanges {
   }
 };
 
-inline bool in_frontier(const uint64_t* frontier, LocalId u) { return (frontier[u / kBitsPerWord] >> (u % kBitsPerWord)) & 1U; }
+inline bool in_frontier(const uint64_t* frontier, LocalId u) {
+  return (frontier[u / kBitsPerWord] >> (u % kBitsPerWord)) & 1U;
+}
 
 // The neighbours after a row's first: a plain CSR array, or packed rows (`compress`).
 // find_after_first(r, begin, n, first, frontier, parent) returns the position in the row (1 ..
@@ -78,7 +80,8 @@ struct PlainAdjacency {
   const LocalId* neighbors;
 
   void prefetch(int64_t, int64_t begin, int64_t) const { __builtin_prefetch(neighbors + begin + 1); }
-  int64_t find_after_first(int64_t, int64_t begin, int64_t n, LocalId, const uint64_t* frontier, LocalId& parent) const {
+  int64_t find_after_first(int64_t, int64_t begin, int64_t n, LocalId, const uint64_t* frontier,
+                           LocalId& parent) const {
     const LocalId* row = neighbors + begin;
     int64_t i = 1;
     while (i < n && !in_frontier(frontier, row[i])) ++i;
@@ -91,7 +94,8 @@ struct PackedAdjacency {
   const PackedRows& packed;
 
   void prefetch(int64_t r, int64_t, int64_t n) const { __builtin_prefetch(packed.after_first_start(r, n)); }
-  int64_t find_after_first(int64_t r, int64_t, int64_t n, LocalId first, const uint64_t* frontier, LocalId& parent) const {
+  int64_t find_after_first(int64_t r, int64_t, int64_t n, LocalId first, const uint64_t* frontier,
+                           LocalId& parent) const {
     const int64_t before = packed.visit_after_first(r, n, first, [&](LocalId u) {
       parent = u;
       return in_frontier(frontier, u);
@@ -132,7 +136,7 @@ class BlockScanner {
       candidates &= candidates - 1;
       const int64_t r = rows_.index(word, bit);
       if (!kCompressed && rows_.starts[r] == rows_.starts[r + 1]) continue;  // plain CSR also lists empty rows
-      if (in_frontier(frontier_, rows_.first_neighbors[r])) {  // the row's extent is not needed
+      if (in_frontier(frontier_, rows_.first_neighbors[r])) {                // the row's extent is not needed
         ++examined_;
         found(w, bit, rows_.first_original(r), found_bits);
         continue;
@@ -258,8 +262,8 @@ const uint64_t* DistributedBfs::gather_column_frontier(comm::PhaseProfile& profi
   const uint64_t* part = frontier_bits_.data();
   if (!dist_.columns_aligned()) {
     ScopedPhase timed(profile, Phase::kSendrecv);
-    part = static_cast<const uint64_t*>(hosted_column_block(part, hosted_frontier_.data(), block_words, MPI_UINT64_T,
-                                                            dist_, grid_));
+    part = static_cast<const uint64_t*>(
+        hosted_column_block(part, hosted_frontier_.data(), block_words, MPI_UINT64_T, dist_, grid_));
     if (transpose_leaves_rank_) timed.count_sent(block_words * static_cast<int64_t>(sizeof(uint64_t)));
   }
   if (R == 1) return part;  // the column is our block alone
@@ -275,8 +279,8 @@ const uint64_t* DistributedBfs::gather_column_frontier(comm::PhaseProfile& profi
   {
     ScopedPhase timed(profile, Phase::kCalculation);
     frontier_message_.resize(sparse_switch::max_message_words(block_words));
-    mine = static_cast<int64_t>(sparse_switch::encode(part, block_words, sparse_switch::Listed::kSetBits, true,
-                                                      frontier_message_.data()));
+    mine = static_cast<int64_t>(
+        sparse_switch::encode(part, block_words, sparse_switch::Listed::kSetBits, true, frontier_message_.data()));
   }
   std::vector<int64_t> displs;
   {
@@ -455,7 +459,9 @@ int64_t DistributedBfs::scan_block_words(const uint64_t* frontier, uint64_t* rot
                                     : scan_block(rows, plain, frontier, rotating, base_word, w_begin, w_end, own_block,
                                                  visited_.data(), next_bits_.data(), on_found);
     };
-    auto scan = [&](auto& on_found) { return index.compressed() ? scan_rows(bcsr, on_found) : scan_rows(csr, on_found); };
+    auto scan = [&](auto& on_found) {
+      return index.compressed() ? scan_rows(bcsr, on_found) : scan_rows(csr, on_found);
+    };
     if (own_block) {  // our own block's finds need no communication: applied at once
       // (by-value captures: the compiler keeps them in registers across the stores)
       // Parents are written at the vertex's original offset (parent_slot).
@@ -489,7 +495,8 @@ void DistributedBfs::apply_delivered_pairs(comm::PhaseProfile& profile) {
 #pragma omp parallel num_threads(nthreads_)
   {
     const int t = omp_get_thread_num();
-    for (const auto& piece : pieces) apply_found_pairs(t, piece.records, static_cast<int64_t>(piece.count), piece.source);
+    for (const auto& piece : pieces)
+      apply_found_pairs(t, piece.records, static_cast<int64_t>(piece.count), piece.source);
   }
 }
 

@@ -32,22 +32,25 @@ void print_report(const BfsJob& job, const std::optional<io::EdgeInput>& edges, 
   std::printf("%s\n", provenance_line(config.invocation, result.threads).c_str());
   if (edges) {
     print_input_line(stdout, "bfs", *edges, result.vertices_without_edges, edges->stats.weighted ? ", weighted" : "");
-    std::printf("# g500 bfs: N %lld (largest vertex id + 1), %s as a %dx%d grid, %s per rank, graph %.1f MiB "
-                "on the largest rank\n",
-                static_cast<long long>(result.nvertices_computed), counted(result.ranks, "rank").c_str(),
-                result.grid_rows, result.grid_cols, counted(result.threads, "thread").c_str(),
-                static_cast<double>(result.graph_bytes_max_rank) / kMiB);
+    std::printf(
+        "# g500 bfs: N %lld (largest vertex id + 1), %s as a %dx%d grid, %s per rank, graph %.1f MiB "
+        "on the largest rank\n",
+        static_cast<long long>(result.nvertices_computed), counted(result.ranks, "rank").c_str(), result.grid_rows,
+        result.grid_cols, counted(result.threads, "thread").c_str(),
+        static_cast<double>(result.graph_bytes_max_rank) / kMiB);
   } else {
-    std::printf("# g500 bfs: SCALE %d, N %lld (largest vertex id + 1), %s as a %dx%d grid, %s per rank, "
-                "graph %.1f MiB on the largest rank\n",
-                config.spec.scale, static_cast<long long>(result.nvertices_computed),
-                counted(result.ranks, "rank").c_str(), result.grid_rows, result.grid_cols,
-                counted(result.threads, "thread").c_str(), static_cast<double>(result.graph_bytes_max_rank) / kMiB);
+    std::printf(
+        "# g500 bfs: SCALE %d, N %lld (largest vertex id + 1), %s as a %dx%d grid, %s per rank, "
+        "graph %.1f MiB on the largest rank\n",
+        config.spec.scale, static_cast<long long>(result.nvertices_computed), counted(result.ranks, "rank").c_str(),
+        result.grid_rows, result.grid_cols, counted(result.threads, "thread").c_str(),
+        static_cast<double>(result.graph_bytes_max_rank) / kMiB);
   }
   if (companion) std::printf("%s\n", companion->header().c_str());
   const std::string companion_error = companion ? companion->validation_error() : "";
   if (result.validation_failed || !companion_error.empty()) {
-    std::fprintf(stderr, "g500 bfs: %s\n", result.validation_failed ? result.validation_error.c_str() : companion_error.c_str());
+    std::fprintf(stderr, "g500 bfs: %s\n",
+                 result.validation_failed ? result.validation_error.c_str() : companion_error.c_str());
     std::printf("No results printed for invalid run.\n");
   } else {
     print_conformance_line(stdout, nonconformance_reasons(config, job.input));
@@ -78,12 +81,11 @@ int run_bfs_job(BfsJob& job, BfsJobCompanion* companion) {
   const std::unique_ptr<OutputFile> parents_file = open_named_output(job.parents_path, world);
   const std::unique_ptr<OutputFile> depths_file = open_named_output(job.depths_path, world);
   const bool force = job.force;
-  std::optional<io::EdgeInput> edges =
-      load_file_input(job.input, config.spec, config.root_seed, world, config.progress,
-                      [&](const io::DeclaredSize& size) {
-                        check_declared_bfs_input(config, size, world, force);
-                        if (companion) companion->check_declared(size, world, force);
-                      });
+  std::optional<io::EdgeInput> edges = load_file_input(job.input, config.spec, config.root_seed, world, config.progress,
+                                                       [&](const io::DeclaredSize& size) {
+                                                         check_declared_bfs_input(config, size, world, force);
+                                                         if (companion) companion->check_declared(size, world, force);
+                                                       });
   if (edges) config.input = &*edges;
   if (companion) config.second = companion->start(config, world);
   OutputIds ids(config, world);
@@ -92,12 +94,12 @@ int run_bfs_job(BfsJob& job, BfsJobCompanion* companion) {
                                  const std::vector<int64_t>& parents) {
       const std::string from = " from root " + std::to_string(ids.file_id(root));
       if (parents_file)
-        io::write_vertex_file(*parents_file, ids.of(), io::to_map_slices(graph, grid, ids.of(), parents),
-                              true, "g500 bfs parents" + from + ": vertex parent (-1: unreached)");
+        io::write_vertex_file(*parents_file, ids.of(), io::to_map_slices(graph, grid, ids.of(), parents), true,
+                              "g500 bfs parents" + from + ": vertex parent (-1: unreached)");
       if (depths_file) {
         const std::vector<int64_t> depths = depths_of_tree(graph, grid, root, parents);
-        io::write_vertex_file(*depths_file, ids.of(), io::to_map_slices(graph, grid, ids.of(), depths),
-                              false, "g500 bfs depths" + from + ": vertex depth (-1: unreached)");
+        io::write_vertex_file(*depths_file, ids.of(), io::to_map_slices(graph, grid, ids.of(), depths), false,
+                              "g500 bfs depths" + from + ": vertex depth (-1: unreached)");
       }
     };
   const BenchmarkResult result = run_bfs_benchmark(config, world, force);

@@ -1,23 +1,22 @@
 // `g500 bfs` without its option parsing: one validated BFS benchmark run (kernels 1 and 2) on a
 // generated graph or an edge-list file, its printed report, JSON and per-vertex result files.
 #pragma once
+#include <nlohmann/json.hpp>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "bfs/benchmark.hpp"
-#include "run/result_block.hpp"
 #include "run/file_input.hpp"
+#include "run/result_block.hpp"
 
 namespace g500 {
 
 struct BfsJob {
   BenchmarkConfig config;
-  FileInputRequest input;        // no path: the Kronecker graph of config.spec
-  std::string json_path;         // --json
-  std::string parents_path;      // --output-parents (first root)
-  std::string depths_path;       // --output-depths (first root)
-  bool force = false;            // run even when the memory estimate exceeds the node's memory
+  FileInputRequest input;    // no path: the Kronecker graph of config.spec
+  std::string json_path;     // --json
+  std::string parents_path;  // --output-parents (first root)
+  std::string depths_path;   // --output-depths (first root)
+  bool force = false;        // run even when the memory estimate exceeds the node's memory
 };
 
 // What a second kernel adds to a `g500 bfs` job: the combined BFS + SSSP run (combined/) gives

@@ -28,7 +28,8 @@ void print_phase_profile(FILE* out, const BenchmarkResult& result) {
   if (result.energy_loop.ran)
     print_energy_loop(out, result.energy_loop);
   else
-    std::fprintf(out, "%s\n", energy_line(result.energy, compute_teps_statistics(s.times, s.nedges).harmonic_mean).c_str());
+    std::fprintf(out, "%s\n",
+                 energy_line(result.energy, compute_teps_statistics(s.times, s.nedges).harmonic_mean).c_str());
 }
 
 void print_graph_memory(FILE* out, const BenchmarkResult& result) {
@@ -44,7 +45,8 @@ void print_graph_memory(FILE* out, const BenchmarkResult& result) {
     std::fprintf(out, "  %-12s %10.1f MiB\n", "offset", m.offsets / mib);
   }
   size_t neighbors = result.neighbors_bytes_max_rank;
-  if (p.active) {  // the neighbours as varint gaps after a dense first neighbour, short rows as ids (graph/packed_rows.hpp)
+  if (p.active) {  // the neighbours as varint gaps after a dense first neighbour, short rows as ids
+                   // (graph/packed_rows.hpp)
     std::fprintf(out, "  %-12s %10.1f MiB\n", "dst first", p.first_neighbors / mib);
     std::fprintf(out, "  %-12s %10.1f MiB\n", "dst gaps", p.gaps / mib);
     std::fprintf(out, "  %-12s %10.1f MiB\n", "dst short", p.short_rows / mib);
@@ -60,9 +62,10 @@ void print_graph_memory(FILE* out, const BenchmarkResult& result) {
   if (p.active) std::fprintf(out, "; dst unpacked: %.1f MiB", p.plain_neighbors / mib);
   std::fprintf(out, ")\n");
   if (result.input_edges > 0)
-    std::fprintf(out, "  %-12s %10.1f MiB, %.2f bytes per input edge (largest rank x ranks)\n", "all arrays",
-                 result.graph_bytes_max_rank / mib,
-                 static_cast<double>(result.graph_bytes_max_rank) * result.ranks / static_cast<double>(result.input_edges));
+    std::fprintf(
+        out, "  %-12s %10.1f MiB, %.2f bytes per input edge (largest rank x ranks)\n", "all arrays",
+        result.graph_bytes_max_rank / mib,
+        static_cast<double>(result.graph_bytes_max_rank) * result.ranks / static_cast<double>(result.input_edges));
   std::fprintf(out, "  kernel 1 read the input edges %lld time%s (one slab of rows per pass)\n",
                static_cast<long long>(result.kernel1_passes), result.kernel1_passes == 1 ? "" : "s");
   std::fprintf(out, "kernel 1 time per step (slowest rank):");
@@ -100,15 +103,10 @@ nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult&
   using nlohmann::json;
   json j;
   j["config"] = run_config_json(config, result);
-  j["config"]["options"] = {{"validate", config.validate},
-                            {"alpha", config.bfs.alpha},
-                            {"substeps", config.bfs.substeps},
-                            {"beta", config.bfs.beta},
-                            {"alltoallv", config.bfs.alltoallv},
-                            {"allgatherv", config.bfs.allgatherv},
-                            {"trace", config.bfs.trace},
-                            {"rankmap", config.rankmap_path},
-                            {"disabled", config.disabled}};
+  j["config"]["options"] = {
+      {"validate", config.validate}, {"alpha", config.bfs.alpha},         {"substeps", config.bfs.substeps},
+      {"beta", config.bfs.beta},     {"alltoallv", config.bfs.alltoallv}, {"allgatherv", config.bfs.allgatherv},
+      {"trace", config.bfs.trace},   {"rankmap", config.rankmap_path},    {"disabled", config.disabled}};
   json roots = json::array();
   for (const auto& r : result.roots) {
     json one = root_json(r);
@@ -130,32 +128,33 @@ nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult&
     j["energy"] = energy_json(result.energy, j["summary"]["harmonic_mean_TEPS"].get<double>());
     j["energy"]["loop"] = false;
   }
-  j["memory"] = {{"graph_bytes_max_rank", result.graph_bytes_max_rank},
-                 {"kernel1_passes", result.kernel1_passes},
-                 {"kernel1_seconds_max_rank", kernel1_steps_json(result.kernel1_seconds_max_rank)},
-                 {"graph_arrays_max_rank",
-                  {{"row_starts", result.row_index_max_rank.row_starts},
-                   {"bitmap", result.row_index_max_rank.bitmap},
-                   {"offset", result.row_index_max_rank.offsets},
-                   {"dst", result.neighbors_bytes_max_rank},
-                   {"plain_csr_row_starts", result.row_index_max_rank.plain_csr_row_starts},
-                   {"packed_rows",
-                    {{"active", result.packed_max_rank.active},
-                     {"first_neighbors", result.packed_max_rank.first_neighbors},
-                     {"gaps", result.packed_max_rank.gaps},
-                     {"short_rows", result.packed_max_rank.short_rows},
-                     {"offsets", result.packed_max_rank.offsets},
-                     {"key_tables", result.packed_max_rank.key_tables},
-                     {"plain_dst", result.packed_max_rank.plain_neighbors}}}}},
-                 {"peak_rss_bytes_max_rank", result.peak_rss_bytes_max_rank},
-                 {"estimated_bytes_max_rank", result.estimated_bytes_max_rank},
-                 {"kernel1_peak_rss_bytes_max_rank", result.kernel1_peak_rss_bytes_max_rank},
-                 {"search_peak_rss_bytes_max_rank", result.search_peak_rss_bytes_max_rank},
-                 {"estimated_kernel1_bytes_max_rank", result.estimated_kernel1_bytes_max_rank},
-                 {"estimated_search_bytes_max_rank", result.estimated_search_bytes_max_rank},
-                 {"bytes_per_input_edge", result.input_edges > 0 ? static_cast<double>(result.peak_rss_bytes_max_rank) *
-                                                                       result.ranks / static_cast<double>(result.input_edges)
-                                                                 : 0.0}};
+  j["memory"] = {
+      {"graph_bytes_max_rank", result.graph_bytes_max_rank},
+      {"kernel1_passes", result.kernel1_passes},
+      {"kernel1_seconds_max_rank", kernel1_steps_json(result.kernel1_seconds_max_rank)},
+      {"graph_arrays_max_rank",
+       {{"row_starts", result.row_index_max_rank.row_starts},
+        {"bitmap", result.row_index_max_rank.bitmap},
+        {"offset", result.row_index_max_rank.offsets},
+        {"dst", result.neighbors_bytes_max_rank},
+        {"plain_csr_row_starts", result.row_index_max_rank.plain_csr_row_starts},
+        {"packed_rows",
+         {{"active", result.packed_max_rank.active},
+          {"first_neighbors", result.packed_max_rank.first_neighbors},
+          {"gaps", result.packed_max_rank.gaps},
+          {"short_rows", result.packed_max_rank.short_rows},
+          {"offsets", result.packed_max_rank.offsets},
+          {"key_tables", result.packed_max_rank.key_tables},
+          {"plain_dst", result.packed_max_rank.plain_neighbors}}}}},
+      {"peak_rss_bytes_max_rank", result.peak_rss_bytes_max_rank},
+      {"estimated_bytes_max_rank", result.estimated_bytes_max_rank},
+      {"kernel1_peak_rss_bytes_max_rank", result.kernel1_peak_rss_bytes_max_rank},
+      {"search_peak_rss_bytes_max_rank", result.search_peak_rss_bytes_max_rank},
+      {"estimated_kernel1_bytes_max_rank", result.estimated_kernel1_bytes_max_rank},
+      {"estimated_search_bytes_max_rank", result.estimated_search_bytes_max_rank},
+      {"bytes_per_input_edge", result.input_edges > 0 ? static_cast<double>(result.peak_rss_bytes_max_rank) *
+                                                            result.ranks / static_cast<double>(result.input_edges)
+                                                      : 0.0}};
   return j;
 }
 

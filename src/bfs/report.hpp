@@ -2,9 +2,8 @@
 // the per-phase profile table, and the JSON report (--json).
 #pragma once
 #include <cstdio>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "bfs/benchmark.hpp"
 #include "run/result_block.hpp"

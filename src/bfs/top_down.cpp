@@ -155,7 +155,8 @@ int64_t DistributedBfs::expand_row_pieces(int t, std::vector<std::vector<uint64_
     });
   };
   std::vector<int64_t> first_piece(nthreads_ + 1, 0);  // where each thread's list starts
-  for (int u = 0; u < nthreads_; ++u) first_piece[u + 1] = first_piece[u] + static_cast<int64_t>(thread_pieces_[u].size());
+  for (int u = 0; u < nthreads_; ++u)
+    first_piece[u + 1] = first_piece[u] + static_cast<int64_t>(thread_pieces_[u].size());
   int lister = 0;
 #pragma omp for schedule(dynamic, kPiecesPerChunk)
   for (int64_t k = 0; k < first_piece[nthreads_]; ++k) {
@@ -180,7 +181,8 @@ void DistributedBfs::settle_candidates(comm::PhaseProfile& profile) {
       for (int64_t k = 0; k < count; ++k) {
         const LocalId y = static_cast<LocalId>(pair_.offset(records[k]));
         if (visited_.test_and_set_atomic(y))
-          discover(t, y, d.global_from_row_local(static_cast<int64_t>(pair_.id(records[k])), source_row_[piece.source]));
+          discover(t, y,
+                   d.global_from_row_local(static_cast<int64_t>(pair_.id(records[k])), source_row_[piece.source]));
       }
     }
     record_discoveries(t);

@@ -39,7 +39,8 @@ std::string format_bytes(double bytes) {
 template <class Bytes>
 json phase_bytes_json(const Bytes& bytes) {
   json j;
-  for (Phase p : comm::kCommunicationPhases) j[comm::phase_name(p)] = std::llround(static_cast<double>(bytes[index_of(p)]));
+  for (Phase p : comm::kCommunicationPhases)
+    j[comm::phase_name(p)] = std::llround(static_cast<double>(bytes[index_of(p)]));
   return j;
 }
 

@@ -2,10 +2,9 @@
 // Table 3 (docs/volumes.md).
 #pragma once
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "bfs/benchmark.hpp"
 

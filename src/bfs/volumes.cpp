@@ -36,8 +36,8 @@ void sum_level_bytes(std::vector<LevelTrace>& levels, MPI_Comm comm) {
                 levels[l].bytes_sent.begin());
 }
 
-table3::Level table3_level(const std::vector<LevelTrace>& levels, const std::vector<int64_t>& level_sizes,
-                           size_t index, int64_t vertices_with_edges) {
+table3::Level table3_level(const std::vector<LevelTrace>& levels, const std::vector<int64_t>& level_sizes, size_t index,
+                           int64_t vertices_with_edges) {
   table3::Level level;
   level.bottom_up = levels[index].direction == Direction::kBottomUp;
   level.frontier = levels[index].frontier_size;

@@ -27,8 +27,8 @@ struct BfsVolumes {
 void sum_level_bytes(std::vector<LevelTrace>& levels, MPI_Comm comm);
 
 // Level `index` of a run as Table 3's formulas see it (level_sizes: BfsRun::level_sizes).
-table3::Level table3_level(const std::vector<LevelTrace>& levels, const std::vector<int64_t>& level_sizes,
-                           size_t index, int64_t vertices_with_edges);
+table3::Level table3_level(const std::vector<LevelTrace>& levels, const std::vector<int64_t>& level_sizes, size_t index,
+                           int64_t vertices_with_edges);
 
 // The measured bytes of a run whose levels were summed over the ranks, and Table 3's.
 BfsVolumes run_volumes(const std::vector<LevelTrace>& levels, const std::vector<int64_t>& level_sizes,

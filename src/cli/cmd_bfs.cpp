@@ -5,11 +5,11 @@
 #include <string>
 
 #include "bfs/driver.hpp"
-#include "combined/bfs_sssp.hpp"
 #include "cli/file_input.hpp"
 #include "cli/options.hpp"
 #include "cli/run_options.hpp"
 #include "cli/subcommand.hpp"
+#include "combined/bfs_sssp.hpp"
 #include "run/energy_loop.hpp"
 #include "util/error.hpp"
 #include "util/same_file.hpp"
@@ -21,16 +21,28 @@ int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
   BfsJob job;
   BenchmarkConfig& config = job.config;
   config.invocation = invocation;
-  CLI::App app{"Graph500 BFS benchmark: generate a Kronecker graph, build it (kernel 1), run BFS (kernel 2) from every root and validate", "g500 bfs"};
+  CLI::App app{
+      "Graph500 BFS benchmark: generate a Kronecker graph, build it (kernel 1), run BFS (kernel 2) from every root and "
+      "validate",
+      "g500 bfs"};
   RunOptions run;
   run.add_to(app, config, job.json_path, job.force, "BFS");
-  require_range(app.add_option("--substeps", config.bfs.substeps, "overlap: bottom-up sub-steps per grid-row position (n of Nakao et al. 2021, section 4.5; the visited bitmap travels in n segments)"), 1, 64)->capture_default_str();
-  require_positive(app.add_option("--alpha", config.bfs.alpha, "direction switch: go bottom-up when frontier edges > unvisited edges / alpha"))->capture_default_str();
-  require_positive(app.add_option("--beta", config.bfs.beta, "direction switch: go top-down when frontier vertices < N / beta"))->capture_default_str();
+  require_range(app.add_option("--substeps", config.bfs.substeps,
+                               "overlap: bottom-up sub-steps per grid-row position (n of Nakao et al. 2021, section "
+                               "4.5; the visited bitmap travels in n segments)"),
+                1, 64)
+      ->capture_default_str();
+  require_positive(app.add_option("--alpha", config.bfs.alpha,
+                                  "direction switch: go bottom-up when frontier edges > unvisited edges / alpha"))
+      ->capture_default_str();
+  require_positive(
+      app.add_option("--beta", config.bfs.beta, "direction switch: go top-down when frontier vertices < N / beta"))
+      ->capture_default_str();
   app.add_option("--alltoallv", config.bfs.alltoallv, "alltoallv algorithm (see g500 coll)")->capture_default_str();
   app.add_option("--allgatherv", config.bfs.allgatherv, "allgatherv algorithm (see g500 coll)")->capture_default_str();
   std::string disabled;
-  app.add_option("--disable", disabled, "switch off techniques of Nakao et al. 2021, section 4, comma-separated: " + switchable_list());
+  app.add_option("--disable", disabled,
+                 "switch off techniques of Nakao et al. 2021, section 4, comma-separated: " + switchable_list());
   std::string compress_text = "auto";
   auto* compress_option = app.add_option("--compress", compress_text,
                                          "packed rows: on (less memory), off (plain rows), auto (on when plain rows "
@@ -38,9 +50,9 @@ int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
                                          "kernel 1 more passes)")
                               ->capture_default_str();
   require_range(app.add_option("--kernel1-passes", config.graph.passes,
-                                "passes of kernel 1 over the input edges, each keeping one slab of rows (default: the "
-                                "fewest whose peak fits a modest share of the node's memory; fewer build faster and "
-                                "need more memory)"),
+                               "passes of kernel 1 over the input edges, each keeping one slab of rows (default: the "
+                               "fewest whose peak fits a modest share of the node's memory; fewer build faster and "
+                               "need more memory)"),
                 1, 256);
   std::string row_lengths_text = "auto";
   app.add_option("--kernel1-row-lengths", row_lengths_text,
@@ -52,11 +64,14 @@ int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
   app.add_flag("--sssp", with_sssp,
                "also run the SSSP (kernel 3) from the same roots on the same input, kernel 1 building both graphs, "
                "and print both kernels' lines in one result block (the reference's bfs_sssp run)");
-  app.add_flag("--trace", config.bfs.trace, "record per-level direction, frontier size, edges examined and time in the JSON");
+  app.add_flag("--trace", config.bfs.trace,
+               "record per-level direction, frontier size, edges examined and time in the JSON");
   FileInputOptions in;
   in.add_to(app, "BFS");
-  require_non_empty(app.add_option("--output-parents", job.parents_path, "write the BFS parents of the first root to this file"));
-  require_non_empty(app.add_option("--output-depths", job.depths_path, "write the BFS depths of the first root to this file"));
+  require_non_empty(
+      app.add_option("--output-parents", job.parents_path, "write the BFS parents of the first root to this file"));
+  require_non_empty(
+      app.add_option("--output-depths", job.depths_path, "write the BFS depths of the first root to this file"));
   if (!parse_or_throw(app, argc, argv)) return 0;
   run.apply(config);
   in.check(app, config.root_ids, config.root_seed);

@@ -5,10 +5,10 @@
 //   --fit CSV                        least-squares L and B per algorithm, predicted vs measured
 //   --segment-model                  optimal segment sizes (Eqs. 4-7), cost versus segment
 //   --simulate                       Table 1 shapes at Fugaku scale on the torus cost model
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <mpi.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -28,12 +28,12 @@ namespace {
 
 using namespace g500::comm;
 using namespace g500::coll;
-using g500::cli::require_at_least;
-using g500::cli::require_non_empty;
 using g500::cli::kMaxBandwidthGbs;
 using g500::cli::kMaxLatencyMicroseconds;
 using g500::cli::kMinBandwidthGbs;
 using g500::cli::kMinLatencyMicroseconds;
+using g500::cli::require_at_least;
+using g500::cli::require_non_empty;
 using g500::cli::require_real_range;
 
 // Hosono et al. 2021's least-squares fit for Bintree3d (the Trinaryx6 fit is NetworkParams' default).
@@ -76,8 +76,10 @@ std::string list_algorithms() {
     for (const auto& a : algorithms(op))
       text += fmt::format("  {:<13} {}{}{}\n", a.name, a.description, a.uses_segment ? " [--segment]" : "",
                           a.uses_shape ? " [--shape]" : "");
-    text += "  ompi:N        Open MPI's coll_tuned algorithm N, forced at start-up with mpiexec --mca "
-            "coll_tuned_use_dynamic_rules 1 --mca coll_tuned_" + op_name(op) + "_algorithm N\n";
+    text +=
+        "  ompi:N        Open MPI's coll_tuned algorithm N, forced at start-up with mpiexec --mca "
+        "coll_tuned_use_dynamic_rules 1 --mca coll_tuned_" +
+        op_name(op) + "_algorithm N\n";
   }
   return text;
 }
@@ -152,7 +154,8 @@ void refuse_options_of_other_modes(const CLI::App& app, const CollArgs& args) {
   static const std::map<std::string, std::set<std::string>> kOptionsOfMode{
       {"--check", {}},
       {"--list", {}},
-      {"--op", {"--algo", "--sizes", "--segment", "--shape", "--reps", "--warmup", "--ranks-per-node", "--root", "--csv"}},
+      {"--op",
+       {"--algo", "--sizes", "--segment", "--shape", "--reps", "--warmup", "--ranks-per-node", "--root", "--csv"}},
       {"--fit", {"--fit-csv"}},
       {"--segment-model", {"--shape", "--sizes", "--csv", "--latency", "--bandwidth"}},
       {"--simulate", {"--sizes", "--segment", "--csv", "--latency", "--bandwidth", "--hop-latency"}}};
@@ -161,37 +164,45 @@ void refuse_options_of_other_modes(const CLI::App& app, const CollArgs& args) {
                              "--root", "--csv", "--fit-csv", "--latency", "--bandwidth", "--hop-latency"}) {
     if (app.count(option) == 0 || used.count(option)) continue;
     std::string message = std::string(option) + " does not apply to " + mode;
-    if (std::string(option) == "--shape" && mode == "--simulate") message += " (it models Hosono et al. 2021's Table 1 shapes)";
+    if (std::string(option) == "--shape" && mode == "--simulate")
+      message += " (it models Hosono et al. 2021's Table 1 shapes)";
     throw g500::UsageError(message);
   }
 }
 
 int run_coll(int argc, char** argv) {
-  CLI::App app{"Collective communication study (Hosono et al. 2021): algorithms on MPI point-to-point, "
-               "correctness check, timing harness, latency/bandwidth model and torus simulation"};
+  CLI::App app{
+      "Collective communication study (Hosono et al. 2021): algorithms on MPI point-to-point, "
+      "correctness check, timing harness, latency/bandwidth model and torus simulation"};
   CollArgs args;
   app.add_flag("--check", args.check, "Run every algorithm against MPI's own collective; non-zero exit on a mismatch");
   app.add_flag("--list", args.list, "List the algorithms of each operation");
   require_non_empty(app.add_option("--op", args.op, "Operation to time: alltoallv, alltoall, allgatherv, bcast"));
   app.add_option("--algo", args.algo, "Algorithm name (see --list), mpi (library's choice) or ompi:N")
       ->capture_default_str();
-  require_non_empty(app.add_option("--sizes", args.sizes, "Message sizes MIN:MAX in bytes, doubling (K, M, G suffixes)"));
-  require_non_empty(app.add_option("--segment", args.segment, "Segment size in bytes for segmented bcast algorithms (0 = none)"))
+  require_non_empty(
+      app.add_option("--sizes", args.sizes, "Message sizes MIN:MAX in bytes, doubling (K, M, G suffixes)"));
+  require_non_empty(
+      app.add_option("--segment", args.segment, "Segment size in bytes for segmented bcast algorithms (0 = none)"))
       ->capture_default_str();
   require_non_empty(app.add_option("--shape", args.shape,
                                    "Logical shape X, XxY or XxYxZ (--op: product = ranks, for the algorithms that use "
                                    "a shape; default balanced 3D)"));
-  require_at_least(app.add_option("--reps", args.reps, "Timed repetitions per size (median reported)"), 1, kMaxRepetitions)
+  require_at_least(app.add_option("--reps", args.reps, "Timed repetitions per size (median reported)"), 1,
+                   kMaxRepetitions)
       ->capture_default_str();
   require_at_least(app.add_option("--warmup", args.warmup, "Untimed repetitions per size"), 0, kMaxRepetitions)
       ->capture_default_str();
-  require_at_least(app.add_option("--ranks-per-node", args.ranks_per_node, "NLP of Hosono et al. 2021's Eq. 1"), 1)->capture_default_str();
+  require_at_least(app.add_option("--ranks-per-node", args.ranks_per_node, "NLP of Hosono et al. 2021's Eq. 1"), 1)
+      ->capture_default_str();
   require_at_least(app.add_option("--root", args.root, "Root rank for bcast"), 0)->capture_default_str();
   require_non_empty(app.add_option("--csv", args.csv, "Write results as CSV (harness, --segment-model, --simulate)"));
-  require_non_empty(app.add_option("--fit", args.fit, "Fit latency L and bandwidth B per algorithm from a harness CSV"));
+  require_non_empty(
+      app.add_option("--fit", args.fit, "Fit latency L and bandwidth B per algorithm from a harness CSV"));
   require_non_empty(app.add_option("--fit-csv", args.fit_csv, "With --fit: write predicted versus measured as CSV"));
   app.add_flag("--segment-model", args.segment_model, "Optimal segment sizes of Eqs. 5 and 7 versus numeric minimum");
-  app.add_flag("--simulate", args.simulate, "Predict every algorithm on Hosono et al. 2021's Table 1 shapes (torus model)");
+  app.add_flag("--simulate", args.simulate,
+               "Predict every algorithm on Hosono et al. 2021's Table 1 shapes (torus model)");
   constexpr double kMicro = 1e-6, kGiga = 1e9;  // the bounds are in microseconds and GB/s
   auto* latency_option = require_real_range(
       app.add_option("--latency", args.latency, "Model latency L [s] (default: Hosono et al. 2021's fits)"),
@@ -254,8 +265,8 @@ int run_coll(int argc, char** argv) {
       // The row count is known once the simulation has planned (and checked) its rows.
       const bool show = g500::progress_wanted(quiet, MPI_COMM_WORLD, progress);
       std::optional<g500::Progress> line;
-      const auto rows = simulate_table1(args.sizes.empty() ? std::vector<double>{1024, 65536, 1048576} : sizes,
-                                        network, segment, [&](int64_t done, int64_t total) {
+      const auto rows = simulate_table1(args.sizes.empty() ? std::vector<double>{1024, 65536, 1048576} : sizes, network,
+                                        segment, [&](int64_t done, int64_t total) {
                                           if (!line) line.emplace(show, "torus simulation", total);
                                           line->update(done);
                                         });
@@ -272,6 +283,7 @@ int run_coll(int argc, char** argv) {
 }
 
 const g500::cli::SubcommandRegistrar registrar{
-    "coll", "collective algorithms of Hosono et al. 2021: --check, timing harness, model fit, torus simulation", run_coll};
+    "coll", "collective algorithms of Hosono et al. 2021: --check, timing harness, model fit, torus simulation",
+    run_coll};
 
 }  // namespace

@@ -1,6 +1,7 @@
 // `g500 gen`: generate the Graph500 Kronecker edge list (reference 3.0 compatible) in parallel over
 // the MPI ranks and write it as tsv or bin (formats in src/io/edge_file.hpp, docs/gen.md).
 // `--benchmark` generates without writing and reports the generation rate.
+#include <fmt/format.h>
 #include <mpi.h>
 #include <omp.h>
 
@@ -9,14 +10,11 @@
 #include <cstdio>
 #include <vector>
 
-#include <fmt/format.h>
-
-#include "gen/generation_rate.hpp"
-#include "gen/kronecker.hpp"
 #include "cli/options.hpp"
 #include "cli/subcommand.hpp"
-#include "io/edge_file.hpp"
+#include "gen/generation_rate.hpp"
 #include "gen/kronecker.hpp"
+#include "io/edge_file.hpp"
 #include "util/error.hpp"
 #include "util/progress.hpp"
 #include "util/same_file.hpp"
@@ -29,11 +27,12 @@ void print_generation_rate(const gen::KroneckerSpec& spec, bool weights, int rep
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const double edges = static_cast<double>(spec.nedges());
-  std::printf("gen benchmark: SCALE=%d edgefactor=%d edges=%lld weights=%s ranks=%d threads/rank=%d, best of %d: "
-              "%.3f s wall = %.1f M edges/s; %.3f CPU s = %.1f M edges/s per core\n",
-              spec.scale, spec.edgefactor, static_cast<long long>(spec.nedges()), weights ? "yes" : "no", size,
-              omp_get_max_threads(), repeat, rate.best_seconds, edges / rate.best_seconds / 1e6,
-              rate.best_cpu_seconds, edges / rate.best_cpu_seconds / 1e6);
+  std::printf(
+      "gen benchmark: SCALE=%d edgefactor=%d edges=%lld weights=%s ranks=%d threads/rank=%d, best of %d: "
+      "%.3f s wall = %.1f M edges/s; %.3f CPU s = %.1f M edges/s per core\n",
+      spec.scale, spec.edgefactor, static_cast<long long>(spec.nedges()), weights ? "yes" : "no", size,
+      omp_get_max_threads(), repeat, rate.best_seconds, edges / rate.best_seconds / 1e6, rate.best_cpu_seconds,
+      edges / rate.best_cpu_seconds / 1e6);
 }
 
 int run_gen(int argc, char** argv) {
@@ -43,11 +42,12 @@ int run_gen(int argc, char** argv) {
   int scale = 0, edgefactor = 16, repeat = 3;
   std::string seed_text = "2,3", output, format = "tsv";
   bool weights = false, force = false, bench = false, quiet = false, show_progress = false;
-  require_range(app.add_option("--scale", scale, "log2 of the number of vertices (1..42)"), 1, gen::kMaxScale)->required();
+  require_range(app.add_option("--scale", scale, "log2 of the number of vertices (1..42)"), 1, gen::kMaxScale)
+      ->required();
   require_at_least(app.add_option("--edgefactor", edgefactor, "edges per vertex (default 16)"), 1);
   app.add_option("--seed", seed_text, "the two generator seeds A,B (default 2,3)");
-  auto* output_option = require_non_empty(
-      app.add_option("--output", output, "output file (written whole through a temporary file; a device, FIFO or - is streamed)"));
+  auto* output_option = require_non_empty(app.add_option(
+      "--output", output, "output file (written whole through a temporary file; a device, FIFO or - is streamed)"));
   app.add_option("--format", format, "tsv or bin (default tsv)");
   app.add_flag("--weights", weights, "also write each edge's float32 SSSP weight");
   app.add_flag("--force", force, "write even if the output looks larger than the free disk space");

@@ -2,9 +2,9 @@
 // `g500 bfs` run on a Slurm cluster or on Fugaku (PJM). The text comes from src/jobs/jobscript.
 #include <cstdio>
 
-#include "gen/kronecker.hpp"
 #include "cli/options.hpp"
 #include "cli/subcommand.hpp"
+#include "gen/kronecker.hpp"
 #include "jobs/jobscript.hpp"
 #include "util/build_info.hpp"
 #include "util/error.hpp"
@@ -18,40 +18,50 @@ namespace {
 int run_jobscript_command(int argc, char** argv) {
   jobs::JobSpec spec;
   std::string output;
-  CLI::App app{"Write a batch script for a Graph500 BFS run (64 roots, --json) on a Slurm cluster or on Fugaku", "g500 jobscript"};
+  CLI::App app{"Write a batch script for a Graph500 BFS run (64 roots, --json) on a Slurm cluster or on Fugaku",
+               "g500 jobscript"};
   app.add_option("--system", spec.system, "slurm or fugaku")->required();
-  require_at_least(app.add_option("--nodes", spec.nodes, "number of nodes (for fugaku at most the machine's nodes)"), 1)->required();
-  require_range(app.add_option("--scale", spec.scale, "log2 of the number of vertices (1..42)"), 1, gen::kMaxScale)->required();
+  require_at_least(app.add_option("--nodes", spec.nodes, "number of nodes (for fugaku at most the machine's nodes)"), 1)
+      ->required();
+  require_range(app.add_option("--scale", spec.scale, "log2 of the number of vertices (1..42)"), 1, gen::kMaxScale)
+      ->required();
   require_at_least(app.add_option("--ppn", spec.ppn, "MPI ranks per node (default 1)"), 1);
   add_threads_option(app, spec.threads,
                      "OpenMP threads per rank (default: Fugaku 48 / ppn; Slurm the node's CPUs / ppn, at run time)");
-  require_non_empty(app.add_option("--grid", spec.grid, "process grid RxC over nodes x ppn ranks (default: R >= C, closest factors)"));
-  require_non_empty(app.add_option("--rankmap", spec.rankmap, "a `g500 map` CSV placing the ranks on the grid (passed to g500 bfs)"));
+  require_non_empty(app.add_option("--grid", spec.grid,
+                                   "process grid RxC over nodes x ppn ranks (default: R >= C, closest factors)"));
+  require_non_empty(
+      app.add_option("--rankmap", spec.rankmap, "a `g500 map` CSV placing the ranks on the grid (passed to g500 bfs)"));
   require_non_empty(app.add_option("--time", spec.time, "wall-time limit HH:MM:SS (default 01:00:00)"));
-  require_non_empty(app.add_option("--node-shape", spec.node_shape, "Fugaku node shape A, AxB or AxBxC (default: from the grid)"));
+  require_non_empty(
+      app.add_option("--node-shape", spec.node_shape, "Fugaku node shape A, AxB or AxBxC (default: from the grid)"));
   require_non_empty(app.add_option("--queue", spec.queue, "Slurm partition or Fugaku resource group"));
   // An installed g500 writes scripts that run itself; one in a build tree, the build tree's.
   if (const std::string installed = installed_binary(); !installed.empty()) spec.binary = installed;
-  require_non_empty(app.add_option("--binary", spec.binary,
-                                   "path of g500 on the cluster (default: this g500 when it is installed, else ./build/g500)"));
-  require_at_least(app.add_option("--eager-limit", spec.eager_limit, "Eager/Rendezvous switch in bytes (default 512000, Nakao et al. 2021, section 5.4)"),
+  require_non_empty(
+      app.add_option("--binary", spec.binary,
+                     "path of g500 on the cluster (default: this g500 when it is installed, else ./build/g500)"));
+  require_at_least(app.add_option("--eager-limit", spec.eager_limit,
+                                  "Eager/Rendezvous switch in bytes (default 512000, Nakao et al. 2021, section 5.4)"),
                    0, LONG_MAX);
   double node_memory_gib = 0;
   require_real_range(app.add_option("--node-memory", node_memory_gib,
                                     "memory of a node in GiB, for the check that the run fits (default: Fugaku 32; "
                                     "Slurm this machine's)"),
                      kMinNodeMemoryGib, kMaxNodeMemoryGib, "GiB");
-  app.add_flag("--force", spec.force,
-               "write the script even if g500 bfs's memory estimate exceeds a node's memory (the script then runs bfs --force)");
-  auto* output_option =
-      require_non_empty(app.add_option("--output", output, "write the script to this file (made executable) instead of stdout"));
+  app.add_flag(
+      "--force", spec.force,
+      "write the script even if g500 bfs's memory estimate exceeds a node's memory (the script then runs bfs --force)");
+  auto* output_option = require_non_empty(
+      app.add_option("--output", output, "write the script to this file (made executable) instead of stdout"));
   bool plan = false;
   app.add_flag("--plan", plan,
                "print g500 bfs's memory plan for the job instead of the script: each part per process in GiB and per "
                "m/P, N/P, N/R or N/C, and whether the peak fits a node")
       ->excludes(output_option);
   if (!parse_or_throw(app, argc, argv)) return 0;
-  refuse_same_files({{"--rankmap", spec.rankmap, FileUse::kInput}, {"--output", output, FileUse::kOutput}}, MPI_COMM_WORLD);
+  refuse_same_files({{"--rankmap", spec.rankmap, FileUse::kInput}, {"--output", output, FileUse::kOutput}},
+                    MPI_COMM_WORLD);
   constexpr double kGiB = 1024.0 * 1024 * 1024;
   if (node_memory_gib > 0) {
     spec.node_memory_bytes = node_memory_gib * kGiB;

@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <string>
 
-#include "map/map_job.hpp"
 #include "cli/options.hpp"
 #include "cli/subcommand.hpp"
+#include "map/map_job.hpp"
 #include "topo/systems.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
@@ -23,7 +23,10 @@ using namespace g500::map;
 using namespace g500::topo;
 
 int run_map(int argc, char** argv) {
-  CLI::App app{"Topology-aware process mapping onto a 6D mesh/torus (Nakao et al. 2021, section 5.6, Kuroda et al. 2013, Method A)", "g500 map"};
+  CLI::App app{
+      "Topology-aware process mapping onto a 6D mesh/torus (Nakao et al. 2021, section 5.6, Kuroda et al. 2013, Method "
+      "A)",
+      "g500 map"};
   MapOptions o;
   auto* system_opt = app.add_option("--system", o.system, "preset: fugaku (24,23,24,2,3,2) or k (24,18,16,2,3,2)");
   auto* shape_opt =
@@ -31,13 +34,17 @@ int run_map(int argc, char** argv) {
   system_opt->excludes(shape_opt);
   require_at_least(app.add_option("--nodes", o.nodes, "number of nodes (default: the whole system)"), 1, kMaxNodes);
   require_non_empty(app.add_option("--grid", o.grid, "process grid RxC (default: R >= C, R/C closest to 1)"));
-  require_non_empty(app.add_option("--axes", o.axes, "explicit axis split ROW/COL, e.g. XY/Zabc (grid method; snake in this order)"));
-  app.add_option("--method", o.method, "grid (Nakao et al. 2021, section 5.6 axis split + snake) or cuboid (Kuroda et al. 2013, Method A)");
-  require_non_empty(app.add_option("--cuboid", o.cuboid, "explicit Method A factors, e.g. a2,Y4,c2/X8,Z8,b3 (implies --method cuboid)"));
+  require_non_empty(
+      app.add_option("--axes", o.axes, "explicit axis split ROW/COL, e.g. XY/Zabc (grid method; snake in this order)"));
+  app.add_option("--method", o.method,
+                 "grid (Nakao et al. 2021, section 5.6 axis split + snake) or cuboid (Kuroda et al. 2013, Method A)");
+  require_non_empty(app.add_option("--cuboid", o.cuboid,
+                                   "explicit Method A factors, e.g. a2,Y4,c2/X8,Z8,b3 (implies --method cuboid)"));
   require_non_empty(app.add_option("--output", o.output, "write the rank map here"));
   app.add_option("--format", o.format, "csv (rank,row,col,coordinates) or fugaku-rankmap (tuple per line)");
-  auto* simulate_opt = require_non_empty(app.add_option("--simulate", o.simulate, "link-load simulation: bfs, all, or a comma list of "
-                                   "col-allgatherv,row-alltoallv,row-ring,alltoall,bcast"));
+  auto* simulate_opt = require_non_empty(app.add_option("--simulate", o.simulate,
+                                                        "link-load simulation: bfs, all, or a comma list of "
+                                                        "col-allgatherv,row-alltoallv,row-ring,alltoall,bcast"));
   require_real_range(app.add_option("--message-bytes", o.message_bytes, "bytes per message in the simulation"), 1,
                      kMaxMessageBytes, "bytes");
   require_real_range(app.add_option("--bandwidth", o.bandwidth_gbs, "link bandwidth in GB/s (default 6.8, TofuD)"),
@@ -46,11 +53,14 @@ int run_map(int argc, char** argv) {
                      kMaxLatencyMicroseconds, "microseconds");
   require_at_least(app.add_option("--max-routes", o.max_routes, "route budget per pattern before source sampling"), 1,
                    LLONG_MAX);
-  require_at_least(app.add_option("--max-routes-alltoall", o.max_routes_alltoall, "route budget for the global alltoall"),
-                   1, LLONG_MAX);
-  require_unsigned(app.add_option("--shuffle-ranks", o.shuffle_seed,
-                                  "permute which rank gets which grid cell/node (seed), for testing --rankmap consumers"));
-  require_non_empty(app.add_option("--link-csv", o.link_csv, "write per-link loads of the simulation (for tools/plot_link_loads.py)"));
+  require_at_least(
+      app.add_option("--max-routes-alltoall", o.max_routes_alltoall, "route budget for the global alltoall"), 1,
+      LLONG_MAX);
+  require_unsigned(
+      app.add_option("--shuffle-ranks", o.shuffle_seed,
+                     "permute which rank gets which grid cell/node (seed), for testing --rankmap consumers"));
+  require_non_empty(app.add_option("--link-csv", o.link_csv,
+                                   "write per-link loads of the simulation (for tools/plot_link_loads.py)"));
   bool quiet = false, progress = false;
   add_progress_options(app, quiet, progress);
   // The simulation's parameters would be ignored without it.
@@ -66,7 +76,8 @@ int run_map(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     throw UsageError(e.what());
   }
-  refuse_same_files({{"--output", o.output, FileUse::kOutput}, {"--link-csv", o.link_csv, FileUse::kOutput}}, MPI_COMM_WORLD);
+  refuse_same_files({{"--output", o.output, FileUse::kOutput}, {"--link-csv", o.link_csv, FileUse::kOutput}},
+                    MPI_COMM_WORLD);
   o.show_progress = progress_wanted(quiet, MPI_COMM_WORLD, progress);
   std::string error;
   if (rank == 0) {

@@ -48,16 +48,17 @@ void add_network_options(CLI::App& app, ModelOptions& o, OptionalNumbers& n) {
                                    "tofud, tofu, fattree, dragonfly, torus:SHAPE (g500 map --shape form) or shm "
                                    "(default: tofud for a64fx, tofu for k, fattree for the other nodes, shm for a "
                                    "trace profile without --node)"));
-  require_real_range(app.add_option("--latency", n.latency_us, "latency per message in microseconds"), kMinLatencyMicroseconds,
-                     kMaxLatencyMicroseconds, "microseconds");
+  require_real_range(app.add_option("--latency", n.latency_us, "latency per message in microseconds"),
+                     kMinLatencyMicroseconds, kMaxLatencyMicroseconds, "microseconds");
   require_real_range(app.add_option("--link-bandwidth", n.link_gbs, "bandwidth per link in GB/s (shm: copy bandwidth)"),
                      kMinBandwidthGbs, kMaxBandwidthGbs, "GB/s");
-  require_real_range(app.add_option("--injection", n.injection_gbs, "injection bandwidth per node in GB/s"), kMinBandwidthGbs,
-                     kMaxBandwidthGbs, "GB/s");
-  require_real_range(app.add_option("--eager-limit", n.eager_limit, "bytes; longer sendrecv messages use rendezvous"), 0,
-                     kMaxMessageBytes, "bytes");
-  require_real_range(app.add_option("--global-share", n.global_share, "dragonfly: uniform-traffic bandwidth over injection"),
-                     kMinShare, kMaxShare, "");
+  require_real_range(app.add_option("--injection", n.injection_gbs, "injection bandwidth per node in GB/s"),
+                     kMinBandwidthGbs, kMaxBandwidthGbs, "GB/s");
+  require_real_range(app.add_option("--eager-limit", n.eager_limit, "bytes; longer sendrecv messages use rendezvous"),
+                     0, kMaxMessageBytes, "bytes");
+  require_real_range(
+      app.add_option("--global-share", n.global_share, "dragonfly: uniform-traffic bandwidth over injection"),
+      kMinShare, kMaxShare, "");
   require_real_range(app.add_option("--allgatherv-lanes", o.assumptions.max_lanes,
                                     "at most this many links per allgatherv (1: a single ring)"),
                      kMinLanes, kMaxLanes, "links");
@@ -71,13 +72,17 @@ void add_network_options(CLI::App& app, ModelOptions& o, OptionalNumbers& n) {
   require_real_range(app.add_option("--locality-speedup", o.assumptions.locality_speedup,
                                     "A64FX calculation speed-up at one process per CMG (default 2)"),
                      kMinSpeedup, kMaxSpeedup, "");
-  auto* cores = require_at_least(app.add_option("--cores", o.cores, "cores of the node of a trace profile without --node "
-                                                                    "(default: this machine's)"), 1);
-  require_non_empty(app.add_option("--node", o.node, "the node: " + model::node_preset_names() +
-                                                         " (default a64fx; with a trace --profile, the node it ran on)"))
+  auto* cores = require_at_least(app.add_option("--cores", o.cores,
+                                                "cores of the node of a trace profile without --node "
+                                                "(default: this machine's)"),
+                                 1);
+  require_non_empty(app.add_option("--node", o.node,
+                                   "the node: " + model::node_preset_names() +
+                                       " (default a64fx; with a trace --profile, the node it ran on)"))
       ->excludes(cores);
-  require_non_empty(app.add_option("--shm-measured", o.shm_measured,
-                                   "shm: CSV ranks,latency_us,bandwidth_gbs measured with g500 coll at those rank counts"));
+  require_non_empty(
+      app.add_option("--shm-measured", o.shm_measured,
+                     "shm: CSV ranks,latency_us,bandwidth_gbs measured with g500 coll at those rank counts"));
   require_real_range(app.add_option("--switch-latency", n.switch_latency_us,
                                     "shm: microseconds a message step costs for each further rank sharing a core"),
                      0, kMaxLatencyMicroseconds, "microseconds");
@@ -87,17 +92,19 @@ void add_run_options(CLI::App& app, ModelOptions& o, OptionalNumbers& n) {
   add_count_list(app, "--nodes", o.nodes, 1, kMaxCount, "node count, or a comma list for a series");
   add_count_list(app, "--ranks", o.ranks, 1, kMaxCount, "shm: process count, or a comma list");
   auto* scale = require_range(app.add_option("--scale", n.scale, "SCALE of every point (strong scaling)"), 1, 42);
-  auto* weak = require_range(app.add_option("--scale-per-node", n.scale_per_node,
-                                            "SCALE per node: SCALE = this + log2(nodes) (weak scaling)"), 0, 42);
+  auto* weak = require_range(
+      app.add_option("--scale-per-node", n.scale_per_node, "SCALE per node: SCALE = this + log2(nodes) (weak scaling)"),
+      0, 42);
   scale->excludes(weak);
   require_non_empty(app.add_option("--grid", o.grid, "process grid RxC (one node count)"));
   require_at_least(app.add_option("--ppn", o.ppn, "processes per node"), 1, 64);
   app.add_flag("--best", o.best, "search grids and 1, 2, 4 processes per node for the highest TEPS");
   app.add_option("--mapping", o.mapping, "6d (g500 map's grid mapping) or jobshape (2D job-shape torus)");
-  require_real_range(app.add_option("--clock", n.clock_ghz, "clock in GHz (A64FX: 2.0 Normal, 2.2 Boost)"), kMinClockGhz,
-                     kMaxClockGhz, "GHz");
+  require_real_range(app.add_option("--clock", n.clock_ghz, "clock in GHz (A64FX: 2.0 Normal, 2.2 Boost)"),
+                     kMinClockGhz, kMaxClockGhz, "GHz");
   add_threads_option(app, o.threads, "threads per process (default: cores / ppn)");
-  require_at_least(app.add_option("--substeps", o.substeps, "bottom-up sub-steps per grid-row position (section 4.5)"), 1, 64);
+  require_at_least(app.add_option("--substeps", o.substeps, "bottom-up sub-steps per grid-row position (section 4.5)"),
+                   1, 64);
 }
 
 void copy_optionals(const CLI::App& app, const OptionalNumbers& n, ModelOptions& o) {
@@ -155,8 +162,9 @@ int run_model(int argc, char** argv, const Invocation& invocation) {
                "g500 model"};
   ModelOptions o;
   OptionalNumbers n;
-  require_non_empty(app.add_option("--profile", o.profile,
-                                   "a64fx, k, or a 1-rank g500 bfs --trace --json file to calibrate from (run on a --node)"));
+  require_non_empty(
+      app.add_option("--profile", o.profile,
+                     "a64fx, k, or a 1-rank g500 bfs --trace --json file to calibrate from (run on a --node)"));
   add_network_options(app, o, n);
   add_run_options(app, o, n);
   app.add_option("--levels", o.levels, "g500 bfs --trace --json files or level CSVs instead of the built-in levels");
@@ -192,7 +200,8 @@ int run_model(int argc, char** argv, const Invocation& invocation) {
   }
   agree_or_throw(error, MPI_COMM_WORLD);
   if (rank == 0) {
-    for (const std::string& warning : output.warnings) std::fprintf(stderr, "g500 model: warning: %s\n", warning.c_str());
+    for (const std::string& warning : output.warnings)
+      std::fprintf(stderr, "g500 model: warning: %s\n", warning.c_str());
     std::fputs(output.text.c_str(), stdout);
   }
   return 0;

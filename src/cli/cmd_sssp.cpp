@@ -18,26 +18,45 @@ int run_sssp_command(int argc, char** argv, const Invocation& invocation) {
   SsspJob job;
   SsspConfig& config = job.config;
   config.invocation = invocation;
-  CLI::App app{"Graph500 SSSP benchmark: generate a weighted Kronecker graph, build it (kernel 1), run delta-stepping SSSP (kernel 3) from every root and validate", "g500 sssp"};
+  CLI::App app{
+      "Graph500 SSSP benchmark: generate a weighted Kronecker graph, build it (kernel 1), run delta-stepping SSSP "
+      "(kernel 3) from every root and validate",
+      "g500 sssp"};
   RunOptions run;
   run.add_to(app, config, job.json_path, job.force, "SSSP");
-  require_positive(app.add_option("--delta", config.sssp.delta, "delta-stepping bucket width (edges lighter than delta are light)"))->capture_default_str();
-  require_range(app.add_option("--sub-buckets", config.sssp.sub_buckets, "light phases take each bucket in this many narrower steps, in distance order (1 = plain delta-stepping)"), 1, 1024)->capture_default_str();
-  require_non_negative(app.add_option("--pull-factor", config.sssp.pull_factor, "heavy phases pull when push work > factor x pull work (0 = always push)"))->capture_default_str();
+  require_positive(
+      app.add_option("--delta", config.sssp.delta, "delta-stepping bucket width (edges lighter than delta are light)"))
+      ->capture_default_str();
+  require_range(
+      app.add_option(
+          "--sub-buckets", config.sssp.sub_buckets,
+          "light phases take each bucket in this many narrower steps, in distance order (1 = plain delta-stepping)"),
+      1, 1024)
+      ->capture_default_str();
+  require_non_negative(app.add_option("--pull-factor", config.sssp.pull_factor,
+                                      "heavy phases pull when push work > factor x pull work (0 = always push)"))
+      ->capture_default_str();
   std::vector<std::string> disabled;
   app.add_option("--disable", disabled,
-                 "switch off techniques, comma-separated: reorder (the degree-order renumbering of Nakao et al. 2021, section 4.2), "
+                 "switch off techniques, comma-separated: reorder (the degree-order renumbering of Nakao et al. 2021, "
+                 "section 4.2), "
                  "parent-notes (on one-row and one-column grids, the parents read from the source each distance "
                  "keeps, instead of a search for every parent afterwards)")
       ->delimiter(',');
-  require_at_least(app.add_option("--compare-dijkstra", config.compare_dijkstra, "also solve the first N roots with a serial Dijkstra on rank 0 and report the speed-up"), 0);
+  require_at_least(
+      app.add_option("--compare-dijkstra", config.compare_dijkstra,
+                     "also solve the first N roots with a serial Dijkstra on rank 0 and report the speed-up"),
+      0);
   add_message_limit_option(app, config.messages);
   FileInputOptions in;
   in.add_to(app, "SSSP");
-  require_unsigned(app.add_option("--weight-seed", config.weight_seed,
-                                  "seed of the weights given to a file without weights (uniform in [0, 1), default 1)"));
-  require_non_empty(app.add_option("--output-distances", job.distances_path, "write the distances from the first root to this file"));
-  require_non_empty(app.add_option("--output-parents", job.parents_path, "write the shortest-path tree of the first root to this file"));
+  require_unsigned(
+      app.add_option("--weight-seed", config.weight_seed,
+                     "seed of the weights given to a file without weights (uniform in [0, 1), default 1)"));
+  require_non_empty(
+      app.add_option("--output-distances", job.distances_path, "write the distances from the first root to this file"));
+  require_non_empty(app.add_option("--output-parents", job.parents_path,
+                                   "write the shortest-path tree of the first root to this file"));
   if (!parse_or_throw(app, argc, argv)) return 0;
   run.apply(config);
   for (const std::string& name : disabled) {
@@ -70,7 +89,8 @@ int run_sssp_command(int argc, char** argv, const Invocation& invocation) {
   return run_sssp_job(job);
 }
 
-const SubcommandRegistrar registrar("sssp", "Graph500 SSSP benchmark (kernels 1 and 3, validated; delta-stepping)", run_sssp_command);
+const SubcommandRegistrar registrar("sssp", "Graph500 SSSP benchmark (kernels 1 and 3, validated; delta-stepping)",
+                                    run_sssp_command);
 
 }  // namespace
 }  // namespace g500::cli

@@ -23,7 +23,8 @@ int run_version_command(int argc, char** argv) {
   return 0;
 }
 
-const SubcommandRegistrar registrar("version", "version, build, compiler, MPI library and OpenMP of this g500 (also --version)",
+const SubcommandRegistrar registrar("version",
+                                    "version, build, compiler, MPI library and OpenMP of this g500 (also --version)",
                                     run_version_command);
 
 }  // namespace

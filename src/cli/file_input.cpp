@@ -12,13 +12,16 @@ bool given(const CLI::App& app, const std::string& name) { return app.get_option
 }  // namespace
 
 void FileInputOptions::add_to(CLI::App& app, const std::string& kernel) {
-  require_non_empty(app.add_option("--input", request.path, "read the graph from this edge-list file instead of generating it"));
+  require_non_empty(
+      app.add_option("--input", request.path, "read the graph from this edge-list file instead of generating it"));
   app.add_option("--format", request.format, "format of --input (default from the extension: .mtx, .bin, else tsv)")
       ->check(CLI::IsMember({"tsv", "snap", "mtx", "bin"}));
   app.add_flag("--directed-as-undirected", request.directed_as_undirected,
                "treat each line u v as the undirected edge {u, v} (what is done anyway; the explicit spelling)");
-  auto* root = app.add_option("--root", roots, kernel + " root, in the input's vertex ids (repeatable; replaces the sampled roots)");
-  auto* seed = require_unsigned(app.add_option("--root-seed", request.root_seed, "seed for sampling the roots of file input (default 1)"));
+  auto* root = app.add_option("--root", roots,
+                              kernel + " root, in the input's vertex ids (repeatable; replaces the sampled roots)");
+  auto* seed = require_unsigned(
+      app.add_option("--root-seed", request.root_seed, "seed for sampling the roots of file input (default 1)"));
   // Explicit roots leave nothing to count or sample.
   root->excludes(seed);
   if (CLI::Option* count = app.get_option_no_throw("--roots")) root->excludes(count);

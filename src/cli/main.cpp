@@ -22,7 +22,9 @@ std::map<std::string, SubcommandInfo>& subcommands() {
 }  // namespace g500::cli
 
 static void print_usage(FILE* out) {
-  std::fprintf(out, "usage: g500 SUBCOMMAND [options]   (g500 SUBCOMMAND --help for its options; g500 --version)\n\nsubcommands:\n");
+  std::fprintf(
+      out,
+      "usage: g500 SUBCOMMAND [options]   (g500 SUBCOMMAND --help for its options; g500 --version)\n\nsubcommands:\n");
   for (const auto& [name, info] : g500::cli::subcommands())
     std::fprintf(out, "  %-8s %s\n", name.c_str(), info.help.c_str());
 }

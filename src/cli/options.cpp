@@ -93,8 +93,10 @@ void add_message_limit_option(CLI::App& app, MessageLimits& limits) {
 }
 
 void add_progress_options(CLI::App& app, bool& quiet, bool& progress) {
-  auto* quiet_flag = app.add_flag("--quiet", quiet, "no progress line on stderr (shown by default when it reaches a terminal)");
-  auto* progress_flag = app.add_flag("--progress", progress, "progress line on stderr even when it is not a terminal (a log file)");
+  auto* quiet_flag =
+      app.add_flag("--quiet", quiet, "no progress line on stderr (shown by default when it reaches a terminal)");
+  auto* progress_flag =
+      app.add_flag("--progress", progress, "progress line on stderr even when it is not a terminal (a log file)");
   quiet_flag->excludes(progress_flag);
 }
 
@@ -134,7 +136,8 @@ CLI::Option* require_unsigned(CLI::Option* option) {
 CLI::Option* require_positive(CLI::Option* option) {
   return attach_check(option, ">0", [](const std::string& name, std::string& text) {
     double value = 0;
-    if (!read_real_number(text, value) || !(value > 0)) throw UsageError(name + " must be a positive number" + got(text));
+    if (!read_real_number(text, value) || !(value > 0))
+      throw UsageError(name + " must be a positive number" + got(text));
     if (text.front() == '+') text.erase(0, 1);
   });
 }
@@ -165,8 +168,8 @@ std::string count_item_problem(const std::string& item, long long min, long long
   if (item.size() == first || item.find_first_not_of("0123456789", first) != std::string::npos)
     return quoted + " is not a whole number";
   // Digits that overflow long long are still a number, only too far out.
-  if (!read_whole_number(item, value)) value = item[0] == '-' ? std::numeric_limits<long long>::min()
-                                                              : std::numeric_limits<long long>::max();
+  if (!read_whole_number(item, value))
+    value = item[0] == '-' ? std::numeric_limits<long long>::min() : std::numeric_limits<long long>::max();
   if (value < min) return quoted + " is less than " + std::to_string(min);
   if (value > max) return quoted + " is more than " + std::to_string(max);
   return {};
@@ -196,8 +199,8 @@ CLI::Option* require_duration(CLI::Option* option, double max_seconds) {
 
 CLI::Option* add_count_list(CLI::App& app, const std::string& name, std::vector<long long>& values, long long min,
                             long long max, const std::string& description) {
-  const std::string rule =
-      name + " must be whole numbers from " + std::to_string(min) + " to " + std::to_string(max) + ", separated by commas";
+  const std::string rule = name + " must be whole numbers from " + std::to_string(min) + " to " + std::to_string(max) +
+                           ", separated by commas";
   return app.add_option_function<std::string>(
       name,
       [&values, min, max, rule](const std::string& text) {

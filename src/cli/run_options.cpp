@@ -7,15 +7,21 @@
 
 namespace g500::cli {
 
-void RunOptions::add_to(CLI::App& app, RunConfig& config, std::string& json_path, bool& force, const std::string& kernel) {
-  require_range(app.add_option("--scale", config.spec.scale, "log2 of the number of vertices"), 1, gen::kMaxScale)->capture_default_str();
-  require_at_least(app.add_option("--edgefactor", config.spec.edgefactor, "edges per vertex"), 1)->capture_default_str();
+void RunOptions::add_to(CLI::App& app, RunConfig& config, std::string& json_path, bool& force,
+                        const std::string& kernel) {
+  require_range(app.add_option("--scale", config.spec.scale, "log2 of the number of vertices"), 1, gen::kMaxScale)
+      ->capture_default_str();
+  require_at_least(app.add_option("--edgefactor", config.spec.edgefactor, "edges per vertex"), 1)
+      ->capture_default_str();
   app.add_option("--seed", seed_text, "generator seeds A,B (default 2,3 as the reference)");
-  require_at_least(app.add_option("--roots", config.nroots,
-                                  "number of " + kernel + " roots (fewer when fewer vertices have an edge; stated on stderr)"),
-                   1)->capture_default_str();
+  require_at_least(
+      app.add_option("--roots", config.nroots,
+                     "number of " + kernel + " roots (fewer when fewer vertices have an edge; stated on stderr)"),
+      1)
+      ->capture_default_str();
   require_non_empty(app.add_option("--grid", config.grid_text, "process grid RxC (default: R >= C, closest factors)"));
-  require_non_empty(app.add_option("--rankmap", config.rankmap_path, "place ranks on the grid as in this `g500 map` CSV (rank,row,col,...)"));
+  require_non_empty(app.add_option("--rankmap", config.rankmap_path,
+                                   "place ranks on the grid as in this `g500 map` CSV (rank,row,col,...)"));
   add_threads_option(app, config.threads, "OpenMP threads per rank (default: cores / ranks on the node)");
   app.add_flag("--no-validate", no_validate, "skip validation of the " + kernel + " results");
   require_non_empty(app.add_option("--json", json_path, "write the full results as JSON to this file"));

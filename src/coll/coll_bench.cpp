@@ -44,9 +44,10 @@ void check_total_bytes(const BenchConfig& config, int processes) {
   for (std::int64_t bytes : config.sizes) per_run += buffer_bytes(config.op, bytes, processes);
   const std::int64_t runs = static_cast<std::int64_t>(config.warmup) + config.reps;
   if (per_run > 0 && runs > kMaxBenchBytes / per_run)
-    throw UsageError(fmt::format("--reps {} and --warmup {} with these --sizes pass {} bytes per rank; the limit is {} "
-                                 "(fewer repetitions or smaller sizes)",
-                                 config.reps, config.warmup, runs * per_run, kMaxBenchBytes));
+    throw UsageError(
+        fmt::format("--reps {} and --warmup {} with these --sizes pass {} bytes per rank; the limit is {} "
+                    "(fewer repetitions or smaller sizes)",
+                    config.reps, config.warmup, runs * per_run, kMaxBenchBytes));
 }
 
 // The sizes were checked with check_buffer_bytes.
@@ -66,13 +67,13 @@ int run_once(CollOp op, const AlgoEntry& algo, const CollOptions& options, Buffe
              MPI_Comm comm) {
   switch (op) {
     case CollOp::alltoallv:
-      return algo.alltoallv(b.send.data(), b.counts.data(), b.displs.data(), MPI_BYTE, b.recv.data(),
-                            b.counts.data(), b.displs.data(), MPI_BYTE, comm, options);
+      return algo.alltoallv(b.send.data(), b.counts.data(), b.displs.data(), MPI_BYTE, b.recv.data(), b.counts.data(),
+                            b.displs.data(), MPI_BYTE, comm, options);
     case CollOp::alltoall:
       return algo.alltoall(b.send.data(), bytes, MPI_BYTE, b.recv.data(), bytes, MPI_BYTE, comm, options);
     case CollOp::allgatherv:
-      return algo.allgatherv(b.send.data(), bytes, MPI_BYTE, b.recv.data(), b.counts.data(), b.displs.data(),
-                             MPI_BYTE, comm, options);
+      return algo.allgatherv(b.send.data(), bytes, MPI_BYTE, b.recv.data(), b.counts.data(), b.displs.data(), MPI_BYTE,
+                             comm, options);
     case CollOp::bcast:
       return algo.bcast(b.send.data(), bytes, MPI_BYTE, root, comm, options);
   }
@@ -105,8 +106,8 @@ std::int64_t parse_bytes(const std::string& text, const std::string& option) {
     used = 0;
   }
   std::string suffix = text.substr(used);
-  const std::map<std::string, std::int64_t> scale{{"", 1}, {"K", kKibi}, {"M", kKibi * kKibi},
-                                                  {"G", kKibi * kKibi * kKibi}, {"B", 1}};
+  const std::map<std::string, std::int64_t> scale{
+      {"", 1}, {"K", kKibi}, {"M", kKibi * kKibi}, {"G", kKibi * kKibi * kKibi}, {"B", 1}};
   if (used == 0 || value < 0 || !scale.count(suffix))
     throw UsageError(fmt::format("{}: '{}' is not a byte count (a number with optional K, M or G)", option, text));
   if (value > INT64_MAX / scale.at(suffix)) throw UsageError(fmt::format("{}: '{}' is too large", option, text));
@@ -132,9 +133,12 @@ double throughput_of(CollOp op, int processes, int ranks_per_node, std::int64_t 
   const double m = static_cast<double>(bytes);
   switch (op) {
     case CollOp::alltoall:
-    case CollOp::alltoallv: return static_cast<double>(processes - ranks_per_node) * ranks_per_node * m / seconds;
-    case CollOp::allgatherv: return (processes - 1) * m / seconds;
-    case CollOp::bcast: return m / seconds;
+    case CollOp::alltoallv:
+      return static_cast<double>(processes - ranks_per_node) * ranks_per_node * m / seconds;
+    case CollOp::allgatherv:
+      return (processes - 1) * m / seconds;
+    case CollOp::bcast:
+      return m / seconds;
   }
   return 0;
 }
@@ -155,7 +159,8 @@ std::vector<BenchRow> run_bench(const BenchConfig& config, MPI_Comm comm) {
     try {
       forced = std::stoi(config.algorithm.substr(5));
     } catch (const std::exception&) {
-      throw UsageError(fmt::format("bad --algo '{}': expected ompi:N with N an Open MPI algorithm number", config.algorithm));
+      throw UsageError(
+          fmt::format("bad --algo '{}': expected ompi:N with N an Open MPI algorithm number", config.algorithm));
     }
     require_tuned_algorithm(config.op, forced);
     algo = find_algorithm(config.op, kMpiAlgorithm);
@@ -228,8 +233,8 @@ void write_bench_csv(const std::string& path, const std::vector<BenchRow>& rows)
   std::string text = bench_csv_header() + "\n";
   for (const BenchRow& r : rows)
     text += fmt::format("{},{},{},{},{},{},{},{},{},{:.9g},{:.9g},{:.9g},{:.9g}\n", r.op, r.algorithm, r.ran, r.shape,
-                       r.segment_bytes, r.processes, r.ranks_per_node, r.bytes, r.reps, r.median_seconds,
-                       r.min_seconds, r.max_seconds, r.throughput);
+                        r.segment_bytes, r.processes, r.ranks_per_node, r.bytes, r.reps, r.median_seconds,
+                        r.min_seconds, r.max_seconds, r.throughput);
   write_whole_file(path, text);
 }
 

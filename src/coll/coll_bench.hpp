@@ -24,7 +24,7 @@ inline constexpr std::int64_t kMaxBenchBytes = std::int64_t{1} << 44;
 struct BenchConfig {
   CollOp op = CollOp::alltoallv;
   std::string algorithm = kMpiAlgorithm;  // a catalog name, "mpi", or "ompi:N"
-  std::vector<std::int64_t> sizes;         // M in bytes: per pair (alltoall(v)), per rank (allgatherv), message (bcast)
+  std::vector<std::int64_t> sizes;        // M in bytes: per pair (alltoall(v)), per rank (allgatherv), message (bcast)
   int segment_bytes = 0;
   Shape3 shape{};
   bool shape_given = false;  // --shape: must multiply to the communicator size, for an algorithm that uses it

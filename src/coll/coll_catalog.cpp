@@ -8,16 +8,16 @@ namespace g500::coll {
 
 namespace {
 
-int mpi_alltoallv(const void* sb, const int* sc, const int* sd, MPI_Datatype st, void* rb, const int* rc,
-                  const int* rd, MPI_Datatype rt, MPI_Comm comm, const CollOptions&) {
+int mpi_alltoallv(const void* sb, const int* sc, const int* sd, MPI_Datatype st, void* rb, const int* rc, const int* rd,
+                  MPI_Datatype rt, MPI_Comm comm, const CollOptions&) {
   return MPI_Alltoallv(sb, sc, sd, st, rb, rc, rd, rt, comm);
 }
 int mpi_alltoall(const void* sb, int sc, MPI_Datatype st, void* rb, int rc, MPI_Datatype rt, MPI_Comm comm,
                  const CollOptions&) {
   return MPI_Alltoall(sb, sc, st, rb, rc, rt, comm);
 }
-int mpi_allgatherv(const void* sb, int sc, MPI_Datatype st, void* rb, const int* rc, const int* rd,
-                   MPI_Datatype rt, MPI_Comm comm, const CollOptions&) {
+int mpi_allgatherv(const void* sb, int sc, MPI_Datatype st, void* rb, const int* rc, const int* rd, MPI_Datatype rt,
+                   MPI_Comm comm, const CollOptions&) {
   return MPI_Allgatherv(sb, sc, st, rb, rc, rd, rt, comm);
 }
 int mpi_bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, const CollOptions&) {
@@ -29,8 +29,8 @@ std::vector<AlgoEntry> make_alltoallv() {
       {kMpiAlgorithm, "MPI library's MPI_Alltoallv", mpi_alltoallv},
       {"linear", "basic linear: all Irecv/Isend posted, then Waitall", alltoallv_linear},
       {"pairwise", "pairwise exchange: round R sends to rank+R, receives from rank-R", alltoallv_pairwise},
-      {"dimwise", "dimension-wise exchange over the logical shape (--shape)", alltoallv_dimwise,
-       nullptr, nullptr, nullptr, 0, false, true},
+      {"dimwise", "dimension-wise exchange over the logical shape (--shape)", alltoallv_dimwise, nullptr, nullptr,
+       nullptr, 0, false, true},
   };
 }
 std::vector<AlgoEntry> make_alltoall() {
@@ -70,14 +70,14 @@ std::vector<AlgoEntry> make_bcast() {
       entry("chain", "chain, whole message per step", bcast_chain, false, false),
       entry("pipeline", "segmented chain (--segment)", bcast_pipeline, true, false),
       entry("bintree", "binary tree (--segment optional)", bcast_binary_tree, true, false),
-      entry("splitbintree", "split binary tree: halves down two trees, then swapped", bcast_split_binary_tree,
-            true, false),
+      entry("splitbintree", "split binary tree: halves down two trees, then swapped", bcast_split_binary_tree, true,
+            false),
       entry("binomial", "binomial tree", bcast_binomial, true, false),
       entry("bintree3d", "binary trees along X, then Y, then Z of --shape", bcast_bintree3d, true, true),
-      entry("ktree3", "3 dimension-chain trees over --shape, message split 3 ways (Trinaryx3 idea)",
-            bcast_ktree, true, true, 3),
-      entry("ktree6", "6 dimension-chain trees (+ and - directions), split 6 ways (Trinaryx6 idea)",
-            bcast_ktree, true, true, 6),
+      entry("ktree3", "3 dimension-chain trees over --shape, message split 3 ways (Trinaryx3 idea)", bcast_ktree, true,
+            true, 3),
+      entry("ktree6", "6 dimension-chain trees (+ and - directions), split 6 ways (Trinaryx6 idea)", bcast_ktree, true,
+            true, 6),
   };
 }
 
@@ -85,10 +85,14 @@ std::vector<AlgoEntry> make_bcast() {
 
 std::string op_name(CollOp op) {
   switch (op) {
-    case CollOp::alltoallv: return "alltoallv";
-    case CollOp::alltoall: return "alltoall";
-    case CollOp::allgatherv: return "allgatherv";
-    case CollOp::bcast: return "bcast";
+    case CollOp::alltoallv:
+      return "alltoallv";
+    case CollOp::alltoall:
+      return "alltoall";
+    case CollOp::allgatherv:
+      return "allgatherv";
+    case CollOp::bcast:
+      return "bcast";
   }
   return "?";
 }
@@ -105,10 +109,14 @@ const std::vector<AlgoEntry>& algorithms(CollOp op) {
   static const std::vector<AlgoEntry> alltoallv = make_alltoallv(), alltoall = make_alltoall(),
                                       allgatherv = make_allgatherv(), bcast = make_bcast();
   switch (op) {
-    case CollOp::alltoallv: return alltoallv;
-    case CollOp::alltoall: return alltoall;
-    case CollOp::allgatherv: return allgatherv;
-    case CollOp::bcast: return bcast;
+    case CollOp::alltoallv:
+      return alltoallv;
+    case CollOp::alltoall:
+      return alltoall;
+    case CollOp::allgatherv:
+      return allgatherv;
+    case CollOp::bcast:
+      return bcast;
   }
   return bcast;
 }

@@ -21,12 +21,11 @@ std::string op_name(CollOp op);
 CollOp parse_op(const std::string& name);  // throws UsageError
 std::vector<CollOp> all_ops();
 
-using AlltoallvAlgo = int (*)(const void*, const int*, const int*, MPI_Datatype, void*, const int*,
-                              const int*, MPI_Datatype, MPI_Comm, const CollOptions&);
-using AlltoallAlgo = int (*)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm,
-                             const CollOptions&);
-using AllgathervAlgo = int (*)(const void*, int, MPI_Datatype, void*, const int*, const int*,
-                               MPI_Datatype, MPI_Comm, const CollOptions&);
+using AlltoallvAlgo = int (*)(const void*, const int*, const int*, MPI_Datatype, void*, const int*, const int*,
+                              MPI_Datatype, MPI_Comm, const CollOptions&);
+using AlltoallAlgo = int (*)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm, const CollOptions&);
+using AllgathervAlgo = int (*)(const void*, int, MPI_Datatype, void*, const int*, const int*, MPI_Datatype, MPI_Comm,
+                               const CollOptions&);
 using BcastAlgo = int (*)(void*, int, MPI_Datatype, int, MPI_Comm, const CollOptions&);
 
 // One algorithm: its name, and the options it implies (e.g. "ktree6" sets trees = 6).
@@ -37,9 +36,9 @@ struct AlgoEntry {
   AlltoallAlgo alltoall = nullptr;
   AllgathervAlgo allgatherv = nullptr;
   BcastAlgo bcast = nullptr;
-  int trees = 0;                   // bcast_ktree: trees implied by the name
-  bool uses_segment = false;       // --segment applies
-  bool uses_shape = false;         // --shape applies
+  int trees = 0;              // bcast_ktree: trees implied by the name
+  bool uses_segment = false;  // --segment applies
+  bool uses_shape = false;    // --shape applies
 };
 
 // Every algorithm of `op`, "mpi" first.

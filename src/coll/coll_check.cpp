@@ -90,8 +90,8 @@ std::vector<int> segments_to_try(const AlgoEntry& algorithm) {
   return algorithm.uses_segment ? kSegments : std::vector<int>{0};
 }
 
-std::string check_alltoallv(const AlgoEntry& algorithm, const CollOptions& options, const TypeCase& t,
-                            int base, const std::string& pattern, MPI_Comm comm, std::uint64_t seed) {
+std::string check_alltoallv(const AlgoEntry& algorithm, const CollOptions& options, const TypeCase& t, int base,
+                            const std::string& pattern, MPI_Comm comm, std::uint64_t seed) {
   const auto [rank, size] = comm_facts(comm);
   std::vector<int> sendcounts(size), recvcounts(size);
   for (int p = 0; p < size; ++p) {
@@ -102,16 +102,16 @@ std::string check_alltoallv(const AlgoEntry& algorithm, const CollOptions& optio
   auto send = random_bytes(static_cast<std::size_t>(span_of(sendcounts, sdispls)) * t.bytes, seed + rank);
   std::vector<unsigned char> got(static_cast<std::size_t>(span_of(recvcounts, rdispls)) * t.bytes, kSentinel);
   auto want = got;
-  MPI_Alltoallv(send.data(), sendcounts.data(), sdispls.data(), t.type, want.data(), recvcounts.data(),
-                rdispls.data(), t.type, comm);
+  MPI_Alltoallv(send.data(), sendcounts.data(), sdispls.data(), t.type, want.data(), recvcounts.data(), rdispls.data(),
+                t.type, comm);
   int status = algorithm.alltoallv(send.data(), sendcounts.data(), sdispls.data(), t.type, got.data(),
                                    recvcounts.data(), rdispls.data(), t.type, comm, options);
   if (status != MPI_SUCCESS) return fmt::format("rank {} returned MPI error {}", rank, status);
   return compare(got, want, rank);
 }
 
-std::string check_alltoall(const AlgoEntry& algorithm, const CollOptions& options, const TypeCase& t,
-                           int count, MPI_Comm comm, std::uint64_t seed) {
+std::string check_alltoall(const AlgoEntry& algorithm, const CollOptions& options, const TypeCase& t, int count,
+                           MPI_Comm comm, std::uint64_t seed) {
   const auto [rank, size] = comm_facts(comm);
   auto send = random_bytes(static_cast<std::size_t>(count) * size * t.bytes, seed + rank);
   std::vector<unsigned char> got(send.size(), kSentinel);
@@ -122,9 +122,8 @@ std::string check_alltoall(const AlgoEntry& algorithm, const CollOptions& option
   return compare(got, want, rank);
 }
 
-std::string check_allgatherv(const AlgoEntry& algorithm, const CollOptions& options, const TypeCase& t,
-                             int base, const std::string& pattern, bool in_place, MPI_Comm comm,
-                             std::uint64_t seed) {
+std::string check_allgatherv(const AlgoEntry& algorithm, const CollOptions& options, const TypeCase& t, int base,
+                             const std::string& pattern, bool in_place, MPI_Comm comm, std::uint64_t seed) {
   const auto [rank, size] = comm_facts(comm);
   std::vector<int> counts(size);
   for (int p = 0; p < size; ++p) counts[p] = pattern_count(pattern, base, p, 0);
@@ -138,14 +137,14 @@ std::string check_allgatherv(const AlgoEntry& algorithm, const CollOptions& opti
     if (!send.empty()) std::memcpy(&got[static_cast<std::size_t>(displs[rank]) * t.bytes], send.data(), send.size());
     source = MPI_IN_PLACE;
   }
-  int status = algorithm.allgatherv(source, counts[rank], t.type, got.data(), counts.data(), displs.data(),
-                                    t.type, comm, options);
+  int status = algorithm.allgatherv(source, counts[rank], t.type, got.data(), counts.data(), displs.data(), t.type,
+                                    comm, options);
   if (status != MPI_SUCCESS) return fmt::format("rank {} returned MPI error {}", rank, status);
   return compare(got, want, rank);
 }
 
-std::string check_bcast(const AlgoEntry& algorithm, const CollOptions& options, const TypeCase& t, int count,
-                        int root, MPI_Comm comm, std::uint64_t seed) {
+std::string check_bcast(const AlgoEntry& algorithm, const CollOptions& options, const TypeCase& t, int count, int root,
+                        MPI_Comm comm, std::uint64_t seed) {
   const auto [rank, size] = comm_facts(comm);
   const auto message = random_bytes(static_cast<std::size_t>(count) * t.bytes, seed);
   std::vector<unsigned char> got(message.size(), kSentinel);
@@ -169,9 +168,8 @@ CheckResult check_algorithm(CollOp op, const AlgoEntry& algorithm, MPI_Comm comm
           std::vector<std::string> variants;
           std::string local;
           auto describe = [&](const std::string& extra) {
-            return fmt::format("{} algorithm '{}' ({} elements of {}{}{}{}) on {} ranks: ", op_name(op),
-                               algorithm.name, count, t.name,
-                               algorithm.uses_shape ? ", shape " + shape_for(shape, size).text() : "",
+            return fmt::format("{} algorithm '{}' ({} elements of {}{}{}{}) on {} ranks: ", op_name(op), algorithm.name,
+                               count, t.name, algorithm.uses_shape ? ", shape " + shape_for(shape, size).text() : "",
                                algorithm.uses_segment ? fmt::format(", segment {} B", segment) : "", extra, size);
           };
           auto record = [&](const std::string& extra, const std::string& problem) {
@@ -200,8 +198,7 @@ CheckResult check_algorithm(CollOp op, const AlgoEntry& algorithm, MPI_Comm comm
               break;
             case CollOp::bcast:
               for (int root : {0, size - 1, size / 2})
-                if (record(fmt::format(", root {}", root),
-                           check_bcast(algorithm, options, t, count, root, comm, seed)))
+                if (record(fmt::format(", root {}", root), check_bcast(algorithm, options, t, count, root, comm, seed)))
                   return result;
               break;
           }

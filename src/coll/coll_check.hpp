@@ -12,7 +12,7 @@
 namespace g500::coll {
 
 struct CheckResult {
-  int cases = 0;              // comparisons made
+  int cases = 0;               // comparisons made
   std::string first_mismatch;  // empty when every case matched; identical on every rank
 };
 

@@ -100,15 +100,18 @@ int ceil_log2(int n) {
   return log;
 }
 
-CostTerms cost_terms(CollOp op, const std::string& algorithm, int processes, const Shape3& shape,
-                     double message_bytes, double segment_bytes, int trees) {
+CostTerms cost_terms(CollOp op, const std::string& algorithm, int processes, const Shape3& shape, double message_bytes,
+                     double segment_bytes, int trees) {
   if (algorithm == kMpiAlgorithm || algorithm.rfind("ompi:", 0) == 0) return CostTerms{1, message_bytes};
   if (processes <= 1) return {};
   switch (op) {
-    case CollOp::bcast: return bcast_terms(algorithm, processes, shape, message_bytes, segment_bytes, trees);
+    case CollOp::bcast:
+      return bcast_terms(algorithm, processes, shape, message_bytes, segment_bytes, trees);
     case CollOp::alltoall:
-    case CollOp::alltoallv: return alltoall_terms(algorithm, processes, shape, message_bytes);
-    case CollOp::allgatherv: return allgatherv_terms(algorithm, processes, message_bytes);
+    case CollOp::alltoallv:
+      return alltoall_terms(algorithm, processes, shape, message_bytes);
+    case CollOp::allgatherv:
+      return allgatherv_terms(algorithm, processes, message_bytes);
   }
   return {};
 }
@@ -175,8 +178,10 @@ double minimise_segment(const std::function<double(double)>& cost, double low, d
   double a = std::log(low), b = std::log(high);
   double c = b - golden * (b - a), d = a + golden * (b - a);
   for (int i = 0; i < kIterations; ++i) {
-    if (cost(std::exp(c)) < cost(std::exp(d))) b = d;
-    else a = c;
+    if (cost(std::exp(c)) < cost(std::exp(d)))
+      b = d;
+    else
+      a = c;
     c = b - golden * (b - a);
     d = a + golden * (b - a);
   }

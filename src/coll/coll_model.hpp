@@ -21,8 +21,8 @@ struct CostTerms {
 
 // Model of one run; `algorithm` is a catalog name ("mpi" is modelled as one step moving M bytes,
 // an effective fit). `trees` only matters for ktree*. Throws UsageError for an unknown algorithm.
-CostTerms cost_terms(CollOp op, const std::string& algorithm, int processes, const Shape3& shape,
-                     double message_bytes, double segment_bytes, int trees = 0);
+CostTerms cost_terms(CollOp op, const std::string& algorithm, int processes, const Shape3& shape, double message_bytes,
+                     double segment_bytes, int trees = 0);
 
 struct LatencyBandwidth {
   double latency = 0;    // L [s]

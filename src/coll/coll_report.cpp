@@ -53,8 +53,8 @@ std::vector<FittedGroup> fit_bench_rows(const std::vector<BenchRow>& rows) {
     const CollOp op = parse_op(g.op);
     const Shape3 shape = shape_of(g.shape, g.processes);
     for (const BenchRow& r : g.rows) {
-      terms.push_back(cost_terms(op, g.algorithm, g.processes, shape, static_cast<double>(r.bytes),
-                                 g.segment_bytes, trees_in(g.ran)));
+      terms.push_back(cost_terms(op, g.algorithm, g.processes, shape, static_cast<double>(r.bytes), g.segment_bytes,
+                                 trees_in(g.ran)));
       seconds.push_back(r.median_seconds);
     }
     g.fit = fit_latency_bandwidth(terms, seconds);
@@ -66,15 +66,15 @@ std::vector<FittedGroup> fit_bench_rows(const std::vector<BenchRow>& rows) {
 }
 
 std::string format_fit_report(const std::vector<FittedGroup>& groups) {
-  std::string text = fmt::format("{:<11} {:<13} {:<34} {:>7} {:>7} {:>4} {:>11} {:>11} {:>8}\n", "op", "algo",
-                                 "ran", "shape", "segment", "np", "L [us]", "B [MB/s]", "rms err");
+  std::string text = fmt::format("{:<11} {:<13} {:<34} {:>7} {:>7} {:>4} {:>11} {:>11} {:>8}\n", "op", "algo", "ran",
+                                 "shape", "segment", "np", "L [us]", "B [MB/s]", "rms err");
   for (const auto& g : groups)
     text += fmt::format("{:<11} {:<13} {:<34} {:>7} {:>7} {:>4} {:>11.3f} {:>11.1f} {:>7.1f}%\n", g.op, g.algorithm,
                         g.ran, g.shape, g.segment_bytes, g.processes, g.fit.latency * 1e6, g.fit.bandwidth / 1e6,
                         100 * g.fit.rms_relative_error);
   text += "\npredicted versus measured (median time per run):\n";
-  text += fmt::format("{:<11} {:<13} {:>9} {:>13} {:>13} {:>7}\n", "op", "algo", "M [B]", "measured [us]",
-                      "model [us]", "ratio");
+  text += fmt::format("{:<11} {:<13} {:>9} {:>13} {:>13} {:>7}\n", "op", "algo", "M [B]", "measured [us]", "model [us]",
+                      "ratio");
   for (const auto& g : groups)
     for (std::size_t i = 0; i < g.rows.size(); ++i)
       text += fmt::format("{:<11} {:<13} {:>9} {:>13.2f} {:>13.2f} {:>7.2f}\n", g.op, g.algorithm, g.rows[i].bytes,
@@ -88,8 +88,8 @@ void write_fit_csv(const std::string& path, const std::vector<FittedGroup>& grou
   for (const auto& g : groups)
     for (std::size_t i = 0; i < g.rows.size(); ++i)
       text += fmt::format("{},{},{},{},{},{},{},{:.9g},{:.9g},{:.9g},{:.9g}\n", g.op, g.algorithm, g.ran, g.shape,
-                         g.segment_bytes, g.processes, g.rows[i].bytes, g.rows[i].median_seconds, g.predicted[i],
-                         g.fit.latency, g.fit.bandwidth);
+                          g.segment_bytes, g.processes, g.rows[i].bytes, g.rows[i].median_seconds, g.predicted[i],
+                          g.fit.latency, g.fit.bandwidth);
   write_whole_file(path, text);
 }
 
@@ -125,10 +125,10 @@ std::string format_segment_study(const LinkCost& kt, const LinkCost& b3, const S
                         b3_numeric, b3d(b3_formula) * 1e6);
     if (csv_file)
       for (double s = kSmallestSegment; s <= m; s *= std::sqrt(2.0)) {
-        csv += fmt::format("ktree6,{},{:.6g},{:.6g},{:.0f},{:.1f},{:.9g},{:.1f},{:.1f},{:.1f}\n", shape.text(), kt.latency,
-                           kt.bandwidth, m, s, ktree(s), kt_derived, kt_printed, kt_numeric);
-        csv += fmt::format("bintree3d,{},{:.6g},{:.6g},{:.0f},{:.1f},{:.9g},{:.1f},{:.1f},{:.1f}\n", shape.text(), b3.latency,
-                           b3.bandwidth, m, s, b3d(s), b3_formula, b3_formula, b3_numeric);
+        csv += fmt::format("ktree6,{},{:.6g},{:.6g},{:.0f},{:.1f},{:.9g},{:.1f},{:.1f},{:.1f}\n", shape.text(),
+                           kt.latency, kt.bandwidth, m, s, ktree(s), kt_derived, kt_printed, kt_numeric);
+        csv += fmt::format("bintree3d,{},{:.6g},{:.6g},{:.0f},{:.1f},{:.9g},{:.1f},{:.1f},{:.1f}\n", shape.text(),
+                           b3.latency, b3.bandwidth, m, s, b3d(s), b3_formula, b3_formula, b3_numeric);
       }
   }
   if (csv_file) csv_file->write_from_rank0(csv);
@@ -172,7 +172,7 @@ void write_simulation_csv(const std::string& path, const std::vector<SimulationR
   std::string text = "size,shape,dims,op,algo,bytes,segment,t_model_s,throughput_Bps\n";
   for (const auto& r : rows)
     text += fmt::format("{},{},{},{},{},{:.0f},{:.0f},{:.9g},{:.9g}\n", r.size_name, r.shape, r.dimensions, r.op,
-                       r.algorithm, r.message, r.segment, r.seconds, r.throughput);
+                        r.algorithm, r.message, r.segment, r.seconds, r.throughput);
   write_whole_file(path, text);
 }
 

@@ -36,7 +36,8 @@ std::optional<std::int64_t> read_cvar(const std::string& name, std::string* enum
                               &description_length, &bind, &scope);
           int items = 0;
           char item_name[256];
-          if (enumtype != MPI_T_ENUM_NULL && MPI_T_enum_get_info(enumtype, &items, item_name, &name_length) == MPI_SUCCESS) {
+          if (enumtype != MPI_T_ENUM_NULL &&
+              MPI_T_enum_get_info(enumtype, &items, item_name, &name_length) == MPI_SUCCESS) {
             for (int i = 0; i < items; ++i) {
               int item_value = 0, item_length = sizeof item_name;
               MPI_T_enum_get_item(enumtype, i, &item_value, item_name, &item_length);
@@ -84,10 +85,10 @@ void require_tuned_algorithm(CollOp op, int algorithm) {
   if (!s.visible)
     throw UsageError("--algo ompi:N needs Open MPI's coll/tuned component (its MPI_T variables are not visible)");
   if (!s.dynamic_rules || s.algorithm != algorithm)
-    throw UsageError(fmt::format(
-        "--algo ompi:{} is not in force (coll_tuned_use_dynamic_rules={}, coll_tuned_{}_algorithm={}). "
-        "Open MPI reads these at start-up: run as mpiexec {} ... g500 coll ...",
-        algorithm, s.dynamic_rules ? 1 : 0, op_name(op), s.algorithm, tuned_mpiexec_flags(op, algorithm)));
+    throw UsageError(
+        fmt::format("--algo ompi:{} is not in force (coll_tuned_use_dynamic_rules={}, coll_tuned_{}_algorithm={}). "
+                    "Open MPI reads these at start-up: run as mpiexec {} ... g500 coll ...",
+                    algorithm, s.dynamic_rules ? 1 : 0, op_name(op), s.algorithm, tuned_mpiexec_flags(op, algorithm)));
 }
 
 }  // namespace g500::coll

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <map>
 
-#include "comm/bcast_trees.hpp"
 #include "coll/coll_bench.hpp"
 #include "coll/coll_model.hpp"
+#include "comm/bcast_trees.hpp"
 #include "topo/segment_loads.hpp"
 #include "topo/topology.hpp"
 #include "util/error.hpp"
@@ -80,14 +80,22 @@ std::vector<TreeLinks> trees_for(const std::string& algorithm, int tree, const S
   const int p = torus.size();
   std::vector<TreeLinks> links(p);
   for (int r = 0; r < p; ++r) {
-    if (algorithm == "linear") links[r] = linear_tree(r, 0, p);
-    else if (algorithm == "chain" || algorithm == "pipeline") links[r] = chain_tree(r, 0, p);
-    else if (algorithm == "bintree") links[r] = binary_tree(r, 0, p);
-    else if (algorithm == "binomial") links[r] = binomial_tree(r, 0, p);
-    else if (algorithm == "splitbintree") links[r] = split_half_tree(r, 0, p);
-    else if (algorithm == "bintree3d") links[r] = bintree3d_tree(r, 0, torus);
-    else if (algorithm.rfind("ktree", 0) == 0) links[r] = dimension_chain_tree(r, 0, torus, tree);
-    else throw UsageError("no simulation for bcast algorithm '" + algorithm + "'");
+    if (algorithm == "linear")
+      links[r] = linear_tree(r, 0, p);
+    else if (algorithm == "chain" || algorithm == "pipeline")
+      links[r] = chain_tree(r, 0, p);
+    else if (algorithm == "bintree")
+      links[r] = binary_tree(r, 0, p);
+    else if (algorithm == "binomial")
+      links[r] = binomial_tree(r, 0, p);
+    else if (algorithm == "splitbintree")
+      links[r] = split_half_tree(r, 0, p);
+    else if (algorithm == "bintree3d")
+      links[r] = bintree3d_tree(r, 0, torus);
+    else if (algorithm.rfind("ktree", 0) == 0)
+      links[r] = dimension_chain_tree(r, 0, torus, tree);
+    else
+      throw UsageError("no simulation for bcast algorithm '" + algorithm + "'");
   }
   return links;
 }
@@ -106,7 +114,8 @@ int hops_between(const topo::Topology& topology, int from, int to) {
   for (int d = 0; d < topology.ndims(); ++d) {
     const int size = topology.axes()[d].size;
     const int64_t stride = topology.stride(d);
-    hops += std::abs(topology.step_delta(d, static_cast<int>(from / stride % size), static_cast<int>(to / stride % size)));
+    hops +=
+        std::abs(topology.step_delta(d, static_cast<int>(from / stride % size), static_cast<int>(to / stride % size)));
   }
   return hops;
 }
@@ -114,7 +123,8 @@ int hops_between(const topo::Topology& topology, int from, int to) {
 // Time for one tree to deliver `pieces` segments of `piece` bytes everywhere, each edge's
 // bandwidth divided by its share.
 double tree_delivery_time(const topo::Topology& topology, const std::vector<TreeLinks>& tree,
-                          const std::map<long long, double>& share, int pieces, double piece, const NetworkParams& net) {
+                          const std::map<long long, double>& share, int pieces, double piece,
+                          const NetworkParams& net) {
   const int p = static_cast<int>(topology.node_count());
   std::vector<std::vector<double>> arrival(p);
   arrival[0].assign(pieces, 0.0);
@@ -132,8 +142,8 @@ double tree_delivery_time(const topo::Topology& topology, const std::vector<Tree
     for (int child : tree[node].children) {
       arrival[child].assign(pieces, 0.0);
       const double factor = share.at(static_cast<long long>(node) * p + child);
-      sends.push_back({child, first_hop_direction(topology, node, child),
-                       net.latency + piece * factor / net.bandwidth, hops_between(topology, node, child) * net.hop_latency});
+      sends.push_back({child, first_hop_direction(topology, node, child), net.latency + piece * factor / net.bandwidth,
+                       hops_between(topology, node, child) * net.hop_latency});
     }
     for (int s = 0; s < pieces; ++s)
       for (const Send& send : sends) {
@@ -230,8 +240,10 @@ Forest forest_for(const std::string& algorithm, const Shape3& torus) {
   for (int t = 0; t < trees_of(algorithm); ++t) forest.push_back(trees_for(algorithm, t, torus));
   if (algorithm == "splitbintree") {  // tree 0 carries the left half, tree 1 the right half
     forest[0][0].children.resize(std::min<std::size_t>(1, forest[0][0].children.size()));
-    if (forest[1][0].children.size() == 2) forest[1][0].children = {forest[1][0].children[1]};
-    else forest[1][0].children.clear();
+    if (forest[1][0].children.size() == 2)
+      forest[1][0].children = {forest[1][0].children[1]};
+    else
+      forest[1][0].children.clear();
   }
   return forest;
 }
@@ -298,8 +310,8 @@ std::vector<SimulationRow> simulate_table1(const std::vector<double>& messages, 
       {"large", {Shape3{{27648, 1, 1}}, Shape3{{144, 192, 1}}, Shape3{{48, 12, 48}}}},
   };
   const std::vector<std::string> alltoall_algorithms{"linear", "pairwise", "bruck", "dimwise"};
-  const std::vector<std::string> bcast_algorithms{"linear", "chain", "pipeline", "bintree", "splitbintree",
-                                                  "binomial", "bintree3d", "ktree3", "ktree6"};
+  const std::vector<std::string> bcast_algorithms{"linear",   "chain",     "pipeline", "bintree", "splitbintree",
+                                                  "binomial", "bintree3d", "ktree3",   "ktree6"};
   // The rows first, with their segments, so that the work is known (and refused) before any of it.
   std::vector<SimulationRow> rows;
   std::vector<Shape3> tori;  // per row
@@ -324,7 +336,8 @@ std::vector<SimulationRow> simulate_table1(const std::vector<double>& messages, 
           if (per_tree > kMaxSimulatedArrivalsPerTree)
             throw UsageError(fmt::format(
                 "--simulate: bcast {} on {} would move a {:.0f}-byte message in {:.0f}-byte segments, {:.3g} segment "
-                "arrivals per tree; the limit is {:.0f} (a larger --segment, --latency or --bandwidth, or smaller --sizes)",
+                "arrivals per tree; the limit is {:.0f} (a larger --segment, --latency or --bandwidth, or smaller "
+                "--sizes)",
                 algorithm, torus.text(), m, segment, per_tree, kMaxSimulatedArrivalsPerTree));
           arrivals += per_tree * trees_of(algorithm);
           rows.push_back({entry.size_name, torus.text(), "bcast", algorithm, dims, m, segment, 0, 0});
@@ -334,9 +347,10 @@ std::vector<SimulationRow> simulate_table1(const std::vector<double>& messages, 
     }
   }
   if (arrivals > kMaxSimulatedArrivals)
-    throw UsageError(fmt::format("--simulate: these --sizes take {:.3g} segment arrivals in all; the limit is {:.0f} "
-                                 "(fewer or smaller --sizes, or a larger --segment)",
-                                 arrivals, kMaxSimulatedArrivals));
+    throw UsageError(
+        fmt::format("--simulate: these --sizes take {:.3g} segment arrivals in all; the limit is {:.0f} "
+                    "(fewer or smaller --sizes, or a larger --segment)",
+                    arrivals, kMaxSimulatedArrivals));
   for (size_t k = 0; k < rows.size(); ++k) {
     SimulationRow& row = rows[k];
     if (row.op == "alltoall") {

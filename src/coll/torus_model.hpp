@@ -22,9 +22,9 @@
 namespace g500::coll {
 
 struct NetworkParams {
-  double latency = 1.73e-6;      // L per message [s] (Hosono et al. 2021's Trinaryx6 fit)
-  double bandwidth = 6.34e9;     // B per link [bytes/s] (Hosono et al. 2021's Trinaryx6 fit)
-  double hop_latency = 1.0e-7;   // per router hop [s] (assumed)
+  double latency = 1.73e-6;     // L per message [s] (Hosono et al. 2021's Trinaryx6 fit)
+  double bandwidth = 6.34e9;    // B per link [bytes/s] (Hosono et al. 2021's Trinaryx6 fit)
+  double hop_latency = 1.0e-7;  // per router hop [s] (assumed)
 };
 
 // Hops between two ranks under dimension-order routing on the torus.

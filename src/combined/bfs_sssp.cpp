@@ -42,11 +42,14 @@ void SsspCompanion::finish(const RunSummary& run) {
 std::string SsspCompanion::header() const {
   std::string line;
   if (result_.delta_raised_from > 0)
-    line += fmt::format("# delta raised from {:g} to {:g}: with weights up to {:g}, a smaller width would give distances "
-                        "more buckets than the search can number\n",
-                        result_.delta_raised_from, result_.delta, result_.delta_max_weight);
-  return line + fmt::format("# with SSSP (kernel 3) from the same roots: delta {:g}, weighted graph {:.1f} MiB on the largest rank",
-                            result_.delta, static_cast<double>(result_.graph_bytes_max_rank) / (1024.0 * 1024.0));
+    line += fmt::format(
+        "# delta raised from {:g} to {:g}: with weights up to {:g}, a smaller width would give distances "
+        "more buckets than the search can number\n",
+        result_.delta_raised_from, result_.delta, result_.delta_max_weight);
+  return line +
+         fmt::format(
+             "# with SSSP (kernel 3) from the same roots: delta {:g}, weighted graph {:.1f} MiB on the largest rank",
+             result_.delta, static_cast<double>(result_.graph_bytes_max_rank) / (1024.0 * 1024.0));
 }
 
 void SsspCompanion::add_series(ResultBlockInput& block) const {
@@ -59,7 +62,9 @@ void SsspCompanion::print_report(FILE* out) const {
   if (result_.energy_loop.ran) print_energy_loop(out, result_.energy_loop);
 }
 
-std::string SsspCompanion::validation_error() const { return result_.validation_failed ? result_.validation_error : ""; }
+std::string SsspCompanion::validation_error() const {
+  return result_.validation_failed ? result_.validation_error : "";
+}
 
 void SsspCompanion::add_json(nlohmann::json& j) const {
   nlohmann::json sssp = sssp_result_json(config_, result_);
@@ -67,7 +72,9 @@ void SsspCompanion::add_json(nlohmann::json& j) const {
     if (key.rfind("sssp_", 0) == 0) j["summary"][key] = value;
   j["config"]["kernel"] = "bfs+sssp";
   j["summary"]["graph_generation"] = result_.generation_seconds;
-  j["sssp"] = {{"options", sssp["config"]["options"]}, {"roots", sssp["roots"]}, {"profile", sssp["profile"]},
+  j["sssp"] = {{"options", sssp["config"]["options"]},
+               {"roots", sssp["roots"]},
+               {"profile", sssp["profile"]},
                {"graph_bytes_max_rank", result_.graph_bytes_max_rank}};
   if (sssp.contains("energy")) j["sssp"]["energy"] = sssp["energy"];
 }

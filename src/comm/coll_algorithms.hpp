@@ -23,16 +23,15 @@ struct CollOptions {
 };
 
 // ---- alltoallv ----
-int alltoallv_linear(const void* sendbuf, const int* sendcounts, const int* sdispls,
-                     MPI_Datatype sendtype, void* recvbuf, const int* recvcounts, const int* rdispls,
-                     MPI_Datatype recvtype, MPI_Comm comm, const CollOptions& options);
-int alltoallv_pairwise(const void* sendbuf, const int* sendcounts, const int* sdispls,
-                       MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
-                       const int* rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+int alltoallv_linear(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype,
+                     void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+                     const CollOptions& options);
+int alltoallv_pairwise(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype,
+                       void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype, MPI_Comm comm,
                        const CollOptions& options);
-int alltoallv_dimwise(const void* sendbuf, const int* sendcounts, const int* sdispls,
-                      MPI_Datatype sendtype, void* recvbuf, const int* recvcounts, const int* rdispls,
-                      MPI_Datatype recvtype, MPI_Comm comm, const CollOptions& options);
+int alltoallv_dimwise(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype,
+                      void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+                      const CollOptions& options);
 
 // The blocks of an all-to-all buffer, one per peer: element count and byte offset. Offsets are
 // 64-bit, so an alltoall of equal blocks may span more than 2^31-1 elements in all (its MPI
@@ -50,23 +49,21 @@ int pairwise_exchange(const void* sendbuf, const BlockLayout& send, MPI_Datatype
                       const BlockLayout& recv, MPI_Datatype recvtype, MPI_Comm comm);
 
 // ---- alltoall ----
-int alltoall_linear(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const CollOptions& options);
-int alltoall_pairwise(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const CollOptions& options);
-int alltoall_bruck(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const CollOptions& options);
+int alltoall_linear(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                    MPI_Datatype recvtype, MPI_Comm comm, const CollOptions& options);
+int alltoall_pairwise(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                      MPI_Datatype recvtype, MPI_Comm comm, const CollOptions& options);
+int alltoall_bruck(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm, const CollOptions& options);
 
 // ---- allgatherv (sendbuf may be MPI_IN_PLACE) ----
-int allgatherv_ring(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                    const int* recvcounts, const int* displs, MPI_Datatype recvtype, MPI_Comm comm,
-                    const CollOptions& options);
-int allgatherv_recursive_doubling(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                                  void* recvbuf, const int* recvcounts, const int* displs,
-                                  MPI_Datatype recvtype, MPI_Comm comm, const CollOptions& options);
-int allgatherv_bruck(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                     const int* recvcounts, const int* displs, MPI_Datatype recvtype, MPI_Comm comm,
-                     const CollOptions& options);
+int allgatherv_ring(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
+                    const int* displs, MPI_Datatype recvtype, MPI_Comm comm, const CollOptions& options);
+int allgatherv_recursive_doubling(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                  const int* recvcounts, const int* displs, MPI_Datatype recvtype, MPI_Comm comm,
+                                  const CollOptions& options);
+int allgatherv_bruck(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
+                     const int* displs, MPI_Datatype recvtype, MPI_Comm comm, const CollOptions& options);
 
 // ---- bcast ----
 int bcast_linear(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, const CollOptions& options);

@@ -11,8 +11,8 @@ namespace g500::comm {
 namespace {
 
 // Puts this rank's own contribution into its slot of recvbuf (nothing to do for MPI_IN_PLACE).
-int place_own_block(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                    const int* recvcounts, const int* displs, MPI_Datatype recvtype, int rank) {
+int place_own_block(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
+                    const int* displs, MPI_Datatype recvtype, int rank) {
   if (sendbuf == MPI_IN_PLACE) return MPI_SUCCESS;
   return copy_local(sendbuf, sendcount, sendtype, byte_offset(recvbuf, displs[rank] * extent_of(recvtype)),
                     recvcounts[rank], recvtype);
@@ -39,9 +39,8 @@ class BlockSet {
   MPI_Datatype type_ = MPI_DATATYPE_NULL;
 };
 
-int exchange_blocks(void* recvbuf, const std::vector<int>& send_blocks, int to,
-                    const std::vector<int>& recv_blocks, int from, const int* counts, const int* displs,
-                    MPI_Datatype type, MPI_Comm comm) {
+int exchange_blocks(void* recvbuf, const std::vector<int>& send_blocks, int to, const std::vector<int>& recv_blocks,
+                    int from, const int* counts, const int* displs, MPI_Datatype type, MPI_Comm comm) {
   BlockSet out(send_blocks, counts, displs, type), in(recv_blocks, counts, displs, type);
   return MPI_Sendrecv(recvbuf, to == MPI_PROC_NULL ? 0 : 1, out.type(), to, kCollectiveTag, recvbuf,
                       from == MPI_PROC_NULL ? 0 : 1, in.type(), from, kCollectiveTag, comm, MPI_STATUS_IGNORE);
@@ -51,18 +50,17 @@ int exchange_blocks(void* recvbuf, const std::vector<int>& send_blocks, int to,
 
 // Ring allgatherv: in step i each rank passes block (rank - i) to its right neighbour and takes
 // block (rank - i - 1) from its left; P-1 steps.
-int allgatherv_ring(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                    const int* recvcounts, const int* displs, MPI_Datatype recvtype, MPI_Comm comm,
-                    const CollOptions&) {
+int allgatherv_ring(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
+                    const int* displs, MPI_Datatype recvtype, MPI_Comm comm, const CollOptions&) {
   const auto [rank, size] = comm_facts(comm);
   int status = place_own_block(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, rank);
   const MPI_Aint extent = extent_of(recvtype);
   const int right = (rank + 1) % size, left = (rank - 1 + size) % size;
   for (int step = 0; step + 1 < size && status == MPI_SUCCESS; ++step) {
     const int out = (rank - step + size) % size, in = (rank - step - 1 + size) % size;
-    status = MPI_Sendrecv(byte_offset(recvbuf, displs[out] * extent), recvcounts[out], recvtype, right,
-                          kCollectiveTag, byte_offset(recvbuf, displs[in] * extent), recvcounts[in],
-                          recvtype, left, kCollectiveTag, comm, MPI_STATUS_IGNORE);
+    status = MPI_Sendrecv(byte_offset(recvbuf, displs[out] * extent), recvcounts[out], recvtype, right, kCollectiveTag,
+                          byte_offset(recvbuf, displs[in] * extent), recvcounts[in], recvtype, left, kCollectiveTag,
+                          comm, MPI_STATUS_IGNORE);
   }
   return status;
 }
@@ -70,9 +68,9 @@ int allgatherv_ring(const void* sendbuf, int sendcount, MPI_Datatype sendtype, v
 // Recursive doubling allgatherv for any P: with p2 the largest power of two <= P, ranks p2..P-1
 // first hand their block to rank - p2; ranks 0..p2-1 then swap everything they hold with
 // rank XOR 2^k for k = 0, 1, ...; finally rank r < P - p2 hands the result back to r + p2.
-int allgatherv_recursive_doubling(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                                  void* recvbuf, const int* recvcounts, const int* displs,
-                                  MPI_Datatype recvtype, MPI_Comm comm, const CollOptions&) {
+int allgatherv_recursive_doubling(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                  const int* recvcounts, const int* displs, MPI_Datatype recvtype, MPI_Comm comm,
+                                  const CollOptions&) {
   const auto [rank, size] = comm_facts(comm);
   int status = place_own_block(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, rank);
   int p2 = 1;
@@ -102,14 +100,14 @@ int allgatherv_recursive_doubling(const void* sendbuf, int sendcount, MPI_Dataty
   for (int width = 1; width < p2 && status == MPI_SUCCESS; width <<= 1) {
     const int partner = rank ^ width;
     status = exchange_blocks(recvbuf, group_blocks(rank & ~(width - 1), width), partner,
-                             group_blocks(partner & ~(width - 1), width), partner, recvcounts, displs,
-                             recvtype, comm);
+                             group_blocks(partner & ~(width - 1), width), partner, recvcounts, displs, recvtype, comm);
   }
   if (rank < extras && status == MPI_SUCCESS) {
     std::vector<int> all_but_extra;
     for (int b = 0; b < size; ++b)
       if (b != rank + p2) all_but_extra.push_back(b);
-    status = exchange_blocks(recvbuf, all_but_extra, rank + p2, none, MPI_PROC_NULL, recvcounts, displs, recvtype, comm);
+    status =
+        exchange_blocks(recvbuf, all_but_extra, rank + p2, none, MPI_PROC_NULL, recvcounts, displs, recvtype, comm);
   }
   return status;
 }
@@ -117,9 +115,8 @@ int allgatherv_recursive_doubling(const void* sendbuf, int sendcount, MPI_Dataty
 // Bruck allgatherv: before the round with distance d = 1, 2, 4, ... rank r holds blocks r..r+d-1;
 // it sends min(d, P-d) of them to r-d and receives blocks r+d.. from r+d. ceil(log2 P) rounds for
 // any P, with no final rotation because blocks land directly in their slots.
-int allgatherv_bruck(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                     const int* recvcounts, const int* displs, MPI_Datatype recvtype, MPI_Comm comm,
-                     const CollOptions&) {
+int allgatherv_bruck(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
+                     const int* displs, MPI_Datatype recvtype, MPI_Comm comm, const CollOptions&) {
   const auto [rank, size] = comm_facts(comm);
   int status = place_own_block(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, rank);
   for (int distance = 1; distance < size && status == MPI_SUCCESS; distance <<= 1) {
@@ -129,8 +126,8 @@ int allgatherv_bruck(const void* sendbuf, int sendcount, MPI_Datatype sendtype, 
       out.push_back((rank + i) % size);
       in.push_back((rank + distance + i) % size);
     }
-    status = exchange_blocks(recvbuf, out, (rank - distance + size) % size, in, (rank + distance) % size,
-                             recvcounts, displs, recvtype, comm);
+    status = exchange_blocks(recvbuf, out, (rank - distance + size) % size, in, (rank + distance) % size, recvcounts,
+                             displs, recvtype, comm);
   }
   return status;
 }

@@ -8,16 +8,16 @@
 namespace g500::comm {
 
 // Basic linear alltoall: every Irecv and Isend posted at once (alltoallv_linear with equal blocks).
-int alltoall_linear(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const CollOptions&) {
+int alltoall_linear(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                    MPI_Datatype recvtype, MPI_Comm comm, const CollOptions&) {
   const int size = comm_facts(comm).size;
   return linear_exchange(sendbuf, equal_layout(sendcount, sendtype, size), sendtype, recvbuf,
                          equal_layout(recvcount, recvtype, size), recvtype, comm);
 }
 
 // Pairwise exchange alltoall: round R sends to rank+R and receives from rank-R.
-int alltoall_pairwise(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const CollOptions&) {
+int alltoall_pairwise(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                      MPI_Datatype recvtype, MPI_Comm comm, const CollOptions&) {
   const int size = comm_facts(comm).size;
   return pairwise_exchange(sendbuf, equal_layout(sendcount, sendtype, size), sendtype, recvbuf,
                            equal_layout(recvcount, recvtype, size), recvtype, comm);
@@ -27,8 +27,8 @@ int alltoall_pairwise(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
 // block whose index has bit k set to rank+k (receiving the same slots from rank-k); finally
 // undo the rotation. ceil(log2 P) messages per rank, each carrying about half the data.
 // Needs gap-free datatypes; other types fall back to pairwise exchange.
-int alltoall_bruck(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const CollOptions& options) {
+int alltoall_bruck(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm, const CollOptions& options) {
   if (!is_contiguous(sendtype) || !is_contiguous(recvtype))
     return alltoall_pairwise(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, options);
   const auto [rank, size] = comm_facts(comm);

@@ -61,17 +61,17 @@ int pairwise_exchange(const void* sendbuf, const BlockLayout& send, MPI_Datatype
   return MPI_SUCCESS;
 }
 
-int alltoallv_linear(const void* sendbuf, const int* sendcounts, const int* sdispls,
-                     MPI_Datatype sendtype, void* recvbuf, const int* recvcounts, const int* rdispls,
-                     MPI_Datatype recvtype, MPI_Comm comm, const CollOptions&) {
+int alltoallv_linear(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype,
+                     void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+                     const CollOptions&) {
   const int size = comm_facts(comm).size;
   return linear_exchange(sendbuf, v_layout(sendcounts, sdispls, sendtype, size), sendtype, recvbuf,
                          v_layout(recvcounts, rdispls, recvtype, size), recvtype, comm);
 }
 
-int alltoallv_pairwise(const void* sendbuf, const int* sendcounts, const int* sdispls,
-                       MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
-                       const int* rdispls, MPI_Datatype recvtype, MPI_Comm comm, const CollOptions&) {
+int alltoallv_pairwise(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype,
+                       void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+                       const CollOptions&) {
   const int size = comm_facts(comm).size;
   return pairwise_exchange(sendbuf, v_layout(sendcounts, sdispls, sendtype, size), sendtype, recvbuf,
                            v_layout(recvcounts, rdispls, recvtype, size), recvtype, comm);
@@ -141,12 +141,12 @@ int exchange_bytes(const std::vector<char>& out, int to, std::vector<char>& in, 
 // d-th coordinate equals its destination's, so after the last dimension each block has arrived.
 // A rank talks to X-1 + Y-1 + Z-1 partners instead of P-1, at the cost of forwarding data.
 // Needs gap-free datatypes (bytes are forwarded); other types fall back to pairwise exchange.
-int alltoallv_dimwise(const void* sendbuf, const int* sendcounts, const int* sdispls,
-                      MPI_Datatype sendtype, void* recvbuf, const int* recvcounts, const int* rdispls,
-                      MPI_Datatype recvtype, MPI_Comm comm, const CollOptions& options) {
+int alltoallv_dimwise(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype,
+                      void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+                      const CollOptions& options) {
   if (!is_contiguous(sendtype) || !is_contiguous(recvtype))
-    return alltoallv_pairwise(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                              recvtype, comm, options);
+    return alltoallv_pairwise(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
+                              options);
   const auto [rank, size] = comm_facts(comm);
   const Shape3 shape = shape_for(options.shape, size);
   const MPI_Aint send_extent = extent_of(sendtype), recv_extent = extent_of(recvtype);
@@ -154,8 +154,8 @@ int alltoallv_dimwise(const void* sendbuf, const int* sendcounts, const int* sdi
   std::vector<Parcel> held;
   held.reserve(size);
   for (int dest = 0; dest < size; ++dest)
-    held.push_back(Parcel{rank, dest, sendcounts[dest] * send_extent,
-                          byte_offset(sendbuf, sdispls[dest] * send_extent)});
+    held.push_back(
+        Parcel{rank, dest, sendcounts[dest] * send_extent, byte_offset(sendbuf, sdispls[dest] * send_extent)});
   std::vector<std::vector<char>> received;  // every incoming message, alive until the end
   std::vector<char> outgoing;
   const auto me = shape.coords_of(rank);
@@ -173,8 +173,8 @@ int alltoallv_dimwise(const void* sendbuf, const int* sendcounts, const int* sdi
       from_coords[d] = (me[d] - step + extent) % extent;
       pack_parcels(by_coordinate[to_coords[d]], outgoing);
       received.emplace_back();
-      int status = exchange_bytes(outgoing, shape.rank_of(to_coords), received.back(),
-                                  shape.rank_of(from_coords), comm, options.limits);
+      int status = exchange_bytes(outgoing, shape.rank_of(to_coords), received.back(), shape.rank_of(from_coords), comm,
+                                  options.limits);
       if (status != MPI_SUCCESS) return status;
       unpack_parcels(received.back(), next);
     }

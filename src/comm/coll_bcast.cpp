@@ -58,14 +58,13 @@ int forward_streams(void* buf, MPI_Datatype type, const std::vector<Stream>& str
     const Segment& seg = segments[i];
     const TreeLinks& links = streams[seg.stream].links;
     if (links.parent >= 0)
-      MPI_Irecv(byte_offset(buf, seg.first * extent), seg.count, type, links.parent, tag_of(seg.stream),
-                comm, &receives[i]);
+      MPI_Irecv(byte_offset(buf, seg.first * extent), seg.count, type, links.parent, tag_of(seg.stream), comm,
+                &receives[i]);
   }
   auto send_on = [&](const Segment& seg) {
     for (int child : streams[seg.stream].links.children) {
       MPI_Request request;
-      MPI_Isend(byte_offset(buf, seg.first * extent), seg.count, type, child, tag_of(seg.stream), comm,
-                &request);
+      MPI_Isend(byte_offset(buf, seg.first * extent), seg.count, type, child, tag_of(seg.stream), comm, &request);
       sends.push_back(request);
     }
   };
@@ -146,14 +145,13 @@ int bcast_split_binary_tree(void* buf, int count, MPI_Datatype type, int root, M
       return MPI_Send(second, second_half, type, (unmatched_left + root) % size, kCollectiveTag, comm);
     return MPI_SUCCESS;
   }
-  if (v == unmatched_left)
-    return MPI_Recv(second, second_half, type, root, kCollectiveTag, comm, MPI_STATUS_IGNORE);
+  if (v == unmatched_left) return MPI_Recv(second, second_half, type, root, kCollectiveTag, comm, MPI_STATUS_IGNORE);
   const int partner_v = left ? v + halves.left_size : v - halves.left_size;
   const int partner = (partner_v + root) % size;
-  return left ? MPI_Sendrecv(first, first_half, type, partner, kCollectiveTag, second, second_half, type,
-                             partner, kCollectiveTag, comm, MPI_STATUS_IGNORE)
-              : MPI_Sendrecv(second, second_half, type, partner, kCollectiveTag, first, first_half, type,
-                             partner, kCollectiveTag, comm, MPI_STATUS_IGNORE);
+  return left ? MPI_Sendrecv(first, first_half, type, partner, kCollectiveTag, second, second_half, type, partner,
+                             kCollectiveTag, comm, MPI_STATUS_IGNORE)
+              : MPI_Sendrecv(second, second_half, type, partner, kCollectiveTag, first, first_half, type, partner,
+                             kCollectiveTag, comm, MPI_STATUS_IGNORE);
 }
 
 // Binomial tree bcast: ceil(log2 P) rounds, the set of ranks holding the message doubling each round.

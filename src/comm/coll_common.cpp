@@ -30,10 +30,9 @@ bool is_contiguous(MPI_Datatype type) {
   return lower == 0 && static_cast<MPI_Aint>(size) == extent;
 }
 
-int copy_local(const void* src, int src_count, MPI_Datatype src_type, void* dst, int dst_count,
-               MPI_Datatype dst_type) {
-  return MPI_Sendrecv(src, src_count, src_type, 0, kCollectiveTag, dst, dst_count, dst_type, 0,
-                      kCollectiveTag, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+int copy_local(const void* src, int src_count, MPI_Datatype src_type, void* dst, int dst_count, MPI_Datatype dst_type) {
+  return MPI_Sendrecv(src, src_count, src_type, 0, kCollectiveTag, dst, dst_count, dst_type, 0, kCollectiveTag,
+                      MPI_COMM_SELF, MPI_STATUS_IGNORE);
 }
 
 int Shape3::dimensions() const {
@@ -60,8 +59,8 @@ Shape3 parse_shape(const std::string& text) {
   std::string part;
   int d = 0;
   while (std::getline(in, part, 'x')) {
-    if (d == 3 || part.empty() || part.find_first_not_of("0123456789") != std::string::npos ||
-        part.size() > 9 || std::stoi(part) < 1)
+    if (d == 3 || part.empty() || part.find_first_not_of("0123456789") != std::string::npos || part.size() > 9 ||
+        std::stoi(part) < 1)
       throw UsageError(fmt::format("bad --shape '{}': expected X, XxY or XxYxZ with positive integers", text));
     shape.n[d++] = std::stoi(part);
   }
@@ -86,8 +85,8 @@ Shape3 balanced_shape(int size, int dims) {
 Shape3 shape_for(const Shape3& requested, int comm_size) {
   if (requested.size() <= 1 && comm_size > 1) return balanced_shape(comm_size, 3);
   if (requested.size() != comm_size)
-    throw UsageError(fmt::format("shape {} has {} processes but the communicator has {}",
-                                 requested.text(), requested.size(), comm_size));
+    throw UsageError(fmt::format("shape {} has {} processes but the communicator has {}", requested.text(),
+                                 requested.size(), comm_size));
   return requested;
 }
 

@@ -27,19 +27,16 @@ MPI_Aint extent_of(MPI_Datatype type);
 bool is_contiguous(MPI_Datatype type);
 
 inline char* byte_offset(void* base, MPI_Aint bytes) { return static_cast<char*>(base) + bytes; }
-inline const char* byte_offset(const void* base, MPI_Aint bytes) {
-  return static_cast<const char*>(base) + bytes;
-}
+inline const char* byte_offset(const void* base, MPI_Aint bytes) { return static_cast<const char*>(base) + bytes; }
 
 // Copies a local block with type conversion rules of MPI (a self send/receive).
-int copy_local(const void* src, int src_count, MPI_Datatype src_type, void* dst, int dst_count,
-               MPI_Datatype dst_type);
+int copy_local(const void* src, int src_count, MPI_Datatype src_type, void* dst, int dst_count, MPI_Datatype dst_type);
 
 // Logical process shape for dimension-aware algorithms; unused dimensions are 1.
 struct Shape3 {
   std::array<int, 3> n{1, 1, 1};
   int size() const { return n[0] * n[1] * n[2]; }
-  int dimensions() const;  // number of extents > 1 (at least 1)
+  int dimensions() const;    // number of extents > 1 (at least 1)
   std::string text() const;  // "8x6x8"
   std::array<int, 3> coords_of(int rank) const;
   int rank_of(const std::array<int, 3>& c) const;

@@ -10,25 +10,25 @@ namespace g500::comm {
 
 namespace {
 
-using AlltoallvWithOptions = int (*)(const void*, const int*, const int*, MPI_Datatype, void*, const int*,
-                                    const int*, MPI_Datatype, MPI_Comm, const CollOptions&);
-using AllgathervWithOptions = int (*)(const void*, int, MPI_Datatype, void*, const int*, const int*,
+using AlltoallvWithOptions = int (*)(const void*, const int*, const int*, MPI_Datatype, void*, const int*, const int*,
                                      MPI_Datatype, MPI_Comm, const CollOptions&);
+using AllgathervWithOptions = int (*)(const void*, int, MPI_Datatype, void*, const int*, const int*, MPI_Datatype,
+                                      MPI_Comm, const CollOptions&);
 
-int mpi_alltoallv(const void* sb, const int* sc, const int* sd, MPI_Datatype st, void* rb,
-                  const int* rc, const int* rd, MPI_Datatype rt, MPI_Comm comm) {
+int mpi_alltoallv(const void* sb, const int* sc, const int* sd, MPI_Datatype st, void* rb, const int* rc, const int* rd,
+                  MPI_Datatype rt, MPI_Comm comm) {
   return MPI_Alltoallv(sb, sc, sd, st, rb, rc, rd, rt, comm);
 }
-int mpi_allgatherv(const void* sb, int sc, MPI_Datatype st, void* rb, const int* rc,
-                   const int* rd, MPI_Datatype rt, MPI_Comm comm) {
+int mpi_allgatherv(const void* sb, int sc, MPI_Datatype st, void* rb, const int* rc, const int* rd, MPI_Datatype rt,
+                   MPI_Comm comm) {
   return MPI_Allgatherv(sb, sc, st, rb, rc, rd, rt, comm);
 }
 
 // Runs a point-to-point alltoallv with default options; MPI_IN_PLACE is served from a copy of
 // recvbuf laid out by recvcounts/rdispls, as the MPI standard defines it.
 template <AlltoallvWithOptions Algorithm>
-int alltoallv_adapter(const void* sb, const int* sc, const int* sd, MPI_Datatype st, void* rb,
-                      const int* rc, const int* rd, MPI_Datatype rt, MPI_Comm comm) {
+int alltoallv_adapter(const void* sb, const int* sc, const int* sd, MPI_Datatype st, void* rb, const int* rc,
+                      const int* rd, MPI_Datatype rt, MPI_Comm comm) {
   if (sb != MPI_IN_PLACE) return Algorithm(sb, sc, sd, st, rb, rc, rd, rt, comm, CollOptions{});
   const int size = comm_facts(comm).size;
   MPI_Aint span = 0;
@@ -38,16 +38,16 @@ int alltoallv_adapter(const void* sb, const int* sc, const int* sd, MPI_Datatype
 }
 
 // The 2D variant of the dimension-wise exchange (a balanced X x Y shape).
-int alltoallv_dimwise_2d(const void* sb, const int* sc, const int* sd, MPI_Datatype st, void* rb,
-                         const int* rc, const int* rd, MPI_Datatype rt, MPI_Comm comm, const CollOptions&) {
+int alltoallv_dimwise_2d(const void* sb, const int* sc, const int* sd, MPI_Datatype st, void* rb, const int* rc,
+                         const int* rd, MPI_Datatype rt, MPI_Comm comm, const CollOptions&) {
   CollOptions options;
   options.shape = balanced_shape(comm_facts(comm).size, 2);
   return alltoallv_dimwise(sb, sc, sd, st, rb, rc, rd, rt, comm, options);
 }
 
 template <AllgathervWithOptions Algorithm>
-int allgatherv_adapter(const void* sb, int sc, MPI_Datatype st, void* rb, const int* rc, const int* rd,
-                       MPI_Datatype rt, MPI_Comm comm) {
+int allgatherv_adapter(const void* sb, int sc, MPI_Datatype st, void* rb, const int* rc, const int* rd, MPI_Datatype rt,
+                       MPI_Comm comm) {
   return Algorithm(sb, sc, st, rb, rc, rd, rt, comm, CollOptions{});
 }
 

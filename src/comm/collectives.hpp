@@ -13,12 +13,11 @@
 
 namespace g500::comm {
 
-using AlltoallvFn = int (*)(const void* sendbuf, const int* sendcounts, const int* sdispls,
-                            MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
-                            const int* rdispls, MPI_Datatype recvtype, MPI_Comm comm);
+using AlltoallvFn = int (*)(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype,
+                            void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype,
+                            MPI_Comm comm);
 using AllgathervFn = int (*)(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                             const int* recvcounts, const int* displs, MPI_Datatype recvtype,
-                             MPI_Comm comm);
+                             const int* recvcounts, const int* displs, MPI_Datatype recvtype, MPI_Comm comm);
 
 // Returns nullptr for an unknown name.
 AlltoallvFn find_alltoallv(const std::string& name);

@@ -64,7 +64,8 @@ int64_t element_bytes(MPI_Datatype type) {
 
 int narrow_count(int64_t count, const char* what) {
   if (count < 0 || count > INT_MAX)
-    throw std::length_error(fmt::format("{}: {} elements do not fit MPI's int count (at most {})", what, count, INT_MAX));
+    throw std::length_error(
+        fmt::format("{}: {} elements do not fit MPI's int count (at most {})", what, count, INT_MAX));
   return static_cast<int>(count);
 }
 
@@ -108,7 +109,8 @@ int64_t allgather(const void* sendbuf, void* recvbuf, int64_t count, MPI_Datatyp
   for (int64_t r = 0; r < rounds; ++r) {
     const int64_t n = piece_of(count, r, per_round), offset = r * per_round * bytes;
     check(MPI_Allgather(own + offset, as_int(n), type, staging.data(), as_int(n), type, comm), "MPI_Allgather");
-    for (int p = 0; p < size; ++p) copy_bytes(at(recvbuf, p * count * bytes + offset), &staging[p * n * bytes], n * bytes);
+    for (int p = 0; p < size; ++p)
+      copy_bytes(at(recvbuf, p * count * bytes + offset), &staging[p * n * bytes], n * bytes);
   }
   return rounds;
 }
@@ -127,7 +129,8 @@ int64_t reduce_scatter_block(const void* sendbuf, void* recvbuf, int64_t count, 
   const int64_t rounds = rounds_for(count, per_round);
   for (int64_t r = 0; r < rounds; ++r) {
     const int64_t n = piece_of(count, r, per_round), offset = r * per_round * bytes;
-    for (int p = 0; p < size; ++p) copy_bytes(&staging[p * n * bytes], at(sendbuf, p * count * bytes + offset), n * bytes);
+    for (int p = 0; p < size; ++p)
+      copy_bytes(&staging[p * n * bytes], at(sendbuf, p * count * bytes + offset), n * bytes);
     check(MPI_Reduce_scatter_block(staging.data(), at(recvbuf, offset), as_int(n), type, op, comm),
           "MPI_Reduce_scatter_block");
   }
@@ -181,7 +184,8 @@ struct GatherRounds {
     const int64_t total = displs.empty() ? 0 : displs.back() + all_counts.back();
     const int64_t largest = all_counts.empty() ? 0 : *std::max_element(all_counts.begin(), all_counts.end());
     direct = total <= limits.max_message_bytes / bytes;
-    per_round = direct ? std::max<int64_t>(largest, 1) : limits.elements_per_part(bytes, static_cast<int64_t>(all_counts.size()));
+    per_round = direct ? std::max<int64_t>(largest, 1)
+                       : limits.elements_per_part(bytes, static_cast<int64_t>(all_counts.size()));
     rounds = rounds_for(largest, per_round);
   }
   // Sets counts and round_displs for round r; returns the round's total.
@@ -191,7 +195,8 @@ struct GatherRounds {
   // Copies round r's pieces from the packed staging buffer to their places in recvbuf.
   void scatter(const std::vector<char>& staging, void* recvbuf, int64_t r) const {
     for (size_t p = 0; p < counts.size(); ++p)
-      copy_bytes(at(recvbuf, (displs[p] + r * per_round) * bytes), &staging[round_displs[p] * bytes], counts[p] * bytes);
+      copy_bytes(at(recvbuf, (displs[p] + r * per_round) * bytes), &staging[round_displs[p] * bytes],
+                 counts[p] * bytes);
   }
 };
 

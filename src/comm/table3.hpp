@@ -40,7 +40,7 @@ constexpr double kWordBytes = 8;
 
 using Volume = std::array<double, comm::kPhaseCount>;  // bytes per phase
 enum DirectionIndex { kTopDown = 0, kBottomUp = 1 };
-using DirectionVolumes = std::array<Volume, 2>;        // indexed by DirectionIndex
+using DirectionVolumes = std::array<Volume, 2>;  // indexed by DirectionIndex
 
 // How an implementation encodes what Table 3 counts in 64-bit words. The defaults are the
 // paper's (Algorithm 2's groups); `g500 model` also predicts g500's own encoding (src/model).
@@ -54,8 +54,8 @@ struct Encoding {
 
 // What the formulas need of the graph, the grid and the options.
 struct Model {
-  int64_t n = 0;           // vertices
-  int64_t m = 0;           // edges of the input (16 n for a Graph500 Kronecker graph)
+  int64_t n = 0;  // vertices
+  int64_t m = 0;  // edges of the input (16 n for a Graph500 Kronecker graph)
   int R = 1, C = 1;
   // Vertices with an edge: the others start visited (bfs.cpp), so only these are ever listed as
   // unvisited, and the switch to a sparse visited bitmap counts only them.

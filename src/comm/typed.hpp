@@ -29,19 +29,30 @@ template <class T>
 MPI_Datatype datatype_of() {
   using U = std::remove_cv_t<T>;
   static_assert(std::is_arithmetic_v<U> && !std::is_same_v<U, bool>, "no MPI datatype for this type");
-  if constexpr (std::is_same_v<U, double>) return MPI_DOUBLE;
-  else if constexpr (std::is_same_v<U, float>) return MPI_FLOAT;
-  else if constexpr (std::is_same_v<U, char>) return MPI_CHAR;
+  if constexpr (std::is_same_v<U, double>)
+    return MPI_DOUBLE;
+  else if constexpr (std::is_same_v<U, float>)
+    return MPI_FLOAT;
+  else if constexpr (std::is_same_v<U, char>)
+    return MPI_CHAR;
   else if constexpr (std::is_signed_v<U>) {
-    if constexpr (sizeof(U) == 1) return MPI_INT8_T;
-    else if constexpr (sizeof(U) == 2) return MPI_INT16_T;
-    else if constexpr (sizeof(U) == 4) return MPI_INT32_T;
-    else return MPI_INT64_T;
+    if constexpr (sizeof(U) == 1)
+      return MPI_INT8_T;
+    else if constexpr (sizeof(U) == 2)
+      return MPI_INT16_T;
+    else if constexpr (sizeof(U) == 4)
+      return MPI_INT32_T;
+    else
+      return MPI_INT64_T;
   } else {
-    if constexpr (sizeof(U) == 1) return MPI_UINT8_T;
-    else if constexpr (sizeof(U) == 2) return MPI_UINT16_T;
-    else if constexpr (sizeof(U) == 4) return MPI_UINT32_T;
-    else return MPI_UINT64_T;
+    if constexpr (sizeof(U) == 1)
+      return MPI_UINT8_T;
+    else if constexpr (sizeof(U) == 2)
+      return MPI_UINT16_T;
+    else if constexpr (sizeof(U) == 4)
+      return MPI_UINT32_T;
+    else
+      return MPI_UINT64_T;
   }
 }
 
@@ -51,7 +62,7 @@ concept MpiValue = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
 // A contiguous range of MPI values that can be written (vector, array, std::array, span).
 template <class R>
 concept MpiRange = std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
-                   MpiValue<std::remove_cv_t<std::ranges::range_value_t<R>>>;
+    MpiValue<std::remove_cv_t<std::ranges::range_value_t<R>>>;
 
 class Communicator {
  public:
@@ -71,22 +82,34 @@ class Communicator {
   }
 
   template <MpiValue T>
-  T sum(T value) const { return reduce(value, MPI_SUM); }
+  T sum(T value) const {
+    return reduce(value, MPI_SUM);
+  }
   template <MpiValue T>
-  T max(T value) const { return reduce(value, MPI_MAX); }
+  T max(T value) const {
+    return reduce(value, MPI_MAX);
+  }
   template <MpiValue T>
-  T min(T value) const { return reduce(value, MPI_MIN); }
+  T min(T value) const {
+    return reduce(value, MPI_MIN);
+  }
   // Whether `holds` is true on every rank / on some rank.
   bool all(bool holds) const { return reduce(holds ? 1 : 0, MPI_LAND) != 0; }
   bool any(bool holds) const { return reduce(holds ? 1 : 0, MPI_LOR) != 0; }
 
   // Each element replaced by its sum / maximum / minimum over the ranks.
   template <MpiRange R>
-  void sum_in_place(R&& values) const { reduce_in_place(values, MPI_SUM); }
+  void sum_in_place(R&& values) const {
+    reduce_in_place(values, MPI_SUM);
+  }
   template <MpiRange R>
-  void max_in_place(R&& values) const { reduce_in_place(values, MPI_MAX); }
+  void max_in_place(R&& values) const {
+    reduce_in_place(values, MPI_MAX);
+  }
   template <MpiRange R>
-  void min_in_place(R&& values) const { reduce_in_place(values, MPI_MIN); }
+  void min_in_place(R&& values) const {
+    reduce_in_place(values, MPI_MIN);
+  }
 
   // Root's elements to every rank (all ranks pass ranges of the same length).
   template <MpiRange R>
@@ -114,7 +137,8 @@ class Communicator {
 
  private:
   static void checked(int status, const char* what) {
-    if (status != MPI_SUCCESS) throw std::runtime_error(std::string(what) + " failed with MPI error " + std::to_string(status));
+    if (status != MPI_SUCCESS)
+      throw std::runtime_error(std::string(what) + " failed with MPI error " + std::to_string(status));
   }
   template <class T>
   T reduce(T value, MPI_Op op) const {
@@ -128,8 +152,9 @@ class Communicator {
     using T = std::remove_cv_t<std::ranges::range_value_t<R>>;
     const int64_t count = static_cast<int64_t>(std::ranges::size(values));
     if (count * static_cast<int64_t>(sizeof(T)) <= limits_.max_message_bytes)
-      checked(MPI_Allreduce(MPI_IN_PLACE, std::ranges::data(values), static_cast<int>(count), datatype_of<T>(), op, comm_),
-              "MPI_Allreduce");
+      checked(
+          MPI_Allreduce(MPI_IN_PLACE, std::ranges::data(values), static_cast<int>(count), datatype_of<T>(), op, comm_),
+          "MPI_Allreduce");
     else
       comm::allreduce(MPI_IN_PLACE, std::ranges::data(values), count, datatype_of<T>(), op, comm_, limits_);
   }

@@ -9,17 +9,17 @@
 // while source and target prefixes are equal. The next output after the last level is the
 // weight. Both endpoints are then relabelled by a keyed hash / bit-reversal permutation.
 //
-// On a processor with AVX2 the work is done by kronecker_avx2.cpp (chosen at run time). The portable path here processes kLanes
-// consecutive edges side by side (structure-of-arrays, so the compiler can vectorise the modular
+// On a processor with AVX2 the work is done by kronecker_avx2.cpp (chosen at run time). The portable path here
+// processes kLanes consecutive edges side by side (structure-of-arrays, so the compiler can vectorise the modular
 // arithmetic). Both hand the extremely rare edges that needed a redraw to the one-edge walk.
 #include "gen/kronecker.hpp"
-
-#include "gen/kronecker_detail.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+
+#include "gen/kronecker_detail.hpp"
 
 namespace g500::gen {
 
@@ -111,7 +111,8 @@ void redo_redrawn_lanes(const LaneStates& z, int scale, int count, LaneWalk& wal
 [[gnu::always_inline]] inline void store_weights(const LaneWalk& walk, int scale, int count, float* weights) {
   for (int l = 0; l < count; ++l) {
     if (walk.redraw[l]) continue;
-    uint64_t acc = uint64_t{mrg::kMulRecent} * walk.hist[scale + 4][l] + uint64_t{mrg::kMulOldest} * walk.hist[scale][l];
+    uint64_t acc =
+        uint64_t{mrg::kMulRecent} * walk.hist[scale + 4][l] + uint64_t{mrg::kMulOldest} * walk.hist[scale][l];
     weights[l] = mrg::to_weight(mrg::reduce(acc));
   }
 }

@@ -13,12 +13,12 @@
 //  * a lane whose draws included a value the reference would redraw (probability ~4e-5 per edge)
 //    is recomputed with the one-edge walk;
 //  * the scramble uses byte shuffles for the bit reversal.
-#include "gen/kronecker_detail.hpp"
-
 #include <immintrin.h>
 
 #include <algorithm>
 #include <cstring>
+
+#include "gen/kronecker_detail.hpp"
 
 // Every function here is compiled for AVX2, and only these: the rest of g500 keeps the build's
 // instruction set (G500_ARCH_FLAGS), and generate_avx2 runs only where avx2_supported() says so.
@@ -51,10 +51,12 @@ struct Constants {
 G500_AVX2 inline V mrg_next(V recent, V oldest, const Constants& c) {
   V s = _mm256_add_epi64(_mm256_mul_epu32(recent, c.x), _mm256_mul_epu32(oldest, c.y));
   V v = _mm256_add_epi64(_mm256_and_si256(s, c.p), _mm256_srli_epi64(s, 31));  // < 2^31 + 2^28
-  return _mm256_min_epu32(v, _mm256_sub_epi32(v, c.p));                          // canonical
+  return _mm256_min_epu32(v, _mm256_sub_epi32(v, c.p));                        // canonical
 }
 
-G500_AVX2 inline V fold(V s, const Constants& c) { return _mm256_add_epi64(_mm256_and_si256(s, c.p), _mm256_srli_epi64(s, 31)); }
+G500_AVX2 inline V fold(V s, const Constants& c) {
+  return _mm256_add_epi64(_mm256_and_si256(s, c.p), _mm256_srli_epi64(s, 31));
+}
 
 // Lane-wise 64-bit product with a constant split into 32-bit halves.
 G500_AVX2 inline V mul64(V a, V b_lo, V b_hi) {
@@ -93,9 +95,9 @@ G500_AVX2 inline void jump(V z[5], const Constants& c) {
   V nz[5];
   for (int i = 0; i < 5; ++i) {
     // Four products of values below 2^31 - 1 sum to less than 2^64.
-    V acc = _mm256_add_epi64(
-        _mm256_add_epi64(_mm256_mul_epu32(c.jump[i][0], z[0]), _mm256_mul_epu32(c.jump[i][1], z[1])),
-        _mm256_add_epi64(_mm256_mul_epu32(c.jump[i][2], z[2]), _mm256_mul_epu32(c.jump[i][3], z[3])));
+    V acc =
+        _mm256_add_epi64(_mm256_add_epi64(_mm256_mul_epu32(c.jump[i][0], z[0]), _mm256_mul_epu32(c.jump[i][1], z[1])),
+                         _mm256_add_epi64(_mm256_mul_epu32(c.jump[i][2], z[2]), _mm256_mul_epu32(c.jump[i][3], z[3])));
     acc = fold(acc, c);
     acc = _mm256_add_epi64(acc, _mm256_mul_epu32(c.jump[i][4], z[4]));
     acc = fold(fold(acc, c), c);  // < 2^31 + 2
@@ -134,8 +136,8 @@ G500_INLINE void level(Walker& w, const Constants& c) {
   V ge3800 = _mm256_cmpgt_epi64(frac, c.ge3800);
   V ge9500 = _mm256_cmpgt_epi64(frac, c.ge9500);
   V src_bit = _mm256_or_si256(_mm256_xor_si256(ge1900, ge3800), ge9500);  // quadrant C or D
-  V tgt_zero = _mm256_andnot_si256(ge9500, ge1900);                        // quadrant A or C
-  w.src = _mm256_sub_epi64(_mm256_add_epi64(w.src, w.src), src_bit);       // masks are 0 / -1
+  V tgt_zero = _mm256_andnot_si256(ge9500, ge1900);                       // quadrant A or C
+  w.src = _mm256_sub_epi64(_mm256_add_epi64(w.src, w.src), src_bit);      // masks are 0 / -1
   w.not_tgt = _mm256_sub_epi64(_mm256_add_epi64(w.not_tgt, w.not_tgt), tgt_zero);
 }
 
@@ -178,11 +180,26 @@ G500_AVX2 void walk2(const V za[5], const V zb[5], int scale, const Constants& c
   if (left > 3) level2<3>(a, b, c);
   V wa, wb;
   switch (left) {
-    case 0: wa = mrg_next(a.r[4], a.r[0], c); wb = mrg_next(b.r[4], b.r[0], c); break;
-    case 1: wa = mrg_next(a.r[0], a.r[1], c); wb = mrg_next(b.r[0], b.r[1], c); break;
-    case 2: wa = mrg_next(a.r[1], a.r[2], c); wb = mrg_next(b.r[1], b.r[2], c); break;
-    case 3: wa = mrg_next(a.r[2], a.r[3], c); wb = mrg_next(b.r[2], b.r[3], c); break;
-    default: wa = mrg_next(a.r[3], a.r[4], c); wb = mrg_next(b.r[3], b.r[4], c); break;
+    case 0:
+      wa = mrg_next(a.r[4], a.r[0], c);
+      wb = mrg_next(b.r[4], b.r[0], c);
+      break;
+    case 1:
+      wa = mrg_next(a.r[0], a.r[1], c);
+      wb = mrg_next(b.r[0], b.r[1], c);
+      break;
+    case 2:
+      wa = mrg_next(a.r[1], a.r[2], c);
+      wb = mrg_next(b.r[1], b.r[2], c);
+      break;
+    case 3:
+      wa = mrg_next(a.r[2], a.r[3], c);
+      wb = mrg_next(b.r[2], b.r[3], c);
+      break;
+    default:
+      wa = mrg_next(a.r[3], a.r[4], c);
+      wb = mrg_next(b.r[3], b.r[4], c);
+      break;
   }
   out_a = finish(a, wa, c);
   out_b = finish(b, wb, c);
@@ -242,7 +259,7 @@ G500_AVX2 Constants make_constants(int scale, uint64_t k0, uint64_t k1) {
 }
 
 G500_AVX2 void run(const mrg::State& first, const int S, uint64_t k0, uint64_t k1, int64_t count, Edge* edges,
-         float* weights) {
+                   float* weights) {
   const Constants c = make_constants(S, k0, k1);
   // Lane l (group l / 4, slot l % 4) starts at edge l.
   alignas(32) uint64_t init[2][5][4];
@@ -304,7 +321,7 @@ G500_AVX2 void run(const mrg::State& first, const int S, uint64_t k0, uint64_t k
 }  // namespace
 
 G500_AVX2 void generate_avx2(const mrg::State& first, int scale, uint64_t k0, uint64_t k1, int64_t count, Edge* edges,
-                   float* weights) {
+                             float* weights) {
   if (count <= 0) return;
   run(first, scale, k0, k1, count, edges, weights);
 }

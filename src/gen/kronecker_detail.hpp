@@ -9,9 +9,9 @@
 
 namespace g500::gen::detail {
 
-inline constexpr uint32_t kDenominator = 10000;                        // initiator fractions in 1/10000
-inline constexpr uint32_t kBC = 1900;                                  // B and C numerators
-inline constexpr uint32_t kD = 500;                                    // D numerator (A = 5700)
+inline constexpr uint32_t kDenominator = 10000;                         // initiator fractions in 1/10000
+inline constexpr uint32_t kBC = 1900;                                   // B and C numerators
+inline constexpr uint32_t kD = 500;                                     // D numerator (A = 5700)
 inline constexpr uint32_t kRedrawBelow = mrg::kModulus % kDenominator;  // modulo-bias rejection
 inline constexpr uint64_t kScrambleMix0 = 0x4519840211493211ULL;
 inline constexpr uint64_t kScrambleMix1 = 0x3050852102C843A5ULL;

@@ -12,7 +12,7 @@
 
 namespace g500::gen::mrg {
 
-inline constexpr uint32_t kModulus = 0x7FFFFFFFu;  // 2^31 - 1
+inline constexpr uint32_t kModulus = 0x7FFFFFFFu;   // 2^31 - 1
 inline constexpr uint32_t kMulRecent = 107374182u;  // coefficient of z_{n-1}
 inline constexpr uint32_t kMulOldest = 104480u;     // coefficient of z_{n-5}
 

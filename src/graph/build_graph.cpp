@@ -55,11 +55,11 @@ namespace {
 
 using kernel1::BucketedEntries;
 using kernel1::BucketFill;
+using kernel1::count_rows;
 using kernel1::PackedRowSink;
 using kernel1::PlainRowSink;
 using kernel1::RowAndMirrorCount;
 using kernel1::SlabMirrors;
-using kernel1::count_rows;
 
 // The sort keys of the columns with `degree-sort` (graph/column_keys.hpp): with `reorder` the
 // renumbered blocks interleaved, from the ids alone; without it the order of the column set's
@@ -110,8 +110,7 @@ struct RowSlabs {
   int64_t total_buckets = 0;
 
   RowSlabs(const RowBuckets& buckets, int64_t slabs)
-      : count(std::max<int64_t>(1, slabs)),
-        buckets_per_slab((buckets.count + count - 1) / count),
+      : count(std::max<int64_t>(1, slabs)), buckets_per_slab((buckets.count + count - 1) / count),
         total_buckets(buckets.count) {}
   int64_t first_bucket(int64_t s) const { return std::min(total_buckets, s * buckets_per_slab); }
   int64_t end_bucket(int64_t s) const { return std::min(total_buckets, (s + 1) * buckets_per_slab); }
@@ -141,9 +140,12 @@ using RowMap = std::optional<SetMap>;
 
 // The row index from the rows' lengths, in the graph's order.
 RowIndex index_rows(const RowLengths& lengths, const GraphOptions& options) {
-  if (!lengths.is_whole()) return RowIndex::from_lengths(lengths.size(), [&](int64_t x) { return lengths[x]; }, options.bcsr);
+  if (!lengths.is_whole())
+    return RowIndex::from_lengths(
+        lengths.size(), [&](int64_t x) { return lengths[x]; }, options.bcsr);
   const int64_t* whole = lengths.whole_data();
-  return RowIndex::from_lengths(lengths.size(), [whole](int64_t x) { return whole[x]; }, options.bcsr);
+  return RowIndex::from_lengths(
+      lengths.size(), [whole](int64_t x) { return whole[x]; }, options.bcsr);
 }
 
 // With `reorder` on several grid columns: the row lengths put in the graph's order and the row
@@ -165,7 +167,8 @@ void index_renumbered_rows(LocalGraph& g, RowLengths lengths, const ProcessGrid&
 #pragma omp parallel for schedule(static)
     for (int64_t x = first; x < first + B; ++x) {
       const RowIndex::Extent e = rows.extent(x);
-      if (e.end > e.begin || !rows.compressed()) by_slot[e.slot] = static_cast<LocalId>(first + owned_original[x - first]);
+      if (e.end > e.begin || !rows.compressed())
+        by_slot[e.slot] = static_cast<LocalId>(first + owned_original[x - first]);
     }
   };
   for_each_block_table(ids.owned_original.data(), VertexSet::kRows, d, grid, take_block);
@@ -177,9 +180,11 @@ RowMap plan_rows(LocalGraph& g, RowLengths lengths, const ProcessGrid& grid, con
   const Distribution& d = g.dist;
   const int64_t nrows = d.row_set_size();
   g.owned_degree = owned_degrees(lengths, d, grid);
-  const int64_t* degree = g.owned_degree.data();  // on a grid of one column, the row lengths (the row set is the owned block)
+  const int64_t* degree =
+      g.owned_degree.data();  // on a grid of one column, the row lengths (the row set is the owned block)
   if (!options.reorder) {
-    g.rows = d.C == 1 ? RowIndex::from_lengths(nrows, [degree](int64_t x) { return degree[x]; }, options.bcsr)
+    g.rows = d.C == 1 ? RowIndex::from_lengths(
+                            nrows, [degree](int64_t x) { return degree[x]; }, options.bcsr)
                       : index_rows(lengths, options);
     return std::nullopt;
   }
@@ -187,7 +192,8 @@ RowMap plan_rows(LocalGraph& g, RowLengths lengths, const ProcessGrid& grid, con
   if (d.C == 1) {
     ids.row_original = ids.owned_original;
     const LocalId* original = ids.owned_original.data();
-    g.rows = RowIndex::from_lengths(nrows, [&](int64_t x) { return degree[original[x]]; }, options.bcsr);
+    g.rows = RowIndex::from_lengths(
+        nrows, [&](int64_t x) { return degree[original[x]]; }, options.bcsr);
     return SetMap::whole(ids.owned_new);
   }
   const int64_t B = d.block;
@@ -210,7 +216,8 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
   observe(0, slabs.count, "routing the edges");
   // Reserved address space, so room for slabs somewhat above the average costs nothing.
   constexpr double kSlabSizeHeadroom = 1.25;
-  const int64_t expected_per_slab = static_cast<int64_t>(kSlabSizeHeadroom * static_cast<double>(expected) / slabs.count) + 1;
+  const int64_t expected_per_slab =
+      static_cast<int64_t>(kSlabSizeHeadroom * static_cast<double>(expected) / slabs.count) + 1;
   Router router(d, grid);
   RawBuffer<gen::Edge> buffer;
   // Edges inside one slab kept once, their mirrors made by the fill (SlabMirrors): only when the
@@ -231,14 +238,15 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
   const int64_t slab0_end_bucket = slabs.end_bucket(0);
   auto not_kept = [&buckets, slab0_end_bucket, mirror](Entry e) {
     constexpr Entry kRowPart = ~Entry{0} << kLocalIdBits;
-    if (mirror && (e & kMirrorFlag)) return e & ~kMirrorFlag & kRowPart;  // with mirrors the rows are below half their range
+    if (mirror && (e & kMirrorFlag))
+      return e & ~kMirrorFlag & kRowPart;  // with mirrors the rows are below half their range
     return buckets.of(e) < slab0_end_bucket ? BucketedEntries::kNotPicked : e & kRowPart;
   };
   // `others`: the rows of the entries pass 1 does not keep, when it counts the rows met only.
   auto keep_slab = [&](int64_t s, int64_t* other_lengths, Bitmap* columns, BucketedEntries* others) {
     if (mirror) router.mirror_rows(slab_rows(s).first, slab_rows(s).second, s == 0 && !mirrors_counted_after_pass);
-    auto kept = std::make_unique<BucketedEntries>(buckets, slabs.first_bucket(s), slabs.end_bucket(s), expected_per_slab,
-                                                  d.col_set_size(), options.direct_write_buckets);
+    auto kept = std::make_unique<BucketedEntries>(buckets, slabs.first_bucket(s), slabs.end_bucket(s),
+                                                  expected_per_slab, d.col_set_size(), options.direct_write_buckets);
     RoutingSeconds routing;
     for_each_routed_chunk(
         source, grid.world(), router, buffer, routing,
@@ -281,7 +289,8 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
       auto add = [&](const Entry* entries, int64_t n) {
         for (int64_t k = 0; k < n; ++k) ++counts[entry_row(entries[k]) - first];
       };
-      if (b >= kept->first_bucket() && b < kept->first_bucket() + kept->buckets()) kept->for_each_segment(b - kept->first_bucket(), add);
+      if (b >= kept->first_bucket() && b < kept->first_bucket() + kept->buckets())
+        kept->for_each_segment(b - kept->first_bucket(), add);
       if (others) others->for_each_segment(b, add);
     });
     others.reset();
@@ -317,9 +326,11 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
     if (options.degree_sort) g.packed.keys = std::move(order);
     g.packed.in_use = true;
     const int64_t* starts = g.rows.starts();
-    g.packed.place_rows(slots, [starts](int64_t r) { return starts[r + 1] - starts[r]; }, omp_get_max_threads());
+    g.packed.place_rows(
+        slots, [starts](int64_t r) { return starts[r + 1] - starts[r]; }, omp_get_max_threads());
     // Reserved, not touched: only the bytes written count in memory.
-    g.packed.bytes.resize(static_cast<size_t>(entries) * varint::size(static_cast<LocalId>(std::max<int64_t>(0, ncols - 1))));
+    g.packed.bytes.resize(static_cast<size_t>(entries) *
+                          varint::size(static_cast<LocalId>(std::max<int64_t>(0, ncols - 1))));
     g.first_neighbors.assign(slots, 0);
     packed.emplace(PackedRowSink{g.rows, g.packed, g.first_neighbors, stream_end, {}});
   } else {
@@ -336,8 +347,8 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
     if (mirror)
       mirrors.emplace(buckets, slabs.first_bucket(s), slabs.end_bucket(s), expected_per_slab,
                       std::max(expected_per_slab, kept->entries()), d, grid, router,
-                      column_values ? column_values->whole_table() : nullptr,
-                      options.direct_write_buckets, options.mirrors_per_group);
+                      column_values ? column_values->whole_table() : nullptr, options.direct_write_buckets,
+                      options.mirrors_per_group);
     SlabMirrors* made = mirrors ? &*mirrors : nullptr;
     observe(s, slabs.count, "filling the rows");
     const double fill_start = MPI_Wtime(), mirror_before = seconds[Kernel1Steps::kMirror];
@@ -348,8 +359,10 @@ void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& 
     kept.reset();
     seconds[Kernel1Steps::kFill] += MPI_Wtime() - fill_start - (seconds[Kernel1Steps::kMirror] - mirror_before);
   }
-  if (packed) g.packed.bytes.resize(static_cast<size_t>(stream_end.load()));
-  else g.first_neighbors = first_neighbors_of(g);
+  if (packed)
+    g.packed.bytes.resize(static_cast<size_t>(stream_end.load()));
+  else
+    g.first_neighbors = first_neighbors_of(g);
   g.local_entries = entries;
   g.kernel1_slabs = slabs.count;
 }
@@ -361,7 +374,8 @@ LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, 
   const Kernel1Observer tell = observe ? observe : [](int64_t, int64_t, const char*) {};
   tell(0, 0, "counting the vertices");
   LocalGraph g;
-  const VertexCount n = count_vertices(source, grid.world(), options.chunk_edges > 0 ? options.chunk_edges : kChunkEdges);
+  const VertexCount n =
+      count_vertices(source, grid.world(), options.chunk_edges > 0 ? options.chunk_edges : kChunkEdges);
   g.kernel1_seconds[Kernel1Steps::kGenerate] += n.seconds;
   g.dist = Distribution(n.nvertices, grid.rows(), grid.cols(), grid.row(), grid.col(), options.layout);
   build_in_slabs(g, source, grid, options, tell);

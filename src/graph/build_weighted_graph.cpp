@@ -47,7 +47,7 @@ using EntryArray = LargeArray<WeightedEntry>;
 // Routes the directed entries of `count` edges to the processes that store them and returns what
 // this process receives (on one process, what it sends: no copy).
 EntryArray route(const gen::Edge* edges, const float* weights, int64_t count, const Distribution& d,
-                                 const ProcessGrid& grid) {
+                 const ProcessGrid& grid) {
   const int nranks = grid.size();
   const int nthreads = omp_get_max_threads();
   std::vector<int64_t> counts(static_cast<size_t>(nthreads) * nranks, 0);
@@ -129,7 +129,8 @@ bool keep_entries_for_pass_two(const WeightedEdgeSource& source, const ProcessGr
 // few, sequentially written destinations), then every range is written by one thread.
 class RowDealer {
  public:
-  RowDealer(WeightedLocalGraph& wg, const LargeArray<int64_t>& row_starts, const LocalId* row_new, const LocalId* col_new)
+  RowDealer(WeightedLocalGraph& wg, const LargeArray<int64_t>& row_starts, const LocalId* row_new,
+            const LocalId* col_new)
       : wg_(wg), row_new_(row_new), col_new_(col_new), cursor_(row_starts.begin(), row_starts.end() - 1) {
     const int64_t nrows = static_cast<int64_t>(cursor_.size());
     while ((nrows >> shift_) >= kFillRanges) ++shift_;
@@ -163,7 +164,8 @@ class RowDealer {
       }
       for (int64_t k = lo; k < hi; ++k) {
         const LocalId x = row_of(entries[k].v);
-        grouped_[mine[x >> shift_]++] = WeightedEntry{x, col_new_ ? col_new_[entries[k].u] : entries[k].u, entries[k].w};
+        grouped_[mine[x >> shift_]++] =
+            WeightedEntry{x, col_new_ ? col_new_[entries[k].u] : entries[k].u, entries[k].w};
       }
 #pragma omp barrier
       LocalId* neighbors = wg_.graph.neighbors.data();
@@ -254,14 +256,16 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
   tell(0, passes, "routing the edges");
   std::vector<EntryArray> kept;
   std::vector<int64_t> lengths(nrows + 1, 0);
-  for_each_chunk(source, grid.world(), buffer, weights, generate_seconds, [&](const gen::Edge* edges, const float* w, int64_t count) {
-    tell(0, passes, "routing the edges");
-    auto entries = route(edges, w, count, d, grid);
-    const int64_t routed = static_cast<int64_t>(entries.size());
+  for_each_chunk(source, grid.world(), buffer, weights, generate_seconds,
+                 [&](const gen::Edge* edges, const float* w, int64_t count) {
+                   tell(0, passes, "routing the edges");
+                   auto entries = route(edges, w, count, d, grid);
+                   const int64_t routed = static_cast<int64_t>(entries.size());
 #pragma omp parallel for schedule(static)
-    for (int64_t k = 0; k < routed; ++k) AtomicRef<int64_t>(lengths[entries[k].v]).fetch_add(1, std::memory_order_relaxed);
-    if (keep) kept.push_back(std::move(entries));
-  });
+                   for (int64_t k = 0; k < routed; ++k)
+                     AtomicRef<int64_t>(lengths[entries[k].v]).fetch_add(1, std::memory_order_relaxed);
+                   if (keep) kept.push_back(std::move(entries));
+                 });
   {
     RowLengths counted = RowLengths::whole(std::move(lengths));
     g.owned_degree = owned_degrees(counted, d, grid);
@@ -296,11 +300,12 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
       EntryArray().swap(entries);
     }
   } else {
-    for_each_chunk(source, grid.world(), buffer, weights, generate_seconds, [&](const gen::Edge* edges, const float* w, int64_t count) {
-      tell(passes - 1, passes, "filling the rows");
-      auto entries = route(edges, w, count, d, grid);
-      dealer.deal(entries.data(), static_cast<int64_t>(entries.size()));
-    });
+    for_each_chunk(source, grid.world(), buffer, weights, generate_seconds,
+                   [&](const gen::Edge* edges, const float* w, int64_t count) {
+                     tell(passes - 1, passes, "filling the rows");
+                     auto entries = route(edges, w, count, d, grid);
+                     dealer.deal(entries.data(), static_cast<int64_t>(entries.size()));
+                   });
   }
 
   tell(passes, passes, "sorting the rows by weight");
@@ -309,7 +314,8 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
   wg.row_light_bounds = lightest_weight_bounds(row_starts.data(), nrows, wg.weights.data());
   if (options.column_index && grid.cols() > grid.rows()) {
     wg.columns = build_column_index(row_starts.data(), nrows, g.neighbors.data(), wg.weights.data(), d.col_set_size());
-    wg.column_light_bounds = lightest_weight_bounds(wg.columns.starts.data(), d.col_set_size(), wg.columns.weights.data());
+    wg.column_light_bounds =
+        lightest_weight_bounds(wg.columns.starts.data(), d.col_set_size(), wg.columns.weights.data());
   }
   // Plain CSR: the SSSP kernels index row starts directly by row-local id.
   g.rows = RowIndex(std::move(row_starts), /*compressed=*/false);

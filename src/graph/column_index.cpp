@@ -10,8 +10,8 @@
 
 namespace g500 {
 
-ColumnIndex build_column_index(const int64_t* row_starts, int64_t nrows, const LocalId* neighbors,
-                               const float* weights, int64_t ncols) {
+ColumnIndex build_column_index(const int64_t* row_starts, int64_t nrows, const LocalId* neighbors, const float* weights,
+                               int64_t ncols) {
   ColumnIndex index;
   const int64_t nentries = row_starts[nrows];
   // Column lengths, then their prefix sums: the columns' starts.

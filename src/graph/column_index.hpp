@@ -15,9 +15,9 @@
 namespace g500 {
 
 struct ColumnIndex {
-  std::vector<int64_t> starts;   // column-local v's entries are [starts[v], starts[v + 1])
-  std::vector<LocalId> rows;     // row-local neighbours
-  std::vector<float> weights;    // parallel to rows, ascending within a column
+  std::vector<int64_t> starts;  // column-local v's entries are [starts[v], starts[v + 1])
+  std::vector<LocalId> rows;    // row-local neighbours
+  std::vector<float> weights;   // parallel to rows, ascending within a column
 
   bool empty() const { return starts.empty(); }
   size_t memory_bytes() const {
@@ -27,7 +27,7 @@ struct ColumnIndex {
 
 // The transpose of the CSR block (row_starts over nrows rows, neighbours and weights; every
 // neighbour < ncols), each column sorted by (weight, row). Uses the OpenMP threads.
-ColumnIndex build_column_index(const int64_t* row_starts, int64_t nrows, const LocalId* neighbors,
-                               const float* weights, int64_t ncols);
+ColumnIndex build_column_index(const int64_t* row_starts, int64_t nrows, const LocalId* neighbors, const float* weights,
+                               int64_t ncols);
 
 }  // namespace g500

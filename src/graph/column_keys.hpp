@@ -43,19 +43,24 @@ class ColumnKeys {
   bool are_ids() const { return kind_ == Kind::kIds; }
   LocalId column(LocalId key) const {
     switch (kind_) {
-      case Kind::kIds: return key;
-      case Kind::kInterleaved: return interleaved_column(key);
-      default: return column_of_key_[key];
+      case Kind::kIds:
+        return key;
+      case Kind::kInterleaved:
+        return interleaved_column(key);
+      default:
+        return column_of_key_[key];
     }
   }
   LocalId key(LocalId column) const {
     switch (kind_) {
-      case Kind::kIds: return column;
+      case Kind::kIds:
+        return column;
       case Kind::kInterleaved: {
         const uint64_t position = by_block_.divide(column);
         return static_cast<LocalId>((column - position * block_) * blocks_ + position);
       }
-      default: return key_of_column_[column];
+      default:
+        return key_of_column_[column];
     }
   }
   LocalId interleaved_column(LocalId key) const {

@@ -31,9 +31,9 @@ enum class Layout { kYoo, kRowMajor };
 
 struct Distribution {
   int R = 1, C = 1;
-  int64_t nvertices = 0;   // N, the real vertices
-  int64_t block = 64;      // B
-  int row = 0, col = 0;    // this process
+  int64_t nvertices = 0;  // N, the real vertices
+  int64_t block = 64;     // B
+  int row = 0, col = 0;   // this process
   Layout layout = Layout::kYoo;
 
   Distribution() = default;
@@ -54,12 +54,8 @@ struct Distribution {
   int64_t col_set_size() const { return block * R; }  // vertices indexed by column-local ids
 
   // Owner of block k, and the block P(i, j) owns.
-  int owner_row_of_block(int64_t k) const {
-    return static_cast<int>(yoo() ? by_rows.remainder(k) : by_cols.divide(k));
-  }
-  int owner_col_of_block(int64_t k) const {
-    return static_cast<int>(yoo() ? by_rows.divide(k) : by_cols.remainder(k));
-  }
+  int owner_row_of_block(int64_t k) const { return static_cast<int>(yoo() ? by_rows.remainder(k) : by_cols.divide(k)); }
+  int owner_col_of_block(int64_t k) const { return static_cast<int>(yoo() ? by_rows.divide(k) : by_cols.remainder(k)); }
   int64_t block_owned_by(int i, int j) const {
     return yoo() ? static_cast<int64_t>(j) * R + i : static_cast<int64_t>(i) * C + j;
   }
@@ -81,7 +77,9 @@ struct Distribution {
     const uint64_t k = by_block.divide(v);
     return static_cast<LocalId>(owner_col_of_block(k) * block + (v - k * block));
   }
-  LocalId col_local(int64_t v) const { return static_cast<LocalId>(v - static_cast<int64_t>(col_set_of(v)) * R * block); }
+  LocalId col_local(int64_t v) const {
+    return static_cast<LocalId>(v - static_cast<int64_t>(col_set_of(v)) * R * block);
+  }
   // Global id of a row-local index of grid row `i`.
   int64_t global_from_row_local(int64_t x, int i) const {
     const int64_t position = static_cast<int64_t>(by_block.divide(x));

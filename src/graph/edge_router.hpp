@@ -51,10 +51,12 @@ inline Placement place(const Distribution& d, int64_t v) {
   const uint64_t col_position = k - col_set * d.R;
   if (d.yoo())  // the row set is the owner's row, the row-set position the owner's column
     return Placement{static_cast<int>(col_position), static_cast<int>(col_set),
-                     static_cast<LocalId>(col_set * d.block + offset), static_cast<LocalId>(col_position * d.block + offset)};
+                     static_cast<LocalId>(col_set * d.block + offset),
+                     static_cast<LocalId>(col_position * d.block + offset)};
   const uint64_t row_set = d.by_cols.divide(k);
   const uint64_t row_position = k - row_set * d.C;
-  return Placement{static_cast<int>(row_set), static_cast<int>(col_set), static_cast<LocalId>(row_position * d.block + offset),
+  return Placement{static_cast<int>(row_set), static_cast<int>(col_set),
+                   static_cast<LocalId>(row_position * d.block + offset),
                    static_cast<LocalId>(col_position * d.block + offset)};
 }
 
@@ -200,7 +202,8 @@ class Router {
     comm::exchange_counts(layout_, grid_.world());
     received = layout_.recv_total;
     Entry* recv = recv_.get(received);
-    comm::alltoallv(send, recv, id_pair_datatype(), layout_, grid_.world(), comm::find_alltoallv("mpi"), grid_.limits());
+    comm::alltoallv(send, recv, id_pair_datatype(), layout_, grid_.world(), comm::find_alltoallv("mpi"),
+                    grid_.limits());
     return recv;
   }
 
@@ -235,7 +238,6 @@ class Router {
   RawBuffer<int> dest_;
   comm::AlltoallvLayout layout_;
 };
-
 
 // Where for_each_routed_chunk spent its time, added up over its calls.
 struct RoutingSeconds {

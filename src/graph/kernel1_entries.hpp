@@ -39,14 +39,30 @@ class CompactEntries {
     const uint64_t row_offset = entry_row(entry) & ((uint64_t{1} << shift_) - 1);
     const uint64_t packed = (row_offset << col_bits_) | static_cast<uint64_t>(entry_col(entry));
     switch (width_) {  // fixed sizes: each a plain store
-      case 1: std::memcpy(out, &packed, 1); break;
-      case 2: std::memcpy(out, &packed, 2); break;
-      case 3: std::memcpy(out, &packed, 3); break;
-      case 4: std::memcpy(out, &packed, 4); break;
-      case 5: std::memcpy(out, &packed, 5); break;
-      case 6: std::memcpy(out, &packed, 6); break;
-      case 7: std::memcpy(out, &packed, 7); break;
-      default: std::memcpy(out, &packed, 8); break;
+      case 1:
+        std::memcpy(out, &packed, 1);
+        break;
+      case 2:
+        std::memcpy(out, &packed, 2);
+        break;
+      case 3:
+        std::memcpy(out, &packed, 3);
+        break;
+      case 4:
+        std::memcpy(out, &packed, 4);
+        break;
+      case 5:
+        std::memcpy(out, &packed, 5);
+        break;
+      case 6:
+        std::memcpy(out, &packed, 6);
+        break;
+      case 7:
+        std::memcpy(out, &packed, 7);
+        break;
+      default:
+        std::memcpy(out, &packed, 8);
+        break;
     }
   }
   // Reads 8 bytes: the array is padded at its end.
@@ -72,10 +88,7 @@ class BucketedEntries {
   // Beyond `direct_write_buckets` buckets (0: kDirectWriteBuckets) the entries go through groups.
   BucketedEntries(const RowBuckets& buckets, int64_t first_bucket, int64_t end_bucket, int64_t expected_entries,
                   int64_t ncols, int64_t direct_write_buckets)
-      : buckets_(buckets),
-        codec_(buckets, ncols),
-        first_(first_bucket),
-        count_(end_bucket - first_bucket),
+      : buckets_(buckets), codec_(buckets, ncols), first_(first_bucket), count_(end_bucket - first_bucket),
         direct_write_buckets_(direct_write_buckets > 0 ? direct_write_buckets : kDirectWriteBuckets) {
     // Reserved address space only: pages count in memory once written.
     bytes_.reserve(static_cast<size_t>(std::max<int64_t>(0, expected_entries)) * codec_.width() + kPadding);
@@ -92,12 +105,21 @@ class BucketedEntries {
   template <class Pick>
   void append_chunk_picked(const Entry* in, int64_t n, int64_t* other_lengths, Bitmap* columns, Pick pick) {
     const int T = omp_get_max_threads();
-    append(T, [&](int t) { return std::pair{in + n * t / T, in + n * (t + 1) / T}; }, other_lengths, columns, pick);
+    append(
+        T,
+        [&](int t) {
+          return std::pair{in + n * t / T, in + n * (t + 1) / T};
+        },
+        other_lengths, columns, pick);
   }
   // Appends entries made by the threads, thread t's in parts[t] (one per thread).
   void append_per_thread(const std::vector<LargeArray<Entry>>& parts) {
-    append(static_cast<int>(parts.size()), [&](int t) { return std::pair{parts[t].data(), parts[t].data() + parts[t].size()}; },
-           nullptr, nullptr, [](Entry e) { return e; });
+    append(
+        static_cast<int>(parts.size()),
+        [&](int t) {
+          return std::pair{parts[t].data(), parts[t].data() + parts[t].size()};
+        },
+        nullptr, nullptr, [](Entry e) { return e; });
   }
   // An entry no slab's buckets hold: its row is in the last bucket of the row ids, which no row
   // set reaches where it is used (graph/row_lengths.hpp).
@@ -268,7 +290,9 @@ class BucketedEntries {
   std::vector<int64_t> next_;
   int64_t chunks_ = 0;
   std::vector<int64_t> released_;  // per chunk: where its bytes given back end
-  int64_t chunk_segment_start(int64_t c, int64_t b) const { return segment_starts_[static_cast<size_t>(c) * count_ + b]; }
+  int64_t chunk_segment_start(int64_t c, int64_t b) const {
+    return segment_starts_[static_cast<size_t>(c) * count_ + b];
+  }
 };
 
 // Releases a slab's kept entries as the fill finishes their buckets (in any order): once every
@@ -279,7 +303,8 @@ class BucketedEntries {
 class ReleaseBehindFill {
  public:
   explicit ReleaseBehindFill(BucketedEntries& kept)
-      : kept_(kept), done_(static_cast<size_t>(kept.buckets())), step_(std::max<int64_t>(1, kept.buckets() / kReleasesPerSlab)) {}
+      : kept_(kept), done_(static_cast<size_t>(kept.buckets())),
+        step_(std::max<int64_t>(1, kept.buckets() / kReleasesPerSlab)) {}
 
   void bucket_done(int64_t b) {
     done_[static_cast<size_t>(b)].store(true, std::memory_order_release);

@@ -75,7 +75,8 @@ struct PackedRowSink {
     Pending& p = pending[thread];
     const int64_t base = stream_end.fetch_add(static_cast<int64_t>(p.bytes.size()), std::memory_order_relaxed);
     if (!p.bytes.empty()) std::memcpy(packed.bytes.data() + base, p.bytes.data(), p.bytes.size());
-    for (const auto& [slot, offset] : p.offsets) packed.long_offset[packed.packed_index(slot)] = static_cast<uint64_t>(base + offset);
+    for (const auto& [slot, offset] : p.offsets)
+      packed.long_offset[packed.packed_index(slot)] = static_cast<uint64_t>(base + offset);
     p.bytes.clear();
     p.offsets.clear();
   }
@@ -103,15 +104,16 @@ struct BucketFill {
   const RowBuckets& buckets;
   int64_t nrows;
   const RowIndex& rows;
-  const SetMap* row_new;     // original row-local id -> graph's, of the rows with entries (null: the same)
+  const SetMap* row_new;  // original row-local id -> graph's, of the rows with entries (null: the same)
   const SetMap* columns;  // original column-local id -> sort key, or unsorted the graph's id (null: the id)
-  bool sorted;               // by key, or else in input order
+  bool sorted;            // by key, or else in input order
   int key_bits;
   int max_digit_bits;  // kMaxDigitBits, or fewer to test sorts of more passes
 
   // Adds the time spent making mirrors to mirror_seconds.
   template <class Sink>
-  void run(BucketedEntries& kept, SlabMirrors* mirrors, Sink& sink, LocalId* plain_neighbors, double& mirror_seconds) const {
+  void run(BucketedEntries& kept, SlabMirrors* mirrors, Sink& sink, LocalId* plain_neighbors,
+           double& mirror_seconds) const {
     ReleaseBehindFill release(kept);
     std::optional<ReleaseBehindFill> release_mirrors;
     if (mirrors) release_mirrors.emplace(mirrors->entries);
@@ -166,7 +168,8 @@ struct BucketFill {
     }
     for (int64_t k = 0; k < n; ++k) {
       if (k + kAhead < n) columns->prefetch(static_cast<LocalId>(items[k + kAhead] & kItemColMask));
-      items[k] = (items[k] & ~kItemColMask) | static_cast<uint64_t>(columns->slot(static_cast<LocalId>(items[k] & kItemColMask)));
+      items[k] = (items[k] & ~kItemColMask) |
+                 static_cast<uint64_t>(columns->slot(static_cast<LocalId>(items[k] & kItemColMask)));
     }
     const LocalId* keys = columns->values();
     for (int64_t k = 0; k < n; ++k) {
@@ -188,7 +191,7 @@ struct BucketFill {
     std::vector<int64_t>& cursor = sc.cursor;
     const int64_t first = buckets.first_row(kept.first_bucket() + local);
     const int64_t nrows_here = std::max<int64_t>(0, std::min<int64_t>(int64_t{1} << buckets.shift, nrows - first));
-    if (!sorted) {  // input order, plain rows only (and no mirrors: they have keys)
+    if (!sorted) {                                // input order, plain rows only (and no mirrors: they have keys)
       for (int64_t r = 0; r < nrows_here; ++r) {  // a row without entries has no new id here, nor needs one
         const LocalId x = static_cast<LocalId>(first + r);
         cursor[r] = !row_new ? rows.begin(x) : row_new->contains(x) ? rows.begin((*row_new)[x]) : 0;
@@ -208,7 +211,8 @@ struct BucketFill {
     auto gather = [&](const BucketedEntries& from) {  // (row offset, column)
       from.for_each_segment(local, [&](const Entry* entries, int64_t count) {
         for (int64_t k = 0; k < count; ++k)
-          items[filled + k] = (static_cast<uint64_t>(entry_row(entries[k]) - first) << kItemColBits) | entry_col(entries[k]);
+          items[filled + k] =
+              (static_cast<uint64_t>(entry_row(entries[k]) - first) << kItemColBits) | entry_col(entries[k]);
         filled += count;
       });
     };
@@ -261,7 +265,8 @@ struct BucketFill {
       total += here;
     }
     LocalId* keys = sc.row_keys.get(n);
-    for (int64_t k = 0; k < n; ++k) keys[cursor[items[k] & kItemRowMask]++] = static_cast<LocalId>(items[k] >> kItemRowBits);
+    for (int64_t k = 0; k < n; ++k)
+      keys[cursor[items[k] & kItemRowMask]++] = static_cast<LocalId>(items[k] >> kItemRowBits);
     int64_t begin = 0;  // after dealing, cursor[r] is row r's end
     for (int64_t r = 0; r < nrows_here; ++r) {
       if (cursor[r] > begin) {

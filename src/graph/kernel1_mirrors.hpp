@@ -38,12 +38,9 @@ class SlabMirrors {
               const Distribution& d, const ProcessGrid& grid, Router& router, const LocalId* key_of_column,
               int64_t direct_write_buckets, int64_t mirrors_per_group)
       : entries(buckets, first_bucket, end_bucket, reserve, d.col_set_size(), direct_write_buckets),
-        groups(mirror_groups(end_bucket - first_bucket, expected, mirrors_per_group > 0 ? mirrors_per_group : kMirrorsPerGroup)),
-        d_(d),
-        grid_(grid),
-        router_(router),
-        one_process_(grid.size() == 1),
-        keys_(key_of_column),
+        groups(mirror_groups(end_bucket - first_bucket, expected,
+                             mirrors_per_group > 0 ? mirrors_per_group : kMirrorsPerGroup)),
+        d_(d), grid_(grid), router_(router), one_process_(grid.size() == 1), keys_(key_of_column),
         slab_first_(static_cast<uint64_t>(buckets.first_row(first_bucket))),
         slab_span_(static_cast<uint64_t>(std::min(buckets.first_row(end_bucket), d.row_set_size())) - slab_first_) {}
 
@@ -99,7 +96,8 @@ class SlabMirrors {
   // mirror(u, v) for every kept entry (v, u) of buckets [lo, hi) whose mirror row u is in the
   // slab (global ids), thread t's in made[t].
   template <class T, class F>
-  void make_per_thread(const BucketedEntries& kept, int64_t lo, int64_t hi, std::vector<LargeArray<T>>& made, F mirror) {
+  void make_per_thread(const BucketedEntries& kept, int64_t lo, int64_t hi, std::vector<LargeArray<T>>& made,
+                       F mirror) {
     made.resize(omp_get_max_threads());
     for (auto& m : made) m.clear();  // keeps the capacity for the next group
 #pragma omp parallel for schedule(dynamic, 1)
@@ -113,7 +111,8 @@ class SlabMirrors {
         T* out = mine.data() + at;
         if (one_process_) {
           for (int64_t k = 0; k < n; ++k)
-            if (static_cast<uint64_t>(entry_col(in[k])) - slab_first_ < slab_span_) *out++ = mirror(entry_col(in[k]), entry_row(in[k]));
+            if (static_cast<uint64_t>(entry_col(in[k])) - slab_first_ < slab_span_)
+              *out++ = mirror(entry_col(in[k]), entry_row(in[k]));
         } else {
           for (int64_t k = 0; k < n; ++k) {
             const int64_t u = d_.global_from_col_local(entry_col(in[k]), d_.col);

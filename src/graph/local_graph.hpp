@@ -43,10 +43,10 @@ struct Kernel1Steps {
 
 struct LocalGraph {
   Distribution dist;
-  RowIndex rows;                      // where each row's neighbours start (CSR or BCSR, 4.1)
-  LargeArray<LocalId> neighbors;      // column-local ids; by descending degree with `degree-sort`,
-                                      // else in a deterministic arrival order; empty when packed
-  PackedRows packed;                  // with `compress`: the neighbours after the first, as gaps
+  RowIndex rows;                  // where each row's neighbours start (CSR or BCSR, 4.1)
+  LargeArray<LocalId> neighbors;  // column-local ids; by descending degree with `degree-sort`,
+                                  // else in a deterministic arrival order; empty when packed
+  PackedRows packed;              // with `compress`: the neighbours after the first, as gaps
   // The first neighbour of every row (per non-empty row with BCSR, per row with plain CSR), kept
   // densely so the bottom-up search reads it as one stream: after the degree sort the first
   // neighbour is the likeliest parent, and most rows need no other (see bfs/bottom_up.cpp).
@@ -70,7 +70,8 @@ struct LocalGraph {
   }
   LocalId original_row_local(LocalId x) const {
     if (!renumbering.active()) return x;
-    return renumbering.row_original.empty() ? renumbering.row_original_by_slot[rows.rank(x)] : renumbering.row_original[x];
+    return renumbering.row_original.empty() ? renumbering.row_original_by_slot[rows.rank(x)]
+                                            : renumbering.row_original[x];
   }
   // The same for a row with edges, given its slot (RowIndex::Extent::slot).
   LocalId original_row_local(LocalId x, int64_t slot) const {
@@ -95,11 +96,10 @@ struct LocalGraph {
   int64_t local_edges() const { return local_entries; }
   size_t memory_bytes() const {
     const RowIndex::Memory m = rows.memory();
-    return m.row_starts + m.bitmap + m.offsets + neighbors.size() * sizeof(LocalId) +
-           packed.memory_bytes() +
-           (first_neighbors.size() + first_neighbors_original.size()) * sizeof(LocalId) + owned_degree.size() * sizeof(int64_t) +
-           degree_in_graph_order.size() * sizeof(uint32_t) + without_edges.size() * sizeof(uint64_t) +
-           renumbering.memory_bytes();
+    return m.row_starts + m.bitmap + m.offsets + neighbors.size() * sizeof(LocalId) + packed.memory_bytes() +
+           (first_neighbors.size() + first_neighbors_original.size()) * sizeof(LocalId) +
+           owned_degree.size() * sizeof(int64_t) + degree_in_graph_order.size() * sizeof(uint32_t) +
+           without_edges.size() * sizeof(uint64_t) + renumbering.memory_bytes();
   }
 };
 

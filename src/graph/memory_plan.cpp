@@ -32,7 +32,8 @@ double kronecker_nonempty_row_share(int scale, int64_t nedges, int grid_cols) {
 // 0.0024 at 24; other graphs take the bound of one per 33 entries.
 double packed_directory_bytes(double slots, double entries, bool kronecker) {
   constexpr double kKroneckerPackedRowsPerEntry = 0.004;
-  const double packed_rows = entries * (kronecker ? kKroneckerPackedRowsPerEntry : 1.0 / (PackedRows::kMaxShortRow + 1));
+  const double packed_rows =
+      entries * (kronecker ? kKroneckerPackedRowsPerEntry : 1.0 / (PackedRows::kMaxShortRow + 1));
   return slots * sizeof(uint16_t) + std::ceil(slots / PackedRows::kSlotsPerBlock) * sizeof(PackedRows::SlotBlock) +
          packed_rows * sizeof(uint64_t);
 }
@@ -40,7 +41,8 @@ double packed_directory_bytes(double slots, double entries, bool kronecker) {
 bool lengths_of_rows_met(const GraphShape& shape, const Distribution& d, const GraphOptions& options) {
   const double rows = static_cast<double>(d.row_set_size());
   const double entries = static_cast<double>(expected_entries_per_rank(shape.nedges, d.R * d.C));
-  const double rows_met = shape.scale > 0 ? rows * kronecker_nonempty_row_share(shape.scale, shape.nedges, d.C) : entries;
+  const double rows_met =
+      shape.scale > 0 ? rows * kronecker_nonempty_row_share(shape.scale, shape.nedges, d.C) : entries;
   const RowBuckets buckets(d.row_set_size(), expected_entries_per_rank(shape.nedges, d.R * d.C));
   return count_rows_met_only(options.row_counting, rows, entries, rows_met, compact_entry_bytes(buckets, 1), d.C);
 }
@@ -57,7 +59,8 @@ double kept_buffer_share(double kept, int threads) {
 
 double KeptEntryShares::mass(double lo, double hi) const {
   double m = 0;
-  for (const auto& [j, w] : blocks_) m += w * C_ * std::max(0.0, std::min(hi, (j + 1.0) / C_) - std::max(lo, j / static_cast<double>(C_)));
+  for (const auto& [j, w] : blocks_)
+    m += w * C_ * std::max(0.0, std::min(hi, (j + 1.0) / C_) - std::max(lo, j / static_cast<double>(C_)));
   return m;
 }
 
@@ -123,7 +126,8 @@ double FullestColumn::mirrors_made(int64_t slabs) const {
   const double S = static_cast<double>(slabs);
   double most = 0;
   for (const KeptEntryShares& column : columns_) {  // only the slabs its other ends reach
-    const int64_t first = std::clamp<int64_t>(static_cast<int64_t>(std::floor(column.support_begin() * S)), 0, slabs - 1);
+    const int64_t first =
+        std::clamp<int64_t>(static_cast<int64_t>(std::floor(column.support_begin() * S)), 0, slabs - 1);
     const int64_t last = std::clamp<int64_t>(static_cast<int64_t>(std::ceil(column.support_end() * S)), 1, slabs);
     for (int64_t s = first; s < last; ++s) most = std::max(most, column.mirrors_made(s / S, (s + 1) / S));
   }
@@ -143,15 +147,16 @@ double packed_bytes_per_entry(int scale) {
   return kMeasured[kLast - kFirst] + kPerScaleBeyond * (scale - kLast);
 }
 
-GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, const GraphOptions& options, int64_t slabs,
-                              int threads) {
+GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
+                              int64_t slabs, int threads) {
   const int ranks = d.R * d.C;
   const double rows = static_cast<double>(d.row_set_size()), cols = static_cast<double>(d.col_set_size());
   const double owned = static_cast<double>(d.block);
   const double entries = 2.0 * static_cast<double>(shape.nedges) / ranks;
   const double nonempty = shape.scale > 0 ? rows * kronecker_nonempty_row_share(shape.scale, shape.nedges, d.C) : rows;
   const double slots = options.bcsr ? nonempty : rows;
-  constexpr double kWord = sizeof(int64_t), kId = sizeof(LocalId), kEntry = sizeof(Entry);  // Entry: graph/edge_router.hpp
+  constexpr double kWord = sizeof(int64_t), kId = sizeof(LocalId),
+                   kEntry = sizeof(Entry);  // Entry: graph/edge_router.hpp
 
   GraphMemory m;
   // Under BCSR the starts of the rows with edges (at most one per entry) and their PresentIndex
@@ -160,9 +165,9 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   const double row_bitmap = options.bcsr ? PresentIndex::bytes_for(rows) : 0;
   const double row_index = row_starts + row_bitmap;
   const bool key_tables = sort_keys_need_tables(options);
-  const double filled_rows =
-      options.compress ? entries * (shape.scale > 0 ? packed_bytes_per_entry(shape.scale) : kId)  // other graphs: 4-byte gaps
-                       : entries * kId;
+  const double filled_rows = options.compress ? entries * (shape.scale > 0 ? packed_bytes_per_entry(shape.scale)
+                                                                           : kId)  // other graphs: 4-byte gaps
+                                              : entries * kId;
   const double directory = options.compress ? packed_directory_bytes(slots, entries, shape.scale > 0) : 0;
   const double packed_key_tables = options.compress && key_tables ? 2 * cols * kId : 0;
   const double neighbours = filled_rows + directory + packed_key_tables;
@@ -175,7 +180,8 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   // columns' for the columns in use (graph/column_originals.hpp): a PresentIndex of the column
   // set, an id per column in use.
   const double row_originals = d.C == 1 ? 0 : slots;
-  const double columns_in_use = shape.scale > 0 ? cols * kronecker_nonempty_row_share(shape.scale, shape.nedges, d.R) : cols;
+  const double columns_in_use =
+      shape.scale > 0 ? cols * kronecker_nonempty_row_share(shape.scale, shape.nedges, d.R) : cols;
   const bool in_use_only = d.R > 1 && keep_present_only(columns_in_use, cols);
   const double column_bitmap = in_use_only ? PresentIndex::bytes_for(cols) : 0;
   const double column_ids = d.R == 1 ? 0 : in_use_only ? columns_in_use * kId : cols * kId;
@@ -197,12 +203,13 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   const FullestColumn fullest(kept_entry_shares(d, options.layout, mirror));
   auto slab_begin = [S](int64_t s) { return static_cast<double>(s) / S; };
   double kept_share = 0;
-  for (int64_t s = 0; s < m.slabs; ++s) kept_share = std::max(kept_share, fullest.held(slab_begin(s + 1), slab_begin(s)));
+  for (int64_t s = 0; s < m.slabs; ++s)
+    kept_share = std::max(kept_share, fullest.held(slab_begin(s + 1), slab_begin(s)));
   const double made_share = fullest.mirrors_made(m.slabs);
   const double kept_per_slab = entries * kept_share;
   const double chunks = std::ceil(static_cast<double>(shape.local_edges) / kChunkEdges);
-  const double groups =
-      static_cast<double>(mirror_groups(static_cast<int64_t>(std::ceil(buckets.count / S)), static_cast<int64_t>(entries / S)));
+  const double groups = static_cast<double>(
+      mirror_groups(static_cast<int64_t>(std::ceil(buckets.count / S)), static_cast<int64_t>(entries / S)));
   const double mirror_chunks = mirror ? groups + std::ceil(entries * made_share / kChunkEdges) : 0;
   const double segment_starts = (chunks + mirror_chunks) * (static_cast<double>(buckets.count) / S + 1) * kWord;
 
@@ -212,7 +219,7 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   // and the mirrors, to be counted), and the buffers stay for the later passes.
   const double routed_share = ranks == 1 ? kept_share : 1;
   const double routed =
-      ranks == 1 ? 2 * chunk * kEntry * kept_buffer_share(routed_share, threads)  // entries kept as they are made
+      ranks == 1 ? 2 * chunk * kEntry * kept_buffer_share(routed_share, threads)    // entries kept as they are made
                  : 2 * chunk * routed_share * (kEntry + sizeof(int) + 2 * kEntry);  // entries, ranks, send, receive
   m.chunk_buffers = chunk * sizeof(gen::Edge) + routed;
   constexpr double kBucketScratchPerThread = 4.0 * (int64_t{1} << 16) * sizeof(uint64_t);  // items, sort spare
@@ -231,16 +238,18 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   // starts, then the lengths of the rows met: a PresentIndex of the row set and 4 bytes per row met.
   const int stored_bytes = compact_entry_bytes(buckets, 1);
   const bool rows_met_counted = lengths_of_rows_met(shape, d, options);
-  const double stored_rows =
-      rows_met_counted ? (entries - kept_per_slab) * stored_bytes + chunks * (static_cast<double>(buckets.count) + 1) * kWord : 0;
+  const double stored_rows = rows_met_counted ? (entries - kept_per_slab) * stored_bytes +
+                                                    chunks * (static_cast<double>(buckets.count) + 1) * kWord
+                                              : 0;
   m.lengths_of_rows_met = rows_met_counted;
-  const double lengths_index = rows_met_counted ? PresentIndex::bytes_for(rows) : 0, lengths_counts = rows_met_counted ? nonempty * sizeof(uint32_t) : 0;
+  const double lengths_index = rows_met_counted ? PresentIndex::bytes_for(rows) : 0,
+               lengths_counts = rows_met_counted ? nonempty * sizeof(uint32_t) : 0;
   const double counting = rows_met_counted ? stored_rows : rows * kWord;
   // After pass 1 the lengths of the rows met are counted beside the stored rows; then put in the
   // graph's order beside themselves and the row index made from them.
   const double rows_planned = rows_met_counted ? std::max(stored_rows + lengths_index + lengths_counts,
-                                                       2 * (lengths_index + lengths_counts) + row_index)
-                                            : counting + row_index;
+                                                          2 * (lengths_index + lengths_counts) + row_index)
+                                               : counting + row_index;
   const bool stored_rows_at_peak = rows_met_counted && stored_rows >= lengths_index + lengths_counts + row_index;
   const double columns_met = options.reorder && d.R > 1 ? cols / 8 : 0;
   const double column_values = options.reorder ? col_originals : options.degree_sort ? cols * kId : 0;
@@ -252,7 +261,8 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   const double mirror_count =
       ranks == 1 && mirror
           ? static_cast<double>(mirror_count_chunks(mirror_count_block(static_cast<int64_t>(kept_per_slab)), threads) *
-                                kMirrorCountChunk) * kId
+                                kMirrorCountChunk) *
+                kId
           : 0;
   m.first_pass = kept_per_slab * entry_bytes + segment_starts + counting + columns_met +
                  std::max(kept_per_slab * staged_per_entry, mirror_count) + m.chunk_buffers;
@@ -283,7 +293,8 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   const double originals_scratch = options.reorder && d.R > 1 ? cols / 8 + 2 * owned * kId : 0;
   m.filling = m.graph - after_fill - filled_rows + segment_starts + m.row_tables + m.chunk_buffers +
               std::max(passes, fills + m.fill_scratch);
-  m.originals = m.graph - after_fill + (options.reorder ? col_originals + std::max(originals_scratch, first_neighbour_originals) : 0);
+  m.originals = m.graph - after_fill +
+                (options.reorder ? col_originals + std::max(originals_scratch, first_neighbour_originals) : 0);
 
   // The parts, named by what they grow with (Nakao et al. 2021, Table 2's terms).
   const double thread_scratch = threads * kBucketScratchPerThread;
@@ -300,13 +311,13 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
                    {"renumbering: rows' original ids", options.reorder ? row_originals * kId : 0, per_slot},
                    {in_use_only ? "renumbering: columns in use, ids" : "renumbering: column map",
                     options.reorder ? column_ids : 0, in_use_only ? GrowsWith::kEdgeShare : GrowsWith::kColumnSet},
-                   {"renumbering: columns in use, bitmap", options.reorder ? column_bitmap : 0,
-                    GrowsWith::kColumnSet}};
+                   {"renumbering: columns in use, bitmap", options.reorder ? column_bitmap : 0, GrowsWith::kColumnSet}};
   auto push_row_map = [&] {
     if (!options.reorder || d.C == 1) return;
     if (rows_met_only) {
       m.kernel1_parts.push_back({"kernel 1: rows with entries, new ids", nonempty * kId, GrowsWith::kEdgeShare});
-      m.kernel1_parts.push_back({"kernel 1: rows with entries, bitmap", PresentIndex::bytes_for(rows), GrowsWith::kRowSet});
+      m.kernel1_parts.push_back(
+          {"kernel 1: rows with entries, bitmap", PresentIndex::bytes_for(rows), GrowsWith::kRowSet});
     } else {
       m.kernel1_parts.push_back({"kernel 1: forward row map", row_map, GrowsWith::kRowSet});
     }
@@ -322,9 +333,9 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
       m.kernel1_parts.push_back(before);
     }
   };
-  const MemoryPart counting_part = rows_met_counted
-                                        ? MemoryPart{"kernel 1: rows of the entries not kept", stored_rows, GrowsWith::kEdgeShare}
-                                        : MemoryPart{"kernel 1: row lengths", counting, GrowsWith::kRowSet};
+  const MemoryPart counting_part =
+      rows_met_counted ? MemoryPart{"kernel 1: rows of the entries not kept", stored_rows, GrowsWith::kEdgeShare}
+                       : MemoryPart{"kernel 1: row lengths", counting, GrowsWith::kRowSet};
   if (m.originals > std::max({m.first_pass, m.planning, m.filling})) {
     if (originals_scratch > first_neighbour_originals) {
       push_graph_parts_before_originals(true);
@@ -341,28 +352,31 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
     if (!rows_met_counted || stored_rows_at_peak) m.kernel1_parts.push_back(counting_part);
     if (rows_met_counted) {
       const double copies = stored_rows_at_peak ? 1 : 2;  // before and after the renumbering
-      m.kernel1_parts.push_back({"kernel 1: row lengths of the rows met, index", copies * lengths_index, GrowsWith::kRowSet});
-      m.kernel1_parts.push_back({"kernel 1: row lengths of the rows met", copies * lengths_counts, GrowsWith::kEdgeShare});
+      m.kernel1_parts.push_back(
+          {"kernel 1: row lengths of the rows met, index", copies * lengths_index, GrowsWith::kRowSet});
+      m.kernel1_parts.push_back(
+          {"kernel 1: row lengths of the rows met", copies * lengths_counts, GrowsWith::kEdgeShare});
     }
     m.kernel1_parts.push_back({"kernel 1: columns met", columns_met, GrowsWith::kColumnSet});
     if (!stored_rows_at_peak) {
       m.kernel1_parts.push_back({"row index: starts", row_starts, per_slot});
       m.kernel1_parts.push_back({"row index: bitmap and offsets", row_bitmap, GrowsWith::kRowSet});
     }
-    m.kernel1_parts.insert(m.kernel1_parts.end(), {
-                       {"degrees", degrees, GrowsWith::kOwned},
-                       {"renumbering: owned", options.reorder ? 2 * owned * kId : 0, GrowsWith::kOwned}});
+    m.kernel1_parts.insert(m.kernel1_parts.end(),
+                           {{"degrees", degrees, GrowsWith::kOwned},
+                            {"renumbering: owned", options.reorder ? 2 * owned * kId : 0, GrowsWith::kOwned}});
     push_row_map();
     m.kernel1_parts.push_back({"kernel 1: chunk buffers", m.chunk_buffers, GrowsWith::kFixed});
   } else if (m.first_pass >= m.filling) {
-    m.kernel1_parts = {{"kernel 1: kept entries of a slab", kept_per_slab * entry_bytes, GrowsWith::kEdgeShare},
-                       {"kernel 1: chunk segment starts", segment_starts, GrowsWith::kEdgeShare},
-                       counting_part,
-                       {"kernel 1: columns met", columns_met, GrowsWith::kColumnSet},
-                       {"kernel 1: staged entries or mirror count", m.first_pass - kept_per_slab * entry_bytes - segment_starts -
-                                                                          counting - columns_met - m.chunk_buffers,
-                        GrowsWith::kEdgeShare},
-                       {"kernel 1: chunk buffers", m.chunk_buffers, GrowsWith::kFixed}};
+    m.kernel1_parts = {
+        {"kernel 1: kept entries of a slab", kept_per_slab * entry_bytes, GrowsWith::kEdgeShare},
+        {"kernel 1: chunk segment starts", segment_starts, GrowsWith::kEdgeShare},
+        counting_part,
+        {"kernel 1: columns met", columns_met, GrowsWith::kColumnSet},
+        {"kernel 1: staged entries or mirror count",
+         m.first_pass - kept_per_slab * entry_bytes - segment_starts - counting - columns_met - m.chunk_buffers,
+         GrowsWith::kEdgeShare},
+        {"kernel 1: chunk buffers", m.chunk_buffers, GrowsWith::kFixed}};
   } else {
     push_graph_parts_before_originals(false);
     m.kernel1_parts.push_back({"kernel 1: chunk segment starts", segment_starts, GrowsWith::kEdgeShare});
@@ -380,7 +394,8 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
       m.kernel1_parts.push_back({"kernel 1: rows filled and a later slab's entries", passes, GrowsWith::kEdgeShare});
     } else {
       m.kernel1_parts.push_back({"kernel 1: rows filled and entries held", fills, GrowsWith::kEdgeShare});
-      m.kernel1_parts.push_back({"kernel 1: a group's mirrors", m.fill_scratch - thread_scratch, GrowsWith::kEdgeShare});
+      m.kernel1_parts.push_back(
+          {"kernel 1: a group's mirrors", m.fill_scratch - thread_scratch, GrowsWith::kEdgeShare});
       m.kernel1_parts.push_back({"kernel 1: sort scratch per thread", thread_scratch, GrowsWith::kFixed});
     }
   }
@@ -396,14 +411,15 @@ int64_t given_slabs(const GraphShape& shape, const Distribution& d, const GraphO
   return 0;
 }
 
-int64_t choose_slabs(const GraphShape& shape, const Distribution& d, const GraphOptions& options, double node_bytes_per_rank,
-                     int threads) {
+int64_t choose_slabs(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
+                     double node_bytes_per_rank, int threads) {
   if (const int64_t given = given_slabs(shape, d, options); given > 0) return given;
   // The kernel-1 peak falls with the slabs (kept entries take more bytes than the rows they
   // become): the fewest slabs whose peak fits the share.
   auto fewest_within = [&](double share, int64_t first, int64_t last) -> int64_t {
     for (int64_t slabs = first; slabs <= last; ++slabs)
-      if (plan_graph_memory(shape, d, options, slabs, threads).kernel1_peak() <= share * node_bytes_per_rank) return slabs;
+      if (plan_graph_memory(shape, d, options, slabs, threads).kernel1_peak() <= share * node_bytes_per_rank)
+        return slabs;
     return 0;
   };
   if (const int64_t modest = fewest_within(kModestMemoryShare, 1, kPreferredMostSlabs)) return modest;

@@ -15,9 +15,9 @@
 namespace g500 {
 
 struct GraphShape {
-  int64_t nedges = 0;        // input edges, global
-  int scale = 0;             // > 0: a Kronecker graph of this SCALE (its degrees are known in advance)
-  int64_t local_edges = 0;   // this rank's share of the input edge list
+  int64_t nedges = 0;       // input edges, global
+  int scale = 0;            // > 0: a Kronecker graph of this SCALE (its degrees are known in advance)
+  int64_t local_edges = 0;  // this rank's share of the input edge list
 };
 
 struct GraphMemory {
@@ -108,8 +108,8 @@ double kept_buffer_share(double kept, int threads);
 double packed_bytes_per_entry(int scale);
 
 // Per process, kernel 1 in `slabs` slabs.
-GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, const GraphOptions& options, int64_t slabs,
-                              int threads);
+GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
+                              int64_t slabs, int threads);
 
 // How many slabs (passes over the input) kernel 1 makes. It prefers to stay within a modest share
 // of the node's memory, leaving the rest to the system and other work, as long as that takes at
@@ -122,7 +122,7 @@ constexpr int64_t kPreferredMostSlabs = 4;
 // The slabs the options fix (`passes`, or `slab_entries` per slab); 0 when they leave the choice to
 // the node's memory.
 int64_t given_slabs(const GraphShape& shape, const Distribution& d, const GraphOptions& options);
-int64_t choose_slabs(const GraphShape& shape, const Distribution& d, const GraphOptions& options, double node_bytes_per_rank,
-                     int threads);
+int64_t choose_slabs(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
+                     double node_bytes_per_rank, int threads);
 
 }  // namespace g500

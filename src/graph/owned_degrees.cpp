@@ -30,7 +30,8 @@ std::vector<int64_t> owned_degrees(RowLengths& lengths, const Distribution& d, c
   lengths.for_each_row_met([&](int64_t x, uint32_t) { ++layout.send_counts[static_cast<size_t>(x / d.block)]; });
   std::vector<uint64_t> send;
   send.reserve(static_cast<size_t>(std::accumulate(layout.send_counts.begin(), layout.send_counts.end(), int64_t{0})));
-  lengths.for_each_row_met([&](int64_t x, uint32_t n) { send.push_back(static_cast<uint64_t>(x % d.block) << 32 | n); });
+  lengths.for_each_row_met(
+      [&](int64_t x, uint32_t n) { send.push_back(static_cast<uint64_t>(x % d.block) << 32 | n); });
   comm::exchange_counts(layout, grid.row_comm());
   std::vector<uint64_t> received(static_cast<size_t>(layout.recv_total));
   comm::alltoallv(send.data(), received.data(), MPI_UINT64_T, layout, grid.row_comm(), comm::find_alltoallv("mpi"),

@@ -30,12 +30,13 @@
 // and the bottom-up scan, which reads it for nearly every row its first neighbour does not
 // settle, reads four times fewer cache lines of it.
 #pragma once
+#include <omp.h>
+
 #include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <omp.h>
 #include <vector>
 
 #include "graph/column_keys.hpp"
@@ -109,8 +110,8 @@ inline const uint8_t* skip(const uint8_t* in, int64_t count, LocalId& sum) {
         count -= kWordBytes;
         continue;
       }
-      if (!(continues & (continues << kByteBits))) {  // no value of three bytes or more starts here
-        const uint64_t ends = ~word & kContinueBits;    // the last byte of each value
+      if (!(continues & (continues << kByteBits))) {   // no value of three bytes or more starts here
+        const uint64_t ends = ~word & kContinueBits;   // the last byte of each value
         const int bits = 64 - std::countl_zero(ends);  // through the last value that ends in the word
         const uint64_t whole = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
         const uint64_t payload = word & whole & kPayloadBytes;
@@ -254,7 +255,8 @@ struct PackedRows {
   template <class F>
   int64_t visit(const uint8_t* in, LocalId key, int64_t count, F f) const {
     switch (keys.kind()) {
-      case ColumnKeys::Kind::kIds: return visit_keys(in, key, count, f, [](LocalId k) { return k; });
+      case ColumnKeys::Kind::kIds:
+        return visit_keys(in, key, count, f, [](LocalId k) { return k; });
       case ColumnKeys::Kind::kInterleaved:
         return visit_keys(in, key, count, f, [this](LocalId k) { return keys.interleaved_column(k); });
       default: {
@@ -310,7 +312,8 @@ struct PackedRows {
 
   // Bytes of each part, as stored.
   size_t directory_bytes() const {
-    return long_offset.size() * sizeof(uint64_t) + slot_blocks.size() * sizeof(SlotBlock) + in_block.size() * sizeof(uint16_t);
+    return long_offset.size() * sizeof(uint64_t) + slot_blocks.size() * sizeof(SlotBlock) +
+           in_block.size() * sizeof(uint16_t);
   }
   size_t short_row_bytes() const { return short_ids.size() * sizeof(LocalId); }
   size_t key_table_bytes() const { return keys.table_bytes(); }
@@ -344,7 +347,8 @@ int64_t packed_row_bytes(const T* at, int64_t n, KeyOf key_of) {
 
 // The same for rows given as their keys.
 inline uint8_t* pack_row_gaps(const LocalId* keys, int64_t n, uint8_t* out) {
-  return pack_row_gaps(keys, n, [](LocalId key) { return key; }, out);
+  return pack_row_gaps(
+      keys, n, [](LocalId key) { return key; }, out);
 }
 inline int64_t packed_row_bytes(const LocalId* keys, int64_t n) {
   return packed_row_bytes(keys, n, [](LocalId key) { return key; });

@@ -25,9 +25,9 @@ namespace g500 {
 
 class PresentIndex {
  public:
-  static constexpr int64_t kWordsPerBlock = 8;                  // 512 vertices
-  static constexpr int64_t kBlockWords = kWordsPerBlock + 2;    // the count, the relative counts, the bits
-  static constexpr int kRelativeBits = 9;                       // a count below 512
+  static constexpr int64_t kWordsPerBlock = 8;                // 512 vertices
+  static constexpr int64_t kBlockWords = kWordsPerBlock + 2;  // the count, the relative counts, the bits
+  static constexpr int kRelativeBits = 9;                     // a count below 512
   static constexpr uint64_t kRelativeMask = (uint64_t{1} << kRelativeBits) - 1;
   // Bytes per vertex of the set, for the memory plan.
   static constexpr double kBytesPerVertex =
@@ -56,7 +56,9 @@ class PresentIndex {
   int64_t size() const { return size_; }
   int64_t words() const { return words_; }
   // Present vertices in all (after counting).
-  int64_t present() const { return words_ == 0 ? 0 : static_cast<int64_t>(count(words_ - 1)) + std::popcount(bits(words_ - 1)); }
+  int64_t present() const {
+    return words_ == 0 ? 0 : static_cast<int64_t>(count(words_ - 1)) + std::popcount(bits(words_ - 1));
+  }
   bool contains(int64_t u) const { return (bits(u / kBitsPerWord) >> (u % kBitsPerWord)) & 1; }
   // The place of present vertex u among the present ones.
   int64_t slot(int64_t u) const {
@@ -84,7 +86,8 @@ class PresentIndex {
   void set_bits(int64_t w, uint64_t bits) { data_[at(w)] = bits; }
   // Marks u present; other threads may mark vertices of the same word.
   void mark_atomic(int64_t u) {
-    AtomicRef<uint64_t>(data_[at(u / kBitsPerWord)]).fetch_or(uint64_t{1} << (u % kBitsPerWord), std::memory_order_relaxed);
+    AtomicRef<uint64_t>(data_[at(u / kBitsPerWord)])
+        .fetch_or(uint64_t{1} << (u % kBitsPerWord), std::memory_order_relaxed);
   }
   // Counts the words [first, end), those before `first` counted and final: one can count a set a
   // range at a time as its vertices are marked in order.
@@ -146,8 +149,8 @@ class PresentIndex {
   }
 
   int64_t size_ = 0;
-  int64_t words_ = 0;           // words of bits
-  LargeArray<uint64_t> data_;   // per 512 vertices: their count before, 7 relative counts, 8 words of bits
+  int64_t words_ = 0;          // words of bits
+  LargeArray<uint64_t> data_;  // per 512 vertices: their count before, 7 relative counts, 8 words of bits
 };
 
 }  // namespace g500

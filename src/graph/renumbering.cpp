@@ -37,8 +37,10 @@ void degree_order(const std::vector<int64_t>& degree, LocalId* order) {
     const int t = omp_get_thread_num();
     std::vector<int64_t>& mine = count[t];
     for (int64_t k = n * t / threads; k < n * (t + 1) / threads; ++k) {
-      if (degree[k] < kCountedDegrees) ++mine[degree[k]];
-      else high[t].push_back(static_cast<LocalId>(k));
+      if (degree[k] < kCountedDegrees)
+        ++mine[degree[k]];
+      else
+        high[t].push_back(static_cast<LocalId>(k));
     }
   }
   // The high degrees first (descending, ties by offset), then degree kCountedDegrees - 1 down to

@@ -11,10 +11,10 @@
 #include <memory>
 #include <vector>
 
-#include "graph/set_map.hpp"
 #include "graph/distribution.hpp"
 #include "graph/grid.hpp"
 #include "graph/id_table.hpp"
+#include "graph/set_map.hpp"
 #include "util/large_array.hpp"
 
 namespace g500 {
@@ -28,8 +28,8 @@ struct Renumbering {
   // (Nakao et al. 2021, section 4.1): the rows a search can reach a vertex from are the ones with
   // edges, so the table is O(m/P) instead of a word per row-set vertex.
   LargeArray<LocalId> row_original_by_slot;
-  IdTable col_original;    // new column-local id -> original column-local id (R x B; the owned table when R = 1):
-                           // the SSSP graph's (gather_column_maps); the BFS graph keeps instead
+  IdTable col_original;     // new column-local id -> original column-local id (R x B; the owned table when R = 1):
+                            // the SSSP graph's (gather_column_maps); the BFS graph keeps instead
   SetMap column_originals;  // the same for the columns its entries use (make_column_originals)
 
   bool active() const { return !owned_new.empty(); }

@@ -35,7 +35,8 @@ struct RowBuckets {
 constexpr int64_t kMirrorGroups = 256;
 constexpr int64_t kMirrorsPerGroup = int64_t{1} << 20;
 // The same on every rank: from the buckets of the slab and the entries a rank expects in it.
-inline int64_t mirror_groups(int64_t slab_buckets, int64_t expected_slab_entries, int64_t mirrors_per_group = kMirrorsPerGroup) {
+inline int64_t mirror_groups(int64_t slab_buckets, int64_t expected_slab_entries,
+                             int64_t mirrors_per_group = kMirrorsPerGroup) {
   return std::clamp<int64_t>(expected_slab_entries / std::max<int64_t>(1, mirrors_per_group), 1,
                              std::min(kMirrorGroups, std::max<int64_t>(1, slab_buckets)));
 }

@@ -76,7 +76,8 @@ class RowLengths {
   template <class F>
   void for_each_row_met(F f) const {
     for (int64_t w = 0, at = 0; w < index_.words(); ++w)
-      for (uint64_t bits = index_.bits(w); bits != 0; bits &= bits - 1, ++at) f(w * kBitsPerWord + std::countr_zero(bits), counts_[at]);
+      for (uint64_t bits = index_.bits(w); bits != 0; bits &= bits - 1, ++at)
+        f(w * kBitsPerWord + std::countr_zero(bits), counts_[at]);
   }
   // A word per row (is_whole() only): moved out, leaving no rows.
   std::vector<int64_t> take_whole() {

@@ -5,10 +5,10 @@
 // A table for the whole set is a word per vertex of N/R or N/C, which grows as sqrt(P) at fixed
 // work per process (7.6 billion entries for the column set at SCALE 41 on 552 x 288). A block's
 // entries touch at most m/P rows and columns, so the values are kept for those only, in the
-// order of their PresentIndex (graph/present_index.hpp, 1.25 bits per vertex of the set). A lookup then reads two arrays where the whole table reads
-// one (8 % of the bottom-up scan at SCALE 20 on 2 x 1), so the whole table stays where it is not
-// much larger: on a grid of one row (the column set is the owned block) and where the vertices in
-// use are most of the set.
+// order of their PresentIndex (graph/present_index.hpp, 1.25 bits per vertex of the set). A lookup then reads two
+// arrays where the whole table reads one (8 % of the bottom-up scan at SCALE 20 on 2 x 1), so the whole table stays
+// where it is not much larger: on a grid of one row (the column set is the owned block) and where the vertices in use
+// are most of the set.
 //
 // The values come from the owners of the set's blocks: from_blocks takes one block's owned table
 // at a time (a broadcast along the grid row or column), so no table of the whole set exists while

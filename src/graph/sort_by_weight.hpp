@@ -33,7 +33,8 @@ inline void sort_lists_by_weight(const int64_t* starts, int64_t n, float* weight
   {
     std::vector<IdPair> scratch;
 #pragma omp for schedule(dynamic, 256)
-    for (int64_t v = 0; v < n; ++v) sort_by_weight(weights + starts[v], ids + starts[v], starts[v + 1] - starts[v], scratch);
+    for (int64_t v = 0; v < n; ++v)
+      sort_by_weight(weights + starts[v], ids + starts[v], starts[v + 1] - starts[v], scratch);
   }
 }
 

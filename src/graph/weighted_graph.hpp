@@ -65,6 +65,7 @@ std::vector<MemoryPart> weighted_kernel1_parts(double edges, double entries, dou
 
 // Kernel 1 with weights (collective); `observe` as build_local_graph's.
 WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, const ProcessGrid& grid,
-                                              const WeightedGraphOptions& options = {}, const Kernel1Observer& observe = {});
+                                              const WeightedGraphOptions& options = {},
+                                              const Kernel1Observer& observe = {});
 
 }  // namespace g500

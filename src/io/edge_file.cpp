@@ -3,6 +3,7 @@
 #include "io/edge_file.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -13,8 +14,6 @@
 #include <charconv>
 #include <cstring>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "comm/typed.hpp"
 #include "io/input_file.hpp"
@@ -90,7 +89,7 @@ std::string check_free_space(const std::string& path, const std::string& target,
   if (force) return "";
   const auto slash = target.find_last_of('/');
   const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : target.substr(0, slash);
-  struct statvfs vfs{};
+  struct statvfs vfs {};
   if (::statvfs(dir.c_str(), &vfs) != 0) return "";
   const auto free_bytes = static_cast<unsigned long long>(vfs.f_bavail) * vfs.f_frsize;
   if (static_cast<unsigned long long>(bytes) <= free_bytes) return "";
@@ -132,8 +131,8 @@ namespace {
 
 // Rank 0: the size of a generated file. bin sizes are exact; tsv lines vary, so this estimates
 // from 64 samples of 64 edges spread over the whole graph.
-int64_t estimate_file_bytes(const gen::KroneckerGenerator& gen, const gen::KroneckerSpec& spec, const EdgeWriteOptions& options,
-                            int64_t header_bytes) {
+int64_t estimate_file_bytes(const gen::KroneckerGenerator& gen, const gen::KroneckerSpec& spec,
+                            const EdgeWriteOptions& options, int64_t header_bytes) {
   const int64_t nedges = spec.nedges();
   if (options.format == EdgeFormat::bin) return header_bytes + nedges * bin_record_bytes(options.weights);
   const int64_t runs = 64, run = std::min<int64_t>(64, nedges);
@@ -185,8 +184,9 @@ EdgeWriteResult write_generated_edges(const gen::KroneckerSpec& spec, const std:
   OutputFile out(path, comm, OutputFile::kNewFileMode, options.messages);  // checks the path before any real work
   std::string error;
   if (rank == 0 && !out.is_stream())
-    error = check_free_space(path, out.target(), estimate_file_bytes(gen, spec, options, static_cast<int64_t>(header.size())),
-                             tsv, options.force);
+    error = check_free_space(path, out.target(),
+                             estimate_file_bytes(gen, spec, options, static_cast<int64_t>(header.size())), tsv,
+                             options.force);
   agree_or_throw(error, comm);
 
   // A file is written in parallel, each rank at its offset; a stream goes through rank 0 in order.
@@ -244,7 +244,7 @@ void BinEdgeReader::close() {
 std::string BinEdgeReader::open(const std::string& path) {
   close();
   path_ = path;
-  struct stat status{};
+  struct stat status {};
   if (std::string problem = io::open_input_file(path, fd_, status); !problem.empty()) return problem;
   const int64_t size = static_cast<int64_t>(status.st_size);
   auto fail = [&](std::string message) {
@@ -254,18 +254,18 @@ std::string BinEdgeReader::open(const std::string& path) {
   char h[kBinHeaderBytes];
   if (size < kBinHeaderBytes || ::pread(fd_, h, sizeof h, 0) != static_cast<ssize_t>(sizeof h))
     return fail(fmt::format("'{}' is not a g500 bin edge file (too short for the header)", path));
-  if (std::memcmp(h, kBinMagic, 8) != 0)
-    return fail(fmt::format("'{}' is not a g500 bin edge file (bad magic)", path));
+  if (std::memcmp(h, kBinMagic, 8) != 0) return fail(fmt::format("'{}' is not a g500 bin edge file (bad magic)", path));
   header_.version = get_le<uint32_t>(h + 8);
   header_.flags = get_le<uint32_t>(h + 12);
   header_.nvertices = get_le<int64_t>(h + 16);
   header_.nedges = get_le<int64_t>(h + 24);
   if (header_.version != kBinVersion)
-    return fail(fmt::format("'{}' has unsupported bin edge file version {} (expected {})", path, header_.version, kBinVersion));
-  if (header_.flags & ~kBinFlagWeights)
-    return fail(fmt::format("'{}' has unknown flags {:#x}", path, header_.flags));
+    return fail(
+        fmt::format("'{}' has unsupported bin edge file version {} (expected {})", path, header_.version, kBinVersion));
+  if (header_.flags & ~kBinFlagWeights) return fail(fmt::format("'{}' has unknown flags {:#x}", path, header_.flags));
   if (header_.nvertices < 1 || header_.nvertices > io::kMaxDeclaredVertices || header_.nedges < 0)
-    return fail(fmt::format("'{}' has a bad header (nvertices={}, nedges={})", path, header_.nvertices, header_.nedges));
+    return fail(
+        fmt::format("'{}' has a bad header (nvertices={}, nedges={})", path, header_.nvertices, header_.nedges));
   const int64_t rec = bin_record_bytes(header_.has_weights());
   if (header_.nedges > (INT64_MAX - kBinHeaderBytes) / rec || size != kBinHeaderBytes + header_.nedges * rec)
     return fail(fmt::format("'{}' is truncated or corrupt: {} bytes, header says {} edges of {} bytes", path, size,
@@ -276,8 +276,8 @@ std::string BinEdgeReader::open(const std::string& path) {
 void BinEdgeReader::read(int64_t begin, int64_t count, gen::Edge* edges, float* weights) const {
   if (fd_ < 0) throw UsageError("BinEdgeReader::read on a closed file");
   if (begin < 0 || count < 0 || begin > header_.nedges || count > header_.nedges - begin)
-    throw UsageError(fmt::format("'{}': edge range [{}, {}) outside the file's {} edges", path_, begin,
-                                 begin + count, header_.nedges));
+    throw UsageError(fmt::format("'{}': edge range [{}, {}) outside the file's {} edges", path_, begin, begin + count,
+                                 header_.nedges));
   const bool has_w = header_.has_weights();
   const int64_t rec = bin_record_bytes(has_w);
   const int64_t step = 1 << 16;
@@ -289,7 +289,9 @@ void BinEdgeReader::read(int64_t begin, int64_t count, gen::Edge* edges, float* 
     while (got < want) {
       ssize_t r = ::pread(fd_, buf.data() + got, want - got, off + static_cast<int64_t>(got));
       if (r < 0 && errno == EINTR) continue;
-      if (r <= 0) throw UsageError(fmt::format("cannot read '{}': {}", path_, r < 0 ? std::strerror(errno) : "unexpected end of file"));
+      if (r <= 0)
+        throw UsageError(
+            fmt::format("cannot read '{}': {}", path_, r < 0 ? std::strerror(errno) : "unexpected end of file"));
       got += static_cast<size_t>(r);
     }
     const char* p = buf.data();

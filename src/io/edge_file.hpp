@@ -39,13 +39,13 @@ inline constexpr int64_t bin_record_bytes(bool weights) { return weights ? 20 : 
 struct EdgeWriteOptions {
   EdgeFormat format = EdgeFormat::tsv;
   bool weights = false;
-  bool force = false;           // write even when the output looks larger than the free space
+  bool force = false;             // write even when the output looks larger than the free space
   int64_t chunk_edges = 1 << 20;  // edges generated and written per step on each rank
   MessageLimits messages;         // the largest message carrying a part of a streamed output
 };
 
 struct EdgeWriteResult {
-  int64_t bytes = 0;        // size of the file written
+  int64_t bytes = 0;            // size of the file written
   double generate_seconds = 0;  // max over ranks of time spent generating
   double total_seconds = 0;
 };

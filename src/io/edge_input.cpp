@@ -33,7 +33,7 @@ int64_t share(int64_t count, int r, int nranks) {
 struct File {
   int fd = -1;
   int64_t size = 0;       // rank 0's size when it opened the file: no rank reads past it
-  struct stat agreed{};   // rank 0's status of the file then
+  struct stat agreed {};  // rank 0's status of the file then
   bool same_host = true;  // this rank runs on rank 0's host (their device numbers compare)
   ~File() {
     if (fd >= 0) ::close(fd);
@@ -54,7 +54,7 @@ HostName this_host() {
 // ranks cut one file at one size), and each rank checks that it opened that file, unchanged.
 // Collective; throws the first rank's problem on every rank.
 void open_agreed(const std::string& path, File& file, MPI_Comm comm) {
-  struct stat mine{};
+  struct stat mine {};
   agree_or_throw(open_input_file(path, file.fd, mine), comm);
   struct Agreed {
     struct stat status;
@@ -73,7 +73,7 @@ void open_agreed(const std::string& path, File& file, MPI_Comm comm) {
 // After this rank read its part: "" when the file is still as the ranks agreed, else the problem
 // (a file that grew or was rewritten meanwhile fails the read rather than be read in part).
 std::string changed_since_open(const std::string& path, const File& file) {
-  struct stat now{};
+  struct stat now {};
   if (::fstat(file.fd, &now) != 0) return "cannot stat '" + path + "': " + std::strerror(errno);
   return identity_problem(path, file.agreed, now, file.same_host);
 }
@@ -181,8 +181,8 @@ struct LocalText {
   std::vector<float> weights;
   int64_t lines = 0;
   int first_columns = 0;
-  int64_t first_edge_line = -1;   // local 0-based line index
-  int64_t mismatch_line = -1;     // first edge line whose column count differs from first_columns
+  int64_t first_edge_line = -1;  // local 0-based line index
+  int64_t mismatch_line = -1;    // first edge line whose column count differs from first_columns
   int mismatch_columns = 0;
   int64_t error_line = -1;
   std::string error;
@@ -239,8 +239,10 @@ int check_text(const LocalText& local, const std::string& path, int64_t first_li
   if (global == 0) throw UsageError("'" + path + "' contains no edges");
   int64_t bad = -1;
   int bad_columns = 0;
-  if (local.first_columns != 0 && local.first_columns != global) bad = local.first_edge_line, bad_columns = local.first_columns;
-  else if (local.mismatch_line >= 0) bad = local.mismatch_line, bad_columns = local.mismatch_columns;
+  if (local.first_columns != 0 && local.first_columns != global)
+    bad = local.first_edge_line, bad_columns = local.first_columns;
+  else if (local.mismatch_line >= 0)
+    bad = local.mismatch_line, bad_columns = local.mismatch_columns;
   error.clear();
   if (bad >= 0)
     error = path + ":" + std::to_string(first_line_number + before + bad) + ": " + std::to_string(bad_columns) +
@@ -285,8 +287,9 @@ void relabel(const std::vector<RawEdge>& raw, EdgeInput& out, MPI_Comm comm) {
   {
     size_t k = 0;
     for (int r = 0; r < nranks; ++r) {
-      const size_t end = r + 1 < nranks ? static_cast<size_t>(std::lower_bound(mine.begin(), mine.end(), splitters[r]) - mine.begin())
-                                        : mine.size();
+      const size_t end =
+          r + 1 < nranks ? static_cast<size_t>(std::lower_bound(mine.begin(), mine.end(), splitters[r]) - mine.begin())
+                         : mine.size();
       counts[r] = static_cast<int64_t>(std::max(end, k) - k);
       k = std::max(end, k);
     }
@@ -322,7 +325,8 @@ void count_statistics(EdgeInput& in, MPI_Comm comm) {
     bool operator==(const Pair& o) const { return a == o.a && b == o.b; }
   };
   auto owner = [&](const Pair& p) {
-    uint64_t h = static_cast<uint64_t>(p.a) * 0x9E3779B97F4A7C15ULL ^ static_cast<uint64_t>(p.b) * 0xC2B2AE3D27D4EB4FULL;
+    uint64_t h =
+        static_cast<uint64_t>(p.a) * 0x9E3779B97F4A7C15ULL ^ static_cast<uint64_t>(p.b) * 0xC2B2AE3D27D4EB4FULL;
     h ^= h >> 29;
     return static_cast<int>(h % static_cast<uint64_t>(nranks));
   };
@@ -387,27 +391,31 @@ void load_text(const File& file, EdgeInput& out, MPI_Comm comm) {
         break;
       }
     }
-    if (error.empty() && !reader.error.empty()) error = path + ":" + std::to_string(header_lines + 1) + ": " + reader.error;
+    if (error.empty() && !reader.error.empty())
+      error = path + ":" + std::to_string(header_lines + 1) + ": " + reader.error;
     if (error.empty() && stage < 2) error = path + ": missing Matrix Market size line";
     data_start = reader.offset();
     agree_or_throw(error, comm);
     if (out.spec.check_declared_size)
-      out.spec.check_declared_size({header.nvertices(), header.entries,
-                                    path + ":" + std::to_string(size_line) + " (size line: " + std::to_string(header.rows) +
-                                        " rows, " + std::to_string(header.cols) + " cols, " +
-                                        std::to_string(header.entries) + " entries)"});
+      out.spec.check_declared_size(
+          {header.nvertices(), header.entries,
+           path + ":" + std::to_string(size_line) + " (size line: " + std::to_string(header.rows) + " rows, " +
+               std::to_string(header.cols) + " cols, " + std::to_string(header.entries) + " entries)"});
   }
   const int64_t span = file.size - data_start;
   const int64_t lo = data_start + share(span, rank, nranks), hi = data_start + share(span, rank + 1, nranks);
   LocalText local;
-  if (mtx) parse_range(file, path, lo, hi, text_start, [&](std::string_view l) { return parse_mtx_entry(l, header); }, local);
-  else parse_range(file, path, lo, hi, text_start, parse_edge_line, local);
+  if (mtx)
+    parse_range(
+        file, path, lo, hi, text_start, [&](std::string_view l) { return parse_mtx_entry(l, header); }, local);
+  else
+    parse_range(file, path, lo, hi, text_start, parse_edge_line, local);
   agree_or_throw(changed_since_open(path, file), comm);  // before a change shows as a bad line
   const int columns = check_text(local, path, header_lines + 1, comm);
   const int64_t total = comm::Communicator(comm).sum(static_cast<int64_t>(local.edges.size()));
   if (mtx && total != header.entries)
-    throw UsageError(path + ": the size line declares " + std::to_string(header.entries) + " entries but the file has " +
-                     std::to_string(total));
+    throw UsageError(path + ": the size line declares " + std::to_string(header.entries) +
+                     " entries but the file has " + std::to_string(total));
   out.global_edges = total;
   out.local_begin = exclusive_scan(static_cast<int64_t>(local.edges.size()), comm);
   out.stats.weighted = columns == 3;
@@ -441,8 +449,8 @@ void load_bin(const File& file, EdgeInput& out, MPI_Comm comm) {
   if (header.nedges == 0) throw UsageError("'" + path + "' contains no edges");
   if (out.spec.check_declared_size)
     out.spec.check_declared_size({header.nvertices, header.nedges,
-                                  "'" + path + "' (header: nvertices " + std::to_string(header.nvertices) + ", nedges " +
-                                      std::to_string(header.nedges) + ")"});
+                                  "'" + path + "' (header: nvertices " + std::to_string(header.nvertices) +
+                                      ", nedges " + std::to_string(header.nedges) + ")"});
   const int64_t m = header.nedges;
   const int64_t begin = share(m, rank, nranks), end = share(m, rank + 1, nranks);
   const int64_t rec = header.record_bytes();
@@ -570,8 +578,10 @@ EdgeInput load_edge_input(const InputSpec& spec, MPI_Comm comm) {
   in.spec = spec;
   File file;
   open_agreed(spec.path, file, comm);
-  if (spec.format == Format::bin) load_bin(file, in, comm);
-  else load_text(file, in, comm);
+  if (spec.format == Format::bin)
+    load_bin(file, in, comm);
+  else
+    load_text(file, in, comm);
   in.stats.vertices = in.nvertices;
   in.stats.edges = in.global_edges;
   count_statistics(in, comm);

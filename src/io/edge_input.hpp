@@ -52,10 +52,10 @@ struct InputSpec {
 };
 
 struct InputStats {
-  int64_t vertices = 0;     // n after relabelling (mtx: declared size)
-  int64_t edges = 0;        // edge lines / entries / records
-  int64_t self_loops = 0;   // edges {v, v} (kernel 1 drops them)
-  int64_t duplicates = 0;   // edges whose unordered pair {u, v} appeared earlier (kept, as the reference does)
+  int64_t vertices = 0;    // n after relabelling (mtx: declared size)
+  int64_t edges = 0;       // edge lines / entries / records
+  int64_t self_loops = 0;  // edges {v, v} (kernel 1 drops them)
+  int64_t duplicates = 0;  // edges whose unordered pair {u, v} appeared earlier (kept, as the reference does)
   bool weighted = false;
   bool relabelled = false;  // tsv/snap: ids were renumbered
   double read_seconds = 0;  // reading, parsing and relabelling (max over ranks)
@@ -98,9 +98,9 @@ struct EdgeInput {
   InputSpec spec;
   int64_t nvertices = 0;
   int64_t global_edges = 0;
-  int64_t local_begin = 0;        // this rank's share of the global edge list
-  std::vector<gen::Edge> edges;   // this rank's edges in file order, ids 0..n-1
-  std::vector<float> weights;     // one per edge when the file has weights, else empty
+  int64_t local_begin = 0;       // this rank's share of the global edge list
+  std::vector<gen::Edge> edges;  // this rank's edges in file order, ids 0..n-1
+  std::vector<float> weights;    // one per edge when the file has weights, else empty
   VertexIdMap ids;
   InputStats stats;
   int64_t bin_header_nvertices = 0;  // bin only

@@ -10,8 +10,7 @@
 namespace g500::io {
 namespace {
 
-constexpr const char* kNeedsOffsets =
-    "the input is read in parallel at file offsets; save it to a regular file first";
+constexpr const char* kNeedsOffsets = "the input is read in parallel at file offsets; save it to a regular file first";
 
 // The problem with a file of this type, or "" for a regular file.
 std::string type_problem(const std::string& path, mode_t mode) {
@@ -30,7 +29,7 @@ std::string type_problem(const std::string& path, mode_t mode) {
 std::string open_input_file(const std::string& path, int& fd, struct stat& status) {
   fd = -1;
   if (path == "-") return "'-' (standard input) cannot be read: " + std::string(kNeedsOffsets);
-  struct stat st{};
+  struct stat st {};
   // stat first: opening a device can have effects of its own, and a FIFO's open would wait.
   if (::stat(path.c_str(), &st) != 0) return "cannot open '" + path + "': " + std::strerror(errno);
   if (std::string problem = type_problem(path, st.st_mode); !problem.empty()) return problem;

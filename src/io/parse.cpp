@@ -69,10 +69,14 @@ std::optional<Format> parse_format(std::string_view name) {
 
 const char* format_name(Format format) {
   switch (format) {
-    case Format::tsv: return "tsv";
-    case Format::snap: return "snap";
-    case Format::mtx: return "mtx";
-    case Format::bin: return "bin";
+    case Format::tsv:
+      return "tsv";
+    case Format::snap:
+      return "snap";
+    case Format::mtx:
+      return "mtx";
+    case Format::bin:
+      return "bin";
   }
   return "?";
 }
@@ -115,10 +119,14 @@ NumberProblem parse_non_negative(std::string_view token, uint64_t& out) {
 // A count of the mtx size line; the message names the field.
 std::string parse_count(std::string_view token, const char* field, uint64_t& out) {
   switch (parse_non_negative(token, out)) {
-    case NumberProblem::none: return {};
-    case NumberProblem::not_a_number: return std::string(field) + " " + quoted(token) + " is not a non-negative integer";
-    case NumberProblem::negative: return std::string(field) + " " + quoted(token) + " is negative";
-    case NumberProblem::too_large: return std::string(field) + " " + quoted(token) + " is larger than 2^63-1";
+    case NumberProblem::none:
+      return {};
+    case NumberProblem::not_a_number:
+      return std::string(field) + " " + quoted(token) + " is not a non-negative integer";
+    case NumberProblem::negative:
+      return std::string(field) + " " + quoted(token) + " is negative";
+    case NumberProblem::too_large:
+      return std::string(field) + " " + quoted(token) + " is larger than 2^63-1";
   }
   return "?";
 }
@@ -127,10 +135,14 @@ std::string parse_count(std::string_view token, const char* field, uint64_t& out
 
 std::string parse_id(std::string_view token, uint64_t& out) {
   switch (parse_non_negative(token, out)) {
-    case NumberProblem::none: return {};
-    case NumberProblem::not_a_number: return quoted(token) + " is not a vertex id";
-    case NumberProblem::negative: return "negative vertex id " + quoted(token);
-    case NumberProblem::too_large: return "vertex id " + quoted(token) + " is larger than 2^63-1";
+    case NumberProblem::none:
+      return {};
+    case NumberProblem::not_a_number:
+      return quoted(token) + " is not a vertex id";
+    case NumberProblem::negative:
+      return "negative vertex id " + quoted(token);
+    case NumberProblem::too_large:
+      return "vertex id " + quoted(token) + " is larger than 2^63-1";
   }
   return "?";
 }
@@ -204,14 +216,22 @@ std::string parse_mtx_banner(std::string_view line, MtxHeader& header) {
   if (lower(t[2]) != "coordinate")
     return "unsupported Matrix Market format " + quoted(t[2]) + " (only 'coordinate'; dense 'array' is not a graph)";
   const std::string field = lower(t[3]), symmetry = lower(t[4]);
-  if (field == "pattern") header.field = MtxField::pattern;
-  else if (field == "integer") header.field = MtxField::integer;
-  else if (field == "real") header.field = MtxField::real;
-  else return "unsupported Matrix Market field " + quoted(t[3]) + " (pattern, integer or real)";
-  if (symmetry == "general") header.symmetry = MtxSymmetry::general;
-  else if (symmetry == "symmetric") header.symmetry = MtxSymmetry::symmetric;
-  else if (symmetry == "skew-symmetric") header.symmetry = MtxSymmetry::skew_symmetric;
-  else return "unsupported Matrix Market symmetry " + quoted(t[4]) + " (general, symmetric or skew-symmetric)";
+  if (field == "pattern")
+    header.field = MtxField::pattern;
+  else if (field == "integer")
+    header.field = MtxField::integer;
+  else if (field == "real")
+    header.field = MtxField::real;
+  else
+    return "unsupported Matrix Market field " + quoted(t[3]) + " (pattern, integer or real)";
+  if (symmetry == "general")
+    header.symmetry = MtxSymmetry::general;
+  else if (symmetry == "symmetric")
+    header.symmetry = MtxSymmetry::symmetric;
+  else if (symmetry == "skew-symmetric")
+    header.symmetry = MtxSymmetry::skew_symmetric;
+  else
+    return "unsupported Matrix Market symmetry " + quoted(t[4]) + " (general, symmetric or skew-symmetric)";
   return {};
 }
 
@@ -241,8 +261,8 @@ std::string check_mtx_entries_fit(const MtxHeader& header, int64_t data_bytes) {
   const int64_t bytes = std::max<int64_t>(data_bytes, 0);
   const int64_t most = bytes / shortest + (bytes % shortest + 1) / shortest;
   if (header.entries <= most) return {};
-  return "the size line declares " + std::to_string(header.entries) + " entries, but the " + std::to_string(data_bytes) +
-         " bytes after it can hold at most " + std::to_string(most);
+  return "the size line declares " + std::to_string(header.entries) + " entries, but the " +
+         std::to_string(data_bytes) + " bytes after it can hold at most " + std::to_string(most);
 }
 
 LineResult parse_mtx_entry(std::string_view line, const MtxHeader& header) {
@@ -320,8 +340,10 @@ std::string parse_edge_text(std::string_view text, ParsedEdges& out) {
   int columns = 0;
   const bool complete = for_each_line(text, out.lines, [&](std::string_view line) {
     LineResult r = parse_edge_line(line);
-    if (r.kind == LineKind::error) error = r.error;
-    else if (r.kind == LineKind::edge) error = add_edge(r, columns, out);
+    if (r.kind == LineKind::error)
+      error = r.error;
+    else if (r.kind == LineKind::edge)
+      error = add_edge(r, columns, out);
     return error.empty();
   });
   if (!complete) return "line " + std::to_string(out.lines) + ": line longer than 1 MiB";
@@ -342,17 +364,20 @@ std::string parse_mtx_text(std::string_view text, MtxHeader& header, ParsedEdges
       if (c == '%' || c == '\n') return true;
       error = parse_mtx_size_line(line, header);
       if (error.empty()) {
-        const size_t data_start = std::min(text.size(), static_cast<size_t>(line.data() - text.data()) + line.size() + 1);
+        const size_t data_start =
+            std::min(text.size(), static_cast<size_t>(line.data() - text.data()) + line.size() + 1);
         error = check_mtx_entries_fit(header, static_cast<int64_t>(text.size() - data_start));
       }
       stage = 2;
     } else {
       LineResult r = parse_mtx_entry(line, header);
-      if (r.kind == LineKind::error) error = r.error;
+      if (r.kind == LineKind::error)
+        error = r.error;
       else if (r.kind == LineKind::edge) {
         if (static_cast<int64_t>(out.edges.size()) >= header.entries)
           error = "more entries than the " + std::to_string(header.entries) + " declared";
-        else error = add_edge(r, columns, out);
+        else
+          error = add_edge(r, columns, out);
       }
     }
     return error.empty();
@@ -383,17 +408,19 @@ std::string parse_bin_header(const unsigned char* data, size_t size, int64_t fil
   }
   if (header.nvertices < 1) return "bad bin header: nvertices " + std::to_string(header.nvertices) + " (at least 1)";
   if (header.nvertices > kMaxDeclaredVertices)
-    return "bad bin header: nvertices " + std::to_string(header.nvertices) + " is more than the 2^42 vertices g500 can run";
+    return "bad bin header: nvertices " + std::to_string(header.nvertices) +
+           " is more than the 2^42 vertices g500 can run";
   if (header.nedges < 0) return "bad bin header: nedges " + std::to_string(header.nedges) + " is negative";
   const int64_t rec = header.record_bytes();
   if (header.nedges > (file_size - kBinHeaderBytes) / rec || file_size != kBinHeaderBytes + header.nedges * rec)
-    return "truncated or corrupt: " + std::to_string(file_size) + " bytes, but nedges " + std::to_string(header.nedges) +
-           " in the header needs 32 + " + std::to_string(header.nedges) + " x " + std::to_string(rec) + " bytes";
+    return "truncated or corrupt: " + std::to_string(file_size) + " bytes, but nedges " +
+           std::to_string(header.nedges) + " in the header needs 32 + " + std::to_string(header.nedges) + " x " +
+           std::to_string(rec) + " bytes";
   return {};
 }
 
-std::string decode_bin_records(const unsigned char* data, int64_t count, const BinHeader& header,
-                               int64_t first_record, std::vector<RawEdge>& edges, std::vector<float>* weights) {
+std::string decode_bin_records(const unsigned char* data, int64_t count, const BinHeader& header, int64_t first_record,
+                               std::vector<RawEdge>& edges, std::vector<float>* weights) {
   const int64_t rec = header.record_bytes();
   for (int64_t k = 0; k < count; ++k) {
     const unsigned char* p = data + k * rec;

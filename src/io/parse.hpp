@@ -40,9 +40,9 @@ enum class LineKind { blank, comment, edge, error };
 struct LineResult {
   LineKind kind = LineKind::blank;
   RawEdge edge;
-  int columns = 0;     // 2, or 3 with a weight
+  int columns = 0;  // 2, or 3 with a weight
   float weight = 1.0f;
-  std::string error;   // kind == error: what is wrong (without file or line)
+  std::string error;  // kind == error: what is wrong (without file or line)
 };
 
 // Parses a non-negative decimal id (digits only, optional leading '+'); returns an error message.
@@ -107,8 +107,8 @@ inline constexpr int64_t kBinHeaderBytes = 32;
 std::string parse_bin_header(const unsigned char* data, size_t size, int64_t file_size, BinHeader& header);
 // Decodes `count` packed records and checks every id is in 0..nvertices-1 and every weight is
 // finite; `first_record` (0-based) only numbers the records in messages, as "edge N" from 1.
-std::string decode_bin_records(const unsigned char* data, int64_t count, const BinHeader& header,
-                               int64_t first_record, std::vector<RawEdge>& edges, std::vector<float>* weights);
+std::string decode_bin_records(const unsigned char* data, int64_t count, const BinHeader& header, int64_t first_record,
+                               std::vector<RawEdge>& edges, std::vector<float>* weights);
 // Header plus all records of an in-memory file.
 std::string parse_bin_buffer(const unsigned char* data, size_t size, BinHeader& header, ParsedEdges& out);
 

@@ -1,10 +1,9 @@
 // Rank map files written by `g500 map` and read by `g500 bfs --rankmap`.
 #include "io/rankmap_file.hpp"
 
-
 #include <cctype>
-#include <cstdint>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -133,8 +132,9 @@ std::vector<GridPlacement> read_rankmap_csv(const std::string& path, int nranks,
                                std::to_string(nranks) + " ranks listed)");
   const long long r_count = max_row + 1LL, c_count = max_col + 1LL;
   if (r_count * c_count != nranks)
-    throw fail(lineno, "grid " + std::to_string(r_count) + "x" + std::to_string(c_count) + " (from the largest row and col) has " +
-                           std::to_string(r_count * c_count) + " cells but the job has " + std::to_string(nranks) + " ranks");
+    throw fail(lineno, "grid " + std::to_string(r_count) + "x" + std::to_string(c_count) +
+                           " (from the largest row and col) has " + std::to_string(r_count * c_count) +
+                           " cells but the job has " + std::to_string(nranks) + " ranks");
   std::vector<int> owner(static_cast<size_t>(nranks), -1);
   for (int r = 0; r < nranks; ++r) {
     const long long cell = static_cast<long long>(placement[r].row) * c_count + placement[r].col;

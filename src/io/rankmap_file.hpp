@@ -19,7 +19,8 @@ struct RankmapRow {
   std::vector<int> coord;  // one entry per axis
 };
 
-// Writes FILE through util/output_file.hpp (atomically, or streamed to a device or FIFO). Throws UsageError if it cannot.
+// Writes FILE through util/output_file.hpp (atomically, or streamed to a device or FIFO). Throws UsageError if it
+// cannot.
 void write_rankmap_csv(const std::string& path, const std::vector<std::string>& axis_names,
                        const std::vector<RankmapRow>& rows);
 // One "(c0,c1,...)" tuple per line, in rank order. Throws UsageError if it cannot write.
@@ -28,6 +29,5 @@ void write_coordinate_map(const std::string& path, const std::vector<std::vector
 // Reads and checks the CSV: header "rank,row,col,..." , one line per rank 0..nranks-1, every
 // (row, col) used once, rows*cols == nranks. Throws UsageError "FILE:LINE: problem" otherwise.
 std::vector<GridPlacement> read_rankmap_csv(const std::string& path, int nranks, int* rows, int* cols);
-
 
 }  // namespace g500::io

@@ -1,11 +1,11 @@
 #include "io/vertex_output.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <limits>
-
-#include <fmt/format.h>
 
 #include "io/mpi_util.hpp"
 #include "util/error.hpp"
@@ -86,9 +86,12 @@ void write_vertex_file(OutputFile& file, const VertexIdMap& ids, const std::vect
   size_t next = 0;
   for (size_t k = 0; k < values.size(); ++k) {
     const uint64_t id = ids.local_file_id(static_cast<int64_t>(k));
-    if (values[k] < 0) fmt::format_to(std::back_inserter(buffer), "{} -1\n", id);
-    else if (values_are_vertices) fmt::format_to(std::back_inserter(buffer), "{} {}\n", id, translated[next++]);
-    else fmt::format_to(std::back_inserter(buffer), "{} {}\n", id, values[k]);
+    if (values[k] < 0)
+      fmt::format_to(std::back_inserter(buffer), "{} -1\n", id);
+    else if (values_are_vertices)
+      fmt::format_to(std::back_inserter(buffer), "{} {}\n", id, translated[next++]);
+    else
+      fmt::format_to(std::back_inserter(buffer), "{} {}\n", id, values[k]);
   }
   text.append(buffer.data(), buffer.size());
   file.write_concatenated(text);
@@ -103,8 +106,10 @@ void write_vertex_file(OutputFile& file, const VertexIdMap& ids, const std::vect
   fmt::memory_buffer buffer;
   for (size_t k = 0; k < values.size(); ++k) {
     const uint64_t id = ids.local_file_id(static_cast<int64_t>(k));
-    if (!(values[k] < 1e300)) fmt::format_to(std::back_inserter(buffer), "{} inf\n", id);
-    else fmt::format_to(std::back_inserter(buffer), "{} {}\n", id, shortest_text(values[k]));
+    if (!(values[k] < 1e300))
+      fmt::format_to(std::back_inserter(buffer), "{} inf\n", id);
+    else
+      fmt::format_to(std::back_inserter(buffer), "{} {}\n", id, shortest_text(values[k]));
   }
   text.append(buffer.data(), buffer.size());
   file.write_concatenated(text);

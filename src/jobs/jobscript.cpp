@@ -1,6 +1,7 @@
 // Text of the Slurm and Fugaku (PJM) batch scripts written by `g500 jobscript`.
 #include "jobs/jobscript.hpp"
 
+#include <fmt/format.h>
 #include <omp.h>
 
 #include <charconv>
@@ -10,18 +11,16 @@
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "graph/distribution.hpp"
 #include "graph/grid.hpp"
 #include "io/rankmap_file.hpp"
 #include "jobs/script_text.hpp"
-#include "topo/systems.hpp"
-#include "util/error.hpp"
-#include "util/shell_word.hpp"
 #include "run/plan_report.hpp"
 #include "run/run_plan.hpp"
 #include "run/run_setup.hpp"
+#include "topo/systems.hpp"
+#include "util/error.hpp"
+#include "util/shell_word.hpp"
 
 namespace g500::jobs {
 namespace {
@@ -58,15 +57,16 @@ std::vector<long> parse_node_shape(const std::string& text) {
     sizes.push_back(std::stol(part));
   }
   if (sizes.empty() || sizes.size() > 3 || text.back() == 'x')
-    throw UsageError("--node-shape '" + text + "' is not A, AxB or AxBxC with positive sizes (Fugaku job shapes are 1D to 3D)");
+    throw UsageError("--node-shape '" + text +
+                     "' is not A, AxB or AxBxC with positive sizes (Fugaku job shapes are 1D to 3D)");
   return sizes;
 }
 
 struct Resolved {
   GridShape grid;
   int ranks = 0;
-  bool pass_grid = true;    // false: the grid comes from a rank map not readable here
-  std::string threads;      // a number, or a shell expression evaluated in the job
+  bool pass_grid = true;  // false: the grid comes from a rank map not readable here
+  std::string threads;    // a number, or a shell expression evaluated in the job
   std::string threads_note;
 };
 
@@ -85,7 +85,8 @@ double node_memory_of(const JobSpec& spec) {
 int plan_threads(const Resolved& r) {
   int threads = 0;
   const auto [end, error] = std::from_chars(r.threads.data(), r.threads.data() + r.threads.size(), threads);
-  return error == std::errc() && end == r.threads.data() + r.threads.size() && threads > 0 ? threads : omp_get_max_threads();
+  return error == std::errc() && end == r.threads.data() + r.threads.size() && threads > 0 ? threads
+                                                                                           : omp_get_max_threads();
 }
 
 // The plan g500 bfs makes on the job's grid (run/run_plan.hpp): the grid's first process (every
@@ -124,8 +125,10 @@ void check_run_fits_nodes(const JobSpec& spec, const Resolved& r) {
 // rank map is read, and messages quote the values).
 void check_script_text(const JobSpec& spec) {
   const std::pair<const char*, const std::string*> texts[] = {
-      {"--system", &spec.system}, {"--grid", &spec.grid},       {"--rankmap", &spec.rankmap}, {"--time", &spec.time},
-      {"--node-shape", &spec.node_shape}, {"--queue", &spec.queue}, {"--binary", &spec.binary}};
+      {"--system", &spec.system},         {"--grid", &spec.grid},
+      {"--rankmap", &spec.rankmap},       {"--time", &spec.time},
+      {"--node-shape", &spec.node_shape}, {"--queue", &spec.queue},
+      {"--binary", &spec.binary}};
   for (const auto& [option, text] : texts) refuse_control_characters(option, *text);
   const std::string launcher = spec.system == "fugaku" ? "mpiexec" : "srun";
   refuse_leading_dash("--binary", spec.binary, launcher);
@@ -150,7 +153,8 @@ Resolved resolve(const JobSpec& spec, bool check_memory = true) {
   if (spec.threads < 0) throw UsageError(fmt::format("--threads must be at least 1 (got {})", spec.threads));
   if (static_cast<long>(spec.nodes) * spec.ppn > kMaxRanks)
     throw UsageError(fmt::format("--nodes {} x --ppn {} is more MPI ranks than g500 supports", spec.nodes, spec.ppn));
-  if (spec.eager_limit < 0) throw UsageError(fmt::format("--eager-limit must not be negative (got {})", spec.eager_limit));
+  if (spec.eager_limit < 0)
+    throw UsageError(fmt::format("--eager-limit must not be negative (got {})", spec.eager_limit));
   if (spec.binary.empty()) throw UsageError("--binary must not be empty");
   check_time(spec.time);
   if (!spec.node_shape.empty() && spec.system != "fugaku")
@@ -177,7 +181,8 @@ Resolved resolve(const JobSpec& spec, bool check_memory = true) {
     if (spec.nodes > fugaku_nodes())
       throw UsageError(fmt::format("--nodes {} is more than Fugaku's {} nodes", spec.nodes, fugaku_nodes()));
     if (spec.ppn > kFugakuCoresPerNode)
-      throw UsageError(fmt::format("--ppn {} is more ranks than a Fugaku node has cores ({})", spec.ppn, kFugakuCoresPerNode));
+      throw UsageError(
+          fmt::format("--ppn {} is more ranks than a Fugaku node has cores ({})", spec.ppn, kFugakuCoresPerNode));
     const int threads = spec.threads > 0 ? spec.threads : kFugakuCoresPerNode / spec.ppn;
     if (threads * spec.ppn > kFugakuCoresPerNode)
       throw UsageError(fmt::format("--ppn {} x --threads {} is more than the {} cores of a Fugaku node", spec.ppn,
@@ -197,8 +202,10 @@ std::string json_name(const JobSpec& spec, const char* job_id_variable) {
   return fmt::format("g500-scale{}-{}nodes-${{{}}}.json", spec.scale, spec.nodes, job_id_variable);
 }
 
-std::string g500_command(const JobSpec& spec, const Resolved& r, const std::string& threads, const char* job_id_variable) {
-  std::string command = fmt::format("{} bfs --scale {} --roots {}", shell_word(spec.binary), spec.scale, kGraph500Roots);
+std::string g500_command(const JobSpec& spec, const Resolved& r, const std::string& threads,
+                         const char* job_id_variable) {
+  std::string command =
+      fmt::format("{} bfs --scale {} --roots {}", shell_word(spec.binary), spec.scale, kGraph500Roots);
   if (r.pass_grid) command += fmt::format(" --grid {}x{}", r.grid.rows, r.grid.cols);
   command += " --threads " + threads;
   if (!spec.rankmap.empty()) command += " --rankmap " + shell_word(spec.rankmap);
@@ -208,8 +215,8 @@ std::string g500_command(const JobSpec& spec, const Resolved& r, const std::stri
 }
 
 std::string header_comment(const JobSpec& spec, const Resolved& r, const std::string& submit) {
-  const std::string grid = r.pass_grid ? fmt::format("as a {}x{} grid", r.grid.rows, r.grid.cols)
-                                       : "on the grid of " + spec.rankmap;
+  const std::string grid =
+      r.pass_grid ? fmt::format("as a {}x{} grid", r.grid.rows, r.grid.cols) : "on the grid of " + spec.rankmap;
   return fmt::format(
       "# Graph500 BFS (g500), SCALE {}, {} node{}, {} rank{} per node ({} MPI ranks {}), 64 validated roots.\n"
       "# Written by `g500 jobscript`; submit with: {}\n",
@@ -229,10 +236,13 @@ std::string slurm_script(const JobSpec& spec, const Resolved& r) {
   s += "set -euo pipefail\n\n";
   s += fmt::format("threads={}{}\n", r.threads, r.threads_note);
   s += "export OMP_NUM_THREADS=$threads OMP_PLACES=cores OMP_PROC_BIND=close OMP_WAIT_POLICY=active\n";
-  s += "# Keep the bottom-up sendrecv messages Eager (Nakao et al. 2021, section 5.4): UCX and Open MPI's TCP transport.\n";
+  s += "# Keep the bottom-up sendrecv messages Eager (Nakao et al. 2021, section 5.4): UCX and Open MPI's TCP "
+       "transport.\n";
   s += fmt::format("export UCX_RNDV_THRESH={} OMPI_MCA_btl_tcp_eager_limit={}\n\n", spec.eager_limit, spec.eager_limit);
-  s += fmt::format("srun --nodes={} --ntasks-per-node={} --cpus-per-task=$threads --cpu-bind=cores --distribution=block:block \\\n    ",
-                   spec.nodes, spec.ppn);
+  s += fmt::format(
+      "srun --nodes={} --ntasks-per-node={} --cpus-per-task=$threads --cpu-bind=cores --distribution=block:block \\\n  "
+      "  ",
+      spec.nodes, spec.ppn);
   s += g500_command(spec, r, "$threads", "SLURM_JOB_ID") + "\n";
   return s;
 }
@@ -254,7 +264,8 @@ std::string fugaku_script(const JobSpec& spec, const Resolved& r) {
   s += fmt::format("#PJM -L \"node={}{}\"\n", shape, spec.nodes > 1 ? ":torus" : "");
   if (!spec.queue.empty()) s += fmt::format("#PJM -L \"rscgrp={}\"\n", spec.queue);
   s += fmt::format("#PJM -L \"elapse={}\"\n", spec.time);
-  s += "# Boost Eco mode: 2.2 GHz, one FP pipeline (Nakao et al. 2021, section 5.5: for BFS 4-7 % faster and 27-35 % more TEPS/W than Normal)\n";
+  s += "# Boost Eco mode: 2.2 GHz, one FP pipeline (Nakao et al. 2021, section 5.5: for BFS 4-7 % faster and 27-35 % "
+       "more TEPS/W than Normal)\n";
   s += "#PJM -L \"freq=2200,eco_state=2\"\n";
   s += fmt::format("#PJM --mpi \"max-proc-per-node={}\"\n", spec.ppn);
   s += "#PJM -s\n\n";

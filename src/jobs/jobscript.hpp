@@ -7,23 +7,23 @@
 namespace g500::jobs {
 
 struct JobSpec {
-  std::string system;               // "slurm" or "fugaku"
+  std::string system;  // "slurm" or "fugaku"
   int nodes = 0;
   int scale = 0;
-  int ppn = 1;                      // MPI ranks per node
-  int threads = 0;                  // OpenMP threads per rank; 0: the node's cores / ppn
-  std::string grid;                 // "RxC"; empty: R >= C, closest factors of nodes * ppn
-  std::string rankmap;              // a `g500 map` CSV passed to g500 bfs --rankmap (checked when readable here)
-  std::string time = "01:00:00";    // wall-time limit HH:MM:SS
-  std::string node_shape;           // Fugaku: "A", "AxB" or "AxBxC" nodes; empty: from the grid
-  std::string queue;                // Slurm partition / PJM resource group (optional)
+  int ppn = 1;                    // MPI ranks per node
+  int threads = 0;                // OpenMP threads per rank; 0: the node's cores / ppn
+  std::string grid;               // "RxC"; empty: R >= C, closest factors of nodes * ppn
+  std::string rankmap;            // a `g500 map` CSV passed to g500 bfs --rankmap (checked when readable here)
+  std::string time = "01:00:00";  // wall-time limit HH:MM:SS
+  std::string node_shape;         // Fugaku: "A", "AxB" or "AxBxC" nodes; empty: from the grid
+  std::string queue;              // Slurm partition / PJM resource group (optional)
   std::string binary = "./build/g500";
-  long eager_limit = 512000;        // bytes; Nakao et al. 2021, section 5.4 sets 512,000 so every sendrecv is Eager
+  long eager_limit = 512000;  // bytes; Nakao et al. 2021, section 5.4 sets 512,000 so every sendrecv is Eager
   // Memory of one node in bytes, for the check that the run fits (g500 bfs's own estimate);
   // 0: Fugaku's kFugakuNodeMemoryBytes, no check on Slurm.
   double node_memory_bytes = 0;
-  std::string node_memory_origin;   // where node_memory_bytes came from, said when the run does not fit
-  bool force = false;               // no memory check; the script runs g500 bfs --force
+  std::string node_memory_origin;  // where node_memory_bytes came from, said when the run does not fit
+  bool force = false;              // no memory check; the script runs g500 bfs --force
 };
 
 // Cores per Fugaku node available to jobs (A64FX: 4 CMGs x 12 compute cores).

@@ -40,8 +40,8 @@ void refuse_control_characters(const std::string& option, const std::string& val
     if (first.empty()) first = escaped(c);
   }
   if (!first.empty())
-    throw UsageError(fmt::format("{} '{}' has a control character ({}), which would break the batch script", option,
-                                 shown, first));
+    throw UsageError(
+        fmt::format("{} '{}' has a control character ({}), which would break the batch script", option, shown, first));
 }
 
 void refuse_leading_dash(const std::string& option, const std::string& value, const std::string& program) {
@@ -59,6 +59,5 @@ void check_directive_name(const std::string& option, const std::string& value, c
     throw UsageError(fmt::format("{} '{}' is not a {}: use letters, digits, '.', '_' and '-'{}", option, value, what,
                                  commas_allowed ? " (and ',' between names)" : ""));
 }
-
 
 }  // namespace g500::jobs

@@ -1,5 +1,5 @@
-// `g500 map --method grid|cuboid`: the Nakao et al. 2021, section 5.6 grid mapping and Kuroda et al. 2013, Method A, printing R, C, R/C
-// and the row-ring adjacency, and writing the rank map (CSV or Fugaku map-file form).
+// `g500 map --method grid|cuboid`: the Nakao et al. 2021, section 5.6 grid mapping and Kuroda et al. 2013, Method A,
+// printing R, C, R/C and the row-ring adjacency, and writing the rank map (CSV or Fugaku map-file form).
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -9,12 +9,12 @@
 #include <random>
 #include <vector>
 
+#include "io/rankmap_file.hpp"
 #include "map/map_job.hpp"
 #include "topo/allocation.hpp"
 #include "topo/cuboid_mapping.hpp"
 #include "topo/layout_comparison.hpp"
 #include "topo/logical3d.hpp"
-#include "io/rankmap_file.hpp"
 #include "util/error.hpp"
 
 namespace g500::map {
@@ -38,8 +38,7 @@ std::string ratio_text(int r, int c) {
 void print_ring(const Topology& box, const GridMapping& m) {
   const int cols = m.placement.cols;
   std::printf("row ring: C = %d members along %s: %s\n", cols, axes_label(box, m.col_axes).c_str(),
-              m.ring_adjacent ? "fully physically adjacent (last -> first included)"
-                              : "NOT fully physically adjacent");
+              m.ring_adjacent ? "fully physically adjacent (last -> first included)" : "NOT fully physically adjacent");
   if (m.col_axes.size() == 1 && cols > 2) {
     const Axis& a = box.axes()[m.col_axes.front()];
     std::printf("  single axis %s: the wrap closes only on a torus (%s)\n", a.name.c_str(), a.torus ? "torus" : "mesh");
@@ -81,19 +80,25 @@ void write_outputs(const MapOptions& o, const SystemSpec& system, const Placemen
       const int64_t e = entry_of[r];
       rows[r].row = static_cast<int>(e / p.cols);
       rows[r].col = static_cast<int>(e % p.cols);
-      if (coords6) rows[r].coord.assign((*coords6)[e].begin(), (*coords6)[e].end());
-      else rows[r].coord = box.coord(p.node_of_rank[e]);
+      if (coords6)
+        rows[r].coord.assign((*coords6)[e].begin(), (*coords6)[e].end());
+      else
+        rows[r].coord = box.coord(p.node_of_rank[e]);
     }
     write_rankmap_csv(o.output, axis_names(system.axes), rows);
   } else {
     std::vector<std::vector<int>> tuples(n);
     for (int64_t r = 0; r < n; ++r) {
       const int64_t e = entry_of[r];
-      if (logical) tuples[r].assign((*logical)[e].begin(), (*logical)[e].end());
+      if (logical)
+        tuples[r].assign((*logical)[e].begin(), (*logical)[e].end());
       else if (system.has_tofu_axes()) {
         auto c = box.coord(p.node_of_rank[e]);
         std::array<int, 6> c6{}, e6{};
-        for (int d = 0; d < 6; ++d) { c6[d] = c[d]; e6[d] = box.axes()[d].size; }
+        for (int d = 0; d < 6; ++d) {
+          c6[d] = c[d];
+          e6[d] = box.axes()[d].size;
+        }
         auto l = logical_job_coord(c6, e6);
         tuples[r].assign(l.begin(), l.end());
       } else {
@@ -123,10 +128,10 @@ void run_grid(const MapOptions& o, const SystemSpec& system, long long nodes) {
   }
   Topology box = box_topology(system, m.extents);
   const int r = m.placement.rows, c = m.placement.cols;
-  std::printf("system %s %s, nodes %lld, box %s\n", system.name.c_str(), describe_axes(system.axes).c_str(),
-              nodes, describe_axes(box.axes()).c_str());
-  std::printf("method grid (Nakao et al. 2021, section 5.6): R = %d (%s), C = %d (%s), R/C = %s\n", r, axes_label(box, m.row_axes).c_str(),
-              c, axes_label(box, m.col_axes).c_str(), ratio_text(r, c).c_str());
+  std::printf("system %s %s, nodes %lld, box %s\n", system.name.c_str(), describe_axes(system.axes).c_str(), nodes,
+              describe_axes(box.axes()).c_str());
+  std::printf("method grid (Nakao et al. 2021, section 5.6): R = %d (%s), C = %d (%s), R/C = %s\n", r,
+              axes_label(box, m.row_axes).c_str(), c, axes_label(box, m.col_axes).c_str(), ratio_text(r, c).c_str());
   print_ring(box, m);
   if (system.has_tofu_axes() && o.grid.empty()) {
     GridMapping s = scheduler_2d_mapping(system, m.extents);
@@ -140,8 +145,7 @@ void run_grid(const MapOptions& o, const SystemSpec& system, long long nodes) {
 
 void run_cuboid(const MapOptions& o, const SystemSpec& system, long long nodes) {
   if (!o.simulate.empty()) throw UsageError("--simulate compares grid layouts; use it with --method grid");
-  if (!system.has_tofu_axes())
-    throw UsageError("--method cuboid needs a system with axes X,Y,Z,a,b,c (fugaku or k)");
+  if (!system.has_tofu_axes()) throw UsageError("--method cuboid needs a system with axes X,Y,Z,a,b,c (fugaku or k)");
   CuboidSpec spec;
   GridShape grid;
   if (!o.cuboid.empty()) {
@@ -153,15 +157,16 @@ void run_cuboid(const MapOptions& o, const SystemSpec& system, long long nodes) 
       for (const auto& f : spec.comms[k]) sizes[k] *= f.size;
     grid = {sizes[1], sizes[0]};
     if (nodes && grid.size() != nodes)
-      throw UsageError("--cuboid " + o.cuboid + " has " + std::to_string(grid.size()) +
-                       " ranks but --nodes is " + std::to_string(nodes));
+      throw UsageError("--cuboid " + o.cuboid + " has " + std::to_string(grid.size()) + " ranks but --nodes is " +
+                       std::to_string(nodes));
     if (auto g = parse_grid(o.grid); g && *g != grid)
       throw UsageError("--grid " + o.grid + " does not match --cuboid " + o.cuboid);
   } else {
     long long capacity = 1;
     for (const auto& a : system.axes) capacity *= a.size;
     if (nodes > capacity)
-      throw UsageError("--nodes " + std::to_string(nodes) + " exceeds the system (" + std::to_string(capacity) + " nodes)");
+      throw UsageError("--nodes " + std::to_string(nodes) + " exceeds the system (" + std::to_string(capacity) +
+                       " nodes)");
     auto g = parse_grid(o.grid);
     if (g && g->size() != nodes)
       throw UsageError("--grid " + o.grid + " does not match --nodes " + std::to_string(nodes));
@@ -180,19 +185,23 @@ void run_cuboid(const MapOptions& o, const SystemSpec& system, long long nodes) 
   for (const auto& c6 : layout.coord_of_rank) p.node_of_rank.push_back(box.node_id(Coord(c6.begin(), c6.end())));
   std::printf("system %s %s, nodes %lld\n", system.name.c_str(), describe_axes(system.axes).c_str(),
               static_cast<long long>(r) * c);
-  std::printf("method cuboid (Kuroda et al. 2013, Method A): R = %d, C = %d, R/C = %s, row communicator (C) x column communicator (R)"
-              " = %s, job shape %dx%dx%d\n",
-              r, c, ratio_text(r, c).c_str(), format_cuboid_spec(spec).c_str(), layout.job_shape[0],
-              layout.job_shape[1], layout.job_shape[2]);
+  std::printf(
+      "method cuboid (Kuroda et al. 2013, Method A): R = %d, C = %d, R/C = %s, row communicator (C) x column "
+      "communicator (R)"
+      " = %s, job shape %dx%dx%d\n",
+      r, c, ratio_text(r, c).c_str(), format_cuboid_spec(spec).c_str(), layout.job_shape[0], layout.job_shape[1],
+      layout.job_shape[2]);
   const auto breaks = count_ring_breaks(box, p);
-  std::printf("row ring: %s", breaks == 0 ? "fully physically adjacent (last -> first included)\n"
-                                          : "NOT fully physically adjacent (Method A enumerates in plain cuboid order)\n");
+  std::printf("row ring: %s", breaks == 0
+                                  ? "fully physically adjacent (last -> first included)\n"
+                                  : "NOT fully physically adjacent (Method A enumerates in plain cuboid order)\n");
   if (breaks) std::printf("  %lld ring neighbour pairs are more than one hop apart\n", static_cast<long long>(breaks));
   write_outputs(o, system, p, &layout.coord_of_rank, &layout.logical_of_rank, box);
 }
 
 void run_map_job(MapOptions o, bool nodes_given) {
-  if (o.method != "grid" && o.method != "cuboid") throw UsageError("unknown --method '" + o.method + "' (grid or cuboid)");
+  if (o.method != "grid" && o.method != "cuboid")
+    throw UsageError("unknown --method '" + o.method + "' (grid or cuboid)");
   if (o.format != "csv" && o.format != "fugaku-rankmap")
     throw UsageError("unknown --format '" + o.format + "' (csv or fugaku-rankmap)");
   if (!o.link_csv.empty() && o.simulate.empty()) throw UsageError("--link-csv needs --simulate");
@@ -207,8 +216,10 @@ void run_map_job(MapOptions o, bool nodes_given) {
     const auto g = parse_grid(o.grid);
     nodes = g ? g->size() : capacity;
   }
-  if (cuboid) run_cuboid(o, system, nodes);
-  else run_grid(o, system, nodes);
+  if (cuboid)
+    run_cuboid(o, system, nodes);
+  else
+    run_grid(o, system, nodes);
   std::fflush(stdout);
 }
 

@@ -9,12 +9,12 @@
 #include <random>
 #include <vector>
 
+#include "io/rankmap_file.hpp"
 #include "map/map_job.hpp"
 #include "topo/allocation.hpp"
 #include "topo/cuboid_mapping.hpp"
 #include "topo/layout_comparison.hpp"
 #include "topo/logical3d.hpp"
-#include "io/rankmap_file.hpp"
 #include "util/error.hpp"
 #include "util/output_file.hpp"
 #include "util/progress.hpp"
@@ -35,8 +35,8 @@ void write_link_csv(const std::string& path, const Topology& box, const std::vec
       if (!link_exists(box, l)) continue;
       const int64_t node = l / (2 * box.ndims());
       const int axis = static_cast<int>((l / 2) % box.ndims());
-      text += row.layout + "," + pattern_name(row.pattern) + "," + std::to_string(node) + "," +
-              box.axes()[axis].name + "," + (l % 2 == 0 ? "+" : "-");
+      text += row.layout + "," + pattern_name(row.pattern) + "," + std::to_string(node) + "," + box.axes()[axis].name +
+              "," + (l % 2 == 0 ? "+" : "-");
       for (int v : box.coord(node)) {
         text += ',';
         text += std::to_string(v);
@@ -52,8 +52,10 @@ void write_link_csv(const std::string& path, const Topology& box, const std::vec
 
 void run_simulation(const MapOptions& o, const SystemSpec& system, const GridMapping& m) {
   std::vector<Pattern> patterns;
-  if (o.simulate == "all") patterns = all_patterns();
-  else if (o.simulate == "bfs") patterns = {Pattern::ColAllgatherv, Pattern::RowAlltoallv, Pattern::RowRing};
+  if (o.simulate == "all")
+    patterns = all_patterns();
+  else if (o.simulate == "bfs")
+    patterns = {Pattern::ColAllgatherv, Pattern::RowAlltoallv, Pattern::RowRing};
   else {
     size_t start = 0;
     while (start <= o.simulate.size()) {
@@ -80,15 +82,16 @@ void run_simulation(const MapOptions& o, const SystemSpec& system, const GridMap
                               [&progress](int64_t done, int64_t) { progress.update(done); });
   progress.finish();
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("\nlink-load simulation: %lld nodes, %.0f-byte messages, %.2f GB/s per link, %.2f us latency,"
-              " dimension-order routing (axis order %s)\n",
-              static_cast<long long>(box.node_count()), link.message_bytes, link.bandwidth / kGiga,
-              link.latency / kMicro, describe_axes(box.axes()).c_str());
+  std::printf(
+      "\nlink-load simulation: %lld nodes, %.0f-byte messages, %.2f GB/s per link, %.2f us latency,"
+      " dimension-order routing (axis order %s)\n",
+      static_cast<long long>(box.node_count()), link.message_bytes, link.bandwidth / kGiga, link.latency / kMicro,
+      describe_axes(box.axes()).c_str());
   for (const auto& l : layouts)
     std::printf("  %-12s %-14s %dx%d, row ring %s\n", l.name.c_str(), l.axes.c_str(), l.placement.rows,
                 l.placement.cols, l.ring_adjacent ? "adjacent" : "not adjacent");
-  std::printf("%-12s %-9s %-15s %14s %9s %12s %12s %9s %8s %11s\n", "layout", "grid", "pattern", "messages",
-              "sampled", "max_link_MB", "mean_link_MB", "mean_hops", "max_hops", "est_ms/step");
+  std::printf("%-12s %-9s %-15s %14s %9s %12s %12s %9s %8s %11s\n", "layout", "grid", "pattern", "messages", "sampled",
+              "max_link_MB", "mean_link_MB", "mean_hops", "max_hops", "est_ms/step");
   bool sampled = false;
   for (const auto& r : rows) {
     std::string s = r.report.sampled_sources ? std::to_string(r.report.sampled_sources) : "-";
@@ -109,17 +112,19 @@ void run_simulation(const MapOptions& o, const SystemSpec& system, const GridMap
         ++found;
       }
     if (found == 3)
-      std::printf("bfs step (col-allgatherv + row-alltoallv + C row-ring sub-steps) %-12s %10.3f ms\n",
-                  l.name.c_str(), step / kMilli);
+      std::printf("bfs step (col-allgatherv + row-alltoallv + C row-ring sub-steps) %-12s %10.3f ms\n", l.name.c_str(),
+                  step / kMilli);
   }
-  std::printf("block %.0f bytes per rank; per message: col-allgatherv block, row-alltoallv block/(C-1),"
-              " row-ring block/2 per direction with C sub-steps per step, alltoall and bcast block\n",
-              link.message_bytes);
+  std::printf(
+      "block %.0f bytes per rank; per message: col-allgatherv block, row-alltoallv block/(C-1),"
+      " row-ring block/2 per direction with C sub-steps per step, alltoall and bcast block\n",
+      link.message_bytes);
   if (sampled)
-    std::printf("sampled: a pattern over its route budget (%lld, alltoall %lld) routes a fixed-seed random sample"
-                " of source ranks exactly and scales the loads ('sampled' = number of sources; max is then"
-                " an over-estimate)\n",
-                o.max_routes, o.max_routes_alltoall);
+    std::printf(
+        "sampled: a pattern over its route budget (%lld, alltoall %lld) routes a fixed-seed random sample"
+        " of source ranks exactly and scales the loads ('sampled' = number of sources; max is then"
+        " an over-estimate)\n",
+        o.max_routes, o.max_routes_alltoall);
   std::printf("simulation time %.1f s\n", seconds);
   if (!o.link_csv.empty()) {
     write_link_csv(o.link_csv, box, rows);

@@ -104,7 +104,8 @@ Prediction predict(const NodeProfile& profile, const NetworkSpec& net, const Lev
   if (net.kind == TopologyKind::kSharedMemory) p.setup.ppn = static_cast<int>(setup.grid.size());
   p.view = grid_view(net, p.setup.grid, p.setup.ppn, p.setup.mapping);
   if (net.kind == TopologyKind::kSharedMemory)
-    p.view.ranks_per_core = ranks_per_core(static_cast<double>(p.setup.grid.size()), threads_of(p.setup, profile), net.cores);
+    p.view.ranks_per_core =
+        ranks_per_core(static_cast<double>(p.setup.grid.size()), threads_of(p.setup, profile), net.cores);
   const CollectiveTimes coll{net, p.view};
   for (const ModelLevel& level : levels.levels) {
     LevelPrediction lp;

@@ -27,12 +27,12 @@ namespace g500::model {
 struct RunSetup {
   int scale = 0;
   int edgefactor = 16;
-  GridShape grid;           // processes R x C
-  int ppn = 1;              // processes per node (on one shared-memory machine: all of them)
-  int threads = 0;          // per process; 0: the node's cores / ppn
+  GridShape grid;   // processes R x C
+  int ppn = 1;      // processes per node (on one shared-memory machine: all of them)
+  int threads = 0;  // per process; 0: the node's cores / ppn
   Mapping mapping = Mapping::kSixD;
-  double clock_ghz = 0;     // 0: the profile's clock
-  int substeps = 4;         // n of section 4.5
+  double clock_ghz = 0;  // 0: the profile's clock
+  int substeps = 4;      // n of section 4.5
   long long nodes() const { return grid.size() / ppn; }
 };
 
@@ -48,10 +48,10 @@ struct LevelPrediction {
 struct Prediction {
   RunSetup setup;
   GridView view;
-  PhaseSeconds seconds{};   // expected per BFS, per process
-  PhaseSeconds waiting{};   // of which waiting for the slowest process (imbalance.hpp) and, on one
-                            // machine, for a core (host_sharing.hpp)
-  double time = 0;          // seconds per BFS
+  PhaseSeconds seconds{};  // expected per BFS, per process
+  PhaseSeconds waiting{};  // of which waiting for the slowest process (imbalance.hpp) and, on one
+                           // machine, for a core (host_sharing.hpp)
+  double time = 0;         // seconds per BFS
   double teps = 0;
   std::vector<LevelPrediction> levels;
   // The memory plan beside it (model_job.hpp): bytes a node needs, and has (0: not known).

@@ -45,9 +45,9 @@ std::vector<NetworkSpec::MeasuredAtRanks> parse_measured_at_ranks(const std::str
 // process does not synchronise, its side of the segment waits at the level's end (imbalance).
 struct LevelSynchronisation {
   bool bottom_up = false;
-  int substeps = 1;            // bottom-up: C sub-steps
-  bool gathers = true;         // the allgatherv's group has more than one process
-  bool exchanges = true;       // the alltoallv's group has more than one process
+  int substeps = 1;       // bottom-up: C sub-steps
+  bool gathers = true;    // the allgatherv's group has more than one process
+  bool exchanges = true;  // the alltoallv's group has more than one process
 };
 // Adds (q - 1) / 2 of each segment before and after it to `seconds`.
 void add_core_waits(PhaseSeconds& seconds, double calculation, double ranks_per_core, const LevelSynchronisation& sync);

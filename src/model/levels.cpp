@@ -46,8 +46,16 @@ Fitted fit_key(const std::vector<LevelRow>& rows, const Key& key, const std::map
     sw.push_back(roots);
     if (!row || row->share <= 0) continue;
     const double weight = row->share * roots;
-    if (row->frontier > 0) { fx.push_back(s); fy.push_back(std::log(row->frontier)); fw.push_back(weight); }
-    if (row->examined > 0) { ex.push_back(s); ey.push_back(std::log(row->examined)); ew.push_back(weight); }
+    if (row->frontier > 0) {
+      fx.push_back(s);
+      fy.push_back(std::log(row->frontier));
+      fw.push_back(weight);
+    }
+    if (row->examined > 0) {
+      ex.push_back(s);
+      ey.push_back(std::log(row->examined));
+      ew.push_back(weight);
+    }
   }
   Fitted f;
   f.share = std::clamp(fit_line(sx, sy, sw).at(scale), 0.0, 1.0);
@@ -84,9 +92,7 @@ double kronecker_reached_fraction(int scale, int edgefactor) {
   return 1 - isolated;
 }
 
-double kronecker_degree_concentration(int scale) {
-  return std::pow(kBitZero * kBitZero + kBitOne * kBitOne, scale);
-}
+double kronecker_degree_concentration(int scale) { return std::pow(kBitZero * kBitZero + kBitOne * kBitOne, scale); }
 
 Line fit_line(const std::vector<double>& x, const std::vector<double>& y, const std::vector<double>& weight) {
   double sw = 0, sx = 0, sy = 0;

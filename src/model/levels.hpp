@@ -35,7 +35,7 @@ struct LevelRow {
   int scale = 0;
   int relative = 0;  // level index minus the peak level's
   Direction direction = Direction::kTopDown;
-  int roots = 0;      // roots traced at this SCALE
+  int roots = 0;        // roots traced at this SCALE
   double share = 0;     // of those roots, the fraction whose level `relative` ran in `direction`
   double frontier = 0;  // mean frontier of those levels per reached vertex
   double examined = 0;  // mean edges examined per reached vertex
@@ -60,9 +60,9 @@ struct ModelLevel {
 struct LevelStructure {
   int scale = 0;
   int edgefactor = 0;
-  double vertices = 0;  // n = 2^scale
-  double edges = 0;     // m = edgefactor n (input edges; the traversed edges of TEPS)
-  double reached = 0;   // vertices with an edge
+  double vertices = 0;             // n = 2^scale
+  double edges = 0;                // m = edgefactor n (input edges; the traversed edges of TEPS)
+  double reached = 0;              // vertices with an edge
   std::vector<ModelLevel> levels;  // by relative level, top-down before bottom-up
 };
 

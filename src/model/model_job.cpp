@@ -55,7 +55,8 @@ NetworkSpec named_network(const std::string& name, const ModelOptions& o) {
   if (name == "tofud") return tofud;
   if (name == "tofu") return tofu_network();
   if (name == "fattree") return fat_tree_network(injection, latency);
-  if (name == "dragonfly") return dragonfly_network(injection, latency, o.global_share.value_or(kDefaultDragonflyShare));
+  if (name == "dragonfly")
+    return dragonfly_network(injection, latency, o.global_share.value_or(kDefaultDragonflyShare));
   if (name.rfind(kTorusPrefix, 0) == 0) return torus_network(name.substr(kTorusPrefix.size()), injection, latency);
   if (name == "shm") {
     if (!o.latency_us || !o.link_gbs)
@@ -97,12 +98,10 @@ const NodePreset& slowest_preset(const NodeProfile& a64fx) {
 }
 
 std::string preset_line(const NodePreset& node, bool by_default) {
-  return fmt::format("node {}: {}, {} at {:.2f} GHz, memory {:.1f} GB/s, {:.1f} GiB{}\n  source: {}\n", node.name,
-                     node.label, counted(node.cores, "core"), node.clock_ghz, node.memory_bandwidth / kGiga,
-                     node.memory_bytes / kGiB, by_default ? fmt::format(" (the default; --node chooses one of {})",
-                                                                        node_preset_names())
-                                                          : "",
-                     node.source);
+  return fmt::format(
+      "node {}: {}, {} at {:.2f} GHz, memory {:.1f} GB/s, {:.1f} GiB{}\n  source: {}\n", node.name, node.label,
+      counted(node.cores, "core"), node.clock_ghz, node.memory_bandwidth / kGiga, node.memory_bytes / kGiB,
+      by_default ? fmt::format(" (the default; --node chooses one of {})", node_preset_names()) : "", node.source);
 }
 
 Chosen choose(const ModelOptions& o, const std::vector<LevelRow>& rows) {
@@ -117,7 +116,9 @@ Chosen choose(const ModelOptions& o, const std::vector<LevelRow>& rows) {
     c.profile = preset_profile(*node, a64fx);
   } else {
     const TraceRun run = read_trace(o.profile);
-    const int cores = node ? node->cores : o.cores > 0 ? o.cores : static_cast<int>(std::thread::hardware_concurrency());
+    const int cores = node          ? node->cores
+                      : o.cores > 0 ? o.cores
+                                    : static_cast<int>(std::thread::hardware_concurrency());
     c.profile = calibrate_from_trace(run, cores);
     if (o.assumptions.level_spread >= 0) c.profile.level_time_spread = o.assumptions.level_spread;
     const NodePreset& reference = node ? *node : slowest_preset(a64fx);
@@ -167,8 +168,10 @@ Prediction best_prediction(const Chosen& c, const std::vector<LevelRow>& rows, R
 std::vector<Prediction> series(const ModelOptions& o, const Chosen& c, const std::vector<LevelRow>& rows) {
   const bool shm = c.net.kind == TopologyKind::kSharedMemory;
   const std::vector<long long>& counts = shm ? o.ranks : o.nodes;
-  if (counts.empty()) throw UsageError(shm ? "--network shm needs --ranks" : "give --nodes (or --published, --compare, --future-work)");
-  if (!o.scale && !o.scale_per_node) throw UsageError("give --scale (strong scaling) or --scale-per-node (weak scaling)");
+  if (counts.empty())
+    throw UsageError(shm ? "--network shm needs --ranks" : "give --nodes (or --published, --compare, --future-work)");
+  if (!o.scale && !o.scale_per_node)
+    throw UsageError("give --scale (strong scaling) or --scale-per-node (weak scaling)");
   if (!o.grid.empty() && counts.size() != 1) throw UsageError("--grid needs a single node count");
   std::vector<Prediction> out;
   for (long long count : counts) {
@@ -179,12 +182,15 @@ std::vector<Prediction> series(const ModelOptions& o, const Chosen& c, const std
     s.clock_ghz = o.clock_ghz.value_or(0);
     s.threads = o.threads;
     s.substeps = o.substeps;
-    if (s.scale < 1 || s.scale > gen::kMaxScale) throw UsageError(fmt::format("SCALE {} is outside 1..{}", s.scale, gen::kMaxScale));
+    if (s.scale < 1 || s.scale > gen::kMaxScale)
+      throw UsageError(fmt::format("SCALE {} is outside 1..{}", s.scale, gen::kMaxScale));
     if (o.best && !shm) {
       out.push_back(best_prediction(c, rows, s, count));
       continue;
     }
-    s.grid = !o.grid.empty() ? parse_grid_text(o.grid) : shm ? closest_factor_shape(count) : default_grid(c.net, count, s.ppn, s.mapping);
+    s.grid = !o.grid.empty() ? parse_grid_text(o.grid)
+             : shm           ? closest_factor_shape(count)
+                             : default_grid(c.net, count, s.ppn, s.mapping);
     if (s.grid.size() != count * (shm ? 1 : s.ppn))
       throw UsageError(fmt::format("--grid {} does not match {} {}{}", o.grid, shm ? "--ranks" : "--nodes", count,
                                    shm || s.ppn == 1 ? "" : fmt::format(" at --ppn {}", s.ppn)));
@@ -193,7 +199,8 @@ std::vector<Prediction> series(const ModelOptions& o, const Chosen& c, const std
   return out;
 }
 
-std::string compare_runs(const ModelOptions& o, const Chosen& c, const std::vector<LevelRow>& rows, nlohmann::json& json) {
+std::string compare_runs(const ModelOptions& o, const Chosen& c, const std::vector<LevelRow>& rows,
+                         nlohmann::json& json) {
   std::string text;
   for (const auto& path : o.compare) {
     const TraceRun run = read_trace(path);
@@ -312,7 +319,8 @@ ModelOutput run_model_job(const ModelOptions& o) {
     if (!o.compare.empty()) text += compare_runs(o, c, rows, json);
   }
   if (text.empty())
-    throw UsageError("nothing to do: give --nodes, --published, --compare, --future-work, --show-levels or --write-level-table");
+    throw UsageError(
+        "nothing to do: give --nodes, --published, --compare, --future-work, --show-levels or --write-level-table");
   if (!o.json.empty()) write_whole_file(o.json, json.dump(1) + "\n");
   return {text, warnings};
 }

@@ -15,20 +15,20 @@
 namespace g500::model {
 
 struct ModelOptions {
-  std::string profile;            // a64fx, k, or a 1-rank g500 bfs --trace --json file ("": the node's own)
-  std::string node;               // a node preset (node_presets.hpp); "": by the profile, a64fx by default
-  int cores = 0;                  // with a trace profile and no node: the node's cores (0: this machine's)
-  std::string shm_measured;       // shm: CSV of latency and bandwidth measured per rank count
-  std::string network;            // tofud, tofu, fattree, dragonfly, shm, torus:SHAPE ("" by profile)
+  std::string profile;       // a64fx, k, or a 1-rank g500 bfs --trace --json file ("": the node's own)
+  std::string node;          // a node preset (node_presets.hpp); "": by the profile, a64fx by default
+  int cores = 0;             // with a trace profile and no node: the node's cores (0: this machine's)
+  std::string shm_measured;  // shm: CSV of latency and bandwidth measured per rank count
+  std::string network;       // tofud, tofu, fattree, dragonfly, shm, torus:SHAPE ("" by profile)
   std::optional<double> latency_us, link_gbs, injection_gbs, eager_limit, global_share, switch_latency_us;
-  Assumptions assumptions;        // --allgatherv-lanes, --alltoallv-cap, --locality-speedup
-  std::vector<long long> nodes;   // one node count, or a series
-  std::vector<long long> ranks;   // shm: processes on the machine, one count or a series
+  Assumptions assumptions;       // --allgatherv-lanes, --alltoallv-cap, --locality-speedup
+  std::vector<long long> nodes;  // one node count, or a series
+  std::vector<long long> ranks;  // shm: processes on the machine, one count or a series
   std::optional<int> scale, scale_per_node;
-  std::string grid;               // "RxC" (one node count only)
+  std::string grid;  // "RxC" (one node count only)
   int ppn = 1;
-  bool best = false;              // search grids and processes per node
-  std::string mapping = "6d";     // 6d or jobshape
+  bool best = false;           // search grids and processes per node
+  std::string mapping = "6d";  // 6d or jobshape
   std::optional<double> clock_ghz;
   int threads = 0;
   int substeps = 4;

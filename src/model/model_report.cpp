@@ -33,8 +33,9 @@ std::string profile_text(const NodeProfile& profile, const NetworkSpec& net) {
       "network {}: L {:.2f} us, link {:.2f} GB/s, {} at once, injection {:.1f} GB/s, eager limit {:.0f} bytes\n"
       "  source: {}\n",
       profile.name, profile.cores, profile.topdown_rate, profile.bottomup_rate, profile.topdown_word_rate,
-      profile.bottomup_word_rate, profile.clock_ghz, profile.level_time_spread, profile.source, net.name, net.latency / kMicro,
-      net.link_bandwidth / kGiga, counted(net.simultaneous_links, "link"), net.injection_bandwidth / kGiga, net.eager_limit, net.source);
+      profile.bottomup_word_rate, profile.clock_ghz, profile.level_time_spread, profile.source, net.name,
+      net.latency / kMicro, net.link_bandwidth / kGiga, counted(net.simultaneous_links, "link"),
+      net.injection_bandwidth / kGiga, net.eager_limit, net.source);
 }
 
 nlohmann::json profile_json(const NodeProfile& p) {
@@ -73,11 +74,12 @@ nlohmann::json network_json(const NetworkSpec& n) {
 }
 
 std::string prediction_table(const std::vector<Prediction>& predictions) {
-  const bool memory = std::any_of(predictions.begin(), predictions.end(), [](const Prediction& p) { return p.node_memory_bytes > 0; });
-  std::string text = fmt::format("{:>7} {:>3} {:>11} {:>5} {:>32} | {:>8} {:>8} {:>8} {:>8} {:>8} | {:>8} {:>9} | {}{}\n",
-                                 "nodes", "ppn", "grid", "SCALE", "placement", "calc ms", "agv ms", "atv ms",
-                                 "sr ms", "imb ms", "total ms", "GTEPS", "shares % (calc agv atv sr imb)",
-                                 memory ? " | GiB/node" : "");
+  const bool memory =
+      std::any_of(predictions.begin(), predictions.end(), [](const Prediction& p) { return p.node_memory_bytes > 0; });
+  std::string text =
+      fmt::format("{:>7} {:>3} {:>11} {:>5} {:>32} | {:>8} {:>8} {:>8} {:>8} {:>8} | {:>8} {:>9} | {}{}\n", "nodes",
+                  "ppn", "grid", "SCALE", "placement", "calc ms", "agv ms", "atv ms", "sr ms", "imb ms", "total ms",
+                  "GTEPS", "shares % (calc agv atv sr imb)", memory ? " | GiB/node" : "");
   bool any_too_big = false;
   for (const auto& p : predictions) {
     std::string ms, shares;
@@ -94,35 +96,38 @@ std::string prediction_table(const std::vector<Prediction>& predictions) {
                         fmt::format("{}x{}", p.setup.grid.rows, p.setup.grid.cols), p.setup.scale, p.view.placement, ms,
                         p.time / kMilli, p.teps / kGiga, shares, need);
   }
-  text += fmt::format("ms: milliseconds per BFS (calc calculation, agv allgatherv, atv alltoallv, sr sendrecv, imb "
-                      "imbalance); GTEPS: 10^9 input edges per second; grid: R x C processes{}\n",
-                      memory ? "; GiB/node: g500 bfs's memory plan per node" : "");
+  text += fmt::format(
+      "ms: milliseconds per BFS (calc calculation, agv allgatherv, atv alltoallv, sr sendrecv, imb "
+      "imbalance); GTEPS: 10^9 input edges per second; grid: R x C processes{}\n",
+      memory ? "; GiB/node: g500 bfs's memory plan per node" : "");
   if (any_too_big)
-    text += fmt::format("* does not fit a node's {:.1f} GiB (g500 bfs's memory plan; g500 jobscript --plan lists its parts)\n",
-                        predictions.front().node_memory_bytes / kGiB);
+    text += fmt::format(
+        "* does not fit a node's {:.1f} GiB (g500 bfs's memory plan; g500 jobscript --plan lists its parts)\n",
+        predictions.front().node_memory_bytes / kGiB);
   return text;
 }
 
 nlohmann::json prediction_json(const Prediction& p) {
   nlohmann::json levels = nlohmann::json::array();
   for (const auto& l : p.levels)
-    levels.push_back({{"relative", l.relative},
-                      {"direction", l.direction == Direction::kTopDown ? "top-down" : "bottom-up"},
-                      {"share", l.share},
-                      {"bytes", {{"allgatherv", l.volumes.allgatherv}, {"alltoallv", l.volumes.alltoallv},
-                                 {"sendrecv", l.volumes.sendrecv}}},
-                      {"seconds", phases_json(l.seconds)}});
+    levels.push_back(
+        {{"relative", l.relative},
+         {"direction", l.direction == Direction::kTopDown ? "top-down" : "bottom-up"},
+         {"share", l.share},
+         {"bytes",
+          {{"allgatherv", l.volumes.allgatherv}, {"alltoallv", l.volumes.alltoallv}, {"sendrecv", l.volumes.sendrecv}}},
+         {"seconds", phases_json(l.seconds)}});
   nlohmann::json j = {{"nodes", p.setup.nodes()},
-          {"ppn", p.setup.ppn},
-          {"scale", p.setup.scale},
-          {"grid", {{"rows", p.setup.grid.rows}, {"cols", p.setup.grid.cols}}},
-          {"mapping", mapping_name(p.setup.mapping)},
-          {"placement", p.view.placement},
-          {"seconds", phases_json(p.seconds)},
-          {"waiting_seconds", phases_json(p.waiting)},
-          {"time_s", p.time},
-          {"teps", p.teps},
-          {"levels", levels}};
+                      {"ppn", p.setup.ppn},
+                      {"scale", p.setup.scale},
+                      {"grid", {{"rows", p.setup.grid.rows}, {"cols", p.setup.grid.cols}}},
+                      {"mapping", mapping_name(p.setup.mapping)},
+                      {"placement", p.view.placement},
+                      {"seconds", phases_json(p.seconds)},
+                      {"waiting_seconds", phases_json(p.waiting)},
+                      {"time_s", p.time},
+                      {"teps", p.teps},
+                      {"levels", levels}};
   if (p.node_memory_bytes > 0) {
     j["plan_bytes_per_node"] = p.node_bytes_needed;
     j["node_memory_bytes"] = p.node_memory_bytes;
@@ -153,12 +158,12 @@ PhaseSeconds measured_per_bfs(const TraceRun& run) {
 
 std::string comparison_text(const TraceRun& run, const Prediction& p) {
   const PhaseSeconds measured = measured_per_bfs(run);
-  std::string text = fmt::format("{}: SCALE {}, {} ranks, {}x{} grid, {} threads\n  {:<12} {:>10} {:>10} {:>8}\n", run.path,
-                                 run.scale, run.ranks, run.rows, run.cols, run.threads, "ms per BFS", "measured",
-                                 "predicted", "error");
+  std::string text =
+      fmt::format("{}: SCALE {}, {} ranks, {}x{} grid, {} threads\n  {:<12} {:>10} {:>10} {:>8}\n", run.path, run.scale,
+                  run.ranks, run.rows, run.cols, run.threads, "ms per BFS", "measured", "predicted", "error");
   for (int k = 0; k < kPhaseCount; ++k)
-    text += fmt::format("  {:<12} {:10.3f} {:10.3f} {:+7.1f}%\n", phase_name(static_cast<Phase>(k)), measured[k] / kMilli,
-                        p.seconds[k] / kMilli, error_percent(p.seconds[k], measured[k]));
+    text += fmt::format("  {:<12} {:10.3f} {:10.3f} {:+7.1f}%\n", phase_name(static_cast<Phase>(k)),
+                        measured[k] / kMilli, p.seconds[k] / kMilli, error_percent(p.seconds[k], measured[k]));
   const double measured_total = total_seconds(measured);
   text += fmt::format("  {:<12} {:10.3f} {:10.3f} {:+7.1f}%\n", "total", measured_total / kMilli, p.time / kMilli,
                       error_percent(p.time, measured_total));
@@ -178,9 +183,10 @@ nlohmann::json comparison_json(const TraceRun& run, const Prediction& p) {
 }
 
 std::string level_structure_table(const LevelStructure& levels) {
-  std::string text = fmt::format("SCALE {}: reached {:.4f} of the vertices\n{:>8} {:>9} {:>6} {:>10} {:>10} {:>10} {:>10}\n",
-                                 levels.scale, levels.reached / levels.vertices, "relative", "direction", "share",
-                                 "frontier/n", "found/n", "unvisit/n", "examined/n");
+  std::string text =
+      fmt::format("SCALE {}: reached {:.4f} of the vertices\n{:>8} {:>9} {:>6} {:>10} {:>10} {:>10} {:>10}\n",
+                  levels.scale, levels.reached / levels.vertices, "relative", "direction", "share", "frontier/n",
+                  "found/n", "unvisit/n", "examined/n");
   for (const auto& l : levels.levels) {
     const LevelCounts& c = l.counts;
     text += fmt::format("{:>8} {:>9} {:6.3f} {:10.3e} {:10.3e} {:10.3e} {:10.3e}\n", l.relative,
@@ -200,7 +206,10 @@ nlohmann::json level_structure_json(const LevelStructure& levels) {
                     {"found", l.counts.found},
                     {"unvisited", l.counts.unvisited},
                     {"examined", l.counts.examined}});
-  return {{"scale", levels.scale}, {"vertices", levels.vertices}, {"edges", levels.edges}, {"reached", levels.reached},
+  return {{"scale", levels.scale},
+          {"vertices", levels.vertices},
+          {"edges", levels.edges},
+          {"reached", levels.reached},
           {"levels", rows}};
 }
 

@@ -140,8 +140,9 @@ NetworkSpec tofud_network() {
   const coll::NetworkParams fitted;  // Hosono et al. 2021's Trinaryx6 fit: L = 1.73 us, B = 6.34 GB/s
   NetworkSpec n;
   n.name = "tofud";
-  n.source = "Fugaku TofuD: L, B fitted by Hosono et al. 2021 (Trinaryx6); 6 links at once, 40.8 GB/s injection "
-             "(Nakao et al. 2021, section 2); Eager limit 512,000 bytes (section 5.4)";
+  n.source =
+      "Fugaku TofuD: L, B fitted by Hosono et al. 2021 (Trinaryx6); 6 links at once, 40.8 GB/s injection "
+      "(Nakao et al. 2021, section 2); Eager limit 512,000 bytes (section 5.4)";
   n.system = topo::fugaku_system();
   n.latency = fitted.latency;
   n.link_bandwidth = fitted.bandwidth;
@@ -155,8 +156,9 @@ NetworkSpec tofu_network() {
   const coll::NetworkParams fitted;
   NetworkSpec n;
   n.name = "tofu";
-  n.source = "K computer Tofu: TofuD's fitted L, B scaled by the Table 1 ratios of Nakao et al. 2021 (latency "
-             "0.91-1.15 us vs 0.49-0.54 us, link 5.0 vs 6.8 GB/s); 4 links at once, 20 GB/s injection (section 2)";
+  n.source =
+      "K computer Tofu: TofuD's fitted L, B scaled by the Table 1 ratios of Nakao et al. 2021 (latency "
+      "0.91-1.15 us vs 0.49-0.54 us, link 5.0 vs 6.8 GB/s); 4 links at once, 20 GB/s injection (section 2)";
   n.system = topo::k_system();
   n.latency = fitted.latency * kTofuLatencySpec / kTofudLatencySpec;
   n.link_bandwidth = fitted.bandwidth * kTofuLinkSpec / kTofudLinkSpec;
@@ -199,7 +201,8 @@ NetworkSpec shared_memory_network(double latency, double copy_bandwidth, int cor
   return n;
 }
 
-NetworkSpec torus_network(const std::string& shape, double injection_bandwidth, double latency, int simultaneous_links) {
+NetworkSpec torus_network(const std::string& shape, double injection_bandwidth, double latency,
+                          int simultaneous_links) {
   NetworkSpec n;
   n.name = "torus:" + shape;
   n.source = "mesh/torus " + shape + ", injection split evenly over the links driven at once";
@@ -259,8 +262,10 @@ GridShape default_grid(const NetworkSpec& net, long long nodes, int ppn, Mapping
 double links_per_node(const std::vector<topo::Axis>& axes) {
   double links = 0;
   for (const auto& a : axes) {
-    if (a.size == 2) links += 1;
-    else if (a.size > 2) links += a.torus ? 2.0 : 2.0 * (a.size - 1) / a.size;
+    if (a.size == 2)
+      links += 1;
+    else if (a.size > 2)
+      links += a.torus ? 2.0 : 2.0 * (a.size - 1) / a.size;
   }
   return links;
 }
@@ -320,14 +325,16 @@ double CollectiveTimes::allgatherv(const GroupView& group, double bytes) const {
   const coll::CostTerms ring = coll::cost_terms(coll::CollOp::allgatherv, "ring", g, line, block, 0);
   const coll::CostTerms doubling = coll::cost_terms(coll::CollOp::allgatherv, "recdbl", g, line, block, 0);
   if (net.kind == TopologyKind::kSharedMemory) {
-    const double latency = step_latency(), bandwidth = shared_bandwidth(net, static_cast<int>(view.grid.size()), view.ranks_per_core);
+    const double latency = step_latency(),
+                 bandwidth = shared_bandwidth(net, static_cast<int>(view.grid.size()), view.ranks_per_core);
     return std::min(ring.time(latency, bandwidth), doubling.time(latency, bandwidth));
   }
   // Every process of a node receives at once through the node's links.
   const double node_bytes = inter_node(bytes, g, group.members_per_node) * view.processes_per_node;
   const double lanes = net.max_lanes > 0 ? std::min(group.lanes, net.max_lanes) : group.lanes;
   // One ring per lane; a ring whose closing message shares links runs at the busiest link's share.
-  const double ring_bandwidth = std::min(lanes * net.link_bandwidth / std::max(1.0, group.ring_load), net.injection_bandwidth);
+  const double ring_bandwidth =
+      std::min(lanes * net.link_bandwidth / std::max(1.0, group.ring_load), net.injection_bandwidth);
   const double one_link = std::min(net.link_bandwidth, net.injection_bandwidth);
   return std::min(ring.steps * net.latency + node_bytes / ring_bandwidth,
                   doubling.steps * net.latency + node_bytes / one_link);
@@ -339,7 +346,8 @@ double CollectiveTimes::alltoallv(const GroupView& group, double bytes) const {
   const coll::CostTerms pairwise =
       coll::cost_terms(coll::CollOp::alltoallv, "pairwise", g, coll::Shape3{{g, 1, 1}}, bytes / (g - 1), 0);
   if (net.kind == TopologyKind::kSharedMemory)
-    return pairwise.time(step_latency(), shared_bandwidth(net, static_cast<int>(view.grid.size()), view.ranks_per_core));
+    return pairwise.time(step_latency(),
+                         shared_bandwidth(net, static_cast<int>(view.grid.size()), view.ranks_per_core));
   const double node_bytes = inter_node(bytes, g, group.members_per_node) * view.processes_per_node;
   const double busiest_link = node_bytes * group.alltoall_load / net.link_bandwidth;
   double seconds = std::max(busiest_link, node_bytes / net.injection_bandwidth);
@@ -350,7 +358,8 @@ double CollectiveTimes::alltoallv(const GroupView& group, double bytes) const {
 double CollectiveTimes::sendrecv_step(double bytes) const {
   if (view.row.members <= 1) return 0;
   const double latency = step_latency() * (bytes > net.eager_limit ? kRendezvousLatencies : 1);
-  if (net.kind == TopologyKind::kSharedMemory) return latency + bytes / shared_bandwidth(net, static_cast<int>(view.grid.size()), view.ranks_per_core);
+  if (net.kind == TopologyKind::kSharedMemory)
+    return latency + bytes / shared_bandwidth(net, static_cast<int>(view.grid.size()), view.ranks_per_core);
   // The row groups of a node (one per grid row it holds) each send one message each way.
   const double senders = static_cast<double>(view.grid.rows) / view.node_grid.rows;
   // The busiest link carries exchange_load messages (1 on a ring of physical neighbours).

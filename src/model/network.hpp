@@ -40,15 +40,15 @@ struct NetworkSpec {
   std::string name;
   std::string source;  // where the numbers come from
   TopologyKind kind = TopologyKind::kTorus;
-  topo::SystemSpec system;           // torus: the system whose sub-boxes jobs get
-  double latency = 0;                // L per message [s]
-  double link_bandwidth = 0;         // B per link and direction [bytes/s]
-  int simultaneous_links = 1;        // links a node drives at once (TofuD: 6 TNIs)
-  double injection_bandwidth = 0;    // per node [bytes/s]
-  double eager_limit = 0;            // bytes; longer point-to-point messages use rendezvous
-  double global_bandwidth_share = 1; // fat tree / dragonfly: uniform-traffic bandwidth per node over injection
-  int cores = 1;                     // shared memory: cores that run the processes
-  double switch_latency = 0;         // shared memory: added per message step for each further rank on a core [s]
+  topo::SystemSpec system;            // torus: the system whose sub-boxes jobs get
+  double latency = 0;                 // L per message [s]
+  double link_bandwidth = 0;          // B per link and direction [bytes/s]
+  int simultaneous_links = 1;         // links a node drives at once (TofuD: 6 TNIs)
+  double injection_bandwidth = 0;     // per node [bytes/s]
+  double eager_limit = 0;             // bytes; longer point-to-point messages use rendezvous
+  double global_bandwidth_share = 1;  // fat tree / dragonfly: uniform-traffic bandwidth per node over injection
+  int cores = 1;                      // shared memory: cores that run the processes
+  double switch_latency = 0;          // shared memory: added per message step for each further rank on a core [s]
   // Shared memory: latency and bandwidth measured at given rank counts (g500 coll with that many
   // ranks, time-sharing included); a prediction at one of these counts uses them as they are.
   struct MeasuredAtRanks {
@@ -80,25 +80,25 @@ NetworkSpec torus_network(const std::string& shape, double injection_bandwidth, 
 
 // One communication group of the grid (a process column of R, or a process row of C).
 struct GroupView {
-  int members = 1;          // processes
-  int members_per_node = 1; // of them on one node
-  int nodes = 1;            // nodes it spans
+  int members = 1;               // processes
+  int members_per_node = 1;      // of them on one node
+  int nodes = 1;                 // nodes it spans
   std::vector<topo::Axis> axes;  // torus: the sub-topology its nodes form
-  double lanes = 1;         // links per node inside the group an allgatherv can drive at once
-  double alltoall_load = 1; // busiest link's bytes per byte a node sends in an all-to-all of the group
-  double ring_load = 1;     // busiest link's messages in one step of the group's ring (one direction)
-  double exchange_load = 1; // busiest link's messages in one sendrecv step (each node to both ring neighbours)
+  double lanes = 1;              // links per node inside the group an allgatherv can drive at once
+  double alltoall_load = 1;      // busiest link's bytes per byte a node sends in an all-to-all of the group
+  double ring_load = 1;          // busiest link's messages in one step of the group's ring (one direction)
+  double exchange_load = 1;      // busiest link's messages in one sendrecv step (each node to both ring neighbours)
 };
 
 struct GridView {
-  GridShape grid;          // processes
-  GridShape node_grid;     // nodes
+  GridShape grid;       // processes
+  GridShape node_grid;  // nodes
   int processes_per_node = 1;
-  double ranks_per_core = 1;  // shared memory: ranks x threads per core (host_sharing.hpp)
-  GroupView column;        // R processes: the allgatherv
-  GroupView row;           // C processes: alltoallv and sendrecv
-  std::string placement;   // e.g. "XY x Zabc (6D mapping)"
-  int64_t routed_messages = 0;  // torus: messages routed for the link loads
+  double ranks_per_core = 1;       // shared memory: ranks x threads per core (host_sharing.hpp)
+  GroupView column;                // R processes: the allgatherv
+  GroupView row;                   // C processes: alltoallv and sendrecv
+  std::string placement;           // e.g. "XY x Zabc (6D mapping)"
+  int64_t routed_messages = 0;     // torus: messages routed for the link loads
   bool routed_all_groups = false;  // torus: every group routed (else one per side, by symmetry)
 };
 

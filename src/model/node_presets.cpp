@@ -26,8 +26,8 @@ std::vector<NodePreset> make_presets() {
        "Microarchitecture Manual: 256-byte cache lines"},
       {"k", "Fujitsu SPARC64 VIIIfx (K computer)", 8, 2.0, 64 * kGB, kKLineBytes, 16 * kGiB,
        "Nakao et al. 2021, Table 1: 8 cores, 2.0 GHz, 64 GB/s; 16 GiB DDR3 per node; 128-byte cache lines"},
-      {"epyc-7763", "2 x AMD EPYC 7763 (Milan)", 2 * 64, 2.45, 2 * kChannelsPerSocket * kDdr4_3200Channel, kX86LineBytes,
-       2 * kSocketModules,
+      {"epyc-7763", "2 x AMD EPYC 7763 (Milan)", 2 * 64, 2.45, 2 * kChannelsPerSocket * kDdr4_3200Channel,
+       kX86LineBytes, 2 * kSocketModules,
        "AMD EPYC 7763 product page: 64 cores, 2.45 GHz base, 8 channels of DDR4-3200 (204.8 GB/s) per socket"},
       {"xeon-8380", "2 x Intel Xeon Platinum 8380 (Ice Lake)", 2 * 40, 2.3, 2 * kChannelsPerSocket * kDdr4_3200Channel,
        kX86LineBytes, 2 * kSocketModules,
@@ -68,11 +68,12 @@ NodeProfile preset_profile(const NodePreset& node, const NodeProfile& a64fx) {
   // The share of the A64FX's peak bandwidth its calibrated random accesses use, a line each.
   const double bandwidth_share =
       a64fx.bottomup_rate * a64fx.cores * a64fx_node.cache_line_bytes / a64fx_node.memory_bandwidth;
-  NodeProfile p = with_bottomup_rate(NodeProfile{}, bandwidth_share * node.memory_bandwidth /
-                                                        node.cache_line_bytes / node.cores);
+  NodeProfile p =
+      with_bottomup_rate(NodeProfile{}, bandwidth_share * node.memory_bandwidth / node.cache_line_bytes / node.cores);
   p.name = node.name;
-  p.source = node.label + ": memory-bound rates, one cache line per access at the A64FX's share of the peak "
-                          "bandwidth (docs/model.md, \"The nodes\")";
+  p.source = node.label +
+             ": memory-bound rates, one cache line per access at the A64FX's share of the peak "
+             "bandwidth (docs/model.md, \"The nodes\")";
   p.cores = node.cores;
   p.clock_ghz = node.clock_ghz;
   p.topdown_word_rate = p.bottomup_word_rate = node.memory_bandwidth / kScanBytesPerWord / node.cores;

@@ -22,7 +22,7 @@ struct NodePreset {
   double clock_ghz = 1;         // base clock
   double memory_bandwidth = 0;  // peak bytes per second per node
   double cache_line_bytes = 64;
-  double memory_bytes = 0;      // per node (a configuration: --node-memory changes it)
+  double memory_bytes = 0;  // per node (a configuration: --node-memory changes it)
   std::string source;
 };
 

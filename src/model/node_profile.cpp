@@ -104,7 +104,8 @@ NodeProfile calibrate_from_trace(const TraceRun& run, int cores) {
     throw UsageError(run.path + ": needs a per-level trace with both directions (run g500 bfs with --trace)");
   NodeProfile p;
   p.name = "calibrated";
-  p.source = fmt::format("{} (SCALE {}, 1 rank, {} threads, {} roots)", run.path, run.scale, run.threads, run.roots.size());
+  p.source =
+      fmt::format("{} (SCALE {}, 1 rank, {} threads, {} roots)", run.path, run.scale, run.threads, run.roots.size());
   p.cores = cores;
   const double words = std::ldexp(1.0, run.scale) / kBitsPerWord;
   std::vector<double> deviations;
@@ -122,8 +123,9 @@ NodeProfile calibrate_from_trace(const TraceRun& run, int cores) {
 NodeProfile a64fx_profile_shape() {
   NodeProfile p;
   p.name = "a64fx";
-  p.source = "A64FX, 48 threads (Nakao et al. 2021, Table 1, sections 5.3, 6.2); bottom-up rate calibrated on one "
-             "published point";
+  p.source =
+      "A64FX, 48 threads (Nakao et al. 2021, Table 1, sections 5.3, 6.2); bottom-up rate calibrated on one "
+      "published point";
   p.cores = kA64fxCores;
   p.clock_ghz = kA64fxClockGhz;
   p.locality_domains = kA64fxCmgs;
@@ -142,8 +144,9 @@ NodeProfile with_bottomup_rate(NodeProfile p, double bottomup_rate) {
 NodeProfile k_profile(const NodeProfile& a64fx) {
   NodeProfile p;
   p.name = std::string(1, 'k');  // (a one-letter literal trips GCC 12's -Wrestrict)
-  p.source = "SPARC64 VIIIfx (Nakao et al. 2021, Table 1): half the A64FX's local calculation per node in Boost "
-             "mode, edges and bitmap words (section 6.2)";
+  p.source =
+      "SPARC64 VIIIfx (Nakao et al. 2021, Table 1): half the A64FX's local calculation per node in Boost "
+      "mode, edges and bitmap words (section 6.2)";
   p.cores = kKCores;
   p.clock_ghz = kKClockGhz;
   const double per_node = kKLocalCalculationRatio * a64fx.cores * kBoostClockGhz / a64fx.clock_ghz / kKCores;

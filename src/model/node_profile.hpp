@@ -24,16 +24,16 @@ inline constexpr double kScanBytesPerWord = 24;
 
 struct NodeProfile {
   std::string name;
-  std::string source;        // where the numbers come from
-  int cores = 1;             // cores per node that run the BFS
-  double topdown_rate = 0;   // edges examined per second per core
-  double bottomup_rate = 0;  // edges examined per second per core
+  std::string source;             // where the numbers come from
+  int cores = 1;                  // cores per node that run the BFS
+  double topdown_rate = 0;        // edges examined per second per core
+  double bottomup_rate = 0;       // edges examined per second per core
   double topdown_word_rate = 0;   // bitmap words per second per core, top-down levels
   double bottomup_word_rate = 0;  // bitmap words per second per core, bottom-up levels
-  double clock_ghz = 1;      // the clock the rates were taken at
-  int locality_domains = 1;  // NUMA domains (A64FX: 4 CMGs)
-  double locality_speedup = 1;  // rate factor at one process per domain
-  BfsVariant variant;        // how the implementation lays out its top-down step and encodes lists and pairs
+  double clock_ghz = 1;           // the clock the rates were taken at
+  int locality_domains = 1;       // NUMA domains (A64FX: 4 CMGs)
+  double locality_speedup = 1;    // rate factor at one process per domain
+  BfsVariant variant;             // how the implementation lays out its top-down step and encodes lists and pairs
   // Relative standard deviation of one process's level time that its work does not explain
   // (imbalance.hpp); measured by calibrate_from_trace, 0 when unknown.
   double level_time_spread = 0;

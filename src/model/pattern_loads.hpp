@@ -31,9 +31,9 @@ struct GroupLoads {
 };
 
 struct PatternLoads {
-  GroupLoads column;     // groups along a column of the node grid (R nodes)
-  GroupLoads row;        // groups along a row (C nodes)
-  int64_t routes = 0;    // messages routed
+  GroupLoads column;        // groups along a column of the node grid (R nodes)
+  GroupLoads row;           // groups along a row (C nodes)
+  int64_t routes = 0;       // messages routed
   bool all_groups = false;  // every group routed (else the first group of each side, by symmetry)
 };
 

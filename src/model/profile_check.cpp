@@ -37,10 +37,11 @@ std::vector<std::string> check_calibration(const TraceRun& run, const NodeProfil
           "at SCALE 18 or more",
           run.path, r.direction, r.measured, kPlausibleFactor, r.memory_bound, node, run.scale));
     if (r.measured > kPlausibleFactor * r.memory_bound)
-      warnings.push_back(fmt::format(
-          "{}: its {} rate, {:.3g} accesses/s per core, is more than {:g} times the {:.3g}/s per core of {} from memory: "
-          "its graph (SCALE {}) fits in the caches, so predictions at larger SCALEs are optimistic",
-          run.path, r.direction, r.measured, kPlausibleFactor, r.memory_bound, node, run.scale));
+      warnings.push_back(
+          fmt::format("{}: its {} rate, {:.3g} accesses/s per core, is more than {:g} times the {:.3g}/s per core of "
+                      "{} from memory: "
+                      "its graph (SCALE {}) fits in the caches, so predictions at larger SCALEs are optimistic",
+                      run.path, r.direction, r.measured, kPlausibleFactor, r.memory_bound, node, run.scale));
   }
   return warnings;
 }

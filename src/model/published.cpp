@@ -12,7 +12,7 @@ namespace g500::model {
 namespace {
 constexpr double kNormalGhz = 2.0, kBoostGhz = 2.2;  // Nakao et al. 2021, section 5.5
 constexpr double kGiga = 1e9;
-constexpr double kRateLow = 1e3, kRateHigh = 1e12;   // edges per second per core bracketing any node
+constexpr double kRateLow = 1e3, kRateHigh = 1e12;  // edges per second per core bracketing any node
 constexpr int kBisectionSteps = 100;
 constexpr int kTofudInterfaces = 6;  // TNIs (Nakao et al. 2021, section 2)
 // A dragonfly routes uniform traffic over non-minimal (Valiant) paths: half the injection bandwidth.
@@ -47,15 +47,18 @@ std::vector<PublishedPoint> make_points() {
       point("fugaku", 16384, 38, {128, 128}, 1, shape, kNormalGhz, true, 17964, "1ppn eager 2.0GHz job shape",
             "Nakao et al. 2021, section 5.4"),
       // Section 6.1 (Boost Eco mode, 6D mapping XY x Zabc, eager).
-      point("fugaku", 9936, 37, {138, 72}, 1, six, kBoostGhz, true, 13738, "1ppn eager 2.2GHz 6D", "Nakao et al. 2021, section 6.1"),
-      point("fugaku", 39744, 39, {276, 144}, 1, six, kBoostGhz, true, 38749, "1ppn eager 2.2GHz 6D", "Nakao et al. 2021, section 6.1"),
+      point("fugaku", 9936, 37, {138, 72}, 1, six, kBoostGhz, true, 13738, "1ppn eager 2.2GHz 6D",
+            "Nakao et al. 2021, section 6.1"),
+      point("fugaku", 39744, 39, {276, 144}, 1, six, kBoostGhz, true, 38749, "1ppn eager 2.2GHz 6D",
+            "Nakao et al. 2021, section 6.1"),
       point("fugaku", 158976, 41, {552, 288}, 1, six, kBoostGhz, true, 102956, "1ppn eager 2.2GHz 6D",
             "Nakao et al. 2021, section 6.1"),
       // Section 6.2 and Nakao et al. 2020, section 5.6: 92,160 nodes, XY x Zabc = 320 x 288, Boost Eco.
       point("fugaku", 92160, 40, {320, 288}, 1, six, kBoostGhz, true, 70980, "1ppn eager 2.2GHz 6D",
             "Nakao et al. 2021, section 6.2; Nakao et al. 2020, section 5.6"),
       // The K computer, June 2019 list (Table 4): 82,944 = 288 x 288 nodes.
-      point("k", 82944, 40, {288, 288}, 1, six, kNormalGhz, false, 31302, "1ppn rendezvous 2.0GHz 6D", "Nakao et al. 2021, Table 4"),
+      point("k", 82944, 40, {288, 288}, 1, six, kNormalGhz, false, 31302, "1ppn rendezvous 2.0GHz 6D",
+            "Nakao et al. 2021, Table 4"),
   };
   points.front().calibration = true;
   return points;
@@ -95,11 +98,15 @@ NodeProfile calibrate_a64fx(const std::vector<LevelRow>& rows, const Assumptions
   NodeProfile shape = a64fx_profile_shape();
   if (assumptions.locality_speedup > 0) shape.locality_speedup = assumptions.locality_speedup;
   if (assumptions.level_spread >= 0) shape.level_time_spread = assumptions.level_spread;
-  auto gteps_at = [&](double rate) { return predict(with_bottomup_rate(shape, rate), net, levels, setup).teps / kGiga; };
+  auto gteps_at = [&](double rate) {
+    return predict(with_bottomup_rate(shape, rate), net, levels, setup).teps / kGiga;
+  };
   double low = std::log(kRateLow), high = std::log(kRateHigh);
   if (gteps_at(std::exp(high)) < target->gteps)
-    throw UsageError(fmt::format("the model cannot reach {} GTEPS at the calibration point: its communication alone "
-                                 "takes longer", target->gteps));
+    throw UsageError(
+        fmt::format("the model cannot reach {} GTEPS at the calibration point: its communication alone "
+                    "takes longer",
+                    target->gteps));
   for (int i = 0; i < kBisectionSteps; ++i) {
     const double mid = (low + high) / 2;
     (gteps_at(std::exp(mid)) < target->gteps ? low : high) = mid;
@@ -117,8 +124,8 @@ std::vector<CheckRow> check_published(const std::vector<LevelRow>& rows, const A
     const RunSetup setup = setup_of(p);
     CheckRow row;
     row.point = p;
-    row.prediction =
-        predict(p.system == "k" ? k : a64fx, network_of(p, assumptions), level_structure(rows, p.scale, setup.edgefactor), setup);
+    row.prediction = predict(p.system == "k" ? k : a64fx, network_of(p, assumptions),
+                             level_structure(rows, p.scale, setup.edgefactor), setup);
     row.error_percent = (row.prediction.teps / kGiga - p.gteps) / p.gteps * 100;
     out.push_back(row);
   }
@@ -130,8 +137,8 @@ std::string check_line(const CheckRow& row) {
   constexpr double kShownPrecision = 0.05;  // one decimal: no "-0.0%"
   const double error = std::abs(row.error_percent) < kShownPrecision ? 0.0 : row.error_percent;
   return fmt::format("{} nodes={} scale={} published={:.0f} predicted={:.0f} error={:+.1f}%{} [{}]", p.system, p.nodes,
-                     p.scale, p.gteps, row.prediction.teps / kGiga, error,
-                     p.calibration ? " calibration" : "", p.label);
+                     p.scale, p.gteps, row.prediction.teps / kGiga, error, p.calibration ? " calibration" : "",
+                     p.label);
 }
 
 std::vector<Scenario> future_work_scenarios() {
@@ -143,14 +150,24 @@ std::vector<Scenario> future_work_scenarios() {
       {"TofuD 6D (published setup)", tofud, 1, published, {}},
       {"TofuD 6D, 4 ppn", tofud, 4, four_ppn, {}},
       {"8D torus, same injection", torus_network(eight_d, tofud.injection_bandwidth, tofud.latency), 1, {0, 0}, {}},
-      {"8D torus, same injection, 4 ppn", torus_network(eight_d, tofud.injection_bandwidth, tofud.latency), 4, {0, 0}, {}},
+      {"8D torus, same injection, 4 ppn",
+       torus_network(eight_d, tofud.injection_bandwidth, tofud.latency),
+       4,
+       {0, 0},
+       {}},
       // The same 8D torus with TofuD's network interface: 6 links of 6.8 GB/s at once.
-      {"8D torus, 6 links at once", torus_network(eight_d, tofud.injection_bandwidth, tofud.latency, kTofudInterfaces), 1,
-       {0, 0}, {}},
+      {"8D torus, 6 links at once",
+       torus_network(eight_d, tofud.injection_bandwidth, tofud.latency, kTofudInterfaces),
+       1,
+       {0, 0},
+       {}},
       {"fat tree, same injection", fat_tree_network(tofud.injection_bandwidth, tofud.latency), 1, published, {}},
       {"fat tree, same injection, 4 ppn", fat_tree_network(tofud.injection_bandwidth, tofud.latency), 4, four_ppn, {}},
-      {"dragonfly, same injection", dragonfly_network(tofud.injection_bandwidth, tofud.latency, kDragonflyUniformShare), 1,
-       published, {}},
+      {"dragonfly, same injection",
+       dragonfly_network(tofud.injection_bandwidth, tofud.latency, kDragonflyUniformShare),
+       1,
+       published,
+       {}},
   };
   return s;
 }

@@ -10,17 +10,17 @@
 namespace g500::model {
 
 struct PublishedPoint {
-  std::string system;       // "fugaku" or "k"
+  std::string system;  // "fugaku" or "k"
   long long nodes = 0;
   int scale = 0;
-  GridShape grid;           // processes
+  GridShape grid;  // processes
   int ppn = 1;
   Mapping mapping = Mapping::kSixD;
-  double clock_ghz = 0;     // 2.0 Normal mode, 2.2 Boost (Eco) mode
-  bool eager = true;        // every sendrecv below the Eager limit (section 5.4 on)
+  double clock_ghz = 0;  // 2.0 Normal mode, 2.2 Boost (Eco) mode
+  bool eager = true;     // every sendrecv below the Eager limit (section 5.4 on)
   double gteps = 0;
-  std::string label;        // what distinguishes the point, e.g. "4ppn rendezvous 2.0GHz"
-  std::string source;       // paper, section
+  std::string label;   // what distinguishes the point, e.g. "4ppn rendezvous 2.0GHz"
+  std::string source;  // paper, section
   bool calibration = false;
 };
 

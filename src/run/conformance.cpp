@@ -13,9 +13,12 @@ RootRule root_rule(const RunConfig& config) {
 
 const char* root_rule_name(RootRule rule) {
   switch (rule) {
-    case RootRule::kReference: return "reference";
-    case RootRule::kSampled: return "sampled";
-    case RootRule::kGiven: return "given";
+    case RootRule::kReference:
+      return "reference";
+    case RootRule::kSampled:
+      return "sampled";
+    case RootRule::kGiven:
+      return "given";
   }
   return "";
 }
@@ -38,7 +41,8 @@ std::vector<std::string> nonconformance_reasons(const RunConfig& config, const F
   // Roots.
   const int64_t roots_asked =
       rule == RootRule::kGiven ? static_cast<int64_t>(config.root_ids.size()) : static_cast<int64_t>(config.nroots);
-  if (roots_asked != kSpecRoots) reasons.push_back(std::to_string(roots_asked) + (roots_asked == 1 ? " root" : " roots"));
+  if (roots_asked != kSpecRoots)
+    reasons.push_back(std::to_string(roots_asked) + (roots_asked == 1 ? " root" : " roots"));
   if (rule == RootRule::kGiven) reasons.push_back("roots given with --root");
   if (input.root_seed_given && config.root_seed) reasons.push_back("--root-seed " + std::to_string(*config.root_seed));
   // Validation of every search.
@@ -57,14 +61,10 @@ nlohmann::json conformance_json(const RunConfig& config, const FileInputRequest&
                                 const std::vector<std::string>& disabled) {
   const std::vector<std::string> reasons = nonconformance_reasons(config, input);
   const RootRule rule = root_rule(config);
-  nlohmann::json j = {{"conformant", reasons.empty()},
-                      {"nonconformant_reasons", reasons},
-                      {"input_file", nullptr},
-                      {"roots_rule", root_rule_name(rule)},
-                      {"root_seed", nullptr},
-                      {"root_ids", config.root_ids},
-                      {"validate", config.validate},
-                      {"warmup", config.warmup},
+  nlohmann::json j = {{"conformant", reasons.empty()}, {"nonconformant_reasons", reasons},
+                      {"input_file", nullptr},         {"roots_rule", root_rule_name(rule)},
+                      {"root_seed", nullptr},          {"root_ids", config.root_ids},
+                      {"validate", config.validate},   {"warmup", config.warmup},
                       {"disabled", disabled}};
   if (!input.path.empty()) j["input_file"] = input.path;
   if (rule == RootRule::kSampled) j["root_seed"] = *config.root_seed;

@@ -19,8 +19,8 @@
 
 namespace g500 {
 
-inline constexpr int kSpecEdgefactor = 16;   // "edgefactor = 16", a required setting for submission
-inline constexpr int kSpecRoots = 64;        // "Randomly sample 64 unique search keys"
+inline constexpr int kSpecEdgefactor = 16;  // "edgefactor = 16", a required setting for submission
+inline constexpr int kSpecRoots = 64;       // "Randomly sample 64 unique search keys"
 inline constexpr uint64_t kReferenceSeed1 = 2, kReferenceSeed2 = 3;  // the reference's main.c
 
 // The departures of the run from the specification, each in a few words, graph first, then the

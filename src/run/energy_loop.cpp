@@ -105,7 +105,7 @@ EnergyLoopReport run_energy_loop(const std::string& kernel, const std::vector<in
   std::optional<PowerSampler> sampler;
   if (rank == 0 && !options.power_command.empty()) sampler.emplace(options.power_command);
   std::vector<int64_t> nedge(roots.size(), -1);  // each root's count, from its first search
-  double seconds_per_edge = 0;                    // summed: the harmonic mean's denominator
+  double seconds_per_edge = 0;                   // summed: the harmonic mean's denominator
   bool every_search_has_edges = true;
   Progress line(progress, kernel + " energy loop");
 
@@ -187,7 +187,8 @@ std::vector<std::string> energy_loop_lines(const EnergyLoopReport& r) {
   } else if (r.measured()) {
     lines.push_back("  power: " + rapl_reading(r.rapl) + " from RAPL, the " + rapl_scope);
   } else {
-    lines.push_back("  power: not measured (no readable RAPL counters; --power-command takes a meter of the whole system)");
+    lines.push_back(
+        "  power: not measured (no readable RAPL counters; --power-command takes a meter of the whole system)");
   }
   if (r.measured())
     lines.push_back("  TEPS/W: " + format("%.6g", r.teps_per_watt()) + " (harmonic_mean_TEPS / " +
@@ -195,8 +196,8 @@ std::vector<std::string> energy_loop_lines(const EnergyLoopReport& r) {
   else
     lines.push_back("  TEPS/W: not available (no power measured)");
   if (r.meter() == EnergyLoopReport::Meter::kCommand)  // beside the command's, for comparison
-    lines.push_back("  RAPL (" + rapl_scope + "): " +
-                    (r.rapl.available ? rapl_reading(r.rapl) : "not available (no readable RAPL counters)"));
+    lines.push_back("  RAPL (" + rapl_scope +
+                    "): " + (r.rapl.available ? rapl_reading(r.rapl) : "not available (no readable RAPL counters)"));
   return lines;
 }
 

@@ -10,11 +10,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "util/energy.hpp"
 
@@ -51,13 +50,13 @@ struct PowerCommandReport {
 
 struct EnergyLoopReport {
   bool ran = false;
-  std::string kernel;          // "BFS", "SSSP"
-  std::string duration_text;   // as asked
+  std::string kernel;         // "BFS", "SSSP"
+  std::string duration_text;  // as asked
   double duration_asked = 0;
-  double seconds = 0;          // the loop's wall time (rank 0's clock), over which the power is averaged
+  double seconds = 0;  // the loop's wall time (rank 0's clock), over which the power is averaged
   int64_t searches = 0, roots = 0;
-  double search_seconds = 0;   // the searches' own times, summed
-  int64_t nedges = 0;          // their TEPS edges, summed
+  double search_seconds = 0;  // the searches' own times, summed
+  int64_t nedges = 0;         // their TEPS edges, summed
   double harmonic_mean_teps = 0;
   std::optional<PowerCommandReport> command;  // with --power-command
   EnergyReport rapl;                          // the nodes' RAPL counters over the loop

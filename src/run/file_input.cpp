@@ -45,10 +45,11 @@ void print_input_line(FILE* out, const char* command, const io::EdgeInput& edges
   std::fprintf(out,
                "# g500 %s: input %s (%s): %lld vertices, %lld edges, %lld self-loops, %lld duplicate edges, "
                "%lld vertices without edges%s%s; read in %.3f s\n",
-               command, edges.spec.path.c_str(), io::format_name(edges.spec.format), static_cast<long long>(st.vertices),
-               static_cast<long long>(st.edges), static_cast<long long>(st.self_loops),
-               static_cast<long long>(st.duplicates), static_cast<long long>(vertices_without_edges), note.c_str(),
-               st.relabelled ? ", ids relabelled" : "", st.read_seconds);
+               command, edges.spec.path.c_str(), io::format_name(edges.spec.format),
+               static_cast<long long>(st.vertices), static_cast<long long>(st.edges),
+               static_cast<long long>(st.self_loops), static_cast<long long>(st.duplicates),
+               static_cast<long long>(vertices_without_edges), note.c_str(), st.relabelled ? ", ids relabelled" : "",
+               st.read_seconds);
 }
 
 nlohmann::json input_json(const io::EdgeInput& edges, int64_t vertices_without_edges) {

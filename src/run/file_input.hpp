@@ -16,11 +16,11 @@
 namespace g500 {
 
 struct FileInputRequest {
-  std::string path;                   // empty: the run generates its graph
-  std::string format;                 // tsv, snap, mtx, bin; empty: from the extension
+  std::string path;    // empty: the run generates its graph
+  std::string format;  // tsv, snap, mtx, bin; empty: from the extension
   bool directed_as_undirected = false;
-  uint64_t root_seed = 1;             // seed of the sampled roots
-  bool root_seed_given = false;       // --root-seed was given explicitly
+  uint64_t root_seed = 1;        // seed of the sampled roots
+  bool root_seed_given = false;  // --root-seed was given explicitly
 };
 
 // Collective: reads the file when one is named (else returns nothing) and sets the spec's SCALE

@@ -69,8 +69,8 @@ void print_reference_result_block(FILE* out, const ResultBlockInput& in) {
 void print_phase_table(FILE* out, const char* kernel_name, const comm::PhaseProfile& total, size_t runs,
                        const std::string& extra_title, const std::vector<std::string>& extra) {
   const double sum = total.total();
-  std::fprintf(out, "\n%s time per phase (mean over ranks, summed over %zu %s runs)%s:\n", kernel_name, runs, kernel_name,
-               extra_title.c_str());
+  std::fprintf(out, "\n%s time per phase (mean over ranks, summed over %zu %s runs)%s:\n", kernel_name, runs,
+               kernel_name, extra_title.c_str());
   for (size_t p = 0; p < total.seconds.size(); ++p) {
     const double share = sum > 0 ? 100.0 * total.seconds[p] / sum : 0.0;
     const std::string tail = p < extra.size() && !extra[p].empty() ? "  " + extra[p] : "";

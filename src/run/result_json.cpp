@@ -20,7 +20,8 @@ json run_config_json(const RunConfig& config, const RunSummary& result) {
 
 json phase_seconds_json(const comm::PhaseProfile& profile) {
   json j;
-  for (size_t p = 0; p < profile.seconds.size(); ++p) j[comm::phase_name(static_cast<comm::Phase>(p))] = profile.seconds[p];
+  for (size_t p = 0; p < profile.seconds.size(); ++p)
+    j[comm::phase_name(static_cast<comm::Phase>(p))] = profile.seconds[p];
   return j;
 }
 
@@ -36,7 +37,8 @@ void add_statistics(json& j, const std::string& prefix, const std::string& what,
 }
 }  // namespace
 
-json summary_json(const RunConfig& config, const RunSummary& result, const RootSeries& series, const std::string& prefix) {
+json summary_json(const RunConfig& config, const RunSummary& result, const RootSeries& series,
+                  const std::string& prefix) {
   json j = {{"SCALE", config.spec.scale},
             {"edgefactor", config.spec.edgefactor},
             {"NBFS", series.times.size()},

@@ -4,9 +4,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "util/phase_profile.hpp"
 #include "run/result_block.hpp"
 #include "run/run_setup.hpp"
+#include "util/phase_profile.hpp"
 
 namespace g500 {
 
@@ -19,9 +19,14 @@ nlohmann::json phase_seconds_json(const comm::PhaseProfile& profile);
 // A root's fields common to both kernels (root, time, nedge, TEPS, reached, validation, profile).
 template <class Root>
 nlohmann::json root_json(const Root& r) {
-  return {{"root", r.root},           {"time_s", r.seconds},   {"nedge", r.nedge},
-          {"teps", r.teps},           {"reached", r.reached},  {"validated", r.validated},
-          {"validate_time_s", r.validate_seconds}, {"profile", phase_seconds_json(r.profile)}};
+  return {{"root", r.root},
+          {"time_s", r.seconds},
+          {"nedge", r.nedge},
+          {"teps", r.teps},
+          {"reached", r.reached},
+          {"validated", r.validated},
+          {"validate_time_s", r.validate_seconds},
+          {"profile", phase_seconds_json(r.profile)}};
 }
 
 // "summary": the reference statistics over the roots, and N as kernel 1 computed it

@@ -15,7 +15,8 @@ constexpr int kWordBits = 64;
 
 // 1 for each candidate (the same list on every rank) whose owner sees a non-self-loop edge: each
 // rank marks the candidates it owns, and one allreduce of a bit per candidate joins the marks.
-std::vector<int> usable_flags(const LocalGraph& graph, const ProcessGrid& grid, const std::vector<int64_t>& candidates) {
+std::vector<int> usable_flags(const LocalGraph& graph, const ProcessGrid& grid,
+                              const std::vector<int64_t>& candidates) {
   const Distribution& d = graph.dist;
   const int64_t first = d.owned_begin();
   std::vector<uint64_t> bits((candidates.size() + kWordBits - 1) / kWordBits, 0);
@@ -28,7 +29,8 @@ std::vector<int> usable_flags(const LocalGraph& graph, const ProcessGrid& grid, 
     comm::allreduce(MPI_IN_PLACE, bits.data(), static_cast<int64_t>(bits.size()), MPI_UINT64_T, MPI_BOR, grid.world(),
                     grid.limits());
   std::vector<int> flags(candidates.size());
-  for (size_t k = 0; k < candidates.size(); ++k) flags[k] = static_cast<int>(bits[k / kWordBits] >> (k % kWordBits) & 1);
+  for (size_t k = 0; k < candidates.size(); ++k)
+    flags[k] = static_cast<int>(bits[k / kWordBits] >> (k % kWordBits) & 1);
   return flags;
 }
 
@@ -53,7 +55,8 @@ std::vector<int64_t> sample_roots(const LocalGraph& graph, const ProcessGrid& gr
     std::vector<int64_t> batch;
     const int64_t batch_size = gen::root_batch_size(index);  // growing: see gen/roots.hpp
     for (int64_t k = 0; k < batch_size && drawn < limit; ++k, ++drawn)
-      batch.push_back(static_cast<int64_t>(splitmix64(key + static_cast<uint64_t>(drawn)) % static_cast<uint64_t>(nvertices)));
+      batch.push_back(
+          static_cast<int64_t>(splitmix64(key + static_cast<uint64_t>(drawn)) % static_cast<uint64_t>(nvertices)));
     const std::vector<int> usable = usable_flags(graph, grid, batch);
     for (size_t k = 0; k < batch.size() && static_cast<int>(roots.size()) < nroots; ++k)
       if (usable[k] && std::find(roots.begin(), roots.end(), batch[k]) == roots.end()) roots.push_back(batch[k]);

@@ -23,7 +23,9 @@ Sizes sizes_of(const PlanInput& in) {
           static_cast<double>(in.d.col_set_size()), static_cast<double>(in.d.block)};
 }
 
-void append(std::vector<MemoryPart>& to, const std::vector<MemoryPart>& parts) { to.insert(to.end(), parts.begin(), parts.end()); }
+void append(std::vector<MemoryPart>& to, const std::vector<MemoryPart>& parts) {
+  to.insert(to.end(), parts.begin(), parts.end());
+}
 
 // The BFS with the rows as `options` say (compress) and kernel 1 in the slabs choose_slabs takes.
 RunPlan plan_bfs(const PlanInput& in, const GraphOptions& options) {
@@ -47,7 +49,8 @@ RunPlan plan_bfs(const PlanInput& in, const GraphOptions& options) {
   const double peers = d.yoo() ? d.R : s.ranks;
   plan.search.push_back({"BFS: top-down candidates", s.entries * sizeof(uint64_t) * kTopDownShare * (peers - 1) / peers,
                          GrowsWith::kEdgeShare});
-  plan.search.push_back({"BFS: parents", s.owned * sizeof(int64_t), GrowsWith::kOwned});  // kernel 1 made the degree tables
+  plan.search.push_back(
+      {"BFS: parents", s.owned * sizeof(int64_t), GrowsWith::kOwned});  // kernel 1 made the degree tables
   // Validation: the walk of the tree depths, then the input edge check beside the depths and the
   // owned vertices' tree-edge marks (validate/validate_bfs.hpp).
   const double walk = tree_depths_bytes(d, d.R * d.C);
@@ -96,10 +99,12 @@ RunPlan plan_sssp(const PlanInput& in) {
   plan.search.push_back({"row starts", s.rows * 2 * sizeof(int64_t), GrowsWith::kRowSet});
   plan.search.push_back({"owned degrees", s.owned * 8.0, GrowsWith::kOwned});
   if (options.column_index && in.d.C > in.d.R) {
-    plan.search.push_back({"column index: neighbours", s.entries * (sizeof(LocalId) + sizeof(float)), GrowsWith::kEdgeShare});
+    plan.search.push_back(
+        {"column index: neighbours", s.entries * (sizeof(LocalId) + sizeof(float)), GrowsWith::kEdgeShare});
     plan.search.push_back({"column index: starts", s.cols * sizeof(int64_t), GrowsWith::kColumnSet});
   }
-  plan.search.push_back({"SSSP: candidates of a large phase", s.entries * 3 * sizeof(uint64_t) / 4, GrowsWith::kEdgeShare});
+  plan.search.push_back(
+      {"SSSP: candidates of a large phase", s.entries * 3 * sizeof(uint64_t) / 4, GrowsWith::kEdgeShare});
   plan.search.push_back({"SSSP: column-set arrays", s.cols * 16.0, GrowsWith::kColumnSet});
   plan.search.push_back({"SSSP: row-set arrays", s.rows * 16.0, GrowsWith::kRowSet});
   plan.search.push_back({"SSSP: owned arrays", s.owned * 40.0, GrowsWith::kOwned});

@@ -27,23 +27,23 @@ enum class CompressChoice { kAuto, kOn, kOff };
 enum class PlanKernel { kBfs, kSssp };
 
 struct PlanInput {
-  GraphShape shape;                    // edges (global, this process's share), the Kronecker SCALE or 0
-  Distribution d;                      // this process's place on the grid
+  GraphShape shape;  // edges (global, this process's share), the Kronecker SCALE or 0
+  Distribution d;    // this process's place on the grid
   PlanKernel kernel = PlanKernel::kBfs;
-  GraphOptions graph;                  // the BFS's kernel 1 (`passes` > 0: fixed)
+  GraphOptions graph;  // the BFS's kernel 1 (`passes` > 0: fixed)
   CompressChoice compress = CompressChoice::kAuto;
-  WeightedGraphOptions weighted;       // the SSSP's kernel 1
-  int compare_dijkstra = 0;            // SSSP: roots also solved by a serial Dijkstra on rank 0
-  int threads = 1;                     // OpenMP threads per rank
-  double node_bytes_per_rank = 0;      // the node's memory over the ranks sharing it
+  WeightedGraphOptions weighted;   // the SSSP's kernel 1
+  int compare_dijkstra = 0;        // SSSP: roots also solved by a serial Dijkstra on rank 0
+  int threads = 1;                 // OpenMP threads per rank
+  double node_bytes_per_rank = 0;  // the node's memory over the ranks sharing it
 };
 
 struct RunPlan {
   PlanKernel kernel = PlanKernel::kBfs;
   int grid_rows = 1, grid_cols = 1;
-  bool packed_rows = false;            // BFS: the neighbours packed (graph/packed_rows.hpp)
-  int64_t passes = 1;                  // BFS: kernel 1's slabs, one pass over the input each
-  bool keeps_entries = true;           // SSSP: kernel 1 keeps pass 1's entries (else reads the edges twice)
+  bool packed_rows = false;   // BFS: the neighbours packed (graph/packed_rows.hpp)
+  int64_t passes = 1;         // BFS: kernel 1's slabs, one pass over the input each
+  bool keeps_entries = true;  // SSSP: kernel 1 keeps pass 1's entries (else reads the edges twice)
   // What `auto` chose the row format from: plain rows' peak within kMostMemoryShare of the node
   // per rank, kernel 1's passes with plain and with packed rows.
   bool plain_rows_fit = true;

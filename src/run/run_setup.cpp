@@ -8,9 +8,9 @@
 #include <thread>
 
 #include "comm/typed.hpp"
-#include "run/roots.hpp"
-#include "io/vertex_output.hpp"
 #include "io/rankmap_file.hpp"
+#include "io/vertex_output.hpp"
+#include "run/roots.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
 #include "util/memory.hpp"
@@ -22,10 +22,11 @@ GridChoice choose_grid(const std::string& grid_text, const std::string& rankmap_
   choice.shape = grid_text.empty() ? closest_factor_shape(nranks) : parse_grid_shape(grid_text, nranks);
   if (rankmap_path.empty()) return choice;
   int rows = 0, cols = 0;
-  for (const auto& p : io::read_rankmap_csv(rankmap_path, nranks, &rows, &cols)) choice.placement.emplace_back(p.row, p.col);
+  for (const auto& p : io::read_rankmap_csv(rankmap_path, nranks, &rows, &cols))
+    choice.placement.emplace_back(p.row, p.col);
   if (!grid_text.empty() && (rows != choice.shape.rows || cols != choice.shape.cols))
-    throw UsageError("--grid " + grid_text + " disagrees with the " + std::to_string(rows) + "x" + std::to_string(cols) +
-                     " grid of --rankmap " + rankmap_path);
+    throw UsageError("--grid " + grid_text + " disagrees with the " + std::to_string(rows) + "x" +
+                     std::to_string(cols) + " grid of --rankmap " + rankmap_path);
   choice.shape = GridShape{rows, cols};
   return choice;
 }
@@ -79,7 +80,9 @@ std::string local_id_overflow(const std::string& what, const Distribution& probe
   if (probe.ids_fit()) return "";
   const int64_t widest = std::max(probe.row_set_size(), probe.col_set_size());
   if (kWideIds && widest <= (int64_t{1} << Distribution::kMostIdBits))  // not beside the block offsets
-    return grid + " needs more than 64 bits for a vertex's offset in its block and its id in a grid row or column; use more ranks";
+    return grid +
+           " needs more than 64 bits for a vertex's offset in its block and its id in a grid row or column; use more "
+           "ranks";
   if (kWideIds) return grid + " needs more than 2^48 vertices per grid row or column; use more ranks";
   return grid + " needs more than 2^32 vertices per grid row or column; use more ranks, or g500 built with " +
          kWideIdsOption;
@@ -92,7 +95,8 @@ void check_run_fits(const std::string& what, double bytes_per_rank, bool from_fi
   // other programs use is not the run's.
   const double have = node_memory_for_run_bytes(world);
   agree_or_throw(force ? "" : memory_shortfall(what, need, have, "this node", from_file, true), world);
-  if (const std::string overflow = local_id_overflow(what, probe, kernel_id_bits); !overflow.empty()) throw UsageError(overflow);
+  if (const std::string overflow = local_id_overflow(what, probe, kernel_id_bits); !overflow.empty())
+    throw UsageError(overflow);
 }
 
 void check_declared_graph_fits(const RunConfig& config, const comm::Communicator& world, int64_t nvertices,
@@ -161,11 +165,10 @@ RunRoots choose_run_roots(const RunConfig& config, const LocalGraph& graph, cons
           config.input ? "'" + config.input->spec.path + "'" : "SCALE " + std::to_string(config.spec.scale);
       const std::string found = std::to_string(r.roots.size());
       // The root rules draw a bounded number of candidates, so they may miss some usable vertices.
-      const std::string reason =
-          static_cast<int64_t>(r.roots.size()) == with_edges
-              ? "only " + found + " vertices of " + graph_name + " have an edge"
-              : "the root rule found " + found + " of the " + std::to_string(with_edges) + " vertices of " + graph_name +
-                    " that have an edge";
+      const std::string reason = static_cast<int64_t>(r.roots.size()) == with_edges
+                                     ? "only " + found + " vertices of " + graph_name + " have an edge"
+                                     : "the root rule found " + found + " of the " + std::to_string(with_edges) +
+                                           " vertices of " + graph_name + " that have an edge";
       std::string command = kernel;
       for (char& c : command) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       std::fprintf(stderr, "g500 %s: note: running %s roots instead of %d: %s\n", command.c_str(), found.c_str(),

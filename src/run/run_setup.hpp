@@ -32,7 +32,7 @@ struct RunConfig {
   std::string rankmap_path;  // a `g500 map` CSV placing each rank on the grid (empty: row-major)
   int threads = 0;           // OpenMP threads per rank (0 = automatic)
   bool validate = true;
-  bool warmup = true;        // one untimed search first, as the reference does
+  bool warmup = true;  // one untimed search first, as the reference does
   // File input (--input, docs/input.md); null: the Kronecker graph of `spec` (default).
   const io::EdgeInput* input = nullptr;
   std::vector<uint64_t> root_ids;     // --root: explicit roots in the file's ids (used when non-empty)

@@ -15,17 +15,17 @@
 
 #include "comm/large_count.hpp"
 #include "gen/edge_weights.hpp"
+#include "io/vertex_output.hpp"
 #include "run/root_loop.hpp"
 #include "run/roots.hpp"
-#include "io/vertex_output.hpp"
+#include "run/run_plan.hpp"
+#include "run/run_setup.hpp"
 #include "sssp/dijkstra.hpp"
-#include "validate/validate_sssp.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
 #include "util/memory.hpp"
 #include "util/progress.hpp"
-#include "run/run_plan.hpp"
-#include "run/run_setup.hpp"
+#include "validate/validate_sssp.hpp"
 
 namespace g500 {
 namespace {
@@ -74,18 +74,20 @@ std::vector<float> file_edge_weights(const io::EdgeInput& in, uint64_t seed, con
   }
   // Distances are float sums of at most n - 1 weights: below FLT_MAX / n each, none overflows to
   // infinity, which would read as unreached.
-  const double max_weight = static_cast<double>(std::numeric_limits<float>::max()) / static_cast<double>(std::max<int64_t>(1, in.nvertices));
+  const double max_weight =
+      static_cast<double>(std::numeric_limits<float>::max()) / static_cast<double>(std::max<int64_t>(1, in.nvertices));
   std::string error;
   for (size_t k = 0; k < in.weights.size(); ++k) {
-    const std::string edge = "'" + in.spec.path + "': edge " + std::to_string(in.local_begin + static_cast<int64_t>(k) + 1);
+    const std::string edge =
+        "'" + in.spec.path + "': edge " + std::to_string(in.local_begin + static_cast<int64_t>(k) + 1);
     if (!(in.weights[k] >= 0)) {
       error = edge + " has the negative weight " + std::to_string(in.weights[k]) + "; SSSP needs weights >= 0";
       break;
     }
     if (static_cast<double>(in.weights[k]) > max_weight) {
       char text[96];
-      std::snprintf(text, sizeof text, " has the weight %g; with %lld vertices SSSP needs weights <= %g", static_cast<double>(in.weights[k]),
-                    static_cast<long long>(in.nvertices), max_weight);
+      std::snprintf(text, sizeof text, " has the weight %g; with %lld vertices SSSP needs weights <= %g",
+                    static_cast<double>(in.weights[k]), static_cast<long long>(in.nvertices), max_weight);
       error = edge + text + " (float distances)";
       break;
     }
@@ -149,10 +151,11 @@ WeightedLocalGraph construct_graph(const SsspConfig& config, const WeightedEdgeS
   world.barrier();
   double start = MPI_Wtime();
   Progress construction(config.progress, "kernel 1: building the graph");
-  WeightedLocalGraph graph = build_weighted_local_graph(source, grid, config.graph, [&](int64_t done, int64_t passes, const char* step) {
-    if (passes > 0) construction.set_total(passes);
-    construction.update(done, step);
-  });
+  WeightedLocalGraph graph =
+      build_weighted_local_graph(source, grid, config.graph, [&](int64_t done, int64_t passes, const char* step) {
+        if (passes > 0) construction.set_total(passes);
+        construction.update(done, step);
+      });
   world.barrier();
   result.construction_seconds = MPI_Wtime() - start;
   result.nvertices_computed = graph.graph.dist.nvertices;
@@ -177,8 +180,9 @@ void compare_with_dijkstra(const SsspConfig& config, const SsspEdges& edges, con
   if (config.input) gather_edges_to_rank0(*config.input, edges.file_weights, world, all_edges, all_weights);
   if (rank == 0) {
     omp_set_num_threads(result.threads);
-    const SerialWeightedGraph serial = config.input ? build_serial_weighted_graph(config.nvertices(), all_edges, all_weights)
-                                                    : build_serial_weighted_graph(*edges.generator);
+    const SerialWeightedGraph serial = config.input
+                                           ? build_serial_weighted_graph(config.nvertices(), all_edges, all_weights)
+                                           : build_serial_weighted_graph(*edges.generator);
     for (int k = 0; k < count; ++k) {
       const DijkstraResult d = dijkstra(serial, roots[k]);
       seconds[k] = d.seconds;

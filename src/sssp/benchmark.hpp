@@ -10,14 +10,14 @@
 #include <vector>
 
 #include "comm/typed.hpp"
-#include "util/phase_profile.hpp"
-#include "gen/kronecker.hpp"
 #include "gen/edge_weights.hpp"
+#include "gen/kronecker.hpp"
 #include "graph/weighted_graph.hpp"
 #include "io/edge_input.hpp"
-#include "sssp/sssp.hpp"
 #include "run/energy_loop.hpp"
 #include "run/run_setup.hpp"
+#include "sssp/sssp.hpp"
+#include "util/phase_profile.hpp"
 
 namespace g500 {
 
@@ -27,8 +27,8 @@ struct SsspConfig : RunConfig {
   static constexpr int kSourceIdBits = 32;
   int compare_dijkstra = 0;  // roots also solved by a serial Dijkstra on rank 0 (0 = none)
   SsspOptions sssp;
-  WeightedGraphOptions graph;  // kernel 1: `--disable reorder` turns off the degree-order renumbering
-  uint64_t weight_seed = 1;  // file input without weights: seed of the generated weights (docs/sssp.md)
+  WeightedGraphOptions graph;         // kernel 1: `--disable reorder` turns off the degree-order renumbering
+  uint64_t weight_seed = 1;           // file input without weights: seed of the generated weights (docs/sssp.md)
   std::vector<std::string> disabled;  // technique names switched off (`--disable`), as given
   // Called (collectively) after the first root was validated, e.g. to write result files.
   std::function<void(const LocalGraph&, const ProcessGrid&, int64_t root, const std::vector<double>& distances,
@@ -37,7 +37,7 @@ struct SsspConfig : RunConfig {
 };
 
 struct SsspRootResult {
-  int64_t root = 0;               // in the input file's ids for file input
+  int64_t root = 0;  // in the input file's ids for file input
   double seconds = 0;
   int64_t nedge = 0;
   double teps = 0;
@@ -46,26 +46,26 @@ struct SsspRootResult {
   bool validated = false;
   double validate_seconds = -1;
   int64_t buckets = 0, phases = 0, pull_phases = 0, relaxations = 0;
-  int64_t light_relaxations = 0, pull_scans = 0, improvements = 0;  // summed over ranks
+  int64_t light_relaxations = 0, pull_scans = 0, improvements = 0;                    // summed over ranks
   double light_seconds = 0, push_seconds = 0, pull_seconds = 0, parents_seconds = 0;  // rank 0's steps
-  comm::PhaseProfile profile;     // mean over ranks per phase
-  double dijkstra_seconds = -1;   // when compared
-  bool dijkstra_agrees = false;   // sum and max of the distances equal Dijkstra's (relative 1e-9)
+  comm::PhaseProfile profile;                                                         // mean over ranks per phase
+  double dijkstra_seconds = -1;                                                       // when compared
+  bool dijkstra_agrees = false;  // sum and max of the distances equal Dijkstra's (relative 1e-9)
 };
 
 struct SsspBenchmarkResult : RunSummary {
-  bool generated_weights = false;      // file input without weights
+  bool generated_weights = false;  // file input without weights
   // The bucket width the searches used: the option's, or raised so that the sub-bucket index of
   // every possible distance stays exact (then the option's value and the largest weight).
   double delta = 0, delta_raised_from = 0, delta_max_weight = 0;
   std::vector<SsspRootResult> roots;
   // Dijkstra comparison over the first `dijkstra_roots` roots.
   int dijkstra_roots = 0;
-  double dijkstra_harmonic_teps = 0;   // plain serial Dijkstra, 1 rank, 1 thread
+  double dijkstra_harmonic_teps = 0;  // plain serial Dijkstra, 1 rank, 1 thread
   double sssp_harmonic_teps_same_roots = 0;
-  double dijkstra_speedup = 0;         // ratio of the two harmonic means
+  double dijkstra_speedup = 0;  // ratio of the two harmonic means
   bool dijkstra_agrees = true;
-  EnergyLoopReport energy_loop;        // --energy-loop (run/energy_loop.hpp)
+  EnergyLoopReport energy_loop;  // --energy-loop (run/energy_loop.hpp)
 };
 
 // The weighted edges kernel 1 reads: a file's (with its weights, or generated ones) or the

@@ -27,9 +27,9 @@ SerialWeightedGraph build_serial_weighted_graph(int64_t nvertices, const std::ve
                                                 const std::vector<float>& weights);
 
 struct DijkstraResult {
-  std::vector<double> dist;      // infinity when unreached
-  std::vector<int64_t> parent;   // -1 when unreached, the root its own parent
-  double seconds = 0;            // the search alone
+  std::vector<double> dist;     // infinity when unreached
+  std::vector<int64_t> parent;  // -1 when unreached, the root its own parent
+  double seconds = 0;           // the search alone
   int64_t reached = 0;
   double sum_dist = 0, max_dist = 0;
 };

@@ -6,9 +6,9 @@
 #include "io/vertex_output.hpp"
 #include "run/conformance.hpp"
 #include "run/job_output.hpp"
+#include "sssp/report.hpp"
 #include "util/counted.hpp"
 #include "util/provenance.hpp"
-#include "sssp/report.hpp"
 
 namespace g500 {
 namespace {
@@ -20,15 +20,16 @@ void print_report(const SsspJob& job, const std::optional<io::EdgeInput>& edges,
     print_input_line(stdout, "sssp", *edges, result.vertices_without_edges,
                      result.generated_weights ? ", weights generated (the file has none)" : ", weights from the file");
   if (result.delta_raised_from > 0)
-    std::printf("# delta raised from %g to %g: with weights up to %g on %lld vertices, a smaller width would give distances "
-                "more buckets than the search can number\n",
-                result.delta_raised_from, result.delta, result.delta_max_weight, static_cast<long long>(config.nvertices()));
-  std::printf("# g500 sssp: SCALE %d, N %lld (largest vertex id + 1), %s as a %dx%d grid, %s per rank, "
-              "delta %g, graph %.1f MiB on the largest rank\n",
-              config.spec.scale, static_cast<long long>(result.nvertices_computed),
-              counted(result.ranks, "rank").c_str(), result.grid_rows, result.grid_cols,
-              counted(result.threads, "thread").c_str(), result.delta,
-              static_cast<double>(result.graph_bytes_max_rank) / (1024.0 * 1024.0));
+    std::printf(
+        "# delta raised from %g to %g: with weights up to %g on %lld vertices, a smaller width would give distances "
+        "more buckets than the search can number\n",
+        result.delta_raised_from, result.delta, result.delta_max_weight, static_cast<long long>(config.nvertices()));
+  std::printf(
+      "# g500 sssp: SCALE %d, N %lld (largest vertex id + 1), %s as a %dx%d grid, %s per rank, "
+      "delta %g, graph %.1f MiB on the largest rank\n",
+      config.spec.scale, static_cast<long long>(result.nvertices_computed), counted(result.ranks, "rank").c_str(),
+      result.grid_rows, result.grid_cols, counted(result.threads, "thread").c_str(), result.delta,
+      static_cast<double>(result.graph_bytes_max_rank) / (1024.0 * 1024.0));
   if (result.validation_failed) {
     std::fprintf(stderr, "g500 sssp: %s\n", result.validation_error.c_str());
     std::printf("No results printed for invalid run.\n");
@@ -66,8 +67,8 @@ int run_sssp_job(SsspJob& job) {
         io::write_vertex_file(*distances_file, ids.of(), io::to_map_slices(graph, grid, ids.of(), distances),
                               "g500 sssp distances" + from + ": vertex distance (inf: unreached)");
       if (parents_file)
-        io::write_vertex_file(*parents_file, ids.of(), io::to_map_slices(graph, grid, ids.of(), parents),
-                              true, "g500 sssp parents" + from + ": vertex parent (-1: unreached)");
+        io::write_vertex_file(*parents_file, ids.of(), io::to_map_slices(graph, grid, ids.of(), parents), true,
+                              "g500 sssp parents" + from + ": vertex parent (-1: unreached)");
     };
   const SsspBenchmarkResult result = run_sssp_benchmark(config, world, force);
 

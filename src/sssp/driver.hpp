@@ -10,11 +10,11 @@ namespace g500 {
 
 struct SsspJob {
   SsspConfig config;
-  FileInputRequest input;        // no path: the Kronecker graph of config.spec
-  std::string json_path;         // --json
-  std::string distances_path;    // --output-distances (first root)
-  std::string parents_path;      // --output-parents (first root)
-  bool force = false;            // run even when the memory estimate exceeds the node's memory
+  FileInputRequest input;      // no path: the Kronecker graph of config.spec
+  std::string json_path;       // --json
+  std::string distances_path;  // --output-distances (first root)
+  std::string parents_path;    // --output-parents (first root)
+  bool force = false;          // run even when the memory estimate exceeds the node's memory
 };
 
 // Collective. Prints the report on rank 0's stdout and writes the named files; returns the

@@ -84,7 +84,8 @@ void DistributedSssp::exchange_candidates(comm::ThreadBuckets& buffers, MPI_Comm
 #pragma omp for schedule(static) nowait
   for (int64_t r = 0; r < n; ++r) {
     if (r + kAhead < n) __builtin_prefetch(&state_[candidate_offset(rec[2 * (r + kAhead)])]);
-    improve(candidate_offset(rec[2 * r]), float_of(static_cast<uint32_t>(rec[2 * r + 1])), candidate_source(rec[2 * r]), ts);
+    improve(candidate_offset(rec[2 * r]), float_of(static_cast<uint32_t>(rec[2 * r + 1])), candidate_source(rec[2 * r]),
+            ts);
   }
 }
 

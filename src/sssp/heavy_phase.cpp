@@ -29,7 +29,7 @@ void DistributedSssp::heavy_phase(int64_t k, double push_work, ThreadState& ts, 
     push_heavy(k, run);
   }
   if (master) ++run.phases;
-  // Every candidate of the phase must be in before a vertex is put into a bucket by its distance.
+    // Every candidate of the phase must be in before a vertex is put into a bucket by its distance.
 #pragma omp barrier
   place_improved(kNoBucket, ts);  // all beyond bucket k: into their sub-buckets
   if (master) (pull ? run.pull_seconds : run.push_seconds) += omp_get_wtime() - heavy_start;
@@ -51,7 +51,8 @@ double DistributedSssp::pull_work_estimate(int64_t k, SsspRun& run) {
   const int64_t exact_end = every == 1 ? d.block : kExact;
   auto pull_of = [&](int64_t x) {
     const double t = distance(static_cast<LocalId>(x));
-    return degree_[x] == 0 || bucket_of(t) < bucket_end ? 0.0 : static_cast<double>(degree_[x]) * std::min(1.0, t - lower);
+    return degree_[x] == 0 || bucket_of(t) < bucket_end ? 0.0
+                                                        : static_cast<double>(degree_[x]) * std::min(1.0, t - lower);
   };
   double exact = 0, sampled = 0;
 #pragma omp for schedule(static) nowait

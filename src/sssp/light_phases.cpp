@@ -144,7 +144,8 @@ void DistributedSssp::relax_records(int64_t nrecords, int64_t k, int64_t j, Sssp
   constexpr int64_t kChunk = 512, kBound = 48;
   auto wanted = [&](uint64_t record) {
     const int64_t x = record_id(record);
-    return kEdges == Edges::kOuter ? light_bound_[x] != kLightBoundNoEdges : may_have_inner_edge(x, record_distance(record), k);
+    return kEdges == Edges::kOuter ? light_bound_[x] != kLightBoundNoEdges
+                                   : may_have_inner_edge(x, record_distance(record), k);
   };
   std::vector<uint64_t>& selected = ts.selected_records;
   selected.resize(kChunk);

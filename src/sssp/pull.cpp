@@ -56,7 +56,8 @@ class PullSelection {
     // the float sum rounds monotonically).
     const float settled_floor = float_at_most(lower);
     for (int b = 0; b < 256; ++b) {
-      const float lightest = candidate(settled_floor, static_cast<float>(lightest_weight_bound(static_cast<uint8_t>(b))));
+      const float lightest =
+          candidate(settled_floor, static_cast<float>(lightest_weight_bound(static_cast<uint8_t>(b))));
       scanned_from_[b] = std::max(unsettled, first_bits_where([&](float t) { return lightest < t; }));
     }
   }

@@ -48,7 +48,8 @@ void print_sssp_phase_profile(FILE* out, const SsspBenchmarkResult& result) {
 
 void print_dijkstra_comparison(FILE* out, const SsspBenchmarkResult& result) {
   if (result.dijkstra_roots == 0) return;
-  std::fprintf(out, "\nSerial Dijkstra on rank 0 over the first %d roots (same graph, same run):\n", result.dijkstra_roots);
+  std::fprintf(out, "\nSerial Dijkstra on rank 0 over the first %d roots (same graph, same run):\n",
+               result.dijkstra_roots);
   std::fprintf(out, "  dijkstra harmonic_mean_TEPS:   %g\n", result.dijkstra_harmonic_teps);
   std::fprintf(out, "  sssp harmonic_mean_TEPS:       %g (same roots)\n", result.sssp_harmonic_teps_same_roots);
   std::fprintf(out, "  speed-up over Dijkstra:        %.2f\n", result.dijkstra_speedup);
@@ -84,10 +85,8 @@ nlohmann::json sssp_result_json(const SsspConfig& config, const SsspBenchmarkRes
     one["relaxations_light"] = r.light_relaxations;
     one["relaxations_pull"] = r.pull_scans;
     one["improvements"] = r.improvements;
-    one["steps_s"] = {{"light", r.light_seconds},
-                      {"push", r.push_seconds},
-                      {"pull", r.pull_seconds},
-                      {"parents", r.parents_seconds}};
+    one["steps_s"] = {
+        {"light", r.light_seconds}, {"push", r.push_seconds}, {"pull", r.pull_seconds}, {"parents", r.parents_seconds}};
     if (r.dijkstra_seconds >= 0) {
       one["dijkstra_time_s"] = r.dijkstra_seconds;
       one["dijkstra_agrees"] = r.dijkstra_agrees;

@@ -2,7 +2,6 @@
 // statistics, the per-phase profile, the Dijkstra comparison, and the JSON report (--json).
 #pragma once
 #include <cstdio>
-
 #include <nlohmann/json.hpp>
 
 #include "sssp/benchmark.hpp"

@@ -67,9 +67,7 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
 #pragma omp barrier
   if (master) run.parents_seconds = omp_get_wtime() - parents_start;
 #pragma omp master
-  {
-    bucket_epoch_ = ts.bucket_epoch;
-  }
+  { bucket_epoch_ = ts.bucket_epoch; }
 }
 
 void DistributedSssp::start_search(int64_t root, ThreadState& ts) {

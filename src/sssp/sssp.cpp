@@ -21,21 +21,12 @@ double least_bucket_width(int64_t nvertices, double max_weight, int sub_buckets)
 }
 
 DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessGrid& grid, const SsspOptions& options)
-    : wg_(graph),
-      graph_(graph.graph),
-      grid_(grid),
-      dist_of_(graph.graph.dist),
-      options_(options),
-      sub_buckets_(std::max(1, options.sub_buckets)),
-      inverse_width_(static_cast<double>(sub_buckets_) / options.delta),
-      alltoallv_(comm::find_alltoallv("mpi")),
-      allgatherv_(comm::find_allgatherv("mpi")),
-      nthreads_(omp_get_max_threads()),
-      fusion_(grid.cols() == 1 && options.fusion_limit > 0),
-      column_pull_(!graph.columns.empty()),
-      light_bound_(graph.row_light_bounds),
-      column_light_bound_(graph.column_light_bounds),
-      degree_(graph.graph.owned_degrees_in_graph_order()) {
+    : wg_(graph), graph_(graph.graph), grid_(grid), dist_of_(graph.graph.dist), options_(options),
+      sub_buckets_(std::max(1, options.sub_buckets)), inverse_width_(static_cast<double>(sub_buckets_) / options.delta),
+      alltoallv_(comm::find_alltoallv("mpi")), allgatherv_(comm::find_allgatherv("mpi")),
+      nthreads_(omp_get_max_threads()), fusion_(grid.cols() == 1 && options.fusion_limit > 0),
+      column_pull_(!graph.columns.empty()), light_bound_(graph.row_light_bounds),
+      column_light_bound_(graph.column_light_bounds), degree_(graph.graph.owned_degrees_in_graph_order()) {
   const int64_t block = dist_of_.block;
   renumbered_ = graph_.renumbering.active();
   assign_huge(state_, static_cast<size_t>(block), state_of(kInfinity, kUnknownSource));

@@ -44,9 +44,9 @@
 #include <vector>
 
 #include "comm/exchange.hpp"
+#include "graph/weighted_graph.hpp"
 #include "sssp/sub_bucket_queue.hpp"
 #include "util/phase_profile.hpp"
-#include "graph/weighted_graph.hpp"
 
 namespace g500 {
 
@@ -124,22 +124,23 @@ class DistanceView {
 struct SsspRun {
   int64_t root = 0;
   double seconds = 0;
-  int64_t buckets = 0;          // non-empty buckets processed
-  int64_t phases = 0;           // light + heavy phases (each one gather + one exchange)
-  int64_t pull_phases = 0;      // heavy phases done by pulling
-  int64_t relaxations = 0;      // edges relaxed (push) or scanned (pull) by this rank
+  int64_t buckets = 0;            // non-empty buckets processed
+  int64_t phases = 0;             // light + heavy phases (each one gather + one exchange)
+  int64_t pull_phases = 0;        // heavy phases done by pulling
+  int64_t relaxations = 0;        // edges relaxed (push) or scanned (pull) by this rank
   int64_t light_relaxations = 0;  // of which in light phases
   int64_t pull_scans = 0;         // of which scanned by pull heavy phases
   int64_t improvements = 0;       // tentative distances lowered on this rank
   // Wall time of the search's steps on this rank (the master thread's clock, each step ending at
   // a barrier): light phases, push and pull heavy phases (with their decision), parent pass.
   double light_seconds = 0, push_seconds = 0, pull_seconds = 0, parents_seconds = 0;
-  comm::PhaseProfile profile;   // this rank's time per phase
+  comm::PhaseProfile profile;  // this rank's time per phase
 };
 
 class DistributedSssp {
  public:
-  static constexpr LocalId kUnknownSource = ~uint32_t{0};  // a distance's source when not known (32 bits: state_words.hpp)
+  static constexpr LocalId kUnknownSource =
+      ~uint32_t{0};  // a distance's source when not known (32 bits: state_words.hpp)
   DistributedSssp(const WeightedLocalGraph& graph, const ProcessGrid& grid, const SsspOptions& options);
   // Resets the distances to unreached and the parents to -1 for the next run(), as the
   // reference's clean_shortest and clean_pred do before its SSSP timer. A run() without it does
@@ -166,18 +167,18 @@ class DistributedSssp {
     float d;
   };
   struct alignas(64) ThreadState {
-    SubBucketQueue<Improvement> buckets;        // by sub-bucket, lazily deleted (stale entries)
-    std::vector<LocalId> active;                // owned vertices to relax in the current phase
-    std::vector<Improvement> improved;          // improvements made in the current phase
-    std::vector<LocalId> settled;               // owned vertices settled in the current bucket
-    std::vector<Improvement> fused;             // bucket fusion: the improvements being relaxed
-    std::vector<Improvement> deferred;          // bucket fusion: improvements into later sub-buckets
-    std::vector<int64_t> selected_rows;         // for_selected(): one chunk's selected lists
-    std::vector<uint64_t> selected_records;     // relax_records(): one chunk's records to relax
-    std::vector<Improvement> candidates;        // (column-local target, source row, candidate) to apply
-    double settled_degrees = 0;                 // push work of the heavy phase
+    SubBucketQueue<Improvement> buckets;     // by sub-bucket, lazily deleted (stale entries)
+    std::vector<LocalId> active;             // owned vertices to relax in the current phase
+    std::vector<Improvement> improved;       // improvements made in the current phase
+    std::vector<LocalId> settled;            // owned vertices settled in the current bucket
+    std::vector<Improvement> fused;          // bucket fusion: the improvements being relaxed
+    std::vector<Improvement> deferred;       // bucket fusion: improvements into later sub-buckets
+    std::vector<int64_t> selected_rows;      // for_selected(): one chunk's selected lists
+    std::vector<uint64_t> selected_records;  // relax_records(): one chunk's records to relax
+    std::vector<Improvement> candidates;     // (column-local target, source row, candidate) to apply
+    double settled_degrees = 0;              // push work of the heavy phase
     int64_t relaxations = 0, light_relaxations = 0, pull_scans = 0, improvements = 0;
-    uint8_t bucket_epoch = 0;                   // this bucket's settled_mark_ value
+    uint8_t bucket_epoch = 0;  // this bucket's settled_mark_ value
   };
   enum class Edges { kInner, kOuter };  // of a row at distance d: candidates inside bucket k / beyond
 
@@ -279,8 +280,8 @@ class DistributedSssp {
   void pull_by_columns(int64_t k, SsspRun& run);
   // The parents after the search and the result in original order (parents.cpp): the parents
   // from the sources kept in the states (one-row and one-column grids), the noted ids made
-  // original in place, then written with the distances; else by proposing, for every reached vertex of the row set, a neighbour whose
-  // distance plus the weight is its distance, into `proposal`, then a pass that writes the result.
+  // original in place, then written with the distances; else by proposing, for every reached vertex of the row set, a
+  // neighbour whose distance plus the weight is its distance, into `proposal`, then a pass that writes the result.
   void compute_parents(int64_t root, SsspRun& run);
   void write_result_from_notes(int64_t root, int64_t root_local);
   void propose_parents(int64_t root, int64_t* proposal, SsspRun& run);
@@ -301,11 +302,11 @@ class DistributedSssp {
   const Distribution& dist_of_;
   SsspOptions options_;
   int64_t sub_buckets_;
-  double inverse_width_;       // sub_buckets / delta
+  double inverse_width_;  // sub_buckets / delta
   comm::AlltoallvFn alltoallv_;
   comm::AllgathervFn allgatherv_;
   int nthreads_ = 1;
-  bool fusion_ = false;        // this process holds every edge of its vertices (one grid column)
+  bool fusion_ = false;  // this process holds every edge of its vertices (one grid column)
   // The pull heavy phase scans the column set, by the column index (graph/column_index.hpp,
   // built on grids with more columns than rows), instead of the row set.
   bool column_pull_ = false;
@@ -326,26 +327,26 @@ class DistributedSssp {
   // Every per-vertex array of the search is indexed in the graph's ids (degree order when the
   // graph is renumbered); run() ends by writing the results at original offsets.
   bool renumbered_ = false;
-  bool prepared_ = false;                    // prepare() was called since the last run()
+  bool prepared_ = false;  // prepare() was called since the last run()
   // Owned: the search state, distance (float bits) above the source's id (sssp/state_words.hpp,
   // state_of); after write_result_from_notes() the source's original id.
   std::vector<uint64_t> state_;
-  const std::vector<uint32_t>& degree_;      // owned: full degree (saturated; for work estimates; kernel 1's)
-  std::vector<double> dist_out_;             // owned, by original offset
-  std::vector<int64_t> parent_graph_;        // owned parents in the graph's order (renumbered_, proposed parents)
-  std::vector<int64_t> parent_;              // owned, by original offset
-  std::vector<uint32_t> sent_best_;          // column set: bits of the best candidate sent so far
-  std::vector<uint8_t> settled_mark_;        // owned: epoch (mod 255) of the bucket that settled it
+  const std::vector<uint32_t>& degree_;  // owned: full degree (saturated; for work estimates; kernel 1's)
+  std::vector<double> dist_out_;         // owned, by original offset
+  std::vector<int64_t> parent_graph_;    // owned parents in the graph's order (renumbered_, proposed parents)
+  std::vector<int64_t> parent_;          // owned, by original offset
+  std::vector<uint32_t> sent_best_;      // column set: bits of the best candidate sent so far
+  std::vector<uint8_t> settled_mark_;    // owned: epoch (mod 255) of the bucket that settled it
   uint8_t bucket_epoch_ = 0;
   std::vector<ThreadState> threads_;
-  std::vector<float> row_dist_, col_dist_;       // pull, compute_parents()
+  std::vector<float> row_dist_, col_dist_;  // pull, compute_parents()
   std::vector<int64_t> proposal_;
-  comm::ThreadBuckets out_col_;                  // push candidates, by column-communicator rank
-  comm::ThreadBuckets out_row_;                  // pull candidates, by row-communicator rank
+  comm::ThreadBuckets out_col_;  // push candidates, by column-communicator rank
+  comm::ThreadBuckets out_row_;  // pull candidates, by row-communicator rank
   comm::Received received_;
-  std::vector<uint64_t> records_, gathered_;     // gather_records(): (id << 32 | distance bits)
+  std::vector<uint64_t> records_, gathered_;  // gather_records(): (id << 32 | distance bits)
   const std::vector<uint64_t>* gathered_view_ = nullptr;
-  std::vector<double> reduce_slots_;             // reduce_all(): per thread, padded
+  std::vector<double> reduce_slots_;  // reduce_all(): per thread, padded
   double reduce_result_[4] = {0, 0, 0, 0};
 };
 

@@ -20,7 +20,7 @@ template <class Entry>
 class SubBucketQueue {
  public:
   static constexpr int64_t kRing = 1024;  // 64 buckets of 16 sub-buckets (a power of two)
-  static constexpr int64_t kNone = -1;     // first_current(): no sub-bucket holds a current entry
+  static constexpr int64_t kNone = -1;    // first_current(): no sub-bucket holds a current entry
 
   SubBucketQueue() : ring_(kRing) {}
 
@@ -92,9 +92,9 @@ class SubBucketQueue {
  private:
   static size_t slot(int64_t b) { return static_cast<size_t>(b) & static_cast<size_t>(kRing - 1); }
 
-  std::vector<std::vector<Entry>> ring_;          // sub-bucket b at b mod kRing, for b in [base_, base_ + kRing)
-  std::map<int64_t, std::vector<Entry>> far_;     // sub-buckets from base_ + kRing on (when pushed) that hold entries
-  int64_t base_ = 0;                              // the sub-bucket last taken
+  std::vector<std::vector<Entry>> ring_;       // sub-bucket b at b mod kRing, for b in [base_, base_ + kRing)
+  std::map<int64_t, std::vector<Entry>> far_;  // sub-buckets from base_ + kRing on (when pushed) that hold entries
+  int64_t base_ = 0;                           // the sub-bucket last taken
   int64_t ring_entries_ = 0;
 };
 

@@ -12,8 +12,8 @@ Topology box_topology(const SystemSpec& system, const std::vector<int>& extents)
   return Topology(axes);
 }
 
-static void enumerate_boxes(const SystemSpec& system, size_t axis, long long remaining,
-                            std::vector<int>& current, std::vector<std::vector<int>>& out) {
+static void enumerate_boxes(const SystemSpec& system, size_t axis, long long remaining, std::vector<int>& current,
+                            std::vector<std::vector<int>>& out) {
   if (axis == system.axes.size()) {
     if (remaining == 1) out.push_back(current);
     return;

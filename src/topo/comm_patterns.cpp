@@ -13,11 +13,16 @@ const std::vector<Pattern>& all_patterns() {
 
 std::string pattern_name(Pattern p) {
   switch (p) {
-    case Pattern::ColAllgatherv: return "col-allgatherv";
-    case Pattern::RowAlltoallv: return "row-alltoallv";
-    case Pattern::RowRing: return "row-ring";
-    case Pattern::Alltoall: return "alltoall";
-    case Pattern::Bcast: return "bcast";
+    case Pattern::ColAllgatherv:
+      return "col-allgatherv";
+    case Pattern::RowAlltoallv:
+      return "row-alltoallv";
+    case Pattern::RowRing:
+      return "row-ring";
+    case Pattern::Alltoall:
+      return "alltoall";
+    case Pattern::Bcast:
+      return "bcast";
   }
   return "?";
 }
@@ -32,20 +37,28 @@ Pattern parse_pattern(const std::string& name) {
 int64_t message_count(Pattern p, int rows, int cols) {
   const int64_t n = static_cast<int64_t>(rows) * cols;
   switch (p) {
-    case Pattern::ColAllgatherv: return n * (rows - 1);
-    case Pattern::RowAlltoallv: return n * (cols - 1);
-    case Pattern::RowRing: return cols > 1 ? 2 * n : 0;
-    case Pattern::Alltoall: return n * (n - 1);
-    case Pattern::Bcast: return n - 1;
+    case Pattern::ColAllgatherv:
+      return n * (rows - 1);
+    case Pattern::RowAlltoallv:
+      return n * (cols - 1);
+    case Pattern::RowRing:
+      return cols > 1 ? 2 * n : 0;
+    case Pattern::Alltoall:
+      return n * (n - 1);
+    case Pattern::Bcast:
+      return n - 1;
   }
   return 0;
 }
 
 double message_bytes(Pattern p, int /*rows*/, int cols, double block_bytes) {
   switch (p) {
-    case Pattern::RowAlltoallv: return cols > 1 ? block_bytes / (cols - 1) : 0;
-    case Pattern::RowRing: return block_bytes / 2;
-    default: return block_bytes;
+    case Pattern::RowAlltoallv:
+      return cols > 1 ? block_bytes / (cols - 1) : 0;
+    case Pattern::RowRing:
+      return block_bytes / 2;
+    default:
+      return block_bytes;
   }
 }
 

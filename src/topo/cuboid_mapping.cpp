@@ -14,10 +14,10 @@ namespace g500::topo {
 
 namespace {
 enum { X, Y, Z, A, B, C };
-constexpr int kMaxAxesPerComm = 3;    // each communicator is a 3D cuboid
-constexpr int kTwoNodeAxis = 2;       // a and c
-constexpr int kRingB = 3;             // b
-constexpr int kSplitPenalty = 8;      // score cost of sharing an axis between communicators
+constexpr int kMaxAxesPerComm = 3;  // each communicator is a 3D cuboid
+constexpr int kTwoNodeAxis = 2;     // a and c
+constexpr int kRingB = 3;           // b
+constexpr int kSplitPenalty = 8;    // score cost of sharing an axis between communicators
 constexpr size_t kMaxFirstCandidates = 4000;
 const std::vector<std::string> kAxisNames{"X", "Y", "Z", "a", "b", "c", "YB"};
 constexpr int kYB = 6;
@@ -54,7 +54,10 @@ CuboidSpec parse_cuboid_spec(const std::string& text) {
         throw UsageError("bad factor '" + item + "' in --cuboid '" + text + "'" + help);
       std::string name = item.substr(0, digits);
       CuboidFactor f;
-      if (name.back() == '\'') { f.outer = true; name.pop_back(); }
+      if (name.back() == '\'') {
+        f.outer = true;
+        name.pop_back();
+      }
       if (name == "A" || name == "B" || name == "C") name[0] = static_cast<char>(std::tolower(name[0]));
       if (axis_code(name) < 0) throw UsageError("unknown axis '" + name + "' in --cuboid" + help);
       std::string number = item.substr(digits);
@@ -86,8 +89,7 @@ std::string format_cuboid_spec(const CuboidSpec& spec) {
 }
 
 void validate_cuboid_spec(const CuboidSpec& spec, const SystemSpec& system) {
-  if (!system.has_tofu_axes())
-    throw UsageError("--method cuboid needs a system with axes X,Y,Z,a,b,c (fugaku or k)");
+  if (!system.has_tofu_axes()) throw UsageError("--method cuboid needs a system with axes X,Y,Z,a,b,c (fugaku or k)");
   if (spec.comms.empty()) throw UsageError("--cuboid has no communicators");
   std::map<std::pair<std::string, bool>, int> parts;
   std::array<long long, kAxisCodes> used{1, 1, 1, 1, 1, 1, 1};
@@ -103,8 +105,8 @@ void validate_cuboid_spec(const CuboidSpec& spec, const SystemSpec& system) {
     }
   }
   const bool yb = used[kYB] > 1 || parts.count({"YB", false}) || parts.count({"YB", true});
-  if (yb && (parts.count({"Y", false}) || parts.count({"Y", true}) || parts.count({"b", false}) ||
-             parts.count({"b", true})))
+  if (yb &&
+      (parts.count({"Y", false}) || parts.count({"Y", true}) || parts.count({"b", false}) || parts.count({"b", true})))
     throw UsageError("YB (the merged Y*b segment) cannot be combined with Y or b in --cuboid");
   for (const char* ac : {"a", "c"})
     if (used[axis_code(ac)] > kTwoNodeAxis)
@@ -113,11 +115,11 @@ void validate_cuboid_spec(const CuboidSpec& spec, const SystemSpec& system) {
     throw UsageError("axis b takes 3 (the whole ring) in --cuboid; put a factor 2 on YB instead");
   for (int d : {X, Y, Z})
     if (used[d] > system.axes[d].size)
-      throw UsageError("axis " + kAxisNames[d] + " needs " + std::to_string(used[d]) + " but " +
-                       system.name + " has " + std::to_string(system.axes[d].size));
+      throw UsageError("axis " + kAxisNames[d] + " needs " + std::to_string(used[d]) + " but " + system.name + " has " +
+                       std::to_string(system.axes[d].size));
   if (used[kYB] > static_cast<long long>(system.axes[Y].size) * kRingB)
-    throw UsageError("YB needs " + std::to_string(used[kYB]) + " but the Y*b ring of " + system.name +
-                     " has " + std::to_string(system.axes[Y].size * kRingB));
+    throw UsageError("YB needs " + std::to_string(used[kYB]) + " but the Y*b ring of " + system.name + " has " +
+                     std::to_string(system.axes[Y].size * kRingB));
 }
 
 namespace {
@@ -158,11 +160,14 @@ void comm_candidates(int n, const std::array<long long, kAxisCodes>& room, const
 }  // namespace
 
 CuboidSpec auto_cuboid_spec(const std::vector<int>& comm_sizes, const SystemSpec& system) {
-  if (!system.has_tofu_axes())
-    throw UsageError("--method cuboid needs a system with axes X,Y,Z,a,b,c (fugaku or k)");
-  std::array<long long, kAxisCodes> room{system.axes[X].size, system.axes[Y].size, system.axes[Z].size,
-                                kTwoNodeAxis, kRingB, kTwoNodeAxis,
-                                static_cast<long long>(system.axes[Y].size) * kRingB};
+  if (!system.has_tofu_axes()) throw UsageError("--method cuboid needs a system with axes X,Y,Z,a,b,c (fugaku or k)");
+  std::array<long long, kAxisCodes> room{system.axes[X].size,
+                                         system.axes[Y].size,
+                                         system.axes[Z].size,
+                                         kTwoNodeAxis,
+                                         kRingB,
+                                         kTwoNodeAxis,
+                                         static_cast<long long>(system.axes[Y].size) * kRingB};
   std::optional<std::pair<int, CuboidSpec>> best;
   // Depth-first over communicators; an axis used before is split (outer part) at a score cost.
   std::vector<CuboidComm> chosen;

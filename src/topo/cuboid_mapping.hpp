@@ -38,11 +38,11 @@ void validate_cuboid_spec(const CuboidSpec& spec, const SystemSpec& system);
 CuboidSpec auto_cuboid_spec(const std::vector<int>& comm_sizes, const SystemSpec& system);
 
 struct CuboidLayout {
-  std::array<int, 6> extents{};         // physical box (X,Y,Z,a,b,c) holding the ranks
-  std::array<int, 3> job_shape{};       // logical 3D job shape (X*a, Y*b or YB, Z*c)
+  std::array<int, 6> extents{};    // physical box (X,Y,Z,a,b,c) holding the ranks
+  std::array<int, 3> job_shape{};  // logical 3D job shape (X*a, Y*b or YB, Z*c)
   std::vector<int> comm_sizes;
-  std::vector<std::array<int, 6>> coord_of_rank;     // physical 6D coordinate, box-relative
-  std::vector<std::array<int, 3>> logical_of_rank;   // logical 3D job coordinate
+  std::vector<std::array<int, 6>> coord_of_rank;    // physical 6D coordinate, box-relative
+  std::vector<std::array<int, 3>> logical_of_rank;  // logical 3D job coordinate
 };
 
 CuboidLayout enumerate_cuboid(const CuboidSpec& spec, const SystemSpec& system);

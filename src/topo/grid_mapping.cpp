@@ -123,16 +123,15 @@ GridMapping choose_grid_mapping(const SystemSpec& system, const GridRequest& req
   for (const auto& a : system.axes) capacity *= a.size;
   if (request.nodes < 1) throw UsageError("--nodes must be at least 1");
   if (request.nodes > capacity)
-    throw UsageError("--nodes " + std::to_string(request.nodes) + " exceeds the system (" +
-                     describe_axes(system.axes) + " has " + std::to_string(capacity) + " nodes)");
+    throw UsageError("--nodes " + std::to_string(request.nodes) + " exceeds the system (" + describe_axes(system.axes) +
+                     " has " + std::to_string(capacity) + " nodes)");
   if (request.grid && static_cast<long long>(request.grid->rows) * request.grid->cols != request.nodes)
-    throw UsageError("--grid " + std::to_string(request.grid->rows) + "x" +
-                     std::to_string(request.grid->cols) + " does not match --nodes " +
-                     std::to_string(request.nodes));
+    throw UsageError("--grid " + std::to_string(request.grid->rows) + "x" + std::to_string(request.grid->cols) +
+                     " does not match --nodes " + std::to_string(request.nodes));
   auto boxes = boxes_with_nodes(system, request.nodes);
   if (boxes.empty())
-    throw UsageError("no box of " + describe_axes(system.axes) + " holds exactly " +
-                     std::to_string(request.nodes) + " nodes (every axis extent must divide it)");
+    throw UsageError("no box of " + describe_axes(system.axes) + " holds exactly " + std::to_string(request.nodes) +
+                     " nodes (every axis extent must divide it)");
   const bool tofu = system.has_tofu_axes();
   const std::vector<int> full_unit{0, 0, 0, 2, 3, 2};  // a, b, c fully used (Tofu unit)
   using Key = std::tuple<double, int, int, int, std::vector<int>, unsigned>;
@@ -149,8 +148,13 @@ GridMapping choose_grid_mapping(const SystemSpec& system, const GridRequest& req
       std::vector<int> rows, cols;
       int64_t r = 1, c = 1;
       for (size_t k = 0; k < used.size(); ++k) {
-        if (mask & (1u << k)) { cols.push_back(used[k]); c *= ext[used[k]]; }
-        else { rows.push_back(used[k]); r *= ext[used[k]]; }
+        if (mask & (1u << k)) {
+          cols.push_back(used[k]);
+          c *= ext[used[k]];
+        } else {
+          rows.push_back(used[k]);
+          r *= ext[used[k]];
+        }
       }
       if (request.grid) {
         if (r != request.grid->rows || c != request.grid->cols) continue;
@@ -158,16 +162,22 @@ GridMapping choose_grid_mapping(const SystemSpec& system, const GridRequest& req
         continue;
       }
       const bool closes = closing_order(box, cols).has_value();
-      Key key{std::fabs(std::log(static_cast<double>(r) / c)), closes ? 0 : 1, unit ? 0 : 1,
-              hop_diameter(box), ext, ~mask};  // ties: C takes the later axes (XY x Zabc)
-      if (!best || key < *best) { best = key; best_box = ext; }
+      Key key{std::fabs(std::log(static_cast<double>(r) / c)),
+              closes ? 0 : 1,
+              unit ? 0 : 1,
+              hop_diameter(box),
+              ext,
+              ~mask};  // ties: C takes the later axes (XY x Zabc)
+      if (!best || key < *best) {
+        best = key;
+        best_box = ext;
+      }
     }
   }
   if (!best)
-    throw UsageError("--grid " + std::to_string(request.grid->rows) + "x" +
-                     std::to_string(request.grid->cols) + " cannot be formed from whole axes of any " +
-                     std::to_string(request.nodes) + "-node box of " + describe_axes(system.axes) +
-                     " (try --method cuboid or another --grid)");
+    throw UsageError("--grid " + std::to_string(request.grid->rows) + "x" + std::to_string(request.grid->cols) +
+                     " cannot be formed from whole axes of any " + std::to_string(request.nodes) + "-node box of " +
+                     describe_axes(system.axes) + " (try --method cuboid or another --grid)");
   Topology box = box_topology(system, best_box);
   std::vector<int> rows, cols, used;
   for (int d = 0; d < box.ndims(); ++d)

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "topo/systems.hpp"
-#include "util/grid_shape.hpp"
 #include "topo/topology.hpp"
+#include "util/grid_shape.hpp"
 
 namespace g500::topo {
 

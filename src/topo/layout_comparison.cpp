@@ -36,7 +36,8 @@ std::vector<ComparisonRow> compare_layouts(const Topology& box, const std::vecto
       if (p == Pattern::Alltoall && alltoall) {
         rows.push_back(ComparisonRow{layout.name, grid, p, *alltoall});
       } else {
-        rows.push_back(ComparisonRow{layout.name, grid, p, simulate(box, layout.placement, p, link, budget, keep_link_bytes)});
+        rows.push_back(
+            ComparisonRow{layout.name, grid, p, simulate(box, layout.placement, p, link, budget, keep_link_bytes)});
         if (p == Pattern::Alltoall) alltoall = rows.back().report;
       }
       if (step_done) step_done(static_cast<int64_t>(rows.size()), steps);

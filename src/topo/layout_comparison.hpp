@@ -1,5 +1,5 @@
-// Compares three placements of the same nodes under the link-load simulator (// Nakao et al. 2021, section 5.6): plain rank order, the Fugaku scheduler's 2D job shape YZc x Xab, and the 6D
-// mapping of grid_mapping.hpp.
+// Compares three placements of the same nodes under the link-load simulator (// Nakao et al. 2021, section 5.6): plain
+// rank order, the Fugaku scheduler's 2D job shape YZc x Xab, and the 6D mapping of grid_mapping.hpp.
 #pragma once
 #include <cstdint>
 #include <functional>

@@ -21,8 +21,8 @@ bool link_exists(const Topology& topo, int64_t slot) {
   return positive ? x < a.size - 1 : x > 0;
 }
 
-LoadReport simulate(const Topology& topo, const Placement& placement, Pattern pattern,
-                    const LinkParameters& link, const SimulationBudget& budget, bool keep_link_bytes) {
+LoadReport simulate(const Topology& topo, const Placement& placement, Pattern pattern, const LinkParameters& link,
+                    const SimulationBudget& budget, bool keep_link_bytes) {
   LoadReport rep;
   const int rows = placement.rows, cols = placement.cols;
   const int nranks = rows * cols;
@@ -30,8 +30,8 @@ LoadReport simulate(const Topology& topo, const Placement& placement, Pattern pa
   std::vector<int> sources(nranks);
   std::iota(sources.begin(), sources.end(), 0);
   double scale = 1.0;
-  const int64_t route_budget = pattern == Pattern::Alltoall ? std::min(budget.max_routes, budget.max_routes_alltoall)
-                                                              : budget.max_routes;
+  const int64_t route_budget =
+      pattern == Pattern::Alltoall ? std::min(budget.max_routes, budget.max_routes_alltoall) : budget.max_routes;
   if (rep.messages > route_budget && pattern != Pattern::Bcast) {
     const double per_source = static_cast<double>(rep.messages) / nranks;
     int keep = static_cast<int>(std::max(1.0, static_cast<double>(route_budget) / per_source));
@@ -94,8 +94,8 @@ LoadReport simulate(const Topology& topo, const Placement& placement, Pattern pa
   }
   rep.mean_link_bytes = rep.links ? sum / rep.links : 0;
   rep.mean_hops = rep.routed_messages ? static_cast<double>(total_hops) / rep.routed_messages : 0;
-  rep.estimated_seconds = (rep.max_hops * link.latency + rep.max_link_bytes / link.bandwidth) *
-                          rounds_per_step(pattern, rows, cols);
+  rep.estimated_seconds =
+      (rep.max_hops * link.latency + rep.max_link_bytes / link.bandwidth) * rounds_per_step(pattern, rows, cols);
   if (keep_link_bytes) rep.link_bytes = std::move(load);
   return rep;
 }

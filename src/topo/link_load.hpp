@@ -41,7 +41,7 @@ struct LoadReport {
   int64_t routed_messages = 0;  // actually routed (less when sampled)
   int sampled_sources = 0;      // 0 when every source was routed
   double max_link_bytes = 0;
-  double mean_link_bytes = 0;   // over the links that exist
+  double mean_link_bytes = 0;  // over the links that exist
   double mean_hops = 0;
   int max_hops = 0;
   int64_t links = 0;
@@ -51,7 +51,7 @@ struct LoadReport {
 
 bool link_exists(const Topology& topo, int64_t link_slot);
 
-LoadReport simulate(const Topology& topo, const Placement& placement, Pattern pattern,
-                    const LinkParameters& link, const SimulationBudget& budget, bool keep_link_bytes);
+LoadReport simulate(const Topology& topo, const Placement& placement, Pattern pattern, const LinkParameters& link,
+                    const SimulationBudget& budget, bool keep_link_bytes);
 
 }  // namespace g500::topo

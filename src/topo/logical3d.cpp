@@ -34,13 +34,13 @@ std::pair<int, int> yb_ring_coord(int position, int y_extent) {
 
 std::array<int, 3> logical_job_coord(const std::array<int, 6>& c, const std::array<int, 6>& e) {
   int iy = 0;
-  if (e[B] == kRingB) iy = yb_ring_position(c[Y], c[B], e[Y]);
-  else iy = fold_pair(c[Y], c[B], e[Y], e[B]);
+  if (e[B] == kRingB)
+    iy = yb_ring_position(c[Y], c[B], e[Y]);
+  else
+    iy = fold_pair(c[Y], c[B], e[Y], e[B]);
   return {fold_pair(c[X], c[A], e[X], e[A]), iy, fold_pair(c[Z], c[C], e[Z], e[C])};
 }
 
-std::array<int, 3> logical_job_shape(const std::array<int, 6>& e) {
-  return {e[X] * e[A], e[Y] * e[B], e[Z] * e[C]};
-}
+std::array<int, 3> logical_job_shape(const std::array<int, 6>& e) { return {e[X] * e[A], e[Y] * e[B], e[Z] * e[C]}; }
 
 }  // namespace g500::topo

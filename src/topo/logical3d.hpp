@@ -12,7 +12,7 @@ namespace g500::topo {
 
 // x in 0..extent-1, partner in 0..partner_extent-1 (partner_extent 1 or 2).
 int fold_pair(int x, int partner, int extent, int partner_extent);
-int yb_ring_position(int y, int b, int y_extent);            // b_extent 3
+int yb_ring_position(int y, int b, int y_extent);               // b_extent 3
 std::pair<int, int> yb_ring_coord(int position, int y_extent);  // inverse: (y, b)
 
 // Logical 3D coordinate of a 6D coordinate inside a box with the given 6 extents.

@@ -13,8 +13,12 @@ constexpr int kTofuUnitA = 2, kTofuUnitB = 3, kTofuUnitC = 2;  // the fixed abc 
 
 SystemSpec tofu_system(const std::string& name, int x, int y, int z) {
   return SystemSpec{name,
-                    {{"X", x, true}, {"Y", y, true}, {"Z", z, true},
-                     {"a", kTofuUnitA, false}, {"b", kTofuUnitB, true}, {"c", kTofuUnitC, false}}};
+                    {{"X", x, true},
+                     {"Y", y, true},
+                     {"Z", z, true},
+                     {"a", kTofuUnitA, false},
+                     {"b", kTofuUnitB, true},
+                     {"c", kTofuUnitC, false}}};
 }
 }  // namespace
 
@@ -67,8 +71,7 @@ SystemSpec parse_shape(const std::string& text) {
     std::string digits = item.substr(0, item.size() - 1);
     if (flag != 't' && flag != 'm')
       throw UsageError("axis '" + item + "' in --shape needs a t (torus) or m (mesh) suffix" + help);
-    if (digits.empty() || digits.size() > 7 ||
-        digits.find_first_not_of("0123456789") != std::string::npos)
+    if (digits.empty() || digits.size() > 7 || digits.find_first_not_of("0123456789") != std::string::npos)
       throw UsageError("bad axis size '" + digits + "' in --shape '" + text + "'" + help);
     int size = std::stoi(digits);
     if (size < 1) throw UsageError("axis size must be at least 1 in --shape '" + text + "'");

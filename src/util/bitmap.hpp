@@ -36,7 +36,8 @@ class Bitmap {
   }
   // Sets bit i atomically (other threads may be setting bits of the same word).
   void set_atomic(int64_t i) {
-    AtomicRef<uint64_t>(words_[i / kBitsPerWord]).fetch_or(uint64_t{1} << (i % kBitsPerWord), std::memory_order_relaxed);
+    AtomicRef<uint64_t>(words_[i / kBitsPerWord])
+        .fetch_or(uint64_t{1} << (i % kBitsPerWord), std::memory_order_relaxed);
   }
   void clear() { std::memset(words_.data(), 0, words_.size() * sizeof(uint64_t)); }
   int64_t count() const {

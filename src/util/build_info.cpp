@@ -6,8 +6,8 @@
 #include <array>
 #include <cctype>
 #include <filesystem>
-#include <system_error>
 #include <string_view>
+#include <system_error>
 
 #include "util/build_id.hpp"
 
@@ -60,12 +60,10 @@ std::string installed_binary() {
 }
 
 std::string version_text(const BuildInfo& info) {
-  return "g500 " + info.version + "\n" +
-         "build: " + info.build + "\n" +
-         "compiler: " + info.compiler + ", instruction-set flags: " +
+  return "g500 " + info.version + "\n" + "build: " + info.build + "\n" + "compiler: " + info.compiler +
+         ", instruction-set flags: " +
          (info.arch_flags.empty() ? std::string("none (the compiler's default)") : info.arch_flags) + "\n" +
-         "MPI library: " + info.mpi_library + "\n" +
-         "OpenMP: " + info.openmp + "\n";
+         "MPI library: " + info.mpi_library + "\n" + "OpenMP: " + info.openmp + "\n";
 }
 
 }  // namespace g500

@@ -125,13 +125,15 @@ EnergyReport gather_energy(const EnergyMeter& meter, MPI_Comm comm) {
 
 std::string energy_line(const EnergyReport& energy, double harmonic_mean_teps) {
   if (!energy.available)
-    return "energy: not available (no readable RAPL counters; --energy-loop with --power-command measures a system's power)";
+    return "energy: not available (no readable RAPL counters; --energy-loop with --power-command measures a system's "
+           "power)";
   char text[320];
-  std::snprintf(text, sizeof text,
-                "energy of the timed BFS searches only (%.3f s in all, too short for an average power: see "
-                "--energy-loop): %.3f J, %.1f W, %.4g TEPS/W (RAPL: package and DRAM of %d node%s, not the whole system)",
-                energy.seconds, energy.joules, energy.watts(), energy.teps_per_watt(harmonic_mean_teps), energy.nodes,
-                energy.nodes == 1 ? "" : "s");
+  std::snprintf(
+      text, sizeof text,
+      "energy of the timed BFS searches only (%.3f s in all, too short for an average power: see "
+      "--energy-loop): %.3f J, %.1f W, %.4g TEPS/W (RAPL: package and DRAM of %d node%s, not the whole system)",
+      energy.seconds, energy.joules, energy.watts(), energy.teps_per_watt(harmonic_mean_teps), energy.nodes,
+      energy.nodes == 1 ? "" : "s");
   return text;
 }
 

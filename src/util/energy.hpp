@@ -6,10 +6,9 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace g500 {
 
@@ -57,9 +56,9 @@ class EnergyMeter {
 
 struct EnergyReport {
   bool available = false;
-  int nodes = 0;         // nodes that measured
-  double joules = 0;     // summed over the nodes
-  double seconds = 0;    // measured wall time (largest over the nodes)
+  int nodes = 0;       // nodes that measured
+  double joules = 0;   // summed over the nodes
+  double seconds = 0;  // measured wall time (largest over the nodes)
   double watts() const { return seconds > 0 ? joules / seconds : 0; }
   // Green Graph500: the harmonic-mean TEPS over the average power.
   double teps_per_watt(double harmonic_mean_teps) const { return watts() > 0 ? harmonic_mean_teps / watts() : 0; }

@@ -67,8 +67,10 @@ std::string shown(const std::string& token) {
 std::vector<std::string> option_groups(const std::vector<std::string>& arguments) {
   std::vector<std::string> groups;
   for (size_t k = 1; k < arguments.size(); ++k) {
-    if (groups.empty() || starts_option(arguments[k])) groups.push_back(shown(arguments[k]));
-    else groups.back().append(" ").append(shown(arguments[k]));
+    if (groups.empty() || starts_option(arguments[k]))
+      groups.push_back(shown(arguments[k]));
+    else
+      groups.back().append(" ").append(shown(arguments[k]));
   }
   return groups;
 }
@@ -117,12 +119,14 @@ std::string describe_difference(const RunFingerprint& rank0, const RunFingerprin
   if (other.build != rank0.build)
     return who + " runs a different g500 build (" + other.build + ") than rank 0 (" + rank0.build + ")";
   if (other.mpi_library != rank0.mpi_library)
-    return who + " runs with a different MPI library (" + other.mpi_library + ") than rank 0 (" + rank0.mpi_library + ")";
+    return who + " runs with a different MPI library (" + other.mpi_library + ") than rank 0 (" + rank0.mpi_library +
+           ")";
   if (other.arguments == rank0.arguments) return "";
   const std::string sub0 = rank0.arguments.empty() ? "" : rank0.arguments[0];
   const std::string sub = other.arguments.empty() ? "" : other.arguments[0];
   if (sub != sub0)
-    return who + " was started as '" + command_line(other.arguments) + "', rank 0 as '" + command_line(rank0.arguments) + "'";
+    return who + " was started as '" + command_line(other.arguments) + "', rank 0 as '" +
+           command_line(rank0.arguments) + "'";
   return who + " was started " + argument_difference(rank0.arguments, other.arguments);
 }
 

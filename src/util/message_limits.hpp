@@ -27,7 +27,8 @@ struct MessageLimits {
   // are the peers of a collective, 1 for a point-to-point message): at least one, so that every
   // round makes progress even under a limit smaller than parts * element_bytes.
   int64_t elements_per_part(int64_t element_bytes, int64_t parts) const {
-    return std::max<int64_t>(1, max_message_bytes / (std::max<int64_t>(element_bytes, 1) * std::max<int64_t>(parts, 1)));
+    return std::max<int64_t>(1,
+                             max_message_bytes / (std::max<int64_t>(element_bytes, 1) * std::max<int64_t>(parts, 1)));
   }
   // "" when the limit is in range, else the rule it breaks (for the option's error message).
   std::string check() const {

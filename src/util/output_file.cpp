@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <limits.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -15,8 +16,6 @@
 #include <set>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "util/agree.hpp"
 #include "util/error.hpp"
 #include "util/path_names.hpp"
@@ -25,7 +24,7 @@
 namespace g500 {
 namespace {
 
-constexpr int kStreamTag = 0x6f7574;                 // rank 0 receives stream parts on this tag
+constexpr int kStreamTag = 0x6f7574;                     // rank 0 receives stream parts on this tag
 constexpr size_t kStreamMessageBytes = size_t{1} << 26;  // keeps MPI's int counts far from overflow
 constexpr const char* kTempInfix = ".g500-tmp.";
 // The most one write call hands the kernel. A buffered write to a regular file cannot be
@@ -172,13 +171,15 @@ Prepared prepare(const std::string& path, mode_t new_file_mode) {
     if (p.stream_fd < 0) p.error = "cannot write '-': standard output is closed";
     return p;
   }
-  struct stat st{};
+  struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
     // A regular file behind a name of an open descriptor is appended to, after what was written before.
     if (is_stream_output(path, st)) return open_stream(path, S_ISREG(st.st_mode) ? O_WRONLY | O_APPEND : O_WRONLY);
     if (!S_ISREG(st.st_mode)) {
-      p.error = fmt::format("cannot write '{}': it is {} (an output must be a regular file, a character device, "
-                            "a FIFO or -)", path, describe_type(st.st_mode));
+      p.error = fmt::format(
+          "cannot write '{}': it is {} (an output must be a regular file, a character device, "
+          "a FIFO or -)",
+          path, describe_type(st.st_mode));
       return p;
     }
     const std::string file = resolve_links(path, p.error);
@@ -299,8 +300,10 @@ void OutputFile::drain_stream_parts() {
 
 void OutputFile::commit() {
   if (stream_) {
-    if (rank_ != 0) MPI_Send(nullptr, 0, MPI_CHAR, 0, kStreamTag, comm_);
-    else drain_stream_parts();
+    if (rank_ != 0)
+      MPI_Send(nullptr, 0, MPI_CHAR, 0, kStreamTag, comm_);
+    else
+      drain_stream_parts();
   }
   if (fd_ >= 0 && ::close(fd_) != 0 && error_.empty())
     error_ = fmt::format("writing '{}' failed on rank {}: {}", path_, rank_, errno_text());

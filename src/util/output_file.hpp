@@ -73,9 +73,9 @@ class OutputFile {
   int rank_ = 0, size_ = 1;
   bool stream_ = false, committed_ = false;
   size_t stream_message_bytes_;  // the largest MPI message of a stream part
-  int fd_ = -1;           // rank 0: the stream; any rank: the temporary while writing its part
-  int64_t offset_ = 0;    // where this rank's next appended byte goes in the temporary
-  std::string error_;     // this rank's first write error
+  int fd_ = -1;                  // rank 0: the stream; any rank: the temporary while writing its part
+  int64_t offset_ = 0;           // where this rank's next appended byte goes in the temporary
+  std::string error_;            // this rank's first write error
 };
 
 // For a single process: writes `text` to `path` as OutputFile does (atomically, or streamed).

@@ -30,7 +30,7 @@ std::string base_name_of(const std::string& path) {
 std::string follow_links(const std::string& path, std::string& problem) {
   std::string p = path;
   for (int hop = 0; hop < kMaxSymlinkHops; ++hop) {
-    struct stat st{};
+    struct stat st {};
     if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p;
     std::vector<char> link(PATH_MAX + 1, '\0');
     const ssize_t n = ::readlink(p.c_str(), link.data(), PATH_MAX);
@@ -47,7 +47,7 @@ std::string follow_links(const std::string& path, std::string& problem) {
 
 std::string spelling_in_real_directory(const std::string& file) {
   const std::string dir = directory_of(file);
-  struct stat dir_stat{};
+  struct stat dir_stat {};
   std::vector<char> real_dir(PATH_MAX + 1, '\0');
   if (::stat(dir.c_str(), &dir_stat) != 0 || !S_ISDIR(dir_stat.st_mode) || !::realpath(dir.c_str(), real_dir.data()))
     return "";

@@ -125,7 +125,8 @@ std::string exit_problem(int status, const std::string& err) {
   if (WIFEXITED(status))
     problem = "exited with status " + std::to_string(WEXITSTATUS(status));
   else if (WIFSIGNALED(status))
-    problem = std::string("was killed by signal ") + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
+    problem = std::string("was killed by signal ") + std::to_string(WTERMSIG(status)) + " (" +
+              strsignal(WTERMSIG(status)) + ")";
   else
     problem = "ended abnormally";
   const std::string said = quoted_first_line(err);
@@ -247,7 +248,9 @@ void PowerSampler::sample_until_finished() {
   finished_ = true;
 }
 
-void PowerSampler::start() { thread_ = std::thread([this] { sample_until_finished(); }); }
+void PowerSampler::start() {
+  thread_ = std::thread([this] { sample_until_finished(); });
+}
 
 void PowerSampler::finish() {
   {

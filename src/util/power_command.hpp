@@ -50,10 +50,10 @@ class PowerSampler {
   PowerSampler(const PowerSampler&) = delete;
   PowerSampler& operator=(const PowerSampler&) = delete;
 
-  void start();            // the first sample is taken at once
-  void finish();           // asks for the last sample (at once, or after the one under way); returns at once
+  void start();   // the first sample is taken at once
+  void finish();  // asks for the last sample (at once, or after the one under way); returns at once
   bool finished() const { return finished_; }  // the last sample is in (or one failed)
-  void stop();             // finish() and wait for it; the results below are read after this
+  void stop();                                 // finish() and wait for it; the results below are read after this
 
   const std::string& command() const { return command_; }
   bool failed() const { return !error_.empty(); }

@@ -67,11 +67,13 @@ class Progress {
   void print(int64_t done, const char* note = nullptr) {
     const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
     if (total_ > 0)
-      std::fprintf(stderr, "\r\033[Kg500: %s %lld/%lld (%.0f%%) %.1fs%s%s", phase_.c_str(), static_cast<long long>(done),
-                   static_cast<long long>(total_), 100.0 * static_cast<double>(done) / static_cast<double>(total_), elapsed,
-                   note ? " " : "", note ? note : "");
+      std::fprintf(stderr, "\r\033[Kg500: %s %lld/%lld (%.0f%%) %.1fs%s%s", phase_.c_str(),
+                   static_cast<long long>(done), static_cast<long long>(total_),
+                   100.0 * static_cast<double>(done) / static_cast<double>(total_), elapsed, note ? " " : "",
+                   note ? note : "");
     else
-      std::fprintf(stderr, "\r\033[Kg500: %s ... %.1fs%s%s", phase_.c_str(), elapsed, note ? " " : "", note ? note : "");
+      std::fprintf(stderr, "\r\033[Kg500: %s ... %.1fs%s%s", phase_.c_str(), elapsed, note ? " " : "",
+                   note ? note : "");
     std::fflush(stderr);
     stop_report::set_progress_line_open(true);
   }

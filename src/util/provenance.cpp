@@ -1,11 +1,11 @@
 // The provenance of a run's results (util/provenance.hpp).
 #include "util/provenance.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstring>
 #include <ctime>
-
-#include <fmt/format.h>
 
 #include "util/build_info.hpp"
 #include "util/shell_word.hpp"
@@ -85,13 +85,14 @@ std::string provenance_line(const Invocation& invocation, int threads_per_rank) 
     if (k > 0) hosts += ", ";
     hosts += invocation.hosts[k];
   }
-  if (invocation.hosts.size() > kHostsNamed) hosts += fmt::format(" and {} more", invocation.hosts.size() - kHostsNamed);
+  if (invocation.hosts.size() > kHostsNamed)
+    hosts += fmt::format(" and {} more", invocation.hosts.size() - kHostsNamed);
   const long long host_count = static_cast<long long>(invocation.hosts.size());
   // The library's name and version: its first line up to the first comma ("Open MPI v4.1.4").
   const std::string mpi = build.mpi_library.substr(0, build.mpi_library.find(','));
   return fmt::format("# g500 {} (build {}), {}, {} x {} on {} ({}), {}", build.version, build.build, mpi,
-                     plural(invocation.ranks, "rank"), plural(threads_per_rank, "thread"),
-                     plural(host_count, "host"), hosts, invocation.date);
+                     plural(invocation.ranks, "rank"), plural(threads_per_rank, "thread"), plural(host_count, "host"),
+                     hosts, invocation.date);
 }
 
 }  // namespace g500

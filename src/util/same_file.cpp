@@ -14,14 +14,14 @@ struct FileIdentity {
   bool exists = false;
   dev_t device = 0;
   ino_t inode = 0;
-  std::string spelling;       // a file not there yet: its path once links and the directory are resolved
+  std::string spelling;  // a file not there yet: its path once links and the directory are resolved
   bool character_device = false;
-  bool stream = false;        // as an output: written in place
+  bool stream = false;  // as an output: written in place
 };
 
 FileIdentity identify(const std::string& path) {
   FileIdentity id;
-  struct stat st{};
+  struct stat st {};
   const bool standard_output = path == "-";
   if (standard_output ? ::fstat(STDOUT_FILENO, &st) == 0 : ::stat(path.c_str(), &st) == 0) {
     id.exists = true;

@@ -31,7 +31,8 @@ struct LineWriter {
     char digits[24];
     int n = 0;
     uint64_t v = value < 0 ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
-    do digits[n++] = static_cast<char>('0' + v % 10); while ((v /= 10) != 0);
+    do digits[n++] = static_cast<char>('0' + v % 10);
+    while ((v /= 10) != 0);
     if (value < 0) text("-");
     while (n > 0 && size < capacity) out[size++] = digits[--n];
   }
@@ -39,10 +40,14 @@ struct LineWriter {
 
 const char* name_of(int signal) {
   switch (signal) {
-    case SIGTERM: return "SIGTERM";
-    case SIGINT: return "SIGINT";
-    case SIGHUP: return "SIGHUP";
-    default: return "a signal";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGINT:
+      return "SIGINT";
+    case SIGHUP:
+      return "SIGHUP";
+    default:
+      return "a signal";
   }
 }
 
@@ -105,7 +110,8 @@ int format_stop_line(char* buffer, int capacity, const char* signal_name) {
 }
 
 StopPhase::StopPhase(const char* name, int64_t total)
-    : saved_name_(g_phase.load()), saved_done_(g_done.load()), saved_total_(g_total.load()), saved_note_(g_note.load()) {
+    : saved_name_(g_phase.load()), saved_done_(g_done.load()), saved_total_(g_total.load()),
+      saved_note_(g_note.load()) {
   g_phase = nullptr;  // never a new name with the old counts
   g_done = 0;
   g_total = total;

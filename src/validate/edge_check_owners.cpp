@@ -52,7 +52,7 @@ class Owners {
  private:
   FastDivisor by_block_;
   int64_t block_;
-  std::vector<int> rank_;      // per block
+  std::vector<int> rank_;       // per block
   std::vector<int64_t> first_;  // per world rank
 };
 
@@ -97,8 +97,7 @@ struct OwnerCheck {
   BadEdge bad{};
 
   void mark(int64_t k) {
-    AtomicRef<uint64_t>(seen[k / kBitsPerWord]).fetch_or(uint64_t{1} << (k % kBitsPerWord),
-                                                               std::memory_order_relaxed);
+    AtomicRef<uint64_t>(seen[k / kBitsPerWord]).fetch_or(uint64_t{1} << (k % kBitsPerWord), std::memory_order_relaxed);
   }
 
   // The first record's fields: a's owned offset, b.
@@ -225,9 +224,8 @@ EdgeCheck check_chunks(const EdgeSource& source, const Distribution& d, const Pr
   const Owners owners(d, grid);
   OwnerCheck<Rows, kFirstWords, kSecondWords> check{
       d, owners, layout, parents.data(), word.data(), tree_edge_seen.data(), to_first, to_second};
-  for_each_input_chunk(source, options.chunk_edges, grid.world(), [&](const gen::Edge* edges, int64_t count) {
-    check(edges, count);
-  });
+  for_each_input_chunk(source, options.chunk_edges, grid.world(),
+                       [&](const gen::Edge* edges, int64_t count) { check(edges, count); });
   EdgeCheck result;
   result.reached_entries = check.reached_entries;
   report(check.bad, result);
@@ -240,7 +238,8 @@ EdgeCheck check_with_rows(const EdgeSource& source, const Distribution& d, const
                           const RecordLayout& layout, const EdgeCheckOptions& options, Bitmap& seen) {
   if (layout.first_in_one_word && layout.second_in_one_word)
     return check_chunks<Rows, 1, 1>(source, d, grid, parents, depth, layout, options, seen);
-  if (layout.second_in_one_word) return check_chunks<Rows, 2, 1>(source, d, grid, parents, depth, layout, options, seen);
+  if (layout.second_in_one_word)
+    return check_chunks<Rows, 2, 1>(source, d, grid, parents, depth, layout, options, seen);
   if (layout.first_in_one_word) return check_chunks<Rows, 1, 2>(source, d, grid, parents, depth, layout, options, seen);
   return check_chunks<Rows, 2, 2>(source, d, grid, parents, depth, layout, options, seen);
 }

@@ -26,7 +26,8 @@ class WordIndex {
  public:
   WordIndex(const Distribution& d, const ProcessGrid& grid) : d_(d), base_(static_cast<size_t>(d.R) * d.C) {
     for (int i = 0; i < d.R; ++i)
-      for (int j = 0; j < d.C; ++j) base_[d.block_owned_by(i, j)] = static_cast<int64_t>(grid.world_rank_of(i, j)) * d.block;
+      for (int j = 0; j < d.C; ++j)
+        base_[d.block_owned_by(i, j)] = static_cast<int64_t>(grid.world_rank_of(i, j)) * d.block;
   }
   int owner(int64_t v) const { return static_cast<int>(base_[d_.block_of(v)] / d_.block); }
 
@@ -65,8 +66,8 @@ class Candidates {
       if (i + kAhead < n) __builtin_prefetch(parent + high_id(list[i + kAhead]));
       const uint64_t v = high_id(list[i]), u = low_id(list[i]);
       if (parent[v] == static_cast<int64_t>(u))
-        AtomicRef<uint64_t>(seen[v / kBitsPerWord]).fetch_or(uint64_t{1} << (v % kBitsPerWord),
-                                                                   std::memory_order_relaxed);
+        AtomicRef<uint64_t>(seen[v / kBitsPerWord])
+            .fetch_or(uint64_t{1} << (v % kBitsPerWord), std::memory_order_relaxed);
     }
     list.clear();
   }
@@ -147,8 +148,8 @@ struct PairCheck {
       if (i + kAhead < pairs) __builtin_prefetch(parent + in.records[2 * (i + kAhead)]);
       const int64_t k = static_cast<int64_t>(in.records[2 * i]);
       if (parent[k] == static_cast<int64_t>(in.records[2 * i + 1])) {
-        AtomicRef<uint64_t>(seen[k / kBitsPerWord]).fetch_or(uint64_t{1} << (k % kBitsPerWord),
-                                                                   std::memory_order_relaxed);
+        AtomicRef<uint64_t>(seen[k / kBitsPerWord])
+            .fetch_or(uint64_t{1} << (k % kBitsPerWord), std::memory_order_relaxed);
       }
     }
   }

@@ -28,9 +28,7 @@ std::string walk_chains(const Distribution& d, int64_t root, const std::vector<i
   for (int64_t v = 0; v < n; ++v) depth[v] = parents[v] < 0 ? kUnreachedDepth : kUnknown;
   depth[root] = 0;
   auto load = [&](int64_t x) { return AtomicRef<int32_t>(depth[x]).load(std::memory_order_relaxed); };
-  auto store = [&](int64_t x, int32_t value) {
-    AtomicRef<int32_t>(depth[x]).store(value, std::memory_order_relaxed);
-  };
+  auto store = [&](int64_t x, int32_t value) { AtomicRef<int32_t>(depth[x]).store(value, std::memory_order_relaxed); };
 #pragma omp parallel for schedule(dynamic, 4096)
   for (int64_t v = 0; v < n; ++v) {
     if (load(v) != kUnknown) continue;
@@ -72,8 +70,10 @@ std::string walk_chains(const Distribution& d, int64_t root, const std::vector<i
 std::string tree_depths(const Distribution& d, const ProcessGrid& grid, int64_t root,
                         const std::vector<int64_t>& parents, std::vector<int32_t>& depth, TreeWalk walk) {
   std::string error;
-  if (walk == TreeWalk::kDefault && grid.size() == 1) error = walk_chains(d, root, parents, depth);
-  else error = walk_tree_levels(d, grid, root, parents, depth, walk == TreeWalk::kChildLists);
+  if (walk == TreeWalk::kDefault && grid.size() == 1)
+    error = walk_chains(d, root, parents, depth);
+  else
+    error = walk_tree_levels(d, grid, root, parents, depth, walk == TreeWalk::kChildLists);
   return first_error(error, grid.world());
 }
 

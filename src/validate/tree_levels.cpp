@@ -37,12 +37,13 @@ bool bitmaps_fit(const Distribution& d) {
 // Rounds with frontier bitmaps from the root's level until no vertex joins a level (returns
 // true) or kBitmapRounds levels are done (returns false; `level` is the last level reached).
 // Vertex v's bit is at its owner's world rank * B + its owned offset: the allgather's order.
-bool walk_with_bitmaps(const Distribution& d, const ProcessGrid& grid, int64_t root, const std::vector<int64_t>& parents,
-                       std::vector<int32_t>& depth, int32_t& level) {
+bool walk_with_bitmaps(const Distribution& d, const ProcessGrid& grid, int64_t root,
+                       const std::vector<int64_t>& parents, std::vector<int32_t>& depth, int32_t& level) {
   const int nranks = grid.size();
   std::vector<int64_t> bit_base(static_cast<size_t>(d.R) * d.C);  // per block: its owner's first bit
   for (int i = 0; i < d.R; ++i)
-    for (int j = 0; j < d.C; ++j) bit_base[d.block_owned_by(i, j)] = static_cast<int64_t>(grid.world_rank_of(i, j)) * d.block;
+    for (int j = 0; j < d.C; ++j)
+      bit_base[d.block_owned_by(i, j)] = static_cast<int64_t>(grid.world_rank_of(i, j)) * d.block;
   auto bit_of = [&](int64_t v) {
     const int64_t k = d.block_of(v);
     return bit_base[k] + (v - k * d.block);
@@ -143,8 +144,7 @@ ChildLists exchange_child_lists(const Distribution& d, const ProcessGrid& grid, 
     const int64_t begin = layout.recv_displs[source], end = begin + layout.recv_counts[source];
 #pragma omp for schedule(static)
     for (int64_t r = begin; r < end; ++r) {
-      const int64_t at =
-          AtomicRef<int64_t>(lists.start[records[r] >> 32]).fetch_sub(1, std::memory_order_relaxed) - 1;
+      const int64_t at = AtomicRef<int64_t>(lists.start[records[r] >> 32]).fetch_sub(1, std::memory_order_relaxed) - 1;
       lists.children[at] = (static_cast<uint64_t>(source) << 32) | (records[r] & 0xffffffffU);
     }
   }

@@ -41,9 +41,9 @@ std::string describe_bad_edge(const EdgeCheck& edges) {
 // Rule 4: every reached vertex but the root found its parent among its input neighbours (marked
 // on its owner by the edge check). Also sums the reached vertices' degrees as kernel 1 counted
 // them, the cross-check of the TEPS edge count.
-std::string check_parents_are_neighbours(const LocalGraph& graph, int64_t root,
-                                         const std::vector<int64_t>& parents, const std::vector<int32_t>& depth,
-                                         const Bitmap& tree_edge_seen, int64_t& degree_sum) {
+std::string check_parents_are_neighbours(const LocalGraph& graph, int64_t root, const std::vector<int64_t>& parents,
+                                         const std::vector<int32_t>& depth, const Bitmap& tree_edge_seen,
+                                         int64_t& degree_sum) {
   const Distribution& d = graph.dist;
   const int64_t first = d.owned_begin();
   std::string error;

@@ -27,7 +27,7 @@ namespace g500 {
 
 struct ValidationResult {
   bool ok = false;
-  std::string error;                 // the first failure found, empty when ok
+  std::string error;  // the first failure found, empty when ok
   int64_t reached = 0;
   int64_t nedge = 0;                 // the TEPS edge count
   std::vector<int64_t> level_sizes;  // from the tree depths
@@ -36,9 +36,9 @@ struct ValidationResult {
 
 // Switches for tests: every setting gives the same verdicts; the defaults are the fast ones.
 struct ValidateOptions {
-  bool narrow_depths = true;                  // 8-bit depths in the edge check when the tree is shallow
-  TreeWalk tree_walk = TreeWalk::kDefault;    // how rule 2 finds the depths
-  int64_t chunk_edges = kCheckChunkEdges;     // input edges read at a time
+  bool narrow_depths = true;                     // 8-bit depths in the edge check when the tree is shallow
+  TreeWalk tree_walk = TreeWalk::kDefault;       // how rule 2 finds the depths
+  int64_t chunk_edges = kCheckChunkEdges;        // input edges read at a time
   EdgeCheckWay way = EdgeCheckWay::kFewerBytes;  // owner queries or replicated (validate/edge_check.hpp)
 };
 

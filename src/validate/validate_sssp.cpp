@@ -11,8 +11,8 @@
 #include "comm/large_count.hpp"
 #include "comm/typed.hpp"
 #include "util/agree.hpp"
-#include "validate/tree_depths.hpp"
 #include "util/bitmap.hpp"
+#include "validate/tree_depths.hpp"
 
 namespace g500 {
 namespace {
@@ -29,9 +29,11 @@ std::string check_values(const Distribution& d, int64_t root, const std::vector<
     const double dv = dist[k];
     if (p < -1 || p >= d.nvertices || (v >= d.nvertices && p != -1))
       return "vertex " + std::to_string(v) + " has an invalid parent " + std::to_string(p);
-    if (std::isnan(dv) || dv < 0) return "vertex " + std::to_string(v) + " has an invalid distance " + std::to_string(dv);
+    if (std::isnan(dv) || dv < 0)
+      return "vertex " + std::to_string(v) + " has an invalid distance " + std::to_string(dv);
     if ((p >= 0) != std::isfinite(dv))
-      return "vertex " + std::to_string(v) + (p >= 0 ? " has a parent but no distance" : " has a distance but no parent");
+      return "vertex " + std::to_string(v) +
+             (p >= 0 ? " has a parent but no distance" : " has a distance but no parent");
     if (v == root && (p != root || dv != 0))
       return "the root " + std::to_string(root) + " is not its own parent at distance 0";
     if (v != root && p == v) return "vertex " + std::to_string(v) + " is its own parent but is not the root";
@@ -196,15 +198,16 @@ SsspValidation validate_sssp(const WeightedLocalGraph& wg, const ProcessGrid& gr
   result.error = first_error(check_entries(wg, g, parent_edge, parent_weight, reached_entries), grid.world());
   if (!result.error.empty()) return result;
   int64_t degree_sum = 0;
-  result.error = first_error(check_parent_edges(graph, grid, root, dist, parents, parent_edge, parent_weight, degree_sum),
-                             grid.world());
+  result.error = first_error(
+      check_parent_edges(graph, grid, root, dist, parents, parent_edge, parent_weight, degree_sum), grid.world());
   if (!result.error.empty()) return result;
 
   int64_t counts[2] = {reached_entries, degree_sum};
   comm::Communicator(grid.world()).sum_in_place(counts);
   if (counts[0] != counts[1]) {
-    result.error = "TEPS edge count mismatch: " + std::to_string(counts[0]) + " edge entries with reached endpoints but " +
-                   std::to_string(counts[1]) + " by the reached vertices' degrees";
+    result.error = "TEPS edge count mismatch: " + std::to_string(counts[0]) +
+                   " edge entries with reached endpoints but " + std::to_string(counts[1]) +
+                   " by the reached vertices' degrees";
     return result;
   }
   distance_summary(d, dist, grid.world(), result);

@@ -36,6 +36,7 @@ SsspValidation validate_sssp(const WeightedLocalGraph& graph, const ProcessGrid&
 
 // Sum and maximum of the finite owned distances over all ranks, and the TEPS edge count (reached
 // vertices' degrees / 2), without validating (for --no-validate).
-SsspValidation sssp_statistics(const WeightedLocalGraph& graph, const ProcessGrid& grid, const std::vector<double>& dist);
+SsspValidation sssp_statistics(const WeightedLocalGraph& graph, const ProcessGrid& grid,
+                               const std::vector<double>& dist);
 
 }  // namespace g500

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "run_command.hpp"
-#include "usage_error.hpp"
 #include "testvectors.hpp"
+#include "usage_error.hpp"
 
 namespace g500 {
 namespace {
@@ -28,10 +28,10 @@ TEST(BfsCli, ValidatedRunMatchesVectorsAndPrintsTheResultBlock) {
     const std::string dir = testing::make_temp_dir();
     auto r = run_g500(ranks, "bfs --scale 10 --json " + dir + "/run.json");
     ASSERT_EQ(r.status, 0) << r.err;
-    for (const char* field : {"SCALE:                          10", "NBFS:                           64",
-                              "num_mpi_processes:", "construction_time:", "bfs  median_TEPS:",
-                              "bfs  harmonic_mean_TEPS:     !  ", "bfs  harmonic_stddev_TEPS:", "bfs  max_validate:",
-                              "min_nedge:                      16239"})
+    for (const char* field :
+         {"SCALE:                          10", "NBFS:                           64",
+          "num_mpi_processes:", "construction_time:", "bfs  median_TEPS:", "bfs  harmonic_mean_TEPS:     !  ",
+          "bfs  harmonic_stddev_TEPS:", "bfs  max_validate:", "min_nedge:                      16239"})
       EXPECT_NE(r.out.find(field), std::string::npos) << field << "\n" << r.out;
     auto j = nlohmann::json::parse(testing::read_file(dir + "/run.json"));
     const auto vec = testing::load_graph_vector(10);
@@ -53,8 +53,9 @@ TEST(BfsCli, ValidatedRunMatchesVectorsAndPrintsTheResultBlock) {
 // mesh) from `g500 map`: the BFS must still match the test vectors, in both layouts.
 TEST(BfsCli, RankmapFromTheMappingToolGivesTheSameResults) {
   const std::string dir = testing::make_temp_dir();
-  auto map = testing::run_command(std::string(G500_BINARY) + " map --shape 3t,2m --nodes 6 --grid 3x2 --shuffle-ranks 7 --output " +
-                                  dir + "/map.csv");
+  auto map =
+      testing::run_command(std::string(G500_BINARY) +
+                           " map --shape 3t,2m --nodes 6 --grid 3x2 --shuffle-ranks 7 --output " + dir + "/map.csv");
   ASSERT_EQ(map.status, 0) << map.err << map.out;
   // Also with the row-major layout (`yoo` off), whose transposes and world exchanges address
   // processes by the placement's world ranks.
@@ -85,7 +86,8 @@ TEST(BfsCli, PackedRowsAreReportedAndCanBeSwitchedOff) {
   const std::string dir = testing::make_temp_dir();
   auto packed = run_g500(1, "bfs --scale 12 --roots 4 --compress on --json " + dir + "/packed.json");
   ASSERT_EQ(packed.status, 0) << packed.err;
-  for (const char* row : {"packed rows", "dst first", "dst gaps", "dst short", "dst offsets", "dst unpacked:", "bytes per input edge"})
+  for (const char* row :
+       {"packed rows", "dst first", "dst gaps", "dst short", "dst offsets", "dst unpacked:", "bytes per input edge"})
     EXPECT_NE(packed.out.find(row), std::string::npos) << row << "\n" << packed.out;
   auto plain = run_g500(1, "bfs --scale 12 --roots 4 --disable compress --json " + dir + "/plain.json");
   ASSERT_EQ(plain.status, 0) << plain.err;
@@ -152,10 +154,11 @@ TEST(BfsCli, Kernel1PassesAreChosenAndGiveTheSameGraph) {
     nlohmann::json runs[2];
     const int passes[2] = {1, 3};
     for (int k = 0; k < 2; ++k) {
-      auto r = run_g500(ranks, "bfs --scale 14 --roots 4 --kernel1-passes " + std::to_string(passes[k]) + " --json " + dir +
-                                   "/run.json");
+      auto r = run_g500(ranks, "bfs --scale 14 --roots 4 --kernel1-passes " + std::to_string(passes[k]) + " --json " +
+                                   dir + "/run.json");
       ASSERT_EQ(r.status, 0) << r.err;
-      const std::string line = "kernel 1 read the input edges " + std::to_string(passes[k]) + (passes[k] == 1 ? " time " : " times ");
+      const std::string line =
+          "kernel 1 read the input edges " + std::to_string(passes[k]) + (passes[k] == 1 ? " time " : " times ");
       EXPECT_NE(r.out.find(line), std::string::npos) << r.out;
       runs[k] = nlohmann::json::parse(testing::read_file(dir + "/run.json"));
       EXPECT_EQ(runs[k]["memory"]["kernel1_passes"], passes[k]);
@@ -219,7 +222,8 @@ TEST(BfsCli, BadValuesAreNamedWithTheirRule) {
       {"--threads 100000000", "--threads must be a whole number from 1 to 4096 (got '100000000')"},
       {"--edgefactor 0", "--edgefactor must be at least 1 (got '0')"},
       {"--edgefactor 1.5", "--edgefactor must be a whole number from 1 to 2147483647 (got '1.5')"},
-      {"--scale 42 --edgefactor 2000000000", "--edgefactor 2000000000 is too large for SCALE 42 (more than 2^63 - 1 edges)"},
+      {"--scale 42 --edgefactor 2000000000",
+       "--edgefactor 2000000000 is too large for SCALE 42 (more than 2^63 - 1 edges)"},
       {"--alpha -1", "--alpha must be a positive number (got '-1')"},
       {"--alpha inf", "--alpha must be a positive number (got 'inf')"},
       {"--beta 0", "--beta must be a positive number (got '0')"},

@@ -30,10 +30,14 @@ GridShape grid_shape(Shape shape) {
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
   const GridShape closest = closest_factor_shape(nranks);
   switch (shape) {
-    case Shape::kTransposed: return GridShape{closest.cols, closest.rows};
-    case Shape::kOneRow: return GridShape{1, nranks};
-    case Shape::kOneColumn: return GridShape{nranks, 1};
-    default: return closest;
+    case Shape::kTransposed:
+      return GridShape{closest.cols, closest.rows};
+    case Shape::kOneRow:
+      return GridShape{1, nranks};
+    case Shape::kOneColumn:
+      return GridShape{nranks, 1};
+    default:
+      return closest;
   }
 }
 
@@ -130,9 +134,9 @@ class EdgeCheckWays : public ::testing::TestWithParam<Param> {
       bool narrow;    // 8-bit depths with parent fingerprints, or 32-bit depths
       bool one_word;  // only the owner queries pack their records (these graphs fit one word)
     };
-    for (Variant variant : {Variant{EdgeCheckWay::kOwnerQueries, true, true},
-                            Variant{EdgeCheckWay::kOwnerQueries, false, false},
-                            Variant{EdgeCheckWay::kReplicated, true, true}, Variant{EdgeCheckWay::kReplicated, false, true}})
+    for (Variant variant :
+         {Variant{EdgeCheckWay::kOwnerQueries, true, true}, Variant{EdgeCheckWay::kOwnerQueries, false, false},
+          Variant{EdgeCheckWay::kReplicated, true, true}, Variant{EdgeCheckWay::kReplicated, false, true}})
       for (int64_t chunk : {kCheckChunkEdges, kSmallChunk}) {
         SCOPED_TRACE(::testing::Message() << "way " << static_cast<int>(variant.way) << " narrow " << variant.narrow
                                           << " one word " << variant.one_word << " chunk " << chunk);
@@ -196,18 +200,17 @@ TEST_P(EdgeCheckWays, AgreeWithASerialPass) {
 std::string param_name(const ::testing::TestParamInfo<Param>& info) {
   static const char* const kShapes[] = {"Default", "Transposed", "OneRow", "OneColumn"};
   return std::string(kShapes[static_cast<int>(std::get<0>(info.param))]) +
-         (std::get<1>(info.param) == Layout::kYoo ? "Yoo" : "RowMajor") + "Scale" + std::to_string(std::get<2>(info.param));
+         (std::get<1>(info.param) == Layout::kYoo ? "Yoo" : "RowMajor") + "Scale" +
+         std::to_string(std::get<2>(info.param));
 }
 
 // Each grid with both layouts, one at each SCALE (with one grid row the layouts are the same).
-INSTANTIATE_TEST_SUITE_P(Grids, EdgeCheckWays,
-                         ::testing::Values(Param{Shape::kDefault, Layout::kYoo, 11},
-                                           Param{Shape::kDefault, Layout::kRowMajor, 8},
-                                           Param{Shape::kTransposed, Layout::kYoo, 8},
-                                           Param{Shape::kTransposed, Layout::kRowMajor, 11},
-                                           Param{Shape::kOneRow, Layout::kYoo, 11},
-                                           Param{Shape::kOneColumn, Layout::kRowMajor, 8}),
-                         param_name);
+INSTANTIATE_TEST_SUITE_P(
+    Grids, EdgeCheckWays,
+    ::testing::Values(Param{Shape::kDefault, Layout::kYoo, 11}, Param{Shape::kDefault, Layout::kRowMajor, 8},
+                      Param{Shape::kTransposed, Layout::kYoo, 8}, Param{Shape::kTransposed, Layout::kRowMajor, 11},
+                      Param{Shape::kOneRow, Layout::kYoo, 11}, Param{Shape::kOneColumn, Layout::kRowMajor, 8}),
+    param_name);
 
 }  // namespace
 }  // namespace g500

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "bfs_fixture.hpp"
-#include "graph/set_map.hpp"
 #include "graph/column_originals.hpp"
-#include "graph/renumbering.hpp"
 #include "graph/packed_rows.hpp"
+#include "graph/renumbering.hpp"
+#include "graph/set_map.hpp"
 
 namespace g500 {
 namespace {
@@ -82,9 +82,9 @@ TEST(Kernel1, SlabsAndPackingKeepTheGraph) {
     for (int scale : {10, 13})
       for (const GraphOptions& base : {plain, no_sort, no_reorder, no_bcsr, row_major}) {
         if (scale > 10 && (base.bcsr != plain.bcsr || base.layout != plain.layout)) continue;  // covered at SCALE 10
-        SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " scale " << scale
-                                          << " degree_sort " << base.degree_sort << " reorder " << base.reorder
-                                          << " bcsr " << base.bcsr);
+        SCOPED_TRACE(::testing::Message()
+                     << "grid " << shape.rows << "x" << shape.cols << " scale " << scale << " degree_sort "
+                     << base.degree_sort << " reorder " << base.reorder << " bcsr " << base.bcsr);
         const auto reference = build_test_graph(scale, shape, base);
         EXPECT_EQ(reference->graph.kernel1_slabs, 1);
         GraphOptions slabs = base;
@@ -139,8 +139,8 @@ TEST(Kernel1, OriginalIdsOfTheRowsAndColumnsInUse) {
   for (const GridShape shape : grids_of_this_run())
     for (const int64_t share : {1, 64})
       for (const bool compress : {false, true}) {
-        SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " edges 1/" << share
-                                          << " compress " << compress);
+        SCOPED_TRACE(::testing::Message()
+                     << "grid " << shape.rows << "x" << shape.cols << " edges 1/" << share << " compress " << compress);
         GraphOptions renumbered, kept_ids;
         renumbered.compress = kept_ids.compress = compress;
         kept_ids.reorder = false;
@@ -168,7 +168,7 @@ TEST(Kernel1, OriginalIdsOfTheRowsAndColumnsInUse) {
             for (LocalId u : row_of(g, x)) distinct += used[u] ? 0 : (used[u] = true, 1);
           const bool in_use_only =
               keep_present_only(static_cast<double>(distinct), static_cast<double>(g.dist.col_set_size()));
-          EXPECT_TRUE(ids.col_original.empty());  // no table of the whole column set, unless...
+          EXPECT_TRUE(ids.col_original.empty());                     // no table of the whole column set, unless...
           EXPECT_EQ(ids.column_originals.is_whole(), !in_use_only);  // ... the columns in use are most of it
           if (in_use_only) {
             EXPECT_EQ(ids.column_originals.present_columns(), distinct);
@@ -257,9 +257,9 @@ TEST(Kernel1, MirrorsMadeInTheFillKeepTheGraph) {
   for (const GridShape shape : grids_of_this_run())
     for (const GraphOptions& base : {sorted, packed_by_id, packed_no_reorder})
       for (int64_t slab_entries : {int64_t{0}, (int64_t{2} << (kScale + 4)) / (shape.rows * shape.cols) / 4 + 1}) {
-        SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " compress " << base.compress
-                                          << " degree_sort " << base.degree_sort << " reorder " << base.reorder
-                                          << " slab_entries " << slab_entries);
+        SCOPED_TRACE(::testing::Message()
+                     << "grid " << shape.rows << "x" << shape.cols << " compress " << base.compress << " degree_sort "
+                     << base.degree_sort << " reorder " << base.reorder << " slab_entries " << slab_entries);
         GraphOptions both = base;
         both.mirror = false;
         both.slab_entries = slab_entries;
@@ -333,24 +333,27 @@ TEST(Kernel1, RowsCountedForTheRowsMetOnlyKeepTheGraph) {
   GraphOptions both_entries;
   both_entries.mirror = false;
   for (const GridShape shape : grids_of_this_run())
-    for (const GraphOptions& base : shape.cols == 1 ? std::vector<GraphOptions>{} : std::vector{packed, no_reorder, both_entries})
+    for (const GraphOptions& base :
+         shape.cols == 1 ? std::vector<GraphOptions>{} : std::vector{packed, no_reorder, both_entries})
       for (const auto& [slab_entries, direct_write_buckets] :
-           {std::pair{int64_t{0}, int64_t{0}}, std::pair{(int64_t{2} << (kScale + 4)) / (shape.rows * shape.cols) / 3 + 1, int64_t{1}}}) {
-          SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " compress " << base.compress
-                                            << " reorder " << base.reorder << " mirror " << base.mirror << " slab_entries "
-                                            << slab_entries << " direct_write_buckets " << direct_write_buckets);
-          GraphOptions whole = base;
-          whole.slab_entries = slab_entries;
-          whole.direct_write_buckets = direct_write_buckets;
-          whole.row_counting = RowCounting::kWhole;
-          GraphOptions met = whole;
-          met.row_counting = RowCounting::kRowsMet;
-          const auto reference = build_test_graph(kScale, shape, whole);
-          const auto counted = build_test_graph(kScale, shape, met);
-          EXPECT_EQ(counted->graph.kernel1_slabs, slab_entries ? 3 : 1);
-          expect_same_graph(reference->graph, counted->graph, false);
-          EXPECT_EQ(reference->graph.renumbering.row_original_by_slot, counted->graph.renumbering.row_original_by_slot);
-        }
+           {std::pair{int64_t{0}, int64_t{0}},
+            std::pair{(int64_t{2} << (kScale + 4)) / (shape.rows * shape.cols) / 3 + 1, int64_t{1}}}) {
+        SCOPED_TRACE(::testing::Message()
+                     << "grid " << shape.rows << "x" << shape.cols << " compress " << base.compress << " reorder "
+                     << base.reorder << " mirror " << base.mirror << " slab_entries " << slab_entries
+                     << " direct_write_buckets " << direct_write_buckets);
+        GraphOptions whole = base;
+        whole.slab_entries = slab_entries;
+        whole.direct_write_buckets = direct_write_buckets;
+        whole.row_counting = RowCounting::kWhole;
+        GraphOptions met = whole;
+        met.row_counting = RowCounting::kRowsMet;
+        const auto reference = build_test_graph(kScale, shape, whole);
+        const auto counted = build_test_graph(kScale, shape, met);
+        EXPECT_EQ(counted->graph.kernel1_slabs, slab_entries ? 3 : 1);
+        expect_same_graph(reference->graph, counted->graph, false);
+        EXPECT_EQ(reference->graph.renumbering.row_original_by_slot, counted->graph.renumbering.row_original_by_slot);
+      }
 }
 
 // The fill's radix sort in narrow digits (3 and 5 bits: 3 to 5 passes over SCALE 13's 13-bit keys,

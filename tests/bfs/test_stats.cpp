@@ -122,18 +122,20 @@ TEST(Bcsr, FromLengthsEqualsFromPlainStarts) {
   std::mt19937_64 rng(5);
   for (const int64_t nrows : {0, 1, 63, 64, 65, 1000, 4099}) {
     LargeArray<int64_t> plain{0};
-    for (int64_t v = 0; v < nrows; ++v) plain.push_back(plain.back() + (rng() % 3 == 0 ? static_cast<int64_t>(rng() % 5) : 0));
+    for (int64_t v = 0; v < nrows; ++v)
+      plain.push_back(plain.back() + (rng() % 3 == 0 ? static_cast<int64_t>(rng() % 5) : 0));
     auto length_of = [&](int64_t v) { return plain[v + 1] - plain[v]; };
     for (const int threads : {1, 2, 3, 7})
       for (const bool compressed : {false, true}) {
         omp_set_num_threads(threads);
         const RowIndex direct(plain, compressed), built = RowIndex::from_lengths(nrows, length_of, compressed);
-        const std::string what = "rows " + std::to_string(nrows) + " threads " + std::to_string(threads) +
-                                 (compressed ? " bcsr" : " plain");
+        const std::string what =
+            "rows " + std::to_string(nrows) + " threads " + std::to_string(threads) + (compressed ? " bcsr" : " plain");
         ASSERT_EQ(built.num_slots(), direct.num_slots()) << what;
         ASSERT_EQ(built.num_entries(), plain[nrows]) << what;
         EXPECT_EQ(std::vector<int64_t>(built.starts(), built.starts() + built.num_slots() + 1),
-                  std::vector<int64_t>(direct.starts(), direct.starts() + direct.num_slots() + 1)) << what;
+                  std::vector<int64_t>(direct.starts(), direct.starts() + direct.num_slots() + 1))
+            << what;
         EXPECT_EQ(built.memory().bitmap, direct.memory().bitmap) << what;
         EXPECT_EQ(built.memory().offsets, direct.memory().offsets) << what;
         for (int64_t w = 0; w < direct.nonempty().words(); ++w) {

@@ -115,7 +115,8 @@ TEST(SparseSwitch, RoundTripsAndPicksTheSmallerForm) {
       sparse_switch::decode(message.data(), nwords, listed, back.data());
       EXPECT_EQ(back, words) << "density " << density;
       // With lists not allowed, always the bitmap.
-      EXPECT_EQ(sparse_switch::encode(words.data(), nwords, listed, false, message.data()), 1 + static_cast<size_t>(nwords));
+      EXPECT_EQ(sparse_switch::encode(words.data(), nwords, listed, false, message.data()),
+                1 + static_cast<size_t>(nwords));
       EXPECT_FALSE(sparse_switch::is_list(message.data()));
     }
   }

@@ -93,7 +93,9 @@ class UntrustedGraph : public ::testing::TestWithParam<Param> {
     }
     return -1;
   }
-  bool has_children(int64_t v) const { return std::count(global_parent_.begin(), global_parent_.end(), v) > (v == root_); }
+  bool has_children(int64_t v) const {
+    return std::count(global_parent_.begin(), global_parent_.end(), v) > (v == root_);
+  }
   void expect_same_result(const ValidationResult& r) const {
     ASSERT_TRUE(r.ok) << r.error;
     EXPECT_EQ(r.level_sizes, expected_.level_sizes);
@@ -171,7 +173,8 @@ TEST_P(UntrustedGraph, DepthsAgainstAnEdgeTheGraphDroppedAreRejected) {
     const int64_t other = e.v0 == v ? e.v1 : e.v1 == v ? e.v0 : -1;
     if (other < 0 || other == v || view_.depth[other] != d - 1) continue;
     corrupted_->replace(static_cast<int64_t>(i), gen::Edge{v, v});
-    const std::string rule = " (-1 = unreached): levels must differ by at most one and the tree must span the component";
+    const std::string rule =
+        " (-1 = unreached): levels must differ by at most one and the tree must span the component";
     expected_errors.push_back("edge (" + std::to_string(v) + ", " + std::to_string(other) + ") joins depths " +
                               std::to_string(d + 1) + " and " + std::to_string(d - 1) + rule);
     expected_errors.push_back("edge (" + std::to_string(other) + ", " + std::to_string(v) + ") joins depths " +

@@ -40,7 +40,8 @@ class ValidationCorruption : public ::testing::TestWithParam<bool> {
   std::string validate() {
     std::string first;
     for (const ValidateOptions& options : variants()) {
-      ValidationResult r = validate_bfs(built_->graph, testing::input_edges(*built_), *built_->grid, root_, parents_, options);
+      ValidationResult r =
+          validate_bfs(built_->graph, testing::input_edges(*built_), *built_->grid, root_, parents_, options);
       EXPECT_FALSE(r.ok);
       if (&options == &variants().front()) first = r.error;
       EXPECT_EQ(r.error, first);
@@ -59,7 +60,9 @@ class ValidationCorruption : public ::testing::TestWithParam<bool> {
         {false, TreeWalk::kLevels, kSmallChunk, EdgeCheckWay::kReplicated}};
     return all;
   }
-  bool has_children(int64_t v) const { return std::count(global_parent_.begin(), global_parent_.end(), v) > (v == root_); }
+  bool has_children(int64_t v) const {
+    return std::count(global_parent_.begin(), global_parent_.end(), v) > (v == root_);
+  }
 
   std::unique_ptr<testing::BuiltGraph> built_;
   int64_t root_ = 0;
@@ -71,7 +74,8 @@ TEST_P(ValidationCorruption, UncorruptedPasses) {
   ValidationResult r = validate_bfs(built_->graph, testing::input_edges(*built_), *built_->grid, root_, parents_);
   EXPECT_TRUE(r.ok) << r.error;
   for (const ValidateOptions& options : variants()) {
-    ValidationResult other = validate_bfs(built_->graph, testing::input_edges(*built_), *built_->grid, root_, parents_, options);
+    ValidationResult other =
+        validate_bfs(built_->graph, testing::input_edges(*built_), *built_->grid, root_, parents_, options);
     EXPECT_TRUE(other.ok) << other.error;
     EXPECT_EQ(other.level_sizes, r.level_sizes);
     EXPECT_EQ(other.nedge, r.nedge);
@@ -182,7 +186,9 @@ TEST_P(ValidationCorruption, ParentOutOfRange) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Layouts, ValidationCorruption, ::testing::Values(false, true),
-                         [](const ::testing::TestParamInfo<bool>& param_info) { return param_info.param ? "PlainCsr" : "Default"; });
+                         [](const ::testing::TestParamInfo<bool>& param_info) {
+                           return param_info.param ? "PlainCsr" : "Default";
+                         });
 
 }  // namespace
 }  // namespace g500

@@ -235,8 +235,8 @@ void expect_bitmaps_within_ten_percent(const CountedCase& c, const std::string& 
     for (size_t l = 0; l < run.levels.size(); ++l) {
       const LevelTrace& level = run.levels[l];
       if (level.direction != Direction::kBottomUp) continue;
-      const table3::Volume table3 = table3::level_bytes(
-          model, table3_level(run.levels, run.level_sizes, l, model.vertices_with_edges));
+      const table3::Volume table3 =
+          table3::level_bytes(model, table3_level(run.levels, run.level_sizes, l, model.vertices_with_edges));
       const std::string where = what + ", level " + std::to_string(l);
       if (model.R > 1 && !table3::sparse(model, level.frontier_size)) {
         EXPECT_NEAR(sent(level, Phase::kAllgatherv) / predicted(table3, Phase::kAllgatherv), 1.0, 0.1) << where;
@@ -292,7 +292,8 @@ void expect_top_down_departures(const CountedCase& c, const std::string& what) {
 TEST(VolumesBesideTable3, TopDownDepartsByItsTransposedRoles) {
   for (const GridShape& shape : test_grids()) {
     if (!runs_here(shape)) continue;
-    for (int scale : {14, 16}) expect_top_down_departures(check_case(Case{scale, shape, {}, {}, {}, grid_name(shape)}), grid_name(shape));
+    for (int scale : {14, 16})
+      expect_top_down_departures(check_case(Case{scale, shape, {}, {}, {}, grid_name(shape)}), grid_name(shape));
   }
 }
 

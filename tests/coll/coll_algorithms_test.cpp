@@ -60,8 +60,8 @@ TEST(CollAlgorithms, BfsTablesWork) {
     for (int i = 0; i < counts[p]; ++i) send[displs[p] + i] = 1000000ull * rank + 1000ull * p + i;
   const std::size_t received = std::accumulate(recvcounts.begin(), recvcounts.end(), 0);
   std::vector<std::uint64_t> want(received);
-  MPI_Alltoallv(send.data(), counts.data(), displs.data(), MPI_UINT64_T, want.data(), recvcounts.data(),
-                rdispls.data(), MPI_UINT64_T, MPI_COMM_WORLD);
+  MPI_Alltoallv(send.data(), counts.data(), displs.data(), MPI_UINT64_T, want.data(), recvcounts.data(), rdispls.data(),
+                MPI_UINT64_T, MPI_COMM_WORLD);
   for (const auto& name : g500::comm::alltoallv_names()) {
     std::vector<std::uint64_t> got(received);
     g500::comm::find_alltoallv(name)(send.data(), counts.data(), displs.data(), MPI_UINT64_T, got.data(),

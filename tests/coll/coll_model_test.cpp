@@ -1,12 +1,13 @@
 // Model fit, segment-size formulas and the torus cost model of Hosono et al. 2021.
+#include "coll/coll_model.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
-#include "comm/bcast_trees.hpp"
-#include "coll/coll_model.hpp"
 #include "coll/torus_model.hpp"
+#include "comm/bcast_trees.hpp"
 
 namespace {
 
@@ -126,12 +127,15 @@ TEST(BcastTrees, EveryTreeSpansAllRanksOnce) {
           EXPECT_EQ(parents[child], -2) << "child " << child << " twice";
           parents[child] = r;
         }
-        EXPECT_EQ(links.parent, r == root ? -1 : (tree < 6 ? dimension_chain_tree(r, root, shape, tree)
-                                                           : bintree3d_tree(r, root, shape)).parent);
+        EXPECT_EQ(
+            links.parent,
+            r == root
+                ? -1
+                : (tree < 6 ? dimension_chain_tree(r, root, shape, tree) : bintree3d_tree(r, root, shape)).parent);
       }
       for (int r = 0; r < p; ++r) {
-        const int parent = tree < 6 ? dimension_chain_tree(r, root, shape, tree).parent
-                                    : bintree3d_tree(r, root, shape).parent;
+        const int parent =
+            tree < 6 ? dimension_chain_tree(r, root, shape, tree).parent : bintree3d_tree(r, root, shape).parent;
         EXPECT_EQ(parents[r], r == root ? -2 : parent) << "rank " << r << " tree " << tree;
       }
     }

@@ -48,7 +48,8 @@ TEST(CollCli, BadNumbersAreNamedWithTheirRule) {
 TEST(CollCli, BadShapesAreRefused) {
   for (int ranks : {1, 4}) {
     const std::string job = std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks");
-    expect_refused(ranks, "--op alltoallv --shape 3x3 --sizes 1:8", "--shape 3x3 has 9 processes but the job has " + job);
+    expect_refused(ranks, "--op alltoallv --shape 3x3 --sizes 1:8",
+                   "--shape 3x3 has 9 processes but the job has " + job);
     expect_refused(ranks, "--op bcast --algo bintree3d --shape 3x3 --sizes 1:8",
                    "--shape 3x3 has 9 processes but the job has " + job);
     const std::string fitting = ranks == 1 ? "1" : "2x2";
@@ -56,10 +57,12 @@ TEST(CollCli, BadShapesAreRefused) {
                    "--shape " + fitting + ": --algo mpi does not use a shape (for alltoallv: dimwise)");
     expect_refused(ranks, "--op alltoallv --algo dimwise --shape '' --sizes 1:8", "--shape must not be empty");
     expect_refused(ranks, "--simulate --shape 0", "bad --shape '0': expected X, XxY or XxYxZ with positive integers");
-    expect_refused(ranks, "--simulate --shape 2x2", "--shape does not apply to --simulate (it models Hosono et al. 2021's Table 1 shapes)");
+    expect_refused(ranks, "--simulate --shape 2x2",
+                   "--shape does not apply to --simulate (it models Hosono et al. 2021's Table 1 shapes)");
     expect_refused(ranks, "--check --shape 2x2", "--shape does not apply to --check");
     // A shape the algorithm uses, matching the ranks: timed.
-    auto r = testing::run_g500(ranks, "coll --op alltoallv --algo dimwise --shape " + fitting + " --sizes 1:8 --reps 2");
+    auto r =
+        testing::run_g500(ranks, "coll --op alltoallv --algo dimwise --shape " + fitting + " --sizes 1:8 --reps 2");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("g500:dimwise"), std::string::npos) << r.out;
   }
@@ -91,7 +94,8 @@ TEST(CollCli, ShapesBeyondTheProcessLimitAreRefused) {
                    "--shape 6x715827883 has more than 16777216 processes (the limit)");
     expect_refused(ranks, "--op bcast --algo bintree3d --shape 999999999x999999999x999999999 --sizes 8:8",
                    "--shape 999999999x999999999x999999999 has more than 16777216 processes (the limit)");
-    expect_refused(ranks, "--segment-model --shape 4096x4096x2", "--shape 4096x4096x2 has more than 16777216 processes (the limit)");
+    expect_refused(ranks, "--segment-model --shape 4096x4096x2",
+                   "--shape 4096x4096x2 has more than 16777216 processes (the limit)");
   }
 }
 

@@ -19,11 +19,11 @@ using testing::run_g500;
 
 // The keys of the reference's bfs_sssp output (src/main.c of the reference 3.0), in order.
 std::vector<std::string> reference_keys() {
-  std::vector<std::string> keys{"SCALE:", "edgefactor:", "NBFS:", "graph_generation:", "num_mpi_processes:",
-                                "construction_time:"};
+  std::vector<std::string> keys{
+      "SCALE:", "edgefactor:", "NBFS:", "graph_generation:", "num_mpi_processes:", "construction_time:"};
   const std::vector<std::string> stats{"min", "firstquartile", "median", "thirdquartile", "max", "mean", "stddev"};
-  const std::vector<std::string> teps{"min", "firstquartile", "median", "thirdquartile", "max", "harmonic_mean",
-                                      "harmonic_stddev"};
+  const std::vector<std::string> teps{"min", "firstquartile", "median",         "thirdquartile",
+                                      "max", "harmonic_mean", "harmonic_stddev"};
   for (const char* k : {"bfs", "sssp"})
     for (const auto& s : stats) keys.push_back(std::string(k) + " " + s + "_time:");
   for (const auto& s : stats) keys.push_back(s + "_nedge:");
@@ -94,7 +94,8 @@ TEST(BfsSsspCli, BothBlocksInTheReferenceOrderMatchTheVectors) {
       EXPECT_EQ(bfs["reached"], want.reached);
       EXPECT_EQ(bfs["nedge"], want.nedge_for_teps);
       EXPECT_EQ(bfs["level_sizes"].get<std::vector<int64_t>>(), want.level_sizes);
-      EXPECT_EQ(std::stoull(bfs["depth_hash"].get<std::string>(), nullptr, 16), want.depth_hash) << "root " << want.root;
+      EXPECT_EQ(std::stoull(bfs["depth_hash"].get<std::string>(), nullptr, 16), want.depth_hash)
+          << "root " << want.root;
       const auto& sssp = j["sssp"]["roots"][k];
       EXPECT_EQ(sssp["root"], want.root);
       EXPECT_EQ(sssp["reached"], want.reached);

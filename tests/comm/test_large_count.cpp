@@ -97,14 +97,16 @@ TEST(LargeCount, AlltoallvOfBytesCutsRecordsAndRejoinsThem) {
   std::vector<unsigned char> send;
   for (int p = 0; p < w.size; ++p) {
     layout.send_counts[p] = kRecord * (p + 1);
-    for (int64_t i = 0; i < layout.send_counts[p]; ++i) send.push_back(static_cast<unsigned char>(w.rank * 31 + p * 7 + i));
+    for (int64_t i = 0; i < layout.send_counts[p]; ++i)
+      send.push_back(static_cast<unsigned char>(w.rank * 31 + p * 7 + i));
   }
   exchange_counts(layout, MPI_COMM_WORLD);
   std::vector<unsigned char> recv(layout.recv_total);
   EXPECT_GT(alltoallv(send.data(), recv.data(), MPI_BYTE, layout, MPI_COMM_WORLD, find_alltoallv("mpi"), limit(5)), 1);
   std::vector<unsigned char> want;
   for (int q = 0; q < w.size; ++q)
-    for (int64_t i = 0; i < kRecord * (w.rank + 1); ++i) want.push_back(static_cast<unsigned char>(q * 31 + w.rank * 7 + i));
+    for (int64_t i = 0; i < kRecord * (w.rank + 1); ++i)
+      want.push_back(static_cast<unsigned char>(q * 31 + w.rank * 7 + i));
   EXPECT_EQ(recv, want);
 }
 
@@ -183,7 +185,8 @@ TEST(LargeCount, ReduceScatterBlockAllreduceAndBcast) {
     std::vector<int64_t> send(kCount * w.size), got(kCount);
     for (int p = 0; p < w.size; ++p)
       for (int64_t i = 0; i < kCount; ++i) send[p * kCount + i] = (w.rank + 1) * (p * 1000 + i);
-    const int64_t rounds = reduce_scatter_block(send.data(), got.data(), kCount, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD, l);
+    const int64_t rounds =
+        reduce_scatter_block(send.data(), got.data(), kCount, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD, l);
     EXPECT_EQ(rounds, expected_rounds(kCount, 8, w.size, l));
     const int64_t rank_sum = int64_t{w.size} * (w.size + 1) / 2;
     for (int64_t i = 0; i < kCount; ++i) ASSERT_EQ(got[i], rank_sum * (w.rank * 1000 + i)) << "limit " << bytes;
@@ -272,7 +275,7 @@ TEST(LargeCount, LimitsAndNarrowing) {
   EXPECT_EQ(limit(MessageLimits::kLargestBytes).check(), "");
   EXPECT_NE(limit(0).check(), "");
   EXPECT_NE(limit(int64_t{INT_MAX} + 1).check(), "");
-  EXPECT_EQ(limit(64).elements_per_part(8, 6), 1);   // never zero
+  EXPECT_EQ(limit(64).elements_per_part(8, 6), 1);  // never zero
   EXPECT_EQ(limit(64).elements_per_part(8, 2), 4);
   EXPECT_EQ(MessageLimits{}.elements_per_part(8, 2), int64_t{1} << 26);
   EXPECT_EQ(narrow_count(INT_MAX, "x"), INT_MAX);
@@ -280,7 +283,8 @@ TEST(LargeCount, LimitsAndNarrowing) {
     narrow_count(int64_t{INT_MAX} + 1, "bottom-up segment");
     FAIL() << "no exception";
   } catch (const std::length_error& e) {
-    EXPECT_EQ(std::string(e.what()), "bottom-up segment: 2147483648 elements do not fit MPI's int count (at most 2147483647)");
+    EXPECT_EQ(std::string(e.what()),
+              "bottom-up segment: 2147483648 elements do not fit MPI's int count (at most 2147483647)");
   }
 }
 

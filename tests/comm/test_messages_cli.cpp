@@ -58,8 +58,9 @@ TEST(MessagesCli, BfsUnderTinyMessagesMatchesTheVectorsOnEveryGrid) {
   ASSERT_EQ(run_g500(1, "bfs --scale 12 --roots 1 --output-depths " + dir + "/depths.txt").status, 0);
   for (const RanksAndGrid& g : kGrids) {
     // The first root's depths streamed to rank 0 in 64-byte messages as well.
-    auto r = run_g500(g.ranks, "bfs --scale 12 --grid " + g.grid + " --json " + dir + "/run.json --output-depths -" + kTiny,
-                      kTimeoutSeconds);
+    auto r =
+        run_g500(g.ranks, "bfs --scale 12 --grid " + g.grid + " --json " + dir + "/run.json --output-depths -" + kTiny,
+                 kTimeoutSeconds);
     ASSERT_EQ(r.status, 0) << where(g) << "\n" << r.err;
     const auto j = nlohmann::json::parse(read_file(dir + "/run.json"));
     ASSERT_EQ(j["roots"].size(), vec.roots.size()) << where(g);
@@ -80,8 +81,9 @@ TEST(MessagesCli, SsspUnderTinyMessagesMatchesTheVectors) {
   constexpr size_t kRoots = 16;
   const std::string dir = testing::make_temp_dir();
   for (const RanksAndGrid& g : {RanksAndGrid{2, "1x2"}, RanksAndGrid{6, "3x2"}, RanksAndGrid{6, "2x3"}}) {
-    auto r = run_g500(g.ranks, "sssp --scale 12 --roots " + std::to_string(kRoots) + " --grid " + g.grid + " --json " +
-                                   dir + "/run.json" + kTiny,
+    auto r = run_g500(g.ranks,
+                      "sssp --scale 12 --roots " + std::to_string(kRoots) + " --grid " + g.grid + " --json " + dir +
+                          "/run.json" + kTiny,
                       kTimeoutSeconds);
     ASSERT_EQ(r.status, 0) << where(g) << "\n" << r.err;
     const auto j = nlohmann::json::parse(read_file(dir + "/run.json"));
@@ -90,7 +92,8 @@ TEST(MessagesCli, SsspUnderTinyMessagesMatchesTheVectors) {
       const auto& root = j["roots"][k];
       ASSERT_EQ(root["root"], vec.roots[k].root) << where(g);
       EXPECT_EQ(root["reached"], vec.roots[k].reached) << where(g);
-      EXPECT_LE(std::fabs(root["sum_dist"].get<double>() - vec.roots[k].sssp_sum_dist), 1e-6 * vec.roots[k].sssp_sum_dist)
+      EXPECT_LE(std::fabs(root["sum_dist"].get<double>() - vec.roots[k].sssp_sum_dist),
+                1e-6 * vec.roots[k].sssp_sum_dist)
           << where(g);
       EXPECT_TRUE(root["validated"]) << where(g);
     }
@@ -112,16 +115,18 @@ TEST(MessagesCli, ThreeEdgesOnSixRanksOnEveryGrid) {
       ASSERT_EQ(bfs.status, 0) << what << "\n" << bfs.err;
       EXPECT_NE(bfs.out.find("# g500 bfs depths from root 1: vertex depth (-1: unreached)\n" + depths),
                 std::string::npos)
-          << what << "\n" << bfs.out;
+          << what << "\n"
+          << bfs.out;
       EXPECT_NE(bfs.out.find("bfs  max_validate:"), std::string::npos) << what;
       // SSSP, with the whole edge list gathered to rank 0 for Dijkstra (a gatherv of 3 edges).
-      auto sssp = run_g500(6, "sssp --input " + path + " --root 1 --grid " + grid +
-                                  " --compare-dijkstra 1 --output-distances -" + limit,
-                           kTimeoutSeconds);
+      auto sssp = run_g500(
+          6, "sssp --input " + path + " --root 1 --grid " + grid + " --compare-dijkstra 1 --output-distances -" + limit,
+          kTimeoutSeconds);
       ASSERT_EQ(sssp.status, 0) << what << "\n" << sssp.err;
       EXPECT_NE(sssp.out.find("# g500 sssp distances from root 1: vertex distance (inf: unreached)\n" + distances),
                 std::string::npos)
-          << what << "\n" << sssp.out;
+          << what << "\n"
+          << sssp.out;
       EXPECT_NE(sssp.out.find("distances agree with Dijkstra: yes"), std::string::npos) << what;
     }
 }
@@ -144,7 +149,8 @@ TEST(MessagesCli, GridLargerThanTheGraph) {
       ASSERT_EQ(six["roots"].size(), 1u);
       for (const char* field : {"root", "reached", "nedge", "level_sizes", "validated"})
         EXPECT_EQ(six["roots"][0][field], one["roots"][0][field]) << grid << limit << ": " << field;
-      auto sssp = run_g500(6, "sssp --scale 1 --grid " + grid + " --json " + dir + "/sssp.json" + limit, kTimeoutSeconds);
+      auto sssp =
+          run_g500(6, "sssp --scale 1 --grid " + grid + " --json " + dir + "/sssp.json" + limit, kTimeoutSeconds);
       ASSERT_EQ(sssp.status, 0) << grid << limit << "\n" << sssp.err;
       const auto s = nlohmann::json::parse(read_file(dir + "/sssp.json"));
       EXPECT_TRUE(s["summary"]["validation_passed"]) << grid << limit;

@@ -20,7 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const float w : out.weights)
       if (!std::isfinite(w)) __builtin_trap();
     for (const RawEdge& e : out.edges)
-      if (e.src >= static_cast<uint64_t>(header.nvertices) || e.dst >= static_cast<uint64_t>(header.nvertices)) __builtin_trap();
+      if (e.src >= static_cast<uint64_t>(header.nvertices) || e.dst >= static_cast<uint64_t>(header.nvertices))
+        __builtin_trap();
   }
   return 0;
 }

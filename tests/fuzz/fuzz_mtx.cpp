@@ -21,7 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const float w : out.weights)
       if (!std::isfinite(w)) __builtin_trap();
     for (const RawEdge& e : out.edges)
-      if (e.src < 1 || e.dst < 1 || e.src > static_cast<uint64_t>(header.rows) || e.dst > static_cast<uint64_t>(header.cols))
+      if (e.src < 1 || e.dst < 1 || e.src > static_cast<uint64_t>(header.rows) ||
+          e.dst > static_cast<uint64_t>(header.cols))
         __builtin_trap();
   }
   return 0;

@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "io/edge_file.hpp"
 #include "gen/kronecker.hpp"
+#include "io/edge_file.hpp"
 #include "testvectors.hpp"
 
 extern char** environ;
@@ -185,7 +185,8 @@ TEST_F(Fixture, BadValuesAreNamedWithTheirRule) {
   const std::vector<std::pair<std::string, std::string>> cases{
       {"--scale abc" + out, "--scale must be a whole number from 1 to 42 (got 'abc')"},
       {"--scale 8 --edgefactor x" + out, "--edgefactor must be a whole number from 1 to 2147483647 (got 'x')"},
-      {"--scale 42 --edgefactor 2000000000" + out, "--edgefactor 2000000000 is too large for SCALE 42 (more than 2^63 - 1 edges)"},
+      {"--scale 42 --edgefactor 2000000000" + out,
+       "--edgefactor 2000000000 is too large for SCALE 42 (more than 2^63 - 1 edges)"},
       {"--scale 8 --benchmark --repeat 0", "--repeat must be at least 1 (got '0')"},
       {"--scale 8 --benchmark --repeat x", "--repeat must be a whole number from 1 to 2147483647 (got 'x')"},
       {"--scale 8 --output ''", "--output must not be empty"},
@@ -197,7 +198,8 @@ TEST_F(Fixture, BadValuesAreNamedWithTheirRule) {
     for (int np : {1, 4}) {
       auto r = run(np, args);
       EXPECT_EQ(r.status, 2) << args << " (np " << np << ")\n" << r.err;
-      EXPECT_EQ(error_lines(r.err), std::vector<std::string>{"g500 gen: error: " + message}) << args << " (np " << np << ")";
+      EXPECT_EQ(error_lines(r.err), std::vector<std::string>{"g500 gen: error: " + message})
+          << args << " (np " << np << ")";
     }
   }
   for (const auto& e : fs::directory_iterator(dir)) ADD_FAILURE() << "leftover " << e.path();

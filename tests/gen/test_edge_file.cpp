@@ -1,6 +1,6 @@
 // Collective edge-file writer and bin reader (run at 1, 2, 4 and 6 ranks).
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <mpi.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,8 +14,8 @@
 #include <random>
 #include <sstream>
 
-#include "io/edge_file.hpp"
 #include "gen/kronecker.hpp"
+#include "io/edge_file.hpp"
 #include "testvectors.hpp"
 #include "util/agree.hpp"
 #include "util/error.hpp"
@@ -107,8 +107,9 @@ TEST(EdgeFile, TsvWithWeightsEqualsTestVector) {
           if (!line.empty() && line[0] != '#') body += line + "\n";
         return body;
       };
-      EXPECT_EQ(strip(read_all(out)), strip(read_all(g500::testing::testvector_path(
-                                          "kron_s" + std::to_string(scale) + "_ef16_weighted.tsv"))));
+      EXPECT_EQ(
+          strip(read_all(out)),
+          strip(read_all(g500::testing::testvector_path("kron_s" + std::to_string(scale) + "_ef16_weighted.tsv"))));
       for (const auto& entry : fs::directory_iterator(dir.path))
         EXPECT_EQ(entry.path().string().find(".tmp."), std::string::npos) << entry.path();
     }

@@ -32,7 +32,7 @@ constexpr std::intmax_t kWrittenBeforeTheSignal = std::intmax_t{160} << 20;
 std::intmax_t temporary_bytes(const std::string& dir) {
   for (const auto& entry : std::filesystem::directory_iterator(dir))
     if (entry.path().filename().string().starts_with("big.tsv.g500-tmp.")) {
-      struct stat st{};
+      struct stat st {};
       return ::stat(entry.path().c_str(), &st) == 0 ? static_cast<std::intmax_t>(st.st_blocks) * 512 : -1;
     }
   return -1;

@@ -102,7 +102,8 @@ TEST(Kronecker, FastPathMatchesSimplePathAtRandomRanges) {
     KroneckerGenerator g(spec_for(scale));
     const int64_t n = g.spec().nedges();
     std::mt19937_64 rng(scale);
-    std::vector<std::pair<int64_t, int64_t>> ranges{{0, std::min<int64_t>(n, 3000)}, {std::max<int64_t>(0, n - 2000), n}};
+    std::vector<std::pair<int64_t, int64_t>> ranges{{0, std::min<int64_t>(n, 3000)},
+                                                    {std::max<int64_t>(0, n - 2000), n}};
     for (int k = 0; k < 6 && n > 5000; ++k) {
       int64_t lo = static_cast<int64_t>(rng() % static_cast<uint64_t>(n - 5000));
       ranges.emplace_back(lo, lo + 1 + static_cast<int64_t>(rng() % 4000));
@@ -120,8 +121,7 @@ TEST(Kronecker, FastPathMatchesSimplePathAtRandomRanges) {
         ASSERT_TRUE(a[i].v0 == b[i].v0 && a[i].v1 == b[i].v1 &&
                     std::bit_cast<uint32_t>(wa[i]) == std::bit_cast<uint32_t>(wb[i]))
             << "scale " << scale << " edge " << lo + i;
-        ASSERT_TRUE(a[i].v0 >= 0 && a[i].v0 < g.spec().nvertices() && a[i].v1 >= 0 &&
-                    a[i].v1 < g.spec().nvertices());
+        ASSERT_TRUE(a[i].v0 >= 0 && a[i].v0 < g.spec().nvertices() && a[i].v1 >= 0 && a[i].v1 < g.spec().nvertices());
         ASSERT_TRUE(wa[i] >= 0.0f && wa[i] < 1.0f);
       }
     }

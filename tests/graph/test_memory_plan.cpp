@@ -91,7 +91,8 @@ TEST(KeptEntryShares, RowMajorColumnsCoverTheirBlocksRowPositions) {
 // all of it), equal to the most over every column, at every point of every slab.
 TEST(FullestColumn, EqualsTheMostOverEveryColumn) {
   for (const Layout layout : {Layout::kYoo, Layout::kRowMajor})
-    for (const auto& [R, C] : std::vector<std::pair<int, int>>{{1, 1}, {2, 1}, {1, 2}, {2, 2}, {3, 2}, {2, 3}, {2, 4}, {5, 7}})
+    for (const auto& [R, C] :
+         std::vector<std::pair<int, int>>{{1, 1}, {2, 1}, {1, 2}, {2, 2}, {3, 2}, {2, 3}, {2, 4}, {5, 7}})
       for (const int S : {1, 2, 3, 5}) {
         const auto columns = columns_of(R, C, layout);
         const FullestColumn fullest(columns);
@@ -114,7 +115,7 @@ TEST(FullestColumn, EqualsTheMostOverEveryColumn) {
 // start, then moves them together to the front.
 TEST(KeptBufferShare, PagesWrittenByTheThreadsAndTheMoveToTheFront) {
   EXPECT_NEAR(kept_buffer_share(0.5, 1), 0.5, kTolerance);
-  EXPECT_NEAR(kept_buffer_share(0.5, 2), 0.75, kTolerance);   // [0, 1/2) and [1/2, 3/4)
+  EXPECT_NEAR(kept_buffer_share(0.5, 2), 0.75, kTolerance);  // [0, 1/2) and [1/2, 3/4)
   EXPECT_NEAR(kept_buffer_share(0.25, 4), 0.25 + 3 * 0.0625, kTolerance);
   EXPECT_NEAR(kept_buffer_share(1, 2), 1, kTolerance);
 }

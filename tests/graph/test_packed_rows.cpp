@@ -30,7 +30,8 @@ PackedRows pack(const std::vector<std::vector<LocalId>>& rows) {
   PackedRows packed;
   packed.in_use = true;
   const int64_t slots = static_cast<int64_t>(rows.size());
-  packed.place_rows(slots, [&](int64_t r) { return static_cast<int64_t>(rows[r].size()); }, 2);
+  packed.place_rows(
+      slots, [&](int64_t r) { return static_cast<int64_t>(rows[r].size()); }, 2);
   int64_t total = 0;
   for (const auto& row : rows)
     if (!PackedRows::is_short(static_cast<int64_t>(row.size())))
@@ -66,8 +67,8 @@ std::vector<LocalId> decode(const PackedRows& packed, size_t r, const std::vecto
 }
 
 TEST(Varint, EveryWidthRoundTrips) {
-  std::vector<LocalId> gaps{0,           1,           127,         128,         (1U << 14) - 1, 1U << 14,
-                            (1U << 21) - 1, 1U << 21, (1U << 28) - 1, 1U << 28, kMaxGap};
+  std::vector<LocalId> gaps{
+      0, 1, 127, 128, (1U << 14) - 1, 1U << 14, (1U << 21) - 1, 1U << 21, (1U << 28) - 1, 1U << 28, kMaxGap};
   if constexpr (kWideIds)  // 64-bit ids (graph/local_id.hpp): gaps of up to ten bytes
     for (const int bits : {32, 35, 42, 48, 56, 63}) {
       gaps.push_back(static_cast<LocalId>((uint64_t{1} << bits) - 1));
@@ -135,8 +136,8 @@ TEST(Varint, SkippingMixedWidthsLandsOnEveryValue) {
     while (keys.size() < 3000) {
       const uint64_t pick = rng() % 100;
       const uint32_t gap = pick < static_cast<uint64_t>(50 - 20 * mix) ? static_cast<uint32_t>(rng() % 128)
-                           : pick < 98          ? 128 + static_cast<uint32_t>(rng() % ((1U << 14) - 128))
-                                                : (1U << 14) + static_cast<uint32_t>(rng() % 1000);
+                           : pick < 98 ? 128 + static_cast<uint32_t>(rng() % ((1U << 14) - 128))
+                                       : (1U << 14) + static_cast<uint32_t>(rng() % 1000);
       keys.push_back(keys.back() + gap);
     }
     const PackedRows packed = pack({keys});
@@ -158,7 +159,7 @@ TEST(PackedRows, RowsOfOneEntryTakeNoBytes) {
   EXPECT_EQ(pack_row_gaps(rows[0].data(), 1, &untouched), &untouched);
   EXPECT_EQ(untouched, 0xab);
   const PackedRows packed = pack(rows);
-  EXPECT_EQ(packed.bytes.size(), 0u);  // all short
+  EXPECT_EQ(packed.bytes.size(), 0u);      // all short
   EXPECT_EQ(packed.short_ids.size(), 2u);  // one neighbour after the first each in rows 1 and 4
   EXPECT_EQ(packed.short_place(1), 0u);
   EXPECT_EQ(packed.short_place(4), 1u);
@@ -177,10 +178,14 @@ TEST(PackedRows, RowsArePlacedInSlotOrderAtAnyThreadCount) {
   std::vector<int64_t> lengths(1000);
   for (int64_t& n : lengths) {
     const uint64_t pick = rng() % 6;
-    n = pick == 0 ? 0 : pick == 1 ? 1 : pick == 2 ? PackedRows::kMaxShortRow : pick == 3 ? PackedRows::kMaxShortRow + 1
-                                                                                          : 2 + static_cast<int64_t>(rng() % 40);
+    n = pick == 0   ? 0
+        : pick == 1 ? 1
+        : pick == 2 ? PackedRows::kMaxShortRow
+        : pick == 3 ? PackedRows::kMaxShortRow + 1
+                    : 2 + static_cast<int64_t>(rng() % 40);
   }
-  lengths.resize((lengths.size() + PackedRows::kSlotsPerBlock - 1) / PackedRows::kSlotsPerBlock * PackedRows::kSlotsPerBlock, 1);
+  lengths.resize(
+      (lengths.size() + PackedRows::kSlotsPerBlock - 1) / PackedRows::kSlotsPerBlock * PackedRows::kSlotsPerBlock, 1);
   for (int64_t k = 0; k < PackedRows::kSlotsPerBlock; ++k) lengths.push_back(PackedRows::kMaxShortRow + 1 + k);
   for (int64_t k = 0; k < PackedRows::kSlotsPerBlock; ++k) lengths.push_back(PackedRows::kMaxShortRow);
   lengths.push_back(2);  // a block of one slot at the end
@@ -200,14 +205,16 @@ TEST(PackedRows, RowsArePlacedInSlotOrderAtAnyThreadCount) {
   for (int threads : {1, 2, 3, 7, 0}) {
     PackedRows packed;
     if (threads > 0) {
-      packed.place_rows(static_cast<int64_t>(lengths.size()), [&](int64_t r) { return lengths[r]; }, threads);
+      packed.place_rows(
+          static_cast<int64_t>(lengths.size()), [&](int64_t r) { return lengths[r]; }, threads);
     } else {
       const int levels = omp_get_max_active_levels();  // restored after: later tests keep theirs
       omp_set_max_active_levels(1);
 #pragma omp parallel num_threads(2)
       {
 #pragma omp single
-        packed.place_rows(static_cast<int64_t>(lengths.size()), [&](int64_t r) { return lengths[r]; }, 4);
+        packed.place_rows(
+            static_cast<int64_t>(lengths.size()), [&](int64_t r) { return lengths[r]; }, 4);
       }
       omp_set_max_active_levels(levels);
     }
@@ -236,8 +243,9 @@ TEST(PackedRows, HubRowsWithDuplicates) {
   std::vector<LocalId> hub{3};
   while (static_cast<int64_t>(hub.size()) < kHubEntries) {
     const uint64_t pick = rng() % 100;
-    const uint32_t gap = pick < 10 ? 0 : pick < 90 ? 1 + static_cast<uint32_t>(rng() % 4)
-                                                   : static_cast<uint32_t>(rng() % 5000);
+    const uint32_t gap = pick < 10   ? 0
+                         : pick < 90 ? 1 + static_cast<uint32_t>(rng() % 4)
+                                     : static_cast<uint32_t>(rng() % 5000);
     hub.push_back(hub.back() + gap);
   }
   const std::vector<std::vector<LocalId>> rows{{1, 2}, hub, {4, 4, 4, 4}};
@@ -257,7 +265,8 @@ TEST(PackedRows, HubRowsWithDuplicates) {
 TEST(PackedRows, StopsEarlyAtTheFirstMatch) {
   // A short row, and a packed one that starts the same way.
   std::vector<LocalId> long_row{10, 11, 11, 20, 300, 70000, 70001};
-  for (LocalId k = 0; static_cast<int64_t>(long_row.size()) <= PackedRows::kMaxShortRow; ++k) long_row.push_back(70100 + 3 * k);
+  for (LocalId k = 0; static_cast<int64_t>(long_row.size()) <= PackedRows::kMaxShortRow; ++k)
+    long_row.push_back(70100 + 3 * k);
   for (const std::vector<LocalId>& row : {std::vector<LocalId>(long_row.begin(), long_row.begin() + 7), long_row}) {
     const PackedRows packed = pack({row});
     EXPECT_EQ(packed.bytes.empty(), PackedRows::is_short(static_cast<int64_t>(row.size())));
@@ -272,7 +281,8 @@ TEST(PackedRows, StopsEarlyAtTheFirstMatch) {
       EXPECT_EQ(stopped, static_cast<int64_t>(first_equal));
       EXPECT_EQ(seen, std::vector<LocalId>(row.begin() + 1, row.begin() + first_equal + 1));
     }
-    const int64_t all = packed.for_each_after_first(0, static_cast<int64_t>(row.size()), row[0], [](LocalId) { return false; });
+    const int64_t all =
+        packed.for_each_after_first(0, static_cast<int64_t>(row.size()), row[0], [](LocalId) { return false; });
     EXPECT_EQ(all, static_cast<int64_t>(row.size()) - 1);
   }
 }
@@ -287,13 +297,15 @@ TEST(PackedRows, KeyTablesMapKeysToColumns) {
   columns.resize(PackedRows::kMaxShortRow + 1, 5);
   std::vector<uint8_t> bytes(columns.size() * varint::kMaxBytes);
   auto key = [&](LocalId column) { return key_of_column[column]; };
-  const int64_t size = pack_row_gaps(columns.data(), static_cast<int64_t>(columns.size()), key, bytes.data()) - bytes.data();
+  const int64_t size =
+      pack_row_gaps(columns.data(), static_cast<int64_t>(columns.size()), key, bytes.data()) - bytes.data();
   EXPECT_EQ(size, packed_row_bytes(columns.data(), static_cast<int64_t>(columns.size()), key));
   EXPECT_EQ(size, static_cast<int64_t>(columns.size()) - 1);  // every gap one byte
   PackedRows packed;
   packed.in_use = true;
   packed.bytes.assign(bytes.begin(), bytes.begin() + size);
-  packed.place_rows(1, [&](int64_t) { return static_cast<int64_t>(columns.size()); }, 1);
+  packed.place_rows(
+      1, [&](int64_t) { return static_cast<int64_t>(columns.size()); }, 1);
   packed.long_offset[packed.packed_index(0)] = 0;
   packed.keys = ColumnKeys::tabled(column_of_key);
   std::vector<LocalId> back(columns.size());
@@ -324,11 +336,13 @@ TEST(PackedRows, InterleavedKeysMapKeysToColumns) {
   columns.resize(PackedRows::kMaxShortRow + 1, 67);
   std::vector<uint8_t> bytes(columns.size() * varint::kMaxBytes);
   auto key = [&](LocalId column) { return keys.key(column); };
-  const int64_t size = pack_row_gaps(columns.data(), static_cast<int64_t>(columns.size()), key, bytes.data()) - bytes.data();
+  const int64_t size =
+      pack_row_gaps(columns.data(), static_cast<int64_t>(columns.size()), key, bytes.data()) - bytes.data();
   PackedRows packed;
   packed.in_use = true;
   packed.bytes.assign(bytes.begin(), bytes.begin() + size);
-  packed.place_rows(1, [&](int64_t) { return static_cast<int64_t>(columns.size()); }, 1);
+  packed.place_rows(
+      1, [&](int64_t) { return static_cast<int64_t>(columns.size()); }, 1);
   packed.long_offset[packed.packed_index(0)] = 0;
   packed.keys = keys;
   std::vector<LocalId> back(columns.size());
@@ -338,7 +352,8 @@ TEST(PackedRows, InterleavedKeysMapKeysToColumns) {
   EXPECT_EQ(reader.next(), columns[1]);
   EXPECT_EQ(reader.next(), columns[2]);
   // No key tables: the gaps and the directory only.
-  EXPECT_EQ(packed.memory_bytes(), static_cast<size_t>(size) + sizeof(PackedRows::SlotBlock) + sizeof(uint16_t) + sizeof(uint64_t));
+  EXPECT_EQ(packed.memory_bytes(),
+            static_cast<size_t>(size) + sizeof(PackedRows::SlotBlock) + sizeof(uint16_t) + sizeof(uint64_t));
 }
 
 }  // namespace

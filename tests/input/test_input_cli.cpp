@@ -83,16 +83,18 @@ TEST(InputCli, EachFormatGivesTheKnownDepths) {
   const std::string tsv = write(dir, "g.tsv",
                                 "# sparse ids\n10\t20\n20 30\n% comment\n30 40\n\n30 50\n50 60\n60 30\n"
                                 "1000000000000 7\n40 40\n");
-  const std::map<std::string, std::string> from10 = {{"10", "0"}, {"20", "1"}, {"30", "2"}, {"40", "3"}, {"50", "3"},
-                                                     {"60", "3"}, {"7", "-1"}, {"1000000000000", "-1"}};
-  const std::string snap = write(dir, "g.snap",
-                                 "# Directed graph (each unordered pair of nodes is saved once)\n# FromNodeId\tToNodeId\n"
-                                 "20\t10\n30\t20\n40\t30\n50\t30\n60\t50\n30\t60\n7\t1000000000000\n");
+  const std::map<std::string, std::string> from10 = {{"10", "0"}, {"20", "1"}, {"30", "2"}, {"40", "3"},
+                                                     {"50", "3"}, {"60", "3"}, {"7", "-1"}, {"1000000000000", "-1"}};
+  const std::string snap =
+      write(dir, "g.snap",
+            "# Directed graph (each unordered pair of nodes is saved once)\n# FromNodeId\tToNodeId\n"
+            "20\t10\n30\t20\n40\t30\n50\t30\n60\t50\n30\t60\n7\t1000000000000\n");
   // Symmetric mtx: lower triangle only, vertex 6 isolated but kept (declared size 6).
   const std::string mtx = write(dir, "g.mtx",
                                 "%%MatrixMarket matrix coordinate real symmetric\n% c\n6 6 4\n2 1 0.5\n3 2 1.5\n"
                                 "4 2 2\n5 4 1\n");
-  const std::map<std::string, std::string> from1 = {{"1", "0"}, {"2", "1"}, {"3", "2"}, {"4", "2"}, {"5", "3"}, {"6", "-1"}};
+  const std::map<std::string, std::string> from1 = {{"1", "0"}, {"2", "1"}, {"3", "2"},
+                                                    {"4", "2"}, {"5", "3"}, {"6", "-1"}};
   // bin: a path 0 - 1 - 2 - 3 with weights, vertex 4 isolated (n = 5 from the header).
   std::string bin("G500EDGE\x01\0\0\0\x01\0\0\0", 16);
   const int64_t n = 5, m = 3;
@@ -121,7 +123,9 @@ TEST(InputCli, SampledRootsAreNonIsolatedAndIndependentOfRanks) {
   for (int k = 0; k < 2; ++k) {
     auto r = run_g500(k == 0 ? 1 : 4, "bfs --input " + tsv + " --root-seed 7 --json " + dir + "/r.json");
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.out.find("6 vertices, 5 edges, 1 self-loops, 0 duplicate edges, 1 vertices without edges"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("6 vertices, 5 edges, 1 self-loops, 0 duplicate edges, 1 vertices without edges"),
+              std::string::npos)
+        << r.out;
     auto j = nlohmann::json::parse(read_file(dir + "/r.json"));
     for (auto& root : j["roots"]) roots[k].push_back(root["root"]);
     EXPECT_EQ(j["input"]["vertices"], 6);
@@ -137,7 +141,8 @@ TEST(InputCli, GenBinReproducesTheInMemoryRun) {
   ASSERT_EQ(g.status, 0) << g.err;
   const auto vec = testing::load_graph_vector(10);
   for (int ranks : {1, 4}) {
-    auto file = run_g500(ranks, "bfs --input " + dir + "/k10.bin --json " + dir + "/f.json --output-parents " + dir + "/pf.txt");
+    auto file = run_g500(
+        ranks, "bfs --input " + dir + "/k10.bin --json " + dir + "/f.json --output-parents " + dir + "/pf.txt");
     ASSERT_EQ(file.status, 0) << file.err;
     auto memory = run_g500(ranks, "bfs --scale 10 --output-parents " + dir + "/pm.txt");
     ASSERT_EQ(memory.status, 0) << memory.err;
@@ -159,8 +164,8 @@ TEST(InputCli, TestVectorTsvWithItsRootsGivesTheVectorLevels) {
   std::string roots;
   for (int k = 0; k < 4; ++k) roots += " --root " + std::to_string(vec.roots[k].root);
   for (int ranks : {1, 4}) {
-    auto r = run_g500(ranks, "bfs --input " + testing::testvector_path("kron_s10_ef16_weighted.tsv") + roots + " --json " +
-                                 dir + "/t.json");
+    auto r = run_g500(ranks, "bfs --input " + testing::testvector_path("kron_s10_ef16_weighted.tsv") + roots +
+                                 " --json " + dir + "/t.json");
     ASSERT_EQ(r.status, 0) << r.err;
     auto j = nlohmann::json::parse(read_file(dir + "/t.json"));
     ASSERT_EQ(j["roots"].size(), 4u);
@@ -191,7 +196,8 @@ void expect_refused(const std::string& command, int ranks, const std::string& ar
   EXPECT_NE(r.err.find(message), std::string::npos) << where << r.err;
   EXPECT_EQ(r.err.find("MPI_ABORT"), std::string::npos) << where << r.err;
   int files = 0;
-  for (auto& entry : std::filesystem::directory_iterator(out_dir)) files += entry.path().filename().string().rfind("out.txt", 0) == 0;
+  for (auto& entry : std::filesystem::directory_iterator(out_dir))
+    files += entry.path().filename().string().rfind("out.txt", 0) == 0;
   EXPECT_EQ(files, 0) << "a result file or temporary was left for " << where;
 }
 
@@ -207,7 +213,8 @@ TEST(InputCli, BadInput) {
   const std::string bad_line = write(dir, "bad.tsv", lines + "12 abc\n" + lines);
   const std::string negative = write(dir, "neg.tsv", lines + "-1 2\n");
   const std::string empty = write(dir, "empty.tsv", "");
-  const std::string big = write(dir, "big.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n4 4 2\n2 1\n5 2\n");
+  const std::string big =
+      write(dir, "big.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n4 4 2\n2 1\n5 2\n");
   std::string bin = "G500EDGE";
   bin += std::string("\x01\0\0\0\0\0\0\0", 8);
   const int64_t n = 8, m = 100;
@@ -244,8 +251,10 @@ TEST(InputCli, ByteOrderMarkAtTheStartIsSkipped) {
   const std::string dir = testing::make_temp_dir();
   const std::string bom = "\xEF\xBB\xBF";
   const std::string tsv = write(dir, "bom.tsv", bom + "10 20\n20 30\n30 40\n");
-  const std::string commented = write(dir, "bom-comment.snap", bom + "# FromNodeId\tToNodeId\n10\t20\n20\t30\n30\t40\n");
-  const std::string mtx = write(dir, "bom.mtx", bom + "%%MatrixMarket matrix coordinate pattern general\n4 4 3\n1 2\n2 3\n3 4\n");
+  const std::string commented =
+      write(dir, "bom-comment.snap", bom + "# FromNodeId\tToNodeId\n10\t20\n20\t30\n30\t40\n");
+  const std::string mtx =
+      write(dir, "bom.mtx", bom + "%%MatrixMarket matrix coordinate pattern general\n4 4 3\n1 2\n2 3\n3 4\n");
   const std::string inside = write(dir, "inside.tsv", "10 20\n" + bom + "20 30\n");
   const std::string out = testing::make_temp_dir();
   const std::map<std::string, std::string> from10 = {{"10", "0"}, {"20", "1"}, {"30", "2"}, {"40", "3"}};
@@ -265,7 +274,8 @@ TEST(InputCli, InputsThatCannotBeReadAtOffsetsAreRefusedWithoutWaiting) {
   const std::string fifo = dir + "/edges.tsv";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
   const std::string fifo_message =
-      "'" + fifo + "': a FIFO/pipe cannot be read: the input is read in parallel at file offsets; save it to a "
+      "'" + fifo +
+      "': a FIFO/pipe cannot be read: the input is read in parallel at file offsets; save it to a "
       "regular file first";
   const std::string socket_path = dir + "/edges.sock";
   const int socket_fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
@@ -282,7 +292,8 @@ TEST(InputCli, InputsThatCannotBeReadAtOffsetsAreRefusedWithoutWaiting) {
     expect_refused("bfs", ranks, "--input -",
                    "'-' (standard input) cannot be read: the input is read in parallel at file offsets", out);
     expect_refused("bfs", ranks, "--input /dev/null", "'/dev/null' is a character device, not a regular file", out);
-    expect_refused("bfs", ranks, "--input " + socket_path, "'" + socket_path + "' is a socket, not a regular file", out);
+    expect_refused("bfs", ranks, "--input " + socket_path, "'" + socket_path + "' is a socket, not a regular file",
+                   out);
     expect_refused("bfs", ranks, "--input " + dir, "'" + dir + "' is a directory, not a regular file", out);
   }
   // With a writer (this process; O_RDWR does not wait for a reader) the answer is the same.
@@ -333,10 +344,13 @@ TEST(InputCli, HeadersThatLieAboutSizesAreRefusedBeforeReading) {
   for (int ranks : {0, 4}) {  // 0: alone (one process, without mpiexec's start-up)
     for (const std::string command : {"bfs", "sssp"}) {
       expect_refused(command, ranks, "--input " + huge_mtx,
-                     huge_mtx + ":2: the size line declares 9223372036854775807 rows, more than the 2^42 vertices "
-                                "g500 can run", out);
+                     huge_mtx +
+                         ":2: the size line declares 9223372036854775807 rows, more than the 2^42 vertices "
+                         "g500 can run",
+                     out);
       expect_refused(command, ranks, "--input " + huge_bin,
-                     "'" + huge_bin + "': bad bin header: nvertices 9223372036854775807 is more than the 2^42 vertices", out);
+                     "'" + huge_bin + "': bad bin header: nvertices 9223372036854775807 is more than the 2^42 vertices",
+                     out);
       // 2^42 vertices pass the limit but not the memory estimate (each kernel's own), which names
       // the header's fields.
       expect_refused(command, ranks, "--input " + memory_bin,
@@ -355,22 +369,31 @@ TEST(InputCli, HeadersThatLieAboutSizesAreRefusedBeforeReading) {
                        too_big_mtx + ":2: the size line declares 4398046511105 rows, more than the 2^42 vertices", out);
     expect_input_error(ranks, "--input " + unsigned_max_mtx,
                        unsigned_max_mtx + ":2: bad size line: cols '18446744073709551615' is larger than 2^63-1", out);
-    expect_input_error(ranks, "--input " + negative_mtx, negative_mtx + ":2: bad size line: rows '-1' is negative", out);
+    expect_input_error(ranks, "--input " + negative_mtx, negative_mtx + ":2: bad size line: rows '-1' is negative",
+                       out);
     expect_input_error(ranks, "--input " + many_entries_mtx,
-                       many_entries_mtx + ":2: the size line declares 9223372036854775807 entries, but the 12 bytes "
-                                          "after it can hold at most 3", out);
+                       many_entries_mtx +
+                           ":2: the size line declares 9223372036854775807 entries, but the 12 bytes "
+                           "after it can hold at most 3",
+                       out);
     expect_input_error(ranks, "--input " + entries_2_32_mtx,
-                       entries_2_32_mtx + ":2: the size line declares 4294967296 entries, but the 12 bytes after it "
-                                          "can hold at most 3", out);
-    expect_input_error(ranks, "--input " + minus_one_bin, "'" + minus_one_bin + "': bad bin header: nvertices -1 (at least 1)", out);
+                       entries_2_32_mtx +
+                           ":2: the size line declares 4294967296 entries, but the 12 bytes after it "
+                           "can hold at most 3",
+                       out);
+    expect_input_error(ranks, "--input " + minus_one_bin,
+                       "'" + minus_one_bin + "': bad bin header: nvertices -1 (at least 1)", out);
     expect_input_error(ranks, "--input " + nedges_max_bin,
-                       "'" + nedges_max_bin + "': truncated or corrupt: 64 bytes, but nedges 9223372036854775807 in the "
-                                              "header needs 32 + 9223372036854775807 x 16 bytes", out);
+                       "'" + nedges_max_bin +
+                           "': truncated or corrupt: 64 bytes, but nedges 9223372036854775807 in the "
+                           "header needs 32 + 9223372036854775807 x 16 bytes",
+                       out);
     expect_input_error(ranks, "--input " + nedges_2_53_bin,
                        "'" + nedges_2_53_bin + "': truncated or corrupt: 64 bytes, but nedges 9007199254740992", out);
     expect_input_error(ranks, "--input " + nedges_negative_bin,
                        "'" + nedges_negative_bin + "': bad bin header: nedges -1 is negative", out);
-    expect_input_error(ranks, "--input " + version_bin, "unsupported bin edge file version 2147483648 (expected 1)", out);
+    expect_input_error(ranks, "--input " + version_bin, "unsupported bin edge file version 2147483648 (expected 1)",
+                       out);
     expect_input_error(ranks, "--input " + flags_bin, "unknown flags 0xffffffff in the bin header", out);
   }
 }

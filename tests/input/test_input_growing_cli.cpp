@@ -1,7 +1,7 @@
 // An input file that grows while the ranks read it: from the moment the first rank opens it, a
-// child process appends to it every millisecond during `g500 bfs --input` at 1 and 4 ranks. The ranks read up to one agreed size and check the
-// file again afterwards, so a run either reads exactly the original lines (exit 0) or fails with
-// one line saying that the file changed (exit 2); it never loses or gains lines silently.
+// child process appends to it every millisecond during `g500 bfs --input` at 1 and 4 ranks. The ranks read up to one
+// agreed size and check the file again afterwards, so a run either reads exactly the original lines (exit 0) or fails
+// with one line saying that the file changed (exit 2); it never loses or gains lines silently.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -19,7 +19,7 @@
 namespace g500 {
 namespace {
 
-constexpr int64_t kLines = 300000;                    // about 3.6 MB of edges
+constexpr int64_t kLines = 300000;                     // about 3.6 MB of edges
 constexpr int64_t kMostAppended = int64_t{256} << 20;  // the appender stops here at the latest
 constexpr int kRepeats = 2;
 
@@ -75,7 +75,8 @@ TEST(InputGrowingCli, AFileAppendedToWhileReadIsReadWholeOrRefused) {
       const std::string path = testing::write_file(dir, "g.tsv", original);
       const pid_t appender = start_appending(path);
       ASSERT_GT(appender, 0);
-      const auto r = testing::run_g500(ranks, "bfs --input " + path + " --roots 1 --no-validate --json " + dir + "/r.json", 120);
+      const auto r =
+          testing::run_g500(ranks, "bfs --input " + path + " --roots 1 --no-validate --json " + dir + "/r.json", 120);
       ::kill(appender, SIGKILL);
       ::waitpid(appender, nullptr, 0);
       if (r.status == 0) {

@@ -10,7 +10,7 @@ namespace g500::io {
 namespace {
 
 struct stat record(dev_t device, ino_t inode, off_t size, time_t seconds, long nanoseconds) {
-  struct stat st{};
+  struct stat st {};
   st.st_dev = device;
   st.st_ino = inode;
   st.st_size = size;
@@ -33,7 +33,8 @@ TEST(InputIdentity, AnotherFileAtThePathIsNamed) {
   const std::string advice = "; the ranks must read one file on a shared file system";
   EXPECT_EQ(identity_problem("g.tsv", kAgreed, record(2049, 7654321, 1234, 1700000000, 500), true),
             "'g.tsv' is not the same file on every rank (inode 7654321 on device 2049 here, inode 1234567 on device "
-            "2049 on rank 0)" + advice);
+            "2049 on rank 0)" +
+                advice);
   EXPECT_EQ(identity_problem("g.tsv", kAgreed, record(2049, 7654321, 1234, 1700000000, 500), false),
             "'g.tsv' is not the same file on every rank (inode 7654321 here, inode 1234567 on rank 0)" + advice);
   // The same inode on another device: another file on this host; on another host the device
@@ -41,7 +42,8 @@ TEST(InputIdentity, AnotherFileAtThePathIsNamed) {
   const struct stat other_device = record(2050, 1234567, 1234, 1700000000, 500);
   EXPECT_EQ(identity_problem("g.tsv", kAgreed, other_device, true),
             "'g.tsv' is not the same file on every rank (inode 1234567 on device 2050 here, inode 1234567 on device "
-            "2049 on rank 0)" + advice);
+            "2049 on rank 0)" +
+                advice);
   EXPECT_EQ(identity_problem("g.tsv", kAgreed, other_device, false), "");
 }
 

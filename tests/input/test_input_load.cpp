@@ -59,7 +59,8 @@ std::vector<std::pair<uint64_t, uint64_t>> gather_file_edges(const EdgeInput& in
   MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
   for (int r = 1; r < nranks; ++r) displs[r] = displs[r - 1] + counts[r - 1];
   std::vector<uint64_t> all(displs.back() + counts.back());
-  MPI_Allgatherv(file.data(), count, MPI_UINT64_T, all.data(), counts.data(), displs.data(), MPI_UINT64_T, MPI_COMM_WORLD);
+  MPI_Allgatherv(file.data(), count, MPI_UINT64_T, all.data(), counts.data(), displs.data(), MPI_UINT64_T,
+                 MPI_COMM_WORLD);
   std::vector<std::pair<uint64_t, uint64_t>> out;
   for (size_t k = 0; k < all.size(); k += 2) out.push_back({all[k], all[k + 1]});
   return out;
@@ -79,7 +80,8 @@ TEST(InputLoad, SparseIdsAreRelabelledInSortedOrder) {
   const std::vector<uint64_t> file_ids = {7, 42, 100, 200, 300, 9223372036854775807ull, 5};
   EXPECT_EQ(in.ids.find(file_ids), (std::vector<int64_t>{0, 1, 2, 3, 4, 5, -1}));
   const std::vector<std::pair<uint64_t, uint64_t>> expected = {
-      {100, 200}, {200, 300}, {300, 100}, {300, 9223372036854775807ull}, {9223372036854775807ull, 42}, {7, 7}, {100, 200}, {200, 100}};
+      {100, 200}, {200, 300}, {300, 100}, {300, 9223372036854775807ull}, {9223372036854775807ull, 42},
+      {7, 7},     {100, 200}, {200, 100}};
   EXPECT_EQ(gather_file_edges(in), expected);
 }
 
@@ -148,29 +150,36 @@ std::string error_of(const std::string& path, Format format) {
 }
 
 TEST(InputLoad, BadInputIsOneErrorOnEveryRank) {
-  EXPECT_NE(error_of("/nonexistent/graph.tsv", Format::tsv).find("cannot open '/nonexistent/graph.tsv'"), std::string::npos);
+  EXPECT_NE(error_of("/nonexistent/graph.tsv", Format::tsv).find("cannot open '/nonexistent/graph.tsv'"),
+            std::string::npos);
   EXPECT_NE(error_of(shared_file("empty.tsv", ""), Format::tsv).find("is empty"), std::string::npos);
   EXPECT_NE(error_of(shared_file("comments.tsv", "# only\n# comments\n"), Format::tsv).find("contains no edges"),
             std::string::npos);
   std::string many;
   for (int k = 0; k < 200; ++k) many += std::to_string(k) + " " + std::to_string(k + 1) + "\n";
-  EXPECT_EQ(error_of(shared_file("bad.tsv", many + "1 x\n" + many), Format::tsv), shared_file("bad.tsv", many + "1 x\n" + many) + ":201: 'x' is not a vertex id");
-  EXPECT_NE(error_of(shared_file("neg.tsv", many + "-5 1\n"), Format::tsv).find(":201: negative vertex id '-5'"), std::string::npos);
+  EXPECT_EQ(error_of(shared_file("bad.tsv", many + "1 x\n" + many), Format::tsv),
+            shared_file("bad.tsv", many + "1 x\n" + many) + ":201: 'x' is not a vertex id");
+  EXPECT_NE(error_of(shared_file("neg.tsv", many + "-5 1\n"), Format::tsv).find(":201: negative vertex id '-5'"),
+            std::string::npos);
   EXPECT_NE(error_of(shared_file("mixed.tsv", many + "1 2 0.5\n" + many), Format::tsv).find(":201: 3 fields"),
             std::string::npos);
-  EXPECT_NE(error_of(shared_file("big.mtx", "%%MatrixMarket matrix coordinate pattern general\n5 5 2\n1 2\n6 1\n"), Format::mtx)
+  EXPECT_NE(error_of(shared_file("big.mtx", "%%MatrixMarket matrix coordinate pattern general\n5 5 2\n1 2\n6 1\n"),
+                     Format::mtx)
                 .find("big.mtx:4: entry (6, 1) is beyond the declared size 5 x 5"),
             std::string::npos);
-  EXPECT_NE(error_of(shared_file("count.mtx", "%%MatrixMarket matrix coordinate pattern general\n5 5 3\n1 2\n% room for 3\n"),
-                     Format::mtx)
-                .find("declares 3 entries but the file has 1"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(shared_file("count.mtx", "%%MatrixMarket matrix coordinate pattern general\n5 5 3\n1 2\n% room for 3\n"),
+               Format::mtx)
+          .find("declares 3 entries but the file has 1"),
+      std::string::npos);
   // More entries than the bytes after the size line can hold: refused before any entry is read.
-  EXPECT_EQ(error_of(shared_file("lie.mtx", "%%MatrixMarket matrix coordinate pattern general\n5 5 9223372036854775807\n1 2\n"),
+  EXPECT_EQ(error_of(shared_file("lie.mtx",
+                                 "%%MatrixMarket matrix coordinate pattern general\n5 5 9223372036854775807\n1 2\n"),
                      Format::mtx),
             shared_file("lie.mtx", "%%MatrixMarket matrix coordinate pattern general\n5 5 9223372036854775807\n1 2\n") +
                 ":2: the size line declares 9223372036854775807 entries, but the 4 bytes after it can hold at most 1");
-  EXPECT_NE(error_of(shared_file("foreign.bin", std::string(64, 'x')), Format::bin).find("bad magic"), std::string::npos);
+  EXPECT_NE(error_of(shared_file("foreign.bin", std::string(64, 'x')), Format::bin).find("bad magic"),
+            std::string::npos);
   EXPECT_NE(error_of(shared_file("short.bin", "G500EDGE"), Format::bin).find("too short"), std::string::npos);
   std::string head("G500EDGE\x01\0\0\0\0\0\0\0", 16);
   const int64_t n = 4, m = 10;
@@ -195,11 +204,13 @@ TEST(InputLoad, ByteOrderMarkAtTheStartIsSkippedAtAnyRankCount) {
   for (int k = 0; k < 500; ++k) text += std::to_string(k * 3) + " " + std::to_string(k * 3 + 1) + "\n";
   const std::string bom = "\xEF\xBB\xBF";
   const EdgeInput plain = load_edge_input({shared_file("plain.tsv", text), Format::tsv, false, {}, {}}, MPI_COMM_WORLD);
-  const EdgeInput marked = load_edge_input({shared_file("marked.tsv", bom + text), Format::tsv, false, {}, {}}, MPI_COMM_WORLD);
+  const EdgeInput marked =
+      load_edge_input({shared_file("marked.tsv", bom + text), Format::tsv, false, {}, {}}, MPI_COMM_WORLD);
   EXPECT_EQ(marked.nvertices, plain.nvertices);
   EXPECT_EQ(gather_file_edges(marked), gather_file_edges(plain));
   const std::string mtx_text = "%%MatrixMarket matrix coordinate pattern general\n4 4 2\n1 2\n3 4\n";
-  const EdgeInput mtx = load_edge_input({shared_file("marked.mtx", bom + mtx_text), Format::mtx, false, {}, {}}, MPI_COMM_WORLD);
+  const EdgeInput mtx =
+      load_edge_input({shared_file("marked.mtx", bom + mtx_text), Format::mtx, false, {}, {}}, MPI_COMM_WORLD);
   EXPECT_EQ(mtx.nvertices, 4);
   EXPECT_EQ(gather_file_edges(mtx), (std::vector<std::pair<uint64_t, uint64_t>>{{1, 2}, {3, 4}}));
   // Elsewhere the mark is part of the line (numbered as usual).
@@ -214,9 +225,13 @@ TEST(InputLoad, DeclaredSizesAreCheckedBeforeTheEdgesAreRead) {
   bin.append(reinterpret_cast<const char*>(&n), 8).append(reinterpret_cast<const char*>(&m), 8);
   for (int64_t id : {0, 1, 5000, 0}) bin.append(reinterpret_cast<const char*>(&id), 8);
   const std::string bin_path = shared_file("declared.bin", bin);
-  const std::string mtx_path = shared_file("declared.mtx", "%%MatrixMarket matrix coordinate real general\n% c\n7 9 2\n1 2 0.5\n7 9 1\n");
+  const std::string mtx_path =
+      shared_file("declared.mtx", "%%MatrixMarket matrix coordinate real general\n% c\n7 9 2\n1 2 0.5\n7 9 1\n");
   std::vector<DeclaredSize> seen;
-  InputSpec spec{bin_path, Format::bin, false, [&](const DeclaredSize& size) {
+  InputSpec spec{bin_path,
+                 Format::bin,
+                 false,
+                 [&](const DeclaredSize& size) {
                    seen.push_back(size);
                    throw UsageError("refused: " + size.what);
                  },

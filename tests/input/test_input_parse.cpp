@@ -110,13 +110,15 @@ TEST(InputParse, WholeTextNamesTheLine) {
   ParsedEdges nul;
   EXPECT_NE(parse_edge_text(std::string_view("1 2\n\0\0\n", 7), nul).find("line 2"), std::string::npos);
   ParsedEdges long_line;
-  EXPECT_NE(parse_edge_text(std::string(kMaxLineBytes + 10, '1'), long_line).find("longer than 1 MiB"), std::string::npos);
+  EXPECT_NE(parse_edge_text(std::string(kMaxLineBytes + 10, '1'), long_line).find("longer than 1 MiB"),
+            std::string::npos);
 }
 
 TEST(InputParse, MatrixMarket) {
   MtxHeader h;
   ParsedEdges out;
-  EXPECT_EQ(parse_mtx_text("%%MatrixMarket matrix coordinate pattern symmetric\n% c\n4 4 3\n2 1\n3 2\n4 3\n", h, out), "");
+  EXPECT_EQ(parse_mtx_text("%%MatrixMarket matrix coordinate pattern symmetric\n% c\n4 4 3\n2 1\n3 2\n4 3\n", h, out),
+            "");
   EXPECT_EQ(h.symmetry, MtxSymmetry::symmetric);
   EXPECT_EQ(h.nvertices(), 4);
   ASSERT_EQ(out.edges.size(), 3u);
@@ -135,15 +137,19 @@ TEST(InputParse, MatrixMarket) {
   EXPECT_NE(error_of("1 2\n").find("not a Matrix Market file"), std::string::npos);
   EXPECT_NE(error_of("%%MatrixMarket matrix array real general\n2 2\n").find("only 'coordinate'"), std::string::npos);
   EXPECT_NE(error_of("%%MatrixMarket matrix coordinate complex general\n").find("field"), std::string::npos);
-  EXPECT_NE(error_of("%%MatrixMarket matrix coordinate pattern general\n3 3 1\n4 1\n").find("line 3: entry (4, 1) is beyond the declared size 3 x 3"),
+  EXPECT_NE(error_of("%%MatrixMarket matrix coordinate pattern general\n3 3 1\n4 1\n")
+                .find("line 3: entry (4, 1) is beyond the declared size 3 x 3"),
             std::string::npos);
-  EXPECT_NE(error_of("%%MatrixMarket matrix coordinate pattern general\n3 3 1\n0 1\n").find("index 0"), std::string::npos);
+  EXPECT_NE(error_of("%%MatrixMarket matrix coordinate pattern general\n3 3 1\n0 1\n").find("index 0"),
+            std::string::npos);
   // (The comment makes room for the missing entry: the file is long enough for 2 and has 1.)
-  EXPECT_NE(error_of("%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n% a comment\n").find("declares 2 entries but has 1"),
+  EXPECT_NE(error_of("%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n% a comment\n")
+                .find("declares 2 entries but has 1"),
             std::string::npos);
   EXPECT_NE(error_of("%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 2 1.5\n").find("not an integer"),
             std::string::npos);
-  EXPECT_NE(error_of("%%MatrixMarket matrix coordinate pattern general\n3 x 1\n").find("bad size line"), std::string::npos);
+  EXPECT_NE(error_of("%%MatrixMarket matrix coordinate pattern general\n3 x 1\n").find("bad size line"),
+            std::string::npos);
   EXPECT_NE(error_of("%%MatrixMarket matrix coordinate pattern general\n").find("missing Matrix Market size line"),
             std::string::npos);
 }
@@ -250,10 +256,12 @@ TEST(InputParse, ByteOrderMarkOnlyAtTheStart) {
 }
 
 // The values near the integer limits that a size field may hold, as text.
-const char* const kLimitTexts[] = {"2147483647",          "2147483648",          "4294967295",
-                                   "4294967296",          "4398046511104",       "4398046511105",
-                                   "9007199254740992",    "9223372036854775807", "9223372036854775808",
-                                   "18446744073709551615", "18446744073709551616", "-1",
+const char* const kLimitTexts[] = {"2147483647",           "2147483648",
+                                   "4294967295",           "4294967296",
+                                   "4398046511104",        "4398046511105",
+                                   "9007199254740992",     "9223372036854775807",
+                                   "9223372036854775808",  "18446744073709551615",
+                                   "18446744073709551616", "-1",
                                    "-9223372036854775808", "0"};
 
 TEST(InputParse, MtxSizeLineFieldsNearTheIntegerLimits) {
@@ -279,7 +287,8 @@ TEST(InputParse, MtxSizeLineFieldsNearTheIntegerLimits) {
       } else if (field < 2 && v == "0") {
         EXPECT_EQ(error, "line 2: the size line declares 0 " + name + " (a graph needs at least one vertex)") << where;
       } else if (field < 2 && above_42) {
-        EXPECT_EQ(error, "line 2: the size line declares " + v + " " + name + ", more than the 2^42 vertices g500 can run")
+        EXPECT_EQ(error,
+                  "line 2: the size line declares " + v + " " + name + ", more than the 2^42 vertices g500 can run")
             << where;
       } else if (field < 2) {
         EXPECT_EQ(error, "") << where;  // a large declared size with few entries is a valid graph
@@ -288,7 +297,8 @@ TEST(InputParse, MtxSizeLineFieldsNearTheIntegerLimits) {
         EXPECT_EQ(error, "line 3: more entries than the 0 declared") << where;
       } else {
         // The 8 bytes after the size line hold at most 2 entries ("1 2\n2 3\n").
-        EXPECT_EQ(error, "line 2: the size line declares " + v + " entries, but the 8 bytes after it can hold at most 2")
+        EXPECT_EQ(error,
+                  "line 2: the size line declares " + v + " entries, but the 8 bytes after it can hold at most 2")
             << where;
       }
     }
@@ -332,16 +342,22 @@ TEST(InputParse, BinHeaderFieldsNearTheIntegerLimits) {
   for (uint32_t version : u32)
     EXPECT_EQ(check(bin_header(version, 0, 4, 1), 48),
               "unsupported bin edge file version " + std::to_string(version) + " (expected 1)");
-  EXPECT_EQ(check(bin_header(1, 0x80000000u, 4, 1), 48), "unknown flags 0x80000000 in the bin header (only bit 0, weights, is defined)");
-  EXPECT_EQ(check(bin_header(1, 0xFFFFFFFFu, 4, 1), 48), "unknown flags 0xffffffff in the bin header (only bit 0, weights, is defined)");
-  const int64_t limits[] = {int64_t{1} << 31, int64_t{1} << 32, int64_t{1} << 42, (int64_t{1} << 42) + 1,
-                            int64_t{1} << 53, INT64_MAX, -1 /* 2^64-1 */, INT64_MIN, 0};
+  EXPECT_EQ(check(bin_header(1, 0x80000000u, 4, 1), 48),
+            "unknown flags 0x80000000 in the bin header (only bit 0, weights, is defined)");
+  EXPECT_EQ(check(bin_header(1, 0xFFFFFFFFu, 4, 1), 48),
+            "unknown flags 0xffffffff in the bin header (only bit 0, weights, is defined)");
+  const int64_t limits[] = {int64_t{1} << 31,       int64_t{1} << 32, int64_t{1} << 42,
+                            (int64_t{1} << 42) + 1, int64_t{1} << 53, INT64_MAX,
+                            -1 /* 2^64-1 */,        INT64_MIN,        0};
   for (int64_t n : limits) {
     const std::string error = check(bin_header(1, 0, n, 1), 48);
-    if (n < 1) EXPECT_EQ(error, "bad bin header: nvertices " + std::to_string(n) + " (at least 1)");
+    if (n < 1)
+      EXPECT_EQ(error, "bad bin header: nvertices " + std::to_string(n) + " (at least 1)");
     else if (n > (int64_t{1} << 42))
-      EXPECT_EQ(error, "bad bin header: nvertices " + std::to_string(n) + " is more than the 2^42 vertices g500 can run");
-    else EXPECT_EQ(error, "") << n;
+      EXPECT_EQ(error,
+                "bad bin header: nvertices " + std::to_string(n) + " is more than the 2^42 vertices g500 can run");
+    else
+      EXPECT_EQ(error, "") << n;
   }
   for (int64_t m : limits) {
     if (m < 0) {
@@ -401,9 +417,12 @@ TEST(InputParse, FuzzCorpusAndRegressionInputs) {
         MtxHeader mtx;
         BinHeader bin;
         std::string message;
-        if (target == "tsv") message = parse_edge_text(bytes, out);
-        else if (target == "mtx") message = parse_mtx_text(bytes, mtx, out);
-        else if (target == "bin") message = parse_bin_buffer(data, bytes.size(), bin, out);
+        if (target == "tsv")
+          message = parse_edge_text(bytes, out);
+        else if (target == "mtx")
+          message = parse_mtx_text(bytes, mtx, out);
+        else if (target == "bin")
+          message = parse_bin_buffer(data, bytes.size(), bin, out);
         else {
           const fuzz::HeaderOutcome outcome = target == "bin_header" ? fuzz::run_bin_header_input(data, bytes.size())
                                                                      : fuzz::run_mtx_header_input(data, bytes.size());

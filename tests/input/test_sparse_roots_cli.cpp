@@ -22,10 +22,11 @@ TEST(SparseRootsCli, AMillionIdsWithOneEdgeGetTheirRootsInSeconds) {
                                               "1048576 1048576 1\n"
                                               "1 1048576\n");
   for (int ranks : {1, 4}) {
-    const auto r = testing::run_g500(ranks, "bfs --input " + mtx + " --roots 2 --json " + dir + "/r.json", kSecondsAllowed);
+    const auto r =
+        testing::run_g500(ranks, "bfs --input " + mtx + " --roots 2 --json " + dir + "/r.json", kSecondsAllowed);
     ASSERT_EQ(r.status, 0) << ranks << " ranks\n" << r.err;
-    EXPECT_EQ(r.err, "g500 bfs: note: running 1 roots instead of 2: the root rule found 1 of the 2 vertices of '" + mtx +
-                         "' that have an edge\n");
+    EXPECT_EQ(r.err, "g500 bfs: note: running 1 roots instead of 2: the root rule found 1 of the 2 vertices of '" +
+                         mtx + "' that have an edge\n");
     const auto j = nlohmann::json::parse(testing::read_file(dir + "/r.json"));
     ASSERT_EQ(j["roots"].size(), 1u);
     EXPECT_EQ(j["roots"][0]["root"], 1048576);

@@ -98,8 +98,8 @@ TEST(VertexCountCli, BfsOnABinFileComputesNFromItsEdges) {
   const std::string bin = bin_file(dir);
   const int64_t with_edges = static_cast<int64_t>(vertices_with_edges().size());
   for (int ranks : {1, 2, 4, 6}) {
-    auto r = run_g500(ranks, "bfs --input " + bin + " --roots 4 --json " + dir + "/r.json --output-parents " + dir +
-                                 "/p.txt");
+    auto r = run_g500(ranks,
+                      "bfs --input " + bin + " --roots 4 --json " + dir + "/r.json --output-parents " + dir + "/p.txt");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("# g500 bfs: N 1001 (largest vertex id + 1), "), std::string::npos) << r.out;
     const auto j = nlohmann::json::parse(read_file(dir + "/r.json"));
@@ -119,8 +119,8 @@ TEST(VertexCountCli, SsspOnAnMtxFileComputesNFromItsEdges) {
   const std::set<int64_t> with = vertices_with_edges();
   std::vector<int64_t> first_roots;
   for (int ranks : {1, 2, 4, 6}) {
-    auto r = run_g500(ranks, "sssp --input " + mtx + " --roots 4 --json " + dir + "/r.json --output-distances " + dir +
-                                 "/d.txt");
+    auto r = run_g500(
+        ranks, "sssp --input " + mtx + " --roots 4 --json " + dir + "/r.json --output-distances " + dir + "/d.txt");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("# g500 sssp: SCALE 12, N 1001 (largest vertex id + 1), "), std::string::npos) << r.out;
     const auto j = nlohmann::json::parse(read_file(dir + "/r.json"));

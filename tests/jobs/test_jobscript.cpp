@@ -47,14 +47,16 @@ TEST(Jobscript, SlurmSixteenNodesOneRankEach) {
   s.time = "02:30:00";
   const std::string text = make_jobscript(s);
   EXPECT_EQ(lines_of(text).front(), "#!/bin/bash");
-  for (const char* line : {"#SBATCH --nodes=16", "#SBATCH --ntasks-per-node=1", "#SBATCH --cpus-per-task=48",
-                           "#SBATCH --time=02:30:00", "#SBATCH --exclusive", "threads=48",
-                           "export OMP_NUM_THREADS=$threads OMP_PLACES=cores OMP_PROC_BIND=close OMP_WAIT_POLICY=active",
-                           "export UCX_RNDV_THRESH=512000 OMPI_MCA_btl_tcp_eager_limit=512000"})
+  for (const char* line :
+       {"#SBATCH --nodes=16", "#SBATCH --ntasks-per-node=1", "#SBATCH --cpus-per-task=48", "#SBATCH --time=02:30:00",
+        "#SBATCH --exclusive", "threads=48",
+        "export OMP_NUM_THREADS=$threads OMP_PLACES=cores OMP_PROC_BIND=close OMP_WAIT_POLICY=active",
+        "export UCX_RNDV_THRESH=512000 OMPI_MCA_btl_tcp_eager_limit=512000"})
     EXPECT_TRUE(has_line(text, line)) << line << "\n" << text;
   EXPECT_TRUE(contains(text, "srun --nodes=16 --ntasks-per-node=1 --cpus-per-task=$threads --cpu-bind=cores"));
-  EXPECT_TRUE(contains(text, "./build/g500 bfs --scale 30 --roots 64 --grid 4x4 --threads $threads --json "
-                             "g500-scale30-16nodes-${SLURM_JOB_ID}.json"))
+  EXPECT_TRUE(contains(text,
+                       "./build/g500 bfs --scale 30 --roots 64 --grid 4x4 --threads $threads --json "
+                       "g500-scale30-16nodes-${SLURM_JOB_ID}.json"))
       << text;
   EXPECT_FALSE(contains(text, "--partition"));
   EXPECT_FALSE(contains(text, "#PJM"));
@@ -78,12 +80,13 @@ TEST(Jobscript, SlurmThreadsFromTheNodeWhenNotGiven) {
 TEST(Jobscript, FugakuSixtyFourNodes) {
   JobSpec s = spec_of("fugaku", 64, 30);
   const std::string text = make_jobscript(s);
-  for (const char* line : {"#PJM -L \"node=8x8:torus\"", "#PJM -L \"elapse=01:00:00\"",
-                           "#PJM --mpi \"max-proc-per-node=1\"", "#PJM -L \"freq=2200,eco_state=2\"",
-                           "export OMP_NUM_THREADS=48 OMP_WAIT_POLICY=active"})
+  for (const char* line :
+       {"#PJM -L \"node=8x8:torus\"", "#PJM -L \"elapse=01:00:00\"", "#PJM --mpi \"max-proc-per-node=1\"",
+        "#PJM -L \"freq=2200,eco_state=2\"", "export OMP_NUM_THREADS=48 OMP_WAIT_POLICY=active"})
     EXPECT_TRUE(has_line(text, line)) << line << "\n" << text;
   EXPECT_TRUE(contains(text, "mpiexec -n 64 -mca btl_tofu_eager_limit 512000")) << text;
-  EXPECT_TRUE(contains(text, "bfs --scale 30 --roots 64 --grid 8x8 --threads 48 --json g500-scale30-64nodes-${PJM_JOBID}.json"))
+  EXPECT_TRUE(
+      contains(text, "bfs --scale 30 --roots 64 --grid 8x8 --threads 48 --json g500-scale30-64nodes-${PJM_JOBID}.json"))
       << text;
   EXPECT_FALSE(contains(text, "#SBATCH"));
   EXPECT_FALSE(contains(text, "rscgrp"));
@@ -127,7 +130,8 @@ TEST(Jobscript, ReadableRankMapGivesTheGrid) {
     make_jobscript(s);
     ADD_FAILURE() << "no error";
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("--grid 3x2 disagrees with the 2x3 grid of --rankmap"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("--grid 3x2 disagrees with the 2x3 grid of --rankmap"), std::string::npos)
+        << e.what();
   }
   s = spec_of("fugaku", 4, 20);
   s.rankmap = path;
@@ -146,11 +150,11 @@ TEST(Jobscript, DefaultFugakuNodeShapes) {
   EXPECT_EQ(default_fugaku_node_shape(64, 1, 8, 8), "8x8");
   EXPECT_EQ(default_fugaku_node_shape(8, 1, 4, 2), "2x4");
   EXPECT_EQ(default_fugaku_node_shape(32, 4, 16, 8), "2x16");
-  EXPECT_EQ(default_fugaku_node_shape(4, 4, 4, 4), "4");        // one node per grid row
+  EXPECT_EQ(default_fugaku_node_shape(4, 4, 4, 4), "4");  // one node per grid row
   EXPECT_EQ(default_fugaku_node_shape(6, 4, 6, 4), "6");
   EXPECT_EQ(default_fugaku_node_shape(12, 2, 6, 4), "2x6");
   EXPECT_EQ(default_fugaku_node_shape(3, 2, 3, 2), "3");
-  EXPECT_EQ(default_fugaku_node_shape(6, 4, 8, 3), "3x2");      // C not a multiple of ppn: factor pair
+  EXPECT_EQ(default_fugaku_node_shape(6, 4, 8, 3), "3x2");  // C not a multiple of ppn: factor pair
 }
 
 void expect_error(const JobSpec& s, const std::string& message) {
@@ -168,8 +172,9 @@ void expect_error(const JobSpec& s, const std::string& message) {
 // when given; force skips it and passes --force to bfs.
 TEST(Jobscript, MemoryOfTheNodesIsChecked) {
   const std::string needs = std::string("SCALE 30 needs about ") + (kWideIds ? "76.0" : "69.0");
-  expect_error(spec_of("fugaku", 2, 30), needs + " GiB on each of the job's 2 nodes (a Fugaku node) "
-                                         "but it has 32.0 GiB (use more nodes, a smaller SCALE, or --force)");
+  expect_error(spec_of("fugaku", 2, 30), needs +
+                                             " GiB on each of the job's 2 nodes (a Fugaku node) "
+                                             "but it has 32.0 GiB (use more nodes, a smaller SCALE, or --force)");
   JobSpec s = spec_of("slurm", 2, 30);
   EXPECT_FALSE(contains(make_jobscript(s), "--force"));  // no memory known: no check
   s.node_memory_bytes = 64.0 * 1024 * 1024 * 1024;
@@ -181,8 +186,9 @@ TEST(Jobscript, MemoryOfTheNodesIsChecked) {
   s.force = true;
   EXPECT_TRUE(contains(make_jobscript(s), "--json g500-scale30-2nodes-${PJM_JOBID}.json --force\n"));
   expect_error(spec_of("fugaku", 158977, 20), "--nodes 158977 is more than Fugaku's 158976 nodes");
-  expect_error(spec_of("slurm", 1, 42), kWideIds ? "SCALE 42 on a 1x1 grid needs more than 64 bits for a vertex's offset"
-                                                 : "SCALE 42 on a 1x1 grid needs more than 2^32 vertices per grid row or column");
+  expect_error(spec_of("slurm", 1, 42),
+               kWideIds ? "SCALE 42 on a 1x1 grid needs more than 64 bits for a vertex's offset"
+                        : "SCALE 42 on a 1x1 grid needs more than 2^32 vertices per grid row or column");
 }
 
 TEST(Jobscript, BadInputIsOneLineUsageError) {
@@ -220,13 +226,13 @@ TEST(Jobscript, BadInputIsOneLineUsageError) {
 // Every text value that reaches the script: a control character anywhere is refused, with the
 // value shown escaped on one line, before the rank map is read or other rules are applied.
 TEST(Jobscript, ControlCharactersInAnyValueAreRefused) {
-  const std::pair<char, const char*> controls[] = {{'\n', "\\n"}, {'\r', "\\r"}, {'\t', "\\t"}, {'\x1b', "\\x1b"},
-                                                   {'\x7f', "\\x7f"}};
+  const std::pair<char, const char*> controls[] = {
+      {'\n', "\\n"}, {'\r', "\\r"}, {'\t', "\\t"}, {'\x1b', "\\x1b"}, {'\x7f', "\\x7f"}};
   for (const char* system : {"slurm", "fugaku"}) {
     for (const auto& [c, escaped] : controls) {
       const std::pair<const char*, std::string JobSpec::*> fields[] = {
-          {"--grid", &JobSpec::grid},   {"--rankmap", &JobSpec::rankmap}, {"--time", &JobSpec::time},
-          {"--queue", &JobSpec::queue}, {"--binary", &JobSpec::binary},   {"--node-shape", &JobSpec::node_shape},
+          {"--grid", &JobSpec::grid},    {"--rankmap", &JobSpec::rankmap}, {"--time", &JobSpec::time},
+          {"--queue", &JobSpec::queue},  {"--binary", &JobSpec::binary},   {"--node-shape", &JobSpec::node_shape},
           {"--system", &JobSpec::system}};
       for (const auto& [option, field] : fields) {
         JobSpec s = spec_of(system, 2, 20);
@@ -239,20 +245,19 @@ TEST(Jobscript, ControlCharactersInAnyValueAreRefused) {
 }
 
 TEST(Jobscript, ShellWordsAreQuotedUnlessLiteral) {
-  const std::pair<const char*, const char*> cases[] = {
-      {"./build/g500", "./build/g500"},
-      {"/opt/g500-1.0/bin/g500+x:y,z", "/opt/g500-1.0/bin/g500+x:y,z"},
-      {"./a=b", "'./a=b'"},
-      {"X=1", "'X=1'"},  // bare, a first word would be an assignment
-      {"", "''"},
-      {"my dir/g500", "'my dir/g500'"},
-      {"$(touch x)", "'$(touch x)'"},
-      {"`touch x`", "'`touch x`'"},
-      {"a;b|c&d", "'a;b|c&d'"},
-      {"it's", "'it'\\''s'"},
-      {"\"q\"", "'\"q\"'"},
-      {"~/g500", "'~/g500'"},
-      {"*?[a]{b,c}#!<>", "'*?[a]{b,c}#!<>'"}};
+  const std::pair<const char*, const char*> cases[] = {{"./build/g500", "./build/g500"},
+                                                       {"/opt/g500-1.0/bin/g500+x:y,z", "/opt/g500-1.0/bin/g500+x:y,z"},
+                                                       {"./a=b", "'./a=b'"},
+                                                       {"X=1", "'X=1'"},  // bare, a first word would be an assignment
+                                                       {"", "''"},
+                                                       {"my dir/g500", "'my dir/g500'"},
+                                                       {"$(touch x)", "'$(touch x)'"},
+                                                       {"`touch x`", "'`touch x`'"},
+                                                       {"a;b|c&d", "'a;b|c&d'"},
+                                                       {"it's", "'it'\\''s'"},
+                                                       {"\"q\"", "'\"q\"'"},
+                                                       {"~/g500", "'~/g500'"},
+                                                       {"*?[a]{b,c}#!<>", "'*?[a]{b,c}#!<>'"}};
   for (const auto& [text, word] : cases) EXPECT_EQ(g500::shell_word(text), word) << text;
   JobSpec s = spec_of("slurm", 2, 20);
   s.binary = "./my build/g500";
@@ -269,15 +274,17 @@ TEST(Jobscript, QueueNamesFitTheirDirective) {
   EXPECT_TRUE(has_line(make_jobscript(s), "#SBATCH --partition=gpu-a100,cpu_2.x"));
   for (const char* bad : {"a b", "a\"b", "a'b", "a#b", "a=b", ",a", "a,", "a$(x)"}) {
     s.queue = bad;
-    expect_error(s, "--queue '" + std::string(bad) + "' is not a partition name: use letters, digits, '.', '_' and '-' "
-                    "(and ',' between names)");
+    expect_error(s, "--queue '" + std::string(bad) +
+                        "' is not a partition name: use letters, digits, '.', '_' and '-' "
+                        "(and ',' between names)");
   }
   s = spec_of("fugaku", 2, 20);
   s.queue = "small-s_1.x";
   EXPECT_TRUE(has_line(make_jobscript(s), "#PJM -L \"rscgrp=small-s_1.x\""));
   for (const char* bad : {"small,node=99", "a\"b", "a b"}) {
     s.queue = bad;
-    expect_error(s, "--queue '" + std::string(bad) + "' is not a resource group name: use letters, digits, '.', '_' and '-'");
+    expect_error(
+        s, "--queue '" + std::string(bad) + "' is not a resource group name: use letters, digits, '.', '_' and '-'");
   }
 }
 

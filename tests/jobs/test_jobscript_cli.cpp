@@ -1,11 +1,10 @@
 // `g500 jobscript` through mpiexec: the script on stdout or in --output, and bad input as one
 // "g500 jobscript: error:" line with exit status 2.
 #include <gtest/gtest.h>
-
 #include <sys/stat.h>
 
-#include <string>
 #include <iterator>
+#include <string>
 #include <utility>
 
 #include "graph/local_id.hpp"
@@ -46,7 +45,8 @@ TEST(JobscriptCli, PlanListsTheParts) {
             0u)
       << r.out;
   const std::string scale37 = kWideIds ? "7.1" : "5.1";
-  EXPECT_NE(r.out.find("\npeak per node: " + scale37 + " GiB of 32.0 GiB (a Fugaku node): fits\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\npeak per node: " + scale37 + " GiB of 32.0 GiB (a Fugaku node): fits\n"), std::string::npos)
+      << r.out;
   // The papers' largest run: the columns' original ids for the columns in use and a PresentIndex
   // of the column set; kernel 1's row map likewise for the rows with entries, and its
   // row lengths counted for the rows met only, no word per row (its peak is planning the rows).
@@ -74,20 +74,27 @@ TEST(JobscriptCli, PlanListsTheParts) {
   }
   r = testing::run_g500(1, "jobscript --system slurm --nodes 4 --scale 20 --node-memory 64 --plan");
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("memory plan per process, 2x2 grid: plain rows, kernel 1 in 1 pass\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("memory plan per process, 2x2 grid: plain rows, kernel 1 in 1 pass\n"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find(" of 64.0 GiB (--node-memory): fits\n"), std::string::npos) << r.out;
-  testing::expect_usage_error("jobscript", 1, "--system slurm --nodes 4 --scale 20 --plan --output job.sh", "--output excludes --plan");
+  testing::expect_usage_error("jobscript", 1, "--system slurm --nodes 4 --scale 20 --plan --output job.sh",
+                              "--output excludes --plan");
 }
 
 // g500 jobscript works alone (it starts no MPI work of its own); one refusal of each kind (a value,
 // a file) is checked through mpiexec too.
 TEST(JobscriptCli, BadInputGivesOneErrorLine) {
-  testing::expect_usage_error_alone("jobscript", "--system slurm --nodes 0 --scale 20", "--nodes must be at least 1 (got '0')");
-  testing::expect_usage_error("jobscript", 1, "--system slurm --nodes 0 --scale 20", "--nodes must be at least 1 (got '0')");
-  testing::expect_usage_error_alone("jobscript", "--system pbs --nodes 4 --scale 20", "--system must be slurm or fugaku");
+  testing::expect_usage_error_alone("jobscript", "--system slurm --nodes 0 --scale 20",
+                                    "--nodes must be at least 1 (got '0')");
+  testing::expect_usage_error("jobscript", 1, "--system slurm --nodes 0 --scale 20",
+                              "--nodes must be at least 1 (got '0')");
+  testing::expect_usage_error_alone("jobscript", "--system pbs --nodes 4 --scale 20",
+                                    "--system must be slurm or fugaku");
   testing::expect_usage_error_alone("jobscript", "--system slurm --scale 20", "--nodes is required");
-  testing::expect_usage_error_alone("jobscript", "--system fugaku --nodes 4 --scale 20 --grid 3x3", "--grid 3x3 needs 9 MPI ranks");
-  testing::expect_usage_error_alone("jobscript", "--system fugaku --nodes 4 --scale 20 --time 1h", "is not a wall time");
+  testing::expect_usage_error_alone("jobscript", "--system fugaku --nodes 4 --scale 20 --grid 3x3",
+                                    "--grid 3x3 needs 9 MPI ranks");
+  testing::expect_usage_error_alone("jobscript", "--system fugaku --nodes 4 --scale 20 --time 1h",
+                                    "is not a wall time");
   testing::expect_usage_error_alone("jobscript", "--system slurm --nodes 4 --scale 20 --output /nonexistent-dir/job.sh",
                                     "cannot write");
   testing::expect_usage_error("jobscript", 1, "--system slurm --nodes 4 --scale 20 --output /nonexistent-dir/job.sh",
@@ -103,9 +110,11 @@ TEST(JobscriptCli, BadValuesAreNamedWithTheirRule) {
       {"--system slurm --nodes 4 --scale 20 --ppn 0", "--ppn must be at least 1 (got '0')"},
       {"--system slurm --nodes 4 --scale 20 --threads 0", "--threads must be a whole number from 1 to 4096 (got '0')"},
       {"--system fugaku --nodes 4 --scale 20 --threads 0", "--threads must be a whole number from 1 to 4096 (got '0')"},
-      {"--system slurm --nodes 4 --scale 20 --threads 4097", "--threads must be a whole number from 1 to 4096 (got '4097')"},
+      {"--system slurm --nodes 4 --scale 20 --threads 4097",
+       "--threads must be a whole number from 1 to 4096 (got '4097')"},
       {"--system slurm --nodes 4 --scale 20 --eager-limit -1", "--eager-limit must be at least 0 (got '-1')"},
-      {"--system slurm --nodes 4 --scale 20 --node-memory 0", "--node-memory must be a number from 0.001 to 1e+06 GiB (got '0')"},
+      {"--system slurm --nodes 4 --scale 20 --node-memory 0",
+       "--node-memory must be a number from 0.001 to 1e+06 GiB (got '0')"},
       {"--system slurm --nodes 4 --scale 20 --grid ''", "--grid must not be empty"},
       {"--system fugaku --nodes 4 --scale 20 --node-shape ''", "--node-shape must not be empty"},
   };
@@ -134,9 +143,9 @@ TEST(JobscriptCli, JobsThatCannotRunAreRefused) {
                   "grid row or column; use more ranks"
                 : "SCALE 42 on a 1x1 grid needs more than 2^32 vertices per grid row or column; use more ranks, or "
                   "g500 built with -DG500_WIDE_IDS=ON"},
-      {"--system fugaku --nodes 1 --scale 30",
-       std::string("SCALE 30 needs about ") + (kWideIds ? "136.3" : "126.5") +
-           " GiB on the job's node (a Fugaku node) but it has 32.0 GiB" + advice},
+      {"--system fugaku --nodes 1 --scale 30", std::string("SCALE 30 needs about ") + (kWideIds ? "136.3" : "126.5") +
+                                                   " GiB on the job's node (a Fugaku node) but it has 32.0 GiB" +
+                                                   advice},
       {"--system fugaku --nodes 32 --ppn 4 --grid 16x8 --scale 33",
        std::string("SCALE 33 needs about ") + (kWideIds ? "60.8" : "52.3") +
            " GiB on each of the job's 32 nodes (a Fugaku node) but it has 32.0 GiB" + advice},
@@ -146,7 +155,8 @@ TEST(JobscriptCli, JobsThatCannotRunAreRefused) {
   };
   // Every case alone; through 4 ranks, a memory refusal and the ids' (said once).
   for (const auto& [args, message] : cases) testing::expect_exact_usage_error_alone("jobscript", args, message);
-  for (const size_t k : {size_t{2}, size_t{4}}) testing::expect_exact_usage_error("jobscript", 4, cases[k].first, cases[k].second);
+  for (const size_t k : {size_t{2}, size_t{4}})
+    testing::expect_exact_usage_error("jobscript", 4, cases[k].first, cases[k].second);
   // Slurm without --node-memory: the memory of this machine, said so (SCALE 32 on one node needs
   // about 1.1 TiB, more than any test machine has).
   testing::expect_usage_error("jobscript", 1, "--system slurm --nodes 1 --scale 32",
@@ -156,8 +166,10 @@ TEST(JobscriptCli, JobsThatCannotRunAreRefused) {
 TEST(JobscriptCli, ForceWritesTheScriptAndPassesForceToBfs) {
   auto r = testing::run_g500(1, "jobscript --system fugaku --nodes 1 --scale 30 --force");
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("bfs --scale 30 --roots 64 --grid 1x1 --threads 48 --json g500-scale30-1nodes-${PJM_JOBID}.json --force\n"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find(
+          "bfs --scale 30 --roots 64 --grid 1x1 --threads 48 --json g500-scale30-1nodes-${PJM_JOBID}.json --force\n"),
+      std::string::npos)
       << r.out;
   // Without the need, no --force.
   r = testing::run_g500(1, "jobscript --system fugaku --nodes 64 --scale 30");

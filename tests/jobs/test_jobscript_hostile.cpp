@@ -27,7 +27,7 @@ std::string quoted(const std::string& text) {
 }
 
 bool exists(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   return ::lstat(path.c_str(), &st) == 0;
 }
 
@@ -46,8 +46,8 @@ std::string sandbox() {
   testing::write_file(dir + "/canary", "keep", "alive\n");
   EXPECT_EQ(::mkdir((dir + "/shims").c_str(), 0700), 0);
   for (const char* launcher : {"srun", "mpiexec"}) {
-    const std::string shim = testing::write_file(dir + "/shims", launcher,
-                                                 "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$SHIM_ARGS\"\n");
+    const std::string shim =
+        testing::write_file(dir + "/shims", launcher, "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$SHIM_ARGS\"\n");
     EXPECT_EQ(::chmod(shim.c_str(), 0700), 0);
   }
   return dir;
@@ -96,7 +96,8 @@ TEST(JobscriptHostile, QueueNamesThatWouldBreakTheDirectiveAreRefused) {
   const std::pair<const char*, const char*> cases[] = {
       {"slurm", "a b"}, {"slurm", "a;rm -rf canary"}, {"fugaku", "small\",node=1"}, {"fugaku", "a,b"}};
   for (const auto& [system, queue] : cases) {
-    const auto r = testing::run_command(jobscript_in(dir, job_of(system) + " --queue " + quoted(queue) + " --output job.sh"));
+    const auto r =
+        testing::run_command(jobscript_in(dir, job_of(system) + " --queue " + quoted(queue) + " --output job.sh"));
     const std::string what = std::string(system) == "slurm" ? "partition name" : "resource group name";
     const std::string commas = std::string(system) == "slurm" ? " (and ',' between names)" : "";
     EXPECT_EQ(r.status, 2) << r.err;
@@ -112,9 +113,9 @@ TEST(JobscriptHostile, QueueNamesThatWouldBreakTheDirectiveAreRefused) {
 // with the launcher shim, and returns the launcher's arguments.
 std::vector<std::string> run_script(const std::string& dir, const std::string& system, const std::string& binary,
                                     const std::string& rankmap) {
-  const auto made = testing::run_command(jobscript_in(
-      dir, job_of(system) + " --queue debug --binary " + quoted(binary) + " --rankmap " + quoted(rankmap) +
-               " --output job.sh"));
+  const auto made =
+      testing::run_command(jobscript_in(dir, job_of(system) + " --queue debug --binary " + quoted(binary) +
+                                                 " --rankmap " + quoted(rankmap) + " --output job.sh"));
   EXPECT_EQ(made.status, 0) << made.err;
   EXPECT_EQ(testing::run_command("bash -n " + dir + "/job.sh").status, 0) << testing::read_file(dir + "/job.sh");
   const auto ran = testing::run_command("cd " + dir + " && PATH=" + dir + "/shims:$PATH SHIM_ARGS=" + dir +

@@ -5,13 +5,13 @@
 #include <cmath>
 
 #include "model/bfs_model.hpp"
+#include "model/host_sharing.hpp"
+#include "model/imbalance.hpp"
+#include "model/level_work.hpp"
 #include "model/levels.hpp"
 #include "model/network.hpp"
 #include "model/node_profile.hpp"
 #include "model/pattern_loads.hpp"
-#include "model/host_sharing.hpp"
-#include "model/imbalance.hpp"
-#include "model/level_work.hpp"
 #include "model/published.hpp"
 #include "model/volumes.hpp"
 #include "topo/allocation.hpp"
@@ -25,12 +25,12 @@ using namespace g500::model;
 constexpr double kTolerance = 1e-9;
 
 // `statement` throws a UsageError whose message contains `text`.
-#define EXPECT_USAGE_ERROR(statement, text)                                            \
-  try {                                                                                \
-    statement;                                                                         \
-    ADD_FAILURE() << "no UsageError from " #statement;                                 \
-  } catch (const g500::UsageError& e) {                                                \
-    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();        \
+#define EXPECT_USAGE_ERROR(statement, text)                                     \
+  try {                                                                         \
+    statement;                                                                  \
+    ADD_FAILURE() << "no UsageError from " #statement;                          \
+  } catch (const g500::UsageError& e) {                                         \
+    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what(); \
   }
 
 LevelCounts counts(Direction d, double n, double frontier, double found, double examined, double unvisited) {
@@ -47,8 +47,8 @@ LevelCounts counts(Direction d, double n, double frontier, double found, double 
 // Top-down on 4 x 2: 800 frontier vertices, 6,400 edges examined; paper words (8 and 16 bytes).
 TEST(ModelVolumes, TopDownByHand) {
   const LevelVolumes v = level_volumes(counts(Direction::kTopDown, 1 << 20, 800, 0, 6400, 0), 4, 2, paper_variant());
-  EXPECT_NEAR(v.allgatherv, 800.0 / 2 * 8 * 3 / 4, kTolerance);    // F/C entries, 3 of 4 from others
-  EXPECT_NEAR(v.alltoallv, 6400.0 / 8 * 16 * 1 / 2, kTolerance);   // E/P pairs, half to the other column
+  EXPECT_NEAR(v.allgatherv, 800.0 / 2 * 8 * 3 / 4, kTolerance);   // F/C entries, 3 of 4 from others
+  EXPECT_NEAR(v.alltoallv, 6400.0 / 8 * 16 * 1 / 2, kTolerance);  // E/P pairs, half to the other column
   EXPECT_EQ(v.sendrecv, 0);
   // g500's transposed step: the frontier along the row (F/R entries of 4 bytes), candidates along the column.
   const LevelVolumes g = level_volumes(counts(Direction::kTopDown, 1 << 20, 800, 0, 6400, 0), 4, 2, g500_variant());
@@ -62,10 +62,10 @@ TEST(ModelVolumes, BottomUpBitmapsAndLists) {
   const double n = 1 << 20;
   const LevelVolumes v = level_volumes(counts(Direction::kBottomUp, n, n / 4, 1000, 0, 4096), 4, 2, paper_variant());
   EXPECT_TRUE(v.frontier_is_bitmap);
-  EXPECT_NEAR(v.allgatherv, n / 2 / 8 * 3 / 4, kTolerance);      // n/C bits, 3/4 from others
+  EXPECT_NEAR(v.allgatherv, n / 2 / 8 * 3 / 4, kTolerance);  // n/C bits, 3/4 from others
   EXPECT_FALSE(v.unvisited_is_bitmap);
-  EXPECT_NEAR(v.sendrecv, 4096.0 / 4 * 8 / 2, kTolerance);       // U/R entries, C-1 of C passes
-  EXPECT_NEAR(v.alltoallv, 1000.0 / 8 * 16 / 2, kTolerance);      // D/P pairs
+  EXPECT_NEAR(v.sendrecv, 4096.0 / 4 * 8 / 2, kTolerance);    // U/R entries, C-1 of C passes
+  EXPECT_NEAR(v.alltoallv, 1000.0 / 8 * 16 / 2, kTolerance);  // D/P pairs
   // With g500's 4-byte entries the list is half as long: the switch to a bitmap moves to n/32.
   const LevelVolumes g = level_volumes(counts(Direction::kBottomUp, n, n / 48, 0, 0, n), 1, 1, g500_variant());
   EXPECT_FALSE(g.frontier_is_bitmap);
@@ -76,7 +76,7 @@ TEST(ModelVolumes, BottomUpBitmapsAndLists) {
 // All-to-all on a 4-ring (ties go +): each + link carries 3 of the 12 messages, each node sends 3.
 TEST(ModelNetwork, AlltoallLinkLoadsByHand) {
   EXPECT_NEAR(alltoall_link_load({{"x", 4, true}}), 1.0, kTolerance);
-  EXPECT_NEAR(alltoall_link_load({{"x", 3, false}}), 1.0, kTolerance);                   // mesh 0-1-2: 2 of 2 per link
+  EXPECT_NEAR(alltoall_link_load({{"x", 3, false}}), 1.0, kTolerance);  // mesh 0-1-2: 2 of 2 per link
   EXPECT_NEAR(alltoall_link_load({{"a", 2, false}, {"b", 2, false}}), 2.0 / 3, kTolerance);  // 2 per link of 3 sent
   EXPECT_EQ(alltoall_link_load({}), 0);
   EXPECT_NEAR(links_per_node({{"x", 24, true}, {"a", 2, false}, {"b", 3, true}, {"m", 4, false}}), 2 + 1 + 2 + 1.5,
@@ -107,9 +107,9 @@ TEST(ModelNetwork, CollectiveTimesByHand) {
   // Ring: 3 steps; 3e6 bytes over the port. Recursive doubling would take 2 steps + the bytes:
   // 2 us + 3 ms is shorter than 3 us + 3 ms.
   EXPECT_NEAR(t.allgatherv(view.column, 3e6), 2e-6 + 3e-3, 1e-12);
-  EXPECT_NEAR(t.alltoallv(view.row, 2e6), 1e-6 + 2e-3, 1e-12);  // pairwise: 1 step, full bisection
-  EXPECT_NEAR(t.sendrecv_step(500), 1e-6 + 500 / 0.5e9, 1e-12);     // both ways share the port
-  EXPECT_NEAR(t.sendrecv_step(2000), 3e-6 + 2000 / 0.5e9, 1e-12);   // rendezvous: two more latencies
+  EXPECT_NEAR(t.alltoallv(view.row, 2e6), 1e-6 + 2e-3, 1e-12);     // pairwise: 1 step, full bisection
+  EXPECT_NEAR(t.sendrecv_step(500), 1e-6 + 500 / 0.5e9, 1e-12);    // both ways share the port
+  EXPECT_NEAR(t.sendrecv_step(2000), 3e-6 + 2000 / 0.5e9, 1e-12);  // rendezvous: two more latencies
   const NetworkSpec dragonfly = dragonfly_network(1e9, 1e-6, 0.5);
   const GridView dview = grid_view(dragonfly, g500::GridShape{4, 2}, 1, Mapping::kSixD);
   EXPECT_NEAR((CollectiveTimes{dragonfly, dview}.alltoallv(dview.row, 2e6)), 1e-6 + 4e-3, 1e-12);
@@ -148,7 +148,7 @@ TEST(ModelNetwork, RoutedPatternLoadsByHand) {
   EXPECT_NEAR(loads.row.ring, 1, kTolerance);
   EXPECT_NEAR(loads.row.exchange, 2, kTolerance);
   EXPECT_NEAR(loads.row.alltoall, alltoall_link_load({{"x", 3, false}}), kTolerance);  // 1: mesh 0-1-2
-  EXPECT_NEAR(loads.column.ring, 1, kTolerance);  // the y torus closes
+  EXPECT_NEAR(loads.column.ring, 1, kTolerance);                                       // the y torus closes
   EXPECT_NEAR(loads.column.exchange, 1, kTolerance);
   EXPECT_NEAR(loads.column.alltoall, 1, kTolerance);  // the 4-ring of AlltoallLinkLoadsByHand
   EXPECT_EQ(loads.routes, 4 * 3 * 2 + 3 * 4 * 3 + (12 + 24) + (12 + 24));
@@ -195,10 +195,10 @@ TEST(ModelLevels, FitLine) {
 // 1's bottom-up runs grows by 0.25 per SCALE; extrapolated to SCALE 14 (log-linear, clamped).
 TEST(ModelLevels, ExtrapolationOfSyntheticRows) {
   const std::vector<LevelRow> rows{
-      {10, -1, Direction::kTopDown, 8, 1.0, 0.01, 0.5},  {12, -1, Direction::kTopDown, 8, 1.0, 0.01, 0.5},
-      {10, 0, Direction::kBottomUp, 8, 1.0, 0.8, 2.0},   {12, 0, Direction::kBottomUp, 8, 1.0, 0.2, 2.0},
-      {10, 1, Direction::kBottomUp, 8, 0.25, 0.1, 0.1},  {12, 1, Direction::kBottomUp, 8, 0.75, 0.1, 0.1},
-      {10, 1, Direction::kTopDown, 8, 0.75, 0.1, 0.01},  {12, 1, Direction::kTopDown, 8, 0.25, 0.1, 0.01},
+      {10, -1, Direction::kTopDown, 8, 1.0, 0.01, 0.5}, {12, -1, Direction::kTopDown, 8, 1.0, 0.01, 0.5},
+      {10, 0, Direction::kBottomUp, 8, 1.0, 0.8, 2.0},  {12, 0, Direction::kBottomUp, 8, 1.0, 0.2, 2.0},
+      {10, 1, Direction::kBottomUp, 8, 0.25, 0.1, 0.1}, {12, 1, Direction::kBottomUp, 8, 0.75, 0.1, 0.1},
+      {10, 1, Direction::kTopDown, 8, 0.75, 0.1, 0.01}, {12, 1, Direction::kTopDown, 8, 0.25, 0.1, 0.01},
   };
   const LevelStructure s = level_structure(rows, 14, 16);
   const double reached = kronecker_reached_fraction(14, 16) * 16384;
@@ -212,7 +212,7 @@ TEST(ModelLevels, ExtrapolationOfSyntheticRows) {
       EXPECT_NEAR(l.share, l.counts.direction == Direction::kBottomUp ? 1.0 : 0.0, kTolerance);
     }
   }
-  EXPECT_EQ(s.levels.size(), 3u);  // level 1 top-down extrapolates to share 0 and is left out
+  EXPECT_EQ(s.levels.size(), 3u);            // level 1 top-down extrapolates to share 0 and is left out
   EXPECT_NEAR(frontier_sum, reached, 1e-6);  // every reached vertex is in one frontier
   ASSERT_NE(peak, nullptr);
   // Before rescaling: 0.01 + 0.05 + 0.1 = 0.16 per reached vertex (0.8 / 4^2 at SCALE 14).
@@ -229,20 +229,23 @@ TEST(ModelLevels, RowsOfATraceAlignAtThePeak) {
   TracedRoot a, b;
   a.reached = b.reached = 100;
   a.levels = {{Direction::kTopDown, 1, 10, 0}, {Direction::kBottomUp, 80, 50, 0}, {Direction::kTopDown, 19, 5, 0}};
-  b.levels = {{Direction::kTopDown, 1, 2, 0}, {Direction::kTopDown, 9, 40, 0}, {Direction::kBottomUp, 70, 60, 0},
+  b.levels = {{Direction::kTopDown, 1, 2, 0},
+              {Direction::kTopDown, 9, 40, 0},
+              {Direction::kBottomUp, 70, 60, 0},
               {Direction::kBottomUp, 20, 6, 0}};
   run.roots = {a, b};
   const auto rows = level_rows(run);
   ASSERT_EQ(rows.size(), 5u);  // (-2 TD) (-1 TD) (0 BU) (1 TD) (1 BU)
   EXPECT_EQ(rows[0].relative, -2);
   EXPECT_NEAR(rows[0].share, 0.5, kTolerance);
-  EXPECT_NEAR(rows[1].share, 1.0, kTolerance);              // -1: both roots, top-down
+  EXPECT_NEAR(rows[1].share, 1.0, kTolerance);  // -1: both roots, top-down
   EXPECT_NEAR(rows[1].frontier, (0.01 + 0.09) / 2, kTolerance);
   EXPECT_NEAR(rows[2].examined, (0.5 + 0.6) / 2, kTolerance);
   const auto again = parse_level_rows_csv(level_rows_csv(rows), "round trip");
   ASSERT_EQ(again.size(), rows.size());
   EXPECT_NEAR(again[2].frontier, rows[2].frontier, 1e-6);
-  EXPECT_USAGE_ERROR(parse_level_rows_csv("scale,relative,direction,roots,share,frontier,examined\n10,x\n", "bad.csv"), "bad.csv: bad level row at line 2");
+  EXPECT_USAGE_ERROR(parse_level_rows_csv("scale,relative,direction,roots,share,frontier,examined\n10,x\n", "bad.csv"),
+                     "bad.csv: bad level row at line 2");
 }
 
 // A 1 x 1 run on one machine: no communication; calculation = words / word rate + edges / rate.
@@ -315,7 +318,7 @@ TEST(ModelHost, RanksPerCoreAndMessages) {
   EXPECT_NEAR(ranks_per_core(1, 1, 2), 1, kTolerance);  // never below 1
   NetworkSpec net = shared_memory_network(5e-6, 2e9, 2, 1e-6);
   EXPECT_NEAR(shared_step_latency(net, 8, 4), 5e-6 + 3 * 1e-6, 1e-15);  // L0 + (q - 1) t_switch
-  EXPECT_NEAR(shared_bandwidth(net, 8, 4), 0.5e9, 1e-3);               // B0 / q
+  EXPECT_NEAR(shared_bandwidth(net, 8, 4), 0.5e9, 1e-3);                // B0 / q
   net.measured_at_ranks = parse_measured_at_ranks("ranks,latency_us,bandwidth_gbs\n8,10.5,0.25\n", "m.csv");
   EXPECT_NEAR(shared_step_latency(net, 8, 4), 10.5e-6, 1e-15);  // measured at 8 ranks: as it is
   EXPECT_NEAR(shared_bandwidth(net, 8, 4), 0.25e9, 1e-3);
@@ -347,7 +350,7 @@ TEST(ModelHost, TurnsOnACoreGoToTheSynchronisationsAround) {
 // The calculation of a level per process: blocks holding edges, bottom-up row visits.
 TEST(ModelWork, RowVisitsAndEdgesByHand) {
   EXPECT_NEAR(blocks_with_edges(1, 5), 1, kTolerance);
-  EXPECT_NEAR(blocks_with_edges(2, 1), 1, kTolerance);       // one edge: one block
+  EXPECT_NEAR(blocks_with_edges(2, 1), 1, kTolerance);         // one edge: one block
   EXPECT_NEAR(blocks_with_edges(2, 2), 2 * 0.75, kTolerance);  // 2 (1 - 1/4)
   const double n = 1 << 20;
   // 2 x 2 grid, mean degree 60 (b = 2 (1 - 2^-60), 2 to 1e-15): 600 vertices not found visited

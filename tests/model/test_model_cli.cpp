@@ -17,21 +17,26 @@ namespace {
 TEST(ModelCli, BadInputIsOneLine) {
   const std::pair<const char*, const char*> cases[] = {
       {"--nodes 16 --scale 99", "--scale must be a whole number from 1 to 42 (got '99')"},
-      {"--nodes 0 --scale 30", "--nodes must be whole numbers from 1 to 16777216, separated by commas: '0' is less than 1"},
+      {"--nodes 0 --scale 30",
+       "--nodes must be whole numbers from 1 to 16777216, separated by commas: '0' is less than 1"},
       {"--nodes 16", "give --scale (strong scaling) or --scale-per-node (weak scaling)"},
       {"--nodes 16,32 --scale 30 --grid 4x4", "--grid needs a single node count"},
-      {"--nodes 16 --scale 30 --network nosuch", "unknown --network 'nosuch' (expected tofud, tofu, fattree, dragonfly, "
-                                                 "torus:SHAPE or shm)"},
+      {"--nodes 16 --scale 30 --network nosuch",
+       "unknown --network 'nosuch' (expected tofud, tofu, fattree, dragonfly, "
+       "torus:SHAPE or shm)"},
       {"--nodes 16 --scale 30 --mapping 3d", "unknown --mapping '3d' (expected 6d or jobshape)"},
       {"--nodes 16 --scale 30 --grid 5x3", "--grid 5x3 does not match --nodes 16"},
       {"--nodes 16 --scale 30 --latency 0", "--latency must be a number from 0.001 to 1e+06 microseconds (got '0')"},
-      {"--nodes 16 --scale 30 --threads 100000000", "--threads must be a whole number from 1 to 4096 (got '100000000')"},
+      {"--nodes 16 --scale 30 --threads 100000000",
+       "--threads must be a whole number from 1 to 4096 (got '100000000')"},
       {"--profile /nonexistent.json --ranks 2 --scale 20 --network shm --latency 1 --link-bandwidth 1",
        "cannot read trace file '/nonexistent.json'"},
-      {"--network shm --nodes 2 --scale 20", "--network shm needs --latency and --link-bandwidth (measure them with "
-                                             "g500 coll --fit)"},
+      {"--network shm --nodes 2 --scale 20",
+       "--network shm needs --latency and --link-bandwidth (measure them with "
+       "g500 coll --fit)"},
       {"", "nothing to do: give --nodes, --published, --compare, --future-work, --show-levels or --write-level-table"},
-      {"--show-levels 50", "--show-levels must be whole numbers from 1 to 42, separated by commas: '50' is more than 42"},
+      {"--show-levels 50",
+       "--show-levels must be whole numbers from 1 to 42, separated by commas: '50' is more than 42"},
       {"--nodes 16 --scale 30 --node nosuch",
        "unknown --node 'nosuch' (expected a64fx, k, epyc-7763, xeon-8380, xeon-8480, grace, graviton3)"},
       {"--nodes 16 --scale 30 --profile k --node grace",
@@ -40,7 +45,8 @@ TEST(ModelCli, BadInputIsOneLine) {
   // Every case alone; through 2 ranks, a refusal while parsing, one after it and a file's (the
   // same on every rank, said once).
   for (const auto& [args, message] : cases) testing::expect_exact_usage_error_alone("model", args, message);
-  for (const size_t k : {size_t{0}, size_t{6}, size_t{9}}) testing::expect_exact_usage_error("model", 2, cases[k].first, cases[k].second);
+  for (const size_t k : {size_t{0}, size_t{6}, size_t{9}})
+    testing::expect_exact_usage_error("model", 2, cases[k].first, cases[k].second);
 }
 
 // Counts that are not whole numbers or out of range, and machine numbers outside the bounds that
@@ -48,13 +54,15 @@ TEST(ModelCli, BadInputIsOneLine) {
 // parsing, alike on every rank, so g500 runs alone.
 TEST(ModelCli, CountsAndMachineNumbersNameTheirRange) {
   const std::pair<const char*, const char*> cases[] = {
-      {"--nodes -5 --scale 30", "--nodes must be whole numbers from 1 to 16777216, separated by commas: '-5' is less than 1"},
+      {"--nodes -5 --scale 30",
+       "--nodes must be whole numbers from 1 to 16777216, separated by commas: '-5' is less than 1"},
       {"--nodes 1e9 --scale 30",
        "--nodes must be whole numbers from 1 to 16777216, separated by commas: '1e9' is not a whole number"},
       {"--nodes 16,2.5 --scale 30",
        "--nodes must be whole numbers from 1 to 16777216, separated by commas: '2.5' is not a whole number"},
       {"--nodes 99999999999999999999 --scale 30",
-       "--nodes must be whole numbers from 1 to 16777216, separated by commas: '99999999999999999999' is more than 16777216"},
+       "--nodes must be whole numbers from 1 to 16777216, separated by commas: '99999999999999999999' is more than "
+       "16777216"},
       {"--nodes 16,,32 --scale 30",
        "--nodes must be whole numbers from 1 to 16777216, separated by commas: an item is empty (got '16,,32')"},
       {"--ranks 1e3 --scale 20 --network shm --latency 1 --link-bandwidth 1",
@@ -67,8 +75,10 @@ TEST(ModelCli, CountsAndMachineNumbersNameTheirRange) {
       {"--nodes 16 --scale 30 --eager-limit -1", "--eager-limit must be a number from 0 to 1e+12 bytes (got '-1')"},
       {"--nodes 16 --scale 30 --network dragonfly --global-share 2",
        "--global-share must be a number from 0.001 to 1 (got '2')"},
-      {"--nodes 16 --scale 30 --locality-speedup 1e9", "--locality-speedup must be a number from 0.01 to 100 (got '1e9')"},
-      {"--show-levels 20,x", "--show-levels must be whole numbers from 1 to 42, separated by commas: 'x' is not a whole number"},
+      {"--nodes 16 --scale 30 --locality-speedup 1e9",
+       "--locality-speedup must be a number from 0.01 to 100 (got '1e9')"},
+      {"--show-levels 20,x",
+       "--show-levels must be whole numbers from 1 to 42, separated by commas: 'x' is not a whole number"},
   };
   for (const auto& [args, message] : cases) testing::expect_exact_usage_error_alone("model", args, message);
 }
@@ -84,12 +94,15 @@ TEST(ModelCli, PrintsAPredictionTable) {
 // not fit a node (A64FX: 32 GiB unless --node-memory) are marked, in the table and the JSON.
 // 64-bit local ids fit SCALE 38 on 4096 nodes in 32 GiB, so that build is given 20.
 TEST(ModelCli, MarksPointsThatDoNotFitANode) {
-  auto r = testing::run_g500(1, std::string("model --nodes 256,4096 --scale-per-node 26") + (kWideIds ? " --node-memory 20" : ""));
+  auto r = testing::run_g500(
+      1, std::string("model --nodes 256,4096 --scale-per-node 26") + (kWideIds ? " --node-memory 20" : ""));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("shares % (calc agv atv sr imb) | GiB/node\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find(kWideIds ? "|     17.2\n" : "|     17.1\n"), std::string::npos) << r.out;      // 256 nodes, SCALE 34
-  EXPECT_NE(r.out.find(kWideIds ? "|     22.6 *\n" : "|     41.0 *\n"), std::string::npos) << r.out;  // 4096 nodes, SCALE 38
-  EXPECT_NE(r.out.find(kWideIds ? "\n* does not fit a node's 20.0 GiB" : "\n* does not fit a node's 32.0 GiB"), std::string::npos)
+  EXPECT_NE(r.out.find(kWideIds ? "|     17.2\n" : "|     17.1\n"), std::string::npos) << r.out;  // 256 nodes, SCALE 34
+  EXPECT_NE(r.out.find(kWideIds ? "|     22.6 *\n" : "|     41.0 *\n"), std::string::npos)
+      << r.out;  // 4096 nodes, SCALE 38
+  EXPECT_NE(r.out.find(kWideIds ? "\n* does not fit a node's 20.0 GiB" : "\n* does not fit a node's 32.0 GiB"),
+            std::string::npos)
       << r.out;
   const std::string dir = testing::make_temp_dir();
   r = testing::run_g500(1, "model --nodes 158976 --scale 41 --node-memory 64 --json " + dir + "/model.json");
@@ -113,9 +126,10 @@ TEST(ModelCli, NamesItsNodeAndTheUnitsOfItsColumns) {
                         0),
             0u)
       << r.out;
-  EXPECT_NE(r.out.find("|  calc ms   agv ms   atv ms    sr ms   imb ms | total ms     GTEPS | shares % (calc agv atv sr "
-                       "imb) | GiB/node\n"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("|  calc ms   agv ms   atv ms    sr ms   imb ms | total ms     GTEPS | shares % (calc agv atv sr "
+                 "imb) | GiB/node\n"),
+      std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("\nms: milliseconds per BFS (calc calculation, agv allgatherv, atv alltoallv, sr sendrecv, imb "
                        "imbalance); GTEPS: 10^9 input edges per second; grid: R x C processes; GiB/node: g500 bfs's "
@@ -125,8 +139,8 @@ TEST(ModelCli, NamesItsNodeAndTheUnitsOfItsColumns) {
   const std::string dir = testing::make_temp_dir();
   r = testing::run_g500(1, "model --node epyc-7763 --nodes 64 --scale 30 --json " + dir + "/epyc.json");
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out.rfind("node epyc-7763: 2 x AMD EPYC 7763 (Milan), 128 cores at 2.45 GHz, memory 409.6 GB/s, 512.0 GiB\n",
-                        0),
+  EXPECT_EQ(r.out.rfind(
+                "node epyc-7763: 2 x AMD EPYC 7763 (Milan), 128 cores at 2.45 GHz, memory 409.6 GB/s, 512.0 GiB\n", 0),
             0u)
       << r.out;
   EXPECT_NE(r.out.find("\nprofile epyc-7763: 128 cores; per core: top-down 8.89e+06 accesses/s, bottom-up 2.54e+07 "
@@ -156,10 +170,10 @@ std::string calibration_run(double rate, int threads, int node_cores) {
   std::string text;
   for (const Level& l : levels) {
     const double accesses = l.examined + (std::string(l.direction) == "bottom-up" ? l.unvisited : 0);
-    text += fmt::format("{}{{\"direction\": \"{}\", \"frontier\": 10, \"edges_examined\": {}, \"time_s\": {:.17g}, "
-                        "\"unvisited_after\": {}}}",
-                        text.empty() ? "" : ", ", l.direction, l.examined, kFixed + accesses / rate / threads,
-                        l.unvisited_after);
+    text += fmt::format(
+        "{}{{\"direction\": \"{}\", \"frontier\": 10, \"edges_examined\": {}, \"time_s\": {:.17g}, "
+        "\"unvisited_after\": {}}}",
+        text.empty() ? "" : ", ", l.direction, l.examined, kFixed + accesses / rate / threads, l.unvisited_after);
   }
   return fmt::format(
       "{{\"config\": {{\"kernel\": \"bfs\", \"scale\": 16, \"edgefactor\": 16, \"ranks\": 1, \"grid\": {{\"rows\": 1, "
@@ -185,31 +199,37 @@ TEST(ModelCli, RefusesACalibrationRunWhoseCoresWereNotAtWork) {
   const std::string cached = testing::write_file(dir, "cached.json", calibration_run(1e9, 1, 2));
   testing::expect_exact_usage_error(
       "model", 2, "--profile " + slow + " --node epyc-7763 --nodes 64 --scale 30",
-      slow + ": its top-down rate, 1e+05 accesses/s per core, is below 1/10 of the 8.89e+06/s per core of epyc-7763 "
-             "from memory (was the machine busy, or are SCALE 16's levels too short to time?); calibrate from a run on "
-             "an idle node at SCALE 18 or more");
+      slow +
+          ": its top-down rate, 1e+05 accesses/s per core, is below 1/10 of the 8.89e+06/s per core of epyc-7763 "
+          "from memory (was the machine busy, or are SCALE 16's levels too short to time?); calibrate from a run on "
+          "an idle node at SCALE 18 or more");
   testing::expect_exact_usage_error_alone(
       "model", "--profile " + slow + " --ranks 2 --scale 20 --network shm --latency 1 --link-bandwidth 1",
-      slow + ": its top-down rate, 1e+05 accesses/s per core, is below 1/10 of the 8.89e+06/s per core of epyc-7763 "
-             "(the slowest of the --node presets) from memory (was the machine busy, or are SCALE 16's levels too "
-             "short to time?); calibrate from a run on an idle node at SCALE 18 or more");
+      slow +
+          ": its top-down rate, 1e+05 accesses/s per core, is below 1/10 of the 8.89e+06/s per core of epyc-7763 "
+          "(the slowest of the --node presets) from memory (was the machine busy, or are SCALE 16's levels too "
+          "short to time?); calibrate from a run on an idle node at SCALE 18 or more");
   testing::expect_exact_usage_error_alone(
       "model", "--profile " + shared + " --node grace --nodes 64 --scale 30",
-      shared + ": the run was oversubscribed (1 rank x 4 threads on 2 cores of its node): its rates are those of shared "
-               "cores; calibrate from a run with no more ranks x threads than cores");
+      shared +
+          ": the run was oversubscribed (1 rank x 4 threads on 2 cores of its node): its rates are those of shared "
+          "cores; calibrate from a run with no more ranks x threads than cores");
   auto r = testing::run_g500_alone("model --profile " + good + " --node grace --nodes 64 --scale 30");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
-  EXPECT_EQ(r.out.rfind("node grace: NVIDIA Grace CPU Superchip, 144 cores at 3.10 GHz, memory 1000.0 GB/s, 223.5 GiB\n", 0),
-            0u)
+  EXPECT_EQ(
+      r.out.rfind("node grace: NVIDIA Grace CPU Superchip, 144 cores at 3.10 GHz, memory 1000.0 GB/s, 223.5 GiB\n", 0),
+      0u)
       << r.out;
-  EXPECT_NE(r.out.find("\nprofile calibrated: 144 cores; per core: top-down 2e+07 accesses/s, bottom-up 2e+07 accesses/s,"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("\nprofile calibrated: 144 cores; per core: top-down 2e+07 accesses/s, bottom-up 2e+07 accesses/s,"),
+      std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("3.1 GHz;"), std::string::npos) << r.out;
   r = testing::run_g500_alone("model --profile " + cached + " --node graviton3 --nodes 64 --scale 30");
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.err.find("g500 model: warning: " + cached + ": its top-down rate, 1e+09 accesses/s per core, is more "
+  EXPECT_NE(r.err.find("g500 model: warning: " + cached +
+                       ": its top-down rate, 1e+09 accesses/s per core, is more "
                        "than 10 times the "),
             std::string::npos)
       << r.err;

@@ -171,7 +171,8 @@ TEST(ConformanceCli, AllDeparturesAtEveryRankCount) {
   std::vector<int64_t> first_roots;
   for (int ranks : {1, 2, 4, 6}) {
     SCOPED_TRACE(std::to_string(ranks) + " ranks");
-    const Outcome bfs = run_with_json(ranks, "bfs --scale 8 --edgefactor 8 --seed 1,2 --roots 8 --root-seed 5 --no-validate");
+    const Outcome bfs =
+        run_with_json(ranks, "bfs --scale 8 --edgefactor 8 --seed 1,2 --roots 8 --root-seed 5 --no-validate");
     expect_verdict(bfs, reasons);
     EXPECT_EQ(bfs.j["config"]["ranks"], ranks);
     EXPECT_EQ(bfs.j["config"]["root_seed"], 5);

@@ -1,7 +1,7 @@
 // The energy loop (src/run/energy_loop) with a stand-in search of known times and edge counts:
 // the roots searched round-robin until the duration has passed and the meter's last sample is
-// in, the same count on every rank, each root's edges counted once, the harmonic-mean TEPS and TEPS/W from the power command's
-// watts, a command failing during the loop, and the report's lines and JSON.
+// in, the same count on every rank, each root's edges counted once, the harmonic-mean TEPS and TEPS/W from the power
+// command's watts, a command failing during the loop, and the report's lines and JSON.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -123,7 +123,8 @@ TEST(EnergyLoop, RepeatsTheRootsRoundRobinUntilTheDurationHasPassed) {
   std::snprintf(teps, sizeof teps, "%g", harmonic_mean);
   std::snprintf(teps_per_watt, sizeof teps_per_watt, "%.6g", harmonic_mean / 250);
   EXPECT_EQ(lines[0].rfind("BFS energy loop (--energy-loop 200ms): " + std::to_string(report.searches) +
-                               " searches from 3 roots in ", 0),
+                               " searches from 3 roots in ",
+                           0),
             0u)
       << lines[0];
   EXPECT_NE(lines[0].find(std::string(", harmonic_mean_TEPS ") + teps), std::string::npos) << lines[0];
@@ -152,16 +153,15 @@ TEST(EnergyLoop, TheSearchesGoOnUntilTheLastSampleIsIn) {
 
 TEST(EnergyLoop, ACommandFailingDuringTheLoopLeavesTheMeterFailed) {
   Recorded recorded;
-  const EnergyLoopReport report =
-      run_energy_loop("SSSP", kRoots, loop_options("echo 'meter gone' >&2; exit 5"), stand_in_search(recorded), false,
-                      MPI_COMM_WORLD);
+  const EnergyLoopReport report = run_energy_loop("SSSP", kRoots, loop_options("echo 'meter gone' >&2; exit 5"),
+                                                  stand_in_search(recorded), false, MPI_COMM_WORLD);
   ASSERT_TRUE(report.ran);
   EXPECT_GE(report.seconds, 0.2);  // the loop goes on
   ASSERT_TRUE(report.command.has_value());
   EXPECT_FALSE(report.command->ok);
   EXPECT_EQ(report.command->samples, 0);
   EXPECT_EQ(report.command->error, "sample 1 exited with status 5 (meter gone)");  // on every rank
-  EXPECT_EQ(report.meter(), EnergyLoopReport::Meter::kCommand);  // RAPL does not stand in for it
+  EXPECT_EQ(report.meter(), EnergyLoopReport::Meter::kCommand);                    // RAPL does not stand in for it
   EXPECT_FALSE(report.measured());
   EXPECT_EQ(report.teps_per_watt(), 0);
   EXPECT_GT(report.harmonic_mean_teps, 0);
@@ -175,8 +175,9 @@ TEST(EnergyLoop, ACommandFailingDuringTheLoopLeavesTheMeterFailed) {
   EXPECT_EQ(j["power_command"]["error"], "sample 1 exited with status 5 (meter gone)");
   const std::vector<std::string> lines = energy_loop_lines(report);
   ASSERT_EQ(lines.size(), 4u);
-  EXPECT_EQ(lines[1],
-            "  power: --power-command 'echo 'meter gone' >&2; exit 5' FAILED: sample 1 exited with status 5 (meter gone)");
+  EXPECT_EQ(
+      lines[1],
+      "  power: --power-command 'echo 'meter gone' >&2; exit 5' FAILED: sample 1 exited with status 5 (meter gone)");
   EXPECT_EQ(lines[2], "  TEPS/W: not available (no power measured)");
 }
 
@@ -196,7 +197,8 @@ TEST(EnergyLoop, WithoutACommandTheMeterIsRapl) {
   const std::vector<std::string> lines = energy_loop_lines(report);
   ASSERT_EQ(lines.size(), 3u);
   if (!report.rapl.available) {
-    EXPECT_EQ(lines[1], "  power: not measured (no readable RAPL counters; --power-command takes a meter of the whole system)");
+    EXPECT_EQ(lines[1],
+              "  power: not measured (no readable RAPL counters; --power-command takes a meter of the whole system)");
     EXPECT_EQ(lines[2], "  TEPS/W: not available (no power measured)");
   } else {
     EXPECT_NE(lines[1].find(" from RAPL, the package and DRAM of the nodes, not the whole system"), std::string::npos);

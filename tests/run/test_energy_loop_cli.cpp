@@ -38,9 +38,9 @@ TEST(EnergyLoopCli, AShortLoopReportsTheMetersPowerAndTepsPerWatt) {
       SCOPED_TRACE(kernel + " at " + std::to_string(ranks) + " ranks");
       const std::string dir = testing::make_temp_dir();
       const std::string meter = fixed_meter(dir);
-      const auto r = run_g500(ranks, kernel + kSmallRun + " --energy-loop 0.5s --power-command '" + meter +
-                                         "' --json " + dir + "/run.json",
-                              120);
+      const auto r = run_g500(
+          ranks, kernel + kSmallRun + " --energy-loop 0.5s --power-command '" + meter + "' --json " + dir + "/run.json",
+          120);
       ASSERT_EQ(r.status, 0) << r.err;
       const auto j = nlohmann::json::parse(testing::read_file(dir + "/run.json"));
       const auto& energy = j["energy"];
@@ -80,9 +80,11 @@ TEST(EnergyLoopCli, AShortLoopReportsTheMetersPowerAndTepsPerWatt) {
       EXPECT_EQ(testing::lines_starting(r.out, "  power: "),
                 std::vector<std::string>{"  power: 250 W, the mean of " + std::to_string(samples) +
                                          " samples of --power-command '" + meter + "' (min 250 W, max 250 W)"});
-      EXPECT_EQ(testing::lines_starting(r.out, "  TEPS/W: "),
-                std::vector<std::string>{"  TEPS/W: " + format_g("%.6g", teps / 250) + " (harmonic_mean_TEPS / 250 W)"});
-      EXPECT_EQ(testing::lines_starting(r.out, "  RAPL (package and DRAM of the nodes, not the whole system): ").size(), 1u);
+      EXPECT_EQ(
+          testing::lines_starting(r.out, "  TEPS/W: "),
+          std::vector<std::string>{"  TEPS/W: " + format_g("%.6g", teps / 250) + " (harmonic_mean_TEPS / 250 W)"});
+      EXPECT_EQ(testing::lines_starting(r.out, "  RAPL (package and DRAM of the nodes, not the whole system): ").size(),
+                1u);
       EXPECT_EQ(r.out.find("energy of the timed"), std::string::npos);  // the loop's report replaces that line
     }
   }
@@ -90,14 +92,17 @@ TEST(EnergyLoopCli, AShortLoopReportsTheMetersPowerAndTepsPerWatt) {
 
 TEST(EnergyLoopCli, BadDurationsAreRefused) {
   // Every form of a duration: test_duration; here the option's message and range.
-  const std::string rule = "--energy-loop must be a duration of more than 0 and at most 24h: a number and its unit "
-                           "(ms, s, m or h), e.g. 60s, 2m or 0.5s (got '";
+  const std::string rule =
+      "--energy-loop must be a duration of more than 0 and at most 24h: a number and its unit "
+      "(ms, s, m or h), e.g. 60s, 2m or 0.5s (got '";
   for (const std::string value : {"60", "0s", "25h"})
     testing::expect_exact_usage_error_alone("bfs", "--energy-loop '" + value + "'", rule + value + "')");
   testing::expect_exact_usage_error_alone("sssp", "--energy-loop 1x", rule + "1x')");
-  testing::expect_exact_usage_error_alone("sssp", "--power-command 'echo 100'",
-                                          "--power-command measures the power during --energy-loop; give --energy-loop too");
-  testing::expect_exact_usage_error_alone("bfs", "--energy-loop 1m --power-command ''", "--power-command must not be empty");
+  testing::expect_exact_usage_error_alone(
+      "sssp", "--power-command 'echo 100'",
+      "--power-command measures the power during --energy-loop; give --energy-loop too");
+  testing::expect_exact_usage_error_alone("bfs", "--energy-loop 1m --power-command ''",
+                                          "--power-command must not be empty");
 }
 
 TEST(EnergyLoopCli, AFailingMeterIsRefusedBeforeAnyWork) {
@@ -105,17 +110,20 @@ TEST(EnergyLoopCli, AFailingMeterIsRefusedBeforeAnyWork) {
   const std::string json = dir + "/run.json";
   const std::string trial = "' failed its trial run: ";
   // On rank 0 only, agreed by every rank.
-  testing::expect_exact_usage_error("bfs", 2, "--energy-loop 1s --power-command 'echo n/a' --json " + json,
-                                    "--power-command 'echo n/a" + trial +
-                                        "printed 'n/a' on its first line, not a positive number of watts");
-  testing::expect_exact_usage_error_alone("sssp", "--energy-loop 1s --power-command 'echo busy >&2; exit 3' --json " + json,
-                                          "--power-command 'echo busy >&2; exit 3" + trial + "exited with status 3 (busy)");
-  const auto missing = testing::run_g500_alone("bfs --energy-loop 1s --power-command g500-no-such-meter --json " + json);
+  testing::expect_exact_usage_error(
+      "bfs", 2, "--energy-loop 1s --power-command 'echo n/a' --json " + json,
+      "--power-command 'echo n/a" + trial + "printed 'n/a' on its first line, not a positive number of watts");
+  testing::expect_exact_usage_error_alone(
+      "sssp", "--energy-loop 1s --power-command 'echo busy >&2; exit 3' --json " + json,
+      "--power-command 'echo busy >&2; exit 3" + trial + "exited with status 3 (busy)");
+  const auto missing =
+      testing::run_g500_alone("bfs --energy-loop 1s --power-command g500-no-such-meter --json " + json);
   EXPECT_EQ(missing.status, 2);
   const auto errors = testing::lines_starting(missing.err, "g500 bfs: error: ");
   ASSERT_EQ(errors.size(), 1u) << missing.err;
-  EXPECT_EQ(errors[0].rfind("g500 bfs: error: --power-command 'g500-no-such-meter" + trial + "exited with status 127 (", 0),
-            0u)
+  EXPECT_EQ(
+      errors[0].rfind("g500 bfs: error: --power-command 'g500-no-such-meter" + trial + "exited with status 127 (", 0),
+      0u)
       << errors[0];
   EXPECT_NE(errors[0].find("not found)"), std::string::npos) << errors[0];
   EXPECT_EQ(missing.out, "");
@@ -125,15 +133,18 @@ TEST(EnergyLoopCli, AFailingMeterIsRefusedBeforeAnyWork) {
 TEST(EnergyLoopCli, AMeterFailingDuringTheLoopIsReportedAndTheRunCompletes) {
   const std::string dir = testing::make_temp_dir();
   // Answers its trial run, fails from then on.
-  const std::string meter =
-      "sh " + testing::write_file(dir, "meter.sh",
-                                  "if [ -e " + dir + "/tried ]; then echo 'no reply' >&2; exit 4; fi\n"
-                                  "touch " + dir + "/tried\necho 250\n");
-  const auto r = run_g500(2, std::string("bfs") + kSmallRun + " --energy-loop 0.5s --power-command '" + meter +
-                                 "' --json " + dir + "/run.json",
+  const std::string meter = "sh " + testing::write_file(dir, "meter.sh",
+                                                        "if [ -e " + dir +
+                                                            "/tried ]; then echo 'no reply' >&2; exit 4; fi\n"
+                                                            "touch " +
+                                                            dir + "/tried\necho 250\n");
+  const auto r = run_g500(2,
+                          std::string("bfs") + kSmallRun + " --energy-loop 0.5s --power-command '" + meter +
+                              "' --json " + dir + "/run.json",
                           120);
   ASSERT_EQ(r.status, 0) << r.err;
-  const std::string failure = "--power-command '" + meter + "' failed during the BFS energy loop: sample 1 exited with status 4 (no reply)";
+  const std::string failure =
+      "--power-command '" + meter + "' failed during the BFS energy loop: sample 1 exited with status 4 (no reply)";
   EXPECT_EQ(testing::lines_starting(r.err, "g500 bfs: "),
             std::vector<std::string>{"g500 bfs: warning: " + failure + "; no TEPS/W from it"});
   EXPECT_EQ(testing::lines_starting(r.out, "  power: "),

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "run_command.hpp"
-#include "usage_error.hpp"
 #include "testvectors.hpp"
+#include "usage_error.hpp"
 
 namespace g500 {
 namespace {
@@ -27,7 +27,8 @@ void expect_validated_sums(const nlohmann::json& j, int scale) {
   ASSERT_EQ(j["roots"].size(), 64u);
   for (size_t k = 0; k < 64; ++k) {
     const auto& root = j["roots"][k];
-    EXPECT_LE(std::fabs(root["sum_dist"].get<double>() - vec.roots[k].sssp_sum_dist), 1e-6 * vec.roots[k].sssp_sum_dist);
+    EXPECT_LE(std::fabs(root["sum_dist"].get<double>() - vec.roots[k].sssp_sum_dist),
+              1e-6 * vec.roots[k].sssp_sum_dist);
     EXPECT_TRUE(root["validated"]);
   }
 }
@@ -37,11 +38,11 @@ TEST(SsspCli, ValidatedRunMatchesVectorsAndPrintsTheResultBlock) {
     const std::string dir = testing::make_temp_dir();
     auto r = run_g500(ranks, "sssp --scale 10 --compare-dijkstra 4 --json " + dir + "/run.json");
     ASSERT_EQ(r.status, 0) << r.err;
-    for (const char* field : {"SCALE:                          10", "NBFS:                           64",
-                              "num_mpi_processes:", "construction_time:", "sssp min_time:", "sssp median_TEPS:",
-                              "sssp harmonic_mean_TEPS:     !  ", "sssp harmonic_stddev_TEPS:", "sssp min_validate:",
-                              "sssp stddev_validate:", "min_nedge:                      16239",
-                              "speed-up over Dijkstra:", "distances agree with Dijkstra: yes"})
+    for (const char* field :
+         {"SCALE:                          10", "NBFS:                           64", "num_mpi_processes:",
+          "construction_time:", "sssp min_time:", "sssp median_TEPS:", "sssp harmonic_mean_TEPS:     !  ",
+          "sssp harmonic_stddev_TEPS:", "sssp min_validate:", "sssp stddev_validate:",
+          "min_nedge:                      16239", "speed-up over Dijkstra:", "distances agree with Dijkstra: yes"})
       EXPECT_NE(r.out.find(field), std::string::npos) << field << "\n" << r.out;
     // The kernel not run prints zeros (the specification's rule for a run of one kernel).
     EXPECT_NE(r.out.find("bfs  harmonic_mean_TEPS:     !  0\n"), std::string::npos) << r.out;
@@ -55,8 +56,10 @@ TEST(SsspCli, ValidatedRunMatchesVectorsAndPrintsTheResultBlock) {
       EXPECT_EQ(root["root"], vec.roots[k].root);
       EXPECT_EQ(root["reached"], vec.roots[k].reached);
       EXPECT_EQ(root["nedge"], vec.roots[k].nedge_for_teps);
-      EXPECT_LE(std::fabs(root["sum_dist"].get<double>() - vec.roots[k].sssp_sum_dist), 1e-6 * vec.roots[k].sssp_sum_dist);
-      EXPECT_LE(std::fabs(root["max_dist"].get<double>() - vec.roots[k].sssp_max_dist), 1e-6 * vec.roots[k].sssp_max_dist);
+      EXPECT_LE(std::fabs(root["sum_dist"].get<double>() - vec.roots[k].sssp_sum_dist),
+                1e-6 * vec.roots[k].sssp_sum_dist);
+      EXPECT_LE(std::fabs(root["max_dist"].get<double>() - vec.roots[k].sssp_max_dist),
+                1e-6 * vec.roots[k].sssp_max_dist);
       EXPECT_TRUE(root["validated"]);
     }
     EXPECT_GT(j["summary"]["sssp_harmonic_mean_TEPS"].get<double>(), 0);
@@ -81,8 +84,9 @@ TEST(SsspCli, ValidatedRunMatchesVectorsAndPrintsTheResultBlock) {
 // distances still equal the vectors.
 TEST(SsspCli, RankmapFromTheMappingTool) {
   const std::string dir = testing::make_temp_dir();
-  auto map = testing::run_command(std::string(G500_BINARY) + " map --shape 3t,2m --nodes 6 --grid 3x2 --shuffle-ranks 5 --output " +
-                                  dir + "/map.csv");
+  auto map =
+      testing::run_command(std::string(G500_BINARY) +
+                           " map --shape 3t,2m --nodes 6 --grid 3x2 --shuffle-ranks 5 --output " + dir + "/map.csv");
   ASSERT_EQ(map.status, 0) << map.err << map.out;
   auto r = run_g500(6, "sssp --scale 10 --rankmap " + dir + "/map.csv --json " + dir + "/run.json");
   ASSERT_EQ(r.status, 0) << r.err;
@@ -90,7 +94,8 @@ TEST(SsspCli, RankmapFromTheMappingTool) {
   EXPECT_EQ(j["config"]["grid"]["rows"], 3);
   EXPECT_EQ(j["config"]["grid"]["cols"], 2);
   expect_validated_sums(j, 10);
-  expect_usage_error(6, "--scale 8 --grid 2x3 --rankmap " + dir + "/map.csv", "disagrees with the 3x2 grid of --rankmap");
+  expect_usage_error(6, "--scale 8 --grid 2x3 --rankmap " + dir + "/map.csv",
+                     "disagrees with the 3x2 grid of --rankmap");
 }
 
 TEST(SsspCli, DeltaOptionAndNoValidate) {
@@ -115,9 +120,10 @@ TEST(SsspCli, ParentNotes) {
   // 2, 4 and 6 ranks, whose pushed or pulled candidates carry their source to other processes)
   // and, with `--disable parent-notes`, searched afterwards: validated trees, and the vectors'
   // distances either way.
-  const std::pair<int, const char*> runs[] = {
-      {1, ""},           {1, "--disable parent-notes"}, {2, "--grid 2x1"}, {2, "--grid 2x1 --disable parent-notes"},
-      {2, "--grid 1x2"}, {4, "--grid 4x1"},             {4, "--grid 1x4"}, {6, "--grid 6x1"}};
+  const std::pair<int, const char*> runs[] = {{1, ""},           {1, "--disable parent-notes"},
+                                              {2, "--grid 2x1"}, {2, "--grid 2x1 --disable parent-notes"},
+                                              {2, "--grid 1x2"}, {4, "--grid 4x1"},
+                                              {4, "--grid 1x4"}, {6, "--grid 6x1"}};
   for (const auto& [ranks, options] : runs) {
     const std::string dir = testing::make_temp_dir();
     const std::string threads = ranks > 2 ? "1" : "2";  // 2 cores
@@ -138,7 +144,8 @@ TEST(SsspCli, BadInput) {
     expect_usage_error(ranks, "--roots 0", "--roots");
     expect_usage_error(ranks, "--delta 0", "--delta");
     expect_usage_error(ranks, "--delta -1", "--delta");
-    expect_usage_error(ranks, "--disable bcsr", "--disable: unknown technique 'bcsr' (switchable for sssp: reorder, parent-notes)");
+    expect_usage_error(ranks, "--disable bcsr",
+                       "--disable: unknown technique 'bcsr' (switchable for sssp: reorder, parent-notes)");
     expect_usage_error(ranks, "--seed 1", "--seed '1' is not of the form A,B");
     expect_usage_error(ranks, "--scale 40", "needs about");
     expect_usage_error(ranks, "--scale 8 --json /nonexistent-dir/out.json", "cannot write '/nonexistent-dir/out.json'");

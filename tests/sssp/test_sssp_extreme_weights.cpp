@@ -103,7 +103,8 @@ TEST(SsspExtremeWeights, WeightsOverTwelveDecadesAreValidatedAtEveryDelta) {
   const std::string tsv = testing::write_file(dir, "wide.tsv", edges.str());
   for (int ranks : {1, 4}) {
     for (const char* delta : {"0.05", "1e-6", "1e6"}) {
-      auto r = run_limited(ranks, std::string("sssp --input ") + tsv + " --roots 4 --compare-dijkstra 4 --delta " + delta);
+      auto r =
+          run_limited(ranks, std::string("sssp --input ") + tsv + " --roots 4 --compare-dijkstra 4 --delta " + delta);
       ASSERT_EQ(r.status, 0) << "delta " << delta << " at " << ranks << " ranks\n" << r.err;
       EXPECT_NE(r.out.find("distances agree with Dijkstra: yes"), std::string::npos) << r.out;
     }

@@ -150,8 +150,10 @@ TEST(SsspInput, TestVectorTsvAndGenBinGiveTheVectorDistances) {
         EXPECT_EQ(root["root"], vec.roots[k].root) << args;
         EXPECT_EQ(root["reached"], vec.roots[k].reached) << args;
         EXPECT_EQ(root["nedge"], vec.roots[k].nedge_for_teps) << args;
-        EXPECT_LE(std::fabs(root["sum_dist"].get<double>() - vec.roots[k].sssp_sum_dist), 1e-6 * vec.roots[k].sssp_sum_dist);
-        EXPECT_LE(std::fabs(root["max_dist"].get<double>() - vec.roots[k].sssp_max_dist), 1e-6 * vec.roots[k].sssp_max_dist);
+        EXPECT_LE(std::fabs(root["sum_dist"].get<double>() - vec.roots[k].sssp_sum_dist),
+                  1e-6 * vec.roots[k].sssp_sum_dist);
+        EXPECT_LE(std::fabs(root["max_dist"].get<double>() - vec.roots[k].sssp_max_dist),
+                  1e-6 * vec.roots[k].sssp_max_dist);
         EXPECT_TRUE(root["validated"]);
       }
     }
@@ -164,14 +166,16 @@ TEST(SsspInput, BadInput) {
   const std::string negative = write(dir, "neg.tsv", "1 2 0.5\n2 3 -0.25\n3 4 1\n");
   const std::string huge = write(dir, "huge.tsv", "1 2 0.5\n2 3 1e38\n3 4 1\n");
   for (int ranks : {1, 4}) {
-    testing::expect_usage_error("sssp", ranks, "--input " + negative + " --output-distances " + dir + "/x.txt",
-                                "'" + negative + "': edge 2 has the negative weight -0.250000; SSSP needs weights >= 0");
+    testing::expect_usage_error(
+        "sssp", ranks, "--input " + negative + " --output-distances " + dir + "/x.txt",
+        "'" + negative + "': edge 2 has the negative weight -0.250000; SSSP needs weights >= 0");
     EXPECT_FALSE(std::ifstream(dir + "/x.txt").good()) << "no result file after an error";
     // Float distances: a weight whose path sums could overflow to infinity (read as unreached).
     testing::expect_usage_error("sssp", ranks, "--input " + huge + " --output-distances " + dir + "/x.txt",
                                 "'" + huge + "': edge 2 has the weight 1e+38; with ");
     EXPECT_FALSE(std::ifstream(dir + "/x.txt").good()) << "no result file after an error";
-    testing::expect_usage_error("sssp", ranks, "--input " + dir + "/missing.tsv", "cannot open '" + dir + "/missing.tsv'");
+    testing::expect_usage_error("sssp", ranks, "--input " + dir + "/missing.tsv",
+                                "cannot open '" + dir + "/missing.tsv'");
     testing::expect_usage_error("sssp", ranks, "--input " + good + " --root 9", "--root 9 is not a vertex");
     testing::expect_usage_error("sssp", ranks, "--input " + good + " --scale 10", "do not apply with --input");
     testing::expect_usage_error("sssp", ranks, "--scale 8 --weight-seed 3", "--weight-seed needs --input");
@@ -204,10 +208,13 @@ TEST(SsspInput, NonFiniteWeightsAreNamed) {
   for (int ranks : {1, 4})
     testing::expect_exact_usage_error("sssp", ranks, "--input " + nan_bin,
                                       "'" + nan_bin + "': edge 3: the weight is not a number (NaN)");
-  testing::expect_exact_usage_error_alone("sssp", "--input " + inf_bin, "'" + inf_bin + "': edge 1: the weight is infinite (-inf)");
-  testing::expect_exact_usage_error_alone("sssp", "--input " + nan_tsv, nan_tsv + ":2: weight 'nan' is not a number (NaN)");
+  testing::expect_exact_usage_error_alone("sssp", "--input " + inf_bin,
+                                          "'" + inf_bin + "': edge 1: the weight is infinite (-inf)");
+  testing::expect_exact_usage_error_alone("sssp", "--input " + nan_tsv,
+                                          nan_tsv + ":2: weight 'nan' is not a number (NaN)");
   testing::expect_exact_usage_error_alone(
-      "sssp", "--input " + big_tsv, big_tsv + ":2: weight '1e39' is beyond the float range (at most 3.40282e+38 in magnitude)");
+      "sssp", "--input " + big_tsv,
+      big_tsv + ":2: weight '1e39' is beyond the float range (at most 3.40282e+38 in magnitude)");
 }
 
 }  // namespace

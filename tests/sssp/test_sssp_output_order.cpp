@@ -52,9 +52,10 @@ struct Case {
 };
 
 std::string describe(const Case& c, const ProcessGrid& grid, int64_t root) {
-  return "scale " + std::to_string(c.scale) + " grid " + std::to_string(grid.rows()) + "x" + std::to_string(grid.cols()) +
-         (c.reorder ? " renumbered" : " not renumbered") + (c.parent_notes ? "" : " parent-notes off") + " threads " +
-         std::to_string(c.threads) + " root " + std::to_string(root);
+  return "scale " + std::to_string(c.scale) + " grid " + std::to_string(grid.rows()) + "x" +
+         std::to_string(grid.cols()) + (c.reorder ? " renumbered" : " not renumbered") +
+         (c.parent_notes ? "" : " parent-notes off") + " threads " + std::to_string(c.threads) + " root " +
+         std::to_string(root);
 }
 
 void check_output_order(const Case& c) {

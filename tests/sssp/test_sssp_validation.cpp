@@ -9,9 +9,9 @@
 #include "run/roots.hpp"
 #include "sssp/dijkstra.hpp"
 #include "sssp/sssp.hpp"
-#include "validate/validate_sssp.hpp"
 #include "sssp_fixture.hpp"
 #include "testvectors.hpp"
+#include "validate/validate_sssp.hpp"
 
 namespace g500 {
 namespace {
@@ -38,7 +38,8 @@ class SsspCorruption : public ::testing::Test {
     MPI_Allgather(&mine, 1, MPI_INT64_T, begins.data(), 1, MPI_INT64_T, MPI_COMM_WORLD);
     global_parent_.assign(d.nvertices, -1);
     for (int r = 0; r < nranks; ++r)
-      for (int64_t k = 0; k < d.block && begins[r] + k < d.nvertices; ++k) global_parent_[begins[r] + k] = all[r * d.block + k];
+      for (int64_t k = 0; k < d.block && begins[r] + k < d.nvertices; ++k)
+        global_parent_[begins[r] + k] = all[r * d.block + k];
   }
   bool is_leaf(int64_t v) const {
     return v != root_ && global_parent_[v] >= 0 && std::count(global_parent_.begin(), global_parent_.end(), v) == 0;
@@ -126,8 +127,8 @@ TEST_F(SsspCorruption, NeighbourParentWithWrongWeight) {
       if (u == x || global_parent_[u] < 0) continue;
       bool on_path = false;
       for (int64_t f = serial_.starts[x]; f < serial_.starts[x + 1]; ++f)
-        if (serial_.targets[f] == u &&
-            std::fabs(reference_.dist[u] + serial_.weights[f] - reference_.dist[x]) <= 1e-3 * std::max(1.0, reference_.dist[x]))
+        if (serial_.targets[f] == u && std::fabs(reference_.dist[u] + serial_.weights[f] - reference_.dist[x]) <=
+                                           1e-3 * std::max(1.0, reference_.dist[x]))
           on_path = true;
       if (!on_path) {
         v = x;

@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "graph/column_index.hpp"
-#include "run/roots.hpp"
 #include "graph/sort_by_weight.hpp"
+#include "run/roots.hpp"
 #include "sssp/sssp.hpp"
-#include "validate/validate_sssp.hpp"
 #include "sssp_fixture.hpp"
 #include "testvectors.hpp"
+#include "validate/validate_sssp.hpp"
 
 namespace g500 {
 namespace {
@@ -189,7 +189,8 @@ TEST(SsspVectors, ColumnIndexIsTheTranspose) {
     for (int64_t e = c.starts[v]; e < c.starts[v + 1]; ++e) {
       by_columns.emplace_back(c.rows[e], v, c.weights[e]);
       if (e > c.starts[v]) {
-        const bool ordered = c.weights[e - 1] < c.weights[e] || (c.weights[e - 1] == c.weights[e] && c.rows[e - 1] <= c.rows[e]);
+        const bool ordered =
+            c.weights[e - 1] < c.weights[e] || (c.weights[e - 1] == c.weights[e] && c.rows[e - 1] <= c.rows[e]);
         ASSERT_TRUE(ordered) << "column " << v << " entry " << e;
       }
     }

@@ -41,8 +41,8 @@ std::vector<int64_t> drain(Queue& q, const std::set<int64_t>& stale = {}) {
 
 TEST(SubBucketQueue, EntriesComeOutInSubBucketOrderFromTheRingAndBeyond) {
   Queue q;
-  const std::vector<int64_t> buckets{0, 5, kRing - 1, kRing, kRing + 1, 3 * kRing + 7, int64_t{1} << 40,
-                                     (int64_t{1} << 52) + 3, 2 * kRing};
+  const std::vector<int64_t> buckets{
+      0, 5, kRing - 1, kRing, kRing + 1, 3 * kRing + 7, int64_t{1} << 40, (int64_t{1} << 52) + 3, 2 * kRing};
   for (size_t i = 0; i < buckets.size(); ++i) q.push(buckets[i], {static_cast<int64_t>(i), buckets[i]});
   EXPECT_EQ(q.size(), static_cast<int64_t>(buckets.size()));
   std::vector<int64_t> want(buckets.size());

@@ -36,8 +36,8 @@ struct TsvEdge {
 };
 
 std::string testvector_path(const std::string& file);
-GraphVector load_graph_vector(int scale);               // g500_s<scale>.json
-std::vector<TsvEdge> load_kron_tsv(int scale);           // kron_s<scale>_ef16_weighted.tsv
-uint64_t splitmix64_finalizer(uint64_t z);               // as defined in the README
+GraphVector load_graph_vector(int scale);       // g500_s<scale>.json
+std::vector<TsvEdge> load_kron_tsv(int scale);  // kron_s<scale>_ef16_weighted.tsv
+uint64_t splitmix64_finalizer(uint64_t z);      // as defined in the README
 
 }  // namespace g500::testing

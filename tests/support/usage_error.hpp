@@ -30,7 +30,8 @@ inline void expect_usage_error(const std::string& subcommand, int ranks, const s
 }
 
 // The same for g500 started alone (no mpiexec).
-inline void expect_usage_error_alone(const std::string& subcommand, const std::string& args, const std::string& message) {
+inline void expect_usage_error_alone(const std::string& subcommand, const std::string& args,
+                                     const std::string& message) {
   auto r = run_g500_alone(subcommand + " " + args);
   EXPECT_EQ(r.status, 2) << args << "\n" << r.err;
   EXPECT_EQ(count_lines_starting(r.err, "g500 " + subcommand + ": error:"), 1) << args << "\n" << r.err;

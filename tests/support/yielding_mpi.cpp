@@ -39,7 +39,9 @@ int wait(MPI_Request& request, MPI_Status* status) {
 }
 
 // Waits for the request a nonblocking call started (`started` its return code).
-int finish(int started, MPI_Request& request) { return started != MPI_SUCCESS ? started : wait(request, MPI_STATUS_IGNORE); }
+int finish(int started, MPI_Request& request) {
+  return started != MPI_SUCCESS ? started : wait(request, MPI_STATUS_IGNORE);
+}
 
 }  // namespace
 
@@ -119,8 +121,8 @@ int MPI_Allgather(const void* send, int send_count, MPI_Datatype send_type, void
 int MPI_Allgatherv(const void* send, int send_count, MPI_Datatype send_type, void* receive, const int receive_counts[],
                    const int displacements[], MPI_Datatype receive_type, MPI_Comm comm) {
   MPI_Request request;
-  return finish(PMPI_Iallgatherv(send, send_count, send_type, receive, receive_counts, displacements, receive_type, comm,
-                                 &request),
+  return finish(PMPI_Iallgatherv(send, send_count, send_type, receive, receive_counts, displacements, receive_type,
+                                 comm, &request),
                 request);
 }
 

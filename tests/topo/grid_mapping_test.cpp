@@ -1,10 +1,12 @@
-// Tests for the 2D grid mapping of Nakao et al. 2021, section 5.6 (Fig. 11, whole Fugaku) and Nakao et al. 2020's ring conditions.
+// Tests for the 2D grid mapping of Nakao et al. 2021, section 5.6 (Fig. 11, whole Fugaku) and Nakao et al. 2020's ring
+// conditions.
+#include "topo/grid_mapping.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 #include "topo/allocation.hpp"
-#include "topo/grid_mapping.hpp"
 #include "util/error.hpp"
 
 using namespace g500::topo;
@@ -101,14 +103,13 @@ TEST(GridMapping, RequestedGrid) {
   GridMapping g = choose_grid_mapping(system, {12, g500::GridShape{4, 3}});
   EXPECT_EQ(g.placement.rows, 4);
   EXPECT_TRUE(g.ring_adjacent);
-  EXPECT_THROW(choose_grid_mapping(system, {12, g500::GridShape{5, 3}}), g500::UsageError);   // 15 != 12
+  EXPECT_THROW(choose_grid_mapping(system, {12, g500::GridShape{5, 3}}), g500::UsageError);  // 15 != 12
   EXPECT_THROW(choose_grid_mapping(system, {13, std::nullopt}), g500::UsageError);           // > 12 nodes
   EXPECT_EQ(choose_grid_mapping(system, {12, g500::GridShape{12, 1}}).placement.cols, 1);
   auto f = fugaku_system();
   EXPECT_THROW(choose_grid_mapping(f, {158977, std::nullopt}), g500::UsageError);
   // 4m,3m has only whole-axis products 3, 4 and 12: a 2 x 6 grid cannot be formed.
   EXPECT_THROW(choose_grid_mapping(parse_shape("4m,3m"), {12, g500::GridShape{2, 6}}), g500::UsageError);
-
 }
 
 TEST(GridMapping, NamedAxes) {

@@ -1,4 +1,6 @@
 // Tests for the link-load simulator on shapes small enough to count by hand.
+#include "topo/link_load.hpp"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -7,7 +9,6 @@
 #include "topo/allocation.hpp"
 #include "topo/grid_mapping.hpp"
 #include "topo/layout_comparison.hpp"
-#include "topo/link_load.hpp"
 #include "topo/segment_loads.hpp"
 #include "topo/systems.hpp"
 
@@ -73,7 +74,7 @@ TEST(LinkLoad, RowAlltoallvSplitsTheBlock) {
   Placement p = plain_rank_order(t, 2, 4);  // rows are the X rings
   auto rep = simulate(t, p, Pattern::RowAlltoallv, unit_link(), {}, true);
   EXPECT_EQ(rep.messages, 8 * 3);
-  EXPECT_DOUBLE_EQ(rep.max_link_bytes, 3 * kBlock / 3);  // three messages of block/3 on a + link
+  EXPECT_DOUBLE_EQ(rep.max_link_bytes, 3 * kBlock / 3);             // three messages of block/3 on a + link
   EXPECT_DOUBLE_EQ(rep.link_bytes[t.link_index(0, 1, true)], 0.0);  // nothing crosses Y
 }
 
@@ -118,7 +119,8 @@ TEST(LinkLoad, SamplingScalesToTheFullVolume) {
 }
 
 TEST(LinkLoad, SixDMappingWinsTheBfsStepOnOneSixteenthFugaku) {
-  // 9,936 nodes (Nakao et al. 2021, section 6.1 uses 1/16 of Fugaku): plain rank order vs scheduler 2D shape vs 6D mapping.
+  // 9,936 nodes (Nakao et al. 2021, section 6.1 uses 1/16 of Fugaku): plain rank order vs scheduler 2D shape vs 6D
+  // mapping.
   auto system = fugaku_system();
   GridMapping m = choose_grid_mapping(system, {9936, std::nullopt});
   Topology box = box_topology(system, m.extents);

@@ -1,13 +1,13 @@
 // End-to-end tests of `g500 map`: run the built binary, check the CSV it
 // writes, the printed R/C/adjacency lines, and the exit status and one-line errors on bad input.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
-#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -24,8 +24,8 @@ struct RunResult {
 // The test itself runs under mpiexec: clear the environment so g500 starts as an MPI singleton.
 RunResult run_map(const std::string& args) {
   const std::string base = "/tmp/g500_map_cli_" + std::to_string(::getpid());
-  const std::string cmd = "env -i PATH=/usr/bin:/bin OMP_NUM_THREADS=1 " + std::string(G500_BINARY) + " map " +
-                          args + " >" + base + ".out 2>" + base + ".err";
+  const std::string cmd = "env -i PATH=/usr/bin:/bin OMP_NUM_THREADS=1 " + std::string(G500_BINARY) + " map " + args +
+                          " >" + base + ".out 2>" + base + ".err";
   RunResult r;
   int raw = std::system(cmd.c_str());
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
@@ -45,10 +45,11 @@ RunResult run_map(const std::string& args) {
 // `g500 map ARGS` under mpiexec with `ranks` processes, from the same clean environment.
 RunResult run_map_ranks(int ranks, const std::string& args) {
   const std::string base = "/tmp/g500_map_cli_" + std::to_string(::getpid());
-  const std::string cmd = "env -i PATH=/usr/bin:/bin OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 "
-                          "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + std::string(G500_MPIEXEC) + " -n " +
-                          std::to_string(ranks) + " " + G500_MPIEXEC_FLAGS + " " + G500_BINARY + " map " + args +
-                          " >" + base + ".out 2>" + base + ".err";
+  const std::string cmd =
+      "env -i PATH=/usr/bin:/bin OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 "
+      "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " +
+      std::string(G500_MPIEXEC) + " -n " + std::to_string(ranks) + " " + G500_MPIEXEC_FLAGS + " " + G500_BINARY +
+      " map " + args + " >" + base + ".out 2>" + base + ".err";
   RunResult r;
   int raw = std::system(cmd.c_str());
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
@@ -125,7 +126,8 @@ TEST(MapCli, Fig11CsvForFugaku) {
   ASSERT_EQ(lines.size(), 13u);
   EXPECT_EQ(lines[0], "rank,row,col,x,y,z,a,b,c");
   std::set<std::string> coords;
-  for (size_t i = 1; i < lines.size(); ++i) coords.insert(lines[i].substr(lines[i].find(',', lines[i].find(',', lines[i].find(',') + 1) + 1)));
+  for (size_t i = 1; i < lines.size(); ++i)
+    coords.insert(lines[i].substr(lines[i].find(',', lines[i].find(',', lines[i].find(',') + 1) + 1)));
   EXPECT_EQ(coords.size(), 12u);  // every node once
   std::remove(path.c_str());
 }
@@ -176,7 +178,8 @@ TEST(MapCli, BadInputIsOneLineAndNonZero) {
   expect_one_line_error(run_map("--nodes 200000"), "exceeds the system");
   expect_one_line_error(run_map("--nodes 0"), "--nodes");
   expect_one_line_error(run_map("--nodes -5"), "--nodes");
-  expect_one_line_error(run_map("--nodes 12 --output /nonexistent/dir/x.csv"), "cannot write '/nonexistent/dir/x.csv': directory '/nonexistent/dir' does not exist");
+  expect_one_line_error(run_map("--nodes 12 --output /nonexistent/dir/x.csv"),
+                        "cannot write '/nonexistent/dir/x.csv': directory '/nonexistent/dir' does not exist");
   expect_one_line_error(run_map("--nodes 12 --format xml"), "--format");
   expect_one_line_error(run_map("--nodes 12 --method spiral"), "--method");
   expect_one_line_error(run_map("--nodes 12 --simulate ringz"), "unknown pattern");
@@ -206,7 +209,8 @@ TEST(MapCli, BadValuesAreNamedWithTheirRule) {
       {"--nodes 12 --simulate bfs --bandwidth 0", "--bandwidth must be a number from 0.001 to 1e+06 GB/s (got '0')"},
       {"--nodes 12 --simulate bfs --latency -1", "--latency must be a number from 0 to 1e+06 microseconds (got '-1')"},
       {"--nodes 12 --simulate bfs --max-routes 0", "--max-routes must be at least 1 (got '0')"},
-      {"--nodes 12 --simulate bfs --message-bytes x", "--message-bytes must be a number from 1 to 1e+12 bytes (got 'x')"},
+      {"--nodes 12 --simulate bfs --message-bytes x",
+       "--message-bytes must be a number from 1 to 1e+12 bytes (got 'x')"},
       {"--shuffle-ranks -1", "--shuffle-ranks must be a whole number from 0 to 18446744073709551615 (got '-1')"},
       {"--nodes 12 --bandwidth 3", "--bandwidth requires --simulate"},
   };
@@ -227,9 +231,12 @@ TEST(MapCli, BadValuesAreNamedWithTheirRule) {
 // every rank: one process).
 TEST(MapCli, MachineNumbersNameTheirBounds) {
   const std::pair<const char*, const char*> cases[] = {
-      {"--nodes 12 --simulate bfs --bandwidth 1e300", "--bandwidth must be a number from 0.001 to 1e+06 GB/s (got '1e300')"},
-      {"--nodes 12 --simulate bfs --latency 1e300", "--latency must be a number from 0 to 1e+06 microseconds (got '1e300')"},
-      {"--nodes 12 --simulate bfs --message-bytes 1e-300", "--message-bytes must be a number from 1 to 1e+12 bytes (got '1e-300')"},
+      {"--nodes 12 --simulate bfs --bandwidth 1e300",
+       "--bandwidth must be a number from 0.001 to 1e+06 GB/s (got '1e300')"},
+      {"--nodes 12 --simulate bfs --latency 1e300",
+       "--latency must be a number from 0 to 1e+06 microseconds (got '1e300')"},
+      {"--nodes 12 --simulate bfs --message-bytes 1e-300",
+       "--message-bytes must be a number from 1 to 1e+12 bytes (got '1e-300')"},
   };
   for (const auto& [args, message] : cases) {
     const auto r = run_map(args);

@@ -1,13 +1,13 @@
 // Tests for the rank map CSV that g500 map writes and g500 bfs --rankmap reads.
+#include "io/rankmap_file.hpp"
+
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
-#include <unistd.h>
 
-#include "io/rankmap_file.hpp"
 #include "util/error.hpp"
-
 
 using namespace g500::io;
 
@@ -55,7 +55,11 @@ TEST(RankmapFile, RoundTrip) {
 
 TEST(RankmapFile, ProblemsNameFileAndLine) {
   const std::string header = "rank,row,col,x\n";
-  struct Case { std::string tag, text; int nranks; std::string expect; };
+  struct Case {
+    std::string tag, text;
+    int nranks;
+    std::string expect;
+  };
   const Case cases[] = {
       {"empty", "", 2, ":1: empty file"},
       {"header", "rank,col,row,x\n0,0,0,0\n", 1, ":1: header must start with rank,row,col"},

@@ -1,10 +1,11 @@
 // Tests for the N-D mesh/torus model: ids, hop distances with wrap, routing.
+#include "topo/topology.hpp"
+
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "topo/systems.hpp"
-#include "topo/topology.hpp"
 #include "util/error.hpp"
 
 using namespace g500::topo;
@@ -66,7 +67,8 @@ TEST(Systems, ShapeParsing) {
   EXPECT_EQ(s.axes[2].name, "d2");
   auto named = parse_shape("a=2m,b=3t,c=2m");
   EXPECT_EQ(named.axes[1].name, "b");
-  for (const char* bad : {"", "2", "2x", "m", "2m,,3t", "0m", "-2m", "2m,a=", "a=2m,a=3t", "99999999t", "4096t,4096t,4096t"})
+  for (const char* bad :
+       {"", "2", "2x", "m", "2m,,3t", "0m", "-2m", "2m,a=", "a=2m,a=3t", "99999999t", "4096t,4096t,4096t"})
     EXPECT_THROW(parse_shape(bad), g500::UsageError) << bad;
   EXPECT_THROW(system_preset("summit"), g500::UsageError);
   EXPECT_TRUE(system_preset("fugaku").has_tofu_axes());

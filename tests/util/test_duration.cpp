@@ -19,8 +19,8 @@ TEST(Duration, ReadsANumberAndItsUnit) {
 }
 
 TEST(Duration, RefusesWhatIsNotOne) {
-  for (const char* text : {"", "60", "s", "ms", "1x", "2 m", " 2m", "2m ", "2M", "1min", "1h30m", "1.5.s", "--1s",
-                           "++1s", "1e999s", "nans", "infs", "0x10s", "1,5s", "10sec"})
+  for (const char* text : {"",      "60",    "s",    "ms",   "1x",     "2 m",  " 2m",  "2m ",   "2M",   "1min",
+                           "1h30m", "1.5.s", "--1s", "++1s", "1e999s", "nans", "infs", "0x10s", "1,5s", "10sec"})
     EXPECT_EQ(duration_seconds(text), std::nullopt) << "'" << text << "'";
 }
 

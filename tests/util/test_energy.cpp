@@ -20,7 +20,8 @@ void write(const fs::path& path, const std::string& text) {
 }
 
 // A zone directory intel-rapl:ID with its name, counter and range.
-fs::path make_zone(const fs::path& root, const std::string& id, const std::string& name, uint64_t energy, uint64_t range) {
+fs::path make_zone(const fs::path& root, const std::string& id, const std::string& name, uint64_t energy,
+                   uint64_t range) {
   const fs::path zone = root / ("intel-rapl:" + id);
   fs::create_directories(zone);
   write(zone / "name", name);
@@ -34,7 +35,7 @@ TEST(Energy, DeltaHandlesWrapAround) {
   EXPECT_EQ(energy_delta_uj(900, 100, 1000), 200u);  // 900 -> 1000, then 0 -> 100
   EXPECT_EQ(energy_delta_uj(1000, 0, 1000), 0u);
   EXPECT_EQ(energy_delta_uj(5, 5, 1000), 0u);
-  EXPECT_EQ(energy_delta_uj(900, 100, 0), 100u);     // no range known: what was counted since the reset
+  EXPECT_EQ(energy_delta_uj(900, 100, 0), 100u);  // no range known: what was counted since the reset
 }
 
 TEST(Energy, FindsPackagesAndDramButNotSubzonesOrPsys) {
@@ -44,8 +45,8 @@ TEST(Energy, FindsPackagesAndDramButNotSubzonesOrPsys) {
   make_zone(root, "0:1", "dram", 200, 65712999613);
   make_zone(root, "1", "package-1", 3000, 262143328850);
   make_zone(root, "2", "psys", 9000, 262143328850);
-  fs::create_directories(root / "intel-rapl");                // the control type, no counter
-  fs::create_directories(root / "intel-rapl:3");              // a zone without a readable counter
+  fs::create_directories(root / "intel-rapl");    // the control type, no counter
+  fs::create_directories(root / "intel-rapl:3");  // a zone without a readable counter
   write(root / "intel-rapl:3" / "name", "package-3");
   const auto domains = find_rapl_domains(root.string());
   ASSERT_EQ(domains.size(), 3u);
@@ -67,8 +68,8 @@ TEST(Energy, MeterSumsIntervalsAcrossDomainsAndWraps) {
   ASSERT_TRUE(meter.available());
   ASSERT_EQ(meter.domains().size(), 2u);
   meter.begin();
-  write(package / "energy_uj", "2000000");   // wrapped: 1,000,000 + 2,000,000 uJ
-  write(dram / "energy_uj", "500010");       // 0.5 J
+  write(package / "energy_uj", "2000000");  // wrapped: 1,000,000 + 2,000,000 uJ
+  write(dram / "energy_uj", "500010");      // 0.5 J
   meter.end();
   EXPECT_DOUBLE_EQ(meter.joules(), 3.5);
   // Energy between end() and the next begin() (validation) is not counted.
@@ -86,9 +87,10 @@ TEST(Energy, MeterSumsIntervalsAcrossDomainsAndWraps) {
   report.seconds = 0.5;
   EXPECT_DOUBLE_EQ(report.watts(), 9.0);
   EXPECT_DOUBLE_EQ(report.teps_per_watt(9e9), 1e9);
-  EXPECT_EQ(energy_line(report, 9e9),
-            "energy of the timed BFS searches only (0.500 s in all, too short for an average power: see --energy-loop): "
-            "4.500 J, 9.0 W, 1e+09 TEPS/W (RAPL: package and DRAM of 1 node, not the whole system)");
+  EXPECT_EQ(
+      energy_line(report, 9e9),
+      "energy of the timed BFS searches only (0.500 s in all, too short for an average power: see --energy-loop): "
+      "4.500 J, 9.0 W, 1e+09 TEPS/W (RAPL: package and DRAM of 1 node, not the whole system)");
   const auto j = energy_json(report, 9e9);
   EXPECT_EQ(j["available"], true);
   EXPECT_DOUBLE_EQ(j["watts"].get<double>(), 9.0);

@@ -1,13 +1,13 @@
 // util/fingerprint: how two fingerprints' difference is worded (pure), and the collective check at
 // 1, 2, 4 and 6 ranks with one rank made to differ in each part in turn: every rank learns of the
 // lowest rank that differs, and agreeing ranks get "".
-#include "util/fingerprint.hpp"
-
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <string>
 #include <vector>
+
+#include "util/fingerprint.hpp"
 
 namespace g500 {
 namespace {
@@ -24,8 +24,9 @@ TEST(Fingerprint, TheBuildIsReportedFirst) {
   RunFingerprint other = fingerprint({"sssp"});
   other.build = "def456 (GNU 12.2.0, Debug)";
   other.mpi_library = "MPICH 4.0";
-  EXPECT_EQ(describe_difference(fingerprint({"bfs"}), other, 3),
-            "rank 3 runs a different g500 build (def456 (GNU 12.2.0, Debug)) than rank 0 (abc123 (GNU 12.2.0, Release))");
+  EXPECT_EQ(
+      describe_difference(fingerprint({"bfs"}), other, 3),
+      "rank 3 runs a different g500 build (def456 (GNU 12.2.0, Debug)) than rank 0 (abc123 (GNU 12.2.0, Release))");
 }
 
 TEST(Fingerprint, ThenTheMpiLibrary) {

@@ -19,8 +19,8 @@ constexpr int kTimeoutSeconds = 120;
 
 // mpiexec with one part per command line, one rank each.
 testing::CommandResult run_parts(const std::vector<std::string>& parts) {
-  std::string command = "timeout --kill-after=5 " + std::to_string(kTimeoutSeconds) + " " + G500_MPIEXEC + " " +
-                        G500_MPIEXEC_FLAGS;
+  std::string command =
+      "timeout --kill-after=5 " + std::to_string(kTimeoutSeconds) + " " + G500_MPIEXEC + " " + G500_MPIEXEC_FLAGS;
   for (size_t k = 0; k < parts.size(); ++k) command += (k ? " : -n 1 " : " -n 1 ") + parts[k];
   return run_command(command);
 }

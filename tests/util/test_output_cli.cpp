@@ -28,11 +28,12 @@ std::string mpiexec(int ranks) {
 // with the command's status. The reader gives up after 60 s, so a broken writer fails the test
 // instead of hanging it.
 std::string while_reading_fifo(const std::string& fifo, const std::string& copy, const std::string& command) {
-  return "(timeout 60 cat " + fifo + " > " + copy + " & reader=$!; " + command + "; status=$?; wait $reader; exit $status)";
+  return "(timeout 60 cat " + fifo + " > " + copy + " & reader=$!; " + command +
+         "; status=$?; wait $reader; exit $status)";
 }
 
 bool is_kind(const std::string& path, mode_t kind) {
-  struct stat st{};
+  struct stat st {};
   return ::lstat(path.c_str(), &st) == 0 && (st.st_mode & S_IFMT) == kind;
 }
 
@@ -97,8 +98,10 @@ TEST(OutputCli, CharacterDevicesAreWrittenInPlaceAndAFullOneIsAnError) {
     // The JSON is written after the runs, whose result block has been printed by then.
     auto full = run_g500(ranks, "bfs --scale 8 --roots 2 --json " + full_dev);
     EXPECT_EQ(full.status, 2) << full.err;
-    EXPECT_EQ(testing::count_lines_starting(full.err, "g500 bfs: error: writing '" + full_dev +
-                                                          "' failed: No space left on device"), 1) << full.err;
+    EXPECT_EQ(testing::count_lines_starting(
+                  full.err, "g500 bfs: error: writing '" + full_dev + "' failed: No space left on device"),
+              1)
+        << full.err;
     EXPECT_EQ(testing::count_lines_starting(full.err, "g500 bfs: error:"), 1) << full.err;
     EXPECT_EQ(full.err.find("MPI_ABORT"), std::string::npos) << full.err;
     testing::expect_usage_error("gen", ranks, "--scale 8 --output " + full_dev,
@@ -147,7 +150,8 @@ TEST(OutputCli, VertexFilesStreamedEqualTheFile) {
   ASSERT_EQ(file.status, 0) << file.err;
   ASSERT_EQ(::mkfifo((dir + "/pipe").c_str(), 0600), 0);
   for (int ranks : {1, 4}) {
-    auto r = run_command(while_reading_fifo(dir + "/pipe", dir + "/streamed.txt", mpiexec(ranks) + input + dir + "/pipe"));
+    auto r =
+        run_command(while_reading_fifo(dir + "/pipe", dir + "/streamed.txt", mpiexec(ranks) + input + dir + "/pipe"));
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_TRUE(read_file(dir + "/streamed.txt") == read_file(dir + "/depths.txt")) << ranks << " ranks";
   }
@@ -171,9 +175,9 @@ TEST(OutputCli, ADirectoryIsRefused) {
 TEST(OutputCli, TheTemporaryOfAKilledRunIsRemovedByTheNextRun) {
   const std::string dir = testing::make_temp_dir();
   const std::string json = dir + "/run.json";
-  auto killed = run_command(std::string("(") + G500_BINARY + " bfs --scale 16 --json " + json +
-                            " & pid=$!; for i in $(seq 300); do ls " + json +
-                            ".g500-tmp.* >/dev/null 2>&1 && break; sleep 0.1; done; kill -9 $pid; wait $pid; ls " + dir + ")");
+  auto killed = run_command(
+      std::string("(") + G500_BINARY + " bfs --scale 16 --json " + json + " & pid=$!; for i in $(seq 300); do ls " +
+      json + ".g500-tmp.* >/dev/null 2>&1 && break; sleep 0.1; done; kill -9 $pid; wait $pid; ls " + dir + ")");
   EXPECT_NE(killed.out.find("run.json.g500-tmp."), std::string::npos) << killed.out;
   auto next = run_g500(4, "bfs --scale 8 --roots 2 --json " + json);
   ASSERT_EQ(next.status, 0) << next.err;

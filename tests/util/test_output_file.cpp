@@ -97,7 +97,7 @@ TEST(OutputFile, RegularFileIsReplacedOnlyWhenComplete) {
   if (world_rank() == 0) {
     EXPECT_EQ(testing::read_file(path), all_parts(3));
     EXPECT_EQ(temporaries_in(dir), 0);
-    struct stat st{};
+    struct stat st {};
     ASSERT_EQ(::stat(path.c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 07777, 0600u) << "an existing file keeps its permissions";
   }
@@ -180,7 +180,7 @@ TEST(OutputFile, FifoIsStreamedInRankOrderAndStaysAFifo) {
     reader.join();
     EXPECT_EQ(received.size(), all_parts(kLinesPerRank).size());
     EXPECT_TRUE(received == all_parts(kLinesPerRank));
-    struct stat st{};
+    struct stat st {};
     ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
     EXPECT_TRUE(S_ISFIFO(st.st_mode));
     EXPECT_EQ(temporaries_in(dir), 0);
@@ -221,7 +221,7 @@ TEST(OutputFile, CharacterDevicesAreWrittenInPlaceAndTheirErrorsReported) {
   EXPECT_EQ(message, "writing '" + full_dev + "' failed: " + std::strerror(ENOSPC));
   if (world_rank() == 0) {
     for (const std::string& dev : {null_dev, full_dev}) {
-      struct stat st{};
+      struct stat st {};
       ASSERT_EQ(::lstat(dev.c_str(), &st), 0);
       EXPECT_TRUE(S_ISCHR(st.st_mode)) << dev << " was replaced";
     }
@@ -232,8 +232,9 @@ TEST(OutputFile, CharacterDevicesAreWrittenInPlaceAndTheirErrorsReported) {
 TEST(OutputFile, DirectoriesMissingDirectoriesAndRepeatedTargetsAreRefused) {
   const std::string dir = shared_temp_dir();
   EXPECT_EQ(usage_error_of([&] { OutputFile out(dir, MPI_COMM_WORLD); }),
-            "cannot write '" + dir + "': it is a directory (an output must be a regular file, a character device, "
-            "a FIFO or -)");
+            "cannot write '" + dir +
+                "': it is a directory (an output must be a regular file, a character device, "
+                "a FIFO or -)");
   EXPECT_EQ(usage_error_of([&] { OutputFile out(dir + "/no/such/file", MPI_COMM_WORLD); }),
             "cannot write '" + dir + "/no/such/file': directory '" + dir + "/no/such' does not exist");
   EXPECT_EQ(usage_error_of([&] { OutputFile out("", MPI_COMM_WORLD); }), "an output path is empty");

@@ -80,7 +80,8 @@ TEST(PowerCommand, SaysWhyASampleFailed) {
   EXPECT_EQ(missing.error.rfind("exited with status 127 (", 0), 0u) << missing.error;
   EXPECT_NE(missing.error.find("not found"), std::string::npos) << missing.error;
   EXPECT_EQ(sample_power_command("kill -9 $$").error, "was killed by signal 9 (Killed)");
-  EXPECT_EQ(sample_power_command("echo watts").error, "printed 'watts' on its first line, not a positive number of watts");
+  EXPECT_EQ(sample_power_command("echo watts").error,
+            "printed 'watts' on its first line, not a positive number of watts");
   EXPECT_EQ(sample_power_command("true").error, "printed nothing on its first line; it must print the power in watts");
 }
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "run_command.hpp"
-#include "util/same_file.hpp"
 #include "same_file_messages.hpp"
+#include "util/same_file.hpp"
 
 namespace g500 {
 namespace {
@@ -60,8 +60,9 @@ TEST(SameFile, TwoOutputsToOneFileAreFoundWhetherItExistsOrNot) {
     EXPECT_EQ(same_file_problem({{"--json", d + "/new.json", kOut}, {"--output-parents", other, kOut}}),
               two_outputs("--output-parents", other, "--json", d + "/new.json"));
   // An input not there yet (its read fails later) is still not to be written.
-  EXPECT_EQ(same_file_problem({{"--levels", d + "/none.csv", kIn}, {"--write-level-table", d + "/sub/../none.csv", kOut}}),
-            input_output("--write-level-table", d + "/sub/../none.csv", "--levels", d + "/none.csv"));
+  EXPECT_EQ(
+      same_file_problem({{"--levels", d + "/none.csv", kIn}, {"--write-level-table", d + "/sub/../none.csv", kOut}}),
+      input_output("--write-level-table", d + "/sub/../none.csv", "--levels", d + "/none.csv"));
 }
 
 TEST(SameFile, DistinctFilesAndExemptCasesPass) {

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "run_command.hpp"
-#include "usage_error.hpp"
 #include "same_file_messages.hpp"
+#include "usage_error.hpp"
 
 namespace g500 {
 namespace {
@@ -50,14 +50,16 @@ void expect_refused_in(const std::string& launch, const std::string& dir, const 
   EXPECT_EQ(r.status, 2) << args << "\n" << r.err;
   EXPECT_EQ(testing::lines_starting(r.err, "g500 " + subcommand + ": error:"),
             std::vector<std::string>{"g500 " + subcommand + ": error: " + message})
-      << args << "\n" << r.err;
+      << args << "\n"
+      << r.err;
   EXPECT_EQ(r.out, "") << args;
   EXPECT_EQ(entries_of(dir), before) << args;
   EXPECT_EQ(testing::read_file(dir + "/" + kept), content) << args;
 }
 
 void expect_refused(const std::string& dir, const std::string& subcommand, const std::string& args,
-                    const std::string& message, const std::string& kept = "g.tsv", const std::string& content = kGraph) {
+                    const std::string& message, const std::string& kept = "g.tsv",
+                    const std::string& content = kGraph) {
   expect_refused_in(G500_BINARY, dir, subcommand, args, message, kept, content);
 }
 
@@ -73,7 +75,8 @@ TEST(SameFileCli, BfsRefusesAnOutputOverItsInputUnderEverySpelling) {
     expect_refused(d, "bfs", std::string("--input g.tsv --roots 1 ") + option + " " + output,
                    input_output(option, output, "--input", "g.tsv"));
   // The rank map is an input too.
-  expect_refused(d, "bfs", "--scale 6 --rankmap g.tsv --json ./g.tsv", input_output("--json", "./g.tsv", "--rankmap", "g.tsv"));
+  expect_refused(d, "bfs", "--scale 6 --rankmap g.tsv --json ./g.tsv",
+                 input_output("--json", "./g.tsv", "--rankmap", "g.tsv"));
 }
 
 TEST(SameFileCli, BfsRefusesTwoOutputsToOneFile) {
@@ -117,8 +120,8 @@ TEST(SameFileCli, MapRefusesTheRankMapAndTheLinkLoadsInOneFile) {
   const std::string map = "--system fugaku --nodes 16 --simulate bfs --output m.csv ";
   expect_refused(d, "map", map + "--link-csv m.csv", two_outputs("--link-csv", "m.csv", "--output", "m.csv"), "m.csv",
                  "kept\n");
-  expect_refused(d, "map", map + "--link-csv ./sub/../m.csv", two_outputs("--link-csv", "./sub/../m.csv", "--output", "m.csv"),
-                 "m.csv", "kept\n");
+  expect_refused(d, "map", map + "--link-csv ./sub/../m.csv",
+                 two_outputs("--link-csv", "./sub/../m.csv", "--output", "m.csv"), "m.csv", "kept\n");
 }
 
 TEST(SameFileCli, CollRefusesTheFitOverItsHarnessCsv) {
@@ -126,8 +129,8 @@ TEST(SameFileCli, CollRefusesTheFitOverItsHarnessCsv) {
   const std::string harness = "op,algo\n";
   testing::write_file(d, "bench.csv", harness);
   ASSERT_EQ(::symlink("bench.csv", (d + "/bench-link.csv").c_str()), 0);
-  expect_refused(d, "coll", "--fit bench.csv --fit-csv bench.csv", input_output("--fit-csv", "bench.csv", "--fit", "bench.csv"),
-                 "bench.csv", harness);
+  expect_refused(d, "coll", "--fit bench.csv --fit-csv bench.csv",
+                 input_output("--fit-csv", "bench.csv", "--fit", "bench.csv"), "bench.csv", harness);
   expect_refused(d, "coll", "--fit bench.csv --fit-csv bench-link.csv",
                  input_output("--fit-csv", "bench-link.csv", "--fit", "bench.csv"), "bench.csv", harness);
 }
@@ -152,8 +155,8 @@ TEST(SameFileCli, JobscriptRefusesTheScriptOverItsRankMap) {
   const std::string job = "--system slurm --nodes 2 --scale 20 --node-memory 64 --rankmap map.csv ";
   expect_refused(d, "jobscript", job + "--output map.csv", input_output("--output", "map.csv", "--rankmap", "map.csv"),
                  "map.csv", rankmap);
-  expect_refused(d, "jobscript", job + "--output map-hard.csv", input_output("--output", "map-hard.csv", "--rankmap", "map.csv"),
-                 "map.csv", rankmap);
+  expect_refused(d, "jobscript", job + "--output map-hard.csv",
+                 input_output("--output", "map-hard.csv", "--rankmap", "map.csv"), "map.csv", rankmap);
 }
 
 TEST(SameFileCli, FourRanksRefuseAsOne) {

@@ -1,8 +1,6 @@
 // util/stop_report: the line a stopped run prints for nested phases and counts, and end to end: a
 // BFS under mpiexec stopped with SIGTERM in its roots (as mpirun stops the survivors of a failed
 // job) prints that line once, from rank 0, dies of SIGTERM, and leaves no result or temporary.
-#include "util/stop_report.hpp"
-
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
@@ -16,6 +14,7 @@
 
 #include "run_command.hpp"
 #include "util/progress.hpp"
+#include "util/stop_report.hpp"
 
 namespace g500 {
 namespace {
@@ -83,8 +82,9 @@ TEST(StopReportCli, AStoppedBfsSaysWhereItWasAndLeavesNothing) {
   const std::string json = dir + "/run.json";
   // 20000 roots at SCALE 16 would take minutes: the run is stopped well before.
   const std::string args = "bfs --scale 16 --roots 20000 --progress --json " + json;
-  const std::string command = std::string("(timeout --kill-after=5 120 ") + G500_MPIEXEC + " -n 2 " + G500_MPIEXEC_FLAGS +
-                              " " + G500_BINARY + " " + args + " >" + dir + "/out 2>" + dir + "/err)";
+  const std::string command = std::string("(timeout --kill-after=5 120 ") + G500_MPIEXEC + " -n 2 " +
+                              G500_MPIEXEC_FLAGS + " " + G500_BINARY + " " + args + " >" + dir + "/out 2>" + dir +
+                              "/err)";
   std::thread run([&] { testing::run_command(command); });
   // Wait for the roots to start, then stop rank 0 as mpirun would.
   bool started = false;
@@ -103,7 +103,8 @@ TEST(StopReportCli, AStoppedBfsSaysWhereItWasAndLeavesNothing) {
   for (int pid : ranks) ::kill(pid, SIGTERM);
   run.join();
   const std::string err = testing::read_file(dir + "/err");
-  const std::regex line("(^|\\n|\\r)g500 bfs: stopped by SIGTERM during BFS roots \\(\\d+ of 20000 done(, validating)?\\)\\n");
+  const std::regex line(
+      "(^|\\n|\\r)g500 bfs: stopped by SIGTERM during BFS roots \\(\\d+ of 20000 done(, validating)?\\)\\n");
   EXPECT_EQ(std::distance(std::sregex_iterator(err.begin(), err.end(), line), std::sregex_iterator()), 1) << err;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();

@@ -56,14 +56,16 @@ TEST(VersionCli, EveryJsonCarriesTheRunsProvenance) {
   ASSERT_EQ(bfs.status, 0) << bfs.err;
   expect_provenance(nlohmann::json::parse(read_file(dir + "/b f.json")).at("provenance"), 2,
                     "bfs --scale 8 --roots 2 --threads 1 --json '" + dir + "/b f.json'");
-  EXPECT_TRUE(std::regex_search(bfs.out, std::regex("^# g500 \\S+ \\(build .*\\), .*, 2 ranks x 1 thread on 1 host \\(")))
+  EXPECT_TRUE(
+      std::regex_search(bfs.out, std::regex("^# g500 \\S+ \\(build .*\\), .*, 2 ranks x 1 thread on 1 host \\(")))
       << bfs.out;
 
   const CommandResult sssp = run_g500(1, "sssp --scale 8 --roots 2 --threads 1 --json " + dir + "/s.json");
   ASSERT_EQ(sssp.status, 0) << sssp.err;
   expect_provenance(nlohmann::json::parse(read_file(dir + "/s.json")).at("provenance"), 1,
                     "sssp --scale 8 --roots 2 --threads 1 --json " + dir + "/s.json");
-  EXPECT_TRUE(std::regex_search(sssp.out, std::regex("^# g500 \\S+ \\(build .*\\), .*, 1 rank x 1 thread on 1 host \\(")))
+  EXPECT_TRUE(
+      std::regex_search(sssp.out, std::regex("^# g500 \\S+ \\(build .*\\), .*, 1 rank x 1 thread on 1 host \\(")))
       << sssp.out;
 
   const CommandResult model = run_g500_alone("model --nodes 4 --scale 20 --json " + dir + "/m.json");
