@@ -154,7 +154,7 @@ LocalGraph build_timed_graph(const BenchmarkConfig& config, const EdgeSource& so
   const RowIndex::Memory m = graph.rows.memory();
   const PackedRows& packed = graph.packed;
   const size_t first_neighbor_bytes =
-      (graph.first_neighbors.size() + graph.first_neighbors_original.size()) * sizeof(LocalId);
+      graph.first_neighbors.size() * sizeof(LocalId) + graph.first_neighbors_original.size() * sizeof(InBlockId);
   unsigned long long sizes[] = {m.row_starts,
                                 m.bitmap,
                                 m.offsets,

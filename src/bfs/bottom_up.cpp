@@ -32,8 +32,9 @@ struct RowRanges {
   const int64_t* starts;
   const PresentIndex* nonempty;  // BCSR's non-empty rows
   const LocalId* first_neighbors;
-  const LocalId* first_neighbors_original;  // nullptr: the graph's ids are the original ones
-  const SetMap* col_original;               // likewise
+  const InBlockId* first_neighbors_original;  // nullptr: the graph's ids are the original ones
+  const SetMap* col_original;                 // likewise
+  const Distribution* dist;
   // The rows of bitmap word gw: with BCSR its non-empty-row bits and the index of its first
   // non-empty row. Read once per word into registers: the compiler cannot tell the parent stores
   // from these arrays, so reading them per row re-reads them after every store (7 % slower).
@@ -56,7 +57,8 @@ struct RowRanges {
   }
   // Original column-local id of row r's first neighbour, and of any column-local id.
   LocalId first_original(int64_t r) const {
-    return first_neighbors_original ? first_neighbors_original[r] : first_neighbors[r];
+    return first_neighbors_original ? read_in_block(first_neighbors_original[r], first_neighbors[r], *dist)
+                                    : first_neighbors[r];
   }
   LocalId original(LocalId u) const { return col_original ? (*col_original)[u] : u; }
   // Index in starts and first_neighbors of the word's row `bit`.
@@ -442,11 +444,11 @@ int64_t DistributedBfs::scan_block_words(const uint64_t* frontier, uint64_t* rot
   const bool own_block = target == j;  // sub-step 0: every later one examines another column's block
   const RowIndex& index = graph_.rows;
   const bool renumbered = graph_.renumbering.active();
-  const LocalId* first_original = renumbered ? graph_.first_neighbors_original.data() : nullptr;
+  const InBlockId* first_original = renumbered ? graph_.first_neighbors_original.data() : nullptr;
   const SetMap* col_original = renumbered ? &graph_.renumbering.column_originals : nullptr;
-  const RowRanges<true> bcsr{index.starts(), &index.nonempty(), graph_.first_neighbors.data(), first_original,
-                             col_original};
-  const RowRanges<false> csr{index.starts(), nullptr, graph_.first_neighbors.data(), first_original, col_original};
+  const RowRanges<true> bcsr{index.starts(), &index.nonempty(), graph_.first_neighbors.data(),
+                             first_original, col_original,      &d};
+  const RowRanges<false> csr{index.starts(), nullptr, graph_.first_neighbors.data(), first_original, col_original, &d};
   const PlainAdjacency plain{graph_.neighbors.data()};
   const PackedAdjacency packed{graph_.packed};
   int64_t examined = 0;

@@ -85,12 +85,8 @@ std::optional<SetMap> fill_column_values(const LocalGraph& g, const ProcessGrid&
   const Distribution& d = g.dist;
   if (options.reorder) {
     if (d.R == 1) return SetMap::whole(g.renumbering.owned_new);  // the keys are the ids with R = 1
-    const int64_t B = d.block;
-    const bool keyed = options.degree_sort;
-    auto value = [&](int position, LocalId offset) {
-      const LocalId column = static_cast<LocalId>(position * B + offset);
-      return keyed ? order.key(column) : column;
-    };
+    // The interleaved key of the column at `position`, new offset o, is o * R + position.
+    const BlockValue value = options.degree_sort ? BlockValue{d.R, 1} : BlockValue::id(d.block);
     return SetMap::from_blocks(columns_met, g.renumbering.owned_new.data(), VertexSet::kColumns, d, grid, value);
   }
   if (!options.degree_sort) return std::nullopt;
@@ -161,14 +157,14 @@ void index_renumbered_rows(LocalGraph& g, RowLengths lengths, const ProcessGrid&
   // From here on only the rows with edges need their original ids: kept by slot.
   const RowIndex& rows = g.rows;
   ids.row_original_by_slot.resize(static_cast<size_t>(rows.num_slots()));
-  LocalId* by_slot = ids.row_original_by_slot.data();
+  InBlockId* by_slot = ids.row_original_by_slot.data();
   auto take_block = [&](int position, const LocalId* owned_original) {
     const int64_t first = position * B;
 #pragma omp parallel for schedule(static)
     for (int64_t x = first; x < first + B; ++x) {
       const RowIndex::Extent e = rows.extent(x);
       if (e.end > e.begin || !rows.compressed())
-        by_slot[e.slot] = static_cast<LocalId>(first + owned_original[x - first]);
+        by_slot[e.slot] = keep_in_block(static_cast<LocalId>(first + owned_original[x - first]), d);
     }
   };
   for_each_block_table(ids.owned_original.data(), VertexSet::kRows, d, grid, take_block);
@@ -196,9 +192,8 @@ RowMap plan_rows(LocalGraph& g, RowLengths lengths, const ProcessGrid& grid, con
         nrows, [&](int64_t x) { return degree[original[x]]; }, options.bcsr);
     return SetMap::whole(ids.owned_new);
   }
-  const int64_t B = d.block;
-  auto value = [B](int position, LocalId offset) { return static_cast<LocalId>(position * B + offset); };
-  RowMap row_new = SetMap::from_blocks(lengths.rows_met(), ids.owned_new.data(), VertexSet::kRows, d, grid, value);
+  RowMap row_new =
+      SetMap::from_blocks(lengths.rows_met(), ids.owned_new.data(), VertexSet::kRows, d, grid, BlockValue::id(d.block));
   index_renumbered_rows(g, std::move(lengths), grid, options);
   return row_new;
 }

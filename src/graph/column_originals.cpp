@@ -41,10 +41,8 @@ void make_column_originals(LocalGraph& g, const ProcessGrid& grid) {
   if (d.R == 1) {
     ids.column_originals = SetMap::whole(ids.owned_original);  // the owned table itself
   } else {
-    const int64_t B = d.block;
-    auto original = [B](int position, LocalId offset) { return static_cast<LocalId>(position * B + offset); };
-    ids.column_originals =
-        SetMap::from_blocks(columns_in_use(g), ids.owned_original.data(), VertexSet::kColumns, d, grid, original);
+    ids.column_originals = SetMap::from_blocks(columns_in_use(g), ids.owned_original.data(), VertexSet::kColumns, d,
+                                               grid, BlockValue::id(d.block));
   }
   const SetMap& originals = ids.column_originals;
   g.first_neighbors_original.resize(g.first_neighbors.size());
@@ -52,7 +50,7 @@ void make_column_originals(LocalGraph& g, const ProcessGrid& grid) {
   const int64_t* starts = g.rows.starts();
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < slots; ++r)  // an empty row of plain CSR has no first neighbour in use
-    g.first_neighbors_original[r] = starts[r + 1] > starts[r] ? originals[g.first_neighbors[r]] : 0;
+    g.first_neighbors_original[r] = starts[r + 1] > starts[r] ? keep_in_block(originals[g.first_neighbors[r]], d) : 0;
 }
 
 }  // namespace g500

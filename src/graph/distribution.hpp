@@ -89,10 +89,13 @@ struct Distribution {
   int64_t global_from_col_local(int64_t u, int j) const { return static_cast<int64_t>(j) * R * block + u; }
   // Whether both local ids fit the build's LocalId: 32 bits; with 64-bit ids 48 (kernel 1 sorts a
   // column's key beside a row's offset in one word, graph/kernel1_fill.hpp; the Graph500 rule of at
-  // least 48 bits per vertex id), and beside an owned offset in one word (OffsetIdPair).
+  // least 48 bits per vertex id), and beside an owned offset in one word (OffsetIdPair); an offset
+  // inside a block in 32 bits (graph/in_block_id.hpp).
   static constexpr int kMostIdBits = kWideIds ? 48 : 32;
+  static constexpr int kMostOffsetBits = 32;
   int offset_bits() const { return std::bit_width(static_cast<uint64_t>(block - 1)); }
   bool ids_fit(int most_bits = kMostIdBits) const {
+    if (offset_bits() > kMostOffsetBits) return false;
     const int bits = std::min(most_bits, kWideIds ? 64 - offset_bits() : 32);
     return row_set_size() <= (int64_t{1} << bits) && col_set_size() <= (int64_t{1} << bits);
   }

@@ -150,8 +150,9 @@ struct BucketFill {
   // (row offset, column) -> (key, row offset) for items [0, n). The keys are read at random:
   // prefetching ahead over the whole bucket overlaps the misses (better than the compiler's vector
   // gather, which waits for each of them). Kept for the columns in use only, a column's key takes
-  // two reads, each prefetched in a pass of its own: the slot among the present columns, then the key.
-  void look_up_keys(uint64_t* items, int64_t n) const {
+  // two reads, each prefetched in a pass of its own: the slot among the present columns (into
+  // `slots`), then the key.
+  void look_up_keys(uint64_t* items, uint64_t* slots, int64_t n) const {
     constexpr int64_t kAhead = 64;
     if (!columns) {
       for (int64_t k = 0; k < n; ++k) items[k] = keyed(items[k]);
@@ -168,14 +169,14 @@ struct BucketFill {
     }
     for (int64_t k = 0; k < n; ++k) {
       if (k + kAhead < n) columns->prefetch(static_cast<LocalId>(items[k + kAhead] & kItemColMask));
-      items[k] = (items[k] & ~kItemColMask) |
-                 static_cast<uint64_t>(columns->slot(static_cast<LocalId>(items[k] & kItemColMask)));
+      slots[k] = static_cast<uint64_t>(columns->slot(static_cast<LocalId>(items[k] & kItemColMask)));
     }
-    const LocalId* keys = columns->values();
+    const InBlockId* stored = columns->values();
     for (int64_t k = 0; k < n; ++k) {
-      if (k + kAhead < n) __builtin_prefetch(keys + (items[k + kAhead] & kItemColMask));
+      if (k + kAhead < n) __builtin_prefetch(stored + slots[k + kAhead]);
       const uint64_t e = items[k];
-      items[k] = keyed((e & ~kItemColMask) | keys[e & kItemColMask]);
+      items[k] = keyed((e & ~kItemColMask) |
+                       columns->value_at(static_cast<int64_t>(slots[k]), static_cast<LocalId>(e & kItemColMask)));
     }
   }
 
@@ -224,7 +225,7 @@ struct BucketFill {
       gather(mirrors->entries);
       for (int64_t k = begin; k < n; ++k) items[k] = keyed(items[k]);
     }
-    look_up_keys(items, to_look_up);
+    look_up_keys(items, spare, to_look_up);  // the sort's spare items hold the slots until it starts
     // One read of the items counts the digits of every radix pass and the rows' lengths: the
     // counts do not depend on the order.
     const uint64_t mask = (uint64_t{1} << digit_bits) - 1;

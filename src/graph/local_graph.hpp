@@ -52,8 +52,9 @@ struct LocalGraph {
   // neighbour is the likeliest parent, and most rows need no other (see bfs/bottom_up.cpp).
   std::vector<LocalId> first_neighbors;
   // With `reorder`: the same first neighbours in original column-local ids, so a bottom-up parent
-  // found there is written from this stream instead of a random read of the renumbering table.
-  std::vector<LocalId> first_neighbors_original;
+  // found there is written from this stream instead of a random read of the renumbering table;
+  // the offsets inside their blocks, the blocks being the new ids' (graph/in_block_id.hpp).
+  std::vector<InBlockId> first_neighbors_original;
   std::vector<int64_t> owned_degree;  // B entries: degree of each owned vertex (original offsets)
   Renumbering renumbering;            // with `reorder`: the graph's ids are in degree order (4.2)
   int64_t local_entries = 0;          // edge entries of this block
@@ -70,13 +71,14 @@ struct LocalGraph {
   }
   LocalId original_row_local(LocalId x) const {
     if (!renumbering.active()) return x;
-    return renumbering.row_original.empty() ? renumbering.row_original_by_slot[rows.rank(x)]
+    return renumbering.row_original.empty() ? read_in_block(renumbering.row_original_by_slot[rows.rank(x)], x, dist)
                                             : renumbering.row_original[x];
   }
   // The same for a row with edges, given its slot (RowIndex::Extent::slot).
   LocalId original_row_local(LocalId x, int64_t slot) const {
     if (!renumbering.active()) return x;
-    return renumbering.row_original.empty() ? renumbering.row_original_by_slot[slot] : renumbering.row_original[x];
+    return renumbering.row_original.empty() ? read_in_block(renumbering.row_original_by_slot[slot], x, dist)
+                                            : renumbering.row_original[x];
   }
   LocalId original_col_local(LocalId u) const {
     if (!renumbering.active()) return u;
@@ -97,7 +99,7 @@ struct LocalGraph {
   size_t memory_bytes() const {
     const RowIndex::Memory m = rows.memory();
     return m.row_starts + m.bitmap + m.offsets + neighbors.size() * sizeof(LocalId) + packed.memory_bytes() +
-           (first_neighbors.size() + first_neighbors_original.size()) * sizeof(LocalId) +
+           first_neighbors.size() * sizeof(LocalId) + first_neighbors_original.size() * sizeof(InBlockId) +
            owned_degree.size() * sizeof(int64_t) + degree_in_graph_order.size() * sizeof(uint32_t) +
            without_edges.size() * sizeof(uint64_t) + renumbering.memory_bytes();
   }

@@ -156,7 +156,8 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   const double nonempty = shape.scale > 0 ? rows * kronecker_nonempty_row_share(shape.scale, shape.nedges, d.C) : rows;
   const double slots = options.bcsr ? nonempty : rows;
   constexpr double kWord = sizeof(int64_t), kId = sizeof(LocalId),
-                   kEntry = sizeof(Entry);  // Entry: graph/edge_router.hpp
+                   kEntry = sizeof(Entry),  // Entry: graph/edge_router.hpp
+      kInBlockId = sizeof(InBlockId);       // an id kept as its offset in a block (graph/in_block_id.hpp)
 
   GraphMemory m;
   // Under BCSR the starts of the rows with edges (at most one per entry) and their PresentIndex
@@ -171,11 +172,13 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   const double directory = options.compress ? packed_directory_bytes(slots, entries, shape.scale > 0) : 0;
   const double packed_key_tables = options.compress && key_tables ? 2 * cols * kId : 0;
   const double neighbours = filled_rows + directory + packed_key_tables;
-  const double first_neighbours = slots * kId * (options.reorder ? 2 : 1);
+  const double first_neighbours = slots * (kId + (options.reorder ? kInBlockId : 0));
   // Kernel 1's map of the rows with entries to their new ids (graph/set_map.hpp): the owned one on
   // a grid of one column (shared, not copied), else kept for those rows only where that is smaller.
   const bool rows_met_only = keep_present_only(nonempty, rows);
-  const double row_map = d.C == 1 ? 0 : rows_met_only ? nonempty * kId + PresentIndex::bytes_for(rows) : rows * kId;
+  const double row_map = d.C == 1        ? 0
+                         : rows_met_only ? nonempty * kInBlockId + PresentIndex::bytes_for(rows)
+                                         : rows * kId;
   // The graph keeps the rows' original ids by slot (one per row with edges under BCSR) and the
   // columns' for the columns in use (graph/column_originals.hpp): a PresentIndex of the column
   // set, an id per column in use.
@@ -184,9 +187,9 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
       shape.scale > 0 ? cols * kronecker_nonempty_row_share(shape.scale, shape.nedges, d.R) : cols;
   const bool in_use_only = d.R > 1 && keep_present_only(columns_in_use, cols);
   const double column_bitmap = in_use_only ? PresentIndex::bytes_for(cols) : 0;
-  const double column_ids = d.R == 1 ? 0 : in_use_only ? columns_in_use * kId : cols * kId;
+  const double column_ids = d.R == 1 ? 0 : in_use_only ? columns_in_use * kInBlockId : cols * kId;
   const double col_originals = column_ids + column_bitmap;
-  const double renumbering = options.reorder ? (2 * owned + row_originals) * kId + col_originals : 0;
+  const double renumbering = options.reorder ? 2 * owned * kId + row_originals * kInBlockId + col_originals : 0;
   // Owned degrees (original order), and the searches' tables: 32-bit degrees in the graph's
   // order and the bitmap of vertices without edges (make_search_tables).
   const double degrees = owned * (kWord + sizeof(uint32_t) + 1.0 / 8);
@@ -288,7 +291,7 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   // (make_column_originals): first the columns in use marked, a bit per column of the set, and the
   // owned tables of the column's blocks passed along (two blocks of ids), then the first
   // neighbours' originals.
-  const double first_neighbour_originals = options.reorder ? slots * kId : 0;
+  const double first_neighbour_originals = options.reorder ? slots * kInBlockId : 0;
   const double after_fill = options.reorder ? col_originals + first_neighbour_originals : 0;
   const double originals_scratch = options.reorder && d.R > 1 ? cols / 8 + 2 * owned * kId : 0;
   m.filling = m.graph - after_fill - filled_rows + segment_starts + m.row_tables + m.chunk_buffers +
@@ -308,14 +311,14 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
                    {"first neighbours", first_neighbours, per_slot},
                    {"degrees", degrees, GrowsWith::kOwned},
                    {"renumbering: owned", options.reorder ? 2 * owned * kId : 0, GrowsWith::kOwned},
-                   {"renumbering: rows' original ids", options.reorder ? row_originals * kId : 0, per_slot},
+                   {"renumbering: rows' original ids", options.reorder ? row_originals * kInBlockId : 0, per_slot},
                    {in_use_only ? "renumbering: columns in use, ids" : "renumbering: column map",
                     options.reorder ? column_ids : 0, in_use_only ? GrowsWith::kEdgeShare : GrowsWith::kColumnSet},
                    {"renumbering: columns in use, bitmap", options.reorder ? column_bitmap : 0, GrowsWith::kColumnSet}};
   auto push_row_map = [&] {
     if (!options.reorder || d.C == 1) return;
     if (rows_met_only) {
-      m.kernel1_parts.push_back({"kernel 1: rows with entries, new ids", nonempty * kId, GrowsWith::kEdgeShare});
+      m.kernel1_parts.push_back({"kernel 1: rows with entries, new ids", nonempty * kInBlockId, GrowsWith::kEdgeShare});
       m.kernel1_parts.push_back(
           {"kernel 1: rows with entries, bitmap", PresentIndex::bytes_for(rows), GrowsWith::kRowSet});
     } else {

@@ -1,16 +1,51 @@
 // Maps of a row or column set made a block at a time (graph/set_map.hpp).
 #include "graph/set_map.hpp"
 
+#include <bit>
+
 #include "comm/typed.hpp"
 #include "graph/column_blocks.hpp"
 #include "graph/grid.hpp"
 
 namespace g500 {
 
-SetMap SetMap::of_present(const Bitmap& present) {
+SetMap SetMap::from_blocks(const Bitmap& present, const LocalId* owned, VertexSet set, const Distribution& d,
+                           const ProcessGrid& grid, BlockValue value) {
+  const int64_t B = d.block;
   SetMap m;
+  if (!keep_present_only(static_cast<double>(present.count()), static_cast<double>(present.size()))) {
+    LargeArray<LocalId> all;  // read at random by kernel 1 (columns): huge pages spare a page walk per lookup
+    resize_huge_unwritten(all, static_cast<size_t>(present.size()));
+    for_each_block_table(owned, set, d, grid, [&](int position, const LocalId* table) {
+      LocalId* out = all.data() + static_cast<int64_t>(position) * B;
+#pragma omp parallel for schedule(static)
+      for (int64_t offset = 0; offset < B; ++offset) out[offset] = value.of(position, table[offset]);
+    });
+    m.table_ = IdTable(std::move(all));
+    m.whole_ = m.table_.data();
+    return m;
+  }
   m.index_ = PresentIndex(present);
   m.values_.resize(static_cast<size_t>(m.index_.present()));
+  m.value_ = value;
+  m.by_block_ = d.by_block;
+  for_each_block_table(owned, set, d, grid, [&](int position, const LocalId* table) {
+    const int64_t first = static_cast<int64_t>(position) * B, end = first + B;
+    const int64_t first_word = first / kBitsPerWord, end_word = (end + kBitsPerWord - 1) / kBitsPerWord;
+#pragma omp parallel for schedule(static)
+    for (int64_t w = first_word; w < end_word; ++w) {
+      int64_t at = static_cast<int64_t>(m.index_.count(w));
+      for (uint64_t bits = m.index_.bits(w); bits != 0; bits &= bits - 1, ++at) {
+        const int64_t u = w * kBitsPerWord + std::countr_zero(bits);
+        if (u < first || u >= end) continue;
+        const LocalId entry = table[u - first];
+        if constexpr (kWideIds)
+          m.values_[at] = static_cast<InBlockId>(entry);  // an offset inside the block; u gives the position
+        else
+          m.values_[at] = value.of(position, entry);
+      }
+    }
+  });
   return m;
 }
 

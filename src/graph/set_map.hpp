@@ -12,7 +12,9 @@
 //
 // The values come from the owners of the set's blocks: from_blocks takes one block's owned table
 // at a time (a broadcast along the grid row or column), so no table of the whole set exists while
-// a compact map is made.
+// a compact map is made. A value is the owner's table entry, an offset inside the block, with the
+// block's position: kept for the vertices in use it is that offset alone (graph/in_block_id.hpp),
+// the position coming from the vertex looked up.
 #pragma once
 #include <bit>
 #include <cstdint>
@@ -20,6 +22,7 @@
 
 #include "graph/distribution.hpp"
 #include "graph/id_table.hpp"
+#include "graph/in_block_id.hpp"
 #include "graph/present_index.hpp"
 #include "util/bitmap.hpp"
 #include "util/huge_pages.hpp"
@@ -30,13 +33,25 @@ namespace g500 {
 class ProcessGrid;
 
 // Values for the vertices in use only when they and their index take at most half the whole
-// table (4 bytes per vertex of the set), the plan's rule as kernel 1's.
+// table (a LocalId per vertex of the set), the plan's rule as kernel 1's.
 inline bool keep_present_only(double in_use, double set_size) {
   constexpr double kMostShareOfWhole = 0.5;
-  return in_use * sizeof(LocalId) + PresentIndex::bytes_for(set_size) <= kMostShareOfWhole * set_size * sizeof(LocalId);
+  return in_use * sizeof(InBlockId) + PresentIndex::bytes_for(set_size) <=
+         kMostShareOfWhole * set_size * sizeof(LocalId);
 }
 
 enum class VertexSet { kRows, kColumns };
+
+// The value of a vertex at block `position` of its set whose owner's table holds `entry` at the
+// vertex's offset: entry * scale + position * position_scale. An id of the set is (1, B); kernel
+// 1's interleaved sort key of a column (graph/column_keys.hpp) is (R, 1).
+struct BlockValue {
+  int64_t scale = 1, position_scale = 0;
+  static BlockValue id(int64_t block) { return {1, block}; }
+  LocalId of(int64_t position, LocalId entry) const {
+    return static_cast<LocalId>(static_cast<int64_t>(entry) * scale + position * position_scale);
+  }
+};
 
 // Collective over the grid row (row set) or column (column set): f(position, table) for every
 // block position of the set in order, with the owned table (B entries, `owned` on each process)
@@ -55,19 +70,23 @@ class SetMap {
     m.shared_ = true;
     return m;
   }
-  // The vertices marked in `present` (a bit per vertex of the set), their values zero until set.
-  static SetMap of_present(const Bitmap& present);
   // Collective over the grid row or column of `set`: the present vertices' values only where
-  // keep_present_only says so, else a whole table; value(block position, owned[offset]) from
+  // keep_present_only says so, else a whole table; value.of(block position, owned[offset]) from
   // every process's `owned` table (B entries), a block at a time.
-  template <class Value>
   static SetMap from_blocks(const Bitmap& present, const LocalId* owned, VertexSet set, const Distribution& d,
-                            const ProcessGrid& grid, Value value);
+                            const ProcessGrid& grid, BlockValue value);
 
   bool empty() const { return table_.empty() && values_.empty(); }
   bool is_whole() const { return whole_ != nullptr; }
   const LocalId* whole_table() const { return whole_; }
-  LocalId operator[](LocalId u) const { return whole_ ? whole_[u] : values_[slot(u)]; }
+  LocalId operator[](LocalId u) const { return whole_ ? whole_[u] : value_at(slot(u), u); }
+  // The value of present vertex u, whose slot is known.
+  LocalId value_at(int64_t slot, LocalId u) const {
+    if constexpr (kWideIds)
+      return value_.of(static_cast<int64_t>(by_block_.divide(u)), values_[slot]);
+    else
+      return values_[slot];  // the value itself fits the 32 bits
+  }
   bool contains(LocalId u) const { return is_whole() || index_.contains(u); }
   // The place of present vertex u among the present ones.
   int64_t slot(LocalId u) const { return index_.slot(u); }
@@ -78,11 +97,12 @@ class SetMap {
     else
       index_.prefetch(u);
   }
-  const LocalId* values() const { return values_.data(); }
+  // The stored value of each present vertex, in order (for prefetching).
+  const InBlockId* values() const { return values_.data(); }
   int64_t present_columns() const { return static_cast<int64_t>(values_.size()); }
   // Bytes held (none for a shared whole table).
   size_t memory_bytes() const {
-    return (shared_ ? 0 : table_.size() * sizeof(LocalId)) + index_.memory_bytes() + values_.size() * sizeof(LocalId);
+    return (shared_ ? 0 : table_.size() * sizeof(LocalId)) + index_.memory_bytes() + values_.size() * sizeof(InBlockId);
   }
 
  private:
@@ -90,40 +110,9 @@ class SetMap {
   const LocalId* whole_ = nullptr;  // table_'s ids, read without its indirections in the searches' loops
   bool shared_ = false;             // the whole table is another structure's
   PresentIndex index_;
-  LargeArray<LocalId> values_;  // of the present vertices, in order
+  LargeArray<InBlockId> values_;  // of the present vertices, in order: the owners' entries (32-bit ids: the values)
+  BlockValue value_;
+  FastDivisor by_block_;
 };
-
-template <class Value>
-SetMap SetMap::from_blocks(const Bitmap& present, const LocalId* owned, VertexSet set, const Distribution& d,
-                           const ProcessGrid& grid, Value value) {
-  const int64_t B = d.block;
-  if (!keep_present_only(static_cast<double>(present.count()), static_cast<double>(present.size()))) {
-    LargeArray<LocalId> all;  // read at random by kernel 1 (columns): huge pages spare a page walk per lookup
-    resize_huge_unwritten(all, static_cast<size_t>(present.size()));
-    for_each_block_table(owned, set, d, grid, [&](int position, const LocalId* table) {
-      LocalId* out = all.data() + static_cast<int64_t>(position) * B;
-#pragma omp parallel for schedule(static)
-      for (int64_t offset = 0; offset < B; ++offset) out[offset] = value(position, table[offset]);
-    });
-    SetMap m;
-    m.table_ = IdTable(std::move(all));
-    m.whole_ = m.table_.data();
-    return m;
-  }
-  SetMap m = of_present(present);
-  for_each_block_table(owned, set, d, grid, [&](int position, const LocalId* table) {
-    const int64_t first = static_cast<int64_t>(position) * B, end = first + B;
-    const int64_t first_word = first / kBitsPerWord, end_word = (end + kBitsPerWord - 1) / kBitsPerWord;
-#pragma omp parallel for schedule(static)
-    for (int64_t w = first_word; w < end_word; ++w) {
-      int64_t at = static_cast<int64_t>(m.index_.count(w));
-      for (uint64_t bits = m.index_.bits(w); bits != 0; bits &= bits - 1, ++at) {
-        const int64_t u = w * kBitsPerWord + std::countr_zero(bits);
-        if (u >= first && u < end) m.values_[at] = value(position, table[u - first]);
-      }
-    }
-  });
-  return m;
-}
 
 }  // namespace g500
