@@ -17,8 +17,9 @@
 // lands at a random place of a whole-graph array except the lookup of the neighbour's sort key.
 //
 // The steps' own files: the kept entries (graph/kernel1_entries.hpp), the count of their rows
-// (graph/kernel1_row_count.hpp, graph/row_lengths.hpp), the mirrors (graph/kernel1_mirrors.hpp)
-// and the fill (graph/kernel1_fill.hpp); here the passes, the rows' plan and the slab loop.
+// (graph/kernel1_row_count.hpp, graph/row_lengths.hpp), the mirrors (graph/kernel1_mirrors.hpp),
+// the rows' plan (graph/kernel1_plan.hpp) and the fill (graph/kernel1_fill.hpp); here the passes
+// and the slab loop.
 #include <mpi.h>
 #include <omp.h>
 
@@ -37,6 +38,7 @@
 #include "graph/kernel1_entries.hpp"
 #include "graph/kernel1_fill.hpp"
 #include "graph/kernel1_mirrors.hpp"
+#include "graph/kernel1_plan.hpp"
 #include "graph/kernel1_row_count.hpp"
 #include "graph/local_graph.hpp"
 #include "graph/memory_plan.hpp"
@@ -56,46 +58,14 @@ namespace {
 using kernel1::BucketedEntries;
 using kernel1::BucketFill;
 using kernel1::count_rows;
+using kernel1::fill_column_values;
+using kernel1::neighbor_order;
 using kernel1::PackedRowSink;
 using kernel1::PlainRowSink;
+using kernel1::plan_rows;
 using kernel1::RowAndMirrorCount;
+using kernel1::RowMap;
 using kernel1::SlabMirrors;
-
-// The sort keys of the columns with `degree-sort` (graph/column_keys.hpp): with `reorder` the
-// renumbered blocks interleaved, from the ids alone; without it the order of the column set's
-// degrees, gathered along the grid column (and over the world with the row-major layout).
-ColumnKeys neighbor_order(const LocalGraph& g, const ProcessGrid& grid, const GraphOptions& options) {
-  const Distribution& d = g.dist;
-  if (options.reorder) return ColumnKeys::interleaved(d.R, d.block);
-  std::vector<int64_t> column_degree(d.col_set_size());
-  std::vector<int64_t> hosted(d.columns_aligned() ? 0 : d.block);
-  comm::allgather(hosted_column_block(g.owned_degree.data(), hosted.data(), d.block, MPI_INT64_T, d, grid),
-                  column_degree.data(), d.block, MPI_INT64_T, grid.col_comm(), grid.limits());
-  return ColumnKeys::tabled(degree_order(column_degree));  // stable: ties keep ascending ids
-}
-
-// The fill's value of every column (original column-local id): sorted, its key; unsorted, its id
-// in the graph; none where that is the original id. With `reorder` the renumbered ids come from
-// the columns' owners a block at a time, kept on a grid of several rows for the columns pass 1 met
-// only (graph/set_map.hpp); on a grid of one row the column set is the owned block, whose map
-// is the renumbering's own. Without it, the degree order's keys, a table of the column set (the
-// `--disable reorder` ablation).
-std::optional<SetMap> fill_column_values(const LocalGraph& g, const ProcessGrid& grid, const GraphOptions& options,
-                                         const ColumnKeys& order, const Bitmap& columns_met) {
-  const Distribution& d = g.dist;
-  if (options.reorder) {
-    if (d.R == 1) return SetMap::whole(g.renumbering.owned_new);  // the keys are the ids with R = 1
-    // The interleaved key of the column at `position`, new offset o, is o * R + position.
-    const BlockValue value = options.degree_sort ? BlockValue{d.R, 1} : BlockValue::id(d.block);
-    return SetMap::from_blocks(columns_met, g.renumbering.owned_new.data(), VertexSet::kColumns, d, grid, value);
-  }
-  if (!options.degree_sort) return std::nullopt;
-  LargeArray<LocalId> keys;
-  resize_huge_unwritten(keys, static_cast<size_t>(d.col_set_size()));  // read at random
-#pragma omp parallel for schedule(static)
-  for (int64_t u = 0; u < d.col_set_size(); ++u) keys[u] = order.key(static_cast<LocalId>(u));
-  return SetMap::whole(IdTable(std::move(keys)));
-}
 
 // Slabs: runs of whole row buckets whose entries are kept and filled together. Pass s over the
 // input keeps slab s's entries only, so the kept entries of one slab, not of the whole block, are
@@ -129,238 +99,216 @@ int64_t slabs_needed(const EdgeSource& source, const Distribution& d, const Grap
   return std::max<int64_t>(1, given_slabs(shape, d, options));
 }
 
-// Original row-local id -> the graph's, for the rows with edges: with `reorder` kept as the
-// columns' values are (graph/set_map.hpp), the owned map itself on a grid of one column; none
-// without it (the ids stay).
-using RowMap = std::optional<SetMap>;
-
-// The row index from the rows' lengths, in the graph's order.
-RowIndex index_rows(const RowLengths& lengths, const GraphOptions& options) {
-  if (!lengths.is_whole())
-    return RowIndex::from_lengths(
-        lengths.size(), [&](int64_t x) { return lengths[x]; }, options.bcsr);
-  const int64_t* whole = lengths.whole_data();
-  return RowIndex::from_lengths(
-      lengths.size(), [whole](int64_t x) { return whole[x]; }, options.bcsr);
-}
-
-// With `reorder` on several grid columns: the row lengths put in the graph's order and the row
-// index made from them, then the original id of each row slot; both a block of the row set at a
-// time from its owner (no table of the whole row set).
-void index_renumbered_rows(LocalGraph& g, RowLengths lengths, const ProcessGrid& grid, const GraphOptions& options) {
-  const Distribution& d = g.dist;
-  const int64_t B = d.block;
-  Renumbering& ids = g.renumbering;
-  lengths = std::move(lengths).renumbered(ids.owned_new.data(), d, grid);
-  g.rows = index_rows(lengths, options);
-  lengths = RowLengths();
-  // From here on only the rows with edges need their original ids: kept by slot.
-  const RowIndex& rows = g.rows;
-  ids.row_original_by_slot.resize(static_cast<size_t>(rows.num_slots()));
-  InBlockId* by_slot = ids.row_original_by_slot.data();
-  auto take_block = [&](int position, const LocalId* owned_original) {
-    const int64_t first = position * B;
-#pragma omp parallel for schedule(static)
-    for (int64_t x = first; x < first + B; ++x) {
-      const RowIndex::Extent e = rows.extent(x);
-      if (e.end > e.begin || !rows.compressed())
-        by_slot[e.slot] = keep_in_block(static_cast<LocalId>(first + owned_original[x - first]), d);
-    }
-  };
-  for_each_block_table(ids.owned_original.data(), VertexSet::kRows, d, grid, take_block);
-}
-
-// From the row lengths of pass 1 (original row ids): the owned degrees, the renumbering with
-// `reorder`, and the row index in the graph's ids. Returns the rows' map for placing the entries.
-RowMap plan_rows(LocalGraph& g, RowLengths lengths, const ProcessGrid& grid, const GraphOptions& options) {
-  const Distribution& d = g.dist;
-  const int64_t nrows = d.row_set_size();
-  g.owned_degree = owned_degrees(lengths, d, grid);
-  const int64_t* degree =
-      g.owned_degree.data();  // on a grid of one column, the row lengths (the row set is the owned block)
-  if (!options.reorder) {
-    g.rows = d.C == 1 ? RowIndex::from_lengths(
-                            nrows, [degree](int64_t x) { return degree[x]; }, options.bcsr)
-                      : index_rows(lengths, options);
-    return std::nullopt;
-  }
-  Renumbering& ids = g.renumbering = build_renumbering(g.owned_degree);
-  if (d.C == 1) {
-    ids.row_original = ids.owned_original;
-    const LocalId* original = ids.owned_original.data();
-    g.rows = RowIndex::from_lengths(
-        nrows, [&](int64_t x) { return degree[original[x]]; }, options.bcsr);
-    return SetMap::whole(ids.owned_new);
-  }
-  RowMap row_new =
-      SetMap::from_blocks(lengths.rows_met(), ids.owned_new.data(), VertexSet::kRows, d, grid, BlockValue::id(d.block));
-  index_renumbered_rows(g, std::move(lengths), grid, options);
-  return row_new;
-}
-
 // Kernel 1 in slabs: pass 1 keeps slab 0's entries and counts the others' rows; the rows are then
 // renumbered and ordered, and each slab is filled bucket by bucket (pass s + 1 keeps slab s + 1's
 // entries). With one slab this is one pass over the input.
-void build_in_slabs(LocalGraph& g, const EdgeSource& source, const ProcessGrid& grid, const GraphOptions& options,
-                    const Kernel1Observer& observe) {
-  const Distribution& d = g.dist;
-  const int64_t nrows = d.row_set_size();
-  const int64_t expected = expected_entries_per_rank(source.global_edges, grid.size());
-  const RowBuckets buckets(nrows, expected);
-  const RowSlabs slabs(buckets, slabs_needed(source, d, options));
-  observe(0, slabs.count, "routing the edges");
+class SlabbedBuild {
+ public:
+  SlabbedBuild(LocalGraph& g, const EdgeSource& source, const ProcessGrid& grid, const GraphOptions& options,
+               const Kernel1Observer& observe)
+      : g_(g), source_(source), grid_(grid), options_(options), observe_(observe), d_(g.dist),
+        nrows_(d_.row_set_size()), expected_(expected_entries_per_rank(source.global_edges, grid.size())),
+        buckets_(nrows_, expected_), slabs_(buckets_, slabs_needed(source, d_, options)),
+        expected_per_slab_(static_cast<int64_t>(kSlabSizeHeadroom * static_cast<double>(expected_) / slabs_.count) + 1),
+        mirror_(options.mirror && (options.degree_sort || options.compress) && nrows_ <= int64_t{1} << 31),
+        mirrors_counted_after_pass_(grid.size() == 1), router_(d_, grid) {}
+
+  void run() {
+    observe_(0, slabs_.count, "routing the edges");
+    Bitmap columns_met;
+    std::unique_ptr<BucketedEntries> kept;
+    RowLengths lengths = first_pass(kept, columns_met);
+    observe_(0, slabs_.count, "planning the rows");
+    const double plan_start = MPI_Wtime();
+    const RowMap row_new = plan_rows(g_, std::move(lengths), grid_, options_);
+    ColumnKeys order;  // the ids unless the degree order says otherwise
+    if (options_.degree_sort) order = neighbor_order(g_, grid_, options_);
+    const std::optional<SetMap> column_values = fill_column_values(g_, grid_, options_, order, columns_met);
+    columns_met = Bitmap();
+    const BucketFill fill = fill_of(row_new, column_values);
+    Sinks sinks;
+    make_sinks(order, sinks);
+    seconds()[Kernel1Steps::kPlan] += MPI_Wtime() - plan_start;
+    for (int64_t s = 0; s < slabs_.count; ++s) {
+      if (s > 0) {  // only this slab's entries are routed
+        router_.keep_rows(slab_rows(s).first, slab_rows(s).second);
+        kept = keep_slab(s, nullptr, nullptr, nullptr);
+      }
+      fill_slab(s, std::move(kept), fill, column_values ? column_values->whole_table() : nullptr, sinks);
+    }
+    if (sinks.packed)
+      g_.packed.bytes.resize(static_cast<size_t>(sinks.stream_end.load()));
+    else
+      g_.first_neighbors = first_neighbors_of(g_);
+    g_.local_entries = g_.rows.num_entries();
+    g_.kernel1_slabs = slabs_.count;
+  }
+
+ private:
   // Reserved address space, so room for slabs somewhat above the average costs nothing.
-  constexpr double kSlabSizeHeadroom = 1.25;
-  const int64_t expected_per_slab =
-      static_cast<int64_t>(kSlabSizeHeadroom * static_cast<double>(expected) / slabs.count) + 1;
-  Router router(d, grid);
-  RawBuffer<gen::Edge> buffer;
-  // Edges inside one slab kept once, their mirrors made by the fill (SlabMirrors): only when the
-  // rows are sorted by key (in input order the mirrors would change the order) and the row ids
-  // leave the flag bit free.
-  const bool mirror = options.mirror && (options.degree_sort || options.compress) && nrows <= int64_t{1} << 31;
-  auto slab_rows = [&](int64_t s) {
-    return std::pair{buckets.first_row(slabs.first_bucket(s)), std::min(nrows, buckets.first_row(slabs.end_bucket(s)))};
+  static constexpr double kSlabSizeHeadroom = 1.25;
+
+  // Where the filled rows go: plain neighbours or packed rows (`compress`).
+  struct Sinks {
+    std::atomic<int64_t> stream_end{0};
+    std::optional<PlainRowSink> plain;
+    std::optional<PackedRowSink> packed;
   };
 
-  // Pass 1 routes the mirrors of slab 0 only to count their rows; one process has them at hand
-  // (they are its kept entries' columns) and counts them after the pass instead (RowAndMirrorCount).
-  const bool mirrors_counted_after_pass = grid.size() == 1;
-  const int64_t chunk_edges = options.chunk_edges > 0 ? options.chunk_edges : kChunkEdges;
-  Kernel1Steps& seconds = g.kernel1_seconds;
+  Kernel1Steps& seconds() { return g_.kernel1_seconds; }
+  std::pair<int64_t, int64_t> slab_rows(int64_t s) const {
+    return {buckets_.first_row(slabs_.first_bucket(s)), std::min(nrows_, buckets_.first_row(slabs_.end_bucket(s)))};
+  }
   // Of pass 1's entries, the rows of those it does not keep, to be counted (the column left out):
   // the entries beyond slab 0 and the mirrors routed only to be counted.
-  const int64_t slab0_end_bucket = slabs.end_bucket(0);
-  auto not_kept = [&buckets, slab0_end_bucket, mirror](Entry e) {
+  Entry not_kept(Entry e) const {
     constexpr Entry kRowPart = ~Entry{0} << kLocalIdBits;
-    if (mirror && (e & kMirrorFlag))
-      return e & ~kMirrorFlag & kRowPart;  // with mirrors the rows are below half their range
-    return buckets.of(e) < slab0_end_bucket ? BucketedEntries::kNotPicked : e & kRowPart;
-  };
-  // `others`: the rows of the entries pass 1 does not keep, when it counts the rows met only.
-  auto keep_slab = [&](int64_t s, int64_t* other_lengths, Bitmap* columns, BucketedEntries* others) {
-    if (mirror) router.mirror_rows(slab_rows(s).first, slab_rows(s).second, s == 0 && !mirrors_counted_after_pass);
-    auto kept = std::make_unique<BucketedEntries>(buckets, slabs.first_bucket(s), slabs.end_bucket(s),
-                                                  expected_per_slab, d.col_set_size(), options.direct_write_buckets);
+    if (mirror_ && (e & kMirrorFlag)) return e & ~kMirrorFlag & kRowPart;  // with mirrors the rows are below half
+    return buckets_.of(e) < slabs_.end_bucket(0) ? BucketedEntries::kNotPicked : e & kRowPart;
+  }
+
+  // One pass over the input keeping slab s's entries; pass 1 also counts the other rows into
+  // `other_lengths`, marks the columns it meets, and keeps the rows of the entries it does not
+  // keep in `others` (when it counts the rows met only).
+  std::unique_ptr<BucketedEntries> keep_slab(int64_t s, int64_t* other_lengths, Bitmap* columns,
+                                             BucketedEntries* others) {
+    // Pass 1 routes the mirrors of slab 0 only to count their rows; one process has them at hand
+    // (they are its kept entries' columns) and counts them after the pass (RowAndMirrorCount).
+    if (mirror_) router_.mirror_rows(slab_rows(s).first, slab_rows(s).second, s == 0 && !mirrors_counted_after_pass_);
+    auto kept = std::make_unique<BucketedEntries>(buckets_, slabs_.first_bucket(s), slabs_.end_bucket(s),
+                                                  expected_per_slab_, d_.col_set_size(), options_.direct_write_buckets);
     RoutingSeconds routing;
     for_each_routed_chunk(
-        source, grid.world(), router, buffer, routing,
+        source_, grid_.world(), router_, buffer_, routing,
         [&](const Entry* entries, int64_t n) {
-          observe(s, slabs.count, "routing the edges");
+          observe_(s, slabs_.count, "routing the edges");
           const double start = MPI_Wtime();
           kept->append_chunk(entries, n, other_lengths, columns);
-          if (others) others->append_chunk_picked(entries, n, nullptr, nullptr, not_kept);
-          seconds[Kernel1Steps::kBucket] += MPI_Wtime() - start;
+          if (others)
+            others->append_chunk_picked(entries, n, nullptr, nullptr, [this](Entry e) { return not_kept(e); });
+          seconds()[Kernel1Steps::kBucket] += MPI_Wtime() - start;
         },
-        chunk_edges);
+        options_.chunk_edges > 0 ? options_.chunk_edges : kChunkEdges);
     kept->appended_all();
-    seconds[Kernel1Steps::kGenerate] += routing.read;
-    seconds[Kernel1Steps::kRoute] += routing.route;
+    seconds()[Kernel1Steps::kGenerate] += routing.read;
+    seconds()[Kernel1Steps::kRoute] += routing.route;
     return kept;
-  };
-  // Pass 1 counts every row: a word per row, counted at random places (the other slabs' entries,
-  // the routed mirrors), on huge pages; or, where that is smaller, the rows met only, from the rows
-  // of the entries it does not keep (graph/row_lengths.hpp).
-  const bool rows_met_only =
-      lengths_of_rows_met(GraphShape{source.global_edges, source.kronecker_scale, source.local_count}, d, options);
-  const bool counts_others = slabs.count > 1 || (mirror && !mirrors_counted_after_pass);
-  std::vector<int64_t> lengths;
-  if (!rows_met_only) assign_huge(lengths, static_cast<size_t>(nrows), int64_t{0});
-  std::unique_ptr<BucketedEntries> others;
-  if (rows_met_only && counts_others)
-    others = std::make_unique<BucketedEntries>(buckets, 0, buckets.count, expected, 1, options.direct_write_buckets);
-  // The columns pass 1 meets: with `reorder` on a grid of several rows the fill's column values are
-  // kept for those only (fill_column_values).
-  Bitmap columns_met(options.reorder && d.R > 1 ? d.col_set_size() : 0);
-  std::unique_ptr<BucketedEntries> kept = keep_slab(0, counts_others && !rows_met_only ? lengths.data() : nullptr,
-                                                    columns_met.size() > 0 ? &columns_met : nullptr, others.get());
-  observe(0, slabs.count, "planning the rows");
-  const double plan_start = MPI_Wtime();
-  RowLengths row_lengths;
-  if (rows_met_only) {
-    if (others) others->appended_all();
-    row_lengths = RowLengths::of_rows_met(nrows, buckets.shift, [&](int64_t b, int64_t* counts) {
-      const int64_t first = buckets.first_row(b);
-      auto add = [&](const Entry* entries, int64_t n) {
-        for (int64_t k = 0; k < n; ++k) ++counts[entry_row(entries[k]) - first];
-      };
-      if (b >= kept->first_bucket() && b < kept->first_bucket() + kept->buckets())
-        kept->for_each_segment(b - kept->first_bucket(), add);
-      if (others) others->for_each_segment(b, add);
-    });
-    others.reset();
-  } else {
-    if (mirror && mirrors_counted_after_pass)
+  }
+
+  // Pass 1: slab 0's entries into `kept`, the columns met into `columns_met` (with `reorder` on a
+  // grid of several rows the fill's column values are kept for those only, fill_column_values),
+  // and every row's length: a word per row, counted at random places (the other slabs' entries, the
+  // routed mirrors), on huge pages; or, where that is smaller, the rows met only, from the rows of
+  // the entries it does not keep (graph/row_lengths.hpp).
+  RowLengths first_pass(std::unique_ptr<BucketedEntries>& kept, Bitmap& columns_met) {
+    const bool rows_met_only = lengths_of_rows_met(
+        GraphShape{source_.global_edges, source_.kronecker_scale, source_.local_count}, d_, options_);
+    const bool counts_others = slabs_.count > 1 || (mirror_ && !mirrors_counted_after_pass_);
+    std::vector<int64_t> lengths;
+    if (!rows_met_only) assign_huge(lengths, static_cast<size_t>(nrows_), int64_t{0});
+    std::unique_ptr<BucketedEntries> others;
+    if (rows_met_only && counts_others)
+      others =
+          std::make_unique<BucketedEntries>(buckets_, 0, buckets_.count, expected_, 1, options_.direct_write_buckets);
+    columns_met = Bitmap(options_.reorder && d_.R > 1 ? d_.col_set_size() : 0);
+    kept = keep_slab(0, counts_others && !rows_met_only ? lengths.data() : nullptr,
+                     columns_met.size() > 0 ? &columns_met : nullptr, others.get());
+    if (rows_met_only) return lengths_of_rows_met_by(*kept, others.get());
+    if (mirror_ && mirrors_counted_after_pass_)
       RowAndMirrorCount(slab_rows(0).first, slab_rows(0).second - slab_rows(0).first).count(*kept, lengths.data());
     else
       count_rows(*kept, lengths.data());
-    row_lengths = RowLengths::whole(std::move(lengths));
+    return RowLengths::whole(std::move(lengths));
   }
-  const RowMap row_new = plan_rows(g, std::move(row_lengths), grid, options);
-  const int64_t entries = g.rows.num_entries();
 
-  ColumnKeys order;  // the ids unless the degree order says otherwise
-  if (options.degree_sort) order = neighbor_order(g, grid, options);
-  const bool sorted = options.degree_sort || options.compress;  // packed rows without the degree order: by column id
-  const std::optional<SetMap> column_values = fill_column_values(g, grid, options, order, columns_met);
-  columns_met = Bitmap();
-  const int64_t ncols = d.col_set_size();
-  const BucketFill fill{buckets,
-                        nrows,
-                        g.rows,
-                        row_new ? &*row_new : nullptr,
-                        column_values ? &*column_values : nullptr,
-                        sorted,
-                        static_cast<int>(std::bit_width(static_cast<uint64_t>(std::max<int64_t>(1, ncols - 1)))),
-                        options.radix_digit_bits > 0 ? options.radix_digit_bits : BucketFill::kMaxDigitBits};
-  const int64_t slots = g.rows.compressed() ? g.rows.nonempty_rows() : g.rows.num_rows();
-  std::atomic<int64_t> stream_end{0};
-  std::optional<PlainRowSink> plain;
-  std::optional<PackedRowSink> packed;
-  if (options.compress) {
-    if (options.degree_sort) g.packed.keys = std::move(order);
-    g.packed.in_use = true;
-    const int64_t* starts = g.rows.starts();
-    g.packed.place_rows(
+  // The lengths of the rows met, counted a bucket at a time over slab 0's kept entries and the
+  // rows of the others.
+  RowLengths lengths_of_rows_met_by(const BucketedEntries& kept, BucketedEntries* others) const {
+    if (others) others->appended_all();
+    return RowLengths::of_rows_met(nrows_, buckets_.shift, [&](int64_t b, int64_t* counts) {
+      const int64_t first = buckets_.first_row(b);
+      auto add = [&](const Entry* entries, int64_t n) {
+        for (int64_t k = 0; k < n; ++k) ++counts[entry_row(entries[k]) - first];
+      };
+      if (b >= kept.first_bucket() && b < kept.first_bucket() + kept.buckets())
+        kept.for_each_segment(b - kept.first_bucket(), add);
+      if (others) others->for_each_segment(b, add);
+    });
+  }
+
+  BucketFill fill_of(const RowMap& row_new, const std::optional<SetMap>& column_values) const {
+    const int64_t ncols = d_.col_set_size();
+    return BucketFill{buckets_,
+                      nrows_,
+                      g_.rows,
+                      row_new ? &*row_new : nullptr,
+                      column_values ? &*column_values : nullptr,
+                      options_.degree_sort || options_.compress,  // packed rows without the degree order: by id
+                      static_cast<int>(std::bit_width(static_cast<uint64_t>(std::max<int64_t>(1, ncols - 1)))),
+                      options_.radix_digit_bits > 0 ? options_.radix_digit_bits : BucketFill::kMaxDigitBits};
+  }
+
+  // The graph's neighbour arrays, sized from the row index, and the sink that writes them (plain
+  // rows turn the keys into ids through `order`; packed rows keep it).
+  void make_sinks(ColumnKeys& order, Sinks& sinks) {
+    const int64_t entries = g_.rows.num_entries();
+    if (!options_.compress) {
+      g_.neighbors.resize(entries);
+      sinks.plain.emplace(PlainRowSink{g_.rows, g_.neighbors.data(), options_.degree_sort ? &order : nullptr});
+      return;
+    }
+    const int64_t slots = g_.rows.compressed() ? g_.rows.nonempty_rows() : g_.rows.num_rows();
+    if (options_.degree_sort) g_.packed.keys = std::move(order);
+    g_.packed.in_use = true;
+    const int64_t* starts = g_.rows.starts();
+    g_.packed.place_rows(
         slots, [starts](int64_t r) { return starts[r + 1] - starts[r]; }, omp_get_max_threads());
     // Reserved, not touched: only the bytes written count in memory.
-    g.packed.bytes.resize(static_cast<size_t>(entries) *
-                          varint::size(static_cast<LocalId>(std::max<int64_t>(0, ncols - 1))));
-    g.first_neighbors.assign(slots, 0);
-    packed.emplace(PackedRowSink{g.rows, g.packed, g.first_neighbors, stream_end, {}});
-  } else {
-    g.neighbors.resize(entries);
-    plain.emplace(PlainRowSink{g.rows, g.neighbors.data(), options.degree_sort ? &order : nullptr});
+    const int64_t ncols = d_.col_set_size();
+    g_.packed.bytes.resize(static_cast<size_t>(entries) *
+                           varint::size(static_cast<LocalId>(std::max<int64_t>(0, ncols - 1))));
+    g_.first_neighbors.assign(slots, 0);
+    sinks.packed.emplace(PackedRowSink{g_.rows, g_.packed, g_.first_neighbors, sinks.stream_end, {}});
   }
-  seconds[Kernel1Steps::kPlan] += MPI_Wtime() - plan_start;
-  for (int64_t s = 0; s < slabs.count; ++s) {
-    if (s > 0) {  // only this slab's entries are routed
-      router.keep_rows(slab_rows(s).first, slab_rows(s).second);
-      kept = keep_slab(s, nullptr, nullptr, nullptr);
-    }
+
+  // Slab s's rows filled from its kept entries (given back bucket by bucket) and their mirrors.
+  void fill_slab(int64_t s, std::unique_ptr<BucketedEntries> kept, const BucketFill& fill,
+                 const LocalId* whole_column_values, Sinks& sinks) {
     std::optional<SlabMirrors> mirrors;
-    if (mirror)
-      mirrors.emplace(buckets, slabs.first_bucket(s), slabs.end_bucket(s), expected_per_slab,
-                      std::max(expected_per_slab, kept->entries()), d, grid, router,
-                      column_values ? column_values->whole_table() : nullptr, options.direct_write_buckets,
-                      options.mirrors_per_group);
+    if (mirror_)
+      mirrors.emplace(buckets_, slabs_.first_bucket(s), slabs_.end_bucket(s), expected_per_slab_,
+                      std::max(expected_per_slab_, kept->entries()), d_, grid_, router_, whole_column_values,
+                      options_.direct_write_buckets, options_.mirrors_per_group);
     SlabMirrors* made = mirrors ? &*mirrors : nullptr;
-    observe(s, slabs.count, "filling the rows");
-    const double fill_start = MPI_Wtime(), mirror_before = seconds[Kernel1Steps::kMirror];
-    if (packed)
-      fill.run(*kept, made, *packed, nullptr, seconds[Kernel1Steps::kMirror]);
+    observe_(s, slabs_.count, "filling the rows");
+    double& mirror_seconds = seconds()[Kernel1Steps::kMirror];
+    const double fill_start = MPI_Wtime(), mirror_before = mirror_seconds;
+    if (sinks.packed)
+      fill.run(*kept, made, *sinks.packed, nullptr, mirror_seconds);
     else
-      fill.run(*kept, made, *plain, g.neighbors.data(), seconds[Kernel1Steps::kMirror]);
+      fill.run(*kept, made, *sinks.plain, g_.neighbors.data(), mirror_seconds);
     kept.reset();
-    seconds[Kernel1Steps::kFill] += MPI_Wtime() - fill_start - (seconds[Kernel1Steps::kMirror] - mirror_before);
+    seconds()[Kernel1Steps::kFill] += MPI_Wtime() - fill_start - (mirror_seconds - mirror_before);
   }
-  if (packed)
-    g.packed.bytes.resize(static_cast<size_t>(stream_end.load()));
-  else
-    g.first_neighbors = first_neighbors_of(g);
-  g.local_entries = entries;
-  g.kernel1_slabs = slabs.count;
-}
+
+  LocalGraph& g_;
+  const EdgeSource& source_;
+  const ProcessGrid& grid_;
+  const GraphOptions& options_;
+  const Kernel1Observer& observe_;
+  const Distribution& d_;
+  const int64_t nrows_, expected_;
+  const RowBuckets buckets_;
+  const RowSlabs slabs_;
+  const int64_t expected_per_slab_;
+  // Edges inside one slab kept once, their mirrors made by the fill (SlabMirrors): only when the
+  // rows are sorted by key (in input order the mirrors would change the order) and the row ids
+  // leave the flag bit free.
+  const bool mirror_;
+  const bool mirrors_counted_after_pass_;
+  Router router_;
+  RawBuffer<gen::Edge> buffer_;
+};
 
 }  // namespace
 
@@ -373,7 +321,7 @@ LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, 
       count_vertices(source, grid.world(), options.chunk_edges > 0 ? options.chunk_edges : kChunkEdges);
   g.kernel1_seconds[Kernel1Steps::kGenerate] += n.seconds;
   g.dist = Distribution(n.nvertices, grid.rows(), grid.cols(), grid.row(), grid.col(), options.layout);
-  build_in_slabs(g, source, grid, options, tell);
+  SlabbedBuild(g, source, grid, options, tell).run();
   tell(g.kernel1_slabs, g.kernel1_slabs, "the columns' original ids");
   make_column_originals(g, grid);
   make_search_tables(g);
