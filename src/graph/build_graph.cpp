@@ -92,13 +92,6 @@ std::vector<LocalId> first_neighbors_of(const LocalGraph& g) {
   return first;
 }
 
-// The number of slabs, the same on every rank (every pass routes collectively): the run's plan
-// (run/run_plan.hpp) sets `passes` from the node's memory; tests set it or `slab_entries`.
-int64_t slabs_needed(const EdgeSource& source, const Distribution& d, const GraphOptions& options) {
-  const GraphShape shape{source.global_edges, source.kronecker_scale, source.local_count};
-  return std::max<int64_t>(1, given_slabs(shape, d, options));
-}
-
 // Kernel 1 in slabs: pass 1 keeps slab 0's entries and counts the others' rows; the rows are then
 // renumbered and ordered, and each slab is filled bucket by bucket (pass s + 1 keeps slab s + 1's
 // entries). With one slab this is one pass over the input.
@@ -108,7 +101,8 @@ class SlabbedBuild {
                const Kernel1Observer& observe)
       : g_(g), source_(source), grid_(grid), options_(options), observe_(observe), d_(g.dist),
         nrows_(d_.row_set_size()), expected_(expected_entries_per_rank(source.global_edges, grid.size())),
-        buckets_(nrows_, expected_), slabs_(buckets_, slabs_needed(source, d_, options)),
+        buckets_(nrows_, expected_),
+        slabs_(buckets_, options.passes),  // the same on every rank: each pass routes collectively
         expected_per_slab_(static_cast<int64_t>(kSlabSizeHeadroom * static_cast<double>(expected_) / slabs_.count) + 1),
         mirror_(options.mirror && (options.degree_sort || options.compress) && nrows_ <= int64_t{1} << 31),
         mirrors_counted_after_pass_(grid.size() == 1), router_(d_, grid) {}
@@ -175,8 +169,9 @@ class SlabbedBuild {
     // Pass 1 routes the mirrors of slab 0 only to count their rows; one process has them at hand
     // (they are its kept entries' columns) and counts them after the pass (RowAndMirrorCount).
     if (mirror_) router_.mirror_rows(slab_rows(s).first, slab_rows(s).second, s == 0 && !mirrors_counted_after_pass_);
-    auto kept = std::make_unique<BucketedEntries>(buckets_, slabs_.first_bucket(s), slabs_.end_bucket(s),
-                                                  expected_per_slab_, d_.col_set_size(), options_.direct_write_buckets);
+    auto kept =
+        std::make_unique<BucketedEntries>(buckets_, slabs_.first_bucket(s), slabs_.end_bucket(s), expected_per_slab_,
+                                          d_.col_set_size(), options_.tuning.direct_write_buckets);
     RoutingSeconds routing;
     for_each_routed_chunk(
         source_, grid_.world(), router_, buffer_, routing,
@@ -188,7 +183,7 @@ class SlabbedBuild {
             others->append_chunk_picked(entries, n, nullptr, nullptr, [this](Entry e) { return not_kept(e); });
           seconds()[Kernel1Steps::kBucket] += MPI_Wtime() - start;
         },
-        options_.chunk_edges > 0 ? options_.chunk_edges : kChunkEdges);
+        options_.tuning.chunk_edges > 0 ? options_.tuning.chunk_edges : kChunkEdges);
     kept->appended_all();
     seconds()[Kernel1Steps::kGenerate] += routing.read;
     seconds()[Kernel1Steps::kRoute] += routing.route;
@@ -208,8 +203,8 @@ class SlabbedBuild {
     if (!rows_met_only) assign_huge(lengths, static_cast<size_t>(nrows_), int64_t{0});
     std::unique_ptr<BucketedEntries> others;
     if (rows_met_only && counts_others)
-      others =
-          std::make_unique<BucketedEntries>(buckets_, 0, buckets_.count, expected_, 1, options_.direct_write_buckets);
+      others = std::make_unique<BucketedEntries>(buckets_, 0, buckets_.count, expected_, 1,
+                                                 options_.tuning.direct_write_buckets);
     columns_met = Bitmap(options_.reorder && d_.R > 1 ? d_.col_set_size() : 0);
     kept = keep_slab(0, counts_others && !rows_met_only ? lengths.data() : nullptr,
                      columns_met.size() > 0 ? &columns_met : nullptr, others.get());
@@ -238,14 +233,15 @@ class SlabbedBuild {
 
   BucketFill fill_of(const RowMap& row_new, const std::optional<SetMap>& column_values) const {
     const int64_t ncols = d_.col_set_size();
-    return BucketFill{buckets_,
-                      nrows_,
-                      g_.rows,
-                      row_new ? &*row_new : nullptr,
-                      column_values ? &*column_values : nullptr,
-                      options_.degree_sort || options_.compress,  // packed rows without the degree order: by id
-                      static_cast<int>(std::bit_width(static_cast<uint64_t>(std::max<int64_t>(1, ncols - 1)))),
-                      options_.radix_digit_bits > 0 ? options_.radix_digit_bits : BucketFill::kMaxDigitBits};
+    return BucketFill{
+        buckets_,
+        nrows_,
+        g_.rows,
+        row_new ? &*row_new : nullptr,
+        column_values ? &*column_values : nullptr,
+        options_.degree_sort || options_.compress,  // packed rows without the degree order: by id
+        static_cast<int>(std::bit_width(static_cast<uint64_t>(std::max<int64_t>(1, ncols - 1)))),
+        options_.tuning.radix_digit_bits > 0 ? options_.tuning.radix_digit_bits : BucketFill::kMaxDigitBits};
   }
 
   // The graph's neighbour arrays, sized from the row index, and the sink that writes them (plain
@@ -278,7 +274,7 @@ class SlabbedBuild {
     if (mirror_)
       mirrors.emplace(buckets_, slabs_.first_bucket(s), slabs_.end_bucket(s), expected_per_slab_,
                       std::max(expected_per_slab_, kept->entries()), d_, grid_, router_, whole_column_values,
-                      options_.direct_write_buckets, options_.mirrors_per_group);
+                      options_.tuning.direct_write_buckets, options_.tuning.mirrors_per_group);
     SlabMirrors* made = mirrors ? &*mirrors : nullptr;
     observe_(s, slabs_.count, "filling the rows");
     double& mirror_seconds = seconds()[Kernel1Steps::kMirror];
@@ -318,7 +314,7 @@ LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, 
   tell(0, 0, "counting the vertices");
   LocalGraph g;
   const VertexCount n =
-      count_vertices(source, grid.world(), options.chunk_edges > 0 ? options.chunk_edges : kChunkEdges);
+      count_vertices(source, grid.world(), options.tuning.chunk_edges > 0 ? options.tuning.chunk_edges : kChunkEdges);
   g.kernel1_seconds[Kernel1Steps::kGenerate] += n.seconds;
   g.dist = Distribution(n.nvertices, grid.rows(), grid.cols(), grid.row(), grid.col(), options.layout);
   SlabbedBuild(g, source, grid, options, tell).run();

@@ -113,26 +113,27 @@ struct GraphOptions {
   // Kernel 1 keeps an edge inside one slab of rows once and makes its mirror entry while filling
   // (graph/build_graph.cpp): half the kept entries. false: both entries routed and kept.
   bool mirror = true;
-  // Kernel 1 keeps at most this many edge entries at a time, making one pass over the input per
-  // slab of rows (0: as many as the node's memory allows; tests set it to cover several slabs).
-  int64_t slab_entries = 0;
-  // Kernel 1 makes exactly this many passes over the input (slabs of rows); a run's plan
-  // (run/run_plan.hpp) sets it from the node's memory; 0: one, or as `slab_entries` says. Fewer
-  // passes build faster and hold more at once.
+  // Kernel 1 makes exactly this many passes over the input, each keeping one slab of rows; a run's
+  // plan (run/run_plan.hpp) sets it from the node's memory; 0: one. Fewer passes build faster and
+  // hold more at once.
   int64_t passes = 0;
-  // Input edges per routed chunk (0: kChunkEdges of graph/edge_router.hpp; tests set it small to
-  // cover many chunks).
-  int64_t chunk_edges = 0;
-  // Kernel 1 writes routed entries straight to their row buckets when a slab has at most this many,
-  // else through groups of buckets, in two passes that stay in cache (0: 512; tests set it small
-  // to cover the two passes).
-  int64_t direct_write_buckets = 0;
-  // The widest digit of the fill's radix sort (0: 13 bits, two passes up to SCALE 26 on one
-  // process; tests set it small to cover sorts of three passes and more).
-  int radix_digit_bits = 0;
-  // Kernel 1 makes a slab's mirrors in groups of buckets of at least this many expected entries each
-  // (0: kMirrorsPerGroup of graph/row_buckets.hpp; tests set it small to cover many groups).
-  int64_t mirrors_per_group = 0;
+  // Sizes of kernel 1's internal steps, set by tests to cover their edge cases (0: the defaults).
+  struct Tuning {
+    // Input edges per routed chunk (0: kChunkEdges of graph/edge_router.hpp; tests set it small to
+    // cover many chunks).
+    int64_t chunk_edges = 0;
+    // Kernel 1 writes routed entries straight to their row buckets when a slab has at most this many,
+    // else through groups of buckets, in two passes that stay in cache (0: 512; tests set it small
+    // to cover the two passes).
+    int64_t direct_write_buckets = 0;
+    // The widest digit of the fill's radix sort (0: 13 bits, two passes up to SCALE 26 on one
+    // process; tests set it small to cover sorts of three passes and more).
+    int radix_digit_bits = 0;
+    // Kernel 1 makes a slab's mirrors in groups of buckets of at least this many expected entries each
+    // (0: kMirrorsPerGroup of graph/row_buckets.hpp; tests set it small to cover many groups).
+    int64_t mirrors_per_group = 0;
+  };
+  Tuning tuning;
   // How kernel 1's first pass counts the rows (graph/row_lengths.hpp): as the sizes say, or (tests)
   // always a word per row or always the rows met.
   RowCounting row_counting = RowCounting::kAuto;

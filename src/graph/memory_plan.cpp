@@ -138,18 +138,9 @@ double packed_bytes_per_entry(int scale) {
   return kMeasured[kLast - kFirst] + kPerScaleBeyond * (scale - kLast);
 }
 
-int64_t given_slabs(const GraphShape& shape, const Distribution& d, const GraphOptions& options) {
-  if (options.passes > 0) return options.passes;
-  if (options.slab_entries > 0) {
-    const double entries = 2.0 * static_cast<double>(shape.nedges) / (d.R * d.C);
-    return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(entries / static_cast<double>(options.slab_entries))));
-  }
-  return 0;
-}
-
 int64_t choose_slabs(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
                      double node_bytes_per_rank, int threads) {
-  if (const int64_t given = given_slabs(shape, d, options); given > 0) return given;
+  if (options.passes > 0) return options.passes;  // the number the user or the run's plan fixed
   // The kernel-1 peak falls with the slabs (kept entries take more bytes than the rows they
   // become): the fewest slabs whose peak fits the share.
   auto fewest_within = [&](double share, int64_t first, int64_t last) -> int64_t {

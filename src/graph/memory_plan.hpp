@@ -111,17 +111,14 @@ double packed_bytes_per_entry(int scale);
 GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
                               int64_t slabs, int threads);
 
-// How many slabs (passes over the input) kernel 1 makes. It prefers to stay within a modest share
-// of the node's memory, leaving the rest to the system and other work, as long as that takes at
-// most a few passes (each costs a generation of the edges: about 12 s at SCALE 26 on two cores);
-// beyond, it uses most of the memory to keep the passes few. `node_bytes_per_rank`: the node's
+// How many slabs (passes over the input) kernel 1 makes: `passes` when set, else chosen. It prefers
+// to stay within a modest share of the node's memory, leaving the rest to the system and other
+// work, as long as that takes at most a few passes (each costs a generation of the edges: about
+// 12 s at SCALE 26 on two cores); beyond, it uses most of the memory to keep the passes few. `node_bytes_per_rank`: the node's
 // memory over the ranks sharing it.
 constexpr double kModestMemoryShare = 0.4;
 constexpr double kMostMemoryShare = 0.85;
 constexpr int64_t kPreferredMostSlabs = 4;
-// The slabs the options fix (`passes`, or `slab_entries` per slab); 0 when they leave the choice to
-// the node's memory.
-int64_t given_slabs(const GraphShape& shape, const Distribution& d, const GraphOptions& options);
 int64_t choose_slabs(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
                      double node_bytes_per_rank, int threads);
 

@@ -147,7 +147,7 @@ TEST(BfsVectors, TechniqueSwitches) {
 // entries) gives the same validated results, with and without the graph techniques.
 TEST(BfsVectors, RegeneratedSecondPass) {
   GraphOptions regenerate;
-  regenerate.slab_entries = 1000;  // many slabs, each a pass over the edges
+  regenerate.passes = 16;  // many slabs, each a pass over the edges
   GraphOptions no_reorder = regenerate;
   no_reorder.reorder = false;
   GraphOptions no_degree_sort = regenerate;

@@ -88,14 +88,14 @@ TEST(Kernel1, SlabsAndPackingKeepTheGraph) {
         const auto reference = build_test_graph(scale, shape, base);
         EXPECT_EQ(reference->graph.kernel1_slabs, 1);
         GraphOptions slabs = base;
-        slabs.slab_entries = 700;  // a few thousand entries per rank: several slabs
+        slabs.passes = 5;  // several slabs
         const auto sliced = build_test_graph(scale, shape, slabs);
         EXPECT_GT(sliced->graph.kernel1_slabs, 2);
         expect_same_graph(reference->graph, sliced->graph, false);
-        for (int64_t slab_entries : {int64_t{0}, int64_t{700}}) {
+        for (int64_t passes : {int64_t{0}, int64_t{5}}) {
           GraphOptions compress = base;
           compress.compress = true;
-          compress.slab_entries = slab_entries;
+          compress.passes = passes;
           const auto packed = build_test_graph(scale, shape, compress);
           ASSERT_TRUE(packed->graph.packed.active());
           EXPECT_TRUE(packed->graph.neighbors.empty());
@@ -235,8 +235,8 @@ TEST(Kernel1, EntriesReleasedBehindTheFillKeepTheGraph) {
       const auto reference = build_test_graph(kScale, shape, one);
       EXPECT_EQ(reference->graph.kernel1_slabs, 1);
       GraphOptions three = one;
-      three.chunk_edges = int64_t{1} << 17;
-      three.slab_entries = (int64_t{2} << (kScale + 4)) / (shape.rows * shape.cols) / 3 + 1;
+      three.tuning.chunk_edges = int64_t{1} << 17;
+      three.passes = 3;
       const auto sliced = build_test_graph(kScale, shape, three);
       EXPECT_EQ(sliced->graph.kernel1_slabs, 3);
       expect_same_graph(reference->graph, sliced->graph, false);
@@ -258,18 +258,18 @@ TEST(Kernel1, MirrorsMadeInTheFillKeepTheGraph) {
   packed_no_reorder.reorder = false;
   for (const GridShape shape : grids_of_this_run())
     for (const GraphOptions& base : {sorted, packed_by_id, packed_no_reorder})
-      for (int64_t slab_entries : {int64_t{0}, (int64_t{2} << (kScale + 4)) / (shape.rows * shape.cols) / 4 + 1}) {
+      for (int64_t passes : {int64_t{0}, int64_t{4}}) {
         SCOPED_TRACE(::testing::Message()
                      << "grid " << shape.rows << "x" << shape.cols << " compress " << base.compress << " degree_sort "
-                     << base.degree_sort << " reorder " << base.reorder << " slab_entries " << slab_entries);
+                     << base.degree_sort << " reorder " << base.reorder << " passes " << passes);
         GraphOptions both = base;
         both.mirror = false;
-        both.slab_entries = slab_entries;
+        both.passes = passes;
         GraphOptions once = both;
         once.mirror = true;
         const auto reference = build_test_graph(kScale, shape, both);
         const auto mirrored = build_test_graph(kScale, shape, once);
-        EXPECT_EQ(mirrored->graph.kernel1_slabs, slab_entries ? 4 : 1);
+        EXPECT_EQ(mirrored->graph.kernel1_slabs, passes ? 4 : 1);
         EXPECT_EQ(reference->graph.kernel1_slabs, mirrored->graph.kernel1_slabs);
         expect_same_graph(reference->graph, mirrored->graph, false);
       }
@@ -288,7 +288,7 @@ TEST(Kernel1, MirrorsMadeInManyGroupsKeepTheGraph) {
       GraphOptions both = base;
       both.mirror = false;
       GraphOptions grouped = base;
-      grouped.mirrors_per_group = 1024;
+      grouped.tuning.mirrors_per_group = 1024;
       const auto reference = build_test_graph(kScale, shape, both);
       const auto mirrored = build_test_graph(kScale, shape, grouped);
       expect_same_graph(reference->graph, mirrored->graph, false);
@@ -307,17 +307,17 @@ TEST(Kernel1, EntriesWrittenThroughGroupsOfBucketsKeepTheGraph) {
   input_order.degree_sort = false;
   for (const GridShape shape : grids_of_this_run())
     for (const GraphOptions& base : {packed, input_order})
-      for (int64_t slab_entries : {int64_t{0}, (int64_t{2} << (kScale + 4)) / (shape.rows * shape.cols) / 3 + 1}) {
+      for (int64_t passes : {int64_t{0}, int64_t{3}}) {
         SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " compress " << base.compress
-                                          << " slab_entries " << slab_entries);
+                                          << " passes " << passes);
         GraphOptions direct = base;
-        direct.slab_entries = slab_entries;
-        direct.direct_write_buckets = int64_t{1} << 20;
+        direct.passes = passes;
+        direct.tuning.direct_write_buckets = int64_t{1} << 20;
         GraphOptions grouped = direct;
-        grouped.direct_write_buckets = 1;
+        grouped.tuning.direct_write_buckets = 1;
         const auto reference = build_test_graph(kScale, shape, direct);
         const auto written = build_test_graph(kScale, shape, grouped);
-        EXPECT_EQ(written->graph.kernel1_slabs, slab_entries ? 3 : 1);
+        EXPECT_EQ(written->graph.kernel1_slabs, passes ? 3 : 1);
         expect_same_graph(reference->graph, written->graph, false);
       }
 }
@@ -337,22 +337,20 @@ TEST(Kernel1, RowsCountedForTheRowsMetOnlyKeepTheGraph) {
   for (const GridShape shape : grids_of_this_run())
     for (const GraphOptions& base :
          shape.cols == 1 ? std::vector<GraphOptions>{} : std::vector{packed, no_reorder, both_entries})
-      for (const auto& [slab_entries, direct_write_buckets] :
-           {std::pair{int64_t{0}, int64_t{0}},
-            std::pair{(int64_t{2} << (kScale + 4)) / (shape.rows * shape.cols) / 3 + 1, int64_t{1}}}) {
-        SCOPED_TRACE(::testing::Message()
-                     << "grid " << shape.rows << "x" << shape.cols << " compress " << base.compress << " reorder "
-                     << base.reorder << " mirror " << base.mirror << " slab_entries " << slab_entries
-                     << " direct_write_buckets " << direct_write_buckets);
+      for (const auto& [passes, direct_write_buckets] :
+           {std::pair{int64_t{0}, int64_t{0}}, std::pair{int64_t{3}, int64_t{1}}}) {
+        SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " compress " << base.compress
+                                          << " reorder " << base.reorder << " mirror " << base.mirror << " passes "
+                                          << passes << " direct_write_buckets " << direct_write_buckets);
         GraphOptions whole = base;
-        whole.slab_entries = slab_entries;
-        whole.direct_write_buckets = direct_write_buckets;
+        whole.passes = passes;
+        whole.tuning.direct_write_buckets = direct_write_buckets;
         whole.row_counting = RowCounting::kWhole;
         GraphOptions met = whole;
         met.row_counting = RowCounting::kRowsMet;
         const auto reference = build_test_graph(kScale, shape, whole);
         const auto counted = build_test_graph(kScale, shape, met);
-        EXPECT_EQ(counted->graph.kernel1_slabs, slab_entries ? 3 : 1);
+        EXPECT_EQ(counted->graph.kernel1_slabs, passes ? 3 : 1);
         expect_same_graph(reference->graph, counted->graph, false);
         EXPECT_EQ(reference->graph.renumbering.row_original_by_slot, counted->graph.renumbering.row_original_by_slot);
       }
@@ -372,7 +370,7 @@ TEST(Kernel1, RadixSortsOfMorePassesKeepTheGraph) {
         SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " compress " << base.compress
                                           << " digit bits " << digit_bits);
         GraphOptions narrow = base;
-        narrow.radix_digit_bits = digit_bits;
+        narrow.tuning.radix_digit_bits = digit_bits;
         const auto reference = build_test_graph(kScale, shape, base);
         const auto sorted = build_test_graph(kScale, shape, narrow);
         expect_same_graph(reference->graph, sorted->graph, false);

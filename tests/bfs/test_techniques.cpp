@@ -182,7 +182,7 @@ TEST(Compress, PackedRowsKeepTheRowsAndTheParents) {
         for (const bool degree_sort : {true, false}) {
           GraphOptions packed_options;
           packed_options.reorder = reorder;
-          packed_options.slab_entries = several_slabs ? 700 : 0;  // 0: one slab at this SCALE
+          packed_options.passes = several_slabs ? 5 : 0;  // 0: one slab at this SCALE
           packed_options.degree_sort = degree_sort;
           GraphOptions plain_options = packed_options;
           plain_options.compress = false;
