@@ -23,6 +23,8 @@ class ScalingScript(unittest.TestCase):
                                      "--strong-scale", "10", "--roots", "2", "--binary", BINARY],
                                     capture_output=True, text=True)
             self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertIn(f"scaling: weak SCALE 9 on 1 rank -> {out}/weak-s9-np1.json\n", result.stderr)
+            self.assertIn(f"scaling: strong SCALE 10 on 2 ranks -> {out}/strong-s10-np2.json\n", result.stderr)
             names = sorted(f for f in os.listdir(out) if f.endswith(".json"))
             self.assertEqual(names, ["strong-s10-np1.json", "strong-s10-np2.json", "weak-s10-np2.json",
                                      "weak-s9-np1.json"])
