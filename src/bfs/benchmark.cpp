@@ -150,7 +150,7 @@ LocalGraph build_timed_graph(const BenchmarkConfig& config, const EdgeSource& so
   result.kernel1_peak_rss_bytes_max_rank = world.max(peak_rss_bytes());
   if (!world.all(reset_peak_rss())) result.kernel1_peak_rss_bytes_max_rank = 0;
   result.graph_bytes_max_rank = world.max(graph.memory_bytes());
-  result.kernel1_passes = graph.kernel1_slabs;  // the same on every rank
+  result.kernel1_passes = graph.kernel1_passes;  // the same on every rank
   const RowIndex::Memory m = graph.rows.memory();
   const PackedRows& packed = graph.packed;
   const size_t first_neighbor_bytes =

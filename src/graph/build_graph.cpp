@@ -135,7 +135,7 @@ class SlabbedBuild {
     else
       g_.first_neighbors = first_neighbors_of(g_);
     g_.local_entries = g_.rows.num_entries();
-    g_.kernel1_slabs = slabs_.count;
+    g_.kernel1_passes = slabs_.count;
   }
 
  private:
@@ -318,7 +318,7 @@ LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, 
   g.kernel1_seconds[Kernel1Steps::kGenerate] += n.seconds;
   g.dist = Distribution(n.nvertices, grid.rows(), grid.cols(), grid.row(), grid.col(), options.layout);
   SlabbedBuild(g, source, grid, options, tell).run();
-  tell(g.kernel1_slabs, g.kernel1_slabs, "the columns' original ids");
+  tell(g.kernel1_passes, g.kernel1_passes, "the columns' original ids");
   make_column_originals(g, grid);
   make_search_tables(g);
   release_free_heap();  // kernel 1's freed scratch: glibc would keep it, counted in the search's memory

@@ -31,7 +31,7 @@ double packed_directory_bytes(double slots, double entries, bool kronecker) {
 // moment. The sizes are members because every moment adds up some of them.
 class GraphMemoryPlanner {
  public:
-  GraphMemoryPlanner(const GraphShape& shape, const Distribution& d, const GraphOptions& options, int64_t slabs,
+  GraphMemoryPlanner(const GraphShape& shape, const Distribution& d, const GraphOptions& options, int64_t passes,
                      int threads)
       : shape_(shape), d_(d), options_(options), threads_(threads), ranks_(d.R * d.C),
         rows_(static_cast<double>(d.row_set_size())), cols_(static_cast<double>(d.col_set_size())),
@@ -40,7 +40,7 @@ class GraphMemoryPlanner {
         slots_(options.bcsr ? nonempty_ : rows_),
         buckets_(d.row_set_size(), expected_entries_per_rank(shape.nedges, ranks_)),
         per_slot_(options.bcsr ? GrowsWith::kEdgeShare : GrowsWith::kRowSet) {
-    m_.slabs = std::max<int64_t>(1, slabs);
+    m_.passes = std::max<int64_t>(1, passes);
   }
 
   GraphMemory plan() {
@@ -96,22 +96,22 @@ class GraphMemoryPlanner {
     m_.filled_rows = filled_rows_;
   }
 
-  double slab_begin(int64_t s) const { return static_cast<double>(s) / static_cast<double>(m_.slabs); }
+  double slab_begin(int64_t s) const { return static_cast<double>(s) / static_cast<double>(m_.passes); }
 
   // Pass 1: its kept entries (the fullest column's, at its slab's start), the chunks' segment
   // starts, the row counts, the columns met and a chunk staged by groups of buckets or (one
   // process) the column ids that count the mirrors' rows.
   void size_first_pass() {
     entry_bytes_ = compact_entry_bytes(buckets_, d_.col_set_size());
-    const double S = static_cast<double>(m_.slabs);
+    const double S = static_cast<double>(m_.passes);
     // The fullest column's entries kept in one pass (at its slab's start) and mirrors made, the most
     // over the slabs (rows spread evenly over them).
     mirror_ = options_.mirror && (options_.degree_sort || options_.compress);
     fullest_ = FullestColumn(kept_entry_shares(d_, options_.layout, mirror_));
     double kept_share = 0;
-    for (int64_t s = 0; s < m_.slabs; ++s)
+    for (int64_t s = 0; s < m_.passes; ++s)
       kept_share = std::max(kept_share, fullest_.held(slab_begin(s + 1), slab_begin(s)));
-    const double made_share = fullest_.mirrors_made(m_.slabs);
+    const double made_share = fullest_.mirrors_made(m_.passes);
     kept_per_slab_ = entries_ * kept_share;
     const double chunks = std::ceil(static_cast<double>(shape_.local_edges) / kChunkEdges);
     const double groups = static_cast<double>(
@@ -192,9 +192,9 @@ class GraphMemoryPlanner {
   void size_fill() {
     const double column_values = options_.reorder ? col_originals_ : options_.degree_sort ? cols_ * kId : 0;
     m_.row_tables = forward_row_maps_ + column_values + (key_tables_ && !options_.compress ? 2 * cols_ * kId : 0);
-    const double slab_rows = filled_rows_ / static_cast<double>(m_.slabs);
+    const double slab_rows = filled_rows_ / static_cast<double>(m_.passes);
     constexpr int kSteps = 64;
-    for (int64_t s = 0; s < m_.slabs; ++s) {
+    for (int64_t s = 0; s < m_.passes; ++s) {
       const double a = slab_begin(s), b = slab_begin(s + 1), rows_before = slab_rows * static_cast<double>(s);
       if (s > 0)
         passes_ = std::max(passes_, rows_before + entries_ * fullest_.held(b, a) * (entry_bytes_ + staged_per_entry_));
@@ -366,8 +366,8 @@ class GraphMemoryPlanner {
 }  // namespace
 
 GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
-                              int64_t slabs, int threads) {
-  return GraphMemoryPlanner(shape, d, options, slabs, threads).plan();
+                              int64_t passes, int threads) {
+  return GraphMemoryPlanner(shape, d, options, passes, threads).plan();
 }
 
 }  // namespace g500

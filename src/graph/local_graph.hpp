@@ -58,7 +58,7 @@ struct LocalGraph {
   std::vector<int64_t> owned_degree;  // B entries: degree of each owned vertex (original offsets)
   Renumbering renumbering;            // with `reorder`: the graph's ids are in degree order (4.2)
   int64_t local_entries = 0;          // edge entries of this block
-  int64_t kernel1_slabs = 1;          // passes kernel 1 made over its input
+  int64_t kernel1_passes = 1;         // passes kernel 1 made over its input
   int64_t global_directed_edges = 0;  // 2 x (input edges that are not self-loops)
   Kernel1Steps kernel1_seconds;       // where kernel 1's time went on this rank
 

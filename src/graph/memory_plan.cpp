@@ -138,8 +138,8 @@ double packed_bytes_per_entry(int scale) {
   return kMeasured[kLast - kFirst] + kPerScaleBeyond * (scale - kLast);
 }
 
-int64_t choose_slabs(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
-                     double node_bytes_per_rank, int threads) {
+int64_t choose_passes(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
+                      double node_bytes_per_rank, int threads) {
   if (options.passes > 0) return options.passes;  // the number the user or the run's plan fixed
   // The kernel-1 peak falls with the slabs (kept entries take more bytes than the rows they
   // become): the fewest slabs whose peak fits the share.

@@ -21,19 +21,19 @@ struct GraphShape {
 };
 
 struct GraphMemory {
-  double graph = 0;          // the finished graph
-  double filled_rows = 0;    // of it, the neighbours, written slab by slab (plain ids or packed gaps)
-  double row_tables = 0;     // forward maps and sort keys while filling
-  double chunk_buffers = 0;  // one chunk of input edges and the pages its routed entries touch
-  double fill_scratch = 0;   // the fill's per-thread sort buffers and a group's mirrors
-  double first_pass = 0;     // pass 1 alone: kept entries, row lengths, a chunk staged by groups or
-                             // (one process) the column ids that count the mirrors' rows
-  double planning = 0;       // after pass 1: its kept entries and row lengths beside the row index
-                             // and the rows' map
-  double filling = 0;        // the most the fill holds at once (see kept_entry_shares)
-  double originals = 0;      // after the fill: the columns' original ids made beside the graph
-                             // (graph/column_originals.hpp), then the first neighbours' ones
-  int64_t slabs = 1;
+  double graph = 0;                  // the finished graph
+  double filled_rows = 0;            // of it, the neighbours, written slab by slab (plain ids or packed gaps)
+  double row_tables = 0;             // forward maps and sort keys while filling
+  double chunk_buffers = 0;          // one chunk of input edges and the pages its routed entries touch
+  double fill_scratch = 0;           // the fill's per-thread sort buffers and a group's mirrors
+  double first_pass = 0;             // pass 1 alone: kept entries, row lengths, a chunk staged by groups or
+                                     // (one process) the column ids that count the mirrors' rows
+  double planning = 0;               // after pass 1: its kept entries and row lengths beside the row index
+                                     // and the rows' map
+  double filling = 0;                // the most the fill holds at once (see kept_entry_shares)
+  double originals = 0;              // after the fill: the columns' original ids made beside the graph
+                                     // (graph/column_originals.hpp), then the first neighbours' ones
+  int64_t passes = 1;                // over the input, each keeping one slab of rows
   bool lengths_of_rows_met = false;  // pass 1 counts the rows met only (graph/row_lengths.hpp)
   // The same figures as parts: those of the finished graph (adding up to `graph`) and those of
   // kernel 1 at its peak (adding up to kernel1_peak()).
@@ -107,19 +107,19 @@ double kept_buffer_share(double kept, int threads);
 // Packed bytes per edge entry of the Kronecker graph at a SCALE (measured, see the .cpp).
 double packed_bytes_per_entry(int scale);
 
-// Per process, kernel 1 in `slabs` slabs.
+// Per process, kernel 1 in `passes` passes over the input (each keeping one slab of rows).
 GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
-                              int64_t slabs, int threads);
+                              int64_t passes, int threads);
 
 // How many slabs (passes over the input) kernel 1 makes: `passes` when set, else chosen. It prefers
 // to stay within a modest share of the node's memory, leaving the rest to the system and other
 // work, as long as that takes at most a few passes (each costs a generation of the edges: about
-// 12 s at SCALE 26 on two cores); beyond, it uses most of the memory to keep the passes few. `node_bytes_per_rank`: the node's
-// memory over the ranks sharing it.
+// 12 s at SCALE 26 on two cores); beyond, it uses most of the memory to keep the passes few. `node_bytes_per_rank`: the
+// node's memory over the ranks sharing it.
 constexpr double kModestMemoryShare = 0.4;
 constexpr double kMostMemoryShare = 0.85;
 constexpr int64_t kPreferredMostSlabs = 4;
-int64_t choose_slabs(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
-                     double node_bytes_per_rank, int threads);
+int64_t choose_passes(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
+                      double node_bytes_per_rank, int threads);
 
 }  // namespace g500

@@ -27,15 +27,15 @@ void append(std::vector<MemoryPart>& to, const std::vector<MemoryPart>& parts) {
   to.insert(to.end(), parts.begin(), parts.end());
 }
 
-// The BFS with the rows as `options` say (compress) and kernel 1 in the slabs choose_slabs takes.
+// The BFS with the rows as `options` say (compress) and kernel 1 in the passes choose_passes takes.
 RunPlan plan_bfs(const PlanInput& in, const GraphOptions& options) {
   const Sizes s = sizes_of(in);
   const Distribution& d = in.d;
-  const int64_t slabs = choose_slabs(in.shape, d, options, in.node_bytes_per_rank, in.threads);
-  const GraphMemory graph = plan_graph_memory(in.shape, d, options, slabs, in.threads);
+  const int64_t passes = choose_passes(in.shape, d, options, in.node_bytes_per_rank, in.threads);
+  const GraphMemory graph = plan_graph_memory(in.shape, d, options, passes, in.threads);
   RunPlan plan;
   plan.packed_rows = options.compress;
-  plan.passes = graph.slabs;
+  plan.passes = graph.passes;
   const MemoryPart runtime{"runtime (MPI, OpenMP, the program)", kRuntimeBytesPerRank, GrowsWith::kFixed};
   plan.kernel1.push_back(runtime);
   append(plan.kernel1, graph.kernel1_parts);

@@ -21,7 +21,7 @@ namespace g500 {
 // plain rows, on grids of several rows they decode through key tables and cost the search speed.
 // `auto` packs the rows when the run with plain rows would not fit in most of the node's memory
 // (kMostMemoryShare, graph/memory_plan.hpp), and on one grid row also when plain rows would take
-// kernel 1 more passes over the input (choose_slabs).
+// kernel 1 more passes over the input (choose_passes).
 enum class CompressChoice { kAuto, kOn, kOff };
 
 enum class PlanKernel { kBfs, kSssp };

@@ -86,11 +86,11 @@ TEST(Kernel1, SlabsAndPackingKeepTheGraph) {
                      << "grid " << shape.rows << "x" << shape.cols << " scale " << scale << " degree_sort "
                      << base.degree_sort << " reorder " << base.reorder << " bcsr " << base.bcsr);
         const auto reference = build_test_graph(scale, shape, base);
-        EXPECT_EQ(reference->graph.kernel1_slabs, 1);
+        EXPECT_EQ(reference->graph.kernel1_passes, 1);
         GraphOptions slabs = base;
         slabs.passes = 5;  // several slabs
         const auto sliced = build_test_graph(scale, shape, slabs);
-        EXPECT_GT(sliced->graph.kernel1_slabs, 2);
+        EXPECT_GT(sliced->graph.kernel1_passes, 2);
         expect_same_graph(reference->graph, sliced->graph, false);
         for (int64_t passes : {int64_t{0}, int64_t{5}}) {
           GraphOptions compress = base;
@@ -233,12 +233,12 @@ TEST(Kernel1, EntriesReleasedBehindTheFillKeepTheGraph) {
       GraphOptions one;
       one.compress = compress;
       const auto reference = build_test_graph(kScale, shape, one);
-      EXPECT_EQ(reference->graph.kernel1_slabs, 1);
+      EXPECT_EQ(reference->graph.kernel1_passes, 1);
       GraphOptions three = one;
       three.tuning.chunk_edges = int64_t{1} << 17;
       three.passes = 3;
       const auto sliced = build_test_graph(kScale, shape, three);
-      EXPECT_EQ(sliced->graph.kernel1_slabs, 3);
+      EXPECT_EQ(sliced->graph.kernel1_passes, 3);
       expect_same_graph(reference->graph, sliced->graph, false);
     }
 }
@@ -269,8 +269,8 @@ TEST(Kernel1, MirrorsMadeInTheFillKeepTheGraph) {
         once.mirror = true;
         const auto reference = build_test_graph(kScale, shape, both);
         const auto mirrored = build_test_graph(kScale, shape, once);
-        EXPECT_EQ(mirrored->graph.kernel1_slabs, passes ? 4 : 1);
-        EXPECT_EQ(reference->graph.kernel1_slabs, mirrored->graph.kernel1_slabs);
+        EXPECT_EQ(mirrored->graph.kernel1_passes, passes ? 4 : 1);
+        EXPECT_EQ(reference->graph.kernel1_passes, mirrored->graph.kernel1_passes);
         expect_same_graph(reference->graph, mirrored->graph, false);
       }
 }
@@ -317,7 +317,7 @@ TEST(Kernel1, EntriesWrittenThroughGroupsOfBucketsKeepTheGraph) {
         grouped.tuning.direct_write_buckets = 1;
         const auto reference = build_test_graph(kScale, shape, direct);
         const auto written = build_test_graph(kScale, shape, grouped);
-        EXPECT_EQ(written->graph.kernel1_slabs, passes ? 3 : 1);
+        EXPECT_EQ(written->graph.kernel1_passes, passes ? 3 : 1);
         expect_same_graph(reference->graph, written->graph, false);
       }
 }
@@ -350,7 +350,7 @@ TEST(Kernel1, RowsCountedForTheRowsMetOnlyKeepTheGraph) {
         met.row_counting = RowCounting::kRowsMet;
         const auto reference = build_test_graph(kScale, shape, whole);
         const auto counted = build_test_graph(kScale, shape, met);
-        EXPECT_EQ(counted->graph.kernel1_slabs, passes ? 3 : 1);
+        EXPECT_EQ(counted->graph.kernel1_passes, passes ? 3 : 1);
         expect_same_graph(reference->graph, counted->graph, false);
         EXPECT_EQ(reference->graph.renumbering.row_original_by_slot, counted->graph.renumbering.row_original_by_slot);
       }

@@ -23,8 +23,8 @@ Passes passes_of(int scale, const Distribution& d, double node_bytes_per_rank) {
   GraphOptions plain, packed;
   plain.compress = false;
   packed.compress = true;
-  return {choose_slabs(shape, d, plain, node_bytes_per_rank, kThreads),
-          choose_slabs(shape, d, packed, node_bytes_per_rank, kThreads)};
+  return {choose_passes(shape, d, plain, node_bytes_per_rank, kThreads),
+          choose_passes(shape, d, packed, node_bytes_per_rank, kThreads)};
 }
 
 TEST(RowFormat, PackedWhenTheySaveKernel1PassesOnOneGridRow) {
