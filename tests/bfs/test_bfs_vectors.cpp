@@ -4,7 +4,7 @@
 #include <omp.h>
 
 #include "bfs/bfs.hpp"
-#include "bfs_fixture.hpp"
+#include "local_graph_fixture.hpp"
 #include "run/roots.hpp"
 #include "serial_view.hpp"
 #include "testvectors.hpp"

@@ -13,7 +13,7 @@
 #include <tuple>
 
 #include "bfs/bfs.hpp"
-#include "bfs_fixture.hpp"
+#include "local_graph_fixture.hpp"
 #include "run/roots.hpp"
 #include "serial_view.hpp"
 #include "validate/edge_check.hpp"

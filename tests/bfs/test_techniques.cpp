@@ -13,7 +13,7 @@
 
 #include "bfs/bfs.hpp"
 #include "bfs/sparse_switch.hpp"
-#include "bfs_fixture.hpp"
+#include "local_graph_fixture.hpp"
 #include "graph/renumbering.hpp"
 #include "run/roots.hpp"
 

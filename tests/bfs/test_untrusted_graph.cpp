@@ -15,7 +15,7 @@
 #include <tuple>
 
 #include "bfs/bfs.hpp"
-#include "bfs_fixture.hpp"
+#include "local_graph_fixture.hpp"
 #include "run/roots.hpp"
 #include "serial_view.hpp"
 #include "validate/validate_bfs.hpp"

@@ -14,7 +14,7 @@
 
 #include "bfs/bfs.hpp"
 #include "bfs/volumes.hpp"
-#include "bfs_fixture.hpp"
+#include "local_graph_fixture.hpp"
 #include "mpi_send_counter.hpp"
 #include "run/roots.hpp"
 #include "run/run_setup.hpp"

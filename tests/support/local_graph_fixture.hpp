@@ -1,5 +1,5 @@
-// Builds the Kronecker graph of a test-vector SCALE on all ranks of MPI_COMM_WORLD, and gives its
-// input edges to the validator.
+// Builds the Kronecker graph of a test-vector SCALE with kernel 1 on all ranks of MPI_COMM_WORLD,
+// and gives its input edges to the validator.
 #pragma once
 #include "graph/local_graph.hpp"
 #include "test_graph.hpp"

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "bfs_fixture.hpp"
+#include "local_graph_fixture.hpp"
 #include "graph/column_originals.hpp"
 #include "graph/packed_rows.hpp"
 #include "graph/renumbering.hpp"
