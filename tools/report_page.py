@@ -104,6 +104,41 @@ def conformance_text(run):
     return "yes" if config["conformant"] else "no: " + "; ".join(str(r) for r in reasons)
 
 
+def unbroken(value):
+    """Text that must stay on one line (a run label, a date): a browser breaks '2026-11-29T04:40:06Z'
+    at its hyphens in a narrow column."""
+    return f"<span class='nowrap'>{text(value)}</span>"
+
+
+def with_its_unit(value):
+    """'355 M' as HTML whose unit cannot wrap onto a line of its own."""
+    number, _, unit = value.strip().rpartition(" ")
+    return f"{text(number)}&nbsp;{text(unit)}" if number and unit else text(value)
+
+
+def origin_html(run):
+    """Where and when, breaking only between its parts (host, ranks x threads, date)."""
+    return ", ".join(unbroken(part) for part in run.origin.split(", "))
+
+
+def runs_table(runs):
+    """One row per run, in a box that scrolls sideways when the table is wider than the page (labels
+    and dates do not wrap, so a narrow window would otherwise squeeze the other columns)."""
+    head = ("run", "where and when", "command", "roots", "harmonic-mean TEPS", "TEPS min / Q1 / median / Q3 / max",
+            "construction", "peak memory per rank", "validation", "oversubscribed", "energy")
+    rows = ["<tr>" + "".join(f"<th>{text(h)}</th>" for h in head) + "</tr>"]
+    for run in runs:
+        label = short_label(run, runs) if len(runs) > 1 else run.label
+        cells = [f"<td class='nowrap'>{text(label)}</td>", f"<td>{origin_html(run)}</td>",
+                 f"<td class='command'>{text(run.provenance.get('command', run.path))}</td>"]
+        cells += [f"<td>{c}</td>" for c in (
+            len(run.roots), with_its_unit(format_teps(run.harmonic_mean_teps)), with_its_unit(quartiles_text(run)),
+            with_its_unit(f"{run.construction_time:.3g} s"), with_its_unit(memory_text(run)),
+            text(validation_text(run)), "yes" if run.oversubscribed else "no", text(energy_text(run)))]
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return "<div class='wide'><table class='runs'>" + "".join(rows) + "</table></div>"
+
+
 def html_page(title, runs, pictures, rendered, level_series, comparison=None, series_lines=()):
     """The page; every text from the files or the command line goes through text()."""
     def img(name, caption):
@@ -111,27 +146,16 @@ def html_page(title, runs, pictures, rendered, level_series, comparison=None, se
         return (f'<figure><img alt="{text(caption)}" src="data:image/png;base64,{data}">'
                 f"<figcaption>{text(caption)}</figcaption></figure>")
 
-    rows = []
-    for run in runs:
-        rows.append("<tr>" + "".join(f"<td class='command'>{text(c)}</td>" if i == 2 else f"<td>{text(c)}</td>"
-                                     for i, c in enumerate((
-            short_label(run, runs) if len(runs) > 1 else run.label, run.origin,
-            run.provenance.get("command", run.path), len(run.roots),
-            format_teps(run.harmonic_mean_teps), quartiles_text(run), f"{run.construction_time:.3g} s",
-            memory_text(run), validation_text(run), "yes" if run.oversubscribed else "no",
-            energy_text(run)))) + "</tr>")
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{text(title)}</title>",
              "<style>body{font-family:sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse}"
              "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right;vertical-align:top}th{background:#eee}"
              "td:first-child{text-align:left}img{max-width:100%}figure{margin:1.5em 0}"
              "figcaption{color:#444;font-size:90%}caption{text-align:left;color:#444;font-size:90%;"
              "padding:1em 0 0.3em;max-width:60em}.command{font-family:monospace;font-size:85%;text-align:left}"
-             "details{margin:0.4em 0}summary{cursor:pointer}.facts td{text-align:left}.facts th{text-align:right}</style></head><body>",
+             "details{margin:0.4em 0}summary{cursor:pointer}.facts td{text-align:left}.facts th{text-align:right}"
+             ".wide{overflow-x:auto}.nowrap{white-space:nowrap}</style></head><body>",
              f"<h1>{text(title)}</h1>",
-             "<h2>Runs</h2><table><tr><th>run</th><th>where and when</th><th>command</th><th>roots</th>"
-             "<th>harmonic-mean TEPS</th><th>TEPS min / Q1 / median / Q3 / max</th><th>construction</th>"
-             "<th>peak memory per rank</th><th>validation</th><th>oversubscribed</th><th>energy</th></tr>",
-             *rows, "</table>"]
+             "<h2>Runs</h2>" + runs_table(runs)]
     if len(runs) == 1:
         parts.append("<h2>The run</h2>" + run_details(runs[0]))
     elif runs:  # every figure of every run, folded away until asked for

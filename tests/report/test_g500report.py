@@ -7,6 +7,7 @@ one line naming the file and the field, with nothing written."""
 import concurrent.futures
 import copy
 import html
+import html.parser
 import json
 import os
 import struct
@@ -408,6 +409,42 @@ def provenance(host, ranks, threads, date, command):
             "hosts": [host], "ranks": ranks, "threads_per_rank": threads, "date": date, "command": command}
 
 
+class RunsTable(html.parser.HTMLParser):
+    """The runs table of a page: whether it sits in a box of its own, and per row its cells as
+    (class, text, [texts of the spans that may not wrap])."""
+
+    def __init__(self, page):
+        super().__init__()
+        self.boxed, self.inside, self.rows, self.open = False, False, [], []
+        self.feed(page)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table" and attrs.get("class") == "runs":
+            self.boxed = bool(self.open) and self.open[-1] == ("div", "wide")
+            self.inside = True
+        if tag == "tr" and self.inside:
+            self.rows.append([])
+        if tag == "td" and self.inside:
+            self.rows[-1].append([attrs.get("class"), "", []])
+        if tag == "span" and attrs.get("class") == "nowrap" and self.inside:
+            self.rows[-1][-1][2].append("")
+        self.open.append((tag, attrs.get("class")))
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self.inside = False
+        while self.open and self.open.pop()[0] != tag:
+            pass
+
+    def handle_data(self, data):
+        if self.inside and self.rows and self.rows[-1]:
+            cell = self.rows[-1][-1]
+            cell[1] += data
+            if self.open and self.open[-1] == ("span", "nowrap"):
+                cell[2][-1] += data
+
+
 class RunsThatFormASeriesOrNot(unittest.TestCase):
     """Four runs from three folders: two of one strong series (the same SCALE, roots and build on 1 and
     2 ranks, the second oversubscribed), one of SCALE 10 on 4 ranks with other roots and one of
@@ -466,6 +503,33 @@ class RunsThatFormASeriesOrNot(unittest.TestCase):
             self.assertIn("<td>alpha, 1 rank x 1 thread, 2026-11-20T10:00:00Z</td>", page)
             self.assertIn("<h2>Series</h2>", page)
             self.assertNotRegex(page, r"\b00[0-9] Fig|slide 00")
+
+    def test_runs_table_keeps_labels_dates_and_units_whole_and_scrolls_when_wide(self):
+        """A narrow column wrapped '2026-11-' / '29T04:40:06Z' and a label onto three lines."""
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out")
+            result = run_tool(*self.write_runs(tmp), "--out", out)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(os.path.join(out, "report.html")) as f:
+                page = f.read()
+        self.assertIn(".nowrap{white-space:nowrap}", page)
+        self.assertIn(".wide{overflow-x:auto}", page)
+        table = RunsTable(page)
+        self.assertTrue(table.boxed, "the runs table is not in a box that scrolls sideways")
+        rows = table.rows[1:]  # under the head
+        self.assertEqual(len(rows), 4)
+        dates = set()
+        for label, origin, *rest in rows:
+            self.assertEqual(label[0], "nowrap", label)
+            self.assertRegex(label[1], r"^S1[01] [124]r ")  # the parts all share dropped
+            host, ranks, date = origin[2]  # every part of "host, ranks x threads, date" whole
+            self.assertEqual(origin[1], f"{host}, {ranks}, {date}")
+            self.assertRegex(date, r"^2026-11-2[0-2]T\d\d:\d\d:00Z$")
+            dates.add(date)
+            teps, quartiles = rest[2][1], rest[3][1]
+            self.assertRegex(teps, r"^[\d.]+\xa0[kMG]$")  # the unit on the number's line
+            self.assertRegex(quartiles, r"\d\xa0[kMG]$")
+        self.assertEqual(len(dates), 4)
 
     def test_files_without_provenance_are_labelled_by_folder_and_file(self):
         with tempfile.TemporaryDirectory() as tmp:
