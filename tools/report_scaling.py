@@ -105,9 +105,17 @@ def plural_ranks(counts):
 
 
 def plot_scaling(series, rendered):
+    fig, counts = draw_scaling(series)
+    path = save(fig, rendered, "scaling.png")
+    return path, dict(series=series, **counts)
+
+
+def draw_scaling(series):
+    """The figure (not yet saved) and the counts of what it draws."""
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
     points_drawn = {}
     numbers_drawn = crosses_drawn = 0
+    numbers = []
     for i, (name, s) in enumerate(series.items()):
         style = "-" if s["kind"] == "weak" else "--"
         marker = MARKERS[i % len(MARKERS)]
@@ -117,8 +125,8 @@ def plot_scaling(series, rendered):
         points_drawn[name] = len(line.get_xdata())
         if len(series) <= MOST_LABELLED_SERIES:  # the efficiency as a number: 0.03 reads at once
             for p, e in zip(s["ranks"], s["efficiency"]):
-                axes[1].annotate(efficiency_text(e), (p, e), fontsize=7.5, color=f"C{i % 10}", xytext=(5, 4 + 9 * i),
-                                 textcoords="offset points")
+                numbers.append(axes[1].annotate(efficiency_text(e), (p, e), fontsize=7.5, color=f"C{i % 10}",
+                                                xytext=(5, 4 + 9 * i), textcoords="offset points"))
                 numbers_drawn += 1
         # Oversubscribed points: a black cross over the marker (the ranks took turns on the cores).
         crossed = [k for k, p in enumerate(s["ranks"]) if p in s["oversubscribed_ranks"]]
@@ -150,9 +158,27 @@ def plot_scaling(series, rendered):
     axes[1].set_title("(b) parallel efficiency")
     fig.suptitle("Scaling (cf. Nakao et al. 2021, Figs. 7 and 13)")
     fig.tight_layout()
+    keep_inside(axes[1], numbers)
     # Below the panels, where it hides no point.
     fig.legend(handles, names, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=2, fontsize=8, frameon=False)
-    path = save(fig, rendered, "scaling.png")
-    return path, {"series": series, "points_drawn": points_drawn, "efficiency_numbers_drawn": numbers_drawn,
-                  "oversubscribed_crosses_drawn": crosses_drawn}
+    return fig, {"points_drawn": points_drawn, "efficiency_numbers_drawn": numbers_drawn,
+                 "oversubscribed_crosses_drawn": crosses_drawn}
+
+
+def keep_inside(ax, notes):
+    """Numbers that would cross the panel's right or top edge go to the left of or below their
+    point: the largest rank count sits at the right edge, and a number beside it ran past the frame.
+    Call it once the layout is final (positions are measured in the drawn figure)."""
+    renderer = ax.figure.canvas.get_renderer()
+    frame = ax.get_window_extent(renderer)
+    for note in notes:
+        box = note.get_window_extent(renderer)
+        dx, dy = note.xyann
+        if box.x1 > frame.x1:
+            note.set_horizontalalignment("right")
+            dx = -abs(dx)
+        if box.y1 > frame.y1:
+            note.set_verticalalignment("top")
+            dy = -abs(dy)
+        note.xyann = (dx, dy)
 

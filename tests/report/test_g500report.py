@@ -18,6 +18,11 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOL = os.path.join(HERE, "..", "..", "tools", "g500report")
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+import report_scaling  # noqa: E402
 FIXTURES = os.path.join(HERE, "fixtures")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 PHASES = 5
@@ -154,6 +159,34 @@ class ReportFromFixtures(unittest.TestCase):
         self.assertIn("bcsr,bu-alltoallv,degree-sort,lb-topdown", group["switched_off"])
         self.assertEqual(a["bars_drawn"], [5])
         self.assertEqual(group["relative"][0], 1.0)
+
+
+class ScalingNumbersStayInTheirPanel(unittest.TestCase):
+    """The efficiency beside the point of the most ranks ran past the panel's right edge; four
+    series stacked their numbers at 1.00 above the top."""
+
+    def test_every_efficiency_number_is_inside_the_panel(self):
+        def one(kind, efficiency, oversubscribed=()):
+            return {"kind": kind, "ranks": [1, 2, 4], "teps": [1e9 * e * p for p, e in zip((1, 2, 4), efficiency)],
+                    "efficiency": efficiency, "oversubscribed_ranks": list(oversubscribed)}
+        series = {"bfs weak SCALE 13/rank": one("weak", [1.0, 0.00096, 0.0021], [4]),
+                  "bfs strong SCALE 14": one("strong", [1.0, 0.0028, 0.0022], [4]),
+                  "sssp weak SCALE 12/rank": one("weak", [1.0, 0.93, 1.04]),
+                  "sssp strong SCALE 12": one("strong", [1.0, 0.87, 1.01])}
+        fig, counts = report_scaling.draw_scaling(series)
+        try:
+            renderer = fig.canvas.get_renderer()
+            panel = fig.axes[1]
+            frame = panel.get_window_extent(renderer)
+            numbers = [t for t in panel.texts if isinstance(t, matplotlib.text.Annotation)]
+            self.assertEqual(len(numbers), counts["efficiency_numbers_drawn"])
+            self.assertEqual(len(numbers), 12)
+            for note in numbers:
+                box = note.get_window_extent(renderer)
+                self.assertTrue(frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1,
+                                f"{note.get_text()} at {note.xy}: {box} is not inside the panel {frame}")
+        finally:
+            matplotlib.pyplot.close(fig)
 
 
 class ReportInputs(unittest.TestCase):
