@@ -164,12 +164,14 @@ def html_page(title, runs, pictures, rendered, level_series, comparison=None, se
             f"{run_details(run)}</details>" for run in runs))
     if series_lines:
         parts.append("<h2>Series</h2><ul>" + "".join(f"<li>{text(line)}</li>" for line in series_lines) + "</ul>")
-    headings = {"breakdown": "Time per phase", "teps": "TEPS per root", "levels": "Per level (--trace)",
+    headings = {"breakdown": "Time per phase (BFS)", "breakdown_sssp": "Time per phase (SSSP)", "teps": "TEPS per root", "levels": "Per level (--trace)",
                 "directions": "Top-down, bottom-up and hybrid",
                 "scaling": "Scaling", "ablation": "Ablation (--disable)", "model": "Performance model (g500 model)"}
-    captions = {"breakdown": "Time per phase: (a) per search (stacked; the phases side by side on a log axis when "
-                             f"the runs' times per search differ by more than {WIDEST_LINEAR_RANGE}x), (b) as a share "
-                             "of the search time",
+    phases = ("(a) per search (stacked; the phases side by side on a log axis when the runs' times per search "
+              f"differ by more than {WIDEST_LINEAR_RANGE}x), (b) as a share of the search time")
+    captions = {"breakdown": f"Time per phase of the BFS runs: {phases}",
+                "breakdown_sssp": f"Time per phase of the SSSP runs, apart from the BFS runs (another search, whose "
+                                  f"phases do not compare with BFS's): {phases}",
                 "teps": ("TEPS of every root: one box per run (quartiles, whiskers to min and max) with the harmonic "
                          "mean as a black bar" if len(runs) > MOST_RUNS_AS_POINTS
                          else "TEPS of every root with the run's harmonic mean (dashed)"),

@@ -67,7 +67,7 @@ class ReportFromFixtures(unittest.TestCase):
             self.assertEqual(len(data["roots"]), 4, name)
 
     def test_every_picture_is_a_png(self):
-        expected = {"breakdown", "teps", "levels", "directions", "scaling", "ablation"}
+        expected = {"breakdown", "breakdown_sssp", "teps", "levels", "directions", "scaling", "ablation"}
         self.assertEqual(set(self.series["pictures"]), expected)
         for name in expected:
             path = os.path.join(self.out, name + ".png")
@@ -87,14 +87,25 @@ class ReportFromFixtures(unittest.TestCase):
         for run in self.series["runs"]:
             self.assertIn(run, page)
 
-    def test_breakdown_has_a_stacked_bar_per_run_and_phase(self):
-        b = self.series["breakdown"]
-        runs = len(self.fixtures)
-        self.assertEqual(len(b["runs"]), runs)
-        self.assertEqual(b["phases"], ["calculation", "allgatherv", "alltoallv", "sendrecv", "imbalance"])
-        self.assertEqual(b["bars_drawn"], 2 * PHASES * runs)  # time and share panels
-        for i in range(runs):
-            self.assertAlmostEqual(sum(b["share_percent"][p][i] for p in b["phases"]), 100.0, places=6)
+    def test_breakdown_has_a_stacked_bar_per_run_and_phase_bfs_and_sssp_apart(self):
+        """An SSSP run among the BFS runs' bars compared unlike searches: each kernel has its own chart."""
+        for name, kernel in (("breakdown", "bfs"), ("breakdown_sssp", "sssp")):
+            b = self.series[name]
+            runs = sum(1 for data in self.fixtures.values() if data["config"].get("kernel", "bfs") == kernel)
+            self.assertEqual(runs, 11 if kernel == "bfs" else 2)
+            self.assertEqual(b["kernel"], kernel.upper())
+            self.assertEqual(len(b["runs"]), runs)
+            self.assertEqual(b["phases"], ["calculation", "allgatherv", "alltoallv", "sendrecv", "imbalance"])
+            self.assertEqual(b["bars_drawn"], 2 * PHASES * runs)  # time and share panels
+            for i in range(runs):
+                self.assertAlmostEqual(sum(b["share_percent"][p][i] for p in b["phases"]), 100.0, places=6)
+        # The labels drop what all the chart's runs share, the kernel among it.
+        self.assertEqual(self.series["breakdown_sssp"]["runs"], ["1r 1x1", "2r 2x1"])
+        self.assertFalse(any("sssp" in label for label in self.series["breakdown"]["runs"]))
+        with open(os.path.join(self.out, "report.html")) as f:
+            page = f.read()
+        self.assertLess(page.index("<h2>Time per phase (BFS)</h2>"), page.index("<h2>Time per phase (SSSP)</h2>"))
+        self.assertIn("<figcaption>Time per phase of the SSSP runs, apart from the BFS runs", page)
 
     def test_teps_has_every_root_and_a_harmonic_mean_line_per_run(self):
         t = self.series["teps"]
@@ -197,7 +208,7 @@ class ReportInputs(unittest.TestCase):
             self.assertEqual(result.returncode, 0, result.stderr)
             with open(os.path.join(tmp, "s.json")) as f:
                 series = json.load(f)
-            self.assertEqual(set(series["pictures"]), {"breakdown", "teps"})
+            self.assertEqual(set(series["pictures"]), {"breakdown_sssp", "teps"})
             self.assertFalse(os.path.exists(os.path.join(tmp, "levels.png")))
 
     def test_measured_energy_appears_in_the_run_table(self):
