@@ -8,6 +8,7 @@ import html
 
 from report_figure import MOST_RUNS_AS_POINTS, WIDEST_LINEAR_RANGE, plural, short_label
 from report_run import run_figures
+from report_scaling import LOW_EFFICIENCY, efficiencies_text, implausibly_low, low_efficiency_text
 from report_sssp import dijkstra_table, steps_table
 
 QUARTILES = ("min", "firstquartile", "median", "thirdquartile", "max")
@@ -121,11 +122,17 @@ def origin_html(run):
     return ", ".join(unbroken(part) for part in run.origin.split(", "))
 
 
-def runs_table(runs):
+def efficiency_html(scaling, run):
+    """The run's efficiencies in its series, flagged when implausibly low (the point stays drawn)."""
+    flag = f"; <strong>{text(LOW_EFFICIENCY)}</strong>" if implausibly_low(scaling, run) else ""
+    return text(efficiencies_text(scaling, run)) + flag
+
+
+def runs_table(runs, scaling):
     """One row per run, in a box that scrolls sideways when the table is wider than the page (labels
     and dates do not wrap, so a narrow window would otherwise squeeze the other columns)."""
     head = ("run", "where and when", "command", "roots", "harmonic-mean TEPS", "TEPS min / Q1 / median / Q3 / max",
-            "construction", "peak memory per rank", "validation", "oversubscribed", "energy")
+            "construction", "peak memory per rank", "validation", "oversubscribed", "parallel efficiency", "energy")
     rows = ["<tr>" + "".join(f"<th>{text(h)}</th>" for h in head) + "</tr>"]
     for run in runs:
         label = short_label(run, runs) if len(runs) > 1 else run.label
@@ -134,12 +141,13 @@ def runs_table(runs):
         cells += [f"<td>{c}</td>" for c in (
             len(run.roots), with_its_unit(format_teps(run.harmonic_mean_teps)), with_its_unit(quartiles_text(run)),
             with_its_unit(f"{run.construction_time:.3g} s"), with_its_unit(memory_text(run)),
-            text(validation_text(run)), "yes" if run.oversubscribed else "no", text(energy_text(run)))]
+            text(validation_text(run)), "yes" if run.oversubscribed else "no", efficiency_html(scaling, run),
+            text(energy_text(run)))]
         rows.append("<tr>" + "".join(cells) + "</tr>")
     return "<div class='wide'><table class='runs'>" + "".join(rows) + "</table></div>"
 
 
-def html_page(title, runs, pictures, rendered, level_series, comparison=None, series_lines=()):
+def html_page(title, runs, pictures, rendered, level_series, comparison=None, series_lines=(), scaling=None):
     """The page; every text from the files or the command line goes through text()."""
     def img(name, caption):
         data = base64.b64encode(rendered[name]).decode("ascii")
@@ -155,7 +163,7 @@ def html_page(title, runs, pictures, rendered, level_series, comparison=None, se
              "details{margin:0.4em 0}summary{cursor:pointer}.facts td{text-align:left}.facts th{text-align:right}"
              ".wide{overflow-x:auto}.nowrap{white-space:nowrap}</style></head><body>",
              f"<h1>{text(title)}</h1>",
-             "<h2>Runs</h2>" + runs_table(runs)]
+             "<h2>Runs</h2>" + runs_table(runs, scaling or {})]
     if len(runs) == 1:
         parts.append("<h2>The run</h2>" + run_details(runs[0]))
     elif runs:  # every figure of every run, folded away until asked for
@@ -164,9 +172,10 @@ def html_page(title, runs, pictures, rendered, level_series, comparison=None, se
             f"{run_details(run)}</details>" for run in runs))
     if series_lines:
         parts.append("<h2>Series</h2><ul>" + "".join(f"<li>{text(line)}</li>" for line in series_lines) + "</ul>")
-    headings = {"breakdown": "Time per phase (BFS)", "breakdown_sssp": "Time per phase (SSSP)", "teps": "TEPS per root", "levels": "Per level (--trace)",
-                "directions": "Top-down, bottom-up and hybrid",
+    headings = {"breakdown": "Time per phase (BFS)", "breakdown_sssp": "Time per phase (SSSP)",
+                "teps": "TEPS per root", "levels": "Per level (--trace)", "directions": "Top-down, bottom-up and hybrid",
                 "scaling": "Scaling", "ablation": "Ablation (--disable)", "model": "Performance model (g500 model)"}
+    slow = low_efficiency_text(scaling or {}, runs)
     phases = ("(a) per search (stacked; the phases side by side on a log axis when the runs' times per search "
               f"differ by more than {WIDEST_LINEAR_RANGE}x), (b) as a share of the search time")
     captions = {"breakdown": f"Time per phase of the BFS runs: {phases}",
@@ -178,7 +187,7 @@ def html_page(title, runs, pictures, rendered, level_series, comparison=None, se
                 "levels": "Per level of one traced root: direction, frontier, edges examined, time",
                 "directions": "Edges examined per level with one direction only and with switching",
                 "scaling": "Weak and strong scaling: TEPS and parallel efficiency (its value beside each point); "
-                           "a black cross marks an oversubscribed point",
+                           "a black cross marks an oversubscribed point" + (f"; {slow}" if slow else ""),
                 "ablation": "Harmonic-mean TEPS with techniques switched off",
                 "model": "Model against published points: TEPS, predicted time ratio, sendrecv"}
     for name, file_name in pictures.items():

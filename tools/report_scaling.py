@@ -17,6 +17,10 @@ from report_figure import MARKERS, plain_log_ticks, save
 
 MOST_LABELLED_SERIES = 4  # more series: the efficiencies without their numbers (they would overlap)
 EFFICIENCY_HEADROOM = 1.1  # the efficiency axis reaches 10 % above the highest point (room for its number)
+# Below it a point says more about the machine than about the code (4 ranks taking turns on 2 cores
+# alone would explain 0.5): it stays drawn, with a flag.
+LOWEST_PLAUSIBLE_EFFICIENCY = 0.05
+LOW_EFFICIENCY = "efficiency below 5 %: a loaded or misconfigured machine?"
 
 
 def scaling_groups(runs):
@@ -89,6 +93,31 @@ def describe_series(series, runs):
                      "--alpha/--beta: see the ablation and direction pictures): "
                      + "; ".join(f"{r.label} ({r.origin})" for r in variants))
     return lines
+
+
+def run_efficiencies(series, run):
+    """The run's parallel efficiency in each series it is a point of: [("strong", 0.0028), ("weak", 0.00096)]
+    (a run is in one strong series at most, and one weak)."""
+    return [(s["kind"], s["efficiency"][s["ranks"].index(run.ranks)]) for s in series.values()
+            if run.path in s["members"]]
+
+
+def implausibly_low(series, run):
+    return any(e < LOWEST_PLAUSIBLE_EFFICIENCY for _, e in run_efficiencies(series, run))
+
+
+def efficiencies_text(series, run):
+    """'strong 0.0028, weak 0.00096', or 'n/a' for a run in no series."""
+    return ", ".join(f"{kind} {efficiency_text(e)}" for kind, e in run_efficiencies(series, run)) or "n/a"
+
+
+def low_efficiency_text(series, runs):
+    """The sentence under the scaling picture naming the implausibly slow runs, or ''."""
+    slow = [r for r in runs if implausibly_low(series, r)]
+    if not slow:
+        return ""
+    return ("parallel efficiency below 5 % at " + "; ".join(f"{r.label} ({efficiencies_text(series, r)})" for r in slow)
+            + ": a loaded or misconfigured machine? Their points are drawn all the same")
 
 
 def efficiency_text(value):

@@ -575,6 +575,39 @@ class RunsThatFormASeriesOrNot(unittest.TestCase):
             self.assertRegex(quartiles, r"\d\xa0[kMG]$")
         self.assertEqual(len(dates), 4)
 
+    def test_an_implausibly_low_efficiency_is_flagged_and_still_drawn(self):
+        """A 2-rank run at 2 % of the 1-rank run's TEPS per rank on a machine with cores to spare (not
+        oversubscribed) was shown with no warning; the 4-rank run at 50 % is plausible."""
+        flag = "efficiency below 5 %: a loaded or misconfigured machine?"
+        with tempfile.TemporaryDirectory() as tmp:
+            for ranks, efficiency in ((1, 1.0), (2, 0.02), (4, 0.5)):
+                data = run_file(f"bfs-s10-np{ranks}.json", node={"ranks": ranks, "cores": 8},
+                                provenance=provenance("alpha", ranks, 1, f"2026-11-20T1{ranks}:00:00Z",
+                                                      f"mpiexec -n {ranks} g500 bfs --scale 10 --roots 4"))
+                data["summary"]["harmonic_mean_TEPS"] = 1e8 * ranks * efficiency
+                with open(os.path.join(tmp, f"np{ranks}.json"), "w") as f:
+                    json.dump(data, f)
+            out, dump = os.path.join(tmp, "out"), os.path.join(tmp, "series.json")
+            result = run_tool(tmp, "--out", out, "--dump-series", dump)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(os.path.join(out, "report.html")) as f:
+                page = f.read()
+            with open(dump) as f:
+                scaling = json.load(f)["scaling"]
+        self.assertEqual(scaling["points_drawn"], {"bfs strong SCALE 10": 3})  # no point dropped
+        rows = RunsTable(page).rows[1:]
+        self.assertEqual([row[9][1] for row in rows], ["no"] * 3)  # not oversubscribed
+        efficiency = {row[0][1]: row[10][1] for row in rows}  # run -> its parallel efficiency cell
+        self.assertEqual(efficiency, {"1r 1x1": "strong 1.00", "2r 2x1": f"strong 0.02; {flag}",
+                                      "4r 2x2": "strong 0.50"})
+        self.assertIn(f"<td>strong 0.02; <strong>{html.escape(flag)}</strong></td>", page)
+        self.assertIn("a black cross marks an oversubscribed point; parallel efficiency below 5 % at "
+                      "bfs S10 2r 2x1 1t (strong 0.02): a loaded or misconfigured machine? Their points are drawn "
+                      "all the same</figcaption>", page)
+        self.assertIn(f"bfs S10 2r 2x1 1t (alpha, 2 ranks x 1 thread, 2026-11-20T12:00:00Z): validation: 4 of 4 "
+                      f"roots passed; {flag}\n", result.stdout)
+        self.assertEqual(result.stdout.count(flag), 1)
+
     def test_files_without_provenance_are_labelled_by_folder_and_file(self):
         with tempfile.TemporaryDirectory() as tmp:
             for folder in ("x", "y"):
