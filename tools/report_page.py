@@ -112,9 +112,12 @@ def unbroken(value):
 
 
 def with_its_unit(value):
-    """'355 M' as HTML whose unit cannot wrap onto a line of its own."""
+    """'355 M' as HTML whose unit cannot wrap onto a line of its own, nor a '/' in '1.2 / 3.4' (a line
+    breaks after it)."""
     number, _, unit = value.strip().rpartition(" ")
-    return f"{text(number)}&nbsp;{text(unit)}" if number and unit else text(value)
+    if not (number and unit):
+        return text(value)
+    return "&nbsp;/ ".join(text(part) for part in number.split(" / ")) + f"&nbsp;{text(unit)}"
 
 
 def origin_html(run):
@@ -124,15 +127,19 @@ def origin_html(run):
 
 def efficiency_html(scaling, run):
     """The run's efficiencies in its series, flagged when implausibly low (the point stays drawn)."""
-    flag = f"; <strong>{text(LOW_EFFICIENCY)}</strong>" if implausibly_low(scaling, run) else ""
-    return text(efficiencies_text(scaling, run)) + flag
+    if not implausibly_low(scaling, run):
+        return text(efficiencies_text(scaling, run))
+    flag = text(LOW_EFFICIENCY).replace(" %", "&nbsp;%")  # "5 %" on one line
+    return f"{text(efficiencies_text(scaling, run))}; <strong>{flag}</strong>"
 
 
 def runs_table(runs, scaling):
     """One row per run, in a box that scrolls sideways when the table is wider than the page (labels
     and dates do not wrap, so a narrow window would otherwise squeeze the other columns)."""
+    # \u00ad: the long header may break there, with a hyphen (its column need not be wider than "yes")
     head = ("run", "where and when", "command", "roots", "harmonic-mean TEPS", "TEPS min / Q1 / median / Q3 / max",
-            "construction", "peak memory per rank", "validation", "oversubscribed", "parallel efficiency", "energy")
+            "construction", "peak memory per rank", "validation", "over\u00adsubscribed", "parallel efficiency",
+            "energy")
     rows = ["<tr>" + "".join(f"<th>{text(h)}</th>" for h in head) + "</tr>"]
     for run in runs:
         label = short_label(run, runs) if len(runs) > 1 else run.label
@@ -141,8 +148,8 @@ def runs_table(runs, scaling):
         cells += [f"<td>{c}</td>" for c in (
             len(run.roots), with_its_unit(format_teps(run.harmonic_mean_teps)), with_its_unit(quartiles_text(run)),
             with_its_unit(f"{run.construction_time:.3g} s"), with_its_unit(memory_text(run)),
-            text(validation_text(run)), "yes" if run.oversubscribed else "no", efficiency_html(scaling, run),
-            text(energy_text(run)))]
+            text(validation_text(run)), "yes" if run.oversubscribed else "no")]
+        cells += [f"<td class='note'>{efficiency_html(scaling, run)}</td>", f"<td>{text(energy_text(run))}</td>"]
         rows.append("<tr>" + "".join(cells) + "</tr>")
     return "<div class='wide'><table class='runs'>" + "".join(rows) + "</table></div>"
 
@@ -161,7 +168,8 @@ def html_page(title, runs, pictures, rendered, level_series, comparison=None, se
              "figcaption{color:#444;font-size:90%}caption{text-align:left;color:#444;font-size:90%;"
              "padding:1em 0 0.3em;max-width:60em}.command{font-family:monospace;font-size:85%;text-align:left}"
              "details{margin:0.4em 0}summary{cursor:pointer}.facts td{text-align:left}.facts th{text-align:right}"
-             ".wide{overflow-x:auto}.nowrap{white-space:nowrap}</style></head><body>",
+             ".wide{overflow-x:auto}.nowrap{white-space:nowrap}.note{text-align:left;min-width:10em}"
+             "</style></head><body>",
              f"<h1>{text(title)}</h1>",
              "<h2>Runs</h2>" + runs_table(runs, scaling or {})]
     if len(runs) == 1:
