@@ -8,6 +8,7 @@ import html
 
 from report_figure import MOST_RUNS_AS_POINTS, WIDEST_LINEAR_RANGE, plural, short_label
 from report_run import run_figures
+from report_scaling import LOW_EFFICIENCY, efficiencies_text, implausibly_low, low_efficiency_text
 from report_sssp import dijkstra_table, steps_table
 
 QUARTILES = ("min", "firstquartile", "median", "thirdquartile", "max")
@@ -104,34 +105,73 @@ def conformance_text(run):
     return "yes" if config["conformant"] else "no: " + "; ".join(str(r) for r in reasons)
 
 
-def html_page(title, runs, pictures, rendered, level_series, comparison=None, series_lines=()):
+def unbroken(value):
+    """Text that must stay on one line (a run label, a date): a browser breaks '2026-11-29T04:40:06Z'
+    at its hyphens in a narrow column."""
+    return f"<span class='nowrap'>{text(value)}</span>"
+
+
+def with_its_unit(value):
+    """'355 M' as HTML whose unit cannot wrap onto a line of its own, nor a '/' in '1.2 / 3.4' (a line
+    breaks after it)."""
+    number, _, unit = value.strip().rpartition(" ")
+    if not (number and unit):
+        return text(value)
+    return "&nbsp;/ ".join(text(part) for part in number.split(" / ")) + f"&nbsp;{text(unit)}"
+
+
+def origin_html(run):
+    """Where and when, breaking only between its parts (host, ranks x threads, date)."""
+    return ", ".join(unbroken(part) for part in run.origin.split(", "))
+
+
+def efficiency_html(scaling, run):
+    """The run's efficiencies in its series, flagged when implausibly low (the point stays drawn)."""
+    if not implausibly_low(scaling, run):
+        return text(efficiencies_text(scaling, run))
+    flag = text(LOW_EFFICIENCY).replace(" %", "&nbsp;%")  # "5 %" on one line
+    return f"{text(efficiencies_text(scaling, run))}; <strong>{flag}</strong>"
+
+
+def runs_table(runs, scaling):
+    """One row per run, in a box that scrolls sideways when the table is wider than the page (labels
+    and dates do not wrap, so a narrow window would otherwise squeeze the other columns)."""
+    # \u00ad: the long header may break there, with a hyphen (its column need not be wider than "yes")
+    head = ("run", "where and when", "command", "roots", "harmonic-mean TEPS", "TEPS min / Q1 / median / Q3 / max",
+            "construction", "peak memory per rank", "validation", "over\u00adsubscribed", "parallel efficiency",
+            "energy")
+    rows = ["<tr>" + "".join(f"<th>{text(h)}</th>" for h in head) + "</tr>"]
+    for run in runs:
+        label = short_label(run, runs) if len(runs) > 1 else run.label
+        cells = [f"<td class='nowrap'>{text(label)}</td>", f"<td>{origin_html(run)}</td>",
+                 f"<td class='command'>{text(run.provenance.get('command', run.path))}</td>"]
+        cells += [f"<td>{c}</td>" for c in (
+            len(run.roots), with_its_unit(format_teps(run.harmonic_mean_teps)), with_its_unit(quartiles_text(run)),
+            with_its_unit(f"{run.construction_time:.3g} s"), with_its_unit(memory_text(run)),
+            text(validation_text(run)), "yes" if run.oversubscribed else "no")]
+        cells += [f"<td class='note'>{efficiency_html(scaling, run)}</td>", f"<td>{text(energy_text(run))}</td>"]
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return "<div class='wide'><table class='runs'>" + "".join(rows) + "</table></div>"
+
+
+def html_page(title, runs, pictures, rendered, level_series, comparison=None, series_lines=(), scaling=None):
     """The page; every text from the files or the command line goes through text()."""
     def img(name, caption):
         data = base64.b64encode(rendered[name]).decode("ascii")
         return (f'<figure><img alt="{text(caption)}" src="data:image/png;base64,{data}">'
                 f"<figcaption>{text(caption)}</figcaption></figure>")
 
-    rows = []
-    for run in runs:
-        rows.append("<tr>" + "".join(f"<td class='command'>{text(c)}</td>" if i == 2 else f"<td>{text(c)}</td>"
-                                     for i, c in enumerate((
-            short_label(run, runs) if len(runs) > 1 else run.label, run.origin,
-            run.provenance.get("command", run.path), len(run.roots),
-            format_teps(run.harmonic_mean_teps), quartiles_text(run), f"{run.construction_time:.3g} s",
-            memory_text(run), validation_text(run), "yes" if run.oversubscribed else "no",
-            energy_text(run)))) + "</tr>")
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{text(title)}</title>",
              "<style>body{font-family:sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse}"
              "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right;vertical-align:top}th{background:#eee}"
              "td:first-child{text-align:left}img{max-width:100%}figure{margin:1.5em 0}"
              "figcaption{color:#444;font-size:90%}caption{text-align:left;color:#444;font-size:90%;"
              "padding:1em 0 0.3em;max-width:60em}.command{font-family:monospace;font-size:85%;text-align:left}"
-             "details{margin:0.4em 0}summary{cursor:pointer}.facts td{text-align:left}.facts th{text-align:right}</style></head><body>",
+             "details{margin:0.4em 0}summary{cursor:pointer}.facts td{text-align:left}.facts th{text-align:right}"
+             ".wide{overflow-x:auto}.nowrap{white-space:nowrap}.note{text-align:left;min-width:10em}"
+             "</style></head><body>",
              f"<h1>{text(title)}</h1>",
-             "<h2>Runs</h2><table><tr><th>run</th><th>where and when</th><th>command</th><th>roots</th>"
-             "<th>harmonic-mean TEPS</th><th>TEPS min / Q1 / median / Q3 / max</th><th>construction</th>"
-             "<th>peak memory per rank</th><th>validation</th><th>oversubscribed</th><th>energy</th></tr>",
-             *rows, "</table>"]
+             "<h2>Runs</h2>" + runs_table(runs, scaling or {})]
     if len(runs) == 1:
         parts.append("<h2>The run</h2>" + run_details(runs[0]))
     elif runs:  # every figure of every run, folded away until asked for
@@ -140,19 +180,22 @@ def html_page(title, runs, pictures, rendered, level_series, comparison=None, se
             f"{run_details(run)}</details>" for run in runs))
     if series_lines:
         parts.append("<h2>Series</h2><ul>" + "".join(f"<li>{text(line)}</li>" for line in series_lines) + "</ul>")
-    headings = {"breakdown": "Time per phase", "teps": "TEPS per root", "levels": "Per level (--trace)",
-                "directions": "Top-down, bottom-up and hybrid",
+    headings = {"breakdown": "Time per phase (BFS)", "breakdown_sssp": "Time per phase (SSSP)",
+                "teps": "TEPS per root", "levels": "Per level (--trace)", "directions": "Top-down, bottom-up and hybrid",
                 "scaling": "Scaling", "ablation": "Ablation (--disable)", "model": "Performance model (g500 model)"}
-    captions = {"breakdown": "Time per phase: (a) per search (stacked; the phases side by side on a log axis when "
-                             f"the runs' times per search differ by more than {WIDEST_LINEAR_RANGE}x), (b) as a share "
-                             "of the search time",
+    slow = low_efficiency_text(scaling or {}, runs)
+    phases = ("(a) per search (stacked; the phases side by side on a log axis when the runs' times per search "
+              f"differ by more than {WIDEST_LINEAR_RANGE}x), (b) as a share of the search time")
+    captions = {"breakdown": f"Time per phase of the BFS runs: {phases}",
+                "breakdown_sssp": f"Time per phase of the SSSP runs, apart from the BFS runs (another search, whose "
+                                  f"phases do not compare with BFS's): {phases}",
                 "teps": ("TEPS of every root: one box per run (quartiles, whiskers to min and max) with the harmonic "
                          "mean as a black bar" if len(runs) > MOST_RUNS_AS_POINTS
                          else "TEPS of every root with the run's harmonic mean (dashed)"),
                 "levels": "Per level of one traced root: direction, frontier, edges examined, time",
                 "directions": "Edges examined per level with one direction only and with switching",
                 "scaling": "Weak and strong scaling: TEPS and parallel efficiency (its value beside each point); "
-                           "a black cross marks an oversubscribed point",
+                           "a black cross marks an oversubscribed point" + (f"; {slow}" if slow else ""),
                 "ablation": "Harmonic-mean TEPS with techniques switched off",
                 "model": "Model against published points: TEPS, predicted time ratio, sendrecv"}
     for name, file_name in pictures.items():

@@ -17,6 +17,10 @@ from report_figure import MARKERS, plain_log_ticks, save
 
 MOST_LABELLED_SERIES = 4  # more series: the efficiencies without their numbers (they would overlap)
 EFFICIENCY_HEADROOM = 1.1  # the efficiency axis reaches 10 % above the highest point (room for its number)
+# Below it a point says more about the machine than about the code (4 ranks taking turns on 2 cores
+# alone would explain 0.5): it stays drawn, with a flag.
+LOWEST_PLAUSIBLE_EFFICIENCY = 0.05
+LOW_EFFICIENCY = "efficiency below 5 %: a loaded or misconfigured machine?"
 
 
 def scaling_groups(runs):
@@ -91,6 +95,31 @@ def describe_series(series, runs):
     return lines
 
 
+def run_efficiencies(series, run):
+    """The run's parallel efficiency in each series it is a point of: [("strong", 0.0028), ("weak", 0.00096)]
+    (a run is in one strong series at most, and one weak)."""
+    return [(s["kind"], s["efficiency"][s["ranks"].index(run.ranks)]) for s in series.values()
+            if run.path in s["members"]]
+
+
+def implausibly_low(series, run):
+    return any(e < LOWEST_PLAUSIBLE_EFFICIENCY for _, e in run_efficiencies(series, run))
+
+
+def efficiencies_text(series, run):
+    """'strong 0.0028, weak 0.00096', or 'n/a' for a run in no series."""
+    return ", ".join(f"{kind} {efficiency_text(e)}" for kind, e in run_efficiencies(series, run)) or "n/a"
+
+
+def low_efficiency_text(series, runs):
+    """The sentence under the scaling picture naming the implausibly slow runs, or ''."""
+    slow = [r for r in runs if implausibly_low(series, r)]
+    if not slow:
+        return ""
+    return ("parallel efficiency below 5 % at " + "; ".join(f"{r.label} ({efficiencies_text(series, r)})" for r in slow)
+            + ": a loaded or misconfigured machine? Their points are drawn all the same")
+
+
 def efficiency_text(value):
     """0.873 -> '0.87', 0.0031 -> '0.0031': two decimals, two significant digits below 0.1 (a
     time-shared point's 0.003 would read 0.00)."""
@@ -105,9 +134,17 @@ def plural_ranks(counts):
 
 
 def plot_scaling(series, rendered):
+    fig, counts = draw_scaling(series)
+    path = save(fig, rendered, "scaling.png")
+    return path, dict(series=series, **counts)
+
+
+def draw_scaling(series):
+    """The figure (not yet saved) and the counts of what it draws."""
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
     points_drawn = {}
     numbers_drawn = crosses_drawn = 0
+    numbers = []
     for i, (name, s) in enumerate(series.items()):
         style = "-" if s["kind"] == "weak" else "--"
         marker = MARKERS[i % len(MARKERS)]
@@ -117,8 +154,8 @@ def plot_scaling(series, rendered):
         points_drawn[name] = len(line.get_xdata())
         if len(series) <= MOST_LABELLED_SERIES:  # the efficiency as a number: 0.03 reads at once
             for p, e in zip(s["ranks"], s["efficiency"]):
-                axes[1].annotate(efficiency_text(e), (p, e), fontsize=7.5, color=f"C{i % 10}", xytext=(5, 4 + 9 * i),
-                                 textcoords="offset points")
+                numbers.append(axes[1].annotate(efficiency_text(e), (p, e), fontsize=7.5, color=f"C{i % 10}",
+                                                xytext=(5, 4 + 9 * i), textcoords="offset points"))
                 numbers_drawn += 1
         # Oversubscribed points: a black cross over the marker (the ranks took turns on the cores).
         crossed = [k for k, p in enumerate(s["ranks"]) if p in s["oversubscribed_ranks"]]
@@ -150,9 +187,27 @@ def plot_scaling(series, rendered):
     axes[1].set_title("(b) parallel efficiency")
     fig.suptitle("Scaling (cf. Nakao et al. 2021, Figs. 7 and 13)")
     fig.tight_layout()
+    keep_inside(axes[1], numbers)
     # Below the panels, where it hides no point.
     fig.legend(handles, names, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=2, fontsize=8, frameon=False)
-    path = save(fig, rendered, "scaling.png")
-    return path, {"series": series, "points_drawn": points_drawn, "efficiency_numbers_drawn": numbers_drawn,
-                  "oversubscribed_crosses_drawn": crosses_drawn}
+    return fig, {"points_drawn": points_drawn, "efficiency_numbers_drawn": numbers_drawn,
+                 "oversubscribed_crosses_drawn": crosses_drawn}
+
+
+def keep_inside(ax, notes):
+    """Numbers that would cross the panel's right or top edge go to the left of or below their
+    point: the largest rank count sits at the right edge, and a number beside it ran past the frame.
+    Call it once the layout is final (positions are measured in the drawn figure)."""
+    renderer = ax.figure.canvas.get_renderer()
+    frame = ax.get_window_extent(renderer)
+    for note in notes:
+        box = note.get_window_extent(renderer)
+        dx, dy = note.xyann
+        if box.x1 > frame.x1:
+            note.set_horizontalalignment("right")
+            dx = -abs(dx)
+        if box.y1 > frame.y1:
+            note.set_verticalalignment("top")
+            dy = -abs(dy)
+        note.xyann = (dx, dy)
 

@@ -7,6 +7,7 @@ one line naming the file and the field, with nothing written."""
 import concurrent.futures
 import copy
 import html
+import html.parser
 import json
 import os
 import struct
@@ -17,6 +18,11 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOL = os.path.join(HERE, "..", "..", "tools", "g500report")
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+import report_scaling  # noqa: E402
 FIXTURES = os.path.join(HERE, "fixtures")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 PHASES = 5
@@ -61,7 +67,7 @@ class ReportFromFixtures(unittest.TestCase):
             self.assertEqual(len(data["roots"]), 4, name)
 
     def test_every_picture_is_a_png(self):
-        expected = {"breakdown", "teps", "levels", "directions", "scaling", "ablation"}
+        expected = {"breakdown", "breakdown_sssp", "teps", "levels", "directions", "scaling", "ablation"}
         self.assertEqual(set(self.series["pictures"]), expected)
         for name in expected:
             path = os.path.join(self.out, name + ".png")
@@ -81,14 +87,25 @@ class ReportFromFixtures(unittest.TestCase):
         for run in self.series["runs"]:
             self.assertIn(run, page)
 
-    def test_breakdown_has_a_stacked_bar_per_run_and_phase(self):
-        b = self.series["breakdown"]
-        runs = len(self.fixtures)
-        self.assertEqual(len(b["runs"]), runs)
-        self.assertEqual(b["phases"], ["calculation", "allgatherv", "alltoallv", "sendrecv", "imbalance"])
-        self.assertEqual(b["bars_drawn"], 2 * PHASES * runs)  # time and share panels
-        for i in range(runs):
-            self.assertAlmostEqual(sum(b["share_percent"][p][i] for p in b["phases"]), 100.0, places=6)
+    def test_breakdown_has_a_stacked_bar_per_run_and_phase_bfs_and_sssp_apart(self):
+        """An SSSP run among the BFS runs' bars compared unlike searches: each kernel has its own chart."""
+        for name, kernel in (("breakdown", "bfs"), ("breakdown_sssp", "sssp")):
+            b = self.series[name]
+            runs = sum(1 for data in self.fixtures.values() if data["config"].get("kernel", "bfs") == kernel)
+            self.assertEqual(runs, 11 if kernel == "bfs" else 2)
+            self.assertEqual(b["kernel"], kernel.upper())
+            self.assertEqual(len(b["runs"]), runs)
+            self.assertEqual(b["phases"], ["calculation", "allgatherv", "alltoallv", "sendrecv", "imbalance"])
+            self.assertEqual(b["bars_drawn"], 2 * PHASES * runs)  # time and share panels
+            for i in range(runs):
+                self.assertAlmostEqual(sum(b["share_percent"][p][i] for p in b["phases"]), 100.0, places=6)
+        # The labels drop what all the chart's runs share, the kernel among it.
+        self.assertEqual(self.series["breakdown_sssp"]["runs"], ["1r 1x1", "2r 2x1"])
+        self.assertFalse(any("sssp" in label for label in self.series["breakdown"]["runs"]))
+        with open(os.path.join(self.out, "report.html")) as f:
+            page = f.read()
+        self.assertLess(page.index("<h2>Time per phase (BFS)</h2>"), page.index("<h2>Time per phase (SSSP)</h2>"))
+        self.assertIn("<figcaption>Time per phase of the SSSP runs, apart from the BFS runs", page)
 
     def test_teps_has_every_root_and_a_harmonic_mean_line_per_run(self):
         t = self.series["teps"]
@@ -155,6 +172,34 @@ class ReportFromFixtures(unittest.TestCase):
         self.assertEqual(group["relative"][0], 1.0)
 
 
+class ScalingNumbersStayInTheirPanel(unittest.TestCase):
+    """The efficiency beside the point of the most ranks ran past the panel's right edge; four
+    series stacked their numbers at 1.00 above the top."""
+
+    def test_every_efficiency_number_is_inside_the_panel(self):
+        def one(kind, efficiency, oversubscribed=()):
+            return {"kind": kind, "ranks": [1, 2, 4], "teps": [1e9 * e * p for p, e in zip((1, 2, 4), efficiency)],
+                    "efficiency": efficiency, "oversubscribed_ranks": list(oversubscribed)}
+        series = {"bfs weak SCALE 13/rank": one("weak", [1.0, 0.00096, 0.0021], [4]),
+                  "bfs strong SCALE 14": one("strong", [1.0, 0.0028, 0.0022], [4]),
+                  "sssp weak SCALE 12/rank": one("weak", [1.0, 0.93, 1.04]),
+                  "sssp strong SCALE 12": one("strong", [1.0, 0.87, 1.01])}
+        fig, counts = report_scaling.draw_scaling(series)
+        try:
+            renderer = fig.canvas.get_renderer()
+            panel = fig.axes[1]
+            frame = panel.get_window_extent(renderer)
+            numbers = [t for t in panel.texts if isinstance(t, matplotlib.text.Annotation)]
+            self.assertEqual(len(numbers), counts["efficiency_numbers_drawn"])
+            self.assertEqual(len(numbers), 12)
+            for note in numbers:
+                box = note.get_window_extent(renderer)
+                self.assertTrue(frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1,
+                                f"{note.get_text()} at {note.xy}: {box} is not inside the panel {frame}")
+        finally:
+            matplotlib.pyplot.close(fig)
+
+
 class ReportInputs(unittest.TestCase):
     def test_single_untraced_file_gives_only_the_pictures_it_allows(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -163,7 +208,7 @@ class ReportInputs(unittest.TestCase):
             self.assertEqual(result.returncode, 0, result.stderr)
             with open(os.path.join(tmp, "s.json")) as f:
                 series = json.load(f)
-            self.assertEqual(set(series["pictures"]), {"breakdown", "teps"})
+            self.assertEqual(set(series["pictures"]), {"breakdown_sssp", "teps"})
             self.assertFalse(os.path.exists(os.path.join(tmp, "levels.png")))
 
     def test_measured_energy_appears_in_the_run_table(self):
@@ -408,6 +453,42 @@ def provenance(host, ranks, threads, date, command):
             "hosts": [host], "ranks": ranks, "threads_per_rank": threads, "date": date, "command": command}
 
 
+class RunsTable(html.parser.HTMLParser):
+    """The runs table of a page: whether it sits in a box of its own, and per row its cells as
+    (class, text, [texts of the spans that may not wrap])."""
+
+    def __init__(self, page):
+        super().__init__()
+        self.boxed, self.inside, self.rows, self.open = False, False, [], []
+        self.feed(page)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table" and attrs.get("class") == "runs":
+            self.boxed = bool(self.open) and self.open[-1] == ("div", "wide")
+            self.inside = True
+        if tag == "tr" and self.inside:
+            self.rows.append([])
+        if tag == "td" and self.inside:
+            self.rows[-1].append([attrs.get("class"), "", []])
+        if tag == "span" and attrs.get("class") == "nowrap" and self.inside:
+            self.rows[-1][-1][2].append("")
+        self.open.append((tag, attrs.get("class")))
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self.inside = False
+        while self.open and self.open.pop()[0] != tag:
+            pass
+
+    def handle_data(self, data):
+        if self.inside and self.rows and self.rows[-1]:
+            cell = self.rows[-1][-1]
+            cell[1] += data
+            if self.open and self.open[-1] == ("span", "nowrap"):
+                cell[2][-1] += data
+
+
 class RunsThatFormASeriesOrNot(unittest.TestCase):
     """Four runs from three folders: two of one strong series (the same SCALE, roots and build on 1 and
     2 ranks, the second oversubscribed), one of SCALE 10 on 4 ranks with other roots and one of
@@ -466,6 +547,68 @@ class RunsThatFormASeriesOrNot(unittest.TestCase):
             self.assertIn("<td>alpha, 1 rank x 1 thread, 2026-11-20T10:00:00Z</td>", page)
             self.assertIn("<h2>Series</h2>", page)
             self.assertNotRegex(page, r"\b00[0-9] Fig|slide 00")
+
+    def test_runs_table_keeps_labels_dates_and_units_whole_and_scrolls_when_wide(self):
+        """A narrow column wrapped '2026-11-' / '29T04:40:06Z' and a label onto three lines."""
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out")
+            result = run_tool(*self.write_runs(tmp), "--out", out)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(os.path.join(out, "report.html")) as f:
+                page = f.read()
+        self.assertIn(".nowrap{white-space:nowrap}", page)
+        self.assertIn(".wide{overflow-x:auto}", page)
+        table = RunsTable(page)
+        self.assertTrue(table.boxed, "the runs table is not in a box that scrolls sideways")
+        rows = table.rows[1:]  # under the head
+        self.assertEqual(len(rows), 4)
+        dates = set()
+        for label, origin, *rest in rows:
+            self.assertEqual(label[0], "nowrap", label)
+            self.assertRegex(label[1], r"^S1[01] [124]r ")  # the parts all share dropped
+            host, ranks, date = origin[2]  # every part of "host, ranks x threads, date" whole
+            self.assertEqual(origin[1], f"{host}, {ranks}, {date}")
+            self.assertRegex(date, r"^2026-11-2[0-2]T\d\d:\d\d:00Z$")
+            dates.add(date)
+            teps, quartiles = rest[2][1], rest[3][1]
+            self.assertRegex(teps, r"^[\d.]+\xa0[kMG]$")  # the unit on the number's line
+            self.assertRegex(quartiles, r"^([\d.]+\xa0/ ){4}[\d.]+\xa0[kMG]$")  # a line breaks after a '/' only
+        self.assertEqual(len(dates), 4)
+
+    def test_an_implausibly_low_efficiency_is_flagged_and_still_drawn(self):
+        """A 2-rank run at 2 % of the 1-rank run's TEPS per rank on a machine with cores to spare (not
+        oversubscribed) was shown with no warning; the 4-rank run at 50 % is plausible."""
+        flag = "efficiency below 5 %: a loaded or misconfigured machine?"
+        with tempfile.TemporaryDirectory() as tmp:
+            for ranks, efficiency in ((1, 1.0), (2, 0.02), (4, 0.5)):
+                data = run_file(f"bfs-s10-np{ranks}.json", node={"ranks": ranks, "cores": 8},
+                                provenance=provenance("alpha", ranks, 1, f"2026-11-20T1{ranks}:00:00Z",
+                                                      f"mpiexec -n {ranks} g500 bfs --scale 10 --roots 4"))
+                data["summary"]["harmonic_mean_TEPS"] = 1e8 * ranks * efficiency
+                with open(os.path.join(tmp, f"np{ranks}.json"), "w") as f:
+                    json.dump(data, f)
+            out, dump = os.path.join(tmp, "out"), os.path.join(tmp, "series.json")
+            result = run_tool(tmp, "--out", out, "--dump-series", dump)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(os.path.join(out, "report.html")) as f:
+                page = f.read()
+            with open(dump) as f:
+                scaling = json.load(f)["scaling"]
+        self.assertEqual(scaling["points_drawn"], {"bfs strong SCALE 10": 3})  # no point dropped
+        rows = RunsTable(page).rows[1:]
+        self.assertEqual([row[9][1] for row in rows], ["no"] * 3)  # not oversubscribed
+        efficiency = {row[0][1]: row[10][1] for row in rows}  # run -> its parallel efficiency cell
+        unbroken = flag.replace(" %", "\xa0%")  # "5 %" on one line
+        self.assertEqual(efficiency, {"1r 1x1": "strong 1.00", "2r 2x1": f"strong 0.02; {unbroken}",
+                                      "4r 2x2": "strong 0.50"})
+        flag_html = html.escape(flag).replace(" %", "&nbsp;%")
+        self.assertIn(f"<td class='note'>strong 0.02; <strong>{flag_html}</strong></td>", page)
+        self.assertIn("a black cross marks an oversubscribed point; parallel efficiency below 5 % at "
+                      "bfs S10 2r 2x1 1t (strong 0.02): a loaded or misconfigured machine? Their points are drawn "
+                      "all the same</figcaption>", page)
+        self.assertIn(f"bfs S10 2r 2x1 1t (alpha, 2 ranks x 1 thread, 2026-11-20T12:00:00Z): validation: 4 of 4 "
+                      f"roots passed; {flag}\n", result.stdout)
+        self.assertEqual(result.stdout.count(flag), 1)
 
     def test_files_without_provenance_are_labelled_by_folder_and_file(self):
         with tempfile.TemporaryDirectory() as tmp:

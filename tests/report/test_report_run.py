@@ -129,8 +129,8 @@ class TwoRunsOfOneConfiguration(unittest.TestCase):
             with open(os.path.join(out, "report.html")) as f:
                 page = f.read()
         self.assertEqual(series["breakdown"]["runs"], ["bfs S10 2r 2x1 1t (first)", "bfs S10 2r 2x1 1t (second)"])
-        peak = f"<td>{data['memory']['peak_rss_bytes_max_rank'] / MIB:.1f} MiB</td>"
-        self.assertEqual(page.count(peak), 2)  # the runs table's column
+        peak = f"<td>{data['memory']['peak_rss_bytes_max_rank'] / MIB:.1f}&nbsp;MiB</td>"
+        self.assertEqual(page.count(peak), 2)  # the runs table's column (the unit kept on the number's line)
         self.assertEqual(len(re.findall(r"<details><summary>bfs S10 2r 2x1 1t \((first|second)\)", page)), 2)
         self.assertEqual(page.count("Table 3 of Nakao et al. 2021"), 2)
 
