@@ -97,8 +97,8 @@ void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config)
 }
 
 void check_declared_bfs_input(const BenchmarkConfig& config, const io::DeclaredSize& size,
-                              const comm::Communicator& world, bool force) {
-  check_declared_graph_fits(config, world, size.nvertices, size.what, force, [&](const Distribution& probe) {
+                              const comm::Communicator& world) {
+  check_declared_graph_fits(config, world, size.nvertices, size.what, [&](const Distribution& probe) {
     const GraphShape shape{size.nedges, 0, size.nedges / (probe.R * probe.C)};
     return agree_run_plan(bfs_plan_input(config, shape, probe, world), world.mpi()).peak_bytes();
   });
@@ -250,12 +250,12 @@ struct BfsRootKernel {
 
 }  // namespace
 
-BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& given, const comm::Communicator& world, bool force) {
+BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& given, const comm::Communicator& world) {
   BenchmarkResult result;
   BenchmarkConfig config = given;  // with the plan's row format and kernel 1 passes (made once, on every rank)
   RunPlan plan;
   const std::unique_ptr<ProcessGrid> run_grid = start_run(
-      config, world, force,
+      config, world,
       [&](const Distribution& probe) {
         const GraphShape shape{config.nedges(), config.input ? 0 : config.spec.scale,
                                config.nedges() / (probe.R * probe.C)};

@@ -90,10 +90,10 @@ PlanInput bfs_plan_input(const BenchmarkConfig& config, const GraphShape& shape,
                          const comm::Communicator& world);
 
 // Collective over `world`. Validation failures end the root loop and are reported in the result.
-BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, const comm::Communicator& world, bool force = false);
+BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, const comm::Communicator& world);
 // Collective: refuses (UsageError) the sizes a file's header declares when run_bfs_benchmark
-// would refuse that graph (memory estimate unless force, 32-bit local ids), before it is read.
+// would refuse that graph (memory estimate unless config.force, 32-bit local ids), before it is read.
 void check_declared_bfs_input(const BenchmarkConfig& config, const io::DeclaredSize& size,
-                              const comm::Communicator& world, bool force);
+                              const comm::Communicator& world);
 
 }  // namespace g500

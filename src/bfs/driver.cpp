@@ -80,11 +80,10 @@ int run_bfs_job(BfsJob& job, BfsJobCompanion* companion) {
   const std::unique_ptr<OutputFile> json_file = open_named_output(job.json_path, world);
   const std::unique_ptr<OutputFile> parents_file = open_named_output(job.parents_path, world);
   const std::unique_ptr<OutputFile> depths_file = open_named_output(job.depths_path, world);
-  const bool force = job.force;
   std::optional<io::EdgeInput> edges = load_file_input(job.input, config.spec, config.root_seed, world, config.progress,
                                                        [&](const io::DeclaredSize& size) {
-                                                         check_declared_bfs_input(config, size, world, force);
-                                                         if (companion) companion->check_declared(size, world, force);
+                                                         check_declared_bfs_input(config, size, world);
+                                                         if (companion) companion->check_declared(size, world);
                                                        });
   if (edges) config.input = &*edges;
   if (companion) config.second = companion->start(config, world);
@@ -102,7 +101,7 @@ int run_bfs_job(BfsJob& job, BfsJobCompanion* companion) {
                               "g500 bfs depths" + from + ": vertex depth (-1: unreached)");
       }
     };
-  const BenchmarkResult result = run_bfs_benchmark(config, world, force);
+  const BenchmarkResult result = run_bfs_benchmark(config, world);
   if (companion) companion->finish(result);
 
   if (world.rank() == 0) print_report(job, edges, result, companion);

@@ -16,7 +16,6 @@ struct BfsJob {
   std::string json_path;     // --json
   std::string parents_path;  // --output-parents (first root)
   std::string depths_path;   // --output-depths (first root)
-  bool force = false;        // run even when the memory estimate exceeds the node's memory
 };
 
 // What a second kernel adds to a `g500 bfs` job: the combined BFS + SSSP run (combined/) gives
@@ -26,7 +25,7 @@ class BfsJobCompanion {
  public:
   virtual ~BfsJobCompanion() = default;
   // Collective, before a file's edges are read: refuses sizes this kernel could not run.
-  virtual void check_declared(const io::DeclaredSize& size, const comm::Communicator& world, bool force) = 0;
+  virtual void check_declared(const io::DeclaredSize& size, const comm::Communicator& world) = 0;
   // Collective, once the input is there (config.input set): the kernel run_bfs_benchmark runs.
   virtual BenchmarkConfig::SecondKernel start(const BenchmarkConfig& config, const comm::Communicator& world) = 0;
   // Collective, after the run: the run's shared figures (grid, kernel 1's times, memory).

@@ -26,7 +26,7 @@ int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
       "validate",
       "g500 bfs"};
   RunOptions run;
-  run.add_to(app, config, job.json_path, job.force, "BFS");
+  run.add_to(app, config, job.json_path, "BFS");
   require_range(app.add_option("--substeps", config.bfs.substeps,
                                "overlap: bottom-up sub-steps per grid-row position (n of Nakao et al. 2021, section "
                                "4.5; the visited bitmap travels in n segments)"),

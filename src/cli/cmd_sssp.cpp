@@ -23,7 +23,7 @@ int run_sssp_command(int argc, char** argv, const Invocation& invocation) {
       "(kernel 3) from every root and validate",
       "g500 sssp"};
   RunOptions run;
-  run.add_to(app, config, job.json_path, job.force, "SSSP");
+  run.add_to(app, config, job.json_path, "SSSP");
   require_positive(
       app.add_option("--delta", config.sssp.delta, "delta-stepping bucket width (edges lighter than delta are light)"))
       ->capture_default_str();

@@ -7,8 +7,7 @@
 
 namespace g500::cli {
 
-void RunOptions::add_to(CLI::App& app, RunConfig& config, std::string& json_path, bool& force,
-                        const std::string& kernel) {
+void RunOptions::add_to(CLI::App& app, RunConfig& config, std::string& json_path, const std::string& kernel) {
   require_range(app.add_option("--scale", config.spec.scale, "log2 of the number of vertices"), 1, gen::kMaxScale)
       ->capture_default_str();
   require_at_least(app.add_option("--edgefactor", config.spec.edgefactor, "edges per vertex"), 1)
@@ -25,7 +24,7 @@ void RunOptions::add_to(CLI::App& app, RunConfig& config, std::string& json_path
   add_threads_option(app, config.threads, "OpenMP threads per rank (default: cores / ranks on the node)");
   app.add_flag("--no-validate", no_validate, "skip validation of the " + kernel + " results");
   require_non_empty(app.add_option("--json", json_path, "write the full results as JSON to this file"));
-  app.add_flag("--force", force, "run even if the memory estimate exceeds the machine's memory");
+  app.add_flag("--force", config.force, "run even if the memory estimate exceeds the machine's memory");
   require_duration(app.add_option("--energy-loop", config.energy_loop.duration_text,
                                   "Green Graph500: after the warm-up, repeat the " + kernel +
                                       " searches from the roots for this long (e.g. 60s, 2m) and report the average "

@@ -14,9 +14,9 @@ struct RunOptions {
   bool no_validate = false;
   bool quiet = false, progress = false;  // --quiet, --progress (cli/options.hpp)
 
-  // Registers the options into config, json_path and force; `kernel` names the search in the help
+  // Registers the options into config (--force too) and json_path; `kernel` names the search in the help
   // ("BFS", "SSSP").
-  void add_to(CLI::App& app, RunConfig& config, std::string& json_path, bool& force, const std::string& kernel);
+  void add_to(CLI::App& app, RunConfig& config, std::string& json_path, const std::string& kernel);
   // After parsing: checks the edge count, parses --seed and sets config.validate and the energy
   // loop's seconds; throws UsageError.
   void apply(RunConfig& config) const;

@@ -14,8 +14,8 @@ SsspCompanion::SsspCompanion(const BenchmarkConfig& bfs_config) {
 
 SsspCompanion::~SsspCompanion() = default;
 
-void SsspCompanion::check_declared(const io::DeclaredSize& size, const comm::Communicator& world, bool force) {
-  check_declared_sssp_input(config_, size, world, force);
+void SsspCompanion::check_declared(const io::DeclaredSize& size, const comm::Communicator& world) {
+  check_declared_sssp_input(config_, size, world);
 }
 
 BenchmarkConfig::SecondKernel SsspCompanion::start(const BenchmarkConfig& config, const comm::Communicator& world) {

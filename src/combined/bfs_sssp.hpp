@@ -18,7 +18,7 @@ class SsspCompanion : public BfsJobCompanion {
   explicit SsspCompanion(const BenchmarkConfig& bfs_config);
   ~SsspCompanion() override;
 
-  void check_declared(const io::DeclaredSize& size, const comm::Communicator& world, bool force) override;
+  void check_declared(const io::DeclaredSize& size, const comm::Communicator& world) override;
   BenchmarkConfig::SecondKernel start(const BenchmarkConfig& config, const comm::Communicator& world) override;
   void finish(const RunSummary& run) override;
   std::string header() const override;

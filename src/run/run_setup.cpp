@@ -100,7 +100,7 @@ void check_run_fits(const std::string& what, double bytes_per_rank, bool from_fi
 }
 
 void check_declared_graph_fits(const RunConfig& config, const comm::Communicator& world, int64_t nvertices,
-                               const std::string& what, bool force,
+                               const std::string& what,
                                const std::function<double(const Distribution& probe)>& bytes_per_rank) {
   const int rank = world.rank(), nranks = world.size();
   const GridChoice choice = choose_grid(config.grid_text, config.rankmap_path, nranks);
@@ -108,10 +108,10 @@ void check_declared_graph_fits(const RunConfig& config, const comm::Communicator
   const int row = choice.placement.empty() ? rank / choice.shape.cols : choice.placement[rank].first;
   const int col = choice.placement.empty() ? rank % choice.shape.cols : choice.placement[rank].second;
   const Distribution probe(nvertices, choice.shape.rows, choice.shape.cols, row, col);
-  check_run_fits(what, bytes_per_rank(probe), true, force, probe, world.mpi(), config.kernel_id_bits);
+  check_run_fits(what, bytes_per_rank(probe), true, config.force, probe, world.mpi(), config.kernel_id_bits);
 }
 
-std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, const comm::Communicator& world, bool force,
+std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, const comm::Communicator& world,
                                        const std::function<double(const Distribution& probe)>& bytes_per_rank,
                                        RunSummary& summary) {
   const int nranks = world.size();
@@ -130,7 +130,7 @@ std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, const comm::Comm
   const Distribution probe(config.nvertices(), choice.shape.rows, choice.shape.cols, grid->row(), grid->col());
   const double estimate = bytes_per_rank(probe);
   summary.estimated_bytes_max_rank = world.max(estimate);
-  check_run_fits(what, estimate, config.input != nullptr, force, probe, world.mpi(), config.kernel_id_bits);
+  check_run_fits(what, estimate, config.input != nullptr, config.force, probe, world.mpi(), config.kernel_id_bits);
   return grid;
 }
 

@@ -33,6 +33,7 @@ struct RunConfig {
   int threads = 0;           // OpenMP threads per rank (0 = automatic)
   bool validate = true;
   bool warmup = true;  // one untimed search first, as the reference does
+  bool force = false;  // run even when the memory estimate exceeds the node's memory (--force)
   // File input (--input, docs/input.md); null: the Kronecker graph of `spec` (default).
   const io::EdgeInput* input = nullptr;
   std::vector<uint64_t> root_ids;     // --root: explicit roots in the file's ids (used when non-empty)
@@ -73,7 +74,7 @@ struct RunSummary {
 // Collective: the process grid of the run, its threads (set for OpenMP) and the memory check
 // against bytes_per_rank(probe) for this run's distribution; fills summary's ranks, grid, threads,
 // input edges and the largest estimate of a rank.
-std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, const comm::Communicator& world, bool force,
+std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, const comm::Communicator& world,
                                        const std::function<double(const Distribution& probe)>& bytes_per_rank,
                                        RunSummary& summary);
 
@@ -128,7 +129,7 @@ void check_run_fits(const std::string& what, double bytes_per_rank, bool from_fi
 // it exists: for the sizes a file's header declares, so that a graph that cannot run is refused
 // before its edges are read. `what` names the file and the header fields.
 void check_declared_graph_fits(const RunConfig& config, const comm::Communicator& world, int64_t nvertices,
-                               const std::string& what, bool force,
+                               const std::string& what,
                                const std::function<double(const Distribution& probe)>& bytes_per_rank);
 
 }  // namespace g500

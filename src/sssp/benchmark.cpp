@@ -310,19 +310,19 @@ void SsspPart::run_roots(const ProcessGrid& grid, const RunRoots& roots) {
   run_roots_of(config_, *graph_, grid, search_options_, roots, result_);
 }
 
-void check_declared_sssp_input(const SsspConfig& config, const io::DeclaredSize& size, const comm::Communicator& world,
-                               bool force) {
-  check_declared_graph_fits(config, world, size.nvertices, size.what, force, [&](const Distribution& probe) {
+void check_declared_sssp_input(const SsspConfig& config, const io::DeclaredSize& size,
+                               const comm::Communicator& world) {
+  check_declared_graph_fits(config, world, size.nvertices, size.what, [&](const Distribution& probe) {
     return estimated_bytes_per_rank(config, size.nedges, probe, world);
   });
 }
 
-SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, const comm::Communicator& world, bool force) {
+SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, const comm::Communicator& world) {
   SsspBenchmarkResult result;
   if (!(config.sssp.delta > 0) || !std::isfinite(config.sssp.delta))
     throw UsageError("--delta must be a positive number");
   const std::unique_ptr<ProcessGrid> run_grid = start_run(
-      config, world, force,
+      config, world,
       [&](const Distribution& probe) { return estimated_bytes_per_rank(config, config.nedges(), probe, world); },
       result);
   const ProcessGrid& grid = *run_grid;

@@ -102,11 +102,10 @@ class SsspPart {
 };
 
 // Collective over `world`. Validation failures end the root loop and are reported in the result.
-SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, const comm::Communicator& world, bool force = false);
+SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, const comm::Communicator& world);
 
 // Collective: refuses (UsageError) the sizes a file's header declares when run_sssp_benchmark
-// would refuse that graph (memory estimate unless force, 32-bit local ids), before it is read.
-void check_declared_sssp_input(const SsspConfig& config, const io::DeclaredSize& size, const comm::Communicator& world,
-                               bool force);
+// would refuse that graph (memory estimate unless config.force, 32-bit local ids), before it is read.
+void check_declared_sssp_input(const SsspConfig& config, const io::DeclaredSize& size, const comm::Communicator& world);
 
 }  // namespace g500

@@ -53,10 +53,9 @@ int run_sssp_job(SsspJob& job) {
   const std::unique_ptr<OutputFile> json_file = open_named_output(job.json_path, world);
   const std::unique_ptr<OutputFile> distances_file = open_named_output(job.distances_path, world);
   const std::unique_ptr<OutputFile> parents_file = open_named_output(job.parents_path, world);
-  const bool force = job.force;
   std::optional<io::EdgeInput> edges =
       load_file_input(job.input, config.spec, config.root_seed, world, false,
-                      [&](const io::DeclaredSize& size) { check_declared_sssp_input(config, size, world, force); });
+                      [&](const io::DeclaredSize& size) { check_declared_sssp_input(config, size, world); });
   if (edges) config.input = &*edges;
   OutputIds ids(config, world);
   if (distances_file || parents_file)
@@ -70,7 +69,7 @@ int run_sssp_job(SsspJob& job) {
         io::write_vertex_file(*parents_file, ids.of(), io::to_map_slices(graph, grid, ids.of(), parents), true,
                               "g500 sssp parents" + from + ": vertex parent (-1: unreached)");
     };
-  const SsspBenchmarkResult result = run_sssp_benchmark(config, world, force);
+  const SsspBenchmarkResult result = run_sssp_benchmark(config, world);
 
   if (world.rank() == 0) print_report(job, edges, result);
   if (json_file) {

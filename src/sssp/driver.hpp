@@ -14,7 +14,6 @@ struct SsspJob {
   std::string json_path;       // --json
   std::string distances_path;  // --output-distances (first root)
   std::string parents_path;    // --output-parents (first root)
-  bool force = false;          // run even when the memory estimate exceeds the node's memory
 };
 
 // Collective. Prints the report on rank 0's stdout and writes the named files; returns the

@@ -13,8 +13,8 @@
 
 #include "bfs/bfs.hpp"
 #include "bfs/sparse_switch.hpp"
-#include "local_graph_fixture.hpp"
 #include "graph/renumbering.hpp"
+#include "local_graph_fixture.hpp"
 #include "run/roots.hpp"
 
 namespace g500 {

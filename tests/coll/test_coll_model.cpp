@@ -1,11 +1,10 @@
 // Model fit, segment-size formulas and the torus cost model of Hosono et al. 2021.
-#include "coll/coll_model.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
+#include "coll/coll_model.hpp"
 #include "coll/torus_model.hpp"
 #include "comm/bcast_trees.hpp"
 

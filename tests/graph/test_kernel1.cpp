@@ -8,11 +8,11 @@
 #include <utility>
 #include <vector>
 
-#include "local_graph_fixture.hpp"
 #include "graph/column_originals.hpp"
 #include "graph/packed_rows.hpp"
 #include "graph/renumbering.hpp"
 #include "graph/set_map.hpp"
+#include "local_graph_fixture.hpp"
 
 namespace g500 {
 namespace {

@@ -1,11 +1,10 @@
 // Tests for Kuroda et al. 2013 Method A (section 4.2): the Fig. 4 data points, the Table 3 and Table 5
 // job shapes, cuboid communicators and bijectivity.
-#include "topo/cuboid_mapping.hpp"
-
 #include <gtest/gtest.h>
 
 #include <set>
 
+#include "topo/cuboid_mapping.hpp"
 #include "util/error.hpp"
 
 using namespace g500::topo;

@@ -1,12 +1,11 @@
 // Tests for the 2D grid mapping of Nakao et al. 2021, section 5.6 (Fig. 11, whole Fugaku) and Nakao et al. 2020's ring
 // conditions.
-#include "topo/grid_mapping.hpp"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 #include "topo/allocation.hpp"
+#include "topo/grid_mapping.hpp"
 #include "util/error.hpp"
 
 using namespace g500::topo;

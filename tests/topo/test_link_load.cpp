@@ -1,6 +1,4 @@
 // Tests for the link-load simulator on shapes small enough to count by hand.
-#include "topo/link_load.hpp"
-
 #include <gtest/gtest.h>
 
 #include <map>
@@ -9,6 +7,7 @@
 #include "topo/allocation.hpp"
 #include "topo/grid_mapping.hpp"
 #include "topo/layout_comparison.hpp"
+#include "topo/link_load.hpp"
 #include "topo/segment_loads.hpp"
 #include "topo/systems.hpp"
 

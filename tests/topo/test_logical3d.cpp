@@ -1,10 +1,10 @@
 // Tests for the 6D -> logical 3D conversion of Kuroda et al. 2013, section 4.2 (Fig. 4 bottom).
-#include "topo/logical3d.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <set>
+
+#include "topo/logical3d.hpp"
 
 using namespace g500::topo;
 

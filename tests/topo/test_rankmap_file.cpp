@@ -1,12 +1,11 @@
 // Tests for the rank map CSV that g500 map writes and g500 bfs --rankmap reads.
-#include "io/rankmap_file.hpp"
-
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
 
+#include "io/rankmap_file.hpp"
 #include "util/error.hpp"
 
 using namespace g500::io;

@@ -1,10 +1,10 @@
 // Tests for the snake (reflected Gray code) order of Nakao et al. 2021, section 5.6.
-#include "topo/snake_order.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <set>
+
+#include "topo/snake_order.hpp"
 
 using namespace g500::topo;
 

@@ -1,11 +1,10 @@
 // Tests for the N-D mesh/torus model: ids, hop distances with wrap, routing.
-#include "topo/topology.hpp"
-
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "topo/systems.hpp"
+#include "topo/topology.hpp"
 #include "util/error.hpp"
 
 using namespace g500::topo;
