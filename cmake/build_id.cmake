@@ -6,8 +6,14 @@
 # of one commit differ. Without git (a release archive), the commit comes from
 # cmake/source_commit.txt, which `git archive` fills in (export-subst in .gitattributes). Ranks
 # compare the id at start (util/fingerprint.hpp).
-execute_process(COMMAND git -C "${SOURCE_DIR}" describe --always --dirty --abbrev=12
-                OUTPUT_VARIABLE describe ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE status)
+# git only when it tracks these sources: an archive unpacked inside another repository (a home
+# directory kept in git) is not described by that repository's commit.
+execute_process(COMMAND git -C "${SOURCE_DIR}" ls-files --error-unmatch CMakeLists.txt
+                OUTPUT_QUIET ERROR_QUIET RESULT_VARIABLE status)
+if(status EQUAL 0)
+  execute_process(COMMAND git -C "${SOURCE_DIR}" describe --always --dirty --abbrev=12
+                  OUTPUT_VARIABLE describe ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE status)
+endif()
 if(NOT status EQUAL 0 OR describe STREQUAL "")
   file(STRINGS "${SOURCE_DIR}/cmake/source_commit.txt" archived LIMIT_COUNT 1)
   if(archived MATCHES "^[0-9a-f]+$")  # filled in by git archive (still "$Format:...$" otherwise)

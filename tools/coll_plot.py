@@ -19,7 +19,13 @@ import io
 import os
 import sys
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError:  # one line saying what to install, not a traceback
+    print(f"coll_plot: error: matplotlib is not installed for {sys.executable} (pip install --user -r "
+          f"{os.path.join(os.path.dirname(os.path.realpath(__file__)), 'requirements.txt')}, or Debian's "
+          "python3-matplotlib)", file=sys.stderr)
+    sys.exit(2)
 
 matplotlib.use("Agg")
 matplotlib.rcParams["text.parse_math"] = False  # a '$' in a name from a file is a dollar sign

@@ -19,10 +19,17 @@ the line and the column, exit status 2, and no picture.
 import argparse
 import csv
 import math
+import os
 import sys
 from collections import defaultdict
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError:  # one line saying what to install, not a traceback
+    print(f"plot_link_loads: error: matplotlib is not installed for {sys.executable} (pip install --user -r "
+          f"{os.path.join(os.path.dirname(os.path.realpath(__file__)), 'requirements.txt')}, or Debian's "
+          "python3-matplotlib)", file=sys.stderr)
+    sys.exit(2)
 
 matplotlib.use("Agg")
 matplotlib.rcParams["text.parse_math"] = False  # a '$' in a name from the file is a dollar sign

@@ -28,9 +28,12 @@ options=(-DCMAKE_DISABLE_FIND_PACKAGE_fmt=ON -DCMAKE_DISABLE_FIND_PACKAGE_CLI11=
 for name in fmt CLI11 nlohmann_json GTest; do
   [ -d "$mirror/src/$name" ] && options+=("-DFETCHCONTENT_SOURCE_DIR_${name^^}=$mirror/src/$name")
 done
-runuser -u "$user" -- env -C "$home/g500" G500_CHECK_TESTS="$tests" bash -c '
+# The user's own environment, not root's: root's PATH names folders under /root that the user
+# cannot search (a command that is not there is then "Permission denied", not "not found").
+runuser -u "$user" -- env -i -C "$home/g500" HOME="$home" USER="$user" LOGNAME="$user" LANG=C.UTF-8 \
+  PATH=/usr/local/bin:/usr/bin:/bin G500_CHECK_TESTS="$tests" bash -c '
   set -euo pipefail
-  echo "as $(id -un) (uid $(id -u)), sudo: $(command -v sudo || echo none)"
+  echo "as $(id -un) (uid $(id -u)), sudo: $(command -v sudo || echo none), PATH=$PATH"
   cmake -S . -B build -G Ninja "$@" | grep -E "^-- g500|Error" || true
   cmake --build build
   cd build

@@ -74,6 +74,37 @@ class PlotTools(unittest.TestCase):
             with self.subTest(message=message):
                 self.refused("plot_link_loads.py", "l.csv", text, ["-o", "l.png"], "plot_link_loads: error: " + message)
 
+    def test_python_from_path(self):
+        """Every Python tool starts with `#!/usr/bin/env python3`: the python3 first on PATH runs it
+        (a module's, a virtual environment's, a conda one), not only the system's."""
+        for name in sorted(os.listdir(TOOLS)):
+            with open(os.path.join(TOOLS, name), "rb") as f:
+                first = f.readline()
+            if first.startswith(b"#!") and b"python" in first:
+                with self.subTest(tool=name):
+                    self.assertEqual(first, b"#!/usr/bin/env python3\n")
+                    self.assertTrue(os.access(os.path.join(TOOLS, name), os.X_OK), f"{name} is not executable")
+
+    def test_without_matplotlib(self):
+        """A Python without matplotlib: one line naming that Python and what to install, exit status 2."""
+        with tempfile.TemporaryDirectory() as tmp:
+            os.mkdir(os.path.join(tmp, "matplotlib"))  # found before the real one, and failing as a missing one
+            with open(os.path.join(tmp, "matplotlib", "__init__.py"), "w") as f:
+                f.write("raise ModuleNotFoundError(\"No module named 'matplotlib'\", name='matplotlib')\n")
+            env = dict(os.environ, PYTHONPATH=tmp)
+            requirements = os.path.join(os.path.realpath(TOOLS), "requirements.txt")
+            for tool, name in (("g500report", "g500report"), ("coll_plot.py", "coll_plot"),
+                               ("plot_link_loads.py", "plot_link_loads")):
+                with self.subTest(tool=tool):
+                    result = subprocess.run([sys.executable, os.path.join(TOOLS, tool), "--help"], capture_output=True,
+                                            text=True, env=env, cwd=tmp)
+                    self.assertEqual(result.returncode, 2, result.stderr)
+                    self.assertEqual(result.stdout, "")
+                    self.assertEqual(result.stderr,
+                                     f"{name}: error: matplotlib is not installed for {sys.executable} (pip install "
+                                     f"--user -r {requirements}, or Debian's python3-matplotlib)\n")
+            self.assertTrue(os.path.isfile(requirements))
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
