@@ -186,28 +186,42 @@ struct BucketFill {
     RawBuffer<LocalId> row_keys;
   };
 
+  // A bucket's rows: its kept entries (and mirrors) as items, their keys looked up, radix-sorted by
+  // key, dealt to their rows and handed to the sink.
   template <class Sink>
   void fill_bucket(int64_t local, const BucketedEntries& kept, const SlabMirrors* mirrors, Scratch& sc, int thread,
                    int digit_bits, int passes, Sink& sink, LocalId* plain_neighbors) const {
-    std::vector<int64_t>& cursor = sc.cursor;
     const int64_t first = buckets.first_row(kept.first_bucket() + local);
     const int64_t nrows_here = std::max<int64_t>(0, std::min<int64_t>(int64_t{1} << buckets.shift, nrows - first));
-    if (!sorted) {                                // input order, plain rows only (and no mirrors: they have keys)
-      for (int64_t r = 0; r < nrows_here; ++r) {  // a row without entries has no new id here, nor needs one
-        const LocalId x = static_cast<LocalId>(first + r);
-        cursor[r] = !row_new ? rows.begin(x) : row_new->contains(x) ? rows.begin((*row_new)[x]) : 0;
-      }
-      kept.for_each_segment(local, [&](const Entry* entries, int64_t n) {
-        for (int64_t k = 0; k < n; ++k) {
-          const LocalId u = entry_col(entries[k]);
-          plain_neighbors[cursor[entry_row(entries[k]) - first]++] = columns ? (*columns)[u] : u;
-        }
-      });
+    if (!sorted) {  // input order, plain rows only (and no mirrors: they have keys)
+      fill_in_input_order(local, kept, first, nrows_here, sc.cursor, plain_neighbors);
       return;
     }
     const int64_t n = kept.bucket_size(local) + (mirrors ? mirrors->entries.bucket_size(local) : 0);
     uint64_t* items = sc.items.get(n);
     uint64_t* spare = sc.spare.get(n);
+    gather_items(local, kept, mirrors, first, items, spare, n);
+    sort_items(items, spare, n, nrows_here, digit_bits, passes, sc);
+    deal_rows(items, n, first, nrows_here, sc, thread, sink);
+  }
+
+  void fill_in_input_order(int64_t local, const BucketedEntries& kept, int64_t first, int64_t nrows_here,
+                           std::vector<int64_t>& cursor, LocalId* plain_neighbors) const {
+    for (int64_t r = 0; r < nrows_here; ++r) {  // a row without entries has no new id here, nor needs one
+      const LocalId x = static_cast<LocalId>(first + r);
+      cursor[r] = !row_new ? rows.begin(x) : row_new->contains(x) ? rows.begin((*row_new)[x]) : 0;
+    }
+    kept.for_each_segment(local, [&](const Entry* entries, int64_t n) {
+      for (int64_t k = 0; k < n; ++k) {
+        const LocalId u = entry_col(entries[k]);
+        plain_neighbors[cursor[entry_row(entries[k]) - first]++] = columns ? (*columns)[u] : u;
+      }
+    });
+  }
+
+  // The bucket's n entries as (key, row offset) items; `spare` is scratch.
+  void gather_items(int64_t local, const BucketedEntries& kept, const SlabMirrors* mirrors, int64_t first,
+                    uint64_t* items, uint64_t* spare, int64_t n) const {
     int64_t filled = 0;
     auto gather = [&](const BucketedEntries& from) {  // (row offset, column)
       from.for_each_segment(local, [&](const Entry* entries, int64_t count) {
@@ -226,8 +240,14 @@ struct BucketFill {
       for (int64_t k = begin; k < n; ++k) items[k] = keyed(items[k]);
     }
     look_up_keys(items, spare, to_look_up);  // the sort's spare items hold the slots until it starts
-    // One read of the items counts the digits of every radix pass and the rows' lengths: the
-    // counts do not depend on the order.
+  }
+
+  // LSD radix sort of the items by key (the result in `items`), and each row's length in sc.cursor.
+  // One read of the items counts the digits of every pass and the rows' lengths: the counts do not
+  // depend on the order.
+  void sort_items(uint64_t*& items, uint64_t*& spare, int64_t n, int64_t nrows_here, int digit_bits, int passes,
+                  Scratch& sc) const {
+    std::vector<int64_t>& cursor = sc.cursor;
     const uint64_t mask = (uint64_t{1} << digit_bits) - 1;
     const int64_t digits = int64_t{1} << digit_bits;
     std::fill(sc.digit_count.begin(), sc.digit_count.end(), 0);
@@ -258,7 +278,14 @@ struct BucketFill {
       for (int64_t k = 0; k < n; ++k) spare[count[(items[k] >> low) & mask]++] = items[k];
       std::swap(items, spare);
     }
-    // Deal the sorted keys to their rows (a bucket-local CSR), then hand each row to the sink.
+  }
+
+  // Deals the sorted keys to their rows (a bucket-local CSR from the lengths in sc.cursor), then
+  // hands each row to the sink.
+  template <class Sink>
+  void deal_rows(const uint64_t* items, int64_t n, int64_t first, int64_t nrows_here, Scratch& sc, int thread,
+                 Sink& sink) const {
+    std::vector<int64_t>& cursor = sc.cursor;
     int64_t total = 0;
     for (int64_t r = 0; r < nrows_here; ++r) {
       const int64_t here = cursor[r];
