@@ -20,7 +20,9 @@ TEST(InBlockId, ReadsBackBesideAnyIdOfItsBlock) {
       for (const int64_t offset : {int64_t{0}, int64_t{1}, B / 3, B - 1}) {
         const LocalId id = static_cast<LocalId>(position * B + offset);
         const InBlockId kept = keep_in_block(id, d);
-        if constexpr (kWideIds) EXPECT_EQ(kept, static_cast<InBlockId>(offset));
+        if constexpr (kWideIds) {
+          EXPECT_EQ(kept, static_cast<InBlockId>(offset));
+        }
         for (const int64_t beside : {int64_t{0}, B / 2, B - 1})
           ASSERT_EQ(read_in_block(kept, static_cast<LocalId>(position * B + beside), d), id)
               << rows << "x" << cols << " position " << position << " offset " << offset;
