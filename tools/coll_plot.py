@@ -19,16 +19,9 @@ import io
 import os
 import sys
 
-try:
-    import matplotlib
-except ImportError:  # one line saying what to install, not a traceback
-    print(f"coll_plot: error: matplotlib is not installed for {sys.executable} (pip install --user -r "
-          f"{os.path.join(os.path.dirname(os.path.realpath(__file__)), 'requirements.txt')}, or Debian's "
-          "python3-matplotlib)", file=sys.stderr)
-    sys.exit(2)
+from plotting import load_matplotlib
 
-matplotlib.use("Agg")
-matplotlib.rcParams["text.parse_math"] = False  # a '$' in a name from a file is a dollar sign
+matplotlib = load_matplotlib("coll_plot")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from input_check import Count, InputError, Number, Text, Word, read_csv_rows  # noqa: E402

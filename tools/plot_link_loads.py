@@ -19,20 +19,12 @@ the line and the column, exit status 2, and no picture.
 import argparse
 import csv
 import math
-import os
 import sys
 from collections import defaultdict
 
-try:
-    import matplotlib
-except ImportError:  # one line saying what to install, not a traceback
-    print(f"plot_link_loads: error: matplotlib is not installed for {sys.executable} (pip install --user -r "
-          f"{os.path.join(os.path.dirname(os.path.realpath(__file__)), 'requirements.txt')}, or Debian's "
-          "python3-matplotlib)", file=sys.stderr)
-    sys.exit(2)
+from plotting import load_matplotlib
 
-matplotlib.use("Agg")
-matplotlib.rcParams["text.parse_math"] = False  # a '$' in a name from the file is a dollar sign
+matplotlib = load_matplotlib("plot_link_loads")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from input_check import Count, InputError, Number  # noqa: E402

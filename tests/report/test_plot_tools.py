@@ -78,6 +78,8 @@ class PlotTools(unittest.TestCase):
         """Every Python tool starts with `#!/usr/bin/env python3`: the python3 first on PATH runs it
         (a module's, a virtual environment's, a conda one), not only the system's."""
         for name in sorted(os.listdir(TOOLS)):
+            if not os.path.isfile(os.path.join(TOOLS, name)):
+                continue  # __pycache__, left by a tool that imported its modules
             with open(os.path.join(TOOLS, name), "rb") as f:
                 first = f.readline()
             if first.startswith(b"#!") and b"python" in first:
