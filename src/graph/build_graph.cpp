@@ -105,7 +105,10 @@ class SlabbedBuild {
         slabs_(buckets_, options.passes),  // the same on every rank: each pass routes collectively
         expected_per_slab_(static_cast<int64_t>(kSlabSizeHeadroom * static_cast<double>(expected_) / slabs_.count) + 1),
         mirror_(options.mirror && (options.degree_sort || options.compress) && nrows_ <= int64_t{1} << 31),
-        mirrors_counted_after_pass_(grid.size() == 1), router_(d_, grid) {}
+        mirrors_counted_after_pass_(grid.size() == 1),
+        router_(d_, grid,
+                options.tuning.chunk_edges > 0 ? options.tuning.chunk_edges
+                                               : chunk_edges_for(source.local_count, kChunkEdges)) {}
 
   void run() {
     observe_(0, slabs_.count, "routing the edges");
@@ -173,17 +176,13 @@ class SlabbedBuild {
         std::make_unique<BucketedEntries>(buckets_, slabs_.first_bucket(s), slabs_.end_bucket(s), expected_per_slab_,
                                           d_.col_set_size(), options_.tuning.direct_write_buckets);
     RoutingSeconds routing;
-    for_each_routed_chunk(
-        source_, grid_.world(), router_, buffer_, routing,
-        [&](const Entry* entries, int64_t n) {
-          observe_(s, slabs_.count, "routing the edges");
-          const double start = MPI_Wtime();
-          kept->append_chunk(entries, n, other_lengths, columns);
-          if (others)
-            others->append_chunk_picked(entries, n, nullptr, nullptr, [this](Entry e) { return not_kept(e); });
-          seconds()[Kernel1Steps::kBucket] += MPI_Wtime() - start;
-        },
-        options_.tuning.chunk_edges > 0 ? options_.tuning.chunk_edges : kChunkEdges);
+    for_each_routed_chunk(source_, grid_.world(), router_, buffer_, routing, [&](const Entry* entries, int64_t n) {
+      observe_(s, slabs_.count, "routing the edges");
+      const double start = MPI_Wtime();
+      kept->append_chunk(entries, n, other_lengths, columns);
+      if (others) others->append_chunk_picked(entries, n, nullptr, nullptr, [this](Entry e) { return not_kept(e); });
+      seconds()[Kernel1Steps::kBucket] += MPI_Wtime() - start;
+    });
     kept->appended_all();
     seconds()[Kernel1Steps::kGenerate] += routing.read;
     seconds()[Kernel1Steps::kRoute] += routing.route;
@@ -313,8 +312,9 @@ LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, 
   const Kernel1Observer tell = observe ? observe : [](int64_t, int64_t, const char*) {};
   tell(0, 0, "counting the vertices");
   LocalGraph g;
-  const VertexCount n =
-      count_vertices(source, grid.world(), options.tuning.chunk_edges > 0 ? options.tuning.chunk_edges : kChunkEdges);
+  const VertexCount n = count_vertices(
+      source, grid.world(),
+      options.tuning.chunk_edges > 0 ? options.tuning.chunk_edges : chunk_edges_for(source.local_count, kChunkEdges));
   g.kernel1_seconds[Kernel1Steps::kGenerate] += n.seconds;
   g.dist = Distribution(n.nvertices, grid.rows(), grid.cols(), grid.row(), grid.col(), options.layout);
   SlabbedBuild(g, source, grid, options, tell).run();

@@ -113,10 +113,11 @@ class GraphMemoryPlanner {
       kept_share = std::max(kept_share, fullest_.held(slab_begin(s + 1), slab_begin(s)));
     const double made_share = fullest_.mirrors_made(m_.passes);
     kept_per_slab_ = entries_ * kept_share;
-    const double chunks = std::ceil(static_cast<double>(shape_.local_edges) / kChunkEdges);
+    const double chunk_edges = static_cast<double>(chunk_edges_for(shape_.local_edges, kChunkEdges));
+    const double chunks = std::ceil(static_cast<double>(shape_.local_edges) / chunk_edges);
     const double groups = static_cast<double>(
         mirror_groups(static_cast<int64_t>(std::ceil(buckets_.count / S)), static_cast<int64_t>(entries_ / S)));
-    const double mirror_chunks = mirror_ ? groups + std::ceil(entries_ * made_share / kChunkEdges) : 0;
+    const double mirror_chunks = mirror_ ? groups + std::ceil(entries_ * made_share / (2 * chunk_edges)) : 0;
     segment_starts_ = (chunks + mirror_chunks) * (static_cast<double>(buckets_.count) / S + 1) * kWord;
     size_chunk_buffers(kept_share);
     // A group's mirrors: on one process per thread as entries; else per thread as edges, then
@@ -144,7 +145,8 @@ class GraphMemoryPlanner {
   // routes them all (the other slabs' entries and the mirrors, to be counted), and the buffers stay
   // for the later passes.
   void size_chunk_buffers(double kept_share) {
-    const double chunk = std::min<double>(static_cast<double>(shape_.local_edges), kChunkEdges);
+    const double chunk =
+        static_cast<double>(std::min(shape_.local_edges, chunk_edges_for(shape_.local_edges, kChunkEdges)));
     const double routed_share = ranks_ == 1 ? kept_share : 1;
     const double routed =
         ranks_ == 1 ? 2 * chunk * kEntry * kept_buffer_share(routed_share, threads_)   // entries kept as they are made

@@ -119,8 +119,8 @@ struct GraphOptions {
   int64_t passes = 0;
   // Sizes of kernel 1's internal steps, set by tests to cover their edge cases (0: the defaults).
   struct Tuning {
-    // Input edges per routed chunk (0: kChunkEdges of graph/edge_router.hpp; tests set it small to
-    // cover many chunks).
+    // Input edges per routed chunk (0: chunk_edges_for the rank's share, at most kChunkEdges of
+    // graph/edge_router.hpp; tests set it small to cover many chunks).
     int64_t chunk_edges = 0;
     // Kernel 1 writes routed entries straight to their row buckets when a slab has at most this many,
     // else through groups of buckets, in two passes that stay in cache (0: 512; tests set it small

@@ -54,7 +54,8 @@ RunPlan plan_bfs(const PlanInput& in, const GraphOptions& options) {
   // Validation: the walk of the tree depths, then the input edge check beside the depths and the
   // owned vertices' tree-edge marks (validate/validate_bfs.hpp).
   const double walk = tree_depths_bytes(d, d.R * d.C);
-  const double depths = s.owned * sizeof(int32_t), edge_check = input_edge_check_bytes(d, in.threads);
+  const double depths = s.owned * sizeof(int32_t),
+               edge_check = input_edge_check_bytes(d, in.threads, in.shape.local_edges);
   const double owned_marks = s.owned / 8;
   if (walk >= depths + edge_check + owned_marks) {
     plan.search.push_back({"validation: tree depths walk", walk, GrowsWith::kSeveral});

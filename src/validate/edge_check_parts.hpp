@@ -96,9 +96,9 @@ EdgeCheck check_by_owners(const EdgeSource& source, const Distribution& d, const
 EdgeCheck check_replicated(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
                            const std::vector<int64_t>& parents, const std::vector<int32_t>& depth, bool narrow,
                            const EdgeCheckOptions& options, Bitmap& tree_edge_seen);
-// Their peak bytes on one process (narrow words, default chunks, `threads` OpenMP threads).
-double owner_queries_bytes(const Distribution& d, int threads);
-double replicated_bytes(const Distribution& d);
+// Their peak bytes on one process (narrow words, chunks of `chunk_edges`, `threads` OpenMP threads).
+double owner_queries_bytes(const Distribution& d, int threads, int64_t chunk_edges);
+double replicated_bytes(const Distribution& d, int64_t chunk_edges);
 
 // Sets the result's failing edge from `bad`.
 inline void report(const BadEdge& bad, EdgeCheck& result) {

@@ -141,7 +141,8 @@ TEST(GraphMemoryParts, AddUpToTheFigures) {
                         {20, 2, 3, true, true, 1, RowCounting::kRowsMet},
                         {20, 4, 2, false, false, 3, RowCounting::kRowsMet},
                         {41, 552, 288, true, true, 1},
-                        {41, 552, 288, true, true, 4}};
+                        {41, 552, 288, true, true, 4},
+                        {32, 64, 64, false, false, 8, RowCounting::kWhole}};  // a word per row: pass 1 the larger
   constexpr int kThreads = 2;
   bool first_pass_larger = false, filling_larger = false;
   for (const Case& c : cases) {
