@@ -17,16 +17,20 @@
 namespace g500::cli {
 namespace {
 
-int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
-  BfsJob job;
-  BenchmarkConfig& config = job.config;
-  config.invocation = invocation;
-  CLI::App app{
-      "Graph500 BFS benchmark: generate a Kronecker graph, build it (kernel 1), run BFS (kernel 2) from every root and "
-      "validate",
-      "g500 bfs"};
+// What the command line gives besides the job: the shared run and input options, and the texts
+// of the choices parsed after it.
+struct BfsOptions {
   RunOptions run;
-  run.add_to(app, config, job.json_path, "BFS");
+  FileInputOptions in;
+  std::string disabled;
+  std::string compress_text = "auto";
+  CLI::Option* compress_option = nullptr;
+  std::string row_lengths_text = "auto";
+  bool with_sssp = false;
+};
+
+// The search's own options: overlap, direction switch and collective algorithms.
+void add_search_options(CLI::App& app, BenchmarkConfig& config) {
   require_range(app.add_option("--substeps", config.bfs.substeps,
                                "overlap: bottom-up sub-steps per grid-row position (n of Nakao et al. 2021, section "
                                "4.5; the visited bitmap travels in n segments)"),
@@ -40,57 +44,81 @@ int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
       ->capture_default_str();
   app.add_option("--alltoallv", config.bfs.alltoallv, "alltoallv algorithm (see g500 coll)")->capture_default_str();
   app.add_option("--allgatherv", config.bfs.allgatherv, "allgatherv algorithm (see g500 coll)")->capture_default_str();
-  std::string disabled;
-  app.add_option("--disable", disabled,
+}
+
+// --disable and kernel 1's choices: compression, passes and row counting.
+void add_build_options(CLI::App& app, BenchmarkConfig& config, BfsOptions& options) {
+  app.add_option("--disable", options.disabled,
                  "switch off techniques of Nakao et al. 2021, section 4, comma-separated: " + switchable_list());
-  std::string compress_text = "auto";
-  auto* compress_option = app.add_option("--compress", compress_text,
-                                         "packed rows: on (less memory), off (plain rows), auto (on when plain rows "
-                                         "would not fit in 85 % of the node's memory, or on one grid row would take "
-                                         "kernel 1 more passes)")
-                              ->capture_default_str();
+  options.compress_option = app.add_option("--compress", options.compress_text,
+                                           "packed rows: on (less memory), off (plain rows), auto (on when plain rows "
+                                           "would not fit in 85 % of the node's memory, or on one grid row would take "
+                                           "kernel 1 more passes)")
+                                ->capture_default_str();
   require_range(app.add_option("--kernel1-passes", config.graph.passes,
                                "passes of kernel 1 over the input edges, each keeping one slab of rows (default: the "
                                "fewest whose peak fits a modest share of the node's memory; fewer build faster and "
                                "need more memory)"),
                 1, 256);
-  std::string row_lengths_text = "auto";
-  app.add_option("--kernel1-row-lengths", row_lengths_text,
+  app.add_option("--kernel1-row-lengths", options.row_lengths_text,
                  "how kernel 1's first pass counts the rows: whole (a word per row of the row set), met (the rows "
                  "met only, from the rows of the entries it does not keep: large grids), auto (the smaller)")
       ->capture_default_str();
+}
+
+void add_bfs_options(CLI::App& app, BfsJob& job, BfsOptions& options) {
+  BenchmarkConfig& config = job.config;
+  options.run.add_to(app, config, job.json_path, "BFS");
+  add_search_options(app, config);
+  add_build_options(app, config, options);
   add_message_limit_option(app, config.messages);
-  bool with_sssp = false;
-  app.add_flag("--sssp", with_sssp,
+  app.add_flag("--sssp", options.with_sssp,
                "also run the SSSP (kernel 3) from the same roots on the same input, kernel 1 building both graphs, "
                "and print both kernels' lines in one result block (the reference's bfs_sssp run)");
   app.add_flag("--trace", config.bfs.trace,
                "record per-level direction, frontier size, edges examined and time in the JSON");
-  FileInputOptions in;
-  in.add_to(app, "BFS");
+  options.in.add_to(app, "BFS");
   require_non_empty(
       app.add_option("--output-parents", job.parents_path, "write the BFS parents of the first root to this file"));
   require_non_empty(
       app.add_option("--output-depths", job.depths_path, "write the BFS depths of the first root to this file"));
-  if (!parse_or_throw(app, argc, argv)) return 0;
-  run.apply(config);
-  in.check(app, config.root_ids, config.root_seed);
-  job.input = in.request;
+}
+
+// --compress, --kernel1-row-lengths and --disable into the config; an explicit --compress must
+// agree with --disable.
+void apply_build_choices(const BfsOptions& options, BenchmarkConfig& config) {
   const std::map<std::string, CompressChoice> compress_choices{
       {"auto", CompressChoice::kAuto}, {"on", CompressChoice::kOn}, {"off", CompressChoice::kOff}};
-  const auto chosen = compress_choices.find(compress_text);
+  const auto chosen = compress_choices.find(options.compress_text);
   if (chosen == compress_choices.end())
-    throw g500::UsageError("--compress must be auto, on or off (got '" + compress_text + "')");
+    throw g500::UsageError("--compress must be auto, on or off (got '" + options.compress_text + "')");
   config.compress = chosen->second;
   const std::map<std::string, RowCounting> row_counting_choices{
       {"auto", RowCounting::kAuto}, {"whole", RowCounting::kWhole}, {"met", RowCounting::kRowsMet}};
-  const auto counting = row_counting_choices.find(row_lengths_text);
+  const auto counting = row_counting_choices.find(options.row_lengths_text);
   if (counting == row_counting_choices.end())
-    throw g500::UsageError("--kernel1-row-lengths must be auto, whole or met (got '" + row_lengths_text + "')");
+    throw g500::UsageError("--kernel1-row-lengths must be auto, whole or met (got '" + options.row_lengths_text + "')");
   config.graph.row_counting = counting->second;
-  apply_disabled_techniques(disabled, config);
-  if (compress_option->count() > 0 && chosen->second != config.compress)
-    throw g500::UsageError("--compress " + compress_text + " contradicts --disable compress");
+  apply_disabled_techniques(options.disabled, config);
+  if (options.compress_option->count() > 0 && chosen->second != config.compress)
+    throw g500::UsageError("--compress " + options.compress_text + " contradicts --disable compress");
+}
+
+int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
+  BfsJob job;
+  BenchmarkConfig& config = job.config;
+  config.invocation = invocation;
+  CLI::App app{
+      "Graph500 BFS benchmark: generate a Kronecker graph, build it (kernel 1), run BFS (kernel 2) from every root and "
+      "validate",
+      "g500 bfs"};
+  BfsOptions options;
+  add_bfs_options(app, job, options);
+  if (!parse_or_throw(app, argc, argv)) return 0;
+  options.run.apply(config);
+  options.in.check(app, config.root_ids, config.root_seed);
+  job.input = options.in.request;
+  apply_build_choices(options, config);
   refuse_same_files({{"--input", job.input.path, FileUse::kInput},
                      {"--rankmap", config.rankmap_path, FileUse::kInput},
                      {"--json", job.json_path, FileUse::kOutput},
@@ -98,7 +126,7 @@ int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
                      {"--output-depths", job.depths_path, FileUse::kOutput}},
                     MPI_COMM_WORLD);
   check_power_command(config.energy_loop.power_command, MPI_COMM_WORLD);  // the meter works before any work
-  if (!with_sssp) return run_bfs_job(job);
+  if (!options.with_sssp) return run_bfs_job(job);
   SsspCompanion sssp(config);
   return run_bfs_job(job, &sssp);
 }
