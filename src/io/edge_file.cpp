@@ -202,10 +202,9 @@ EdgeWriteResult write_generated_edges(const gen::KroneckerSpec& spec, const std:
         local_bytes += static_cast<int64_t>(buffer.size());
       }
     }
-    int64_t before = 0;
-    MPI_Exscan(&local_bytes, &before, 1, MPI_INT64_T, MPI_SUM, comm);
+    const int64_t before = comm::Communicator(comm).sum_before(local_bytes);
     const int64_t total = comm::Communicator(comm).sum(local_bytes);
-    my_offset = static_cast<int64_t>(header.size()) + (rank == 0 ? 0 : before);
+    my_offset = static_cast<int64_t>(header.size()) + before;
     if (tsv && rank == 0)
       error = check_free_space(path, out.target(), total + static_cast<int64_t>(header.size()), false, options.force);
     agree_or_throw(error, comm);
