@@ -98,9 +98,9 @@ int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
                      {"--output-depths", job.depths_path, FileUse::kOutput}},
                     MPI_COMM_WORLD);
   check_power_command(config.energy_loop.power_command, MPI_COMM_WORLD);  // the meter works before any work
-  if (!with_sssp) return run_bfs_job(job);
+  if (!with_sssp) return run_bfs_job(job, MPI_COMM_WORLD);
   SsspCompanion sssp(config);
-  return run_bfs_job(job, &sssp);
+  return run_bfs_job(job, MPI_COMM_WORLD, &sssp);
 }
 
 const SubcommandRegistrar registrar("bfs", "Graph500 BFS benchmark (kernels 1 and 2, validated)", run_bfs_command);

@@ -86,7 +86,7 @@ int run_sssp_command(int argc, char** argv, const Invocation& invocation) {
                     MPI_COMM_WORLD);
   check_power_command(config.energy_loop.power_command, MPI_COMM_WORLD);  // the meter works before any work
 
-  return run_sssp_job(job);
+  return run_sssp_job(job, MPI_COMM_WORLD);
 }
 
 const SubcommandRegistrar registrar("sssp", "Graph500 SSSP benchmark (kernels 1 and 3, validated; delta-stepping)",
