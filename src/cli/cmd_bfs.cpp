@@ -43,12 +43,12 @@ int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
   std::string disabled;
   app.add_option("--disable", disabled,
                  "switch off techniques of Nakao et al. 2021, section 4, comma-separated: " + switchable_list());
-  std::string compress_text = "auto";
-  auto* compress_option = app.add_option("--compress", compress_text,
-                                         "packed rows: on (less memory), off (plain rows), auto (on when plain rows "
-                                         "would not fit in 85 % of the node's memory, or on one grid row would take "
-                                         "kernel 1 more passes)")
-                              ->capture_default_str();
+  std::string packed_rows_text = "auto";
+  auto* packed_rows_option = app.add_option("--packed-rows", packed_rows_text,
+                                            "packed rows: on (less memory), off (plain rows), auto (on when plain rows "
+                                            "would not fit in 85 % of the node's memory, or on one grid row would take "
+                                            "kernel 1 more passes)")
+                                 ->capture_default_str();
   require_range(app.add_option("--kernel1-passes", config.graph.passes,
                                "passes of kernel 1 over the input edges, each keeping one slab of rows (default: the "
                                "fewest whose peak fits a modest share of the node's memory; fewer build faster and "
@@ -76,12 +76,12 @@ int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
   run.apply(config);
   in.check(app, config.root_ids, config.root_seed);
   job.input = in.request;
-  const std::map<std::string, CompressChoice> compress_choices{
-      {"auto", CompressChoice::kAuto}, {"on", CompressChoice::kOn}, {"off", CompressChoice::kOff}};
-  const auto chosen = compress_choices.find(compress_text);
-  if (chosen == compress_choices.end())
-    throw g500::UsageError("--compress must be auto, on or off (got '" + compress_text + "')");
-  config.compress = chosen->second;
+  const std::map<std::string, PackedRowsChoice> packed_rows_choices{
+      {"auto", PackedRowsChoice::kAuto}, {"on", PackedRowsChoice::kOn}, {"off", PackedRowsChoice::kOff}};
+  const auto chosen = packed_rows_choices.find(packed_rows_text);
+  if (chosen == packed_rows_choices.end())
+    throw g500::UsageError("--packed-rows must be auto, on or off (got '" + packed_rows_text + "')");
+  config.packed_rows = chosen->second;
   const std::map<std::string, RowCounting> row_counting_choices{
       {"auto", RowCounting::kAuto}, {"whole", RowCounting::kWhole}, {"met", RowCounting::kRowsMet}};
   const auto counting = row_counting_choices.find(row_lengths_text);
@@ -89,8 +89,8 @@ int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
     throw g500::UsageError("--kernel1-row-lengths must be auto, whole or met (got '" + row_lengths_text + "')");
   config.graph.row_counting = counting->second;
   apply_disabled_techniques(disabled, config);
-  if (compress_option->count() > 0 && chosen->second != config.compress)
-    throw g500::UsageError("--compress " + compress_text + " contradicts --disable compress");
+  if (packed_rows_option->count() > 0 && chosen->second != config.packed_rows)
+    throw g500::UsageError("--packed-rows " + packed_rows_text + " contradicts --disable packed-rows");
   refuse_same_files({{"--input", job.input.path, FileUse::kInput},
                      {"--rankmap", config.rankmap_path, FileUse::kInput},
                      {"--json", job.json_path, FileUse::kOutput},
