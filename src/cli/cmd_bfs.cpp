@@ -50,11 +50,20 @@ void add_search_options(CLI::App& app, BenchmarkConfig& config) {
 void add_build_options(CLI::App& app, BenchmarkConfig& config, BfsOptions& options) {
   app.add_option("--disable", options.disabled,
                  "switch off techniques of Nakao et al. 2021, section 4, comma-separated: " + switchable_list());
+<<<<<<< HEAD
   options.compress_option = app.add_option("--compress", options.compress_text,
                                            "packed rows: on (less memory), off (plain rows), auto (on when plain rows "
                                            "would not fit in 85 % of the node's memory, or on one grid row would take "
                                            "kernel 1 more passes)")
                                 ->capture_default_str();
+=======
+  std::string packed_rows_text = "auto";
+  auto* packed_rows_option = app.add_option("--packed-rows", packed_rows_text,
+                                            "packed rows: on (less memory), off (plain rows), auto (on when plain rows "
+                                            "would not fit in 85 % of the node's memory, or on one grid row would take "
+                                            "kernel 1 more passes)")
+                                 ->capture_default_str();
+>>>>>>> fix-51b
   require_range(app.add_option("--kernel1-passes", config.graph.passes,
                                "passes of kernel 1 over the input edges, each keeping one slab of rows (default: the "
                                "fewest whose peak fits a modest share of the node's memory; fewer build faster and "
@@ -82,6 +91,7 @@ void add_bfs_options(CLI::App& app, BfsJob& job, BfsOptions& options) {
       app.add_option("--output-parents", job.parents_path, "write the BFS parents of the first root to this file"));
   require_non_empty(
       app.add_option("--output-depths", job.depths_path, "write the BFS depths of the first root to this file"));
+<<<<<<< HEAD
 }
 
 // --compress, --kernel1-row-lengths and --disable into the config; an explicit --compress must
@@ -93,12 +103,25 @@ void apply_build_choices(const BfsOptions& options, BenchmarkConfig& config) {
   if (chosen == compress_choices.end())
     throw g500::UsageError("--compress must be auto, on or off (got '" + options.compress_text + "')");
   config.compress = chosen->second;
+=======
+  if (!parse_or_throw(app, argc, argv)) return 0;
+  run.apply(config);
+  in.check(app, config.root_ids, config.root_seed);
+  job.input = in.request;
+  const std::map<std::string, PackedRowsChoice> packed_rows_choices{
+      {"auto", PackedRowsChoice::kAuto}, {"on", PackedRowsChoice::kOn}, {"off", PackedRowsChoice::kOff}};
+  const auto chosen = packed_rows_choices.find(packed_rows_text);
+  if (chosen == packed_rows_choices.end())
+    throw g500::UsageError("--packed-rows must be auto, on or off (got '" + packed_rows_text + "')");
+  config.packed_rows = chosen->second;
+>>>>>>> fix-51b
   const std::map<std::string, RowCounting> row_counting_choices{
       {"auto", RowCounting::kAuto}, {"whole", RowCounting::kWhole}, {"met", RowCounting::kRowsMet}};
   const auto counting = row_counting_choices.find(options.row_lengths_text);
   if (counting == row_counting_choices.end())
     throw g500::UsageError("--kernel1-row-lengths must be auto, whole or met (got '" + options.row_lengths_text + "')");
   config.graph.row_counting = counting->second;
+<<<<<<< HEAD
   apply_disabled_techniques(options.disabled, config);
   if (options.compress_option->count() > 0 && chosen->second != config.compress)
     throw g500::UsageError("--compress " + options.compress_text + " contradicts --disable compress");
@@ -119,6 +142,11 @@ int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
   options.in.check(app, config.root_ids, config.root_seed);
   job.input = options.in.request;
   apply_build_choices(options, config);
+=======
+  apply_disabled_techniques(disabled, config);
+  if (packed_rows_option->count() > 0 && chosen->second != config.packed_rows)
+    throw g500::UsageError("--packed-rows " + packed_rows_text + " contradicts --disable packed-rows");
+>>>>>>> fix-51b
   refuse_same_files({{"--input", job.input.path, FileUse::kInput},
                      {"--rankmap", config.rankmap_path, FileUse::kInput},
                      {"--json", job.json_path, FileUse::kOutput},
@@ -126,9 +154,13 @@ int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
                      {"--output-depths", job.depths_path, FileUse::kOutput}},
                     MPI_COMM_WORLD);
   check_power_command(config.energy_loop.power_command, MPI_COMM_WORLD);  // the meter works before any work
+<<<<<<< HEAD
   if (!options.with_sssp) return run_bfs_job(job);
+=======
+  if (!with_sssp) return run_bfs_job(job, MPI_COMM_WORLD);
+>>>>>>> fix-51b
   SsspCompanion sssp(config);
-  return run_bfs_job(job, &sssp);
+  return run_bfs_job(job, MPI_COMM_WORLD, &sssp);
 }
 
 const SubcommandRegistrar registrar("bfs", "Graph500 BFS benchmark (kernels 1 and 2, validated)", run_bfs_command);

@@ -107,7 +107,7 @@ int run_sssp_command(int argc, char** argv, const Invocation& invocation) {
   apply_disabled(options.disabled, job.config);
   check_sssp_options(app, options, job);
 
-  return run_sssp_job(job);
+  return run_sssp_job(job, MPI_COMM_WORLD);
 }
 
 const SubcommandRegistrar registrar("sssp", "Graph500 SSSP benchmark (kernels 1 and 3, validated; delta-stepping)",

@@ -67,11 +67,11 @@ class GraphMemoryPlanner {
     row_bitmap_ = options_.bcsr ? PresentIndex::bytes_for(rows_) : 0;
     row_index_ = row_starts_ + row_bitmap_;
     key_tables_ = sort_keys_need_tables(options_);
-    filled_rows_ = options_.compress ? entries_ * (shape_.scale > 0 ? packed_bytes_per_entry(shape_.scale)
-                                                                    : kId)  // other graphs: 4-byte gaps
-                                     : entries_ * kId;
-    directory_ = options_.compress ? packed_directory_bytes(slots_, entries_, shape_.scale > 0) : 0;
-    packed_key_tables_ = options_.compress && key_tables_ ? 2 * cols_ * kId : 0;
+    filled_rows_ = options_.packed_rows ? entries_ * (shape_.scale > 0 ? packed_bytes_per_entry(shape_.scale)
+                                                                       : kId)  // other graphs: 4-byte gaps
+                                        : entries_ * kId;
+    directory_ = options_.packed_rows ? packed_directory_bytes(slots_, entries_, shape_.scale > 0) : 0;
+    packed_key_tables_ = options_.packed_rows && key_tables_ ? 2 * cols_ * kId : 0;
     first_neighbours_ = slots_ * (kId + (options_.reorder ? kInBlockId : 0));
     // Kernel 1's map of the rows with entries to their new ids (graph/set_map.hpp): the owned one on
     // a grid of one column (shared, not copied), else kept for those rows only where that is smaller.
@@ -106,7 +106,7 @@ class GraphMemoryPlanner {
     const double S = static_cast<double>(m_.passes);
     // The fullest column's entries kept in one pass (at its slab's start) and mirrors made, the most
     // over the slabs (rows spread evenly over them).
-    mirror_ = options_.mirror && (options_.degree_sort || options_.compress);
+    mirror_ = options_.mirror && (options_.degree_sort || options_.packed_rows);
     fullest_ = FullestColumn(kept_entry_shares(d_, options_.layout, mirror_));
     double kept_share = 0;
     for (int64_t s = 0; s < m_.passes; ++s)
@@ -193,7 +193,7 @@ class GraphMemoryPlanner {
   // held (KeptEntryShares) while the slab's rows grow by x.
   void size_fill() {
     const double column_values = options_.reorder ? col_originals_ : options_.degree_sort ? cols_ * kId : 0;
-    m_.row_tables = forward_row_maps_ + column_values + (key_tables_ && !options_.compress ? 2 * cols_ * kId : 0);
+    m_.row_tables = forward_row_maps_ + column_values + (key_tables_ && !options_.packed_rows ? 2 * cols_ * kId : 0);
     const double slab_rows = filled_rows_ / static_cast<double>(m_.passes);
     constexpr int kSteps = 64;
     for (int64_t s = 0; s < m_.passes; ++s) {
