@@ -23,8 +23,8 @@ struct BfsOptions {
   RunOptions run;
   FileInputOptions in;
   std::string disabled;
-  std::string compress_text = "auto";
-  CLI::Option* compress_option = nullptr;
+  std::string packed_rows_text = "auto";
+  CLI::Option* packed_rows_option = nullptr;
   std::string row_lengths_text = "auto";
   bool with_sssp = false;
 };
@@ -46,24 +46,16 @@ void add_search_options(CLI::App& app, BenchmarkConfig& config) {
   app.add_option("--allgatherv", config.bfs.allgatherv, "allgatherv algorithm (see g500 coll)")->capture_default_str();
 }
 
-// --disable and kernel 1's choices: compression, passes and row counting.
+// --disable and kernel 1's choices: packed rows, passes and row counting.
 void add_build_options(CLI::App& app, BenchmarkConfig& config, BfsOptions& options) {
   app.add_option("--disable", options.disabled,
                  "switch off techniques of Nakao et al. 2021, section 4, comma-separated: " + switchable_list());
-<<<<<<< HEAD
-  options.compress_option = app.add_option("--compress", options.compress_text,
-                                           "packed rows: on (less memory), off (plain rows), auto (on when plain rows "
-                                           "would not fit in 85 % of the node's memory, or on one grid row would take "
-                                           "kernel 1 more passes)")
-                                ->capture_default_str();
-=======
-  std::string packed_rows_text = "auto";
-  auto* packed_rows_option = app.add_option("--packed-rows", packed_rows_text,
-                                            "packed rows: on (less memory), off (plain rows), auto (on when plain rows "
-                                            "would not fit in 85 % of the node's memory, or on one grid row would take "
-                                            "kernel 1 more passes)")
-                                 ->capture_default_str();
->>>>>>> fix-51b
+  options.packed_rows_option =
+      app.add_option("--packed-rows", options.packed_rows_text,
+                     "packed rows: on (less memory), off (plain rows), auto (on when plain rows "
+                     "would not fit in 85 % of the node's memory, or on one grid row would take "
+                     "kernel 1 more passes)")
+          ->capture_default_str();
   require_range(app.add_option("--kernel1-passes", config.graph.passes,
                                "passes of kernel 1 over the input edges, each keeping one slab of rows (default: the "
                                "fewest whose peak fits a modest share of the node's memory; fewer build faster and "
@@ -91,40 +83,26 @@ void add_bfs_options(CLI::App& app, BfsJob& job, BfsOptions& options) {
       app.add_option("--output-parents", job.parents_path, "write the BFS parents of the first root to this file"));
   require_non_empty(
       app.add_option("--output-depths", job.depths_path, "write the BFS depths of the first root to this file"));
-<<<<<<< HEAD
 }
 
-// --compress, --kernel1-row-lengths and --disable into the config; an explicit --compress must
+// --packed-rows, --kernel1-row-lengths and --disable into the config; an explicit --packed-rows must
 // agree with --disable.
 void apply_build_choices(const BfsOptions& options, BenchmarkConfig& config) {
-  const std::map<std::string, CompressChoice> compress_choices{
-      {"auto", CompressChoice::kAuto}, {"on", CompressChoice::kOn}, {"off", CompressChoice::kOff}};
-  const auto chosen = compress_choices.find(options.compress_text);
-  if (chosen == compress_choices.end())
-    throw g500::UsageError("--compress must be auto, on or off (got '" + options.compress_text + "')");
-  config.compress = chosen->second;
-=======
-  if (!parse_or_throw(app, argc, argv)) return 0;
-  run.apply(config);
-  in.check(app, config.root_ids, config.root_seed);
-  job.input = in.request;
   const std::map<std::string, PackedRowsChoice> packed_rows_choices{
       {"auto", PackedRowsChoice::kAuto}, {"on", PackedRowsChoice::kOn}, {"off", PackedRowsChoice::kOff}};
-  const auto chosen = packed_rows_choices.find(packed_rows_text);
+  const auto chosen = packed_rows_choices.find(options.packed_rows_text);
   if (chosen == packed_rows_choices.end())
-    throw g500::UsageError("--packed-rows must be auto, on or off (got '" + packed_rows_text + "')");
+    throw g500::UsageError("--packed-rows must be auto, on or off (got '" + options.packed_rows_text + "')");
   config.packed_rows = chosen->second;
->>>>>>> fix-51b
   const std::map<std::string, RowCounting> row_counting_choices{
       {"auto", RowCounting::kAuto}, {"whole", RowCounting::kWhole}, {"met", RowCounting::kRowsMet}};
   const auto counting = row_counting_choices.find(options.row_lengths_text);
   if (counting == row_counting_choices.end())
     throw g500::UsageError("--kernel1-row-lengths must be auto, whole or met (got '" + options.row_lengths_text + "')");
   config.graph.row_counting = counting->second;
-<<<<<<< HEAD
   apply_disabled_techniques(options.disabled, config);
-  if (options.compress_option->count() > 0 && chosen->second != config.compress)
-    throw g500::UsageError("--compress " + options.compress_text + " contradicts --disable compress");
+  if (options.packed_rows_option->count() > 0 && chosen->second != config.packed_rows)
+    throw g500::UsageError("--packed-rows " + options.packed_rows_text + " contradicts --disable packed-rows");
 }
 
 int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
@@ -142,11 +120,6 @@ int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
   options.in.check(app, config.root_ids, config.root_seed);
   job.input = options.in.request;
   apply_build_choices(options, config);
-=======
-  apply_disabled_techniques(disabled, config);
-  if (packed_rows_option->count() > 0 && chosen->second != config.packed_rows)
-    throw g500::UsageError("--packed-rows " + packed_rows_text + " contradicts --disable packed-rows");
->>>>>>> fix-51b
   refuse_same_files({{"--input", job.input.path, FileUse::kInput},
                      {"--rankmap", config.rankmap_path, FileUse::kInput},
                      {"--json", job.json_path, FileUse::kOutput},
@@ -154,11 +127,7 @@ int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
                      {"--output-depths", job.depths_path, FileUse::kOutput}},
                     MPI_COMM_WORLD);
   check_power_command(config.energy_loop.power_command, MPI_COMM_WORLD);  // the meter works before any work
-<<<<<<< HEAD
-  if (!options.with_sssp) return run_bfs_job(job);
-=======
-  if (!with_sssp) return run_bfs_job(job, MPI_COMM_WORLD);
->>>>>>> fix-51b
+  if (!options.with_sssp) return run_bfs_job(job, MPI_COMM_WORLD);
   SsspCompanion sssp(config);
   return run_bfs_job(job, MPI_COMM_WORLD, &sssp);
 }

@@ -104,16 +104,11 @@ class SlabbedBuild {
         buckets_(nrows_, expected_),
         slabs_(buckets_, options.passes),  // the same on every rank: each pass routes collectively
         expected_per_slab_(static_cast<int64_t>(kSlabSizeHeadroom * static_cast<double>(expected_) / slabs_.count) + 1),
-<<<<<<< HEAD
-        mirror_(options.mirror && (options.degree_sort || options.compress) && nrows_ <= int64_t{1} << 31),
+        mirror_(options.mirror && (options.degree_sort || options.packed_rows) && nrows_ <= int64_t{1} << 31),
         mirrors_counted_after_pass_(grid.size() == 1),
         router_(d_, grid,
                 options.tuning.chunk_edges > 0 ? options.tuning.chunk_edges
                                                : chunk_edges_for(source.local_count, kChunkEdges)) {}
-=======
-        mirror_(options.mirror && (options.degree_sort || options.packed_rows) && nrows_ <= int64_t{1} << 31),
-        mirrors_counted_after_pass_(grid.size() == 1), router_(d_, grid) {}
->>>>>>> fix-51b
 
   void run() {
     observe_(0, slabs_.count, "routing the edges");

@@ -194,10 +194,9 @@ int64_t part_offset(const OutputFile& out, ChunkFormatter& chunks, RankRange min
       local_bytes += static_cast<int64_t>(chunks.buffer.size());
     }
   }
-  int64_t before = 0;
-  MPI_Exscan(&local_bytes, &before, 1, MPI_INT64_T, MPI_SUM, comm);
+  const int64_t before = comm::Communicator(comm).sum_before(local_bytes);
   const int64_t total = comm::Communicator(comm).sum(local_bytes);
-  const int64_t my_offset = static_cast<int64_t>(header.size()) + (rank == 0 ? 0 : before);
+  const int64_t my_offset = static_cast<int64_t>(header.size()) + before;
   if (tsv && rank == 0)
     error = check_free_space(path, out.target(), total + static_cast<int64_t>(header.size()), false, options.force);
   agree_or_throw(error, comm);
@@ -251,44 +250,8 @@ EdgeWriteResult write_generated_edges(const gen::KroneckerSpec& spec, const std:
 
   // A file is written in parallel, each rank at its offset; a stream goes through rank 0 in order.
   int64_t my_offset = 0;
-<<<<<<< HEAD
   if (!out.is_stream()) my_offset = part_offset(out, chunks, mine, chunk, header, path, options, rank, comm);
   const int64_t written = write_part(out, chunks, mine, chunk, header, my_offset, rank);
-=======
-  if (!out.is_stream()) {
-    int64_t local_bytes = (mine.end - mine.begin) * bin_record_bytes(options.weights);
-    if (tsv) {
-      // tsv lines have varying length: a first pass measures this rank's part (regenerating
-      // later is cheaper than keeping it).
-      local_bytes = 0;
-      for (int64_t lo = mine.begin; lo < mine.end; lo += chunk) {
-        generate_chunk(lo, std::min(mine.end, lo + chunk));
-        local_bytes += static_cast<int64_t>(buffer.size());
-      }
-    }
-    const int64_t before = comm::Communicator(comm).sum_before(local_bytes);
-    const int64_t total = comm::Communicator(comm).sum(local_bytes);
-    my_offset = static_cast<int64_t>(header.size()) + before;
-    if (tsv && rank == 0)
-      error = check_free_space(path, out.target(), total + static_cast<int64_t>(header.size()), false, options.force);
-    agree_or_throw(error, comm);
-  }
-
-  int64_t written = 0;
-  if (rank == 0) {
-    out.start_part(0);
-    out.append(header.data(), header.size());
-    written += static_cast<int64_t>(header.size());
-  } else {
-    out.start_part(my_offset);
-  }
-  for (int64_t lo = mine.begin; lo < mine.end && !out.failed(); lo += chunk) {
-    generate_chunk(lo, std::min(mine.end, lo + chunk));
-    out.append(buffer.data(), buffer.size());
-    written += static_cast<int64_t>(buffer.size());
-  }
-  out.commit();
->>>>>>> fix-51b
 
   EdgeWriteResult result;
   const comm::Communicator ranks(comm);
