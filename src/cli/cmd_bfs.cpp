@@ -17,9 +17,9 @@
 namespace g500::cli {
 namespace {
 
-int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
-  BfsJob job;
-  BenchmarkConfig& config = job.config;
+int run_bfs_command(int argc, char** argv, const util::Invocation& invocation) {
+  bfs::BfsJob job;
+  bfs::BenchmarkConfig& config = job.config;
   config.invocation = invocation;
   CLI::App app{
       "Graph500 BFS benchmark: generate a Kronecker graph, build it (kernel 1), run BFS (kernel 2) from every root and "
@@ -42,7 +42,7 @@ int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
   app.add_option("--allgatherv", config.bfs.allgatherv, "allgatherv algorithm (see g500 coll)")->capture_default_str();
   std::string disabled;
   app.add_option("--disable", disabled,
-                 "switch off techniques of Nakao et al. 2021, section 4, comma-separated: " + switchable_list());
+                 "switch off techniques of Nakao et al. 2021, section 4, comma-separated: " + bfs::switchable_list());
   std::string compress_text = "auto";
   auto* compress_option = app.add_option("--compress", compress_text,
                                          "packed rows: on (less memory), off (plain rows), auto (on when plain rows "
@@ -76,31 +76,32 @@ int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
   run.apply(config);
   in.check(app, config.root_ids, config.root_seed);
   job.input = in.request;
-  const std::map<std::string, CompressChoice> compress_choices{
-      {"auto", CompressChoice::kAuto}, {"on", CompressChoice::kOn}, {"off", CompressChoice::kOff}};
+  const std::map<std::string, run::CompressChoice> compress_choices{
+      {"auto", run::CompressChoice::kAuto}, {"on", run::CompressChoice::kOn}, {"off", run::CompressChoice::kOff}};
   const auto chosen = compress_choices.find(compress_text);
   if (chosen == compress_choices.end())
-    throw g500::UsageError("--compress must be auto, on or off (got '" + compress_text + "')");
+    throw g500::util::UsageError("--compress must be auto, on or off (got '" + compress_text + "')");
   config.compress = chosen->second;
-  const std::map<std::string, RowCounting> row_counting_choices{
-      {"auto", RowCounting::kAuto}, {"whole", RowCounting::kWhole}, {"met", RowCounting::kRowsMet}};
+  const std::map<std::string, graph::RowCounting> row_counting_choices{{"auto", graph::RowCounting::kAuto},
+                                                                       {"whole", graph::RowCounting::kWhole},
+                                                                       {"met", graph::RowCounting::kRowsMet}};
   const auto counting = row_counting_choices.find(row_lengths_text);
   if (counting == row_counting_choices.end())
-    throw g500::UsageError("--kernel1-row-lengths must be auto, whole or met (got '" + row_lengths_text + "')");
+    throw g500::util::UsageError("--kernel1-row-lengths must be auto, whole or met (got '" + row_lengths_text + "')");
   config.graph.row_counting = counting->second;
-  apply_disabled_techniques(disabled, config);
+  bfs::apply_disabled_techniques(disabled, config);
   if (compress_option->count() > 0 && chosen->second != config.compress)
-    throw g500::UsageError("--compress " + compress_text + " contradicts --disable compress");
-  refuse_same_files({{"--input", job.input.path, FileUse::kInput},
-                     {"--rankmap", config.rankmap_path, FileUse::kInput},
-                     {"--json", job.json_path, FileUse::kOutput},
-                     {"--output-parents", job.parents_path, FileUse::kOutput},
-                     {"--output-depths", job.depths_path, FileUse::kOutput}},
-                    MPI_COMM_WORLD);
-  check_power_command(config.energy_loop.power_command, MPI_COMM_WORLD);  // the meter works before any work
-  if (!with_sssp) return run_bfs_job(job);
-  SsspCompanion sssp(config);
-  return run_bfs_job(job, &sssp);
+    throw g500::util::UsageError("--compress " + compress_text + " contradicts --disable compress");
+  util::refuse_same_files({{"--input", job.input.path, util::FileUse::kInput},
+                           {"--rankmap", config.rankmap_path, util::FileUse::kInput},
+                           {"--json", job.json_path, util::FileUse::kOutput},
+                           {"--output-parents", job.parents_path, util::FileUse::kOutput},
+                           {"--output-depths", job.depths_path, util::FileUse::kOutput}},
+                          MPI_COMM_WORLD);
+  run::check_power_command(config.energy_loop.power_command, MPI_COMM_WORLD);  // the meter works before any work
+  if (!with_sssp) return bfs::run_bfs_job(job);
+  combined::SsspCompanion sssp(config);
+  return bfs::run_bfs_job(job, &sssp);
 }
 
 const SubcommandRegistrar registrar("bfs", "Graph500 BFS benchmark (kernels 1 and 2, validated)", run_bfs_command);

@@ -69,7 +69,7 @@ int run_gen(int argc, char** argv) {
     std::string message = e.what();
     if (message.empty()) message = e.get_name();
     std::replace(message.begin(), message.end(), '\n', ' ');
-    throw UsageError(message);
+    throw util::UsageError(message);
   }
 
   gen::KroneckerSpec spec;
@@ -82,7 +82,7 @@ int run_gen(int argc, char** argv) {
   else if (format == "bin")
     options.format = io::EdgeFormat::bin;
   else
-    throw UsageError(fmt::format("unknown --format '{}' (expected tsv or bin)", format));
+    throw util::UsageError(fmt::format("unknown --format '{}' (expected tsv or bin)", format));
   options.weights = weights;
   options.force = force;
 
@@ -91,11 +91,12 @@ int run_gen(int argc, char** argv) {
     if (rank == 0) print_generation_rate(spec, weights, repeat, rate);
     return 0;
   }
-  if (output.empty()) throw UsageError("--output FILE is required (or use --benchmark)");
+  if (output.empty()) throw util::UsageError("--output FILE is required (or use --benchmark)");
   // gen reads no file and writes one: nothing can clash yet, but a new file option joins here.
-  refuse_same_files({{"--output", output, FileUse::kOutput}}, MPI_COMM_WORLD);
+  util::refuse_same_files({{"--output", output, util::FileUse::kOutput}}, MPI_COMM_WORLD);
 
-  Progress progress(progress_wanted(quiet, MPI_COMM_WORLD, show_progress), "generating and writing " + output);
+  util::Progress progress(util::progress_wanted(quiet, MPI_COMM_WORLD, show_progress),
+                          "generating and writing " + output);
   auto result = io::write_generated_edges(spec, output, options, MPI_COMM_WORLD);
   progress.finish();
   if (rank == 0)

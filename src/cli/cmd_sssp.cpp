@@ -14,9 +14,9 @@
 namespace g500::cli {
 namespace {
 
-int run_sssp_command(int argc, char** argv, const Invocation& invocation) {
-  SsspJob job;
-  SsspConfig& config = job.config;
+int run_sssp_command(int argc, char** argv, const util::Invocation& invocation) {
+  sssp::SsspJob job;
+  sssp::SsspConfig& config = job.config;
   config.invocation = invocation;
   CLI::App app{
       "Graph500 SSSP benchmark: generate a weighted Kronecker graph, build it (kernel 1), run delta-stepping SSSP "
@@ -65,28 +65,29 @@ int run_sssp_command(int argc, char** argv, const Invocation& invocation) {
     else if (name == "parent-notes")
       config.sssp.parent_notes = false;
     else
-      throw UsageError("--disable: unknown technique '" + name + "' (switchable for sssp: reorder, parent-notes)");
+      throw util::UsageError("--disable: unknown technique '" + name +
+                             "' (switchable for sssp: reorder, parent-notes)");
     config.disabled.push_back(name);
   }
   in.check(app, config.root_ids, config.root_seed);
   job.input = in.request;
   const int64_t roots_asked = config.root_ids.empty() ? config.nroots : static_cast<int64_t>(config.root_ids.size());
   if (config.compare_dijkstra > roots_asked)
-    throw UsageError("--compare-dijkstra " + std::to_string(config.compare_dijkstra) + " is more than the run's " +
-                     std::to_string(roots_asked) + " roots");
+    throw util::UsageError("--compare-dijkstra " + std::to_string(config.compare_dijkstra) +
+                           " is more than the run's " + std::to_string(roots_asked) + " roots");
   if (in.request.path.empty() && app.get_option("--weight-seed")->count())
-    throw UsageError("--weight-seed needs --input (generated graphs have the reference generator's weights)");
+    throw util::UsageError("--weight-seed needs --input (generated graphs have the reference generator's weights)");
   if ((!job.distances_path.empty() || !job.parents_path.empty()) && run.no_validate)
-    throw UsageError("--output-distances and --output-parents write a validated result; drop --no-validate");
-  refuse_same_files({{"--input", job.input.path, FileUse::kInput},
-                     {"--rankmap", config.rankmap_path, FileUse::kInput},
-                     {"--json", job.json_path, FileUse::kOutput},
-                     {"--output-distances", job.distances_path, FileUse::kOutput},
-                     {"--output-parents", job.parents_path, FileUse::kOutput}},
-                    MPI_COMM_WORLD);
-  check_power_command(config.energy_loop.power_command, MPI_COMM_WORLD);  // the meter works before any work
+    throw util::UsageError("--output-distances and --output-parents write a validated result; drop --no-validate");
+  util::refuse_same_files({{"--input", job.input.path, util::FileUse::kInput},
+                           {"--rankmap", config.rankmap_path, util::FileUse::kInput},
+                           {"--json", job.json_path, util::FileUse::kOutput},
+                           {"--output-distances", job.distances_path, util::FileUse::kOutput},
+                           {"--output-parents", job.parents_path, util::FileUse::kOutput}},
+                          MPI_COMM_WORLD);
+  run::check_power_command(config.energy_loop.power_command, MPI_COMM_WORLD);  // the meter works before any work
 
-  return run_sssp_job(job);
+  return sssp::run_sssp_job(job);
 }
 
 const SubcommandRegistrar registrar("sssp", "Graph500 SSSP benchmark (kernels 1 and 3, validated; delta-stepping)",

@@ -95,7 +95,7 @@ std::vector<TreeLinks> trees_for(const std::string& algorithm, int tree, const S
     else if (algorithm.rfind("ktree", 0) == 0)
       links[r] = dimension_chain_tree(r, 0, torus, tree);
     else
-      throw UsageError("no simulation for bcast algorithm '" + algorithm + "'");
+      throw util::UsageError("no simulation for bcast algorithm '" + algorithm + "'");
   }
   return links;
 }
@@ -216,7 +216,7 @@ double simulate_alltoall(const std::string& algorithm, const Shape3& torus, doub
     }
     return total;
   }
-  throw UsageError("no simulation for alltoall algorithm '" + algorithm + "'");
+  throw util::UsageError("no simulation for alltoall algorithm '" + algorithm + "'");
 }
 
 namespace {
@@ -334,7 +334,7 @@ std::vector<SimulationRow> simulate_table1(const std::vector<double>& messages, 
           segment = std::max(1.0, std::round(segment));
           const double per_tree = bcast_pieces(algorithm, m, segment) * torus.size();
           if (per_tree > kMaxSimulatedArrivalsPerTree)
-            throw UsageError(fmt::format(
+            throw util::UsageError(fmt::format(
                 "--simulate: bcast {} on {} would move a {:.0f}-byte message in {:.0f}-byte segments, {:.3g} segment "
                 "arrivals per tree; the limit is {:.0f} (a larger --segment, --latency or --bandwidth, or smaller "
                 "--sizes)",
@@ -347,7 +347,7 @@ std::vector<SimulationRow> simulate_table1(const std::vector<double>& messages, 
     }
   }
   if (arrivals > kMaxSimulatedArrivals)
-    throw UsageError(
+    throw util::UsageError(
         fmt::format("--simulate: these --sizes take {:.3g} segment arrivals in all; the limit is {:.0f} "
                     "(fewer or smaller --sizes, or a larger --segment)",
                     arrivals, kMaxSimulatedArrivals));

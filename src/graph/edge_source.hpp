@@ -9,7 +9,7 @@
 
 #include "gen/kronecker.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 struct EdgeSource {
   int64_t global_edges = 0;
@@ -24,4 +24,4 @@ struct EdgeSource {
 // This rank's share of the Kronecker edge list: ranks take equal contiguous index ranges.
 EdgeSource kronecker_edge_source(const gen::KroneckerGenerator& generator, int rank, int nranks);
 
-}  // namespace g500
+}  // namespace g500::graph

@@ -61,7 +61,7 @@ void write_rankmap_csv(const std::string& path, const std::vector<std::string>& 
     }
     text += "\n";
   }
-  write_whole_file(path, text);
+  util::write_whole_file(path, text);
 }
 
 void write_coordinate_map(const std::string& path, const std::vector<std::vector<int>>& tuples) {
@@ -74,15 +74,15 @@ void write_coordinate_map(const std::string& path, const std::vector<std::vector
     }
     text += ")\n";
   }
-  write_whole_file(path, text);
+  util::write_whole_file(path, text);
 }
 
 std::vector<GridPlacement> read_rankmap_csv(const std::string& path, int nranks, int* rows, int* cols) {
-  if (nranks < 1) throw UsageError("rank map " + path + ": the job has no ranks");
+  if (nranks < 1) throw util::UsageError("rank map " + path + ": the job has no ranks");
   std::ifstream in(path);
-  if (!in) throw UsageError("cannot open rank map " + path + ": " + std::strerror(errno));
-  auto fail = [&](long line, const std::string& what) -> UsageError {
-    return UsageError(path + ":" + std::to_string(line) + ": " + what);
+  if (!in) throw util::UsageError("cannot open rank map " + path + ": " + std::strerror(errno));
+  auto fail = [&](long line, const std::string& what) -> util::UsageError {
+    return util::UsageError(path + ":" + std::to_string(line) + ": " + what);
   };
   std::string line;
   long lineno = 0;

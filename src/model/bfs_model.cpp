@@ -28,7 +28,7 @@ double threads_of(const RunSetup& setup, const NodeProfile& profile) {
 PhaseSeconds level_seconds(const NodeProfile& profile, const NetworkSpec& net, const CollectiveTimes& coll,
                            const LevelStructure& levels, const LevelCounts& c, const RunSetup& setup,
                            LevelVolumes& volumes, PhaseSeconds& waiting) {
-  const GridShape& grid = setup.grid;
+  const util::GridShape& grid = setup.grid;
   const double processes = static_cast<double>(grid.size());
   const double clock = setup.clock_ghz > 0 ? setup.clock_ghz : profile.clock_ghz;
   const bool shared = net.kind == TopologyKind::kSharedMemory;
@@ -89,11 +89,11 @@ PhaseSeconds level_seconds(const NodeProfile& profile, const NetworkSpec& net, c
 }
 }  // namespace
 
-std::vector<GridShape> candidate_grids(long long processes) {
-  std::vector<GridShape> grids;
+std::vector<util::GridShape> candidate_grids(long long processes) {
+  std::vector<util::GridShape> grids;
   for (long long c = 1; c * c <= processes; ++c)
     if (processes % c == 0 && static_cast<double>(processes / c) / c <= kMaxAspect)
-      grids.push_back(GridShape{static_cast<int>(processes / c), static_cast<int>(c)});
+      grids.push_back(util::GridShape{static_cast<int>(processes / c), static_cast<int>(c)});
   return grids;
 }
 

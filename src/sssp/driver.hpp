@@ -6,18 +6,18 @@
 #include "run/file_input.hpp"
 #include "sssp/benchmark.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 
 struct SsspJob {
   SsspConfig config;
-  FileInputRequest input;      // no path: the Kronecker graph of config.spec
-  std::string json_path;       // --json
-  std::string distances_path;  // --output-distances (first root)
-  std::string parents_path;    // --output-parents (first root)
+  run::FileInputRequest input;  // no path: the Kronecker graph of config.spec
+  std::string json_path;        // --json
+  std::string distances_path;   // --output-distances (first root)
+  std::string parents_path;     // --output-parents (first root)
 };
 
 // Collective. Prints the report on rank 0's stdout and writes the named files; returns the
 // process exit status: 0, or 1 when a result failed validation or disagreed with Dijkstra.
 int run_sssp_job(SsspJob& job);
 
-}  // namespace g500
+}  // namespace g500::sssp

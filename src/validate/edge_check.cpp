@@ -10,11 +10,11 @@
 #include "comm/typed.hpp"
 #include "validate/edge_check_parts.hpp"
 
-namespace g500 {
+namespace g500::validate {
 namespace {
 
 // Collective: every rank must take the same way, even one started with another thread count.
-bool replicated_way(const Distribution& d, EdgeCheckWay way, MPI_Comm comm) {
+bool replicated_way(const graph::Distribution& d, EdgeCheckWay way, MPI_Comm comm) {
   if (way != EdgeCheckWay::kFewerBytes) return way == EdgeCheckWay::kReplicated;
   return comm::Communicator(comm).all(edge_check::replicated_bytes(d) <=
                                       edge_check::owner_queries_bytes(d, omp_get_max_threads()));
@@ -32,9 +32,10 @@ void keep_lowest_bad_edge(EdgeCheck& result, MPI_Comm comm) {
 
 }  // namespace
 
-EdgeCheck check_input_edges(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
-                            const std::vector<int64_t>& parents, const std::vector<int32_t>& depth, int32_t max_depth,
-                            const EdgeCheckOptions& options, Bitmap& tree_edge_seen) {
+EdgeCheck check_input_edges(const graph::EdgeSource& source, const graph::Distribution& d,
+                            const graph::ProcessGrid& grid, const std::vector<int64_t>& parents,
+                            const std::vector<int32_t>& depth, int32_t max_depth, const EdgeCheckOptions& options,
+                            util::Bitmap& tree_edge_seen) {
   const bool narrow = options.narrow_depths && max_depth <= kNarrowMaxDepth;
   EdgeCheck result =
       replicated_way(d, options.way, grid.world())
@@ -44,8 +45,8 @@ EdgeCheck check_input_edges(const EdgeSource& source, const Distribution& d, con
   return result;
 }
 
-double input_edge_check_bytes(const Distribution& d, int threads) {
+double input_edge_check_bytes(const graph::Distribution& d, int threads) {
   return std::min(edge_check::replicated_bytes(d), edge_check::owner_queries_bytes(d, threads));
 }
 
-}  // namespace g500
+}  // namespace g500::validate

@@ -29,7 +29,7 @@
 #include "graph/grid.hpp"
 #include "util/bitmap.hpp"
 
-namespace g500 {
+namespace g500::validate {
 
 // The deepest tree whose depths the check stores in 8 bits: depth + 2 <= 254 (see
 // validate/edge_check_parts.hpp).
@@ -58,13 +58,14 @@ struct EdgeCheck {
 // Collective. `depth` and `parents` hold the owned vertices' depths and parents (original
 // offsets); max_depth is the deepest over all ranks. Sets in tree_edge_seen (B bits, one per
 // owned vertex) the owned vertices whose parent is among their input neighbours.
-EdgeCheck check_input_edges(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
-                            const std::vector<int64_t>& parents, const std::vector<int32_t>& depth, int32_t max_depth,
-                            const EdgeCheckOptions& options, Bitmap& tree_edge_seen);
+EdgeCheck check_input_edges(const graph::EdgeSource& source, const graph::Distribution& d,
+                            const graph::ProcessGrid& grid, const std::vector<int64_t>& parents,
+                            const std::vector<int32_t>& depth, int32_t max_depth, const EdgeCheckOptions& options,
+                            util::Bitmap& tree_edge_seen);
 
 // The bytes check_input_edges allocates on one process at its peak (narrow depths, default
 // chunks, `threads` OpenMP threads), beside `depth` and the seen bitmap: for the memory estimate
 // of a run.
-double input_edge_check_bytes(const Distribution& d, int threads);
+double input_edge_check_bytes(const graph::Distribution& d, int threads);
 
-}  // namespace g500
+}  // namespace g500::validate

@@ -9,7 +9,7 @@
 
 #include "graph/row_index.hpp"
 
-namespace g500 {
+namespace g500::graph {
 namespace {
 
 // Nakao et al. 2021, Fig. 4: edges {(0,4),(0,5),(6,3),(7,1)} over 8 rows. Plain CSR row-starts
@@ -17,7 +17,7 @@ namespace {
 // starts of the non-empty rows 0 2 3 and the end 4, and per 64-bit word the set bits before it
 // (one word here: 0, then 3 in total; the paper's 4-bit words give 0 1 3).
 TEST(Bcsr, PaperFigure4) {
-  const LargeArray<int64_t> plain{0, 2, 2, 2, 2, 2, 2, 3, 4};
+  const util::LargeArray<int64_t> plain{0, 2, 2, 2, 2, 2, 2, 3, 4};
   RowIndex csr(plain, false), bcsr(plain, true);
   EXPECT_EQ(bcsr.nonempty().bits(0), 0b11000001u);
   EXPECT_EQ(std::vector<int64_t>(bcsr.starts(), bcsr.starts() + 4), (std::vector<int64_t>{0, 2, 3, 4}));
@@ -35,7 +35,7 @@ TEST(Bcsr, PaperFigure4) {
 }
 
 TEST(Bcsr, ManyWordsAgreeWithPlainCsr) {
-  LargeArray<int64_t> plain{0};
+  util::LargeArray<int64_t> plain{0};
   std::mt19937_64 rng(3);
   for (int v = 0; v < 1000; ++v) plain.push_back(plain.back() + (rng() % 3 == 0 ? static_cast<int64_t>(rng() % 5) : 0));
   RowIndex csr(plain, false), bcsr(plain, true);
@@ -51,7 +51,7 @@ TEST(Bcsr, FromLengthsEqualsFromPlainStarts) {
   const int threads_before = omp_get_max_threads();
   std::mt19937_64 rng(5);
   for (const int64_t nrows : {0, 1, 63, 64, 65, 1000, 4099}) {
-    LargeArray<int64_t> plain{0};
+    util::LargeArray<int64_t> plain{0};
     for (int64_t v = 0; v < nrows; ++v)
       plain.push_back(plain.back() + (rng() % 3 == 0 ? static_cast<int64_t>(rng() % 5) : 0));
     auto length_of = [&](int64_t v) { return plain[v + 1] - plain[v]; };
@@ -78,4 +78,4 @@ TEST(Bcsr, FromLengthsEqualsFromPlainStarts) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::graph

@@ -5,15 +5,16 @@
 
 namespace g500::testing {
 
-using BuiltWeightedGraph = BuiltTestGraph<WeightedLocalGraph>;
+using BuiltWeightedGraph = BuiltTestGraph<graph::WeightedLocalGraph>;
 
-inline std::unique_ptr<BuiltWeightedGraph> build_weighted_test_graph(int scale, GridShape shape = {},
-                                                                     WeightedGraphOptions options = {},
-                                                                     MessageLimits limits = {}) {
-  return build_test_graph_with<WeightedLocalGraph>(
+inline std::unique_ptr<BuiltWeightedGraph> build_weighted_test_graph(int scale, util::GridShape shape = {},
+                                                                     graph::WeightedGraphOptions options = {},
+                                                                     util::MessageLimits limits = {}) {
+  return build_test_graph_with<graph::WeightedLocalGraph>(
       scale, shape,
-      [options](const gen::KroneckerGenerator& generator, int rank, int nranks, const ProcessGrid& grid) {
-        return build_weighted_local_graph(kronecker_weighted_edge_source(generator, rank, nranks), grid, options);
+      [options](const gen::KroneckerGenerator& generator, int rank, int nranks, const graph::ProcessGrid& grid) {
+        return graph::build_weighted_local_graph(graph::kronecker_weighted_edge_source(generator, rank, nranks), grid,
+                                                 options);
       },
       limits);
 }

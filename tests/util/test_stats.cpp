@@ -7,7 +7,7 @@
 #include "util/grid_shape.hpp"
 #include "util/stats.hpp"
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 TEST(Stats, QuartilesAndSampleStddev) {
@@ -50,13 +50,13 @@ TEST(Grid, DefaultShapeIsClosestFactorsWithRowsAtLeastCols) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::util
 
 #include <random>
 
 #include "util/fast_divisor.hpp"
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 TEST(FastDivisor, MatchesHardwareDivision) {
@@ -74,4 +74,4 @@ TEST(FastDivisor, MatchesHardwareDivision) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::util
