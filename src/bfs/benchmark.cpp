@@ -32,7 +32,7 @@ run::PlanInput bfs_plan_input(const BenchmarkConfig& config, const graph::GraphS
   input.d = probe;
   input.kernel = run::PlanKernel::kBfs;
   input.graph = config.graph;
-  input.compress = config.compress;
+  input.packed_rows = config.packed_rows;
   input.threads = omp_get_max_threads();
   input.node_bytes_per_rank = run::this_node_bytes_per_rank(world.mpi());
   return input;
@@ -53,7 +53,7 @@ int64_t teps_edge_count(const graph::LocalGraph& graph, const std::vector<int64_
 
 const std::vector<std::string>& switchable_techniques() {
   static const std::vector<std::string> names{"bcsr",         "reorder",       "yoo",     "degree-sort", "lb-topdown",
-                                              "bu-alltoallv", "sparse-switch", "overlap", "compress",    "mirror"};
+                                              "bu-alltoallv", "sparse-switch", "overlap", "packed-rows", "mirror"};
   return names;
 }
 
@@ -86,8 +86,8 @@ void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config)
       config.bfs.sparse_switch = false;
     else if (name == "overlap")
       config.bfs.overlap = false;
-    else if (name == "compress")
-      config.compress = run::CompressChoice::kOff;
+    else if (name == "packed-rows")
+      config.packed_rows = run::PackedRowsChoice::kOff;
     else if (name == "mirror")
       config.graph.mirror = false;
     else
@@ -263,7 +263,7 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& given, const comm::Comm
         const graph::GraphShape shape{config.nedges(), config.input ? 0 : config.spec.scale,
                                       config.nedges() / (probe.R * probe.C)};
         plan = run::agree_run_plan(bfs_plan_input(given, shape, probe, world), world.mpi());
-        config.graph.compress = plan.packed_rows;
+        config.graph.packed_rows = plan.packed_rows;
         config.graph.passes = plan.passes;
         // Both kernels' graphs and arrays at once, the runtime counted once.
         return plan.peak_bytes() +

@@ -24,8 +24,8 @@ namespace g500::bfs {
 
 struct BenchmarkConfig : run::RunConfig {
   BfsOptions bfs;
-  run::CompressChoice compress =
-      run::CompressChoice::kAuto;  // the run's plan decides graph.compress (run/run_plan.hpp)
+  run::PackedRowsChoice packed_rows =
+      run::PackedRowsChoice::kAuto;  // the plan decides graph.packed_rows (run/run_plan.hpp)
   // Called once, after the first root's BFS (and its validation), with its parents (owned
   // vertices, global ids): used for --output-parents/--output-depths.
   std::function<void(const graph::LocalGraph&, const graph::ProcessGrid&, int64_t root,
@@ -67,8 +67,8 @@ struct RootResult {
 
 struct BenchmarkResult : run::RunSummary {
   graph::RowIndex::Memory row_index_max_rank{};  // per array, largest over ranks
-  size_t neighbors_bytes_max_rank = 0;           // the plain neighbour array as stored (0 with `compress`)
-  // With `compress`: the packed rows' arrays (graph/packed_rows.hpp) and the dense first
+  size_t neighbors_bytes_max_rank = 0;           // the plain neighbour array as stored (0 with packed rows)
+  // With packed rows: their arrays (graph/packed_rows.hpp) and the dense first
   // neighbours they start from, and what the plain neighbour array would take; largest over ranks.
   struct PackedMemory {
     bool active = false;

@@ -156,7 +156,7 @@ class DistributedBfs {
   struct RowPiece {
     graph::LocalId row_original;  // the frontier row's original row-local id
     int64_t begin, end;           // entries [begin, end), numbered as in the row index
-    // With packed rows (`compress`): where the piece's gaps start and the sort key before them;
+    // With packed rows: where the piece's gaps start and the sort key before them;
     // a piece that begins with the row's first neighbour (a column id) has it in `first`.
     const uint8_t* gaps = nullptr;
     graph::LocalId key = 0;

@@ -74,7 +74,7 @@ inline bool in_frontier(const uint64_t* frontier, graph::LocalId u) {
   return (frontier[u / util::kBitsPerWord] >> (u % util::kBitsPerWord)) & 1U;
 }
 
-// The neighbours after a row's first: a plain CSR array, or packed rows (`compress`).
+// The neighbours after a row's first: a plain CSR array, or packed rows.
 // find_after_first(r, begin, n, first, frontier, parent) returns the position in the row (1 ..
 // n - 1) of the first of them in the frontier, with that neighbour in `parent`, or n if none is.
 // prefetch(r, begin, n) asks for the start of row r's neighbours after the first.

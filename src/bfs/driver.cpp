@@ -75,9 +75,9 @@ void print_report(const BfsJob& job, const std::optional<io::EdgeInput>& edges, 
 
 }  // namespace
 
-int run_bfs_job(BfsJob& job, BfsJobCompanion* companion) {
+int run_bfs_job(BfsJob& job, MPI_Comm comm, BfsJobCompanion* companion) {
   BenchmarkConfig& config = job.config;
-  const comm::Communicator world(MPI_COMM_WORLD, config.messages);
+  const comm::Communicator world(comm, config.messages);
   const std::unique_ptr<util::OutputFile> json_file = run::open_named_output(job.json_path, world);
   const std::unique_ptr<util::OutputFile> parents_file = run::open_named_output(job.parents_path, world);
   const std::unique_ptr<util::OutputFile> depths_file = run::open_named_output(job.depths_path, world);

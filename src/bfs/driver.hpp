@@ -1,6 +1,8 @@
 // `g500 bfs` without its option parsing: one validated BFS benchmark run (kernels 1 and 2) on a
 // generated graph or an edge-list file, its printed report, JSON and per-vertex result files.
 #pragma once
+#include <mpi.h>
+
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -40,9 +42,10 @@ class BfsJobCompanion {
   virtual void add_json(nlohmann::json& j) const = 0;
 };
 
-// Collective. Prints the report on rank 0's stdout and writes the named files; returns the
-// process exit status: 0, or 1 when a result failed validation (message on stderr). With a
-// companion, its kernel runs beside the BFS on the same graph input and roots.
-int run_bfs_job(BfsJob& job, BfsJobCompanion* companion = nullptr);
+// Collective over `comm`, the run's ranks (cli/ passes the world's). Prints the report on rank
+// 0's stdout and writes the named files; returns the process exit status: 0, or 1 when a result
+// failed validation (message on stderr). With a companion, its kernel runs beside the BFS on the
+// same graph input and roots.
+int run_bfs_job(BfsJob& job, MPI_Comm comm, BfsJobCompanion* companion = nullptr);
 
 }  // namespace g500::bfs

@@ -170,11 +170,13 @@ void refuse_options_of_other_modes(const CLI::App& app, const CollArgs& args) {
   }
 }
 
-int run_coll(int argc, char** argv) {
-  CLI::App app{
-      "Collective communication study (Hosono et al. 2021): algorithms on MPI point-to-point, "
-      "correctness check, timing harness, latency/bandwidth model and torus simulation"};
-  CollArgs args;
+// The --latency and --bandwidth options: --segment-model asks whether the user gave either.
+struct ModelOptions {
+  CLI::Option* latency;
+  CLI::Option* bandwidth;
+};
+
+ModelOptions add_coll_options(CLI::App& app, CollArgs& args) {
   app.add_flag("--check", args.check, "Run every algorithm against MPI's own collective; non-zero exit on a mismatch");
   app.add_flag("--list", args.list, "List the algorithms of each operation");
   require_non_empty(app.add_option("--op", args.op, "Operation to time: alltoallv, alltoall, allgatherv, bcast"));
@@ -213,16 +215,11 @@ int run_coll(int argc, char** argv) {
   require_real_range(app.add_option("--hop-latency", args.hop_latency, "Simulation: latency per router hop [s]"), 0,
                      kMaxLatencyMicroseconds * kMicro, "seconds")
       ->capture_default_str();
-  bool quiet = false, progress = false;
-  g500::cli::add_progress_options(app, quiet, progress);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    print_on_root(app.help());
-    return 0;
-  } catch (const CLI::ParseError& e) {
-    throw g500::util::UsageError(e.what());
-  }
+  return ModelOptions{latency_option, bandwidth_option};
+}
+
+// Exactly one mode, only its options, and no file both read and written.
+void check_coll_options(const CLI::App& app, const CollArgs& args) {
   const int modes = args.check + args.list + args.simulate + args.segment_model + !args.op.empty() + !args.fit.empty();
   if (modes != 1)
     throw g500::util::UsageError("choose exactly one of --check, --list, --op, --fit, --segment-model, --simulate");
@@ -231,32 +228,29 @@ int run_coll(int argc, char** argv) {
                                  {"--csv", args.csv, g500::util::FileUse::kOutput},
                                  {"--fit-csv", args.fit_csv, g500::util::FileUse::kOutput}},
                                 MPI_COMM_WORLD);
-  if (args.check) return run_check();
-  if (args.list) {
-    print_on_root(list_algorithms());
-    return 0;
-  }
-  if (!args.op.empty()) return run_bench_mode(args);
-  if (!args.fit.empty()) return run_fit_mode(args);
-  const std::vector<double> sizes = model_sizes(args.sizes);
-  if (args.segment_model) {
-    const Shape3 shape = parse_shape(args.shape.empty() ? "16x12x16" : args.shape);
-    std::string error, text;
-    if (rank_of_world() == 0) {
-      try {
-        // Hosono et al. 2021's fitted values per algorithm unless the user gives L and B.
-        const bool given = latency_option->count() > 0 || bandwidth_option->count() > 0;
-        const LinkCost ktree{args.latency, args.bandwidth};
-        const LinkCost bintree3d = given ? ktree : LinkCost{kBintree3dLatency, kBintree3dBandwidth};
-        text = format_segment_study(ktree, bintree3d, shape, sizes, args.csv);
-      } catch (const g500::util::UsageError& e) {
-        error = e.what();
-      }
+}
+
+// --segment-model: rank 0 writes the study; `model_given` says whether the user gave L or B.
+int run_segment_model_mode(const CollArgs& args, const std::vector<double>& sizes, bool model_given) {
+  const Shape3 shape = parse_shape(args.shape.empty() ? "16x12x16" : args.shape);
+  std::string error, text;
+  if (rank_of_world() == 0) {
+    try {
+      // Hosono et al. 2021's fitted values per algorithm unless the user gives L and B.
+      const LinkCost ktree{args.latency, args.bandwidth};
+      const LinkCost bintree3d = model_given ? ktree : LinkCost{kBintree3dLatency, kBintree3dBandwidth};
+      text = format_segment_study(ktree, bintree3d, shape, sizes, args.csv);
+    } catch (const g500::util::UsageError& e) {
+      error = e.what();
     }
-    g500::util::agree_or_throw(error, MPI_COMM_WORLD);
-    print_on_root(text);
-    return 0;
   }
+  g500::util::agree_or_throw(error, MPI_COMM_WORLD);
+  print_on_root(text);
+  return 0;
+}
+
+// --simulate: rank 0 simulates Table 1 on the torus model, with a progress line.
+int run_simulate_mode(const CollArgs& args, const std::vector<double>& sizes, bool quiet, bool progress) {
   NetworkParams network{args.latency, args.bandwidth, args.hop_latency};
   const double segment = static_cast<double>(parse_bytes(args.segment == "0" ? "16K" : args.segment, "--segment"));
   std::string error, text;
@@ -280,6 +274,38 @@ int run_coll(int argc, char** argv) {
   g500::util::agree_or_throw(error, MPI_COMM_WORLD);
   print_on_root(text);
   return 0;
+}
+
+int run_coll(int argc, char** argv) {
+  CLI::App app{
+      "Collective communication study (Hosono et al. 2021): algorithms on MPI point-to-point, "
+      "correctness check, timing harness, latency/bandwidth model and torus simulation"};
+  CollArgs args;
+  const ModelOptions model_options = add_coll_options(app, args);
+  bool quiet = false, progress = false;
+  g500::cli::add_progress_options(app, quiet, progress);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    print_on_root(app.help());
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    throw g500::util::UsageError(e.what());
+  }
+  check_coll_options(app, args);
+  if (args.check) return run_check();
+  if (args.list) {
+    print_on_root(list_algorithms());
+    return 0;
+  }
+  if (!args.op.empty()) return run_bench_mode(args);
+  if (!args.fit.empty()) return run_fit_mode(args);
+  const std::vector<double> sizes = model_sizes(args.sizes);
+  if (args.segment_model) {
+    const bool given = model_options.latency->count() > 0 || model_options.bandwidth->count() > 0;
+    return run_segment_model_mode(args, sizes, given);
+  }
+  return run_simulate_mode(args, sizes, quiet, progress);
 }
 
 const g500::cli::SubcommandRegistrar registrar{

@@ -15,11 +15,16 @@
 namespace g500::cli {
 namespace {
 
-int run_jobscript_command(int argc, char** argv) {
+// What the command line gives: the job, where the script goes, the node's memory and --plan.
+struct JobscriptOptions {
   jobs::JobSpec spec;
   std::string output;
-  CLI::App app{"Write a batch script for a Graph500 BFS run (64 roots, --json) on a Slurm cluster or on Fugaku",
-               "g500 jobscript"};
+  double node_memory_gib = 0;
+  bool plan = false;
+};
+
+void add_jobscript_options(CLI::App& app, JobscriptOptions& o) {
+  jobs::JobSpec& spec = o.spec;
   app.add_option("--system", spec.system, "slurm or fugaku")->required();
   require_at_least(app.add_option("--nodes", spec.nodes, "number of nodes (for fugaku at most the machine's nodes)"), 1)
       ->required();
@@ -44,8 +49,7 @@ int run_jobscript_command(int argc, char** argv) {
   require_at_least(app.add_option("--eager-limit", spec.eager_limit,
                                   "Eager/Rendezvous switch in bytes (default 512000, Nakao et al. 2021, section 5.4)"),
                    0, LONG_MAX);
-  double node_memory_gib = 0;
-  require_real_range(app.add_option("--node-memory", node_memory_gib,
+  require_real_range(app.add_option("--node-memory", o.node_memory_gib,
                                     "memory of a node in GiB, for the check that the run fits (default: Fugaku 32; "
                                     "Slurm this machine's)"),
                      kMinNodeMemoryGib, kMaxNodeMemoryGib, "GiB");
@@ -53,16 +57,15 @@ int run_jobscript_command(int argc, char** argv) {
       "--force", spec.force,
       "write the script even if g500 bfs's memory estimate exceeds a node's memory (the script then runs bfs --force)");
   auto* output_option = require_non_empty(
-      app.add_option("--output", output, "write the script to this file (made executable) instead of stdout"));
-  bool plan = false;
-  app.add_flag("--plan", plan,
+      app.add_option("--output", o.output, "write the script to this file (made executable) instead of stdout"));
+  app.add_flag("--plan", o.plan,
                "print g500 bfs's memory plan for the job instead of the script: each part per process in GiB and per "
                "m/P, N/P, N/R or N/C, and whether the peak fits a node")
       ->excludes(output_option);
-  if (!parse_or_throw(app, argc, argv)) return 0;
-  util::refuse_same_files(
-      {{"--rankmap", spec.rankmap, util::FileUse::kInput}, {"--output", output, util::FileUse::kOutput}},
-      MPI_COMM_WORLD);
+}
+
+// The node memory the fit check uses: --node-memory, else on Slurm this machine's (Fugaku's is known).
+void set_node_memory(double node_memory_gib, jobs::JobSpec& spec) {
   constexpr double kGiB = 1024.0 * 1024 * 1024;
   if (node_memory_gib > 0) {
     spec.node_memory_bytes = node_memory_gib * kGiB;
@@ -72,10 +75,15 @@ int run_jobscript_command(int argc, char** argv) {
     spec.node_memory_bytes = static_cast<double>(util::physical_memory_bytes());
     spec.node_memory_origin = "taken from this machine; give --node-memory";
   }
+}
 
+// Prints the plan or the script, or writes the script to --output (executable) and says so.
+int emit_jobscript(const JobscriptOptions& o) {
+  const jobs::JobSpec& spec = o.spec;
+  const std::string& output = o.output;
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (plan) {
+  if (o.plan) {
     const std::string text = jobs::job_plan_text(spec);
     if (rank == 0) std::fputs(text.c_str(), stdout);
     return 0;
@@ -92,6 +100,19 @@ int run_jobscript_command(int argc, char** argv) {
     std::printf("wrote %s (%s, %d nodes, SCALE %d)\n", output.c_str(), spec.system.c_str(), spec.nodes, spec.scale);
   }
   return 0;
+}
+
+int run_jobscript_command(int argc, char** argv) {
+  JobscriptOptions o;
+  CLI::App app{"Write a batch script for a Graph500 BFS run (64 roots, --json) on a Slurm cluster or on Fugaku",
+               "g500 jobscript"};
+  add_jobscript_options(app, o);
+  if (!parse_or_throw(app, argc, argv)) return 0;
+  util::refuse_same_files(
+      {{"--rankmap", o.spec.rankmap, util::FileUse::kInput}, {"--output", o.output, util::FileUse::kOutput}},
+      MPI_COMM_WORLD);
+  set_node_memory(o.node_memory_gib, o.spec);
+  return emit_jobscript(o);
 }
 
 const SubcommandRegistrar registrar("jobscript", "batch script for a Graph500 run on Slurm or Fugaku (PJM)",

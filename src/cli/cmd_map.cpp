@@ -22,12 +22,8 @@ namespace {
 using namespace g500::map;
 using namespace g500::topo;
 
-int run_map(int argc, char** argv) {
-  CLI::App app{
-      "Topology-aware process mapping onto a 6D mesh/torus (Nakao et al. 2021, section 5.6, Kuroda et al. 2013, Method "
-      "A)",
-      "g500 map"};
-  MapOptions o;
+// Which system, which nodes, how they are mapped and where the rank map goes.
+void add_mapping_options(CLI::App& app, MapOptions& o) {
   auto* system_opt = app.add_option("--system", o.system, "preset: fugaku (24,23,24,2,3,2) or k (24,18,16,2,3,2)");
   auto* shape_opt =
       require_non_empty(app.add_option("--shape", o.shape, "custom shape, e.g. 2m,3t,2m or a=2m,b=3t,c=2m"));
@@ -42,6 +38,10 @@ int run_map(int argc, char** argv) {
                                    "explicit Method A factors, e.g. a2,Y4,c2/X8,Z8,b3 (implies --method cuboid)"));
   require_non_empty(app.add_option("--output", o.output, "write the rank map here"));
   app.add_option("--format", o.format, "csv (rank,row,col,coordinates) or fugaku-rankmap (tuple per line)");
+}
+
+// The link-load simulation and its parameters; returns --simulate, which the parameters need.
+CLI::Option* add_simulation_options(CLI::App& app, MapOptions& o) {
   auto* simulate_opt = require_non_empty(app.add_option("--simulate", o.simulate,
                                                         "link-load simulation: bfs, all, or a comma list of "
                                                         "col-allgatherv,row-alltoallv,row-ring,alltoall,bcast"));
@@ -61,6 +61,31 @@ int run_map(int argc, char** argv) {
                      "permute which rank gets which grid cell/node (seed), for testing --rankmap consumers"));
   require_non_empty(app.add_option("--link-csv", o.link_csv,
                                    "write per-link loads of the simulation (for tools/plot_link_loads.py)"));
+  return simulate_opt;
+}
+
+// Rank 0 runs the job; its usage error (never an empty one) reaches every rank.
+void run_on_rank0(const MapOptions& o, bool nodes_given, int rank) {
+  std::string error;
+  if (rank == 0) {
+    try {
+      run_map_job(o, nodes_given);
+    } catch (const util::UsageError& e) {
+      error = e.what();
+      if (error.empty()) error = "bad input";
+    }
+  }
+  util::agree_or_throw(error, MPI_COMM_WORLD);
+}
+
+int run_map(int argc, char** argv) {
+  CLI::App app{
+      "Topology-aware process mapping onto a 6D mesh/torus (Nakao et al. 2021, section 5.6, Kuroda et al. 2013, Method "
+      "A)",
+      "g500 map"};
+  MapOptions o;
+  add_mapping_options(app, o);
+  auto* simulate_opt = add_simulation_options(app, o);
   bool quiet = false, progress = false;
   add_progress_options(app, quiet, progress);
   // The simulation's parameters would be ignored without it.
@@ -80,16 +105,7 @@ int run_map(int argc, char** argv) {
       {{"--output", o.output, util::FileUse::kOutput}, {"--link-csv", o.link_csv, util::FileUse::kOutput}},
       MPI_COMM_WORLD);
   o.show_progress = util::progress_wanted(quiet, MPI_COMM_WORLD, progress);
-  std::string error;
-  if (rank == 0) {
-    try {
-      run_map_job(o, app.count("--nodes") > 0);
-    } catch (const util::UsageError& e) {
-      error = e.what();
-      if (error.empty()) error = "bad input";
-    }
-  }
-  util::agree_or_throw(error, MPI_COMM_WORLD);
+  run_on_rank0(o, app.count("--nodes") > 0, rank);
   return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <string_view>
 
 #include "coll/ompi_tuned.hpp"
 #include "comm/typed.hpp"
@@ -144,8 +145,9 @@ double throughput_of(CollOp op, int processes, int ranks_per_node, std::int64_t 
   return 0;
 }
 
-std::vector<BenchRow> run_bench(const BenchConfig& config, MPI_Comm comm) {
-  const int size = comm_facts(comm).size;
+namespace {
+// Checks the repetition, rank and root options against the communicator's size.
+void check_run_options(const BenchConfig& config, int size) {
   if (config.reps < 1 || config.warmup < 0) throw util::UsageError("--reps must be at least 1 and --warmup at least 0");
   if (config.reps > kMaxRepetitions || config.warmup > kMaxRepetitions)
     throw util::UsageError(fmt::format("--reps and --warmup must be at most {}", kMaxRepetitions));
@@ -153,60 +155,87 @@ std::vector<BenchRow> run_bench(const BenchConfig& config, MPI_Comm comm) {
     throw util::UsageError(fmt::format("--ranks-per-node must be between 1 and {}", size));
   if (config.root < 0 || config.root >= size) throw util::UsageError(fmt::format("--root must be below {}", size));
   if (config.segment_bytes < 0) throw util::UsageError("--segment must not be negative");
-  std::string ran;
-  const AlgoEntry* algo = nullptr;
-  if (config.algorithm.rfind("ompi:", 0) == 0) {
+}
+
+// The catalog entry --algo names; ompi:N forces Open MPI's tuned algorithm N and runs the MPI library's.
+const AlgoEntry* resolve_algorithm(const BenchConfig& config) {
+  constexpr std::string_view kOmpiPrefix = "ompi:";
+  if (config.algorithm.rfind(kOmpiPrefix, 0) == 0) {
     int forced = 0;
     try {
-      forced = std::stoi(config.algorithm.substr(5));
+      forced = std::stoi(config.algorithm.substr(kOmpiPrefix.size()));
     } catch (const std::exception&) {
       throw util::UsageError(
           fmt::format("bad --algo '{}': expected ompi:N with N an Open MPI algorithm number", config.algorithm));
     }
     require_tuned_algorithm(config.op, forced);
-    algo = find_algorithm(config.op, kMpiAlgorithm);
-  } else {
-    algo = find_algorithm(config.op, config.algorithm);
-    if (!algo) {
-      std::string names;
-      for (const auto& a : algorithms(config.op)) names += (names.empty() ? "" : ", ") + a.name;
-      throw util::UsageError(fmt::format("unknown --algo '{}' for {} (expected one of: {}, ompi:N)", config.algorithm,
-                                         op_name(config.op), names));
-    }
+    return find_algorithm(config.op, kMpiAlgorithm);
   }
-  if (config.shape_given) {
-    if (config.shape.size() != size)
-      throw util::UsageError(fmt::format("--shape {} has {} processes but the job has {} rank{}", config.shape.text(),
-                                         config.shape.size(), size, size == 1 ? "" : "s"));
-    if (!algo->uses_shape) {
-      std::string users;
-      for (const auto& a : algorithms(config.op))
-        if (a.uses_shape) users += (users.empty() ? "" : ", ") + a.name;
-      throw util::UsageError(fmt::format("--shape {}: --algo {} does not use a shape (for {}: {})", config.shape.text(),
-                                         config.algorithm, op_name(config.op), users.empty() ? "none does" : users));
-    }
+  const AlgoEntry* algo = find_algorithm(config.op, config.algorithm);
+  if (!algo) {
+    std::string names;
+    for (const auto& a : algorithms(config.op)) names += (names.empty() ? "" : ", ") + a.name;
+    throw util::UsageError(fmt::format("unknown --algo '{}' for {} (expected one of: {}, ompi:N)", config.algorithm,
+                                       op_name(config.op), names));
   }
+  return algo;
+}
+
+// A given --shape must hold the job's ranks and suit an algorithm that uses one.
+void check_shape(const BenchConfig& config, const AlgoEntry& algo, int size) {
+  if (!config.shape_given) return;
+  if (config.shape.size() != size)
+    throw util::UsageError(fmt::format("--shape {} has {} processes but the job has {} rank{}", config.shape.text(),
+                                       config.shape.size(), size, size == 1 ? "" : "s"));
+  if (!algo.uses_shape) {
+    std::string users;
+    for (const auto& a : algorithms(config.op))
+      if (a.uses_shape) users += (users.empty() ? "" : ", ") + a.name;
+    throw util::UsageError(fmt::format("--shape {}: --algo {} does not use a shape (for {}: {})", config.shape.text(),
+                                       config.algorithm, op_name(config.op), users.empty() ? "none does" : users));
+  }
+}
+
+// What ran, as the CSV's ran column says: the MPI library's choice or g500's algorithm (and its trees).
+std::string describe_run(const BenchConfig& config, const AlgoEntry& algo) {
+  std::string ran = algo.name == kMpiAlgorithm ? describe_mpi_choice(config.op) : "g500:" + algo.name;
+  if (algo.trees > 0) ran += fmt::format(";trees={}", algo.trees);
+  return ran;
+}
+
+// The slowest rank's time of each measured repetition of one message size (warm-up runs dropped).
+std::vector<double> time_repetitions(const BenchConfig& config, const AlgoEntry& algo, const CollOptions& options,
+                                     std::int64_t bytes, int size, const std::string& ran, MPI_Comm comm) {
+  Buffers buffers = make_buffers(config.op, bytes, size);
+  std::vector<double> times;
+  for (int rep = 0; rep < config.warmup + config.reps; ++rep) {
+    MPI_Barrier(comm);
+    const double start = MPI_Wtime();
+    int status = run_once(config.op, algo, options, buffers, static_cast<int>(bytes), config.root, comm);
+    const double elapsed = MPI_Wtime() - start;
+    if (status != MPI_SUCCESS) throw std::runtime_error(fmt::format("MPI error {} in {}", status, ran));
+    const double slowest = comm::Communicator(comm).max(elapsed);
+    if (rep >= config.warmup) times.push_back(slowest);
+  }
+  return times;
+}
+}  // namespace
+
+std::vector<BenchRow> run_bench(const BenchConfig& config, MPI_Comm comm) {
+  const int size = comm_facts(comm).size;
+  check_run_options(config, size);
+  const AlgoEntry* algo = resolve_algorithm(config);
+  check_shape(config, *algo, size);
   for (std::int64_t bytes : config.sizes) check_buffer_bytes(config.op, bytes, size);
   check_total_bytes(config, size);
   const CollOptions options = options_for(*algo, config.segment_bytes, config.shape);
   std::string shape_text = "-";
   if (algo->uses_shape) shape_text = shape_for(config.shape, size).text();
-  ran = algo->name == kMpiAlgorithm ? describe_mpi_choice(config.op) : "g500:" + algo->name;
-  if (algo->trees > 0) ran += fmt::format(";trees={}", algo->trees);
+  const std::string ran = describe_run(config, *algo);
 
   std::vector<BenchRow> rows;
   for (std::int64_t bytes : config.sizes) {
-    Buffers buffers = make_buffers(config.op, bytes, size);
-    std::vector<double> times;
-    for (int rep = 0; rep < config.warmup + config.reps; ++rep) {
-      MPI_Barrier(comm);
-      const double start = MPI_Wtime();
-      int status = run_once(config.op, *algo, options, buffers, static_cast<int>(bytes), config.root, comm);
-      const double elapsed = MPI_Wtime() - start;
-      if (status != MPI_SUCCESS) throw std::runtime_error(fmt::format("MPI error {} in {}", status, ran));
-      const double slowest = comm::Communicator(comm).max(elapsed);
-      if (rep >= config.warmup) times.push_back(slowest);
-    }
+    const std::vector<double> times = time_repetitions(config, *algo, options, bytes, size, ran, comm);
     BenchRow row;
     row.op = op_name(config.op);
     row.algorithm = config.algorithm;

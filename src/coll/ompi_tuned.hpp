@@ -17,7 +17,7 @@ struct TunedSelection {
   int segment_bytes = 0;       // coll_tuned_<op>_algorithm_segmentsize (bcast)
 };
 
-// Collective over MPI_COMM_WORLD is not needed; reads local control variables only.
+// Not collective: reads this process's control variables only.
 TunedSelection read_tuned_selection(CollOp op);
 
 // The text recorded in the CSV "ran" column for algorithm "mpi": "mpi:library-choice" or

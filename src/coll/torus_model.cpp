@@ -297,6 +297,49 @@ double simulate_bcast(const std::string& algorithm, const Shape3& torus, double 
   return slowest;
 }
 
+namespace {
+// The segment a bcast algorithm runs with: none for linear and chain, the optimum on this torus
+// for bintree3d and the k-trees, else --segment; in whole bytes, at least one.
+double bcast_segment(const std::string& algorithm, double message, const Shape3& torus, const NetworkParams& net,
+                     double generic_segment) {
+  double segment = generic_segment;
+  if (algorithm == "linear" || algorithm == "chain") segment = 0;
+  if (algorithm == "bintree3d") segment = bintree3d_optimal_segment(net.latency, net.bandwidth, message, torus);
+  if (algorithm.rfind("ktree", 0) == 0)
+    segment = ktree_optimal_segment(net.latency, net.bandwidth, message, torus, algorithm == "ktree6" ? 6 : 3);
+  return std::max(1.0, std::round(segment));
+}
+
+// The segment arrivals one tree of a bcast simulates; more than kMaxSimulatedArrivalsPerTree are refused.
+double arrivals_per_tree(const std::string& algorithm, const Shape3& torus, double message, double segment) {
+  const double per_tree = bcast_pieces(algorithm, message, segment) * torus.size();
+  if (per_tree > kMaxSimulatedArrivalsPerTree)
+    throw util::UsageError(fmt::format(
+        "--simulate: bcast {} on {} would move a {:.0f}-byte message in {:.0f}-byte segments, {:.3g} segment "
+        "arrivals per tree; the limit is {:.0f} (a larger --segment, --latency or --bandwidth, or smaller "
+        "--sizes)",
+        algorithm, torus.text(), message, segment, per_tree, kMaxSimulatedArrivalsPerTree));
+  return per_tree;
+}
+
+// Simulates each row on its torus (time and throughput), telling row_done after each.
+void simulate_rows(std::vector<SimulationRow>& rows, const std::vector<Shape3>& tori, const NetworkParams& net,
+                   const std::function<void(int64_t done, int64_t total)>& row_done) {
+  for (size_t k = 0; k < rows.size(); ++k) {
+    SimulationRow& row = rows[k];
+    if (row.op == "alltoall") {
+      row.seconds = simulate_alltoall(row.algorithm, tori[k], row.message, net);
+      row.throughput =
+          throughput_of(CollOp::alltoall, tori[k].size(), 1, static_cast<std::int64_t>(row.message), row.seconds);
+    } else {
+      row.seconds = simulate_bcast(row.algorithm, tori[k], row.message, row.segment, net);
+      row.throughput = row.message / row.seconds;
+    }
+    if (row_done) row_done(static_cast<int64_t>(k + 1), static_cast<int64_t>(rows.size()));
+  }
+}
+}  // namespace
+
 std::vector<SimulationRow> simulate_table1(const std::vector<double>& messages, const NetworkParams& net,
                                            double generic_segment,
                                            const std::function<void(int64_t done, int64_t total)>& row_done) {
@@ -326,19 +369,8 @@ std::vector<SimulationRow> simulate_table1(const std::vector<double>& messages, 
         }
         if (std::string(entry.size_name) == "large") continue;  // Hosono et al. 2021 measured bcast on small and middle
         for (const auto& algorithm : bcast_algorithms) {
-          double segment = generic_segment;
-          if (algorithm == "linear" || algorithm == "chain") segment = 0;
-          if (algorithm == "bintree3d") segment = bintree3d_optimal_segment(net.latency, net.bandwidth, m, torus);
-          if (algorithm.rfind("ktree", 0) == 0)
-            segment = ktree_optimal_segment(net.latency, net.bandwidth, m, torus, algorithm == "ktree6" ? 6 : 3);
-          segment = std::max(1.0, std::round(segment));
-          const double per_tree = bcast_pieces(algorithm, m, segment) * torus.size();
-          if (per_tree > kMaxSimulatedArrivalsPerTree)
-            throw util::UsageError(fmt::format(
-                "--simulate: bcast {} on {} would move a {:.0f}-byte message in {:.0f}-byte segments, {:.3g} segment "
-                "arrivals per tree; the limit is {:.0f} (a larger --segment, --latency or --bandwidth, or smaller "
-                "--sizes)",
-                algorithm, torus.text(), m, segment, per_tree, kMaxSimulatedArrivalsPerTree));
+          const double segment = bcast_segment(algorithm, m, torus, net, generic_segment);
+          const double per_tree = arrivals_per_tree(algorithm, torus, m, segment);
           arrivals += per_tree * trees_of(algorithm);
           rows.push_back({entry.size_name, torus.text(), "bcast", algorithm, dims, m, segment, 0, 0});
           tori.push_back(torus);
@@ -351,18 +383,7 @@ std::vector<SimulationRow> simulate_table1(const std::vector<double>& messages, 
         fmt::format("--simulate: these --sizes take {:.3g} segment arrivals in all; the limit is {:.0f} "
                     "(fewer or smaller --sizes, or a larger --segment)",
                     arrivals, kMaxSimulatedArrivals));
-  for (size_t k = 0; k < rows.size(); ++k) {
-    SimulationRow& row = rows[k];
-    if (row.op == "alltoall") {
-      row.seconds = simulate_alltoall(row.algorithm, tori[k], row.message, net);
-      row.throughput =
-          throughput_of(CollOp::alltoall, tori[k].size(), 1, static_cast<std::int64_t>(row.message), row.seconds);
-    } else {
-      row.seconds = simulate_bcast(row.algorithm, tori[k], row.message, row.segment, net);
-      row.throughput = row.message / row.seconds;
-    }
-    if (row_done) row_done(static_cast<int64_t>(k + 1), static_cast<int64_t>(rows.size()));
-  }
+  simulate_rows(rows, tori, net, row_done);
   return rows;
 }
 

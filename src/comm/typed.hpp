@@ -93,6 +93,13 @@ class Communicator {
   T min(T value) const {
     return reduce(value, MPI_MIN);
   }
+  // The sum of the values of the ranks before this one (0 on rank 0): this rank's offset.
+  template <MpiValue T>
+  T sum_before(T value) const {
+    T before{};
+    checked(MPI_Exscan(&value, &before, 1, datatype_of<T>(), MPI_SUM, comm_), "MPI_Exscan");
+    return rank() == 0 ? T{} : before;  // MPI_Exscan leaves rank 0's result undefined
+  }
   // Whether `holds` is true on every rank / on some rank.
   bool all(bool holds) const { return reduce(holds ? 1 : 0, MPI_LAND) != 0; }
   bool any(bool holds) const { return reduce(holds ? 1 : 0, MPI_LOR) != 0; }

@@ -11,7 +11,7 @@
 // arrives; pass 1 also counts the rows of the other slabs. The rows are then renumbered
 // (`reorder`, Nakao et al. 2021, section 4.2) and filled bucket by bucket, each bucket sorted in
 // cache so every row comes out in descending-degree order (`degree-sort`), into plain 32-bit
-// neighbours or packed gaps (`compress`, graph/packed_rows.hpp); each further slab is one more
+// neighbours or packed gaps (`packed_rows`, graph/packed_rows.hpp); each further slab is one more
 // pass over the input (the generator is random-access). One slab when the entries fit, so the
 // edges are generated once; the number of slabs trades passes for memory. No access per entry
 // lands at a random place of a whole-graph array except the lookup of the neighbour's sort key.
@@ -104,8 +104,11 @@ class SlabbedBuild {
         buckets_(nrows_, expected_),
         slabs_(buckets_, options.passes),  // the same on every rank: each pass routes collectively
         expected_per_slab_(static_cast<int64_t>(kSlabSizeHeadroom * static_cast<double>(expected_) / slabs_.count) + 1),
-        mirror_(options.mirror && (options.degree_sort || options.compress) && nrows_ <= int64_t{1} << 31),
-        mirrors_counted_after_pass_(grid.size() == 1), router_(d_, grid) {}
+        mirror_(options.mirror && (options.degree_sort || options.packed_rows) && nrows_ <= int64_t{1} << 31),
+        mirrors_counted_after_pass_(grid.size() == 1),
+        router_(d_, grid,
+                options.tuning.chunk_edges > 0 ? options.tuning.chunk_edges
+                                               : chunk_edges_for(source.local_count, kChunkEdges)) {}
 
   void run() {
     observe_(0, slabs_.count, "routing the edges");
@@ -142,7 +145,7 @@ class SlabbedBuild {
   // Reserved address space, so room for slabs somewhat above the average costs nothing.
   static constexpr double kSlabSizeHeadroom = 1.25;
 
-  // Where the filled rows go: plain neighbours or packed rows (`compress`).
+  // Where the filled rows go: plain neighbours or packed rows (`packed_rows`).
   struct Sinks {
     std::atomic<int64_t> stream_end{0};
     std::optional<PlainRowSink> plain;
@@ -173,17 +176,13 @@ class SlabbedBuild {
         std::make_unique<BucketedEntries>(buckets_, slabs_.first_bucket(s), slabs_.end_bucket(s), expected_per_slab_,
                                           d_.col_set_size(), options_.tuning.direct_write_buckets);
     RoutingSeconds routing;
-    for_each_routed_chunk(
-        source_, grid_.world(), router_, buffer_, routing,
-        [&](const Entry* entries, int64_t n) {
-          observe_(s, slabs_.count, "routing the edges");
-          const double start = MPI_Wtime();
-          kept->append_chunk(entries, n, other_lengths, columns);
-          if (others)
-            others->append_chunk_picked(entries, n, nullptr, nullptr, [this](Entry e) { return not_kept(e); });
-          seconds()[Kernel1Steps::kBucket] += MPI_Wtime() - start;
-        },
-        options_.tuning.chunk_edges > 0 ? options_.tuning.chunk_edges : kChunkEdges);
+    for_each_routed_chunk(source_, grid_.world(), router_, buffer_, routing, [&](const Entry* entries, int64_t n) {
+      observe_(s, slabs_.count, "routing the edges");
+      const double start = MPI_Wtime();
+      kept->append_chunk(entries, n, other_lengths, columns);
+      if (others) others->append_chunk_picked(entries, n, nullptr, nullptr, [this](Entry e) { return not_kept(e); });
+      seconds()[Kernel1Steps::kBucket] += MPI_Wtime() - start;
+    });
     kept->appended_all();
     seconds()[Kernel1Steps::kGenerate] += routing.read;
     seconds()[Kernel1Steps::kRoute] += routing.route;
@@ -239,7 +238,7 @@ class SlabbedBuild {
         g_.rows,
         row_new ? &*row_new : nullptr,
         column_values ? &*column_values : nullptr,
-        options_.degree_sort || options_.compress,  // packed rows without the degree order: by id
+        options_.degree_sort || options_.packed_rows,  // packed rows without the degree order: by id
         static_cast<int>(std::bit_width(static_cast<uint64_t>(std::max<int64_t>(1, ncols - 1)))),
         options_.tuning.radix_digit_bits > 0 ? options_.tuning.radix_digit_bits : BucketFill::kMaxDigitBits};
   }
@@ -248,7 +247,7 @@ class SlabbedBuild {
   // rows turn the keys into ids through `order`; packed rows keep it).
   void make_sinks(ColumnKeys& order, Sinks& sinks) {
     const int64_t entries = g_.rows.num_entries();
-    if (!options_.compress) {
+    if (!options_.packed_rows) {
       g_.neighbors.resize(entries);
       sinks.plain.emplace(PlainRowSink{g_.rows, g_.neighbors.data(), options_.degree_sort ? &order : nullptr});
       return;
@@ -313,8 +312,9 @@ LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, 
   const Kernel1Observer tell = observe ? observe : [](int64_t, int64_t, const char*) {};
   tell(0, 0, "counting the vertices");
   LocalGraph g;
-  const VertexCount n =
-      count_vertices(source, grid.world(), options.tuning.chunk_edges > 0 ? options.tuning.chunk_edges : kChunkEdges);
+  const VertexCount n = count_vertices(
+      source, grid.world(),
+      options.tuning.chunk_edges > 0 ? options.tuning.chunk_edges : chunk_edges_for(source.local_count, kChunkEdges));
   g.kernel1_seconds[Kernel1Steps::kGenerate] += n.seconds;
   g.dist = Distribution(n.nvertices, grid.rows(), grid.cols(), grid.row(), grid.col(), options.layout);
   SlabbedBuild(g, source, grid, options, tell).run();

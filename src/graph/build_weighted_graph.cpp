@@ -234,6 +234,72 @@ WeightedEdgeSource kronecker_weighted_edge_source(const gen::KroneckerGenerator&
   return source;
 }
 
+namespace {
+// The owned vertices' degrees into g.owned_degree from the counted row lengths; returns the
+// lengths (none on a grid of one column: the degrees are the lengths).
+std::vector<int64_t> count_owned_degrees(std::vector<int64_t> lengths, LocalGraph& g, const ProcessGrid& grid) {
+  RowLengths counted = RowLengths::whole(std::move(lengths));
+  g.owned_degree = owned_degrees(counted, g.dist, grid);
+  return counted.take_whole();
+}
+
+// With reordering: the degree-order renumbering into g and the row and column sets' maps to it.
+ForwardMaps reorder_maps(LocalGraph& g, const ProcessGrid& grid, bool reorder) {
+  ForwardMaps forward;
+  if (reorder) {
+    g.renumbering = build_renumbering(g.owned_degree);
+    gather_set_maps(g.renumbering, g.dist, grid, forward);
+  }
+  return forward;
+}
+
+// Pass 2 from the kept batches: each dealt to its rows, then freed.
+void deal_kept_batches(RowDealer& dealer, std::vector<EntryArray>& kept) {
+  for (auto& entries : kept) {
+    dealer.deal(entries.data(), static_cast<int64_t>(entries.size()));
+    EntryArray().swap(entries);
+  }
+}
+
+// The row starts (rows in their new order) from the row lengths, and room for the rows and their
+// weights. The search reads the rows, weights and row starts at random: huge pages (util/huge_pages.hpp).
+util::LargeArray<int64_t> lay_out_rows(WeightedLocalGraph& wg, const int64_t* row_lengths, const LocalId* row_new,
+                                       int64_t nrows) {
+  LocalGraph& g = wg.graph;
+  util::LargeArray<int64_t> row_starts;
+  util::assign_huge(row_starts, static_cast<size_t>(nrows + 1), int64_t{0});
+  for (int64_t v = 0; v < nrows; ++v) row_starts[(row_new ? row_new[v] : v) + 1] = row_lengths[v];
+  for (int64_t x = 0; x < nrows; ++x) row_starts[x + 1] += row_starts[x];
+  g.neighbors.reserve(row_starts[nrows]);
+  util::advise_huge_pages(g.neighbors.data(), row_starts[nrows] * sizeof(LocalId));
+  g.neighbors.resize(row_starts[nrows]);
+  util::assign_huge(wg.weights, static_cast<size_t>(row_starts[nrows]), 0.0f);
+  return row_starts;
+}
+
+// After the rows are filled: each row sorted by weight, the lightest-weight bounds, the column
+// index when the options ask for it, and the search's tables.
+void finish_weighted_graph(WeightedLocalGraph& wg, util::LargeArray<int64_t> row_starts, const ProcessGrid& grid,
+                           const WeightedGraphOptions& options) {
+  LocalGraph& g = wg.graph;
+  const Distribution& d = g.dist;
+  const int64_t nrows = d.row_set_size();
+  sort_lists_by_weight(row_starts.data(), nrows, wg.weights.data(), g.neighbors.data());
+
+  wg.row_light_bounds = lightest_weight_bounds(row_starts.data(), nrows, wg.weights.data());
+  if (options.column_index && grid.cols() > grid.rows()) {
+    wg.columns = build_column_index(row_starts.data(), nrows, g.neighbors.data(), wg.weights.data(), d.col_set_size());
+    wg.column_light_bounds =
+        lightest_weight_bounds(wg.columns.starts.data(), d.col_set_size(), wg.columns.weights.data());
+  }
+  // Plain CSR: the SSSP kernels index row starts directly by row-local id.
+  g.rows = RowIndex(std::move(row_starts), /*compressed=*/false);
+  g.local_entries = static_cast<int64_t>(g.neighbors.size());
+  make_search_tables(g);
+  g.global_directed_edges = comm::Communicator(grid.world()).sum(g.local_edges());
+}
+}  // namespace
+
 WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, const ProcessGrid& grid,
                                               const WeightedGraphOptions& options, const Kernel1Observer& observe) {
   const Kernel1Observer tell = observe ? observe : [](int64_t, int64_t, const char*) {};
@@ -266,39 +332,20 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
                      util::AtomicRef<int64_t>(lengths[entries[k].v]).fetch_add(1, std::memory_order_relaxed);
                    if (keep) kept.push_back(std::move(entries));
                  });
-  {
-    RowLengths counted = RowLengths::whole(std::move(lengths));
-    g.owned_degree = owned_degrees(counted, d, grid);
-    lengths = counted.take_whole();  // none on a grid of one column: the degrees are the lengths
-  }
+  lengths = count_owned_degrees(std::move(lengths), g, grid);
   const int64_t* row_lengths = lengths.empty() ? g.owned_degree.data() : lengths.data();
-  ForwardMaps forward;
-  if (options.reorder) {
-    g.renumbering = build_renumbering(g.owned_degree);
-    gather_set_maps(g.renumbering, d, grid, forward);
-  }
+  const ForwardMaps forward = reorder_maps(g, grid, options.reorder);
   const LocalId* row_new = options.reorder ? forward.row_new.data() : nullptr;
   const LocalId* col_new = options.reorder ? forward.col_new.data() : nullptr;
 
-  // The search reads the rows, weights and row starts at random: huge pages (util/huge_pages.hpp).
-  util::LargeArray<int64_t> row_starts;
-  util::assign_huge(row_starts, static_cast<size_t>(nrows + 1), int64_t{0});
-  for (int64_t v = 0; v < nrows; ++v) row_starts[(row_new ? row_new[v] : v) + 1] = row_lengths[v];
-  for (int64_t x = 0; x < nrows; ++x) row_starts[x + 1] += row_starts[x];
-  g.neighbors.reserve(row_starts[nrows]);
-  util::advise_huge_pages(g.neighbors.data(), row_starts[nrows] * sizeof(LocalId));
-  g.neighbors.resize(row_starts[nrows]);
-  util::assign_huge(wg.weights, static_cast<size_t>(row_starts[nrows]), 0.0f);
+  util::LargeArray<int64_t> row_starts = lay_out_rows(wg, row_lengths, row_new, nrows);
 
   // Pass 2: deal the entries to their rows (in arrival order; the row sort fixes the order).
   std::vector<int64_t>().swap(lengths);
   tell(passes - 1, passes, "filling the rows");
   RowDealer dealer(wg, row_starts, row_new, col_new);
   if (keep) {
-    for (auto& entries : kept) {
-      dealer.deal(entries.data(), static_cast<int64_t>(entries.size()));
-      EntryArray().swap(entries);
-    }
+    deal_kept_batches(dealer, kept);
   } else {
     for_each_chunk(source, grid.world(), buffer, weights, generate_seconds,
                    [&](const gen::Edge* edges, const float* w, int64_t count) {
@@ -309,19 +356,7 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
   }
 
   tell(passes, passes, "sorting the rows by weight");
-  sort_lists_by_weight(row_starts.data(), nrows, wg.weights.data(), g.neighbors.data());
-
-  wg.row_light_bounds = lightest_weight_bounds(row_starts.data(), nrows, wg.weights.data());
-  if (options.column_index && grid.cols() > grid.rows()) {
-    wg.columns = build_column_index(row_starts.data(), nrows, g.neighbors.data(), wg.weights.data(), d.col_set_size());
-    wg.column_light_bounds =
-        lightest_weight_bounds(wg.columns.starts.data(), d.col_set_size(), wg.columns.weights.data());
-  }
-  // Plain CSR: the SSSP kernels index row starts directly by row-local id.
-  g.rows = RowIndex(std::move(row_starts), /*compressed=*/false);
-  g.local_entries = static_cast<int64_t>(g.neighbors.size());
-  make_search_tables(g);
-  g.global_directed_edges = comm::Communicator(grid.world()).sum(g.local_edges());
+  finish_weighted_graph(wg, std::move(row_starts), grid, options);
   return wg;
 }
 

@@ -60,10 +60,16 @@ inline Placement place(const Distribution& d, int64_t v) {
                    static_cast<LocalId>(col_position * d.block + offset)};
 }
 
-// Routes the entries of edge chunks to the processes that store them; buffers are reused.
+// Routes the entries of edge chunks to the processes that store them; buffers are reused, sized
+// by the chunks: at most `chunk_edges` input edges per route(), twice that per route_directed().
 class Router {
  public:
-  Router(const Distribution& d, const ProcessGrid& grid) : d_(d), grid_(grid), nranks_(grid.size()) {}
+  Router(const Distribution& d, const ProcessGrid& grid, int64_t chunk_edges = kChunkEdges)
+      : d_(d), grid_(grid), nranks_(grid.size()), chunk_edges_(chunk_edges) {}
+
+  int64_t chunk_edges() const { return chunk_edges_; }
+  // Edges per route_directed(): one entry each where an input edge gives two, so the same buffers.
+  int64_t directed_chunk_edges() const { return 2 * chunk_edges_; }
 
   // Routes only the entries whose row-local id is in [first, end) (the same range on every rank,
   // whose row sets have the same size); by default all of them.
@@ -230,6 +236,7 @@ class Router {
   const Distribution& d_;
   const ProcessGrid& grid_;
   int nranks_;
+  int64_t chunk_edges_;
   uint64_t first_row_ = 0, row_span_ = ~uint64_t{0};
   uint64_t mirror_first_ = 0, mirror_span_ = 0;
   bool flag_mirrors_ = false;
@@ -246,11 +253,12 @@ struct RoutingSeconds {
 };
 
 // Calls body(entries, count) with the entries this process receives for every chunk of every
-// rank's share (chunks of `chunk_edges` input edges); every rank makes the same number of calls
-// because routing is collective.
+// rank's share (chunks of the router's chunk_edges input edges); every rank makes the same number
+// of calls because routing is collective.
 template <class Body>
 void for_each_routed_chunk(const EdgeSource& source, MPI_Comm comm, Router& router, util::RawBuffer<gen::Edge>& buffer,
-                           RoutingSeconds& seconds, Body body, int64_t chunk_edges = kChunkEdges) {
+                           RoutingSeconds& seconds, Body body) {
+  const int64_t chunk_edges = router.chunk_edges();
   const int64_t chunks = comm::Communicator(comm).max((source.local_count + chunk_edges - 1) / chunk_edges);
   gen::Edge* edges = buffer.get(std::min(source.local_count, chunk_edges));
   for (int64_t c = 0; c < chunks; ++c) {

@@ -67,11 +67,11 @@ class GraphMemoryPlanner {
     row_bitmap_ = options_.bcsr ? PresentIndex::bytes_for(rows_) : 0;
     row_index_ = row_starts_ + row_bitmap_;
     key_tables_ = sort_keys_need_tables(options_);
-    filled_rows_ = options_.compress ? entries_ * (shape_.scale > 0 ? packed_bytes_per_entry(shape_.scale)
-                                                                    : kId)  // other graphs: 4-byte gaps
-                                     : entries_ * kId;
-    directory_ = options_.compress ? packed_directory_bytes(slots_, entries_, shape_.scale > 0) : 0;
-    packed_key_tables_ = options_.compress && key_tables_ ? 2 * cols_ * kId : 0;
+    filled_rows_ = options_.packed_rows ? entries_ * (shape_.scale > 0 ? packed_bytes_per_entry(shape_.scale)
+                                                                       : kId)  // other graphs: 4-byte gaps
+                                        : entries_ * kId;
+    directory_ = options_.packed_rows ? packed_directory_bytes(slots_, entries_, shape_.scale > 0) : 0;
+    packed_key_tables_ = options_.packed_rows && key_tables_ ? 2 * cols_ * kId : 0;
     first_neighbours_ = slots_ * (kId + (options_.reorder ? kInBlockId : 0));
     // Kernel 1's map of the rows with entries to their new ids (graph/set_map.hpp): the owned one on
     // a grid of one column (shared, not copied), else kept for those rows only where that is smaller.
@@ -106,17 +106,18 @@ class GraphMemoryPlanner {
     const double S = static_cast<double>(m_.passes);
     // The fullest column's entries kept in one pass (at its slab's start) and mirrors made, the most
     // over the slabs (rows spread evenly over them).
-    mirror_ = options_.mirror && (options_.degree_sort || options_.compress);
+    mirror_ = options_.mirror && (options_.degree_sort || options_.packed_rows);
     fullest_ = FullestColumn(kept_entry_shares(d_, options_.layout, mirror_));
     double kept_share = 0;
     for (int64_t s = 0; s < m_.passes; ++s)
       kept_share = std::max(kept_share, fullest_.held(slab_begin(s + 1), slab_begin(s)));
     const double made_share = fullest_.mirrors_made(m_.passes);
     kept_per_slab_ = entries_ * kept_share;
-    const double chunks = std::ceil(static_cast<double>(shape_.local_edges) / kChunkEdges);
+    const double chunk_edges = static_cast<double>(chunk_edges_for(shape_.local_edges, kChunkEdges));
+    const double chunks = std::ceil(static_cast<double>(shape_.local_edges) / chunk_edges);
     const double groups = static_cast<double>(
         mirror_groups(static_cast<int64_t>(std::ceil(buckets_.count / S)), static_cast<int64_t>(entries_ / S)));
-    const double mirror_chunks = mirror_ ? groups + std::ceil(entries_ * made_share / kChunkEdges) : 0;
+    const double mirror_chunks = mirror_ ? groups + std::ceil(entries_ * made_share / (2 * chunk_edges)) : 0;
     segment_starts_ = (chunks + mirror_chunks) * (static_cast<double>(buckets_.count) / S + 1) * kWord;
     size_chunk_buffers(kept_share);
     // A group's mirrors: on one process per thread as entries; else per thread as edges, then
@@ -144,7 +145,8 @@ class GraphMemoryPlanner {
   // routes them all (the other slabs' entries and the mirrors, to be counted), and the buffers stay
   // for the later passes.
   void size_chunk_buffers(double kept_share) {
-    const double chunk = std::min<double>(static_cast<double>(shape_.local_edges), kChunkEdges);
+    const double chunk =
+        static_cast<double>(std::min(shape_.local_edges, chunk_edges_for(shape_.local_edges, kChunkEdges)));
     const double routed_share = ranks_ == 1 ? kept_share : 1;
     const double routed =
         ranks_ == 1 ? 2 * chunk * kEntry * kept_buffer_share(routed_share, threads_)   // entries kept as they are made
@@ -191,7 +193,7 @@ class GraphMemoryPlanner {
   // held (KeptEntryShares) while the slab's rows grow by x.
   void size_fill() {
     const double column_values = options_.reorder ? col_originals_ : options_.degree_sort ? cols_ * kId : 0;
-    m_.row_tables = forward_row_maps_ + column_values + (key_tables_ && !options_.compress ? 2 * cols_ * kId : 0);
+    m_.row_tables = forward_row_maps_ + column_values + (key_tables_ && !options_.packed_rows ? 2 * cols_ * kId : 0);
     const double slab_rows = filled_rows_ / static_cast<double>(m_.passes);
     constexpr int kSteps = 64;
     for (int64_t s = 0; s < m_.passes; ++s) {

@@ -83,9 +83,10 @@ class SlabMirrors {
     make_per_thread(kept, lo, hi, made_edges_, [](int64_t u, int64_t v) { return gen::Edge{u, v}; });
     int64_t n = 0;
     const gen::Edge* edges = concatenate(made_edges_, edges_, n);
-    const int64_t rounds = comm::Communicator(grid_.world()).max((n + kChunkEdges - 1) / kChunkEdges);
+    const int64_t round_edges = router_.directed_chunk_edges();  // within the buffers the input chunks sized
+    const int64_t rounds = comm::Communicator(grid_.world()).max((n + round_edges - 1) / round_edges);
     for (int64_t r = 0; r < rounds; ++r) {
-      const int64_t first = std::min(n, r * kChunkEdges), count = std::min(n - first, kChunkEdges);
+      const int64_t first = std::min(n, r * round_edges), count = std::min(n - first, round_edges);
       int64_t received = 0;
       const Entry* routed = router_.route_directed(edges + first, count, received);
       entries.append_chunk(routed, received, nullptr);

@@ -46,7 +46,7 @@ struct LocalGraph {
   RowIndex rows;                        // where each row's neighbours start (CSR or BCSR, 4.1)
   util::LargeArray<LocalId> neighbors;  // column-local ids; by descending degree with `degree-sort`,
                                         // else in a deterministic arrival order; empty when packed
-  PackedRows packed;                    // with `compress`: the neighbours after the first, as gaps
+  PackedRows packed;                    // with `packed_rows`: the neighbours after the first, as gaps
   // The first neighbour of every row (per non-empty row with BCSR, per row with plain CSR), kept
   // densely so the bottom-up search reads it as one stream: after the degree sort the first
   // neighbour is the likeliest parent, and most rows need no other (see bfs/bottom_up.cpp).
@@ -109,7 +109,7 @@ struct GraphOptions {
   bool bcsr = true;         // bitmap-based CSR row index (Nakao et al. 2021, section 4.1); false: plain CSR
   bool degree_sort = true;  // each row's neighbours by descending degree (the aim of Nakao et al. 2021, section 4.2)
   bool reorder = true;      // vertices renumbered by degree inside each process (Nakao et al. 2021, section 4.2)
-  bool compress = true;     // neighbours stored as varint gaps of their sort keys (graph/packed_rows.hpp)
+  bool packed_rows = true;  // neighbours stored as varint gaps of their sort keys (graph/packed_rows.hpp)
   // Kernel 1 keeps an edge inside one slab of rows once and makes its mirror entry while filling
   // (graph/build_graph.cpp): half the kept entries. false: both entries routed and kept.
   bool mirror = true;
@@ -119,8 +119,8 @@ struct GraphOptions {
   int64_t passes = 0;
   // Sizes of kernel 1's internal steps, set by tests to cover their edge cases (0: the defaults).
   struct Tuning {
-    // Input edges per routed chunk (0: kChunkEdges of graph/edge_router.hpp; tests set it small to
-    // cover many chunks).
+    // Input edges per routed chunk (0: chunk_edges_for the rank's share, at most kChunkEdges of
+    // graph/edge_router.hpp; tests set it small to cover many chunks).
     int64_t chunk_edges = 0;
     // Kernel 1 writes routed entries straight to their row buckets when a slab has at most this many,
     // else through groups of buckets, in two passes that stay in cache (0: 512; tests set it small

@@ -1,4 +1,4 @@
-// A compressed adjacency: each row's neighbours after the first as gaps in byte-aligned varints.
+// Packed rows: each row's neighbours after the first as gaps in byte-aligned varints.
 //
 // After the degree sort (Nakao et al. 2021, section 4.2) every row lists its neighbours by
 // ascending sort key (descending degree; graph/column_keys.hpp: with the degree-order renumbering

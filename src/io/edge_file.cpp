@@ -150,6 +150,79 @@ int64_t estimate_file_bytes(const gen::KroneckerGenerator& gen, const gen::Krone
   return header_bytes + static_cast<int64_t>(static_cast<long double>(sampled_bytes) / (runs * run) * nedges);
 }
 
+// One rank's edges a chunk at a time: generated (the generation timed) and formatted into a reused buffer.
+struct ChunkFormatter {
+  const gen::KroneckerGenerator& gen;
+  const bool tsv;
+  std::vector<gen::Edge> edges;
+  std::vector<float> weights;
+  float* const wptr;
+  std::string buffer;
+  double gen_seconds = 0;
+
+  ChunkFormatter(const gen::KroneckerGenerator& generator, bool tsv_format, bool with_weights, size_t max_edges)
+      : gen(generator), tsv(tsv_format), edges(max_edges), weights(with_weights ? edges.size() : 0),
+        wptr(with_weights ? weights.data() : nullptr) {}
+
+  // Edges [lo, hi) into `buffer`, formatted.
+  void format(int64_t lo, int64_t hi) {
+    double t0 = MPI_Wtime();
+    gen.generate_parallel(lo, hi, edges.data(), wptr);
+    gen_seconds += MPI_Wtime() - t0;
+    buffer.clear();
+    if (tsv)
+      format_tsv(edges.data(), wptr, hi - lo, buffer);
+    else
+      format_bin(edges.data(), wptr, hi - lo, buffer);
+  }
+};
+
+// Where this rank's part of a file starts (after the header and the lower ranks' parts); a tsv
+// output, whose size is known only now, is checked against the free space again.
+int64_t part_offset(const util::OutputFile& out, ChunkFormatter& chunks, RankRange mine, int64_t chunk,
+                    const std::string& header, const std::string& path, const EdgeWriteOptions& options, int rank,
+                    MPI_Comm comm) {
+  const bool tsv = chunks.tsv;
+  std::string error;
+  int64_t local_bytes = (mine.end - mine.begin) * bin_record_bytes(options.weights);
+  if (tsv) {
+    // tsv lines have varying length: a first pass measures this rank's part (regenerating
+    // later is cheaper than keeping it).
+    local_bytes = 0;
+    for (int64_t lo = mine.begin; lo < mine.end; lo += chunk) {
+      chunks.format(lo, std::min(mine.end, lo + chunk));
+      local_bytes += static_cast<int64_t>(chunks.buffer.size());
+    }
+  }
+  const int64_t before = comm::Communicator(comm).sum_before(local_bytes);
+  const int64_t total = comm::Communicator(comm).sum(local_bytes);
+  const int64_t my_offset = static_cast<int64_t>(header.size()) + before;
+  if (tsv && rank == 0)
+    error = check_free_space(path, out.target(), total + static_cast<int64_t>(header.size()), false, options.force);
+  util::agree_or_throw(error, comm);
+  return my_offset;
+}
+
+// Writes this rank's part at my_offset (rank 0 the header first) and commits; returns the bytes written.
+int64_t write_part(util::OutputFile& out, ChunkFormatter& chunks, RankRange mine, int64_t chunk,
+                   const std::string& header, int64_t my_offset, int rank) {
+  int64_t written = 0;
+  if (rank == 0) {
+    out.start_part(0);
+    out.append(header.data(), header.size());
+    written += static_cast<int64_t>(header.size());
+  } else {
+    out.start_part(my_offset);
+  }
+  for (int64_t lo = mine.begin; lo < mine.end && !out.failed(); lo += chunk) {
+    chunks.format(lo, std::min(mine.end, lo + chunk));
+    out.append(chunks.buffer.data(), chunks.buffer.size());
+    written += static_cast<int64_t>(chunks.buffer.size());
+  }
+  out.commit();
+  return written;
+}
+
 }  // namespace
 
 EdgeWriteResult write_generated_edges(const gen::KroneckerSpec& spec, const std::string& path,
@@ -162,22 +235,8 @@ EdgeWriteResult write_generated_edges(const gen::KroneckerSpec& spec, const std:
   const gen::KroneckerGenerator gen(spec);
   const RankRange mine = rank_range(spec.nedges(), rank, size);
   const int64_t chunk = std::max<int64_t>(1, options.chunk_edges);
-  std::vector<gen::Edge> edges(static_cast<size_t>(std::min<int64_t>(chunk, mine.end - mine.begin)));
-  std::vector<float> weights(options.weights ? edges.size() : 0);
-  float* wptr = options.weights ? weights.data() : nullptr;
-  std::string buffer;
-  double gen_seconds = 0;
-
-  auto generate_chunk = [&](int64_t lo, int64_t hi) {
-    double t0 = MPI_Wtime();
-    gen.generate_parallel(lo, hi, edges.data(), wptr);
-    gen_seconds += MPI_Wtime() - t0;
-    buffer.clear();
-    if (tsv)
-      format_tsv(edges.data(), wptr, hi - lo, buffer);
-    else
-      format_bin(edges.data(), wptr, hi - lo, buffer);
-  };
+  ChunkFormatter chunks(gen, tsv, options.weights,
+                        static_cast<size_t>(std::min<int64_t>(chunk, mine.end - mine.begin)));
 
   // Byte layout: header, then the ranks' parts in rank order.
   const std::string header = tsv ? tsv_header(spec, options.weights) : bin_header_bytes(spec, options.weights);
@@ -192,45 +251,13 @@ EdgeWriteResult write_generated_edges(const gen::KroneckerSpec& spec, const std:
 
   // A file is written in parallel, each rank at its offset; a stream goes through rank 0 in order.
   int64_t my_offset = 0;
-  if (!out.is_stream()) {
-    int64_t local_bytes = (mine.end - mine.begin) * bin_record_bytes(options.weights);
-    if (tsv) {
-      // tsv lines have varying length: a first pass measures this rank's part (regenerating
-      // later is cheaper than keeping it).
-      local_bytes = 0;
-      for (int64_t lo = mine.begin; lo < mine.end; lo += chunk) {
-        generate_chunk(lo, std::min(mine.end, lo + chunk));
-        local_bytes += static_cast<int64_t>(buffer.size());
-      }
-    }
-    int64_t before = 0;
-    MPI_Exscan(&local_bytes, &before, 1, MPI_INT64_T, MPI_SUM, comm);
-    const int64_t total = comm::Communicator(comm).sum(local_bytes);
-    my_offset = static_cast<int64_t>(header.size()) + (rank == 0 ? 0 : before);
-    if (tsv && rank == 0)
-      error = check_free_space(path, out.target(), total + static_cast<int64_t>(header.size()), false, options.force);
-    util::agree_or_throw(error, comm);
-  }
-
-  int64_t written = 0;
-  if (rank == 0) {
-    out.start_part(0);
-    out.append(header.data(), header.size());
-    written += static_cast<int64_t>(header.size());
-  } else {
-    out.start_part(my_offset);
-  }
-  for (int64_t lo = mine.begin; lo < mine.end && !out.failed(); lo += chunk) {
-    generate_chunk(lo, std::min(mine.end, lo + chunk));
-    out.append(buffer.data(), buffer.size());
-    written += static_cast<int64_t>(buffer.size());
-  }
-  out.commit();
+  if (!out.is_stream()) my_offset = part_offset(out, chunks, mine, chunk, header, path, options, rank, comm);
+  const int64_t written = write_part(out, chunks, mine, chunk, header, my_offset, rank);
 
   EdgeWriteResult result;
   const comm::Communicator ranks(comm);
   result.bytes = ranks.sum(written);
-  result.generate_seconds = ranks.max(gen_seconds);
+  result.generate_seconds = ranks.max(chunks.gen_seconds);
   result.total_seconds = MPI_Wtime() - t_start;
   return result;
 }

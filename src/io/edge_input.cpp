@@ -355,6 +355,46 @@ void count_statistics(EdgeInput& in, MPI_Comm comm) {
   in.stats.duplicates = ranks.sum(dups);
 }
 
+// Every rank reads the (small) Matrix Market header itself, banner to size line; returns where the entries start.
+int64_t read_mtx_header(const File& file, EdgeInput& out, int64_t text_start, MtxHeader& header, int64_t& header_lines,
+                        MPI_Comm comm) {
+  const std::string& path = out.spec.path;
+  std::string error;
+  int64_t size_line = 0;
+  LineReader reader(file, path, text_start, file.size, text_start);
+  std::string_view line;
+  int stage = 0, status;
+  while (stage < 2 && (status = reader.next(line)) == 1) {
+    ++header_lines;
+    if (stage == 0) {
+      error = parse_mtx_banner(line, header);
+      stage = 1;
+    } else {
+      const size_t at = line.find_first_not_of(" \t\r\v\f");
+      if (at == std::string_view::npos || line[at] == '%') continue;
+      error = parse_mtx_size_line(line, header);
+      if (error.empty()) error = check_mtx_entries_fit(header, file.size - reader.offset());
+      size_line = header_lines;
+      stage = 2;
+    }
+    if (!error.empty()) {
+      error = path + ":" + std::to_string(header_lines) + ": " + error;
+      break;
+    }
+  }
+  if (error.empty() && !reader.error.empty())
+    error = path + ":" + std::to_string(header_lines + 1) + ": " + reader.error;
+  if (error.empty() && stage < 2) error = path + ": missing Matrix Market size line";
+  const int64_t data_start = reader.offset();
+  util::agree_or_throw(error, comm);
+  if (out.spec.check_declared_size)
+    out.spec.check_declared_size(
+        {header.nvertices(), header.entries,
+         path + ":" + std::to_string(size_line) + " (size line: " + std::to_string(header.rows) + " rows, " +
+             std::to_string(header.cols) + " cols, " + std::to_string(header.entries) + " entries)"});
+  return data_start;
+}
+
 void load_text(const File& file, EdgeInput& out, MPI_Comm comm) {
   int rank = 0, nranks = 1;
   MPI_Comm_rank(comm, &rank);
@@ -368,40 +408,8 @@ void load_text(const File& file, EdgeInput& out, MPI_Comm comm) {
   util::agree_or_throw(error, comm);
   const int64_t text_start = static_cast<int64_t>(utf8_bom_length(std::string_view(start, start_bytes)));
   MtxHeader header;
-  int64_t data_start = text_start, header_lines = 0, size_line = 0;
-  if (mtx) {  // every rank reads the (small) header itself
-    LineReader reader(file, path, text_start, file.size, text_start);
-    std::string_view line;
-    int stage = 0, status;
-    while (stage < 2 && (status = reader.next(line)) == 1) {
-      ++header_lines;
-      if (stage == 0) {
-        error = parse_mtx_banner(line, header);
-        stage = 1;
-      } else {
-        const size_t at = line.find_first_not_of(" \t\r\v\f");
-        if (at == std::string_view::npos || line[at] == '%') continue;
-        error = parse_mtx_size_line(line, header);
-        if (error.empty()) error = check_mtx_entries_fit(header, file.size - reader.offset());
-        size_line = header_lines;
-        stage = 2;
-      }
-      if (!error.empty()) {
-        error = path + ":" + std::to_string(header_lines) + ": " + error;
-        break;
-      }
-    }
-    if (error.empty() && !reader.error.empty())
-      error = path + ":" + std::to_string(header_lines + 1) + ": " + reader.error;
-    if (error.empty() && stage < 2) error = path + ": missing Matrix Market size line";
-    data_start = reader.offset();
-    util::agree_or_throw(error, comm);
-    if (out.spec.check_declared_size)
-      out.spec.check_declared_size(
-          {header.nvertices(), header.entries,
-           path + ":" + std::to_string(size_line) + " (size line: " + std::to_string(header.rows) + " rows, " +
-               std::to_string(header.cols) + " cols, " + std::to_string(header.entries) + " entries)"});
-  }
+  int64_t data_start = text_start, header_lines = 0;
+  if (mtx) data_start = read_mtx_header(file, out, text_start, header, header_lines, comm);
   const int64_t span = file.size - data_start;
   const int64_t lo = data_start + share(span, rank, nranks), hi = data_start + share(span, rank + 1, nranks);
   LocalText local;

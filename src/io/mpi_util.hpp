@@ -43,12 +43,6 @@ inline std::vector<T> alltoallv(const std::vector<T>& send, const std::vector<in
   return recv;
 }
 
-inline int64_t exclusive_scan(int64_t value, MPI_Comm comm) {
-  int64_t before = 0;
-  MPI_Exscan(&value, &before, 1, MPI_INT64_T, MPI_SUM, comm);
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  return rank == 0 ? 0 : before;
-}
+inline int64_t exclusive_scan(int64_t value, MPI_Comm comm) { return comm::Communicator(comm).sum_before(value); }
 
 }  // namespace g500::io

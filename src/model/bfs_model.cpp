@@ -25,19 +25,39 @@ double threads_of(const RunSetup& setup, const NodeProfile& profile) {
   return setup.threads > 0 ? setup.threads : std::max(1.0, static_cast<double>(profile.cores) / setup.ppn);
 }
 
-PhaseSeconds level_seconds(const NodeProfile& profile, const NetworkSpec& net, const CollectiveTimes& coll,
-                           const LevelStructure& levels, const LevelCounts& c, const RunSetup& setup,
-                           LevelVolumes& volumes, PhaseSeconds& waiting) {
-  const util::GridShape& grid = setup.grid;
-  const double processes = static_cast<double>(grid.size());
+// The cores one rank computes with, scaled by its clock and by the node's sharing (rate_factor).
+double rank_cores(const NodeProfile& profile, const RunSetup& setup, bool shared) {
   const double clock = setup.clock_ghz > 0 ? setup.clock_ghz : profile.clock_ghz;
-  const bool shared = net.kind == TopologyKind::kSharedMemory;
   const double node_share = static_cast<double>(profile.cores) / setup.ppn;
   // On one machine a running rank has min(threads, cores) cores; the ranks take turns on them
   // (host_sharing.hpp). On a node the processes divide its cores.
   const double running_cores = shared ? std::min<double>(threads_of(setup, profile), profile.cores)
                                       : (setup.threads > 0 ? std::min<double>(setup.threads, node_share) : node_share);
-  const double cores = running_cores * rate_factor(profile, setup.ppn, clock);
+  return running_cores * rate_factor(profile, setup.ppn, clock);
+}
+
+// On one machine the ranks take turns on the cores: their waits for a core are counted as waiting
+// and added to the level's phases.
+void add_core_turns(PhaseSeconds& s, PhaseSeconds& waiting, const CollectiveTimes& coll, const util::GridShape& grid,
+                    bool topdown, const GroupView& gather_group, const GroupView& exchange_group) {
+  LevelSynchronisation sync;
+  sync.bottom_up = !topdown;
+  sync.substeps = grid.cols;
+  sync.gathers = gather_group.members > 1;
+  sync.exchanges = exchange_group.members > 1;
+  add_core_waits(waiting, at(s, Phase::kCalculation), coll.view.ranks_per_core, sync);
+  PhaseSeconds turns{};
+  add_core_waits(turns, at(s, Phase::kCalculation), coll.view.ranks_per_core, sync);
+  for (int k = 0; k < kPhaseCount; ++k) s[k] += turns[k];
+}
+
+PhaseSeconds level_seconds(const NodeProfile& profile, const NetworkSpec& net, const CollectiveTimes& coll,
+                           const LevelStructure& levels, const LevelCounts& c, const RunSetup& setup,
+                           LevelVolumes& volumes, PhaseSeconds& waiting) {
+  const util::GridShape& grid = setup.grid;
+  const double processes = static_cast<double>(grid.size());
+  const bool shared = net.kind == TopologyKind::kSharedMemory;
+  const double cores = rank_cores(profile, setup, shared);
   const bool topdown = c.direction == Direction::kTopDown;
   const double mean_degree = levels.reached > 0 ? 2 * levels.edges / levels.reached : 0;
   const ProcessWork work = process_work(c, grid, mean_degree);
@@ -74,17 +94,7 @@ PhaseSeconds level_seconds(const NodeProfile& profile, const NetworkSpec& net, c
   at(s, Phase::kImbalance) += waits.barrier;
   at(waiting, Phase::kAlltoallv) += waits.group;
   at(waiting, Phase::kImbalance) += waits.barrier;
-  if (shared) {
-    LevelSynchronisation sync;
-    sync.bottom_up = !topdown;
-    sync.substeps = grid.cols;
-    sync.gathers = gather_group.members > 1;
-    sync.exchanges = exchange_group.members > 1;
-    add_core_waits(waiting, at(s, Phase::kCalculation), coll.view.ranks_per_core, sync);
-    PhaseSeconds turns{};
-    add_core_waits(turns, at(s, Phase::kCalculation), coll.view.ranks_per_core, sync);
-    for (int k = 0; k < kPhaseCount; ++k) s[k] += turns[k];
-  }
+  if (shared) add_core_turns(s, waiting, coll, grid, topdown, gather_group, exchange_group);
   return s;
 }
 }  // namespace

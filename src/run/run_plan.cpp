@@ -27,14 +27,14 @@ void append(std::vector<util::MemoryPart>& to, const std::vector<util::MemoryPar
   to.insert(to.end(), parts.begin(), parts.end());
 }
 
-// The BFS with the rows as `options` say (compress) and kernel 1 in the passes choose_passes takes.
+// The BFS with the rows as `options` say (packed_rows) and kernel 1 in the passes choose_passes takes.
 RunPlan plan_bfs(const PlanInput& in, const graph::GraphOptions& options) {
   const Sizes s = sizes_of(in);
   const graph::Distribution& d = in.d;
   const int64_t passes = graph::choose_passes(in.shape, d, options, in.node_bytes_per_rank, in.threads);
   const graph::GraphMemory graph = graph::plan_graph_memory(in.shape, d, options, passes, in.threads);
   RunPlan plan;
-  plan.packed_rows = options.compress;
+  plan.packed_rows = options.packed_rows;
   plan.passes = graph.passes;
   const util::MemoryPart runtime{"runtime (MPI, OpenMP, the program)", kRuntimeBytesPerRank, util::GrowsWith::kFixed};
   plan.kernel1.push_back(runtime);
@@ -54,7 +54,8 @@ RunPlan plan_bfs(const PlanInput& in, const graph::GraphOptions& options) {
   // Validation: the walk of the tree depths, then the input edge check beside the depths and the
   // owned vertices' tree-edge marks (validate/validate_bfs.hpp).
   const double walk = validate::tree_depths_bytes(d, d.R * d.C);
-  const double depths = s.owned * sizeof(int32_t), edge_check = validate::input_edge_check_bytes(d, in.threads);
+  const double depths = s.owned * sizeof(int32_t),
+               edge_check = validate::input_edge_check_bytes(d, in.threads, in.shape.local_edges);
   const double owned_marks = s.owned / 8;
   if (walk >= depths + edge_check + owned_marks) {
     plan.search.push_back({"validation: tree depths walk", walk, util::GrowsWith::kSeveral});
@@ -67,7 +68,7 @@ RunPlan plan_bfs(const PlanInput& in, const graph::GraphOptions& options) {
 }
 
 graph::GraphOptions with_rows(graph::GraphOptions options, bool packed) {
-  options.compress = packed;
+  options.packed_rows = packed;
   return options;
 }
 
@@ -131,9 +132,9 @@ RunPlan plan_run(const PlanInput& in) {
     const RunPlan plain = plan_bfs(in, with_rows(in.graph, false));
     const RunPlan packed = plan_bfs(in, with_rows(in.graph, true));
     const bool plain_rows_fit = plain.peak_bytes() <= graph::kMostMemoryShare * in.node_bytes_per_rank;
-    const bool pack = in.compress == CompressChoice::kAuto
+    const bool pack = in.packed_rows == PackedRowsChoice::kAuto
                           ? auto_packs_rows(in.d, in.graph, plain_rows_fit, plain.passes, packed.passes)
-                          : in.compress == CompressChoice::kOn;
+                          : in.packed_rows == PackedRowsChoice::kOn;
     plan = pack ? packed : plain;
     plan.plain_rows_fit = plain_rows_fit;
     plan.plain_passes = plain.passes;
@@ -156,12 +157,12 @@ RunPlan agree_run_plan(const PlanInput& input, MPI_Comm comm) {
   int64_t facts[] = {local.plain_rows_fit ? 0 : 1, local.plain_passes, local.packed_passes, local.passes};
   comm::Communicator(comm).max_in_place(facts);
   const bool plain_rows_fit = facts[0] == 0;
-  const bool pack = input.compress == CompressChoice::kAuto
+  const bool pack = input.packed_rows == PackedRowsChoice::kAuto
                         ? auto_packs_rows(input.d, input.graph, plain_rows_fit, facts[1], facts[2])
-                        : input.compress == CompressChoice::kOn;
+                        : input.packed_rows == PackedRowsChoice::kOn;
   PlanInput agreed = input;
-  agreed.compress = pack ? CompressChoice::kOn : CompressChoice::kOff;
-  agreed.graph.passes = input.compress == CompressChoice::kAuto ? (pack ? facts[2] : facts[1]) : facts[3];
+  agreed.packed_rows = pack ? PackedRowsChoice::kOn : PackedRowsChoice::kOff;
+  agreed.graph.passes = input.packed_rows == PackedRowsChoice::kAuto ? (pack ? facts[2] : facts[1]) : facts[3];
   RunPlan plan = plan_run(agreed);
   plan.plain_rows_fit = plain_rows_fit;
   plan.plain_passes = facts[1];

@@ -22,7 +22,7 @@ namespace g500::run {
 // `auto` packs the rows when the run with plain rows would not fit in most of the node's memory
 // (kMostMemoryShare, graph/memory_plan.hpp), and on one grid row also when plain rows would take
 // kernel 1 more passes over the input (choose_passes).
-enum class CompressChoice { kAuto, kOn, kOff };
+enum class PackedRowsChoice { kAuto, kOn, kOff };
 
 enum class PlanKernel { kBfs, kSssp };
 
@@ -31,7 +31,7 @@ struct PlanInput {
   graph::Distribution d;    // this process's place on the grid
   PlanKernel kernel = PlanKernel::kBfs;
   graph::GraphOptions graph;  // the BFS's kernel 1 (`passes` > 0: fixed)
-  CompressChoice compress = CompressChoice::kAuto;
+  PackedRowsChoice packed_rows = PackedRowsChoice::kAuto;
   graph::WeightedGraphOptions weighted;  // the SSSP's kernel 1
   int compare_dijkstra = 0;              // SSSP: roots also solved by a serial Dijkstra on rank 0
   int threads = 1;                       // OpenMP threads per rank

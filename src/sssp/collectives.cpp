@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "comm/large_count.hpp"
+#include "comm/typed.hpp"
 #include "sssp/sssp.hpp"
 #include "sssp/state_words.hpp"
 
@@ -32,7 +34,12 @@ void DistributedSssp::reduce_all(double* values, int count, MPI_Op op, SsspRun& 
     }
     if (grid_.size() > 1) {
       util::ScopedPhase timed(run.profile, util::Phase::kImbalance);
-      MPI_Allreduce(MPI_IN_PLACE, reduce_result_, count, MPI_DOUBLE, op, grid_.world());
+      const comm::Communicator world(grid_.world(), grid_.limits());
+      const std::span<double> result(reduce_result_, static_cast<size_t>(count));
+      if (op == MPI_MIN)
+        world.min_in_place(result);
+      else
+        world.sum_in_place(result);
     }
   }
 #pragma omp barrier

@@ -48,9 +48,9 @@ void print_report(const SsspJob& job, const std::optional<io::EdgeInput>& edges,
 
 }  // namespace
 
-int run_sssp_job(SsspJob& job) {
+int run_sssp_job(SsspJob& job, MPI_Comm comm) {
   SsspConfig& config = job.config;
-  const comm::Communicator world(MPI_COMM_WORLD, config.messages);
+  const comm::Communicator world(comm, config.messages);
   const std::unique_ptr<util::OutputFile> json_file = run::open_named_output(job.json_path, world);
   const std::unique_ptr<util::OutputFile> distances_file = run::open_named_output(job.distances_path, world);
   const std::unique_ptr<util::OutputFile> parents_file = run::open_named_output(job.parents_path, world);

@@ -158,6 +158,45 @@ void comm_candidates(int n, const std::array<long long, kAxisCodes>& room, const
   };
   rec(rec, n, 0);
 }
+
+// Axes the next communicator may not take, given how often each is used so far: any axis twice
+// (inner and outer part), a, b and c once, Y and b once YB is used, and YB once Y or b is.
+std::array<bool, kAxisCodes> taken_axes(const std::array<int, kAxisCodes>& uses) {
+  std::array<bool, kAxisCodes> taken{};
+  const bool yb_used = uses[kYB] > 0, y_or_b_used = uses[Y] > 0 || uses[B] > 0;
+  for (int ax = 0; ax < kAxisCodes; ++ax) taken[ax] = uses[ax] >= 2;  // inner + outer at most
+  if (yb_used) taken[Y] = taken[B] = true;
+  if (y_or_b_used) taken[kYB] = true;
+  taken[A] = taken[A] || uses[A] > 0;
+  taken[B] = taken[B] || uses[B] > 0;
+  taken[C] = taken[C] || uses[C] > 0;
+  return taken;
+}
+
+// Marks the factors of `comm` on an axis used before as outer parts (each costs kSplitPenalty
+// on `score`) and takes their sizes from the room left per axis.
+void place_comm(CuboidComm& comm, const std::array<int, kAxisCodes>& uses, std::array<long long, kAxisCodes>& left,
+                int& score) {
+  for (auto& f : comm) {
+    const int ax = axis_code(f.axis);
+    f.outer = uses[ax] > 0;
+    if (f.outer) score += kSplitPenalty;
+    left[ax] /= f.size;
+    if (ax == kYB) left[Y] = left[B] = 1;
+    if (ax == Y) left[kYB] = 1;
+    if (ax == B) left[kYB] = 1;
+  }
+}
+
+// The communicator sizes as the error messages write them: 4x8x2.
+std::string joined_sizes(const std::vector<int>& comm_sizes) {
+  std::string sizes;
+  for (int n : comm_sizes) {
+    if (!sizes.empty()) sizes += 'x';
+    sizes += std::to_string(n);
+  }
+  return sizes;
+}
 }  // namespace
 
 CuboidSpec auto_cuboid_spec(const std::vector<int>& comm_sizes, const SystemSpec& system) {
@@ -181,14 +220,7 @@ CuboidSpec auto_cuboid_spec(const std::vector<int>& comm_sizes, const SystemSpec
       best = {score, CuboidSpec{chosen}};
       return;
     }
-    std::array<bool, kAxisCodes> taken{};
-    const bool yb_used = uses[kYB] > 0, y_or_b_used = uses[Y] > 0 || uses[B] > 0;
-    for (int ax = 0; ax < kAxisCodes; ++ax) taken[ax] = uses[ax] >= 2;  // inner + outer at most
-    if (yb_used) taken[Y] = taken[B] = true;
-    if (y_or_b_used) taken[kYB] = true;
-    taken[A] = taken[A] || uses[A] > 0;
-    taken[B] = taken[B] || uses[B] > 0;
-    taken[C] = taken[C] || uses[C] > 0;
+    const std::array<bool, kAxisCodes> taken = taken_axes(uses);
     std::vector<Candidate> cands;
     comm_candidates(comm_sizes[k], left, taken, cands);
     std::stable_sort(cands.begin(), cands.end(),
@@ -198,15 +230,7 @@ CuboidSpec auto_cuboid_spec(const std::vector<int>& comm_sizes, const SystemSpec
       int s = score + cand.score;
       auto next_left = left;
       CuboidComm comm = cand.comm;
-      for (auto& f : comm) {
-        const int ax = axis_code(f.axis);
-        f.outer = uses[ax] > 0;
-        if (f.outer) s += kSplitPenalty;
-        next_left[ax] /= f.size;
-        if (ax == kYB) next_left[Y] = next_left[B] = 1;
-        if (ax == Y) next_left[kYB] = 1;
-        if (ax == B) next_left[kYB] = 1;
-      }
+      place_comm(comm, uses, next_left, s);
       for (auto& f : comm) ++uses[axis_code(f.axis)];
       chosen.push_back(comm);
       self(self, k + 1, next_left, s);
@@ -218,16 +242,10 @@ CuboidSpec auto_cuboid_spec(const std::vector<int>& comm_sizes, const SystemSpec
   for (int n : comm_sizes)
     if (n < 1) throw util::UsageError("communicator sizes must be at least 1");
   rec(rec, 0, room, 0);
-  if (!best) {
-    std::string sizes;
-    for (int n : comm_sizes) {
-      if (!sizes.empty()) sizes += 'x';
-      sizes += std::to_string(n);
-    }
+  if (!best)
     throw util::UsageError(
-        "no cuboid factorisation of " + sizes + " fits " + system.name +
+        "no cuboid factorisation of " + joined_sizes(comm_sizes) + " fits " + system.name +
         " (a, c at most 2, b 3, X Y Z within the system; primes other than 2, 3 must fit X, Y or Z)");
-  }
   validate_cuboid_spec(best->second, system);
   return best->second;
 }

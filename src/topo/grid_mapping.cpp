@@ -118,7 +118,14 @@ GridMapping map_grid(const Topology& box, const std::vector<int>& extents, std::
   return m;
 }
 
-GridMapping choose_grid_mapping(const SystemSpec& system, const GridRequest& request) {
+namespace {
+// The order in which candidate mappings compare (lower is better): grid aspect, whether the
+// column rings close, whether the box fills a Tofu unit, hop diameter, box extents, and the
+// inverted column-axis mask.
+using MappingKey = std::tuple<double, int, int, int, std::vector<int>, unsigned>;
+
+// Checks --nodes and --grid against the system before any box is tried.
+void check_grid_request(const SystemSpec& system, const GridRequest& request) {
   long long capacity = 1;
   for (const auto& a : system.axes) capacity *= a.size;
   if (request.nodes < 1) throw util::UsageError("--nodes must be at least 1");
@@ -128,60 +135,80 @@ GridMapping choose_grid_mapping(const SystemSpec& system, const GridRequest& req
   if (request.grid && static_cast<long long>(request.grid->rows) * request.grid->cols != request.nodes)
     throw util::UsageError("--grid " + std::to_string(request.grid->rows) + "x" + std::to_string(request.grid->cols) +
                            " does not match --nodes " + std::to_string(request.nodes));
+}
+
+// The axes a box spans more than one node of: only these are dealt to rows and columns.
+std::vector<int> used_axes(const Topology& box, const std::vector<int>& ext) {
+  std::vector<int> used;
+  for (int d = 0; d < box.ndims(); ++d)
+    if (ext[d] > 1) used.push_back(d);
+  return used;
+}
+
+// Whether a Tofu box uses its a, b, c axes fully (one whole Tofu unit per XYZ position).
+bool fills_tofu_unit(bool tofu, const std::vector<int>& ext) {
+  const std::vector<int> full_unit{0, 0, 0, 2, 3, 2};  // a, b, c fully used (Tofu unit)
+  constexpr size_t kFirstUnitAxis = 3;                 // X, Y, Z come first
+  bool unit = tofu;
+  for (size_t d = kFirstUnitAxis; tofu && d < full_unit.size(); ++d) unit = unit && ext[d] == full_unit[d];
+  return unit;
+}
+
+// Scores every split of one box's used axes into row and column axes that gives the requested
+// grid (or, without one, at least as many rows as columns); keeps the best so far in `best`.
+void score_box_splits(const SystemSpec& system, const GridRequest& request, const std::vector<int>& ext,
+                      std::optional<MappingKey>& best, std::vector<int>& best_box) {
+  Topology box = box_topology(system, ext);
+  const std::vector<int> used = used_axes(box, ext);
+  const bool unit = fills_tofu_unit(system.has_tofu_axes(), ext);
+  for (unsigned mask = 0; mask < (1u << used.size()); ++mask) {
+    std::vector<int> rows, cols;
+    int64_t r = 1, c = 1;
+    for (size_t k = 0; k < used.size(); ++k) {
+      if (mask & (1u << k)) {
+        cols.push_back(used[k]);
+        c *= ext[used[k]];
+      } else {
+        rows.push_back(used[k]);
+        r *= ext[used[k]];
+      }
+    }
+    if (request.grid) {
+      if (r != request.grid->rows || c != request.grid->cols) continue;
+    } else if (r < c) {
+      continue;
+    }
+    const bool closes = closing_order(box, cols).has_value();
+    MappingKey key{std::fabs(std::log(static_cast<double>(r) / c)),
+                   closes ? 0 : 1,
+                   unit ? 0 : 1,
+                   hop_diameter(box),
+                   ext,
+                   ~mask};  // ties: C takes the later axes (XY x Zabc)
+    if (!best || key < *best) {
+      best = key;
+      best_box = ext;
+    }
+  }
+}
+}  // namespace
+
+GridMapping choose_grid_mapping(const SystemSpec& system, const GridRequest& request) {
+  check_grid_request(system, request);
   auto boxes = boxes_with_nodes(system, request.nodes);
   if (boxes.empty())
     throw util::UsageError("no box of " + describe_axes(system.axes) + " holds exactly " +
                            std::to_string(request.nodes) + " nodes (every axis extent must divide it)");
-  const bool tofu = system.has_tofu_axes();
-  const std::vector<int> full_unit{0, 0, 0, 2, 3, 2};  // a, b, c fully used (Tofu unit)
-  using Key = std::tuple<double, int, int, int, std::vector<int>, unsigned>;
-  std::optional<Key> best;
+  std::optional<MappingKey> best;
   std::vector<int> best_box;
-  for (const auto& ext : boxes) {
-    Topology box = box_topology(system, ext);
-    std::vector<int> used;
-    for (int d = 0; d < box.ndims(); ++d)
-      if (ext[d] > 1) used.push_back(d);
-    bool unit = tofu;
-    for (int d = 3; tofu && d < 6; ++d) unit = unit && ext[d] == full_unit[d];
-    for (unsigned mask = 0; mask < (1u << used.size()); ++mask) {
-      std::vector<int> rows, cols;
-      int64_t r = 1, c = 1;
-      for (size_t k = 0; k < used.size(); ++k) {
-        if (mask & (1u << k)) {
-          cols.push_back(used[k]);
-          c *= ext[used[k]];
-        } else {
-          rows.push_back(used[k]);
-          r *= ext[used[k]];
-        }
-      }
-      if (request.grid) {
-        if (r != request.grid->rows || c != request.grid->cols) continue;
-      } else if (r < c) {
-        continue;
-      }
-      const bool closes = closing_order(box, cols).has_value();
-      Key key{std::fabs(std::log(static_cast<double>(r) / c)),
-              closes ? 0 : 1,
-              unit ? 0 : 1,
-              hop_diameter(box),
-              ext,
-              ~mask};  // ties: C takes the later axes (XY x Zabc)
-      if (!best || key < *best) {
-        best = key;
-        best_box = ext;
-      }
-    }
-  }
+  for (const auto& ext : boxes) score_box_splits(system, request, ext, best, best_box);
   if (!best)
     throw util::UsageError("--grid " + std::to_string(request.grid->rows) + "x" + std::to_string(request.grid->cols) +
                            " cannot be formed from whole axes of any " + std::to_string(request.nodes) +
                            "-node box of " + describe_axes(system.axes) + " (try --method cuboid or another --grid)");
   Topology box = box_topology(system, best_box);
-  std::vector<int> rows, cols, used;
-  for (int d = 0; d < box.ndims(); ++d)
-    if (best_box[d] > 1) used.push_back(d);
+  std::vector<int> rows, cols;
+  const std::vector<int> used = used_axes(box, best_box);
   const unsigned mask = ~std::get<5>(*best);
   for (size_t k = 0; k < used.size(); ++k) (mask & (1u << k) ? cols : rows).push_back(used[k]);
   return map_grid(box, best_box, rows, cols);

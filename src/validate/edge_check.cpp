@@ -5,6 +5,7 @@
 #include <mpi.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "comm/typed.hpp"
@@ -14,10 +15,10 @@ namespace g500::validate {
 namespace {
 
 // Collective: every rank must take the same way, even one started with another thread count.
-bool replicated_way(const graph::Distribution& d, EdgeCheckWay way, MPI_Comm comm) {
+bool replicated_way(const graph::Distribution& d, EdgeCheckWay way, int64_t chunk_edges, MPI_Comm comm) {
   if (way != EdgeCheckWay::kFewerBytes) return way == EdgeCheckWay::kReplicated;
-  return comm::Communicator(comm).all(edge_check::replicated_bytes(d) <=
-                                      edge_check::owner_queries_bytes(d, omp_get_max_threads()));
+  return comm::Communicator(comm).all(edge_check::replicated_bytes(d, chunk_edges) <=
+                                      edge_check::owner_queries_bytes(d, omp_get_max_threads(), chunk_edges));
 }
 
 // Collective: keeps the failing edge only where it is the lowest of all ranks' (by lower id, then
@@ -34,19 +35,22 @@ void keep_lowest_bad_edge(EdgeCheck& result, MPI_Comm comm) {
 
 EdgeCheck check_input_edges(const graph::EdgeSource& source, const graph::Distribution& d,
                             const graph::ProcessGrid& grid, const std::vector<int64_t>& parents,
-                            const std::vector<int32_t>& depth, int32_t max_depth, const EdgeCheckOptions& options,
+                            const std::vector<int32_t>& depth, int32_t max_depth, const EdgeCheckOptions& given,
                             util::Bitmap& tree_edge_seen) {
+  EdgeCheckOptions options = given;
+  if (options.chunk_edges <= 0) options.chunk_edges = check_chunk_edges(source.local_count);
   const bool narrow = options.narrow_depths && max_depth <= kNarrowMaxDepth;
   EdgeCheck result =
-      replicated_way(d, options.way, grid.world())
+      replicated_way(d, options.way, std::min(source.local_count, options.chunk_edges), grid.world())
           ? edge_check::check_replicated(source, d, grid, parents, depth, narrow, options, tree_edge_seen)
           : edge_check::check_by_owners(source, d, grid, parents, depth, max_depth, narrow, options, tree_edge_seen);
   keep_lowest_bad_edge(result, grid.world());
   return result;
 }
 
-double input_edge_check_bytes(const graph::Distribution& d, int threads) {
-  return std::min(edge_check::replicated_bytes(d), edge_check::owner_queries_bytes(d, threads));
+double input_edge_check_bytes(const graph::Distribution& d, int threads, int64_t local_edges) {
+  const int64_t chunk = std::min(local_edges, check_chunk_edges(local_edges));
+  return std::min(edge_check::replicated_bytes(d, chunk), edge_check::owner_queries_bytes(d, threads, chunk));
 }
 
 }  // namespace g500::validate

@@ -37,12 +37,15 @@ inline constexpr int32_t kNarrowMaxDepth = 252;
 // Input edges per chunk of the check: the chunk buffers (16 bytes per edge read, and 80 to 160
 // per edge for the owner queries' exchanges) stay within some 180 MiB.
 inline constexpr int64_t kCheckChunkEdges = int64_t{1} << 20;
+// The chunk of a rank whose share is `local_edges`: kCheckChunkEdges, fewer on a small share
+// (graph/edge_source.hpp, chunk_edges_for).
+inline int64_t check_chunk_edges(int64_t local_edges) { return graph::chunk_edges_for(local_edges, kCheckChunkEdges); }
 
 enum class EdgeCheckWay { kFewerBytes, kOwnerQueries, kReplicated };  // the last two for tests
 
 struct EdgeCheckOptions {
   bool narrow_depths = true;  // 8-bit depths when the tree is at most kNarrowMaxDepth deep
-  int64_t chunk_edges = kCheckChunkEdges;
+  int64_t chunk_edges = 0;    // input edges read at a time (0: check_chunk_edges of the rank's share)
   EdgeCheckWay way = EdgeCheckWay::kFewerBytes;
   bool one_word_records = true;  // owner queries: 64-bit records when their fields fit (tests: two words)
 };
@@ -63,9 +66,9 @@ EdgeCheck check_input_edges(const graph::EdgeSource& source, const graph::Distri
                             const std::vector<int32_t>& depth, int32_t max_depth, const EdgeCheckOptions& options,
                             util::Bitmap& tree_edge_seen);
 
-// The bytes check_input_edges allocates on one process at its peak (narrow depths, default
-// chunks, `threads` OpenMP threads), beside `depth` and the seen bitmap: for the memory estimate
-// of a run.
-double input_edge_check_bytes(const graph::Distribution& d, int threads);
+// The bytes check_input_edges allocates on one process at its peak (narrow depths, the default
+// chunk of a share of `local_edges`, `threads` OpenMP threads), beside `depth` and the seen
+// bitmap: for the memory estimate of a run.
+double input_edge_check_bytes(const graph::Distribution& d, int threads, int64_t local_edges);
 
 }  // namespace g500::validate

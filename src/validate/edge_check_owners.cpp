@@ -255,7 +255,7 @@ EdgeCheck check_by_owners(const graph::EdgeSource& source, const graph::Distribu
   return check_with_rows<WideRows>(source, d, grid, parents, depth, layout, options, tree_edge_seen);
 }
 
-double owner_queries_bytes(const graph::Distribution& d, int threads) {
+double owner_queries_bytes(const graph::Distribution& d, int threads, int64_t chunk_edges) {
   // One chunk of edges read; per exchange, its records in the threads' buckets (grown by doubling:
   // up to three times their size while the last doubling copies them), packed to send and
   // received (about one record per edge of the chunk each, as edges go to owners at random), and
@@ -264,7 +264,7 @@ double owner_queries_bytes(const graph::Distribution& d, int threads) {
   // The records' words as laid out for a tree of at most kNarrowMaxDepth levels, and the owned
   // vertices' 2-byte words.
   const RecordLayout layout(d, kNarrowMaxDepth, true);
-  const double chunk = static_cast<double>(kCheckChunkEdges);
+  const double chunk = static_cast<double>(chunk_edges);
   const double ranks = static_cast<double>(d.R) * d.C;
   const double headers = threads * ranks * sizeof(std::vector<uint64_t>);
   constexpr double kCopies = 3 + 1 + 1;  // buckets, sent, received

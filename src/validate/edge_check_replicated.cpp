@@ -193,11 +193,11 @@ EdgeCheck check_replicated(const graph::EdgeSource& source, const graph::Distrib
   return check_pairs<WideRows>(source, d, grid, parents, depth, options, tree_edge_seen);
 }
 
-double replicated_bytes(const graph::Distribution& d) {
+double replicated_bytes(const graph::Distribution& d, int64_t chunk_edges) {
   const double vertices = static_cast<double>(d.block) * d.R * d.C;
   // One chunk of edges, and at most about one candidate (two records, sent and received) per
   // edge of it.
-  const double chunk = static_cast<double>(kCheckChunkEdges);
+  const double chunk = static_cast<double>(chunk_edges);
   return vertices * sizeof(NarrowRows::Row) + chunk * sizeof(gen::Edge) + chunk * 4 * sizeof(uint64_t);
 }
 

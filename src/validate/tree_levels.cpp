@@ -83,12 +83,12 @@ struct ChildLists {
   std::vector<uint64_t> children;
 };
 
-// Collective: one record (parent's owned offset << 32 | child's owned offset) per vertex with a
-// parent but no depth goes to the parent's owner; the child's owner is the rank the record came
-// from. Offsets fit in 32 bits (B <= 2^32, checked when the graph is built). The records go out
-// of a send buffer of exactly their size, which is freed before the lists are made.
-ChildLists exchange_child_lists(const graph::Distribution& d, const graph::ProcessGrid& grid,
-                                const std::vector<int64_t>& parents, const std::vector<int32_t>& depth) {
+// One record (parent's owned offset << 32 | child's owned offset) per owned vertex with a parent
+// but no depth, in a send buffer of exactly their size ordered by the parent's owner; sets
+// layout.send_counts.
+std::unique_ptr<uint64_t[]> pack_child_records(const graph::Distribution& d, const graph::ProcessGrid& grid,
+                                               const std::vector<int64_t>& parents, const std::vector<int32_t>& depth,
+                                               comm::AlltoallvLayout& layout) {
   const int nranks = grid.size(), nthreads = omp_get_max_threads();
   auto waiting = [&](int64_t k) { return parents[k] >= 0 && depth[k] == kUnreachedDepth; };
   // Counts per thread and destination, then each thread's place in the destination-major buffer.
@@ -100,7 +100,6 @@ ChildLists exchange_child_lists(const graph::Distribution& d, const graph::Proce
     for (int64_t k = d.block * t / nthreads; k < d.block * (t + 1) / nthreads; ++k)
       if (waiting(k)) ++mine[owner_rank(d, grid, parents[k])];
   }
-  comm::AlltoallvLayout layout;
   layout.send_counts.assign(nranks, 0);
   int64_t total = 0;
   for (int r = 0; r < nranks; ++r)
@@ -121,23 +120,21 @@ ChildLists exchange_child_lists(const graph::Distribution& d, const graph::Proce
         send[next[owner_rank(d, grid, parents[k])]++] =
             (static_cast<uint64_t>(parents[k] % d.block) << 32) | static_cast<uint64_t>(k);
   }
-  comm::exchange_counts(layout, grid.world());
-  std::unique_ptr<uint64_t[]> records(new uint64_t[layout.recv_total]);
-  comm::alltoallv(send.get(), records.get(), MPI_UINT64_T, layout, grid.world(), comm::find_alltoallv("mpi"),
-                  grid.limits());
-  send.reset();
+  return send;
+}
 
-  // start[k] first counts k's children, then (inclusive prefix sums) marks where they end; each
-  // record is placed just before its parent's mark and moves it down, so the marks end as the
-  // lists' starts, with no cursor array.
+// The received records grouped by parent into child lists. start[k] first counts k's children,
+// then (inclusive prefix sums) marks where they end; each record is placed just before its
+// parent's mark and moves it down, so the marks end as the lists' starts, with no cursor array.
+ChildLists group_by_parent(const uint64_t* records, const comm::AlltoallvLayout& layout, int64_t block, int nranks) {
   ChildLists lists;
-  lists.start.assign(d.block + 1, 0);
+  lists.start.assign(block + 1, 0);
   const int64_t nrecords = layout.recv_total;
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < nrecords; ++r)
     util::AtomicRef<int64_t>(lists.start[records[r] >> 32]).fetch_add(1, std::memory_order_relaxed);
-  for (int64_t k = 1; k < d.block; ++k) lists.start[k] += lists.start[k - 1];
-  lists.start[d.block] = nrecords;
+  for (int64_t k = 1; k < block; ++k) lists.start[k] += lists.start[k - 1];
+  lists.start[block] = nrecords;
   lists.children.resize(nrecords);
 #pragma omp parallel
   for (int source = 0; source < nranks; ++source) {
@@ -150,6 +147,22 @@ ChildLists exchange_child_lists(const graph::Distribution& d, const graph::Proce
     }
   }
   return lists;
+}
+
+// Collective: one record (parent's owned offset << 32 | child's owned offset) per vertex with a
+// parent but no depth goes to the parent's owner; the child's owner is the rank the record came
+// from. Offsets fit in 32 bits (B <= 2^32, checked when the graph is built). The records go out
+// of a send buffer of exactly their size, which is freed before the lists are made.
+ChildLists exchange_child_lists(const graph::Distribution& d, const graph::ProcessGrid& grid,
+                                const std::vector<int64_t>& parents, const std::vector<int32_t>& depth) {
+  comm::AlltoallvLayout layout;
+  std::unique_ptr<uint64_t[]> send = pack_child_records(d, grid, parents, depth, layout);
+  comm::exchange_counts(layout, grid.world());
+  std::unique_ptr<uint64_t[]> records(new uint64_t[layout.recv_total]);
+  comm::alltoallv(send.get(), records.get(), MPI_UINT64_T, layout, grid.world(), comm::find_alltoallv("mpi"),
+                  grid.limits());
+  send.reset();
+  return group_by_parent(records.get(), layout, d.block, grid.size());
 }
 
 // Rounds by child lists from `level` (the owned vertices at that depth form the frontier) until

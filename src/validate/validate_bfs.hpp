@@ -38,7 +38,7 @@ struct ValidationResult {
 struct ValidateOptions {
   bool narrow_depths = true;                     // 8-bit depths in the edge check when the tree is shallow
   TreeWalk tree_walk = TreeWalk::kDefault;       // how rule 2 finds the depths
-  int64_t chunk_edges = kCheckChunkEdges;        // input edges read at a time
+  int64_t chunk_edges = 0;                       // input edges read at a time (0: check_chunk_edges)
   EdgeCheckWay way = EdgeCheckWay::kFewerBytes;  // owner queries or replicated (validate/edge_check.hpp)
 };
 

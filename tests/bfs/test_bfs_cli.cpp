@@ -78,21 +78,21 @@ TEST(BfsCli, RankmapFromTheMappingToolGivesTheSameResults) {
   expect_usage_error(1, "--scale 8 --rankmap /nonexistent.csv", "nonexistent.csv");
 }
 
-// The graph-memory table and the JSON show the packed rows with `--compress on`, and `--disable
-// compress` gives the plain neighbour array with the same validated results. By default (auto)
+// The graph-memory table and the JSON show the packed rows with `--packed-rows on`, and `--disable
+// packed-rows` gives the plain neighbour array with the same validated results. By default (auto)
 // the rows are packed only when plain rows would not fit in 85 % of the node's memory: never at
 // SCALE 12.
 TEST(BfsCli, PackedRowsAreReportedAndCanBeSwitchedOff) {
   const std::string dir = testing::make_temp_dir();
-  auto packed = run_g500(1, "bfs --scale 12 --roots 4 --compress on --json " + dir + "/packed.json");
+  auto packed = run_g500(1, "bfs --scale 12 --roots 4 --packed-rows on --json " + dir + "/packed.json");
   ASSERT_EQ(packed.status, 0) << packed.err;
   for (const char* row :
        {"packed rows", "dst first", "dst gaps", "dst short", "dst offsets", "dst unpacked:", "bytes per input edge"})
     EXPECT_NE(packed.out.find(row), std::string::npos) << row << "\n" << packed.out;
-  auto plain = run_g500(1, "bfs --scale 12 --roots 4 --disable compress --json " + dir + "/plain.json");
+  auto plain = run_g500(1, "bfs --scale 12 --roots 4 --disable packed-rows --json " + dir + "/plain.json");
   ASSERT_EQ(plain.status, 0) << plain.err;
   EXPECT_EQ(plain.out.find("dst gaps"), std::string::npos) << plain.out;
-  for (const char* choice : {"", " --compress auto", " --compress off"}) {
+  for (const char* choice : {"", " --packed-rows auto", " --packed-rows off"}) {
     auto chosen = run_g500(1, std::string("bfs --scale 12 --roots 4 --no-validate") + choice);
     ASSERT_EQ(chosen.status, 0) << chosen.err;
     EXPECT_NE(chosen.out.find("Graph memory on the largest rank (bitmap-based CSR):"), std::string::npos) << choice;
@@ -113,7 +113,7 @@ TEST(BfsCli, PackedRowsAreReportedAndCanBeSwitchedOff) {
   EXPECT_GT(packed_arrays["packed_rows"]["short_rows"].get<int64_t>(), 0);
   EXPECT_LT(packed_arrays["packed_rows"]["short_rows"].get<int64_t>(), plain_arrays["dst"].get<int64_t>() / 4);
   EXPECT_LT(p["memory"]["graph_bytes_max_rank"].get<int64_t>(), q["memory"]["graph_bytes_max_rank"].get<int64_t>());
-  EXPECT_EQ(q["config"]["options"]["disabled"], nlohmann::json::array({"compress"}));
+  EXPECT_EQ(q["config"]["options"]["disabled"], nlohmann::json::array({"packed-rows"}));
   for (size_t k = 0; k < 4; ++k) {
     EXPECT_EQ(p["roots"][k]["level_sizes"], q["roots"][k]["level_sizes"]);
     EXPECT_TRUE(p["roots"][k]["validated"]);
@@ -127,7 +127,7 @@ TEST(BfsCli, PackedRowsAreReportedAndCanBeSwitchedOff) {
 TEST(BfsCli, MemoryEstimateIsWithinTenPerCentOfThePeak) {
   const std::string dir = testing::make_temp_dir();
   for (const auto& [ranks, scale] : std::vector<std::pair<int, int>>{{1, 20}, {2, 18}, {4, 20}})
-    for (const std::string extra : {" --compress on", " --compress off"}) {
+    for (const std::string extra : {" --packed-rows on", " --packed-rows off"}) {
       const std::string args = "bfs --scale " + std::to_string(scale) + " --roots 2 --threads 1" + extra;
       auto r = run_g500(ranks, args + " --json " + dir + "/run.json");
       ASSERT_EQ(r.status, 0) << r.err;
@@ -198,8 +198,9 @@ TEST(BfsCli, BadInput) {
     expect_usage_error(ranks, "--scale 43", "--scale");
     expect_usage_error(ranks, "--edgefactor 0", "--edgefactor");
     expect_usage_error(ranks, "--roots 0", "--roots");
-    expect_usage_error(ranks, "--compress yes", "--compress must be auto, on or off (got 'yes')");
-    expect_usage_error(ranks, "--compress on --disable compress", "--compress on contradicts --disable compress");
+    expect_usage_error(ranks, "--packed-rows yes", "--packed-rows must be auto, on or off (got 'yes')");
+    expect_usage_error(ranks, "--packed-rows on --disable packed-rows",
+                       "--packed-rows on contradicts --disable packed-rows");
     expect_usage_error(ranks, "--seed 1", "--seed '1' is not of the form A,B");
     expect_usage_error(ranks, "--scale 30", "needs about");
     expect_usage_error(ranks, "--scale 40", "needs about");

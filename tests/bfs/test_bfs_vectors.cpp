@@ -105,10 +105,10 @@ TEST(BfsVectors, TechniqueSwitches) {
   no_reorder.reorder = false;
   graph::GraphOptions no_yoo;
   no_yoo.layout = graph::Layout::kRowMajor;
-  graph::GraphOptions no_compress;
-  no_compress.compress = false;
+  graph::GraphOptions no_packed_rows;
+  no_packed_rows.packed_rows = false;
   graph::GraphOptions no_graph_techniques = no_bcsr;
-  no_graph_techniques.compress = false;
+  no_graph_techniques.packed_rows = false;
   no_graph_techniques.degree_sort = false;
   no_graph_techniques.reorder = false;
   no_graph_techniques.layout = graph::Layout::kRowMajor;
@@ -130,7 +130,7 @@ TEST(BfsVectors, TechniqueSwitches) {
   all_off_bfs.overlap = false;
   for (int scale : {10, 14}) {
     check_scale(scale, 2, {}, no_bcsr, {});
-    check_scale(scale, 1, {}, no_compress, {});
+    check_scale(scale, 1, {}, no_packed_rows, {});
     check_scale(scale, 1, {}, {}, no_bu_alltoallv);
     check_scale(scale, 2, {}, {}, no_lb_topdown);
     check_scale(scale, 1, {}, no_degree_sort, {});
@@ -155,11 +155,11 @@ TEST(BfsVectors, RegeneratedSecondPass) {
   no_degree_sort.degree_sort = false;
   graph::GraphOptions no_yoo = regenerate;
   no_yoo.layout = graph::Layout::kRowMajor;
-  graph::GraphOptions no_compress = regenerate;
-  no_compress.compress = false;
+  graph::GraphOptions no_packed_rows = regenerate;
+  no_packed_rows.packed_rows = false;
   for (int scale : {10, 14}) {
     check_scale(scale, 2, {}, regenerate, {});
-    check_scale(scale, 1, {}, no_compress, {});
+    check_scale(scale, 1, {}, no_packed_rows, {});
     check_scale(scale, 1, {}, no_reorder, {});
     check_scale(scale, 2, {}, no_degree_sort, {});
     check_scale(scale, 1, {}, no_yoo, {});

@@ -1,4 +1,4 @@
-// `--compress auto`: which row format a run gets, from the memory plan's kernel 1 passes for plain
+// `--packed-rows auto`: which row format a run gets, from the memory plan's kernel 1 passes for plain
 // and packed rows on a node (bfs/benchmark.hpp, graph/memory_plan.hpp).
 #include <gtest/gtest.h>
 
@@ -21,8 +21,8 @@ Passes passes_of(int scale, const graph::Distribution& d, double node_bytes_per_
   const int64_t nedges = int64_t{16} << scale;
   const graph::GraphShape shape{nedges, scale, nedges / (d.R * d.C)};
   graph::GraphOptions plain, packed;
-  plain.compress = false;
-  packed.compress = true;
+  plain.packed_rows = false;
+  packed.packed_rows = true;
   return {graph::choose_passes(shape, d, plain, node_bytes_per_rank, kThreads),
           graph::choose_passes(shape, d, packed, node_bytes_per_rank, kThreads)};
 }

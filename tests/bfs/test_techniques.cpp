@@ -1,7 +1,7 @@
 // Unit tests of single techniques of Nakao et al. 2021, section 4: the degree-order renumbering (4.2) and the
 // sparse/bitmap encoders of sparse-switch (4.5); and, over MPI, that a renumbered graph's BFS
 // writes every parent in original ids (each parent edge is an edge of the generated list), and
-// that packed rows (`compress`) hold the plain rows' neighbours in their order, so the BFS
+// that packed rows hold the plain rows' neighbours in their order, so the BFS
 // gives the same parents with and without them.
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -168,11 +168,11 @@ std::vector<graph::LocalId> row_neighbors(const graph::LocalGraph& g, int64_t sl
   return row;
 }
 
-// Kernel 1 with and without `compress` on the default grid and its transpose (2x3 and 3x2 at 6
+// Kernel 1 with and without packed rows on the default grid and its transpose (2x3 and 3x2 at 6
 // ranks), with `reorder` on and off (key tables when R > 1 or not renumbered), kernel 1 in one
 // slab and in several: every row decodes to the plain row, and the BFS gives bit-identical parents. Without
 // `degree-sort` packed rows are sorted by column id: the same neighbours, in another order.
-TEST(Compress, PackedRowsKeepTheRowsAndTheParents) {
+TEST(PackedRows, KeepTheRowsAndTheParents) {
   int nranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
   const util::GridShape shape = util::closest_factor_shape(nranks);
@@ -186,7 +186,7 @@ TEST(Compress, PackedRowsKeepTheRowsAndTheParents) {
           packed_options.passes = several_slabs ? 5 : 0;  // 0: one slab at this SCALE
           packed_options.degree_sort = degree_sort;
           graph::GraphOptions plain_options = packed_options;
-          plain_options.compress = false;
+          plain_options.packed_rows = false;
           const std::string name = std::to_string(grid_shape.rows) + "x" + std::to_string(grid_shape.cols) +
                                    (reorder ? "" : " reorder off") + (several_slabs ? " several slabs" : "") +
                                    (degree_sort ? "" : " degree-sort off");

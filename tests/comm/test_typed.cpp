@@ -56,6 +56,14 @@ TEST(TypedComm, ScalarReductions) {
   EXPECT_FLOAT_EQ(comm.max(static_cast<float>(r) + 0.5f), static_cast<float>(p) - 0.5f);
 }
 
+TEST(TypedComm, SumOfTheRanksBefore) {
+  const Communicator comm = world();
+  const int r = comm.rank();
+  EXPECT_EQ(comm.sum_before(r + 1), r * (r + 1) / 2);
+  EXPECT_EQ(comm.sum_before(int64_t{1} << 40), int64_t{r} << 40);  // beyond 32 bits
+  EXPECT_DOUBLE_EQ(comm.sum_before(0.5), 0.5 * r);
+}
+
 TEST(TypedComm, AllAndAny) {
   const Communicator comm = world();
   const int r = comm.rank(), p = comm.size();

@@ -69,7 +69,7 @@ void expect_same_graph(const LocalGraph& a, const LocalGraph& b, bool sort_rows)
 
 TEST(Kernel1, SlabsAndPackingKeepTheGraph) {
   GraphOptions plain;
-  plain.compress = false;
+  plain.packed_rows = false;
   GraphOptions no_sort = plain;
   no_sort.degree_sort = false;
   GraphOptions no_reorder = plain;
@@ -93,10 +93,10 @@ TEST(Kernel1, SlabsAndPackingKeepTheGraph) {
         EXPECT_GT(sliced->graph.kernel1_passes, 2);
         expect_same_graph(reference->graph, sliced->graph, false);
         for (int64_t passes : {int64_t{0}, int64_t{5}}) {
-          GraphOptions compress = base;
-          compress.compress = true;
-          compress.passes = passes;
-          const auto packed = build_test_graph(scale, shape, compress);
+          GraphOptions packing = base;
+          packing.packed_rows = true;
+          packing.passes = passes;
+          const auto packed = build_test_graph(scale, shape, packing);
           ASSERT_TRUE(packed->graph.packed.active());
           EXPECT_TRUE(packed->graph.neighbors.empty());
           // Without the degree sort plain rows keep the input order and packed rows are by id.
@@ -138,11 +138,11 @@ EdgeSource sparse_edge_source(const gen::KroneckerGenerator& generator, int64_t 
 TEST(Kernel1, OriginalIdsOfTheRowsAndColumnsInUse) {
   for (const util::GridShape shape : grids_of_this_run())
     for (const int64_t share : {1, 64})
-      for (const bool compress : {false, true}) {
+      for (const bool packed : {false, true}) {
         SCOPED_TRACE(::testing::Message()
-                     << "grid " << shape.rows << "x" << shape.cols << " edges 1/" << share << " compress " << compress);
+                     << "grid " << shape.rows << "x" << shape.cols << " edges 1/" << share << " packed " << packed);
         GraphOptions renumbered, kept_ids;
-        renumbered.compress = kept_ids.compress = compress;
+        renumbered.packed_rows = kept_ids.packed_rows = packed;
         kept_ids.reorder = false;
         auto build = [&](const GraphOptions& options) {
           return testing::build_test_graph_with<LocalGraph>(
@@ -228,10 +228,10 @@ TEST(Kernel1, SetMapsMadeByBlocksMatchTheGatheredTables) {
 TEST(Kernel1, EntriesReleasedBehindTheFillKeepTheGraph) {
   constexpr int kScale = 17;
   for (const util::GridShape shape : grids_of_this_run())
-    for (const bool compress : {false, true}) {
-      SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " compress " << compress);
+    for (const bool packed : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " packed " << packed);
       GraphOptions one;
-      one.compress = compress;
+      one.packed_rows = packed;
       const auto reference = build_test_graph(kScale, shape, one);
       EXPECT_EQ(reference->graph.kernel1_passes, 1);
       GraphOptions three = one;
@@ -251,7 +251,7 @@ TEST(Kernel1, EntriesReleasedBehindTheFillKeepTheGraph) {
 TEST(Kernel1, MirrorsMadeInTheFillKeepTheGraph) {
   constexpr int kScale = 13;
   GraphOptions sorted;
-  sorted.compress = false;
+  sorted.packed_rows = false;
   GraphOptions packed_by_id;
   packed_by_id.degree_sort = false;
   GraphOptions packed_no_reorder;
@@ -260,7 +260,7 @@ TEST(Kernel1, MirrorsMadeInTheFillKeepTheGraph) {
     for (const GraphOptions& base : {sorted, packed_by_id, packed_no_reorder})
       for (int64_t passes : {int64_t{0}, int64_t{4}}) {
         SCOPED_TRACE(::testing::Message()
-                     << "grid " << shape.rows << "x" << shape.cols << " compress " << base.compress << " degree_sort "
+                     << "grid " << shape.rows << "x" << shape.cols << " packed " << base.packed_rows << " degree_sort "
                      << base.degree_sort << " reorder " << base.reorder << " passes " << passes);
         GraphOptions both = base;
         both.mirror = false;
@@ -281,10 +281,11 @@ TEST(Kernel1, MirrorsMadeInTheFillKeepTheGraph) {
 TEST(Kernel1, MirrorsMadeInManyGroupsKeepTheGraph) {
   constexpr int kScale = 16;  // 2^21 entries: 32 buckets on one process, fewer on each of more ranks
   GraphOptions sorted;
-  sorted.compress = false;
+  sorted.packed_rows = false;
   for (const util::GridShape shape : grids_of_this_run())
     for (const GraphOptions& base : {GraphOptions{}, sorted}) {
-      SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " compress " << base.compress);
+      SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " packed "
+                                        << base.packed_rows);
       GraphOptions both = base;
       both.mirror = false;
       GraphOptions grouped = base;
@@ -303,13 +304,13 @@ TEST(Kernel1, EntriesWrittenThroughGroupsOfBucketsKeepTheGraph) {
   constexpr int kScale = 13;
   GraphOptions packed;
   GraphOptions input_order;
-  input_order.compress = false;
+  input_order.packed_rows = false;
   input_order.degree_sort = false;
   for (const util::GridShape shape : grids_of_this_run())
     for (const GraphOptions& base : {packed, input_order})
       for (int64_t passes : {int64_t{0}, int64_t{3}}) {
-        SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " compress " << base.compress
-                                          << " passes " << passes);
+        SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " packed "
+                                          << base.packed_rows << " passes " << passes);
         GraphOptions direct = base;
         direct.passes = passes;
         direct.tuning.direct_write_buckets = int64_t{1} << 20;
@@ -339,9 +340,10 @@ TEST(Kernel1, RowsCountedForTheRowsMetOnlyKeepTheGraph) {
          shape.cols == 1 ? std::vector<GraphOptions>{} : std::vector{packed, no_reorder, both_entries})
       for (const auto& [passes, direct_write_buckets] :
            {std::pair{int64_t{0}, int64_t{0}}, std::pair{int64_t{3}, int64_t{1}}}) {
-        SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " compress " << base.compress
-                                          << " reorder " << base.reorder << " mirror " << base.mirror << " passes "
-                                          << passes << " direct_write_buckets " << direct_write_buckets);
+        SCOPED_TRACE(::testing::Message()
+                     << "grid " << shape.rows << "x" << shape.cols << " packed " << base.packed_rows << " reorder "
+                     << base.reorder << " mirror " << base.mirror << " passes " << passes << " direct_write_buckets "
+                     << direct_write_buckets);
         GraphOptions whole = base;
         whole.passes = passes;
         whole.tuning.direct_write_buckets = direct_write_buckets;
@@ -363,12 +365,12 @@ TEST(Kernel1, RadixSortsOfMorePassesKeepTheGraph) {
   constexpr int kScale = 13;
   GraphOptions packed;
   GraphOptions plain;
-  plain.compress = false;
+  plain.packed_rows = false;
   for (const util::GridShape shape : grids_of_this_run())
     for (const GraphOptions& base : {packed, plain})
       for (int digit_bits : {3, 5}) {
-        SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " compress " << base.compress
-                                          << " digit bits " << digit_bits);
+        SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " packed "
+                                          << base.packed_rows << " digit bits " << digit_bits);
         GraphOptions narrow = base;
         narrow.tuning.radix_digit_bits = digit_bits;
         const auto reference = build_test_graph(kScale, shape, base);

@@ -127,7 +127,7 @@ TEST(KeptBufferShare, PagesWrittenByTheThreadsAndTheMoveToTheFront) {
 TEST(GraphMemoryParts, AddUpToTheFigures) {
   struct Case {
     int scale, R, C;
-    bool compress, mirror;
+    bool packed_rows, mirror;
     int64_t slabs;
     RowCounting rows = RowCounting::kAuto;
   };
@@ -141,16 +141,17 @@ TEST(GraphMemoryParts, AddUpToTheFigures) {
                         {20, 2, 3, true, true, 1, RowCounting::kRowsMet},
                         {20, 4, 2, false, false, 3, RowCounting::kRowsMet},
                         {41, 552, 288, true, true, 1},
-                        {41, 552, 288, true, true, 4}};
+                        {41, 552, 288, true, true, 4},
+                        {32, 64, 64, false, false, 8, RowCounting::kWhole}};  // a word per row: pass 1 the larger
   constexpr int kThreads = 2;
   bool first_pass_larger = false, filling_larger = false;
   for (const Case& c : cases) {
-    SCOPED_TRACE(testing::Message() << "SCALE " << c.scale << " " << c.R << "x" << c.C << " compress " << c.compress);
+    SCOPED_TRACE(testing::Message() << "SCALE " << c.scale << " " << c.R << "x" << c.C << " packed " << c.packed_rows);
     const int64_t nedges = int64_t{16} << c.scale;
     const Distribution d(int64_t{1} << c.scale, c.R, c.C, 0, 0);
     const GraphShape shape{nedges, c.scale, nedges / (c.R * c.C)};
     GraphOptions options;
-    options.compress = c.compress;
+    options.packed_rows = c.packed_rows;
     options.mirror = c.mirror;
     options.row_counting = c.rows;
     const GraphMemory m = plan_graph_memory(shape, d, options, c.slabs, kThreads);

@@ -45,7 +45,7 @@ TEST(RunPlan, ChoosesTheRowFormatAndThePasses) {
   EXPECT_EQ(plan.plain_passes, 4);
   EXPECT_EQ(plan.packed_passes, 1);
   EXPECT_TRUE(plan.plain_rows_fit);
-  input.compress = CompressChoice::kOff;
+  input.packed_rows = PackedRowsChoice::kOff;
   plan = plan_run(input);
   EXPECT_FALSE(plan.packed_rows);
   EXPECT_EQ(plan.passes, 4);

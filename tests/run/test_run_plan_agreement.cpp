@@ -23,11 +23,13 @@ TEST(RunPlanAgreement, OneRowFormatAndPassCountForAllRanks) {
   input.shape = graph::GraphShape{nedges, kScale, nedges / nranks};
   input.d = graph::Distribution(int64_t{1} << kScale, grid.rows, grid.cols, rank / grid.cols, rank % grid.cols);
   input.threads = 1;
-  input.compress = CompressChoice::kAuto;
-  // The last rank's node is small: plain rows do not fit there.
+  input.packed_rows = PackedRowsChoice::kAuto;
+  // The last rank's node is small: plain rows do not fit there, even in the most passes.
   input.node_bytes_per_rank = 1024.0 * 1024 * 1024 * 1024;
   PlanInput small = input;
-  small.compress = CompressChoice::kOff;
+  small.packed_rows = PackedRowsChoice::kOff;
+  constexpr int64_t kMostPasses = 256;
+  small.graph.passes = kMostPasses;
   const double plain_peak = plan_run(small).peak_bytes();
   if (rank == nranks - 1) input.node_bytes_per_rank = plain_peak;
   const RunPlan local = plan_run(input);
