@@ -23,24 +23,24 @@
 #include "validate/tree_depths.hpp"
 #include "validate/validate_bfs.hpp"
 
-namespace g500 {
+namespace g500::bfs {
 
-PlanInput bfs_plan_input(const BenchmarkConfig& config, const GraphShape& shape, const Distribution& probe,
-                         const comm::Communicator& world) {
-  PlanInput input;
+run::PlanInput bfs_plan_input(const BenchmarkConfig& config, const graph::GraphShape& shape,
+                              const graph::Distribution& probe, const comm::Communicator& world) {
+  run::PlanInput input;
   input.shape = shape;
   input.d = probe;
-  input.kernel = PlanKernel::kBfs;
+  input.kernel = run::PlanKernel::kBfs;
   input.graph = config.graph;
   input.packed_rows = config.packed_rows;
   input.threads = omp_get_max_threads();
-  input.node_bytes_per_rank = this_node_bytes_per_rank(world.mpi());
+  input.node_bytes_per_rank = run::this_node_bytes_per_rank(world.mpi());
   return input;
 }
 
 namespace {
 
-int64_t teps_edge_count(const LocalGraph& graph, const std::vector<int64_t>& parents, MPI_Comm comm) {
+int64_t teps_edge_count(const graph::LocalGraph& graph, const std::vector<int64_t>& parents, MPI_Comm comm) {
   int64_t sum = 0;
   const int64_t n = static_cast<int64_t>(parents.size());
 #pragma omp parallel for schedule(static) reduction(+ : sum)
@@ -75,7 +75,7 @@ void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config)
     else if (name == "reorder")
       config.graph.reorder = false;
     else if (name == "yoo")
-      config.graph.layout = Layout::kRowMajor;
+      config.graph.layout = graph::Layout::kRowMajor;
     else if (name == "degree-sort")
       config.graph.degree_sort = false;
     else if (name == "bu-alltoallv")
@@ -87,20 +87,20 @@ void apply_disabled_techniques(const std::string& list, BenchmarkConfig& config)
     else if (name == "overlap")
       config.bfs.overlap = false;
     else if (name == "packed-rows")
-      config.packed_rows = PackedRowsChoice::kOff;
+      config.packed_rows = run::PackedRowsChoice::kOff;
     else if (name == "mirror")
       config.graph.mirror = false;
     else
-      throw UsageError("--disable: unknown technique '" + name + "' (switchable: " + switchable_list() + ")");
+      throw util::UsageError("--disable: unknown technique '" + name + "' (switchable: " + switchable_list() + ")");
     config.disabled.push_back(name);
   }
 }
 
 void check_declared_bfs_input(const BenchmarkConfig& config, const io::DeclaredSize& size,
                               const comm::Communicator& world) {
-  check_declared_graph_fits(config, world, size.nvertices, size.what, [&](const Distribution& probe) {
-    const GraphShape shape{size.nedges, 0, size.nedges / (probe.R * probe.C)};
-    return agree_run_plan(bfs_plan_input(config, shape, probe, world), world.mpi()).peak_bytes();
+  run::check_declared_graph_fits(config, world, size.nvertices, size.what, [&](const graph::Distribution& probe) {
+    const graph::GraphShape shape{size.nedges, 0, size.nedges / (probe.R * probe.C)};
+    return run::agree_run_plan(bfs_plan_input(config, shape, probe, world), world.mpi()).peak_bytes();
   });
 }
 
@@ -110,7 +110,7 @@ namespace {
 // the source (and the generator behind it) lives as long as the run.
 struct InputEdges {
   std::unique_ptr<gen::KroneckerGenerator> generator;  // null for file input
-  EdgeSource source;
+  graph::EdgeSource source;
 };
 
 InputEdges open_input_edges(const BenchmarkConfig& config, const comm::Communicator& world) {
@@ -119,55 +119,56 @@ InputEdges open_input_edges(const BenchmarkConfig& config, const comm::Communica
     in.source = config.input->edge_source();
   } else {
     in.generator = std::make_unique<gen::KroneckerGenerator>(config.spec);
-    in.source = kronecker_edge_source(*in.generator, world.rank(), world.size());
+    in.source = graph::kronecker_edge_source(*in.generator, world.rank(), world.size());
   }
   return in;
 }
 
 // Kernel 1, timed as the specification asks (generation or reading included), with the graph's
 // memory per array on the largest rank (Nakao et al. 2021, Table 2).
-LocalGraph build_timed_graph(const BenchmarkConfig& config, const EdgeSource& source, const ProcessGrid& grid,
-                             BenchmarkResult& result) {
+graph::LocalGraph build_timed_graph(const BenchmarkConfig& config, const graph::EdgeSource& source,
+                                    const graph::ProcessGrid& grid, BenchmarkResult& result) {
   const comm::Communicator world(grid.world());
   world.barrier();
   const double start = MPI_Wtime();
-  Progress construction(config.progress, "kernel 1: building the graph");
-  LocalGraph graph = build_local_graph(source, grid, config.graph, [&](int64_t done, int64_t passes, const char* step) {
-    if (passes > 0) construction.set_total(passes);
-    construction.update(done, step);
-  });
+  util::Progress construction(config.progress, "kernel 1: building the graph");
+  graph::LocalGraph graph =
+      graph::build_local_graph(source, grid, config.graph, [&](int64_t done, int64_t passes, const char* step) {
+        if (passes > 0) construction.set_total(passes);
+        construction.update(done, step);
+      });
   if (config.second) config.second->build(grid);
   world.barrier();
   result.construction_seconds = MPI_Wtime() - start;
   result.nvertices_computed = graph.dist.nvertices;
-  Kernel1Steps& slowest = result.kernel1_seconds_max_rank;
+  graph::Kernel1Steps& slowest = result.kernel1_seconds_max_rank;
   slowest = graph.kernel1_seconds;
   world.max_in_place(slowest.seconds);
-  result.generation_seconds = slowest[Kernel1Steps::kGenerate];
+  result.generation_seconds = slowest[graph::Kernel1Steps::kGenerate];
   if (config.input) result.generation_seconds += config.input->stats.read_seconds;  // reading the file
   construction.finish();
   // Kernel 1's peak, then the search's and validation's from here on.
-  result.kernel1_peak_rss_bytes_max_rank = world.max(peak_rss_bytes());
-  if (!world.all(reset_peak_rss())) result.kernel1_peak_rss_bytes_max_rank = 0;
+  result.kernel1_peak_rss_bytes_max_rank = world.max(util::peak_rss_bytes());
+  if (!world.all(util::reset_peak_rss())) result.kernel1_peak_rss_bytes_max_rank = 0;
   result.graph_bytes_max_rank = world.max(graph.memory_bytes());
   result.kernel1_passes = graph.kernel1_passes;  // the same on every rank
-  const RowIndex::Memory m = graph.rows.memory();
-  const PackedRows& packed = graph.packed;
-  const size_t first_neighbor_bytes =
-      graph.first_neighbors.size() * sizeof(LocalId) + graph.first_neighbors_original.size() * sizeof(InBlockId);
+  const graph::RowIndex::Memory m = graph.rows.memory();
+  const graph::PackedRows& packed = graph.packed;
+  const size_t first_neighbor_bytes = graph.first_neighbors.size() * sizeof(graph::LocalId) +
+                                      graph.first_neighbors_original.size() * sizeof(graph::InBlockId);
   unsigned long long sizes[] = {m.row_starts,
                                 m.bitmap,
                                 m.offsets,
                                 m.plain_csr_row_starts,
-                                graph.neighbors.size() * sizeof(LocalId),
+                                graph.neighbors.size() * sizeof(graph::LocalId),
                                 packed.bytes.size(),
                                 packed.directory_bytes(),
                                 packed.key_table_bytes(),
                                 packed.active() ? first_neighbor_bytes : 0,
-                                static_cast<size_t>(graph.local_edges()) * sizeof(LocalId),
+                                static_cast<size_t>(graph.local_edges()) * sizeof(graph::LocalId),
                                 packed.short_row_bytes()};
   world.max_in_place(sizes);
-  result.row_index_max_rank = RowIndex::Memory{sizes[0], sizes[1], sizes[2], sizes[3]};
+  result.row_index_max_rank = graph::RowIndex::Memory{sizes[0], sizes[1], sizes[2], sizes[3]};
   result.neighbors_bytes_max_rank = sizes[4];
   result.packed_max_rank =
       BenchmarkResult::PackedMemory{packed.active(), sizes[5], sizes[6], sizes[7], sizes[8], sizes[9], sizes[10]};
@@ -176,10 +177,11 @@ LocalGraph build_timed_graph(const BenchmarkConfig& config, const EdgeSource& so
 
 // Validates the search from `root` against the input edges into r (its TEPS edge count and depth
 // hash); returns "" or why the result is invalid.
-std::string validate_root(const LocalGraph& graph, const EdgeSource& edges, const ProcessGrid& grid, int64_t root,
-                          const std::vector<int64_t>& parents, RootResult& r) {
+std::string validate_root(const graph::LocalGraph& graph, const graph::EdgeSource& edges,
+                          const graph::ProcessGrid& grid, int64_t root, const std::vector<int64_t>& parents,
+                          RootResult& r) {
   const double validate_start = MPI_Wtime();
-  const ValidationResult check = validate_bfs(graph, edges, grid, root, parents);
+  const validate::ValidationResult check = validate::validate_bfs(graph, edges, grid, root, parents);
   r.validate_seconds = MPI_Wtime() - validate_start;
   if (!check.ok) return "validation failed for root " + std::to_string(root) + ": " + check.error;
   if (check.level_sizes != r.level_sizes || check.reached != r.reached)
@@ -192,13 +194,14 @@ std::string validate_root(const LocalGraph& graph, const EdgeSource& edges, cons
 }
 
 // What Table 3's formulas need to know of this run (comm/table3.hpp).
-table3::Model volume_model(const BenchmarkConfig& config, const LocalGraph& graph, const ProcessGrid& grid) {
-  table3::Model model;
+comm::table3::Model volume_model(const BenchmarkConfig& config, const graph::LocalGraph& graph,
+                                 const graph::ProcessGrid& grid) {
+  comm::table3::Model model;
   model.n = config.nvertices();
   model.m = config.nedges();
   model.R = graph.dist.R;
   model.C = graph.dist.C;
-  model.vertices_with_edges = global_vertices_with_edges(graph, grid.world());
+  model.vertices_with_edges = run::global_vertices_with_edges(graph, grid.world());
   model.sparse_switch = config.bfs.sparse_switch;
   model.pairs_by_alltoallv = config.bfs.bu_alltoallv;
   return model;
@@ -206,7 +209,7 @@ table3::Model volume_model(const BenchmarkConfig& config, const LocalGraph& grap
 
 // Collective: a run's time (the slowest rank's), levels, time per phase (mean over ranks) and
 // bytes sent (sum over ranks), with Table 3's bytes beside them.
-RootResult collect_run(BfsRun& run, const table3::Model& model, const comm::Communicator& world) {
+RootResult collect_run(BfsRun& run, const comm::table3::Model& model, const comm::Communicator& world) {
   const int nranks = world.size();
   RootResult r;
   r.seconds = world.max(run.seconds);
@@ -216,7 +219,7 @@ RootResult collect_run(BfsRun& run, const table3::Model& model, const comm::Comm
   world.sum_in_place(r.profile.seconds);
   for (double& s : r.profile.seconds) s /= nranks;
   sum_level_bytes(run.levels, world.mpi());
-  for (const LevelTrace& level : run.levels) comm::add_bytes(r.profile.bytes_sent, level.bytes_sent);
+  for (const LevelTrace& level : run.levels) util::add_bytes(r.profile.bytes_sent, level.bytes_sent);
   r.volumes = run_volumes(run.levels, r.level_sizes, model);
   r.levels = std::move(run.levels);
   return r;
@@ -227,10 +230,10 @@ struct BfsRootKernel {
   using Run = BfsRun;
   using Result = RootResult;
   const BenchmarkConfig& config;
-  const LocalGraph& graph;
-  const EdgeSource& edges;
-  const ProcessGrid& grid;
-  const table3::Model& model;
+  const graph::LocalGraph& graph;
+  const graph::EdgeSource& edges;
+  const graph::ProcessGrid& grid;
+  const comm::table3::Model& model;
   const comm::Communicator& world;
   DistributedBfs& bfs;
 
@@ -253,34 +256,36 @@ struct BfsRootKernel {
 BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& given, const comm::Communicator& world) {
   BenchmarkResult result;
   BenchmarkConfig config = given;  // with the plan's row format and kernel 1 passes (made once, on every rank)
-  RunPlan plan;
-  const std::unique_ptr<ProcessGrid> run_grid = start_run(
+  run::RunPlan plan;
+  const std::unique_ptr<graph::ProcessGrid> run_grid = run::start_run(
       config, world,
-      [&](const Distribution& probe) {
-        const GraphShape shape{config.nedges(), config.input ? 0 : config.spec.scale,
-                               config.nedges() / (probe.R * probe.C)};
-        plan = agree_run_plan(bfs_plan_input(given, shape, probe, world), world.mpi());
+      [&](const graph::Distribution& probe) {
+        const graph::GraphShape shape{config.nedges(), config.input ? 0 : config.spec.scale,
+                                      config.nedges() / (probe.R * probe.C)};
+        plan = run::agree_run_plan(bfs_plan_input(given, shape, probe, world), world.mpi());
         config.graph.packed_rows = plan.packed_rows;
         config.graph.passes = plan.passes;
         // Both kernels' graphs and arrays at once, the runtime counted once.
-        return plan.peak_bytes() + (config.second ? config.second->bytes_per_rank(probe) - kRuntimeBytesPerRank : 0);
+        return plan.peak_bytes() +
+               (config.second ? config.second->bytes_per_rank(probe) - run::kRuntimeBytesPerRank : 0);
       },
       result);
-  const ProcessGrid& grid = *run_grid;
+  const graph::ProcessGrid& grid = *run_grid;
   double estimated_parts[] = {plan.kernel1_bytes(), plan.search_bytes()};
   world.max_in_place(estimated_parts);
   result.estimated_kernel1_bytes_max_rank = estimated_parts[0];
   result.estimated_search_bytes_max_rank = estimated_parts[1];
   const InputEdges input = open_input_edges(config, world);
-  const LocalGraph graph = build_timed_graph(config, input.source, grid, result);
+  const graph::LocalGraph graph = build_timed_graph(config, input.source, grid, result);
 
-  const RunRoots run_roots = choose_run_roots(config, graph, grid, "BFS", result);
+  const run::RunRoots run_roots = run::choose_run_roots(config, graph, grid, "BFS", result);
   DistributedBfs bfs(graph, grid, config.bfs);
   result.volume_model = volume_model(config, graph, grid);
   BfsRootKernel kernel{config, graph, input.source, grid, result.volume_model, world, bfs};
-  result.energy_loop = run_root_loop(kernel, "BFS", config, run_roots, world, result.roots, result, &result.energy);
+  result.energy_loop =
+      run::run_root_loop(kernel, "BFS", config, run_roots, world, result.roots, result, &result.energy);
   if (config.second && !result.validation_failed) config.second->run_roots(grid, run_roots);
-  size_t peak = peak_rss_max_rank(world);
+  size_t peak = run::peak_rss_max_rank(world);
   if (result.kernel1_peak_rss_bytes_max_rank > 0) {  // restarted after kernel 1: this is the search's
     result.search_peak_rss_bytes_max_rank = peak;
     peak = std::max(peak, result.kernel1_peak_rss_bytes_max_rank);
@@ -289,4 +294,4 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& given, const comm::Comm
   return result;
 }
 
-}  // namespace g500
+}  // namespace g500::bfs

@@ -20,24 +20,26 @@
 #include "run/run_setup.hpp"
 #include "util/energy.hpp"
 
-namespace g500 {
+namespace g500::bfs {
 
-struct BenchmarkConfig : RunConfig {
+struct BenchmarkConfig : run::RunConfig {
   BfsOptions bfs;
-  PackedRowsChoice packed_rows = PackedRowsChoice::kAuto;  // the plan decides graph.packed_rows (run/run_plan.hpp)
+  run::PackedRowsChoice packed_rows =
+      run::PackedRowsChoice::kAuto;  // the plan decides graph.packed_rows (run/run_plan.hpp)
   // Called once, after the first root's BFS (and its validation), with its parents (owned
   // vertices, global ids): used for --output-parents/--output-depths.
-  std::function<void(const LocalGraph&, const ProcessGrid&, int64_t root, const std::vector<int64_t>& parents)>
+  std::function<void(const graph::LocalGraph&, const graph::ProcessGrid&, int64_t root,
+                     const std::vector<int64_t>& parents)>
       first_root_hook;
-  GraphOptions graph;
+  graph::GraphOptions graph;
   std::vector<std::string> disabled;  // technique names switched off, as given
   // A second kernel in the same run (the combined BFS + SSSP run): its memory added to the run's
   // estimate, its graph built inside kernel 1's timed region after the BFS's, its searches run
   // after the BFS's from the same roots (unless a BFS failed validation). Empty: BFS only.
   struct SecondKernel {
-    std::function<double(const Distribution& probe)> bytes_per_rank;
-    std::function<void(const ProcessGrid&)> build;
-    std::function<void(const ProcessGrid&, const RunRoots&)> run_roots;
+    std::function<double(const graph::Distribution& probe)> bytes_per_rank;
+    std::function<void(const graph::ProcessGrid&)> build;
+    std::function<void(const graph::ProcessGrid&, const run::RunRoots&)> run_roots;
   };
   std::optional<SecondKernel> second;
 };
@@ -58,36 +60,36 @@ struct RootResult {
   bool validated = false;
   double validate_seconds = -1;
   uint64_t depth_hash = 0;
-  comm::PhaseProfile profile;      // seconds: mean over ranks; bytes_sent: sum over ranks
+  util::PhaseProfile profile;      // seconds: mean over ranks; bytes_sent: sum over ranks
   std::vector<LevelTrace> levels;  // bytes_sent summed over ranks
   BfsVolumes volumes;              // bytes sent, summed over ranks, and Table 3's
 };
 
-struct BenchmarkResult : RunSummary {
-  RowIndex::Memory row_index_max_rank{};  // per array, largest over ranks
-  size_t neighbors_bytes_max_rank = 0;    // the plain neighbour array as stored (0 with packed rows)
+struct BenchmarkResult : run::RunSummary {
+  graph::RowIndex::Memory row_index_max_rank{};  // per array, largest over ranks
+  size_t neighbors_bytes_max_rank = 0;           // the plain neighbour array as stored (0 with packed rows)
   // With packed rows: their arrays (graph/packed_rows.hpp) and the dense first
   // neighbours they start from, and what the plain neighbour array would take; largest over ranks.
   struct PackedMemory {
     bool active = false;
     size_t gaps = 0, offsets = 0, key_tables = 0, first_neighbors = 0, plain_neighbors = 0, short_rows = 0;
   } packed_max_rank;
-  int64_t kernel1_passes = 1;             // passes over the input edges (kernel 1's slabs)
-  Kernel1Steps kernel1_seconds_max_rank;  // each step of kernel 1 on its slowest rank
+  int64_t kernel1_passes = 1;                    // passes over the input edges (kernel 1's slabs)
+  graph::Kernel1Steps kernel1_seconds_max_rank;  // each step of kernel 1 on its slowest rank
   // The peak of each part of the run, measured (0: the system could not tell them apart) and
   // estimated; largest over ranks.
   size_t kernel1_peak_rss_bytes_max_rank = 0, search_peak_rss_bytes_max_rank = 0;
   double estimated_kernel1_bytes_max_rank = 0, estimated_search_bytes_max_rank = 0;
   std::vector<RootResult> roots;
-  EnergyReport energy;           // RAPL energy of the timed BFS runs (util/energy.hpp)
-  EnergyLoopReport energy_loop;  // --energy-loop (run/energy_loop.hpp)
-  table3::Model volume_model;    // the graph, grid and options Table 3's formulas saw
+  util::EnergyReport energy;          // RAPL energy of the timed BFS runs (util/energy.hpp)
+  run::EnergyLoopReport energy_loop;  // --energy-loop (run/energy_loop.hpp)
+  comm::table3::Model volume_model;   // the graph, grid and options Table 3's formulas saw
 };
 
 // The plan input of this run on the grid `probe` (run/run_plan.hpp): kernel 1's options, the row
 // format asked for, this rank's threads and its node's memory per rank (collective: the node's ranks).
-PlanInput bfs_plan_input(const BenchmarkConfig& config, const GraphShape& shape, const Distribution& probe,
-                         const comm::Communicator& world);
+run::PlanInput bfs_plan_input(const BenchmarkConfig& config, const graph::GraphShape& shape,
+                              const graph::Distribution& probe, const comm::Communicator& world);
 
 // Collective over `world`. Validation failures end the root loop and are reported in the result.
 BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, const comm::Communicator& world);
@@ -96,4 +98,4 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& config, const comm::Com
 void check_declared_bfs_input(const BenchmarkConfig& config, const io::DeclaredSize& size,
                               const comm::Communicator& world);
 
-}  // namespace g500
+}  // namespace g500::bfs

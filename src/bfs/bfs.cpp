@@ -13,9 +13,10 @@
 #include "graph/column_blocks.hpp"
 #include "util/error.hpp"
 
-namespace g500 {
+namespace g500::bfs {
 
-DistributedBfs::DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid, const BfsOptions& options)
+DistributedBfs::DistributedBfs(const graph::LocalGraph& graph, const graph::ProcessGrid& grid,
+                               const BfsOptions& options)
     : graph_(graph), grid_(grid), dist_(graph.dist), pair_(graph.dist), options_(options),
       allgatherv_(comm::find_allgatherv(options.allgatherv)), nthreads_(omp_get_max_threads()),
       row_exchange_(grid.row_comm(), nthreads_, comm::find_alltoallv(options.alltoallv), grid.limits()),
@@ -25,9 +26,9 @@ DistributedBfs::DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid,
       original_of_(graph.renumbering.active() ? graph.renumbering.owned_original.data() : nullptr),
       degree_(graph.owned_degrees_in_graph_order()), visited_(dist_.block), frontier_bits_(dist_.block),
       next_bits_(dist_.block), found_(nthreads_), thread_pieces_(nthreads_),
-      column_frontier_(dist_.R > 1 ? dist_.col_set_size() : 0), rotating_(dist_.C > 1 ? dist_.block / kBitsPerWord : 0),
-      visited_before_(dist_.block / kBitsPerWord) {
-  const Distribution& d = dist_;
+      column_frontier_(dist_.R > 1 ? dist_.col_set_size() : 0),
+      rotating_(dist_.C > 1 ? dist_.block / util::kBitsPerWord : 0), visited_before_(dist_.block / util::kBitsPerWord) {
+  const graph::Distribution& d = dist_;
   for (int t = 0; t < d.R; ++t) {
     const int64_t k = d.column_block(d.col, t);
     const int owner_row = d.owner_row_of_block(k), owner_col = d.owner_col_of_block(k);
@@ -38,12 +39,12 @@ DistributedBfs::DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid,
     for (int t = 0; t < d.R; ++t) source_row_.push_back(t);
   } else {
     for (int r = 0; r < grid.size(); ++r) source_row_.push_back(grid.row_of_rank(r));
-    hosted_frontier_.resize(d.block / kBitsPerWord);
-    transpose_leaves_rank_ = host_of_owned_block(d, grid) != grid.world_rank();
+    hosted_frontier_.resize(d.block / util::kBitsPerWord);
+    transpose_leaves_rank_ = graph::host_of_owned_block(d, grid) != grid.world_rank();
   }
   if (!comm::find_alltoallv(options.alltoallv))
-    throw UsageError("unknown --alltoallv algorithm '" + options.alltoallv + "'");
-  if (!allgatherv_) throw UsageError("unknown --allgatherv algorithm '" + options.allgatherv + "'");
+    throw util::UsageError("unknown --alltoallv algorithm '" + options.alltoallv + "'");
+  if (!allgatherv_) throw util::UsageError("unknown --allgatherv algorithm '" + options.allgatherv + "'");
 }
 
 // The reference clears its parent array before its timer starts (clean_pred); so do we.
@@ -74,7 +75,7 @@ void DistributedBfs::advance_frontier(Direction previous, Direction next) {
     } else {
       frontier_bits_.clear();
       for (const Discoveries& found : found_)
-        for (const LocalId v : found.vertices) frontier_bits_.set(v);
+        for (const graph::LocalId v : found.vertices) frontier_bits_.set(v);
     }
   }
   if (next == Direction::kTopDown) {
@@ -82,10 +83,10 @@ void DistributedBfs::advance_frontier(Direction previous, Direction next) {
 #pragma omp parallel num_threads(nthreads_)
       {
         const int t = omp_get_thread_num();
-        std::vector<LocalId>& mine = found_[t].vertices;
+        std::vector<graph::LocalId>& mine = found_[t].vertices;
         for (int64_t w = words * t / nthreads_; w < words * (t + 1) / nthreads_; ++w)
           for (uint64_t word = bits[w]; word; word &= word - 1)
-            mine.push_back(static_cast<LocalId>(w * kBitsPerWord + std::countr_zero(word)));
+            mine.push_back(static_cast<graph::LocalId>(w * util::kBitsPerWord + std::countr_zero(word)));
       }
     }
     std::vector<size_t> offsets(nthreads_ + 1, 0);
@@ -103,11 +104,11 @@ void DistributedBfs::advance_frontier(Direction previous, Direction next) {
 void DistributedBfs::record_discoveries(int t) {
   Discoveries& found = found_[t];
   const int64_t count = static_cast<int64_t>(found.vertices.size());
-  const LocalId* vertices = found.vertices.data();
+  const graph::LocalId* vertices = found.vertices.data();
   const int64_t* parents = found.parents.data();
   int64_t* const parent_of = parent_.data();
   const uint32_t* const degree = degree_.data();
-  const LocalId* const original = original_of_;
+  const graph::LocalId* const original = original_of_;
   // Two stages ahead: a discovery's original offset, then (once it has arrived) its parent slot.
   constexpr int64_t kPrefetchDistance = 16;
   int64_t edges = 0;
@@ -141,7 +142,8 @@ int64_t DistributedBfs::local_unvisited_edges() const {
   int64_t sum = 0;
 #pragma omp parallel for num_threads(nthreads_) reduction(+ : sum) schedule(static)
   for (int64_t w = 0; w < words; ++w)
-    for (uint64_t word = ~visited[w]; word; word &= word - 1) sum += degree_[w * kBitsPerWord + std::countr_zero(word)];
+    for (uint64_t word = ~visited[w]; word; word &= word - 1)
+      sum += degree_[w * util::kBitsPerWord + std::countr_zero(word)];
   return sum;
 }
 
@@ -170,7 +172,7 @@ int64_t DistributedBfs::start_from(int64_t root) {
   root_local_ = -1;
   const int64_t owned_begin = dist_.owned_begin();
   if (root < owned_begin || root >= owned_begin + dist_.block) return 0;
-  const LocalId r = static_cast<LocalId>(graph_.owned_local(root - owned_begin));
+  const graph::LocalId r = static_cast<graph::LocalId>(graph_.owned_local(root - owned_begin));
   *parent_slot(r) = root;
   root_local_ = r;
   visited_.set(r);
@@ -180,17 +182,17 @@ int64_t DistributedBfs::start_from(int64_t root) {
 }
 
 BfsRun DistributedBfs::run(int64_t root) {
-  using comm::Phase;
+  using util::Phase;
   BfsRun result;
   result.root = root;
   MPI_Barrier(grid_.world());
   const double start = MPI_Wtime();
-  comm::PhaseProfile& profile = result.profile;
-  const Distribution& d = dist_;
+  util::PhaseProfile& profile = result.profile;
+  const graph::Distribution& d = dist_;
 
   int64_t root_degree = 0;
   {
-    comm::ScopedPhase timed(profile, Phase::kCalculation);
+    util::ScopedPhase timed(profile, util::Phase::kCalculation);
     root_degree = start_from(root);
   }
   root_degree = comm::Communicator(grid_.world()).sum(root_degree);
@@ -201,13 +203,13 @@ BfsRun DistributedBfs::run(int64_t root) {
                                        d.nvertices, options_);
   while (c.frontier_vertices > 0) {
     const double level_start = MPI_Wtime();
-    const comm::PhaseBytes sent_before = profile.bytes_sent;
+    const util::PhaseBytes sent_before = profile.bytes_sent;
     const StepResult step =
         direction == Direction::kTopDown ? top_down_step(c.frontier_edges, profile) : bottom_up_step(profile);
     close_level(direction, step, level_start, sent_before, c, result);
     if (c.frontier_vertices == 0) break;
     result.level_sizes.push_back(c.frontier_vertices);
-    comm::ScopedPhase timed(profile, Phase::kCalculation);
+    util::ScopedPhase timed(profile, Phase::kCalculation);
     const Direction previous = direction;
     direction =
         next_direction(direction, c.frontier_vertices, c.frontier_edges, c.unvisited_edges, d.nvertices, options_);
@@ -219,15 +221,15 @@ BfsRun DistributedBfs::run(int64_t root) {
 }
 
 void DistributedBfs::close_level(Direction direction, const StepResult& step, double level_start,
-                                 const comm::PhaseBytes& sent_before, LevelCounts& c, BfsRun& result) {
-  comm::PhaseProfile& profile = result.profile;
+                                 const util::PhaseBytes& sent_before, LevelCounts& c, BfsRun& result) {
+  util::PhaseProfile& profile = result.profile;
   const bool recount = direction == Direction::kTopDown && c.unvisited_edges_stale;
   int64_t counts[4] = {0, 0, step.edges_examined, 0};  // discoveries, their degrees, edges examined, unvisited edges
   if (recount) {
-    comm::ScopedPhase timed(profile, comm::Phase::kCalculation);
+    util::ScopedPhase timed(profile, util::Phase::kCalculation);
     counts[3] = local_unvisited_edges();
   }
-  comm::ScopedPhase timed(profile, comm::Phase::kImbalance);
+  util::ScopedPhase timed(profile, util::Phase::kImbalance);
   MPI_Barrier(grid_.world());
   for (const Discoveries& found : found_) {
     counts[0] += found.size();
@@ -245,7 +247,7 @@ void DistributedBfs::close_level(Direction direction, const StepResult& step, do
     c.unvisited_edges -= c.frontier_edges;
   }
   result.levels.push_back(LevelTrace{direction, result.level_sizes.back(), counts[2], MPI_Wtime() - level_start,
-                                     comm::bytes_since(sent_before, profile.bytes_sent)});
+                                     util::bytes_since(sent_before, profile.bytes_sent)});
 }
 
-}  // namespace g500
+}  // namespace g500::bfs

@@ -13,7 +13,7 @@
 #include "util/bitmap.hpp"
 #include "util/phase_profile.hpp"
 
-namespace g500 {
+namespace g500::bfs {
 
 enum class Direction { kTopDown, kBottomUp };
 
@@ -22,20 +22,20 @@ struct LevelTrace {
   int64_t frontier_size;   // vertices in the frontier this level expanded
   int64_t edges_examined;  // adjacency entries read, summed over ranks
   double seconds;
-  comm::PhaseBytes bytes_sent;  // this rank's in the level (PhaseProfile::bytes_sent)
+  util::PhaseBytes bytes_sent;  // this rank's in the level (PhaseProfile::bytes_sent)
 };
 
 struct BfsRun {
   int64_t root = 0;
   double seconds = 0;
   std::vector<int64_t> level_sizes;  // vertices discovered per level, level 0 = root
-  comm::PhaseProfile profile;        // this rank's time and bytes sent per phase
+  util::PhaseProfile profile;        // this rank's time and bytes sent per phase
   std::vector<LevelTrace> levels;    // one per level searched (the last one discovers nothing)
 };
 
 class DistributedBfs {
  public:
-  DistributedBfs(const LocalGraph& graph, const ProcessGrid& grid, const BfsOptions& options);
+  DistributedBfs(const graph::LocalGraph& graph, const graph::ProcessGrid& grid, const BfsOptions& options);
   // Resets the parent array to -1, as the reference's clean_pred does before its BFS timer.
   void prepare();
   // Collective: runs one BFS from `root` (after prepare()). Its timed region ends with the
@@ -60,45 +60,45 @@ class DistributedBfs {
   // Collective: ends a level run in `direction`: the new frontier's size and degrees summed over the
   // ranks (after the barrier that measures the imbalance), the unvisited edges brought up to date,
   // and the level's trace appended to `result`.
-  void close_level(Direction direction, const StepResult& step, double level_start, const comm::PhaseBytes& sent_before,
+  void close_level(Direction direction, const StepResult& step, double level_start, const util::PhaseBytes& sent_before,
                    LevelCounts& counts, BfsRun& result);
   // frontier_edges: the global degree sum of the frontier (a bound on the discoveries).
-  StepResult top_down_step(int64_t frontier_edges, comm::PhaseProfile& profile);
-  StepResult bottom_up_step(comm::PhaseProfile& profile);
+  StepResult top_down_step(int64_t frontier_edges, util::PhaseProfile& profile);
+  StepResult bottom_up_step(util::PhaseProfile& profile);
 
   // The parts of a top-down step (top_down.cpp), in order.
   // Copies visited_ into visited_before_ when the step may discover many vertices.
-  void snapshot_visited(int64_t frontier_edges, comm::PhaseProfile& profile);
+  void snapshot_visited(int64_t frontier_edges, util::PhaseProfile& profile);
   // Step 1: the frontier of the whole grid row into gathered_, as row-local ids.
-  void gather_row_frontier(comm::PhaseProfile& profile);
+  void gather_row_frontier(util::PhaseProfile& profile);
   // Step 2: the candidates of the gathered frontier's edges into the buckets (our own vertices
   // settled at once); returns the edges examined.
-  int64_t expand_row_frontier(comm::ThreadBuckets& buckets, comm::PhaseProfile& profile);
+  int64_t expand_row_frontier(comm::ThreadBuckets& buckets, util::PhaseProfile& profile);
   // Inside step 2's parallel region: thread t lists the work items of its share of the frontier
   // into thread_pieces_[t] (ends with a barrier), then all threads expand them; `mine` is thread
   // t's buckets. Returns the edges thread t examined.
   void list_row_pieces(int t);
   int64_t expand_row_pieces(int t, std::vector<std::vector<uint64_t>>& mine);
   // Step 3: exchanges the candidates and keeps the first one for each unvisited vertex.
-  void settle_candidates(comm::PhaseProfile& profile);
+  void settle_candidates(util::PhaseProfile& profile);
 
   // The parts of a bottom-up step after gather_column_frontier (bottom_up.cpp).
   // Step 2: the C sub-steps over the blocks of row set i, the visited words rotating along the
   // grid row; returns the edges examined.
-  int64_t scan_row_set(const uint64_t* frontier, comm::PhaseProfile& profile);
+  int64_t scan_row_set(const uint64_t* frontier, util::PhaseProfile& profile);
   // One scan, by all threads, of block words [w_begin, w_end) of the block of P(i, target) with
   // its rotating visited words; finds in our own block are applied, the others bucketed for
   // their owner. Returns the edges examined.
   int64_t scan_block_words(const uint64_t* frontier, uint64_t* rotating, int target, int64_t w_begin, int64_t w_end,
-                           comm::ThreadBuckets& buckets, comm::PhaseProfile& profile);
+                           comm::ThreadBuckets& buckets, util::PhaseProfile& profile);
   // Step 3 (switch `bu-alltoallv`): delivers the found pairs along the row and applies them.
-  void apply_delivered_pairs(comm::PhaseProfile& profile);
+  void apply_delivered_pairs(util::PhaseProfile& profile);
   // Where owned vertex v (graph order) has its parent: at its original offset, so that the
   // search writes its output in vertex order as it goes (no conversion after the levels).
-  int64_t* parent_slot(LocalId v) { return parent_.data() + (original_of_ ? original_of_[v] : v); }
+  int64_t* parent_slot(graph::LocalId v) { return parent_.data() + (original_of_ ? original_of_[v] : v); }
   // Records that thread t discovered owned vertex v top-down with this parent (the caller has set
   // v's visited bit): listed, since a top-down step reads the frontier as a list.
-  void discover(int t, LocalId v, int64_t parent) {
+  void discover(int t, graph::LocalId v, int64_t parent) {
     found_[t].vertices.push_back(v);
     found_[t].parents.push_back(parent);
   }
@@ -115,19 +115,19 @@ class DistributedBfs {
   // Applies received (child offset, column-local parent) pairs found by grid column source_col;
   // called inside a parallel region by every thread.
   void apply_found_pairs(int t, const uint64_t* records, int64_t count, int source_col);
-  void send_pairs_now(int to, int from, comm::PhaseProfile& profile);
+  void send_pairs_now(int to, int from, util::PhaseProfile& profile);
   // Bottom-up step 1: the frontier of this grid column's vertex range, gathered along the column;
   // returns it (our own frontier bitmap when the column is one process).
-  const uint64_t* gather_column_frontier(comm::PhaseProfile& profile);
+  const uint64_t* gather_column_frontier(util::PhaseProfile& profile);
   // Makes this level's discoveries the next frontier: as a bitmap (after a top-down step, the
   // bits it set in visited_), and as a list when the next level goes top-down (made from the
   // bitmap after a bottom-up step).
   void advance_frontier(Direction previous, Direction next);
 
-  const LocalGraph& graph_;
-  const ProcessGrid& grid_;
-  const Distribution& dist_;
-  OffsetIdPair pair_;  // (owned offset, local id) records of both steps
+  const graph::LocalGraph& graph_;
+  const graph::ProcessGrid& grid_;
+  const graph::Distribution& dist_;
+  graph::OffsetIdPair pair_;  // (owned offset, local id) records of both steps
   BfsOptions options_;
   comm::AllgathervFn allgatherv_;
   int nthreads_;
@@ -139,19 +139,19 @@ class DistributedBfs {
   std::vector<int> source_row_;      // rank in that communicator -> grid row
   int own_column_position_ = -1;     // position of our own block in column set j (-1: none)
 
-  std::vector<int64_t> parent_;          // owned vertices, by original offset, in original global ids
-  const LocalId* original_of_;           // graph order -> original offset (null: the same)
-  int64_t root_local_ = -1;              // the root's graph offset when we own it, else -1
-  const std::vector<uint32_t>& degree_;  // owned vertices' degrees in the graph's ids (kernel 1's)
-  Bitmap visited_;                       // owned vertices
-  std::vector<LocalId> frontier_;        // owned offsets of the current frontier
-  Bitmap frontier_bits_;                 // the same frontier as a bitmap (bottom-up input)
-  Bitmap next_bits_;                     // owned vertices discovered this level
+  std::vector<int64_t> parent_;           // owned vertices, by original offset, in original global ids
+  const graph::LocalId* original_of_;     // graph order -> original offset (null: the same)
+  int64_t root_local_ = -1;               // the root's graph offset when we own it, else -1
+  const std::vector<uint32_t>& degree_;   // owned vertices' degrees in the graph's ids (kernel 1's)
+  util::Bitmap visited_;                  // owned vertices
+  std::vector<graph::LocalId> frontier_;  // owned offsets of the current frontier
+  util::Bitmap frontier_bits_;            // the same frontier as a bitmap (bottom-up input)
+  util::Bitmap next_bits_;                // owned vertices discovered this level
   // One thread's discoveries of this level; a cache line of its own, since every discovery
   // writes it.
   struct alignas(64) Discoveries {
-    std::vector<LocalId> vertices;  // top-down
-    std::vector<int64_t> parents;   // of `vertices`, until record_discoveries()
+    std::vector<graph::LocalId> vertices;  // top-down
+    std::vector<int64_t> parents;          // of `vertices`, until record_discoveries()
     // Bottom-up discoveries are only counted: next_bits_ holds them, the rule after a bottom-up
     // step needs the vertex count alone, and a following top-down step lists them from the bitmap.
     int64_t counted = 0;
@@ -164,23 +164,23 @@ class DistributedBfs {
     }
   };
   std::vector<Discoveries> found_;
-  std::vector<LocalId> gathered_;  // top-down: the frontier of the whole grid row
+  std::vector<graph::LocalId> gathered_;  // top-down: the frontier of the whole grid row
   struct RowPiece {
-    LocalId row_original;  // the frontier row's original row-local id
-    int64_t begin, end;    // entries [begin, end), numbered as in the row index
+    graph::LocalId row_original;  // the frontier row's original row-local id
+    int64_t begin, end;           // entries [begin, end), numbered as in the row index
     // With packed rows: where the piece's gaps start and the sort key before them;
     // a piece that begins with the row's first neighbour (a column id) has it in `first`.
     const uint8_t* gaps = nullptr;
-    LocalId key = 0;
-    LocalId first = 0;
+    graph::LocalId key = 0;
+    graph::LocalId first = 0;
     bool with_first = false;
-    const LocalId* short_ids = nullptr;  // a short packed row's neighbours after the first (not gaps)
+    const graph::LocalId* short_ids = nullptr;  // a short packed row's neighbours after the first (not gaps)
   };
   static constexpr int64_t kEdgesPerPiece = 1024;     // top-down work item size with lb-topdown
   static constexpr int64_t kPiecesPerChunk = 4;       // top-down dynamic-schedule unit
   static constexpr int64_t kRowsPerListChunk = 16;    // frontier rows a thread takes at a time to list their pieces
   std::vector<std::vector<RowPiece>> thread_pieces_;  // top-down work items, listed per thread
-  Bitmap column_frontier_;                            // frontier over this grid column's vertex range (R > 1)
+  util::Bitmap column_frontier_;                      // frontier over this grid column's vertex range (R > 1)
   std::vector<uint64_t> hosted_frontier_;             // row-major layout: the column's block from its owner
   bool transpose_leaves_rank_ = false;                // row-major layout: our block is hosted by another rank
   std::vector<uint64_t> rotating_;        // visited words passed around the grid row (Nakao et al. 2021, section 4.5)
@@ -195,4 +195,4 @@ class DistributedBfs {
   std::vector<std::vector<uint64_t>> send_messages_, recv_messages_;  // rotating segments in flight
 };
 
-}  // namespace g500
+}  // namespace g500::bfs

@@ -2,7 +2,7 @@
 #pragma once
 #include <string>
 
-namespace g500 {
+namespace g500::bfs {
 
 struct BfsOptions {
   // Direction switching (Beamer et al. 2012; Nakao et al. 2021, Algorithm 1 "next-direction"): go bottom-up when
@@ -24,4 +24,4 @@ struct BfsOptions {
   int substeps = 4;           // n of `overlap` (the paper's value)
 };
 
-}  // namespace g500
+}  // namespace g500::bfs

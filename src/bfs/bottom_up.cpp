@@ -21,7 +21,7 @@
 #include "comm/large_count.hpp"
 #include "graph/column_blocks.hpp"
 
-namespace g500 {
+namespace g500::bfs {
 
 namespace {
 
@@ -30,11 +30,11 @@ namespace {
 template <bool kCompressed>
 struct RowRanges {
   const int64_t* starts;
-  const PresentIndex* nonempty;  // BCSR's non-empty rows
-  const LocalId* first_neighbors;
-  const InBlockId* first_neighbors_original;  // nullptr: the graph's ids are the original ones
-  const SetMap* col_original;                 // likewise
-  const Distribution* dist;
+  const graph::PresentIndex* nonempty;  // BCSR's non-empty rows
+  const graph::LocalId* first_neighbors;
+  const graph::InBlockId* first_neighbors_original;  // nullptr: the graph's ids are the original ones
+  const graph::SetMap* col_original;                 // likewise
+  const graph::Distribution* dist;
   // The rows of bitmap word gw: with BCSR its non-empty-row bits and the index of its first
   // non-empty row. Read once per word into registers: the compiler cannot tell the parent stores
   // from these arrays, so reading them per row re-reads them after every store (7 % slower).
@@ -53,14 +53,14 @@ struct RowRanges {
     if constexpr (kCompressed)
       return static_cast<int64_t>(nonempty->count(gw));
     else
-      return gw * kBitsPerWord;
+      return gw * util::kBitsPerWord;
   }
   // Original column-local id of row r's first neighbour, and of any column-local id.
-  LocalId first_original(int64_t r) const {
-    return first_neighbors_original ? read_in_block(first_neighbors_original[r], first_neighbors[r], *dist)
+  graph::LocalId first_original(int64_t r) const {
+    return first_neighbors_original ? graph::read_in_block(first_neighbors_original[r], first_neighbors[r], *dist)
                                     : first_neighbors[r];
   }
-  LocalId original(LocalId u) const { return col_original ? (*col_original)[u] : u; }
+  graph::LocalId original(graph::LocalId u) const { return col_original ? (*col_original)[u] : u; }
   // Index in starts and first_neighbors of the word's row `bit`.
   int64_t index(const Word& word, int bit) const {
     if constexpr (kCompressed)
@@ -70,8 +70,8 @@ struct RowRanges {
   }
 };
 
-inline bool in_frontier(const uint64_t* frontier, LocalId u) {
-  return (frontier[u / kBitsPerWord] >> (u % kBitsPerWord)) & 1U;
+inline bool in_frontier(const uint64_t* frontier, graph::LocalId u) {
+  return (frontier[u / util::kBitsPerWord] >> (u % util::kBitsPerWord)) & 1U;
 }
 
 // The neighbours after a row's first: a plain CSR array, or packed rows.
@@ -79,12 +79,12 @@ inline bool in_frontier(const uint64_t* frontier, LocalId u) {
 // n - 1) of the first of them in the frontier, with that neighbour in `parent`, or n if none is.
 // prefetch(r, begin, n) asks for the start of row r's neighbours after the first.
 struct PlainAdjacency {
-  const LocalId* neighbors;
+  const graph::LocalId* neighbors;
 
   void prefetch(int64_t, int64_t begin, int64_t) const { __builtin_prefetch(neighbors + begin + 1); }
-  int64_t find_after_first(int64_t, int64_t begin, int64_t n, LocalId, const uint64_t* frontier,
-                           LocalId& parent) const {
-    const LocalId* row = neighbors + begin;
+  int64_t find_after_first(int64_t, int64_t begin, int64_t n, graph::LocalId, const uint64_t* frontier,
+                           graph::LocalId& parent) const {
+    const graph::LocalId* row = neighbors + begin;
     int64_t i = 1;
     while (i < n && !in_frontier(frontier, row[i])) ++i;
     if (i < n) parent = row[i];
@@ -93,12 +93,12 @@ struct PlainAdjacency {
 };
 
 struct PackedAdjacency {
-  const PackedRows& packed;
+  const graph::PackedRows& packed;
 
   void prefetch(int64_t r, int64_t, int64_t n) const { __builtin_prefetch(packed.after_first_start(r, n)); }
-  int64_t find_after_first(int64_t r, int64_t, int64_t n, LocalId first, const uint64_t* frontier,
-                           LocalId& parent) const {
-    const int64_t before = packed.visit_after_first(r, n, first, [&](LocalId u) {
+  int64_t find_after_first(int64_t r, int64_t, int64_t n, graph::LocalId first, const uint64_t* frontier,
+                           graph::LocalId& parent) const {
+    const int64_t before = packed.visit_after_first(r, n, first, [&](graph::LocalId u) {
       parent = u;
       return in_frontier(frontier, u);
     });
@@ -163,7 +163,7 @@ class BlockScanner {
       unsettled &= unsettled - 1;
       const int64_t r = rows_.index(word, bit);
       const int64_t begin = rows_.starts[r], n = rows_.starts[r + 1] - begin;
-      LocalId parent = 0;
+      graph::LocalId parent = 0;
       const int64_t at = adjacency_.find_after_first(r, begin, n, rows_.first_neighbors[r], frontier_, parent);
       if (at == n) {
         examined_ += n;
@@ -177,9 +177,9 @@ class BlockScanner {
   int64_t examined() const { return examined_; }
 
  private:
-  void found(int64_t w, int bit, LocalId parent, uint64_t& found_bits) {
+  void found(int64_t w, int bit, graph::LocalId parent, uint64_t& found_bits) {
     found_bits |= uint64_t{1} << bit;
-    on_found_(static_cast<LocalId>(w * kBitsPerWord + bit), parent);
+    on_found_(static_cast<graph::LocalId>(w * util::kBitsPerWord + bit), parent);
   }
 
   const RowRanges<kCompressed>& rows_;
@@ -254,23 +254,23 @@ std::vector<Segment> make_segments(int64_t block_words, int parts, bool both_dir
 
 }  // namespace
 
-const uint64_t* DistributedBfs::gather_column_frontier(comm::PhaseProfile& profile) {
-  using comm::Phase;
-  using comm::ScopedPhase;
+const uint64_t* DistributedBfs::gather_column_frontier(util::PhaseProfile& profile) {
+  using util::Phase;
+  using util::ScopedPhase;
   const int R = dist_.R;
-  const int64_t block_words = dist_.block / kBitsPerWord;
+  const int64_t block_words = dist_.block / util::kBitsPerWord;
   // Our part of the column's frontier: our own block with Yoo's layout, the block of position
   // `row` of the column set, fetched from its owner (a transpose), with the row-major one.
   const uint64_t* part = frontier_bits_.data();
   if (!dist_.columns_aligned()) {
-    ScopedPhase timed(profile, Phase::kSendrecv);
+    util::ScopedPhase timed(profile, util::Phase::kSendrecv);
     part = static_cast<const uint64_t*>(
-        hosted_column_block(part, hosted_frontier_.data(), block_words, MPI_UINT64_T, dist_, grid_));
+        graph::hosted_column_block(part, hosted_frontier_.data(), block_words, MPI_UINT64_T, dist_, grid_));
     if (transpose_leaves_rank_) timed.count_sent(block_words * static_cast<int64_t>(sizeof(uint64_t)));
   }
   if (R == 1) return part;  // the column is our block alone
   if (!options_.sparse_switch) {
-    ScopedPhase timed(profile, Phase::kAllgatherv);
+    util::ScopedPhase timed(profile, util::Phase::kAllgatherv);
     comm::allgatherv(part, column_frontier_.data(), std::vector<int64_t>(R, block_words), MPI_UINT64_T,
                      grid_.col_comm(), allgatherv_, grid_.limits());
     timed.count_sent(block_words * static_cast<int64_t>(sizeof(uint64_t)) * (R - 1));
@@ -279,14 +279,14 @@ const uint64_t* DistributedBfs::gather_column_frontier(comm::PhaseProfile& profi
   // sparse-switch: each part as a bitmap or as the list of its frontier vertices.
   int64_t mine = 0;
   {
-    ScopedPhase timed(profile, Phase::kCalculation);
+    util::ScopedPhase timed(profile, util::Phase::kCalculation);
     frontier_message_.resize(sparse_switch::max_message_words(block_words));
     mine = static_cast<int64_t>(
         sparse_switch::encode(part, block_words, sparse_switch::Listed::kSetBits, true, frontier_message_.data()));
   }
   std::vector<int64_t> displs;
   {
-    ScopedPhase timed(profile, Phase::kAllgatherv);
+    util::ScopedPhase timed(profile, util::Phase::kAllgatherv);
     const std::vector<int64_t> counts = comm::allgather_counts(mine, grid_.col_comm());
     displs = comm::packed_displacements(counts);
     frontier_messages_.resize(displs[R - 1] + counts[R - 1]);
@@ -294,14 +294,14 @@ const uint64_t* DistributedBfs::gather_column_frontier(comm::PhaseProfile& profi
                      allgatherv_, grid_.limits());
     timed.count_sent(mine * static_cast<int64_t>(sizeof(uint64_t)) * (R - 1));
   }
-  ScopedPhase timed(profile, Phase::kCalculation);
+  util::ScopedPhase timed(profile, util::Phase::kCalculation);
   for (int r = 0; r < R; ++r)
     sparse_switch::decode(frontier_messages_.data() + displs[r], block_words, sparse_switch::Listed::kSetBits,
                           column_frontier_.data() + r * block_words);
   return column_frontier_.data();
 }
 
-DistributedBfs::StepResult DistributedBfs::bottom_up_step(comm::PhaseProfile& profile) {
+DistributedBfs::StepResult DistributedBfs::bottom_up_step(util::PhaseProfile& profile) {
   // 1. Frontier over the column's vertex range: owned frontier bitmaps gathered along the column.
   const uint64_t* const frontier = gather_column_frontier(profile);
   // 2. C sub-steps over the blocks of the row set, the visited bitmap rotating along the row.
@@ -341,22 +341,22 @@ class SegmentRing {
 
   // Starts a sub-step: the receives posted during the previous one become this one's. The first
   // sub-step posts them all (when another follows).
-  void start_substep(bool first, bool more, comm::PhaseProfile& profile) {
+  void start_substep(bool first, bool more, util::PhaseProfile& profile) {
     receives_.swap(next_receives_);
     if (!first || !more) return;
-    comm::ScopedPhase timed(profile, comm::Phase::kSendrecv);
+    util::ScopedPhase timed(profile, util::Phase::kSendrecv);
     for (int k = 0; k < nsegments_; ++k) post_receive(k);
   }
 
   // Waits for any segment of this sub-step, writes it into `rotating` and, when another sub-step
   // follows, posts the receive of its next visit in the freed buffer; returns its index.
-  int receive_any(uint64_t* rotating, bool more, comm::PhaseProfile& profile) {
+  int receive_any(uint64_t* rotating, bool more, util::PhaseProfile& profile) {
     int k = 0;
     {
-      comm::ScopedPhase timed(profile, comm::Phase::kSendrecv);
+      util::ScopedPhase timed(profile, util::Phase::kSendrecv);
       MPI_Waitany(nsegments_, receives_.data(), &k, MPI_STATUS_IGNORE);
     }
-    comm::ScopedPhase timed(profile, comm::Phase::kCalculation);
+    util::ScopedPhase timed(profile, util::Phase::kCalculation);
     sparse_switch::decode(recv_[k].data(), segments_[k].end - segments_[k].begin, sparse_switch::Listed::kClearBits,
                           rotating + segments_[k].begin);
     if (more) post_receive(k);
@@ -364,8 +364,8 @@ class SegmentRing {
   }
 
   // Sends segment k of `rotating` on, once the previous sub-step's message has left its buffer.
-  void pass_on(int k, const uint64_t* rotating, bool sparse, comm::PhaseProfile& profile) {
-    comm::ScopedPhase timed(profile, comm::Phase::kSendrecv);
+  void pass_on(int k, const uint64_t* rotating, bool sparse, util::PhaseProfile& profile) {
+    util::ScopedPhase timed(profile, util::Phase::kSendrecv);
     const Segment& segment = segments_[k];
     MPI_Wait(&sends_[k], MPI_STATUS_IGNORE);
     const size_t length = sparse_switch::encode(rotating + segment.begin, segment.end - segment.begin,
@@ -375,8 +375,8 @@ class SegmentRing {
     timed.count_sent(static_cast<int64_t>(length * sizeof(uint64_t)));
   }
 
-  void wait_sends(comm::PhaseProfile& profile) {
-    comm::ScopedPhase timed(profile, comm::Phase::kSendrecv);
+  void wait_sends(util::PhaseProfile& profile) {
+    util::ScopedPhase timed(profile, util::Phase::kSendrecv);
     MPI_Waitall(nsegments_, sends_.data(), MPI_STATUSES_IGNORE);
   }
 
@@ -398,9 +398,9 @@ class SegmentRing {
 
 }  // namespace
 
-int64_t DistributedBfs::scan_row_set(const uint64_t* frontier, comm::PhaseProfile& profile) {
+int64_t DistributedBfs::scan_row_set(const uint64_t* frontier, util::PhaseProfile& profile) {
   const int C = dist_.C, j = dist_.col;
-  const int64_t block_words = dist_.block / kBitsPerWord;
+  const int64_t block_words = dist_.block / util::kBitsPerWord;
   comm::ThreadBuckets& buckets = row_exchange_.start();
   // With one grid column nothing rotates: the scan marks its finds in visited_ itself.
   uint64_t* const rotating = C > 1 ? rotating_.data() : visited_.data();
@@ -436,16 +436,16 @@ int64_t DistributedBfs::scan_row_set(const uint64_t* frontier, comm::PhaseProfil
 }
 
 int64_t DistributedBfs::scan_block_words(const uint64_t* frontier, uint64_t* rotating, int target, int64_t w_begin,
-                                         int64_t w_end, comm::ThreadBuckets& buckets, comm::PhaseProfile& profile) {
-  comm::ScopedPhase timed(profile, comm::Phase::kCalculation);
-  const Distribution& d = dist_;
+                                         int64_t w_end, comm::ThreadBuckets& buckets, util::PhaseProfile& profile) {
+  util::ScopedPhase timed(profile, util::Phase::kCalculation);
+  const graph::Distribution& d = dist_;
   const int j = d.col;
-  const int64_t base_word = static_cast<int64_t>(target) * (d.block / kBitsPerWord);
+  const int64_t base_word = static_cast<int64_t>(target) * (d.block / util::kBitsPerWord);
   const bool own_block = target == j;  // sub-step 0: every later one examines another column's block
-  const RowIndex& index = graph_.rows;
+  const graph::RowIndex& index = graph_.rows;
   const bool renumbered = graph_.renumbering.active();
-  const InBlockId* first_original = renumbered ? graph_.first_neighbors_original.data() : nullptr;
-  const SetMap* col_original = renumbered ? &graph_.renumbering.column_originals : nullptr;
+  const graph::InBlockId* first_original = renumbered ? graph_.first_neighbors_original.data() : nullptr;
+  const graph::SetMap* col_original = renumbered ? &graph_.renumbering.column_originals : nullptr;
   const RowRanges<true> bcsr{index.starts(), &index.nonempty(), graph_.first_neighbors.data(),
                              first_original, col_original,      &d};
   const RowRanges<false> csr{index.starts(), nullptr, graph_.first_neighbors.data(), first_original, col_original, &d};
@@ -468,32 +468,34 @@ int64_t DistributedBfs::scan_block_words(const uint64_t* frontier, uint64_t* rot
       // (by-value captures: the compiler keeps them in registers across the stores)
       // Parents are written at the vertex's original offset (parent_slot).
       int64_t* const parents = parent_.data();
-      const LocalId* const original = original_of_;
+      const graph::LocalId* const original = original_of_;
       const int64_t column_base = d.global_from_col_local(0, j);
       ScanCounts counts;
       if (original) {
-        auto apply = [parents, original, column_base](LocalId v, LocalId parent) {
+        auto apply = [parents, original, column_base](graph::LocalId v, graph::LocalId parent) {
           parents[original[v]] = column_base + parent;
         };
         counts = scan(apply);
       } else {
-        auto apply = [parents, column_base](LocalId v, LocalId parent) { parents[v] = column_base + parent; };
+        auto apply = [parents, column_base](graph::LocalId v, graph::LocalId parent) {
+          parents[v] = column_base + parent;
+        };
         counts = scan(apply);
       }
       examined += counts.examined;
       found_[t].counted += counts.found;
     } else {  // (offset, parent's original column-local id) for the block's owner
       auto& out = buckets[t][target];
-      auto send = [&](LocalId v, LocalId parent) { out.push_back(pair_.pack(v, parent)); };
+      auto send = [&](graph::LocalId v, graph::LocalId parent) { out.push_back(pair_.pack(v, parent)); };
       examined += scan(send).examined;
     }
   }
   return examined;
 }
 
-void DistributedBfs::apply_delivered_pairs(comm::PhaseProfile& profile) {
+void DistributedBfs::apply_delivered_pairs(util::PhaseProfile& profile) {
   const auto& pieces = row_exchange_.deliver(profile);
-  comm::ScopedPhase timed(profile, comm::Phase::kCalculation);
+  util::ScopedPhase timed(profile, util::Phase::kCalculation);
 #pragma omp parallel num_threads(nthreads_)
   {
     const int t = omp_get_thread_num();
@@ -509,7 +511,7 @@ void DistributedBfs::apply_found_pairs(int t, const uint64_t* records, int64_t c
   int64_t applied = 0;
 #pragma omp for schedule(static) nowait
   for (int64_t k = 0; k < count; ++k) {
-    const LocalId v = static_cast<LocalId>(pair_.offset(records[k]));
+    const graph::LocalId v = static_cast<graph::LocalId>(pair_.offset(records[k]));
     visited_.set_atomic(v);
     next_bits_.set_atomic(v);
     *parent_slot(v) = column_base + static_cast<int64_t>(pair_.id(records[k]));
@@ -520,11 +522,11 @@ void DistributedBfs::apply_found_pairs(int t, const uint64_t* records, int64_t c
 
 // Algorithm 3's exchange (switch `bu-alltoallv` off): after a sub-step the pairs found for the block
 // of P(i, to) go straight to it, and the pairs P(i, from) found for our block arrive.
-void DistributedBfs::send_pairs_now(int to, int from, comm::PhaseProfile& profile) {
-  using comm::Phase;
+void DistributedBfs::send_pairs_now(int to, int from, util::PhaseProfile& profile) {
+  using util::Phase;
   std::vector<uint64_t> send;
   {
-    comm::ScopedPhase timed(profile, Phase::kCalculation);
+    util::ScopedPhase timed(profile, util::Phase::kCalculation);
     for (auto& per_thread : row_exchange_.start_bucket_view()) {
       send.insert(send.end(), per_thread[to].begin(), per_thread[to].end());
       per_thread[to].clear();
@@ -532,7 +534,7 @@ void DistributedBfs::send_pairs_now(int to, int from, comm::PhaseProfile& profil
   }
   std::vector<uint64_t> received;
   {
-    comm::ScopedPhase timed(profile, Phase::kSendrecv);
+    util::ScopedPhase timed(profile, util::Phase::kSendrecv);
     int64_t outgoing = static_cast<int64_t>(send.size()), incoming = 0;
     MPI_Sendrecv(&outgoing, 1, MPI_INT64_T, to, kPairCountTag, &incoming, 1, MPI_INT64_T, from, kPairCountTag,
                  grid_.row_comm(), MPI_STATUS_IGNORE);
@@ -541,9 +543,9 @@ void DistributedBfs::send_pairs_now(int to, int from, comm::PhaseProfile& profil
                    grid_.limits());
     timed.count_sent(outgoing * static_cast<int64_t>(sizeof(uint64_t)));  // the one-word count left out
   }
-  comm::ScopedPhase timed(profile, Phase::kCalculation);
+  util::ScopedPhase timed(profile, util::Phase::kCalculation);
 #pragma omp parallel num_threads(nthreads_)
   apply_found_pairs(omp_get_thread_num(), received.data(), static_cast<int64_t>(received.size()), from);
 }
 
-}  // namespace g500
+}  // namespace g500::bfs

@@ -10,14 +10,14 @@
 #include "run/file_input.hpp"
 #include "run/result_block.hpp"
 
-namespace g500 {
+namespace g500::bfs {
 
 struct BfsJob {
   BenchmarkConfig config;
-  FileInputRequest input;    // no path: the Kronecker graph of config.spec
-  std::string json_path;     // --json
-  std::string parents_path;  // --output-parents (first root)
-  std::string depths_path;   // --output-depths (first root)
+  run::FileInputRequest input;  // no path: the Kronecker graph of config.spec
+  std::string json_path;        // --json
+  std::string parents_path;     // --output-parents (first root)
+  std::string depths_path;      // --output-depths (first root)
 };
 
 // What a second kernel adds to a `g500 bfs` job: the combined BFS + SSSP run (combined/) gives
@@ -31,11 +31,11 @@ class BfsJobCompanion {
   // Collective, once the input is there (config.input set): the kernel run_bfs_benchmark runs.
   virtual BenchmarkConfig::SecondKernel start(const BenchmarkConfig& config, const comm::Communicator& world) = 0;
   // Collective, after the run: the run's shared figures (grid, kernel 1's times, memory).
-  virtual void finish(const RunSummary& run) = 0;
+  virtual void finish(const run::RunSummary& run) = 0;
   // Rank 0, after the run: the header line, the result block's series, the report after the
   // BFS's; "" or why its results are invalid.
   virtual std::string header() const = 0;
-  virtual void add_series(ResultBlockInput& block) const = 0;
+  virtual void add_series(run::ResultBlockInput& block) const = 0;
   virtual void print_report(FILE* out) const = 0;
   virtual std::string validation_error() const = 0;
   // Its part of the JSON report.
@@ -48,4 +48,4 @@ class BfsJobCompanion {
 // same graph input and roots.
 int run_bfs_job(BfsJob& job, MPI_Comm comm, BfsJobCompanion* companion = nullptr);
 
-}  // namespace g500
+}  // namespace g500::bfs

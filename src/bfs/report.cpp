@@ -8,28 +8,29 @@
 #include "run/result_json.hpp"
 #include "util/stats.hpp"
 
-namespace g500 {
+namespace g500::bfs {
 
-ResultBlockInput bfs_result_block_input(const BenchmarkConfig& config, const BenchmarkResult& result) {
-  ResultBlockInput in = result_block_input(config, result);
-  in.bfs = kernel_series(result.roots);
+run::ResultBlockInput bfs_result_block_input(const BenchmarkConfig& config, const BenchmarkResult& result) {
+  run::ResultBlockInput in = run::result_block_input(config, result);
+  in.bfs = run::kernel_series(result.roots);
   return in;
 }
 
 void print_phase_profile(FILE* out, const BenchmarkResult& result) {
-  const RootSeries s = collect_root_series(result.roots);
+  const run::RootSeries s = run::collect_root_series(result.roots);
   if (result.ranks > 1) {  // bytes sent, and Table 3 beside them
     const BfsVolumes mean = mean_volumes(result.roots);
-    print_phase_table(out, "BFS", s.total, result.roots.size(), phase_bytes_title(), phase_bytes_column(mean));
+    run::print_phase_table(out, "BFS", s.total, result.roots.size(), phase_bytes_title(), phase_bytes_column(mean));
     print_table3_comparison(out, result.volume_model, mean, result.roots.size());
   } else {
-    print_phase_table(out, "BFS", s.total, result.roots.size());
+    run::print_phase_table(out, "BFS", s.total, result.roots.size());
   }
   if (result.energy_loop.ran)
-    print_energy_loop(out, result.energy_loop);
+    run::print_energy_loop(out, result.energy_loop);
   else
-    std::fprintf(out, "%s\n",
-                 energy_line(result.energy, compute_teps_statistics(s.times, s.nedges).harmonic_mean).c_str());
+    std::fprintf(
+        out, "%s\n",
+        util::energy_line(result.energy, util::compute_teps_statistics(s.times, s.nedges).harmonic_mean).c_str());
 }
 
 void print_graph_memory(FILE* out, const BenchmarkResult& result) {
@@ -69,21 +70,21 @@ void print_graph_memory(FILE* out, const BenchmarkResult& result) {
   std::fprintf(out, "  kernel 1 read the input edges %lld time%s (one slab of rows per pass)\n",
                static_cast<long long>(result.kernel1_passes), result.kernel1_passes == 1 ? "" : "s");
   std::fprintf(out, "kernel 1 time per step (slowest rank):");
-  for (int k = 0; k < Kernel1Steps::kCount; ++k)
-    std::fprintf(out, " %s %.2f s%s", Kernel1Steps::kNames[k], result.kernel1_seconds_max_rank.seconds[k],
-                 k + 1 < Kernel1Steps::kCount ? "," : "\n");
+  for (int k = 0; k < graph::Kernel1Steps::kCount; ++k)
+    std::fprintf(out, " %s %.2f s%s", graph::Kernel1Steps::kNames[k], result.kernel1_seconds_max_rank.seconds[k],
+                 k + 1 < graph::Kernel1Steps::kCount ? "," : "\n");
 }
 
 namespace {
 
-nlohmann::json kernel1_steps_json(const Kernel1Steps& steps) {
+nlohmann::json kernel1_steps_json(const graph::Kernel1Steps& steps) {
   nlohmann::json j = nlohmann::json::object();
-  for (int k = 0; k < Kernel1Steps::kCount; ++k) j[Kernel1Steps::kNames[k]] = steps.seconds[k];
+  for (int k = 0; k < graph::Kernel1Steps::kCount; ++k) j[graph::Kernel1Steps::kNames[k]] = steps.seconds[k];
   return j;
 }
 
 // --trace: direction, frontier, edges examined, time and bytes of each level.
-nlohmann::json levels_json(const RootResult& r, const table3::Model& model) {
+nlohmann::json levels_json(const RootResult& r, const comm::table3::Model& model) {
   nlohmann::json levels = nlohmann::json::array();
   for (size_t l = 0; l < r.levels.size(); ++l) {
     const LevelTrace& level = r.levels[l];
@@ -102,14 +103,14 @@ nlohmann::json levels_json(const RootResult& r, const table3::Model& model) {
 nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult& result) {
   using nlohmann::json;
   json j;
-  j["config"] = run_config_json(config, result);
+  j["config"] = run::run_config_json(config, result);
   j["config"]["options"] = {
       {"validate", config.validate}, {"alpha", config.bfs.alpha},         {"substeps", config.bfs.substeps},
       {"beta", config.bfs.beta},     {"alltoallv", config.bfs.alltoallv}, {"allgatherv", config.bfs.allgatherv},
       {"trace", config.bfs.trace},   {"rankmap", config.rankmap_path},    {"disabled", config.disabled}};
   json roots = json::array();
   for (const auto& r : result.roots) {
-    json one = root_json(r);
+    json one = run::root_json(r);
     one["level_sizes"] = r.level_sizes;
     // The validator's hash of the tree's depths (the test vectors' depth_hash).
     if (r.validated) one["depth_hash"] = fmt::format("{:016x}", r.depth_hash);
@@ -118,14 +119,14 @@ nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult&
     roots.push_back(one);
   }
   j["roots"] = roots;
-  const RootSeries series = collect_root_series(result.roots);
-  j["summary"] = summary_json(config, result, series, "");
-  j["profile"] = profile_json(series.total);
+  const run::RootSeries series = run::collect_root_series(result.roots);
+  j["summary"] = run::summary_json(config, result, series, "");
+  j["profile"] = run::profile_json(series.total);
   j["volumes"] = volumes_json(result.volume_model, mean_volumes(result.roots));
   if (result.energy_loop.ran) {
-    j["energy"] = energy_loop_json(result.energy_loop);
+    j["energy"] = run::energy_loop_json(result.energy_loop);
   } else {  // RAPL around the timed searches only
-    j["energy"] = energy_json(result.energy, j["summary"]["harmonic_mean_TEPS"].get<double>());
+    j["energy"] = util::energy_json(result.energy, j["summary"]["harmonic_mean_TEPS"].get<double>());
     j["energy"]["loop"] = false;
   }
   j["memory"] = {
@@ -158,4 +159,4 @@ nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult&
   return j;
 }
 
-}  // namespace g500
+}  // namespace g500::bfs

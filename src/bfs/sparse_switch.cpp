@@ -3,7 +3,7 @@
 #include <bit>
 #include <cstring>
 
-namespace g500::sparse_switch {
+namespace g500::bfs::sparse_switch {
 
 namespace {
 inline uint64_t listed_bits(uint64_t word, Listed listed) { return listed == Listed::kSetBits ? word : ~word; }
@@ -47,4 +47,4 @@ void decode(const uint64_t* message, int64_t nwords, Listed listed, uint64_t* wo
   }
 }
 
-}  // namespace g500::sparse_switch
+}  // namespace g500::bfs::sparse_switch

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace g500::sparse_switch {
+namespace g500::bfs::sparse_switch {
 
 constexpr uint64_t kBitmapMessage = ~uint64_t{0};
 
@@ -30,4 +30,4 @@ void decode(const uint64_t* message, int64_t nwords, Listed listed, uint64_t* wo
 // True when a message is a list (for statistics and tests).
 inline bool is_list(const uint64_t* message) { return message[0] != kBitmapMessage; }
 
-}  // namespace g500::sparse_switch
+}  // namespace g500::bfs::sparse_switch

@@ -20,9 +20,9 @@
 
 #include "bfs/bfs.hpp"
 
-namespace g500 {
+namespace g500::bfs {
 
-DistributedBfs::StepResult DistributedBfs::top_down_step(int64_t frontier_edges, comm::PhaseProfile& profile) {
+DistributedBfs::StepResult DistributedBfs::top_down_step(int64_t frontier_edges, util::PhaseProfile& profile) {
   snapshot_visited(frontier_edges, profile);
   // 1. Gather the frontier of this grid row (owned offsets), as row-local ids.
   gather_row_frontier(profile);
@@ -34,36 +34,37 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(int64_t frontier_edges,
   return StepResult{examined};
 }
 
-void DistributedBfs::snapshot_visited(int64_t frontier_edges, comm::PhaseProfile& profile) {
+void DistributedBfs::snapshot_visited(int64_t frontier_edges, util::PhaseProfile& profile) {
   // What was visited before, so that a following bottom-up step can tell the discoveries by their
   // new bits (advance_frontier). Not worth a copy of the bitmap when there can be only a few:
   // the frontier's edges bound the discoveries of every process.
   snapshot_taken_ = frontier_edges > static_cast<int64_t>(visited_before_.size()) * kSnapshotDiscoveriesPerWord;
   if (!snapshot_taken_) return;
-  comm::ScopedPhase timed(profile, comm::Phase::kCalculation);
+  util::ScopedPhase timed(profile, util::Phase::kCalculation);
   std::memcpy(visited_before_.data(), visited_.data(), visited_before_.size() * sizeof(uint64_t));
 }
 
-void DistributedBfs::gather_row_frontier(comm::PhaseProfile& profile) {
+void DistributedBfs::gather_row_frontier(util::PhaseProfile& profile) {
   const int C = dist_.C;
   std::vector<int64_t> counts, displs;
   {
-    comm::ScopedPhase timed(profile, comm::Phase::kAllgatherv);
+    util::ScopedPhase timed(profile, util::Phase::kAllgatherv);
     counts = comm::allgather_counts(static_cast<int64_t>(frontier_.size()), grid_.row_comm());
     displs = comm::packed_displacements(counts);
     gathered_.resize(displs[C - 1] + counts[C - 1]);
-    comm::allgatherv(frontier_.data(), gathered_.data(), counts, local_id_datatype(), grid_.row_comm(), allgatherv_,
-                     grid_.limits());
-    timed.count_sent(static_cast<int64_t>(frontier_.size() * sizeof(LocalId)) * (C - 1));
+    comm::allgatherv(frontier_.data(), gathered_.data(), counts, graph::local_id_datatype(), grid_.row_comm(),
+                     allgatherv_, grid_.limits());
+    timed.count_sent(static_cast<int64_t>(frontier_.size() * sizeof(graph::LocalId)) * (C - 1));
   }
   // Owned offsets of P(i, r) become row-local ids: its block is the r-th of row set i.
-  comm::ScopedPhase timed(profile, comm::Phase::kCalculation);
+  util::ScopedPhase timed(profile, util::Phase::kCalculation);
   for (int r = 1; r < C; ++r)
-    for (int64_t k = displs[r]; k < displs[r] + counts[r]; ++k) gathered_[k] += static_cast<LocalId>(r * dist_.block);
+    for (int64_t k = displs[r]; k < displs[r] + counts[r]; ++k)
+      gathered_[k] += static_cast<graph::LocalId>(r * dist_.block);
 }
 
-int64_t DistributedBfs::expand_row_frontier(comm::ThreadBuckets& buckets, comm::PhaseProfile& profile) {
-  comm::ScopedPhase timed(profile, comm::Phase::kCalculation);
+int64_t DistributedBfs::expand_row_frontier(comm::ThreadBuckets& buckets, util::PhaseProfile& profile) {
+  util::ScopedPhase timed(profile, util::Phase::kCalculation);
   int64_t examined = 0;
 #pragma omp parallel num_threads(nthreads_) reduction(+ : examined)
   {
@@ -84,14 +85,14 @@ void DistributedBfs::list_row_pieces(int t) {
   const int64_t nfrontier = static_cast<int64_t>(gathered_.size());
   std::vector<RowPiece>& listed = thread_pieces_[t];
   listed.clear();
-  const PackedRows& packed = graph_.packed;
+  const graph::PackedRows& packed = graph_.packed;
 #pragma omp for schedule(dynamic, kRowsPerListChunk)
   for (int64_t k = 0; k < nfrontier; ++k) {
-    const LocalId x = gathered_[k];
-    const RowIndex::Extent row = graph_.rows.extent(x);
+    const graph::LocalId x = gathered_[k];
+    const graph::RowIndex::Extent row = graph_.rows.extent(x);
     if (row.begin == row.end) continue;
     // Candidates carry x's original row-local id, since parents are written in original ids.
-    const LocalId x_original = graph_.original_row_local(x, row.slot);
+    const graph::LocalId x_original = graph_.original_row_local(x, row.slot);
     const int64_t piece_edges = options_.lb_topdown ? kEdgesPerPiece : row.end - row.begin;
     if (!packed.active()) {
       for (int64_t from = row.begin; from < row.end; from += piece_edges)
@@ -100,13 +101,13 @@ void DistributedBfs::list_row_pieces(int t) {
     }
     // Packed rows are read in order: where each piece starts is found by passing over the gaps
     // before it (eight one-byte gaps at a time, see varint::skip). A short row is one piece.
-    const LocalId first = graph_.first_neighbors[row.slot];
-    if (PackedRows::is_short(row.end - row.begin)) {
-      const LocalId* ids = row.end - row.begin > 1 ? packed.short_row(row.slot) : nullptr;
+    const graph::LocalId first = graph_.first_neighbors[row.slot];
+    if (graph::PackedRows::is_short(row.end - row.begin)) {
+      const graph::LocalId* ids = row.end - row.begin > 1 ? packed.short_row(row.slot) : nullptr;
       listed.push_back(RowPiece{x_original, row.begin, row.end, nullptr, 0, first, true, ids});
       continue;
     }
-    PackedRows::Reader reader = packed.after_first(row.slot, first);
+    graph::PackedRows::Reader reader = packed.after_first(row.slot, first);
     for (int64_t from = row.begin; from < row.end; from += piece_edges) {
       const int64_t to = std::min(row.end, from + piece_edges);
       const bool with_first = from == row.begin;
@@ -117,19 +118,19 @@ void DistributedBfs::list_row_pieces(int t) {
 }
 
 int64_t DistributedBfs::expand_row_pieces(int t, std::vector<std::vector<uint64_t>>& mine) {
-  const Distribution& d = dist_;
+  const graph::Distribution& d = dist_;
   const uint64_t own_position = static_cast<uint64_t>(own_column_position_);  // -1: none
   const int* dest = candidate_dest_.data();
-  const PackedRows& packed = graph_.packed;
+  const graph::PackedRows& packed = graph_.packed;
   int64_t examined = 0;
   // Candidates (y, x) for the edges of a piece of frontier row x.
   auto expand = [&](const RowPiece& piece) {
-    const LocalId x_original = piece.row_original;
+    const graph::LocalId x_original = piece.row_original;
     const int64_t x_global = d.global_from_row_local(x_original, d.row);
     examined += piece.end - piece.begin;
     auto candidate = [&](uint64_t y) {
       const uint64_t position = d.by_block.divide(y);
-      const LocalId offset = static_cast<LocalId>(y - position * d.block);
+      const graph::LocalId offset = static_cast<graph::LocalId>(y - position * d.block);
       if (position == own_position) {  // we own y ourselves: no message needed
         if (visited_.test_and_set_atomic(offset)) discover(t, offset, x_global);
       } else {
@@ -149,7 +150,7 @@ int64_t DistributedBfs::expand_row_pieces(int t, std::vector<std::vector<uint64_
       for (int64_t i = 0; i < piece.end - e; ++i) candidate(piece.short_ids[i]);
       return;
     }
-    packed.visit(piece.gaps, piece.key, piece.end - e, [&](LocalId y) {
+    packed.visit(piece.gaps, piece.key, piece.end - e, [&](graph::LocalId y) {
       candidate(y);
       return false;
     });
@@ -167,10 +168,10 @@ int64_t DistributedBfs::expand_row_pieces(int t, std::vector<std::vector<uint64_
   return examined;
 }
 
-void DistributedBfs::settle_candidates(comm::PhaseProfile& profile) {
-  const Distribution& d = dist_;
+void DistributedBfs::settle_candidates(util::PhaseProfile& profile) {
+  const graph::Distribution& d = dist_;
   const auto& pieces = candidate_exchange_.deliver(profile);
-  comm::ScopedPhase timed(profile, comm::Phase::kCalculation);
+  util::ScopedPhase timed(profile, util::Phase::kCalculation);
 #pragma omp parallel num_threads(nthreads_)
   {
     const int t = omp_get_thread_num();
@@ -179,7 +180,7 @@ void DistributedBfs::settle_candidates(comm::PhaseProfile& profile) {
       const int64_t count = static_cast<int64_t>(piece.count);
 #pragma omp for schedule(static) nowait
       for (int64_t k = 0; k < count; ++k) {
-        const LocalId y = static_cast<LocalId>(pair_.offset(records[k]));
+        const graph::LocalId y = static_cast<graph::LocalId>(pair_.offset(records[k]));
         if (visited_.test_and_set_atomic(y))
           discover(t, y,
                    d.global_from_row_local(static_cast<int64_t>(pair_.id(records[k])), source_row_[piece.source]));
@@ -189,4 +190,4 @@ void DistributedBfs::settle_candidates(comm::PhaseProfile& profile) {
   }
 }
 
-}  // namespace g500
+}  // namespace g500::bfs

@@ -5,28 +5,28 @@
 #include <array>
 #include <cmath>
 
-namespace g500 {
+namespace g500::bfs {
 
 namespace {
 
-using comm::Phase;
 using nlohmann::json;
+using util::Phase;
 
 constexpr std::array<const char*, 2> kDirectionNames{"top-down", "bottom-up"};
 
 // The patterns of Table 3, in its order.
 struct Pattern {
-  table3::DirectionIndex direction;
-  Phase phase;
+  comm::table3::DirectionIndex direction;
+  util::Phase phase;
   const char* formula;  // as printed
 };
-constexpr std::array<Pattern, 5> kPatterns{{{table3::kTopDown, Phase::kAllgatherv, "nR"},
-                                            {table3::kTopDown, Phase::kAlltoallv, "4m"},
-                                            {table3::kBottomUp, Phase::kAllgatherv, "s_b nR/64"},
-                                            {table3::kBottomUp, Phase::kSendrecv, "s_b nC/64"},
-                                            {table3::kBottomUp, Phase::kAlltoallv, "2n"}}};
+constexpr std::array<Pattern, 5> kPatterns{{{comm::table3::kTopDown, util::Phase::kAllgatherv, "nR"},
+                                            {comm::table3::kTopDown, util::Phase::kAlltoallv, "4m"},
+                                            {comm::table3::kBottomUp, util::Phase::kAllgatherv, "s_b nR/64"},
+                                            {comm::table3::kBottomUp, util::Phase::kSendrecv, "s_b nC/64"},
+                                            {comm::table3::kBottomUp, util::Phase::kAlltoallv, "2n"}}};
 
-size_t index_of(Phase p) { return static_cast<size_t>(p); }
+size_t index_of(util::Phase p) { return static_cast<size_t>(p); }
 
 std::string format_bytes(double bytes) {
   if (bytes < 1e3) return fmt::format("{:.0f} B", bytes);
@@ -39,14 +39,14 @@ std::string format_bytes(double bytes) {
 template <class Bytes>
 json phase_bytes_json(const Bytes& bytes) {
   json j;
-  for (Phase p : comm::kCommunicationPhases)
-    j[comm::phase_name(p)] = std::llround(static_cast<double>(bytes[index_of(p)]));
+  for (util::Phase p : util::kCommunicationPhases)
+    j[util::phase_name(p)] = std::llround(static_cast<double>(bytes[index_of(p)]));
   return j;
 }
 
-json direction_bytes_json(const table3::DirectionVolumes& v) {
-  return {{kDirectionNames[table3::kTopDown], phase_bytes_json(v[table3::kTopDown])},
-          {kDirectionNames[table3::kBottomUp], phase_bytes_json(v[table3::kBottomUp])}};
+json direction_bytes_json(const comm::table3::DirectionVolumes& v) {
+  return {{kDirectionNames[comm::table3::kTopDown], phase_bytes_json(v[comm::table3::kTopDown])},
+          {kDirectionNames[comm::table3::kBottomUp], phase_bytes_json(v[comm::table3::kBottomUp])}};
 }
 
 }  // namespace
@@ -61,17 +61,17 @@ BfsVolumes mean_volumes(const std::vector<RootResult>& roots) {
 std::string phase_bytes_title() { return "; bytes sent per BFS (summed over ranks, mean over the runs)"; }
 
 std::vector<std::string> phase_bytes_column(const BfsVolumes& mean) {
-  std::vector<std::string> column(comm::kPhaseCount);
-  for (Phase p : comm::kCommunicationPhases) {
-    const double top_down = mean.measured[table3::kTopDown][index_of(p)];
-    const double bottom_up = mean.measured[table3::kBottomUp][index_of(p)];
+  std::vector<std::string> column(util::kPhaseCount);
+  for (util::Phase p : util::kCommunicationPhases) {
+    const double top_down = mean.measured[comm::table3::kTopDown][index_of(p)];
+    const double bottom_up = mean.measured[comm::table3::kBottomUp][index_of(p)];
     column[index_of(p)] = fmt::format("{:>9} = {} top-down + {} bottom-up", format_bytes(top_down + bottom_up),
                                       format_bytes(top_down), format_bytes(bottom_up));
   }
   return column;
 }
 
-void print_table3_comparison(FILE* out, const table3::Model& model, const BfsVolumes& mean, size_t runs) {
+void print_table3_comparison(FILE* out, const comm::table3::Model& model, const BfsVolumes& mean, size_t runs) {
   std::fprintf(out,
                "\nBFS bytes sent beside Nakao et al. 2021, Table 3 (mean over %zu BFS runs; n = %lld, m = %lld, %dx%d "
                "grid, s_b = %.2f; docs/volumes.md):\n",
@@ -79,13 +79,13 @@ void print_table3_comparison(FILE* out, const table3::Model& model, const BfsVol
                mean.bottom_up_levels);
   std::fprintf(out, "  %-10s %-11s %10s %10s %9s   %s\n", "direction", "pattern", "measured", "Table 3", "ratio",
                "Table 3's whole-BFS formula at this run's n, m (all levels one way)");
-  const table3::DirectionVolumes printed = table3::as_printed(model, mean.bottom_up_levels);
+  const comm::table3::DirectionVolumes printed = comm::table3::as_printed(model, mean.bottom_up_levels);
   for (const Pattern& row : kPatterns) {
     const double measured = mean.measured[row.direction][index_of(row.phase)];
     const double predicted = mean.table3[row.direction][index_of(row.phase)];
     const std::string ratio = predicted > 0 ? fmt::format("{:.2f}", measured / predicted) : "-";
     std::fprintf(out, "  %-10s %-11s %10s %10s %9s   %s = %s\n", kDirectionNames[row.direction],
-                 comm::phase_name(row.phase), format_bytes(measured).c_str(), format_bytes(predicted).c_str(),
+                 util::phase_name(row.phase), format_bytes(measured).c_str(), format_bytes(predicted).c_str(),
                  ratio.c_str(), format_bytes(printed[row.direction][index_of(row.phase)]).c_str(), row.formula);
   }
 }
@@ -96,15 +96,15 @@ void add_root_volumes(json& root, const BfsVolumes& volumes) {
   root["bottom_up_levels"] = static_cast<int64_t>(volumes.bottom_up_levels);
 }
 
-void add_level_volumes(json& level, const RootResult& root, size_t index, const table3::Model& model) {
+void add_level_volumes(json& level, const RootResult& root, size_t index, const comm::table3::Model& model) {
   level["bytes_sent"] = phase_bytes_json(root.levels[index].bytes_sent);
-  const table3::Level terms = table3_level(root.levels, root.level_sizes, index, model.vertices_with_edges);
-  level["table3_bytes"] = phase_bytes_json(table3::level_bytes(model, terms));
+  const comm::table3::Level terms = table3_level(root.levels, root.level_sizes, index, model.vertices_with_edges);
+  level["table3_bytes"] = phase_bytes_json(comm::table3::level_bytes(model, terms));
   level["unvisited_after"] = terms.unvisited;
 }
 
-json volumes_json(const table3::Model& model, const BfsVolumes& mean) {
-  const table3::DirectionVolumes printed = table3::as_printed(model, mean.bottom_up_levels);
+json volumes_json(const comm::table3::Model& model, const BfsVolumes& mean) {
+  const comm::table3::DirectionVolumes printed = comm::table3::as_printed(model, mean.bottom_up_levels);
   return {{"model",
            {{"n", model.n},
             {"m", model.m},
@@ -119,4 +119,4 @@ json volumes_json(const table3::Model& model, const BfsVolumes& mean) {
           {"table3_as_printed_bytes", direction_bytes_json(printed)}};
 }
 
-}  // namespace g500
+}  // namespace g500::bfs

@@ -4,11 +4,11 @@
 
 #include "comm/typed.hpp"
 
-namespace g500 {
+namespace g500::bfs {
 
 BfsVolumes& BfsVolumes::operator+=(const BfsVolumes& other) {
   for (size_t d = 0; d < measured.size(); ++d)
-    for (size_t p = 0; p < comm::kPhaseCount; ++p) {
+    for (size_t p = 0; p < util::kPhaseCount; ++p) {
       measured[d][p] += other.measured[d][p];
       table3[d][p] += other.table3[d][p];
     }
@@ -18,7 +18,7 @@ BfsVolumes& BfsVolumes::operator+=(const BfsVolumes& other) {
 
 BfsVolumes& BfsVolumes::operator/=(double divisor) {
   for (size_t d = 0; d < measured.size(); ++d)
-    for (size_t p = 0; p < comm::kPhaseCount; ++p) {
+    for (size_t p = 0; p < util::kPhaseCount; ++p) {
       measured[d][p] /= divisor;
       table3[d][p] /= divisor;
     }
@@ -28,17 +28,17 @@ BfsVolumes& BfsVolumes::operator/=(double divisor) {
 
 void sum_level_bytes(std::vector<LevelTrace>& levels, MPI_Comm comm) {
   std::vector<int64_t> bytes;
-  bytes.reserve(levels.size() * comm::kPhaseCount);
+  bytes.reserve(levels.size() * util::kPhaseCount);
   for (const LevelTrace& level : levels) bytes.insert(bytes.end(), level.bytes_sent.begin(), level.bytes_sent.end());
   comm::Communicator(comm).sum_in_place(bytes);
   for (size_t l = 0; l < levels.size(); ++l)
-    std::copy_n(bytes.begin() + static_cast<std::ptrdiff_t>(l * comm::kPhaseCount), comm::kPhaseCount,
+    std::copy_n(bytes.begin() + static_cast<std::ptrdiff_t>(l * util::kPhaseCount), util::kPhaseCount,
                 levels[l].bytes_sent.begin());
 }
 
-table3::Level table3_level(const std::vector<LevelTrace>& levels, const std::vector<int64_t>& level_sizes, size_t index,
-                           int64_t vertices_with_edges) {
-  table3::Level level;
+comm::table3::Level table3_level(const std::vector<LevelTrace>& levels, const std::vector<int64_t>& level_sizes,
+                                 size_t index, int64_t vertices_with_edges) {
+  comm::table3::Level level;
   level.bottom_up = levels[index].direction == Direction::kBottomUp;
   level.frontier = levels[index].frontier_size;
   // A top-down level reads every edge of its frontier: its edges examined are the frontier's.
@@ -51,13 +51,13 @@ table3::Level table3_level(const std::vector<LevelTrace>& levels, const std::vec
 }
 
 BfsVolumes run_volumes(const std::vector<LevelTrace>& levels, const std::vector<int64_t>& level_sizes,
-                       const table3::Model& model) {
+                       const comm::table3::Model& model) {
   BfsVolumes v;
   for (size_t l = 0; l < levels.size(); ++l) {
-    const table3::Level level = table3_level(levels, level_sizes, l, model.vertices_with_edges);
-    const size_t d = level.bottom_up ? table3::kBottomUp : table3::kTopDown;
-    const table3::Volume predicted = table3::level_bytes(model, level);
-    for (size_t p = 0; p < comm::kPhaseCount; ++p) {
+    const comm::table3::Level level = table3_level(levels, level_sizes, l, model.vertices_with_edges);
+    const size_t d = level.bottom_up ? comm::table3::kBottomUp : comm::table3::kTopDown;
+    const comm::table3::Volume predicted = comm::table3::level_bytes(model, level);
+    for (size_t p = 0; p < util::kPhaseCount; ++p) {
       v.measured[d][p] += static_cast<double>(levels[l].bytes_sent[p]);
       v.table3[d][p] += predicted[p];
     }
@@ -66,4 +66,4 @@ BfsVolumes run_volumes(const std::vector<LevelTrace>& levels, const std::vector<
   return v;
 }
 
-}  // namespace g500
+}  // namespace g500::bfs

@@ -10,13 +10,13 @@
 #include "bfs/bfs.hpp"
 #include "comm/table3.hpp"
 
-namespace g500 {
+namespace g500::bfs {
 
 // Bytes of one BFS (or the mean of several), summed over the ranks.
 struct BfsVolumes {
-  table3::DirectionVolumes measured{};  // the ranks' PhaseProfile::bytes_sent
-  table3::DirectionVolumes table3{};    // table3::level_bytes summed over the levels
-  double bottom_up_levels = 0;          // s_b
+  comm::table3::DirectionVolumes measured{};  // the ranks' PhaseProfile::bytes_sent
+  comm::table3::DirectionVolumes table3{};    // table3::level_bytes summed over the levels
+  double bottom_up_levels = 0;                // s_b
 
   BfsVolumes& operator+=(const BfsVolumes& other);
   BfsVolumes& operator/=(double divisor);
@@ -27,11 +27,11 @@ struct BfsVolumes {
 void sum_level_bytes(std::vector<LevelTrace>& levels, MPI_Comm comm);
 
 // Level `index` of a run as Table 3's formulas see it (level_sizes: BfsRun::level_sizes).
-table3::Level table3_level(const std::vector<LevelTrace>& levels, const std::vector<int64_t>& level_sizes, size_t index,
-                           int64_t vertices_with_edges);
+comm::table3::Level table3_level(const std::vector<LevelTrace>& levels, const std::vector<int64_t>& level_sizes,
+                                 size_t index, int64_t vertices_with_edges);
 
 // The measured bytes of a run whose levels were summed over the ranks, and Table 3's.
 BfsVolumes run_volumes(const std::vector<LevelTrace>& levels, const std::vector<int64_t>& level_sizes,
-                       const table3::Model& model);
+                       const comm::table3::Model& model);
 
-}  // namespace g500
+}  // namespace g500::bfs

@@ -30,7 +30,7 @@ struct BfsOptions {
 };
 
 // The search's own options: overlap, direction switch and collective algorithms.
-void add_search_options(CLI::App& app, BenchmarkConfig& config) {
+void add_search_options(CLI::App& app, bfs::BenchmarkConfig& config) {
   require_range(app.add_option("--substeps", config.bfs.substeps,
                                "overlap: bottom-up sub-steps per grid-row position (n of Nakao et al. 2021, section "
                                "4.5; the visited bitmap travels in n segments)"),
@@ -47,9 +47,9 @@ void add_search_options(CLI::App& app, BenchmarkConfig& config) {
 }
 
 // --disable and kernel 1's choices: packed rows, passes and row counting.
-void add_build_options(CLI::App& app, BenchmarkConfig& config, BfsOptions& options) {
+void add_build_options(CLI::App& app, bfs::BenchmarkConfig& config, BfsOptions& options) {
   app.add_option("--disable", options.disabled,
-                 "switch off techniques of Nakao et al. 2021, section 4, comma-separated: " + switchable_list());
+                 "switch off techniques of Nakao et al. 2021, section 4, comma-separated: " + bfs::switchable_list());
   options.packed_rows_option =
       app.add_option("--packed-rows", options.packed_rows_text,
                      "packed rows: on (less memory), off (plain rows), auto (on when plain rows "
@@ -67,8 +67,8 @@ void add_build_options(CLI::App& app, BenchmarkConfig& config, BfsOptions& optio
       ->capture_default_str();
 }
 
-void add_bfs_options(CLI::App& app, BfsJob& job, BfsOptions& options) {
-  BenchmarkConfig& config = job.config;
+void add_bfs_options(CLI::App& app, bfs::BfsJob& job, BfsOptions& options) {
+  bfs::BenchmarkConfig& config = job.config;
   options.run.add_to(app, config, job.json_path, "BFS");
   add_search_options(app, config);
   add_build_options(app, config, options);
@@ -87,27 +87,29 @@ void add_bfs_options(CLI::App& app, BfsJob& job, BfsOptions& options) {
 
 // --packed-rows, --kernel1-row-lengths and --disable into the config; an explicit --packed-rows must
 // agree with --disable.
-void apply_build_choices(const BfsOptions& options, BenchmarkConfig& config) {
-  const std::map<std::string, PackedRowsChoice> packed_rows_choices{
-      {"auto", PackedRowsChoice::kAuto}, {"on", PackedRowsChoice::kOn}, {"off", PackedRowsChoice::kOff}};
+void apply_build_choices(const BfsOptions& options, bfs::BenchmarkConfig& config) {
+  const std::map<std::string, run::PackedRowsChoice> packed_rows_choices{
+      {"auto", run::PackedRowsChoice::kAuto}, {"on", run::PackedRowsChoice::kOn}, {"off", run::PackedRowsChoice::kOff}};
   const auto chosen = packed_rows_choices.find(options.packed_rows_text);
   if (chosen == packed_rows_choices.end())
-    throw g500::UsageError("--packed-rows must be auto, on or off (got '" + options.packed_rows_text + "')");
+    throw g500::util::UsageError("--packed-rows must be auto, on or off (got '" + options.packed_rows_text + "')");
   config.packed_rows = chosen->second;
-  const std::map<std::string, RowCounting> row_counting_choices{
-      {"auto", RowCounting::kAuto}, {"whole", RowCounting::kWhole}, {"met", RowCounting::kRowsMet}};
+  const std::map<std::string, graph::RowCounting> row_counting_choices{{"auto", graph::RowCounting::kAuto},
+                                                                       {"whole", graph::RowCounting::kWhole},
+                                                                       {"met", graph::RowCounting::kRowsMet}};
   const auto counting = row_counting_choices.find(options.row_lengths_text);
   if (counting == row_counting_choices.end())
-    throw g500::UsageError("--kernel1-row-lengths must be auto, whole or met (got '" + options.row_lengths_text + "')");
+    throw g500::util::UsageError("--kernel1-row-lengths must be auto, whole or met (got '" + options.row_lengths_text +
+                                 "')");
   config.graph.row_counting = counting->second;
-  apply_disabled_techniques(options.disabled, config);
+  bfs::apply_disabled_techniques(options.disabled, config);
   if (options.packed_rows_option->count() > 0 && chosen->second != config.packed_rows)
-    throw g500::UsageError("--packed-rows " + options.packed_rows_text + " contradicts --disable packed-rows");
+    throw g500::util::UsageError("--packed-rows " + options.packed_rows_text + " contradicts --disable packed-rows");
 }
 
-int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
-  BfsJob job;
-  BenchmarkConfig& config = job.config;
+int run_bfs_command(int argc, char** argv, const util::Invocation& invocation) {
+  bfs::BfsJob job;
+  bfs::BenchmarkConfig& config = job.config;
   config.invocation = invocation;
   CLI::App app{
       "Graph500 BFS benchmark: generate a Kronecker graph, build it (kernel 1), run BFS (kernel 2) from every root and "
@@ -120,16 +122,16 @@ int run_bfs_command(int argc, char** argv, const Invocation& invocation) {
   options.in.check(app, config.root_ids, config.root_seed);
   job.input = options.in.request;
   apply_build_choices(options, config);
-  refuse_same_files({{"--input", job.input.path, FileUse::kInput},
-                     {"--rankmap", config.rankmap_path, FileUse::kInput},
-                     {"--json", job.json_path, FileUse::kOutput},
-                     {"--output-parents", job.parents_path, FileUse::kOutput},
-                     {"--output-depths", job.depths_path, FileUse::kOutput}},
-                    MPI_COMM_WORLD);
-  check_power_command(config.energy_loop.power_command, MPI_COMM_WORLD);  // the meter works before any work
-  if (!options.with_sssp) return run_bfs_job(job, MPI_COMM_WORLD);
-  SsspCompanion sssp(config);
-  return run_bfs_job(job, MPI_COMM_WORLD, &sssp);
+  util::refuse_same_files({{"--input", job.input.path, util::FileUse::kInput},
+                           {"--rankmap", config.rankmap_path, util::FileUse::kInput},
+                           {"--json", job.json_path, util::FileUse::kOutput},
+                           {"--output-parents", job.parents_path, util::FileUse::kOutput},
+                           {"--output-depths", job.depths_path, util::FileUse::kOutput}},
+                          MPI_COMM_WORLD);
+  run::check_power_command(config.energy_loop.power_command, MPI_COMM_WORLD);  // the meter works before any work
+  if (!options.with_sssp) return bfs::run_bfs_job(job, MPI_COMM_WORLD);
+  combined::SsspCompanion sssp(config);
+  return bfs::run_bfs_job(job, MPI_COMM_WORLD, &sssp);
 }
 
 const SubcommandRegistrar registrar("bfs", "Graph500 BFS benchmark (kernels 1 and 2, validated)", run_bfs_command);

@@ -85,13 +85,13 @@ std::string list_algorithms() {
 }
 
 int run_bench_mode(const CollArgs& args) {
-  if (args.sizes.empty()) throw g500::UsageError("--op needs --sizes MIN:MAX");
+  if (args.sizes.empty()) throw g500::util::UsageError("--op needs --sizes MIN:MAX");
   BenchConfig config;
   config.op = parse_op(args.op);
   config.algorithm = args.algo;
   config.sizes = parse_size_range(args.sizes);
   const auto segment = parse_bytes(args.segment, "--segment");
-  if (segment > INT32_MAX) throw g500::UsageError("--segment is too large");
+  if (segment > INT32_MAX) throw g500::util::UsageError("--segment is too large");
   config.segment_bytes = static_cast<int>(segment);
   if (!args.shape.empty()) {
     config.shape = parse_shape(args.shape);
@@ -122,11 +122,11 @@ int run_fit_mode(const CollArgs& args) {
       groups = fit_bench_rows(read_bench_csv(args.fit));
       std::fputs(format_fit_report(groups).c_str(), stdout);
       if (!args.fit_csv.empty()) write_fit_csv(args.fit_csv, groups);
-    } catch (const g500::UsageError& e) {
+    } catch (const g500::util::UsageError& e) {
       error = e.what();
     }
   }
-  g500::agree_or_throw(error, MPI_COMM_WORLD);
+  g500::util::agree_or_throw(error, MPI_COMM_WORLD);
   return 0;
 }
 
@@ -166,7 +166,7 @@ void refuse_options_of_other_modes(const CLI::App& app, const CollArgs& args) {
     std::string message = std::string(option) + " does not apply to " + mode;
     if (std::string(option) == "--shape" && mode == "--simulate")
       message += " (it models Hosono et al. 2021's Table 1 shapes)";
-    throw g500::UsageError(message);
+    throw g500::util::UsageError(message);
   }
 }
 
@@ -222,12 +222,12 @@ ModelOptions add_coll_options(CLI::App& app, CollArgs& args) {
 void check_coll_options(const CLI::App& app, const CollArgs& args) {
   const int modes = args.check + args.list + args.simulate + args.segment_model + !args.op.empty() + !args.fit.empty();
   if (modes != 1)
-    throw g500::UsageError("choose exactly one of --check, --list, --op, --fit, --segment-model, --simulate");
+    throw g500::util::UsageError("choose exactly one of --check, --list, --op, --fit, --segment-model, --simulate");
   refuse_options_of_other_modes(app, args);
-  g500::refuse_same_files({{"--fit", args.fit, g500::FileUse::kInput},
-                           {"--csv", args.csv, g500::FileUse::kOutput},
-                           {"--fit-csv", args.fit_csv, g500::FileUse::kOutput}},
-                          MPI_COMM_WORLD);
+  g500::util::refuse_same_files({{"--fit", args.fit, g500::util::FileUse::kInput},
+                                 {"--csv", args.csv, g500::util::FileUse::kOutput},
+                                 {"--fit-csv", args.fit_csv, g500::util::FileUse::kOutput}},
+                                MPI_COMM_WORLD);
 }
 
 // --segment-model: rank 0 writes the study; `model_given` says whether the user gave L or B.
@@ -240,11 +240,11 @@ int run_segment_model_mode(const CollArgs& args, const std::vector<double>& size
       const LinkCost ktree{args.latency, args.bandwidth};
       const LinkCost bintree3d = model_given ? ktree : LinkCost{kBintree3dLatency, kBintree3dBandwidth};
       text = format_segment_study(ktree, bintree3d, shape, sizes, args.csv);
-    } catch (const g500::UsageError& e) {
+    } catch (const g500::util::UsageError& e) {
       error = e.what();
     }
   }
-  g500::agree_or_throw(error, MPI_COMM_WORLD);
+  g500::util::agree_or_throw(error, MPI_COMM_WORLD);
   print_on_root(text);
   return 0;
 }
@@ -257,8 +257,8 @@ int run_simulate_mode(const CollArgs& args, const std::vector<double>& sizes, bo
   if (rank_of_world() == 0) {
     try {
       // The row count is known once the simulation has planned (and checked) its rows.
-      const bool show = g500::progress_wanted(quiet, MPI_COMM_WORLD, progress);
-      std::optional<g500::Progress> line;
+      const bool show = g500::util::progress_wanted(quiet, MPI_COMM_WORLD, progress);
+      std::optional<g500::util::Progress> line;
       const auto rows = simulate_table1(args.sizes.empty() ? std::vector<double>{1024, 65536, 1048576} : sizes, network,
                                         segment, [&](int64_t done, int64_t total) {
                                           if (!line) line.emplace(show, "torus simulation", total);
@@ -267,11 +267,11 @@ int run_simulate_mode(const CollArgs& args, const std::vector<double>& sizes, bo
       if (line) line->finish();
       text = format_simulation(rows);
       if (!args.csv.empty()) write_simulation_csv(args.csv, rows);
-    } catch (const g500::UsageError& e) {
+    } catch (const g500::util::UsageError& e) {
       error = e.what();
     }
   }
-  g500::agree_or_throw(error, MPI_COMM_WORLD);
+  g500::util::agree_or_throw(error, MPI_COMM_WORLD);
   print_on_root(text);
   return 0;
 }
@@ -290,7 +290,7 @@ int run_coll(int argc, char** argv) {
     print_on_root(app.help());
     return 0;
   } catch (const CLI::ParseError& e) {
-    throw g500::UsageError(e.what());
+    throw g500::util::UsageError(e.what());
   }
   check_coll_options(app, args);
   if (args.check) return run_check();

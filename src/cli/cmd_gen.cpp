@@ -75,7 +75,7 @@ gen::KroneckerSpec check_gen_options(GenArgs& a) {
   else if (a.format == "bin")
     a.options.format = io::EdgeFormat::bin;
   else
-    throw UsageError(fmt::format("unknown --format '{}' (expected tsv or bin)", a.format));
+    throw util::UsageError(fmt::format("unknown --format '{}' (expected tsv or bin)", a.format));
   a.options.weights = a.weights;
   a.options.force = a.force;
   return spec;
@@ -84,11 +84,12 @@ gen::KroneckerSpec check_gen_options(GenArgs& a) {
 // Generates and writes the edges to --output, rank 0 reporting what it wrote.
 int write_edges(const gen::KroneckerSpec& spec, const GenArgs& a, int rank) {
   const std::string& output = a.output;
-  if (output.empty()) throw UsageError("--output FILE is required (or use --benchmark)");
+  if (output.empty()) throw util::UsageError("--output FILE is required (or use --benchmark)");
   // gen reads no file and writes one: nothing can clash yet, but a new file option joins here.
-  refuse_same_files({{"--output", output, FileUse::kOutput}}, MPI_COMM_WORLD);
+  util::refuse_same_files({{"--output", output, util::FileUse::kOutput}}, MPI_COMM_WORLD);
 
-  Progress progress(progress_wanted(a.quiet, MPI_COMM_WORLD, a.show_progress), "generating and writing " + output);
+  util::Progress progress(util::progress_wanted(a.quiet, MPI_COMM_WORLD, a.show_progress),
+                          "generating and writing " + output);
   auto result = io::write_generated_edges(spec, output, a.options, MPI_COMM_WORLD);
   progress.finish();
   if (rank == 0)
@@ -113,7 +114,7 @@ int run_gen(int argc, char** argv) {
     std::string message = e.what();
     if (message.empty()) message = e.get_name();
     std::replace(message.begin(), message.end(), '\n', ' ');
-    throw UsageError(message);
+    throw util::UsageError(message);
   }
 
   const gen::KroneckerSpec spec = check_gen_options(a);

@@ -42,7 +42,7 @@ void add_jobscript_options(CLI::App& app, JobscriptOptions& o) {
       app.add_option("--node-shape", spec.node_shape, "Fugaku node shape A, AxB or AxBxC (default: from the grid)"));
   require_non_empty(app.add_option("--queue", spec.queue, "Slurm partition or Fugaku resource group"));
   // An installed g500 writes scripts that run itself; one in a build tree, the build tree's.
-  if (const std::string installed = installed_binary(); !installed.empty()) spec.binary = installed;
+  if (const std::string installed = util::installed_binary(); !installed.empty()) spec.binary = installed;
   require_non_empty(
       app.add_option("--binary", spec.binary,
                      "path of g500 on the cluster (default: this g500 when it is installed, else ./build/g500)"));
@@ -72,7 +72,7 @@ void set_node_memory(double node_memory_gib, jobs::JobSpec& spec) {
     spec.node_memory_origin = "--node-memory";
   } else if (spec.system == "slurm") {
     // The script is usually written on the cluster's login node: its memory is the best guess.
-    spec.node_memory_bytes = static_cast<double>(physical_memory_bytes());
+    spec.node_memory_bytes = static_cast<double>(util::physical_memory_bytes());
     spec.node_memory_origin = "taken from this machine; give --node-memory";
   }
 }
@@ -94,7 +94,7 @@ int emit_jobscript(const JobscriptOptions& o) {
     return 0;
   }
   constexpr unsigned kExecutable = 0755;
-  OutputFile file(output, MPI_COMM_WORLD, kExecutable);
+  util::OutputFile file(output, MPI_COMM_WORLD, kExecutable);
   file.write_from_rank0(script);
   if (rank == 0 && !file.is_stream()) {
     std::printf("wrote %s (%s, %d nodes, SCALE %d)\n", output.c_str(), spec.system.c_str(), spec.nodes, spec.scale);
@@ -108,8 +108,9 @@ int run_jobscript_command(int argc, char** argv) {
                "g500 jobscript"};
   add_jobscript_options(app, o);
   if (!parse_or_throw(app, argc, argv)) return 0;
-  refuse_same_files({{"--rankmap", o.spec.rankmap, FileUse::kInput}, {"--output", o.output, FileUse::kOutput}},
-                    MPI_COMM_WORLD);
+  util::refuse_same_files(
+      {{"--rankmap", o.spec.rankmap, util::FileUse::kInput}, {"--output", o.output, util::FileUse::kOutput}},
+      MPI_COMM_WORLD);
   set_node_memory(o.node_memory_gib, o.spec);
   return emit_jobscript(o);
 }

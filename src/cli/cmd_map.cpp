@@ -70,12 +70,12 @@ void run_on_rank0(const MapOptions& o, bool nodes_given, int rank) {
   if (rank == 0) {
     try {
       run_map_job(o, nodes_given);
-    } catch (const UsageError& e) {
+    } catch (const util::UsageError& e) {
       error = e.what();
       if (error.empty()) error = "bad input";
     }
   }
-  agree_or_throw(error, MPI_COMM_WORLD);
+  util::agree_or_throw(error, MPI_COMM_WORLD);
 }
 
 int run_map(int argc, char** argv) {
@@ -99,11 +99,12 @@ int run_map(int argc, char** argv) {
     if (rank == 0) std::printf("%s", app.help().c_str());
     return 0;
   } catch (const CLI::ParseError& e) {
-    throw UsageError(e.what());
+    throw util::UsageError(e.what());
   }
-  refuse_same_files({{"--output", o.output, FileUse::kOutput}, {"--link-csv", o.link_csv, FileUse::kOutput}},
-                    MPI_COMM_WORLD);
-  o.show_progress = progress_wanted(quiet, MPI_COMM_WORLD, progress);
+  util::refuse_same_files(
+      {{"--output", o.output, util::FileUse::kOutput}, {"--link-csv", o.link_csv, util::FileUse::kOutput}},
+      MPI_COMM_WORLD);
+  o.show_progress = util::progress_wanted(quiet, MPI_COMM_WORLD, progress);
   run_on_rank0(o, app.count("--nodes") > 0, rank);
   return 0;
 }

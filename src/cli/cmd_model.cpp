@@ -122,14 +122,14 @@ void copy_optionals(const CLI::App& app, const OptionalNumbers& n, ModelOptions&
 }
 
 // Every file the model reads (a trace --profile, --levels, --compare, --shm-measured) and writes.
-std::vector<FileOption> files_of(const ModelOptions& o) {
+std::vector<util::FileOption> files_of(const ModelOptions& o) {
   const bool built_in_profile = o.profile.empty() || o.profile == "a64fx" || o.profile == "k";
-  std::vector<FileOption> files{{"--profile", built_in_profile ? "" : o.profile, FileUse::kInput},
-                                {"--shm-measured", o.shm_measured, FileUse::kInput}};
-  for (const std::string& path : o.levels) files.push_back({"--levels", path, FileUse::kInput});
-  for (const std::string& path : o.compare) files.push_back({"--compare", path, FileUse::kInput});
-  files.push_back({"--write-level-table", o.write_level_table, FileUse::kOutput});
-  files.push_back({"--json", o.json, FileUse::kOutput});
+  std::vector<util::FileOption> files{{"--profile", built_in_profile ? "" : o.profile, util::FileUse::kInput},
+                                      {"--shm-measured", o.shm_measured, util::FileUse::kInput}};
+  for (const std::string& path : o.levels) files.push_back({"--levels", path, util::FileUse::kInput});
+  for (const std::string& path : o.compare) files.push_back({"--compare", path, util::FileUse::kInput});
+  files.push_back({"--write-level-table", o.write_level_table, util::FileUse::kOutput});
+  files.push_back({"--json", o.json, util::FileUse::kOutput});
   return files;
 }
 
@@ -138,26 +138,27 @@ constexpr double kGiB = 1024.0 * 1024 * 1024;
 // The memory of the chosen node, or this machine's for a trace profile without --node.
 double default_node_memory_bytes(const ModelOptions& o) {
   if (const model::NodePreset* node = model::chosen_node(o)) return node->memory_bytes;
-  return static_cast<double>(physical_memory_bytes());
+  return static_cast<double>(util::physical_memory_bytes());
 }
 
 // What a node needs for g500 bfs's run of a Kronecker graph (edge factor 16) at a prediction's
 // SCALE, grid and processes per node: the run's plan (run/run_plan.hpp) on the grid's first
 // process, this machine's threads (as g500 jobscript counts them).
-std::function<double(int, const GridShape&, int)> planned_node_bytes(double node_memory_bytes) {
-  return [node_memory_bytes](int scale, const GridShape& grid, int ppn) {
+std::function<double(int, const util::GridShape&, int)> planned_node_bytes(double node_memory_bytes) {
+  return [node_memory_bytes](int scale, const util::GridShape& grid, int ppn) {
     gen::KroneckerSpec graph;
     graph.scale = scale;
-    PlanInput input;
-    input.shape = GraphShape{graph.nedges(), scale, graph.nedges() / (static_cast<int64_t>(grid.rows) * grid.cols)};
-    input.d = Distribution(graph.nvertices(), grid.rows, grid.cols, 0, 0);
+    run::PlanInput input;
+    input.shape =
+        graph::GraphShape{graph.nedges(), scale, graph.nedges() / (static_cast<int64_t>(grid.rows) * grid.cols)};
+    input.d = graph::Distribution(graph.nvertices(), grid.rows, grid.cols, 0, 0);
     input.threads = omp_get_max_threads();
     input.node_bytes_per_rank = node_memory_bytes / ppn;
-    return plan_run(input).peak_bytes() * ppn;
+    return run::plan_run(input).peak_bytes() * ppn;
   };
 }
 
-int run_model(int argc, char** argv, const Invocation& invocation) {
+int run_model(int argc, char** argv, const util::Invocation& invocation) {
   CLI::App app{"Performance model of the hybrid 2D BFS: time per phase and TEPS at N nodes (docs/model.md)",
                "g500 model"};
   ModelOptions o;
@@ -184,8 +185,8 @@ int run_model(int argc, char** argv, const Invocation& invocation) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (!parse_or_throw(app, argc, argv)) return 0;
   copy_optionals(app, n, o);
-  refuse_same_files(files_of(o), MPI_COMM_WORLD);
-  o.provenance = provenance_json(invocation, omp_get_max_threads());
+  util::refuse_same_files(files_of(o), MPI_COMM_WORLD);
+  o.provenance = util::provenance_json(invocation, omp_get_max_threads());
   std::string error;
   model::ModelOutput output;
   if (rank == 0) {
@@ -193,12 +194,12 @@ int run_model(int argc, char** argv, const Invocation& invocation) {
       o.node_memory_bytes = node_memory_gib > 0 ? node_memory_gib * kGiB : default_node_memory_bytes(o);
       o.node_bytes_needed = planned_node_bytes(o.node_memory_bytes);
       output = model::run_model_job(o);
-    } catch (const UsageError& e) {
+    } catch (const util::UsageError& e) {
       error = e.what();
       if (error.empty()) error = "bad input";
     }
   }
-  agree_or_throw(error, MPI_COMM_WORLD);
+  util::agree_or_throw(error, MPI_COMM_WORLD);
   if (rank == 0) {
     for (const std::string& warning : output.warnings)
       std::fprintf(stderr, "g500 model: warning: %s\n", warning.c_str());

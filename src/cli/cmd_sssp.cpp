@@ -21,8 +21,8 @@ struct SsspOptions {
   std::vector<std::string> disabled;
 };
 
-void add_sssp_options(CLI::App& app, SsspJob& job, SsspOptions& options) {
-  SsspConfig& config = job.config;
+void add_sssp_options(CLI::App& app, sssp::SsspJob& job, SsspOptions& options) {
+  sssp::SsspConfig& config = job.config;
   options.run.add_to(app, config, job.json_path, "SSSP");
   require_positive(
       app.add_option("--delta", config.sssp.delta, "delta-stepping bucket width (edges lighter than delta are light)"))
@@ -58,43 +58,44 @@ void add_sssp_options(CLI::App& app, SsspJob& job, SsspOptions& options) {
 }
 
 // Switches off the techniques --disable names (in the order given), recording each in the config.
-void apply_disabled(const std::vector<std::string>& disabled, SsspConfig& config) {
+void apply_disabled(const std::vector<std::string>& disabled, sssp::SsspConfig& config) {
   for (const std::string& name : disabled) {
     if (name == "reorder")
       config.graph.reorder = false;
     else if (name == "parent-notes")
       config.sssp.parent_notes = false;
     else
-      throw UsageError("--disable: unknown technique '" + name + "' (switchable for sssp: reorder, parent-notes)");
+      throw util::UsageError("--disable: unknown technique '" + name +
+                             "' (switchable for sssp: reorder, parent-notes)");
     config.disabled.push_back(name);
   }
 }
 
 // After parsing: the input, options that do not fit together, files, and the power meter, before any work.
-void check_sssp_options(const CLI::App& app, SsspOptions& options, SsspJob& job) {
-  SsspConfig& config = job.config;
+void check_sssp_options(const CLI::App& app, SsspOptions& options, sssp::SsspJob& job) {
+  sssp::SsspConfig& config = job.config;
   FileInputOptions& in = options.in;
   in.check(app, config.root_ids, config.root_seed);
   job.input = in.request;
   const int64_t roots_asked = config.root_ids.empty() ? config.nroots : static_cast<int64_t>(config.root_ids.size());
   if (config.compare_dijkstra > roots_asked)
-    throw UsageError("--compare-dijkstra " + std::to_string(config.compare_dijkstra) + " is more than the run's " +
-                     std::to_string(roots_asked) + " roots");
+    throw util::UsageError("--compare-dijkstra " + std::to_string(config.compare_dijkstra) +
+                           " is more than the run's " + std::to_string(roots_asked) + " roots");
   if (in.request.path.empty() && app.get_option("--weight-seed")->count())
-    throw UsageError("--weight-seed needs --input (generated graphs have the reference generator's weights)");
+    throw util::UsageError("--weight-seed needs --input (generated graphs have the reference generator's weights)");
   if ((!job.distances_path.empty() || !job.parents_path.empty()) && options.run.no_validate)
-    throw UsageError("--output-distances and --output-parents write a validated result; drop --no-validate");
-  refuse_same_files({{"--input", job.input.path, FileUse::kInput},
-                     {"--rankmap", config.rankmap_path, FileUse::kInput},
-                     {"--json", job.json_path, FileUse::kOutput},
-                     {"--output-distances", job.distances_path, FileUse::kOutput},
-                     {"--output-parents", job.parents_path, FileUse::kOutput}},
-                    MPI_COMM_WORLD);
-  check_power_command(config.energy_loop.power_command, MPI_COMM_WORLD);  // the meter works before any work
+    throw util::UsageError("--output-distances and --output-parents write a validated result; drop --no-validate");
+  util::refuse_same_files({{"--input", job.input.path, util::FileUse::kInput},
+                           {"--rankmap", config.rankmap_path, util::FileUse::kInput},
+                           {"--json", job.json_path, util::FileUse::kOutput},
+                           {"--output-distances", job.distances_path, util::FileUse::kOutput},
+                           {"--output-parents", job.parents_path, util::FileUse::kOutput}},
+                          MPI_COMM_WORLD);
+  run::check_power_command(config.energy_loop.power_command, MPI_COMM_WORLD);  // the meter works before any work
 }
 
-int run_sssp_command(int argc, char** argv, const Invocation& invocation) {
-  SsspJob job;
+int run_sssp_command(int argc, char** argv, const util::Invocation& invocation) {
+  sssp::SsspJob job;
   job.config.invocation = invocation;
   CLI::App app{
       "Graph500 SSSP benchmark: generate a weighted Kronecker graph, build it (kernel 1), run delta-stepping SSSP "
@@ -107,7 +108,7 @@ int run_sssp_command(int argc, char** argv, const Invocation& invocation) {
   apply_disabled(options.disabled, job.config);
   check_sssp_options(app, options, job);
 
-  return run_sssp_job(job, MPI_COMM_WORLD);
+  return sssp::run_sssp_job(job, MPI_COMM_WORLD);
 }
 
 const SubcommandRegistrar registrar("sssp", "Graph500 SSSP benchmark (kernels 1 and 3, validated; delta-stepping)",

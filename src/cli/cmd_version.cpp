@@ -18,8 +18,8 @@ int run_version_command(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0)
     std::printf("%sKronecker generator: %s path on this processor\nlocal vertex ids: %d-bit%s\n",
-                version_text(build_info()).c_str(), gen::generator_path(), kLocalIdBits,
-                kWideIds ? "" : " (up to 2^32 vertices per grid row or column; more with -DG500_WIDE_IDS=ON)");
+                util::version_text(util::build_info()).c_str(), gen::generator_path(), graph::kLocalIdBits,
+                graph::kWideIds ? "" : " (up to 2^32 vertices per grid row or column; more with -DG500_WIDE_IDS=ON)");
   return 0;
 }
 

@@ -30,11 +30,11 @@ void FileInputOptions::add_to(CLI::App& app, const std::string& kernel) {
 void FileInputOptions::check(const CLI::App& app, std::vector<uint64_t>& root_ids,
                              std::optional<uint64_t>& sampling_seed) {
   if (!request.path.empty() && (given(app, "--scale") || given(app, "--edgefactor")))
-    throw UsageError("--scale and --edgefactor describe a generated graph; they do not apply with --input");
-  if (request.path.empty() && !request.format.empty()) throw UsageError("--format needs --input");
+    throw util::UsageError("--scale and --edgefactor describe a generated graph; they do not apply with --input");
+  if (request.path.empty() && !request.format.empty()) throw util::UsageError("--format needs --input");
   for (const std::string& text : roots) {
     uint64_t id = 0;
-    if (std::string e = io::parse_id(text, id); !e.empty()) throw UsageError("--root: " + e);
+    if (std::string e = io::parse_id(text, id); !e.empty()) throw util::UsageError("--root: " + e);
     root_ids.push_back(id);
   }
   request.root_seed_given = given(app, "--root-seed");

@@ -12,7 +12,7 @@
 namespace g500::cli {
 
 struct FileInputOptions {
-  FileInputRequest request;
+  run::FileInputRequest request;
   std::vector<std::string> roots;
 
   // Adds --input, --format, --directed-as-undirected, --root and --root-seed; `kernel` names the

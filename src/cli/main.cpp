@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
   // Every rank must run the same build, MPI library and command line (util/fingerprint.hpp):
   // checked before any subcommand parses its options or starts a collective.
   if (const std::string disagreement =
-          g500::fingerprint_disagreement(g500::this_process_fingerprint(argc, argv), MPI_COMM_WORLD);
+          g500::util::fingerprint_disagreement(g500::util::this_process_fingerprint(argc, argv), MPI_COMM_WORLD);
       !disagreement.empty()) {
     if (rank == 0)
       std::fprintf(stderr, "g500%s%s: error: %s\n", argc < 2 ? "" : " ", argc < 2 ? "" : argv[1], disagreement.c_str());
@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
     status = argc < 2 ? 2 : 0;
   } else {
     // The provenance of what the subcommand writes: collective, so taken here on every rank.
-    const g500::Invocation invocation = g500::invocation_of(argc, argv, MPI_COMM_WORLD);
+    const g500::util::Invocation invocation = g500::util::invocation_of(argc, argv, MPI_COMM_WORLD);
     auto& registry = g500::cli::subcommands();
     // `g500 --version` is the version subcommand.
     auto found = registry.find(std::strcmp(argv[1], "--version") == 0 ? "version" : argv[1]);
@@ -61,12 +61,12 @@ int main(int argc, char** argv) {
       // Static: the stop report (util/stop_report.hpp) may name it until the process ends.
       static std::string prog;
       prog = std::string("g500 ") + argv[1];
-      g500::stop_report::install(prog.c_str(), rank == 0);
+      g500::util::stop_report::install(prog.c_str(), rank == 0);
       std::vector<char*> sub_argv{prog.data()};
       for (int i = 2; i < argc; ++i) sub_argv.push_back(argv[i]);
       try {
         status = found->second.run(static_cast<int>(sub_argv.size()), sub_argv.data(), invocation);
-      } catch (const g500::UsageError& e) {
+      } catch (const g500::util::UsageError& e) {
         if (rank == 0) std::fprintf(stderr, "g500 %s: error: %s\n", argv[1], e.what());
         status = 2;
       } catch (const std::bad_alloc&) {
@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
       }
     }
   }
-  g500::stop_report::finished();
+  g500::util::stop_report::finished();
   MPI_Finalize();
   return status;
 }

@@ -27,7 +27,7 @@ bool parse_or_throw(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::string message = e.what();
     if (!message.empty() && message.back() == '\n') message.pop_back();
-    throw UsageError(message);
+    throw util::UsageError(message);
   }
   return true;
 }
@@ -79,16 +79,16 @@ CLI::Option* require_range(CLI::Option* option, long long min, long long max) {
                       [min, max](const std::string& name, std::string& text) {
                         long long value = 0;
                         if (!read_whole_number(text, value) || value < min || value > max)
-                          throw UsageError(name + " must be a whole number from " + std::to_string(min) + " to " +
-                                           std::to_string(max) + got(text));
+                          throw util::UsageError(name + " must be a whole number from " + std::to_string(min) + " to " +
+                                                 std::to_string(max) + got(text));
                         text = std::to_string(value);  // decimal, as CLI11 then converts it
                       });
 }
 
-void add_message_limit_option(CLI::App& app, MessageLimits& limits) {
+void add_message_limit_option(CLI::App& app, util::MessageLimits& limits) {
   require_range(app.add_option("--max-message-bytes", limits.max_message_bytes,
                                "largest message of one MPI call; larger ones go in rounds (for tests)"),
-                MessageLimits::kSmallestBytes, MessageLimits::kLargestBytes)
+                util::MessageLimits::kSmallestBytes, util::MessageLimits::kLargestBytes)
       ->group("");  // hidden from --help
 }
 
@@ -113,12 +113,12 @@ CLI::Option* require_at_least(CLI::Option* option, long long min, long long max)
       // Digits that overflow long long are still a number, only too far out.
       const size_t first = !text.empty() && (text[0] == '+' || text[0] == '-') ? 1 : 0;
       if (text.size() == first || text.find_first_not_of("0123456789", first) != std::string::npos)
-        throw UsageError(name + " must be a whole number from " + std::to_string(min) + " to " + std::to_string(max) +
-                         got(text));
-      throw UsageError(text[0] == '-' ? at_least : at_most);
+        throw util::UsageError(name + " must be a whole number from " + std::to_string(min) + " to " +
+                               std::to_string(max) + got(text));
+      throw util::UsageError(text[0] == '-' ? at_least : at_most);
     }
-    if (value < min) throw UsageError(at_least);
-    if (value > max) throw UsageError(at_most);
+    if (value < min) throw util::UsageError(at_least);
+    if (value > max) throw util::UsageError(at_most);
     text = std::to_string(value);
   });
 }
@@ -127,8 +127,8 @@ CLI::Option* require_unsigned(CLI::Option* option) {
   return attach_check(option, "0..2^64-1", [](const std::string& name, std::string& text) {
     unsigned long long value = 0;
     if (!read_whole_number(text, value))
-      throw UsageError(name + " must be a whole number from 0 to " +
-                       std::to_string(std::numeric_limits<unsigned long long>::max()) + got(text));
+      throw util::UsageError(name + " must be a whole number from 0 to " +
+                             std::to_string(std::numeric_limits<unsigned long long>::max()) + got(text));
     text = std::to_string(value);
   });
 }
@@ -137,7 +137,7 @@ CLI::Option* require_positive(CLI::Option* option) {
   return attach_check(option, ">0", [](const std::string& name, std::string& text) {
     double value = 0;
     if (!read_real_number(text, value) || !(value > 0))
-      throw UsageError(name + " must be a positive number" + got(text));
+      throw util::UsageError(name + " must be a positive number" + got(text));
     if (text.front() == '+') text.erase(0, 1);
   });
 }
@@ -146,7 +146,7 @@ CLI::Option* require_non_negative(CLI::Option* option) {
   return attach_check(option, ">=0", [](const std::string& name, std::string& text) {
     double value = 0;
     if (!read_real_number(text, value) || !(value >= 0))
-      throw UsageError(name + " must be zero or a positive number" + got(text));
+      throw util::UsageError(name + " must be zero or a positive number" + got(text));
     if (text.front() == '+') text.erase(0, 1);
   });
 }
@@ -182,7 +182,7 @@ CLI::Option* require_real_range(CLI::Option* option, double min, double max, con
   return attach_check(option, range, [min, max, range](const std::string& name, std::string& text) {
     double value = 0;
     if (!read_real_number(text, value) || value < min || value > max)
-      throw UsageError(name + " must be a number from " + range + got(text));
+      throw util::UsageError(name + " must be a number from " + range + got(text));
     if (text.front() == '+') text.erase(0, 1);
   });
 }
@@ -190,10 +190,10 @@ CLI::Option* require_real_range(CLI::Option* option, double min, double max, con
 CLI::Option* require_duration(CLI::Option* option, double max_seconds) {
   const std::string hours = bound_text(max_seconds / 3600.0) + "h";
   return attach_check(option, "duration", [max_seconds, hours](const std::string& name, std::string& text) {
-    const std::optional<double> seconds = duration_seconds(text);
+    const std::optional<double> seconds = util::duration_seconds(text);
     if (!seconds || !(*seconds > 0) || *seconds > max_seconds)
-      throw UsageError(name + " must be a duration of more than 0 and at most " + hours +
-                       ": a number and its unit (ms, s, m or h), e.g. 60s, 2m or 0.5s" + got(text));
+      throw util::UsageError(name + " must be a duration of more than 0 and at most " + hours +
+                             ": a number and its unit (ms, s, m or h), e.g. 60s, 2m or 0.5s" + got(text));
   });
 }
 
@@ -209,10 +209,10 @@ CLI::Option* add_count_list(CLI::App& app, const std::string& name, std::vector<
         while (true) {
           const size_t comma = std::min(text.find(',', start), text.size());
           const std::string item = text.substr(start, comma - start);
-          if (item.empty()) throw UsageError(rule + ": an item is empty" + got(text));
+          if (item.empty()) throw util::UsageError(rule + ": an item is empty" + got(text));
           long long value = 0;
           if (const std::string problem = count_item_problem(item, min, max, value); !problem.empty())
-            throw UsageError(rule + ": " + problem);
+            throw util::UsageError(rule + ": " + problem);
           counts.push_back(value);
           if (comma == text.size()) break;
           start = comma + 1;
@@ -224,14 +224,14 @@ CLI::Option* add_count_list(CLI::App& app, const std::string& name, std::vector<
 
 CLI::Option* require_non_empty(CLI::Option* option) {
   return attach_check(option, "", [](const std::string& name, std::string& text) {
-    if (text.empty()) throw UsageError(name + " must not be empty");
+    if (text.empty()) throw util::UsageError(name + " must not be empty");
   });
 }
 
 void check_edge_count(int scale, int edgefactor) {
   if (scale >= 0 && scale < 63 && edgefactor > (std::numeric_limits<int64_t>::max() >> scale))
-    throw UsageError("--edgefactor " + std::to_string(edgefactor) + " is too large for SCALE " + std::to_string(scale) +
-                     " (more than 2^63 - 1 edges)");
+    throw util::UsageError("--edgefactor " + std::to_string(edgefactor) + " is too large for SCALE " +
+                           std::to_string(scale) + " (more than 2^63 - 1 edges)");
 }
 
 void parse_seed_pair(const std::string& text, uint64_t& seed1, uint64_t& seed2) {
@@ -243,7 +243,7 @@ void parse_seed_pair(const std::string& text, uint64_t& seed1, uint64_t& seed2) 
   const size_t comma = text.find(',');
   const std::string_view all(text);
   if (comma == std::string::npos || !parse(all.substr(0, comma), seed1) || !parse(all.substr(comma + 1), seed2))
-    throw UsageError("--seed '" + text + "' is not of the form A,B with two unsigned 64-bit integers");
+    throw util::UsageError("--seed '" + text + "' is not of the form A,B with two unsigned 64-bit integers");
 }
 
 }  // namespace g500::cli

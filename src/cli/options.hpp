@@ -81,6 +81,6 @@ void parse_seed_pair(const std::string& text, uint64_t& seed1, uint64_t& seed2);
 
 // The hidden option --max-message-bytes N (docs/messages.md): the largest message of one MPI
 // call, 1..2^31-1; larger messages go in rounds. For tests that force tiny rounds on small graphs.
-void add_message_limit_option(CLI::App& app, MessageLimits& limits);
+void add_message_limit_option(CLI::App& app, util::MessageLimits& limits);
 
 }  // namespace g500::cli

@@ -7,7 +7,7 @@
 
 namespace g500::cli {
 
-void RunOptions::add_to(CLI::App& app, RunConfig& config, std::string& json_path, const std::string& kernel) {
+void RunOptions::add_to(CLI::App& app, run::RunConfig& config, std::string& json_path, const std::string& kernel) {
   require_range(app.add_option("--scale", config.spec.scale, "log2 of the number of vertices"), 1, gen::kMaxScale)
       ->capture_default_str();
   require_at_least(app.add_option("--edgefactor", config.spec.edgefactor, "edges per vertex"), 1)
@@ -29,7 +29,7 @@ void RunOptions::add_to(CLI::App& app, RunConfig& config, std::string& json_path
                                   "Green Graph500: after the warm-up, repeat the " + kernel +
                                       " searches from the roots for this long (e.g. 60s, 2m) and report the average "
                                       "power and TEPS/W over it"),
-                   kMaxEnergyLoopSeconds);
+                   run::kMaxEnergyLoopSeconds);
   add_progress_options(app, quiet, progress);
   require_non_empty(app.add_option("--power-command", config.energy_loop.power_command,
                                    "the system's power meter during --energy-loop: a shell command printing watts on "
@@ -37,15 +37,15 @@ void RunOptions::add_to(CLI::App& app, RunConfig& config, std::string& json_path
                                    "packages and DRAM)"));
 }
 
-void RunOptions::apply(RunConfig& config) const {
+void RunOptions::apply(run::RunConfig& config) const {
   check_edge_count(config.spec.scale, config.spec.edgefactor);
   if (!seed_text.empty()) parse_seed_pair(seed_text, config.spec.seed1, config.spec.seed2);
   config.validate = !no_validate;
-  config.progress = progress_wanted(quiet, MPI_COMM_WORLD, progress);
-  EnergyLoopOptions& loop = config.energy_loop;
-  if (!loop.duration_text.empty()) loop.seconds = duration_seconds(loop.duration_text).value_or(0);
+  config.progress = util::progress_wanted(quiet, MPI_COMM_WORLD, progress);
+  run::EnergyLoopOptions& loop = config.energy_loop;
+  if (!loop.duration_text.empty()) loop.seconds = util::duration_seconds(loop.duration_text).value_or(0);
   if (!loop.power_command.empty() && !loop.wanted())
-    throw UsageError("--power-command measures the power during --energy-loop; give --energy-loop too");
+    throw util::UsageError("--power-command measures the power during --energy-loop; give --energy-loop too");
 }
 
 }  // namespace g500::cli

@@ -16,10 +16,10 @@ struct RunOptions {
 
   // Registers the options into config (--force too) and json_path; `kernel` names the search in the help
   // ("BFS", "SSSP").
-  void add_to(CLI::App& app, RunConfig& config, std::string& json_path, const std::string& kernel);
+  void add_to(CLI::App& app, run::RunConfig& config, std::string& json_path, const std::string& kernel);
   // After parsing: checks the edge count, parses --seed and sets config.validate and the energy
   // loop's seconds; throws UsageError.
-  void apply(RunConfig& config) const;
+  void apply(run::RunConfig& config) const;
 };
 
 }  // namespace g500::cli

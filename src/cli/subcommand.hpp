@@ -14,7 +14,7 @@ namespace g500::cli {
 // hosts: the provenance of what it writes); it returns the process exit status. Errors in user
 // input are reported by throwing g500::UsageError (see util/error.hpp); main prints them once and
 // exits with status 2.
-using SubcommandFn = std::function<int(int argc, char** argv, const Invocation& invocation)>;
+using SubcommandFn = std::function<int(int argc, char** argv, const util::Invocation& invocation)>;
 
 struct SubcommandInfo {
   std::string help;
@@ -29,7 +29,8 @@ struct SubcommandRegistrar {
   }
   // A subcommand that writes nothing the invocation describes.
   SubcommandRegistrar(const std::string& name, const std::string& help, std::function<int(int, char**)> fn)
-      : SubcommandRegistrar(name, help, [fn](int argc, char** argv, const Invocation&) { return fn(argc, argv); }) {}
+      : SubcommandRegistrar(name, help,
+                            [fn](int argc, char** argv, const util::Invocation&) { return fn(argc, argv); }) {}
 };
 
 }  // namespace g500::cli

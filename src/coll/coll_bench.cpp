@@ -34,8 +34,8 @@ std::int64_t buffer_bytes(CollOp op, std::int64_t bytes, int processes) {
 void check_buffer_bytes(CollOp op, std::int64_t bytes, int processes) {
   const std::int64_t total = buffer_bytes(op, bytes, processes);
   if (total > kMaxBufferBytes || bytes > INT32_MAX)
-    throw UsageError(fmt::format("--sizes: message size {} B needs a {} B buffer; the limit is {} B", bytes, total,
-                                 kMaxBufferBytes));
+    throw util::UsageError(fmt::format("--sizes: message size {} B needs a {} B buffer; the limit is {} B", bytes,
+                                       total, kMaxBufferBytes));
 }
 
 // Refuses a run whose buffers would pass more than kMaxBenchBytes (sizes checked by check_buffer_bytes
@@ -45,7 +45,7 @@ void check_total_bytes(const BenchConfig& config, int processes) {
   for (std::int64_t bytes : config.sizes) per_run += buffer_bytes(config.op, bytes, processes);
   const std::int64_t runs = static_cast<std::int64_t>(config.warmup) + config.reps;
   if (per_run > 0 && runs > kMaxBenchBytes / per_run)
-    throw UsageError(
+    throw util::UsageError(
         fmt::format("--reps {} and --warmup {} with these --sizes pass {} bytes per rank; the limit is {} "
                     "(fewer repetitions or smaller sizes)",
                     config.reps, config.warmup, runs * per_run, kMaxBenchBytes));
@@ -110,16 +110,17 @@ std::int64_t parse_bytes(const std::string& text, const std::string& option) {
   const std::map<std::string, std::int64_t> scale{
       {"", 1}, {"K", kKibi}, {"M", kKibi * kKibi}, {"G", kKibi * kKibi * kKibi}, {"B", 1}};
   if (used == 0 || value < 0 || !scale.count(suffix))
-    throw UsageError(fmt::format("{}: '{}' is not a byte count (a number with optional K, M or G)", option, text));
-  if (value > INT64_MAX / scale.at(suffix)) throw UsageError(fmt::format("{}: '{}' is too large", option, text));
+    throw util::UsageError(
+        fmt::format("{}: '{}' is not a byte count (a number with optional K, M or G)", option, text));
+  if (value > INT64_MAX / scale.at(suffix)) throw util::UsageError(fmt::format("{}: '{}' is too large", option, text));
   return value * scale.at(suffix);
 }
 
 std::vector<std::int64_t> parse_size_range(const std::string& text) {
   const auto parts = split(text, ':');
-  if (parts.size() != 2) throw UsageError(fmt::format("bad --sizes '{}': expected MIN:MAX such as 1:1M", text));
+  if (parts.size() != 2) throw util::UsageError(fmt::format("bad --sizes '{}': expected MIN:MAX such as 1:1M", text));
   const std::int64_t low = parse_bytes(parts[0], "--sizes"), high = parse_bytes(parts[1], "--sizes");
-  if (high < low) throw UsageError(fmt::format("bad --sizes '{}': MAX is below MIN", text));
+  if (high < low) throw util::UsageError(fmt::format("bad --sizes '{}': MAX is below MIN", text));
   std::vector<std::int64_t> sizes;
   if (low == 0) sizes.push_back(0);
   for (std::int64_t m = std::max<std::int64_t>(low, 1); m <= high; m *= 2) {
@@ -147,13 +148,13 @@ double throughput_of(CollOp op, int processes, int ranks_per_node, std::int64_t 
 namespace {
 // Checks the repetition, rank and root options against the communicator's size.
 void check_run_options(const BenchConfig& config, int size) {
-  if (config.reps < 1 || config.warmup < 0) throw UsageError("--reps must be at least 1 and --warmup at least 0");
+  if (config.reps < 1 || config.warmup < 0) throw util::UsageError("--reps must be at least 1 and --warmup at least 0");
   if (config.reps > kMaxRepetitions || config.warmup > kMaxRepetitions)
-    throw UsageError(fmt::format("--reps and --warmup must be at most {}", kMaxRepetitions));
+    throw util::UsageError(fmt::format("--reps and --warmup must be at most {}", kMaxRepetitions));
   if (config.ranks_per_node < 1 || config.ranks_per_node > size)
-    throw UsageError(fmt::format("--ranks-per-node must be between 1 and {}", size));
-  if (config.root < 0 || config.root >= size) throw UsageError(fmt::format("--root must be below {}", size));
-  if (config.segment_bytes < 0) throw UsageError("--segment must not be negative");
+    throw util::UsageError(fmt::format("--ranks-per-node must be between 1 and {}", size));
+  if (config.root < 0 || config.root >= size) throw util::UsageError(fmt::format("--root must be below {}", size));
+  if (config.segment_bytes < 0) throw util::UsageError("--segment must not be negative");
 }
 
 // The catalog entry --algo names; ompi:N forces Open MPI's tuned algorithm N and runs the MPI library's.
@@ -164,7 +165,7 @@ const AlgoEntry* resolve_algorithm(const BenchConfig& config) {
     try {
       forced = std::stoi(config.algorithm.substr(kOmpiPrefix.size()));
     } catch (const std::exception&) {
-      throw UsageError(
+      throw util::UsageError(
           fmt::format("bad --algo '{}': expected ompi:N with N an Open MPI algorithm number", config.algorithm));
     }
     require_tuned_algorithm(config.op, forced);
@@ -174,8 +175,8 @@ const AlgoEntry* resolve_algorithm(const BenchConfig& config) {
   if (!algo) {
     std::string names;
     for (const auto& a : algorithms(config.op)) names += (names.empty() ? "" : ", ") + a.name;
-    throw UsageError(fmt::format("unknown --algo '{}' for {} (expected one of: {}, ompi:N)", config.algorithm,
-                                 op_name(config.op), names));
+    throw util::UsageError(fmt::format("unknown --algo '{}' for {} (expected one of: {}, ompi:N)", config.algorithm,
+                                       op_name(config.op), names));
   }
   return algo;
 }
@@ -184,14 +185,14 @@ const AlgoEntry* resolve_algorithm(const BenchConfig& config) {
 void check_shape(const BenchConfig& config, const AlgoEntry& algo, int size) {
   if (!config.shape_given) return;
   if (config.shape.size() != size)
-    throw UsageError(fmt::format("--shape {} has {} processes but the job has {} rank{}", config.shape.text(),
-                                 config.shape.size(), size, size == 1 ? "" : "s"));
+    throw util::UsageError(fmt::format("--shape {} has {} processes but the job has {} rank{}", config.shape.text(),
+                                       config.shape.size(), size, size == 1 ? "" : "s"));
   if (!algo.uses_shape) {
     std::string users;
     for (const auto& a : algorithms(config.op))
       if (a.uses_shape) users += (users.empty() ? "" : ", ") + a.name;
-    throw UsageError(fmt::format("--shape {}: --algo {} does not use a shape (for {}: {})", config.shape.text(),
-                                 config.algorithm, op_name(config.op), users.empty() ? "none does" : users));
+    throw util::UsageError(fmt::format("--shape {}: --algo {} does not use a shape (for {}: {})", config.shape.text(),
+                                       config.algorithm, op_name(config.op), users.empty() ? "none does" : users));
   }
 }
 
@@ -264,26 +265,28 @@ void write_bench_csv(const std::string& path, const std::vector<BenchRow>& rows)
     text += fmt::format("{},{},{},{},{},{},{},{},{},{:.9g},{:.9g},{:.9g},{:.9g}\n", r.op, r.algorithm, r.ran, r.shape,
                         r.segment_bytes, r.processes, r.ranks_per_node, r.bytes, r.reps, r.median_seconds,
                         r.min_seconds, r.max_seconds, r.throughput);
-  write_whole_file(path, text);
+  util::write_whole_file(path, text);
 }
 
 std::vector<BenchRow> read_bench_csv(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw UsageError(fmt::format("cannot read '{}'", path));
+  if (!in) throw util::UsageError(fmt::format("cannot read '{}'", path));
   std::string line;
   std::getline(in, line);
   const auto header = split(line, ',');
   std::map<std::string, std::size_t> column;
   for (std::size_t i = 0; i < header.size(); ++i) column[header[i]] = i;
   for (const auto& name : split(bench_csv_header(), ','))
-    if (!column.count(name)) throw UsageError(fmt::format("'{}' is not a g500 coll CSV (no column '{}')", path, name));
+    if (!column.count(name))
+      throw util::UsageError(fmt::format("'{}' is not a g500 coll CSV (no column '{}')", path, name));
   std::vector<BenchRow> rows;
   int line_number = 1;
   while (std::getline(in, line)) {
     ++line_number;
     if (line.empty()) continue;
     const auto f = split(line, ',');
-    if (f.size() != header.size()) throw UsageError(fmt::format("{}:{}: wrong number of fields", path, line_number));
+    if (f.size() != header.size())
+      throw util::UsageError(fmt::format("{}:{}: wrong number of fields", path, line_number));
     try {
       BenchRow r;
       r.op = f[column["op"]];
@@ -301,7 +304,7 @@ std::vector<BenchRow> read_bench_csv(const std::string& path) {
       r.throughput = std::stod(f[column["throughput_Bps"]]);
       rows.push_back(r);
     } catch (const std::exception&) {
-      throw UsageError(fmt::format("{}:{}: malformed number", path, line_number));
+      throw util::UsageError(fmt::format("{}:{}: malformed number", path, line_number));
     }
   }
   return rows;

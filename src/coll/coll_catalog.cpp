@@ -102,7 +102,7 @@ std::vector<CollOp> all_ops() { return {CollOp::alltoallv, CollOp::alltoall, Col
 CollOp parse_op(const std::string& name) {
   for (CollOp op : all_ops())
     if (op_name(op) == name) return op;
-  throw UsageError(fmt::format("unknown --op '{}' (expected alltoallv, alltoall, allgatherv or bcast)", name));
+  throw util::UsageError(fmt::format("unknown --op '{}' (expected alltoallv, alltoall, allgatherv or bcast)", name));
 }
 
 const std::vector<AlgoEntry>& algorithms(CollOp op) {

@@ -48,7 +48,7 @@ CostTerms bcast_terms(const std::string& algorithm, int p, const Shape3& shape, 
     const double depth = shape.n[0] + shape.n[1] + shape.n[2] - 2;
     return pipelined(depth, m / k, segment > 0 ? segment : m / k);
   }
-  throw UsageError(fmt::format("no cost model for bcast algorithm '{}'", algorithm));
+  throw util::UsageError(fmt::format("no cost model for bcast algorithm '{}'", algorithm));
 }
 
 CostTerms alltoall_terms(const std::string& algorithm, int p, const Shape3& shape, double m) {
@@ -72,7 +72,7 @@ CostTerms alltoall_terms(const std::string& algorithm, int p, const Shape3& shap
       }
     return t;
   }
-  throw UsageError(fmt::format("no cost model for alltoall(v) algorithm '{}'", algorithm));
+  throw util::UsageError(fmt::format("no cost model for alltoall(v) algorithm '{}'", algorithm));
 }
 
 CostTerms allgatherv_terms(const std::string& algorithm, int p, double m) {
@@ -84,7 +84,7 @@ CostTerms allgatherv_terms(const std::string& algorithm, int p, double m) {
     const bool extras = p2 != p;
     return CostTerms{floor_log2(p2) + (extras ? 2.0 : 0.0), (p - 1) * m + (extras ? (p - 1) * m : 0.0)};
   }
-  throw UsageError(fmt::format("no cost model for allgatherv algorithm '{}'", algorithm));
+  throw util::UsageError(fmt::format("no cost model for allgatherv algorithm '{}'", algorithm));
 }
 
 }  // namespace

@@ -90,7 +90,7 @@ void write_fit_csv(const std::string& path, const std::vector<FittedGroup>& grou
       text += fmt::format("{},{},{},{},{},{},{},{:.9g},{:.9g},{:.9g},{:.9g}\n", g.op, g.algorithm, g.ran, g.shape,
                           g.segment_bytes, g.processes, g.rows[i].bytes, g.rows[i].median_seconds, g.predicted[i],
                           g.fit.latency, g.fit.bandwidth);
-  write_whole_file(path, text);
+  util::write_whole_file(path, text);
 }
 
 std::string format_segment_study(const LinkCost& kt, const LinkCost& b3, const Shape3& shape,
@@ -106,7 +106,7 @@ std::string format_segment_study(const LinkCost& kt, const LinkCost& b3, const S
   text += fmt::format("{:>9} | {:>11} {:>11} {:>11} {:>11} | {:>11} {:>11} {:>11}\n", "M", "kt derived", "kt printed",
                       "kt numeric", "t(opt) us", "b3d Eq.7", "b3d numeric", "t(opt) us");
   // Opened first, so that an unwritable path fails before the study.
-  std::optional<OutputFile> csv_file;
+  std::optional<util::OutputFile> csv_file;
   std::string csv;
   if (!csv_path.empty()) {
     csv_file.emplace(csv_path, MPI_COMM_SELF);
@@ -173,7 +173,7 @@ void write_simulation_csv(const std::string& path, const std::vector<SimulationR
   for (const auto& r : rows)
     text += fmt::format("{},{},{},{},{},{:.0f},{:.0f},{:.9g},{:.9g}\n", r.size_name, r.shape, r.dimensions, r.op,
                         r.algorithm, r.message, r.segment, r.seconds, r.throughput);
-  write_whole_file(path, text);
+  util::write_whole_file(path, text);
 }
 
 }  // namespace g500::coll

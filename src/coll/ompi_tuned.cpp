@@ -83,9 +83,9 @@ std::string tuned_mpiexec_flags(CollOp op, int algorithm) {
 void require_tuned_algorithm(CollOp op, int algorithm) {
   const TunedSelection s = read_tuned_selection(op);
   if (!s.visible)
-    throw UsageError("--algo ompi:N needs Open MPI's coll/tuned component (its MPI_T variables are not visible)");
+    throw util::UsageError("--algo ompi:N needs Open MPI's coll/tuned component (its MPI_T variables are not visible)");
   if (!s.dynamic_rules || s.algorithm != algorithm)
-    throw UsageError(
+    throw util::UsageError(
         fmt::format("--algo ompi:{} is not in force (coll_tuned_use_dynamic_rules={}, coll_tuned_{}_algorithm={}). "
                     "Open MPI reads these at start-up: run as mpiexec {} ... g500 coll ...",
                     algorithm, s.dynamic_rules ? 1 : 0, op_name(op), s.algorithm, tuned_mpiexec_flags(op, algorithm)));

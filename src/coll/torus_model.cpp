@@ -95,7 +95,7 @@ std::vector<TreeLinks> trees_for(const std::string& algorithm, int tree, const S
     else if (algorithm.rfind("ktree", 0) == 0)
       links[r] = dimension_chain_tree(r, 0, torus, tree);
     else
-      throw UsageError("no simulation for bcast algorithm '" + algorithm + "'");
+      throw util::UsageError("no simulation for bcast algorithm '" + algorithm + "'");
   }
   return links;
 }
@@ -216,7 +216,7 @@ double simulate_alltoall(const std::string& algorithm, const Shape3& torus, doub
     }
     return total;
   }
-  throw UsageError("no simulation for alltoall algorithm '" + algorithm + "'");
+  throw util::UsageError("no simulation for alltoall algorithm '" + algorithm + "'");
 }
 
 namespace {
@@ -314,7 +314,7 @@ double bcast_segment(const std::string& algorithm, double message, const Shape3&
 double arrivals_per_tree(const std::string& algorithm, const Shape3& torus, double message, double segment) {
   const double per_tree = bcast_pieces(algorithm, message, segment) * torus.size();
   if (per_tree > kMaxSimulatedArrivalsPerTree)
-    throw UsageError(fmt::format(
+    throw util::UsageError(fmt::format(
         "--simulate: bcast {} on {} would move a {:.0f}-byte message in {:.0f}-byte segments, {:.3g} segment "
         "arrivals per tree; the limit is {:.0f} (a larger --segment, --latency or --bandwidth, or smaller "
         "--sizes)",
@@ -379,7 +379,7 @@ std::vector<SimulationRow> simulate_table1(const std::vector<double>& messages, 
     }
   }
   if (arrivals > kMaxSimulatedArrivals)
-    throw UsageError(
+    throw util::UsageError(
         fmt::format("--simulate: these --sizes take {:.3g} segment arrivals in all; the limit is {:.0f} "
                     "(fewer or smaller --sizes, or a larger --segment)",
                     arrivals, kMaxSimulatedArrivals));

@@ -9,28 +9,29 @@
 #include "bfs/driver.hpp"
 #include "sssp/benchmark.hpp"
 
-namespace g500 {
+namespace g500::combined {
 
 // The SSSP half of a combined run; its configuration follows the BFS's (graph, seeds, roots,
 // grid, threads, validation, progress), with the SSSP's default search options.
-class SsspCompanion : public BfsJobCompanion {
+class SsspCompanion : public bfs::BfsJobCompanion {
  public:
-  explicit SsspCompanion(const BenchmarkConfig& bfs_config);
+  explicit SsspCompanion(const bfs::BenchmarkConfig& bfs_config);
   ~SsspCompanion() override;
 
   void check_declared(const io::DeclaredSize& size, const comm::Communicator& world) override;
-  BenchmarkConfig::SecondKernel start(const BenchmarkConfig& config, const comm::Communicator& world) override;
-  void finish(const RunSummary& run) override;
+  bfs::BenchmarkConfig::SecondKernel start(const bfs::BenchmarkConfig& config,
+                                           const comm::Communicator& world) override;
+  void finish(const run::RunSummary& run) override;
   std::string header() const override;
-  void add_series(ResultBlockInput& block) const override;
+  void add_series(run::ResultBlockInput& block) const override;
   void print_report(FILE* out) const override;
   std::string validation_error() const override;
   void add_json(nlohmann::json& j) const override;
 
  private:
-  SsspConfig config_;
-  SsspBenchmarkResult result_;
-  std::unique_ptr<SsspPart> part_;
+  sssp::SsspConfig config_;
+  sssp::SsspBenchmarkResult result_;
+  std::unique_ptr<sssp::SsspPart> part_;
 };
 
-}  // namespace g500
+}  // namespace g500::combined

@@ -19,7 +19,7 @@ struct CollOptions {
   // The messages an algorithm makes itself (alltoallv_dimwise's forwarded parcels, Bruck's
   // half-buffers) can exceed MPI's int count even when every block fits: they go in pieces of at
   // most this many bytes (comm/large_count.hpp).
-  MessageLimits limits{};
+  util::MessageLimits limits{};
 };
 
 // ---- alltoallv ----

@@ -123,7 +123,7 @@ void unpack_parcels(const std::vector<char>& in, std::vector<Parcel>& into) {
 // first (64-bit), then the bytes in pieces within the limit, since forwarded parcels can add up to
 // more than MPI's int count.
 int exchange_bytes(const std::vector<char>& out, int to, std::vector<char>& in, int from, MPI_Comm comm,
-                   const MessageLimits& limits) {
+                   const util::MessageLimits& limits) {
   const int64_t out_length = static_cast<int64_t>(out.size());
   int64_t in_length = 0;
   int status = MPI_Sendrecv(&out_length, 1, MPI_INT64_T, to, kCollectiveTag, &in_length, 1, MPI_INT64_T, from,

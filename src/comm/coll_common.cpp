@@ -61,15 +61,16 @@ Shape3 parse_shape(const std::string& text) {
   while (std::getline(in, part, 'x')) {
     if (d == 3 || part.empty() || part.find_first_not_of("0123456789") != std::string::npos || part.size() > 9 ||
         std::stoi(part) < 1)
-      throw UsageError(fmt::format("bad --shape '{}': expected X, XxY or XxYxZ with positive integers", text));
+      throw util::UsageError(fmt::format("bad --shape '{}': expected X, XxY or XxYxZ with positive integers", text));
     shape.n[d++] = std::stoi(part);
   }
-  if (d == 0) throw UsageError(fmt::format("bad --shape '{}': expected X, XxY or XxYxZ", text));
+  if (d == 0) throw util::UsageError(fmt::format("bad --shape '{}': expected X, XxY or XxYxZ", text));
   long long processes = 1;
   for (int extent : shape.n) {
     processes *= extent;  // no overflow: below 2^24 times an extent below 10^9
     if (processes > kMaxShapeProcesses)
-      throw UsageError(fmt::format("--shape {} has more than {} processes (the limit)", text, kMaxShapeProcesses));
+      throw util::UsageError(
+          fmt::format("--shape {} has more than {} processes (the limit)", text, kMaxShapeProcesses));
   }
   return shape;
 }
@@ -85,8 +86,8 @@ Shape3 balanced_shape(int size, int dims) {
 Shape3 shape_for(const Shape3& requested, int comm_size) {
   if (requested.size() <= 1 && comm_size > 1) return balanced_shape(comm_size, 3);
   if (requested.size() != comm_size)
-    throw UsageError(fmt::format("shape {} has {} processes but the communicator has {}", requested.text(),
-                                 requested.size(), comm_size));
+    throw util::UsageError(fmt::format("shape {} has {} processes but the communicator has {}", requested.text(),
+                                       requested.size(), comm_size));
   return requested;
 }
 

@@ -54,8 +54,8 @@ int64_t bytes_to_others(size_t total, const AlltoallvLayout& layout, int rank) {
 
 }  // namespace
 
-Received exchange(const ThreadBuckets& buckets, MPI_Comm comm, AlltoallvFn alltoallv, PhaseProfile& profile,
-                  const MessageLimits& limits) {
+Received exchange(const ThreadBuckets& buckets, MPI_Comm comm, AlltoallvFn alltoallv, util::PhaseProfile& profile,
+                  const util::MessageLimits& limits) {
   int ndest = 0, rank = 0;
   MPI_Comm_size(comm, &ndest);
   MPI_Comm_rank(comm, &rank);
@@ -63,11 +63,11 @@ Received exchange(const ThreadBuckets& buckets, MPI_Comm comm, AlltoallvFn allto
   AlltoallvLayout layout;
   size_t total = 0;
   {
-    ScopedPhase timed(profile, Phase::kCalculation);
+    util::ScopedPhase timed(profile, util::Phase::kCalculation);
     total = pack_buckets(buckets, ndest, send, layout);
   }
   Received received;
-  ScopedPhase timed(profile, Phase::kAlltoallv);
+  util::ScopedPhase timed(profile, util::Phase::kAlltoallv);
   timed.count_sent(bytes_to_others(total, layout, rank));
   exchange_counts(layout, comm);
   received.records.resize(layout.recv_total);
@@ -77,7 +77,7 @@ Received exchange(const ThreadBuckets& buckets, MPI_Comm comm, AlltoallvFn allto
   return received;
 }
 
-Exchanger::Exchanger(MPI_Comm comm, int nthreads, AlltoallvFn alltoallv, const MessageLimits& limits)
+Exchanger::Exchanger(MPI_Comm comm, int nthreads, AlltoallvFn alltoallv, const util::MessageLimits& limits)
     : comm_(comm), alltoallv_(alltoallv), limits_(limits) {
   MPI_Comm_size(comm_, &size_);
   MPI_Comm_rank(comm_, &rank_);
@@ -89,7 +89,7 @@ ThreadBuckets& Exchanger::start() {
   return buckets_;
 }
 
-const std::vector<Exchanger::Piece>& Exchanger::deliver(PhaseProfile& profile) {
+const std::vector<Exchanger::Piece>& Exchanger::deliver(util::PhaseProfile& profile) {
   pieces_.clear();
   if (size_ == 1) {
     for (const auto& per_thread : buckets_)
@@ -98,10 +98,10 @@ const std::vector<Exchanger::Piece>& Exchanger::deliver(PhaseProfile& profile) {
   }
   size_t total = 0;
   {
-    ScopedPhase timed(profile, Phase::kCalculation);
+    util::ScopedPhase timed(profile, util::Phase::kCalculation);
     total = pack_buckets(buckets_, size_, send_, layout_);
   }
-  ScopedPhase timed(profile, Phase::kAlltoallv);
+  util::ScopedPhase timed(profile, util::Phase::kAlltoallv);
   timed.count_sent(bytes_to_others(total, layout_, rank_));
   exchange_counts(layout_, comm_);
   if (recv_.size() < static_cast<size_t>(layout_.recv_total)) recv_.resize(layout_.recv_total);

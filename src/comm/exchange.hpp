@@ -29,8 +29,8 @@ void clear_thread_buckets(ThreadBuckets& buckets);
 
 // Collective over comm; time is charged to Phase::kAlltoallv (packing to kCalculation), and the
 // records sent to other ranks to its bytes_sent.
-Received exchange(const ThreadBuckets& buckets, MPI_Comm comm, AlltoallvFn alltoallv, PhaseProfile& profile,
-                  const MessageLimits& limits);
+Received exchange(const ThreadBuckets& buckets, MPI_Comm comm, AlltoallvFn alltoallv, util::PhaseProfile& profile,
+                  const util::MessageLimits& limits);
 
 // A reusable exchange for the BFS levels: buckets and buffers keep their capacity from level to
 // level, and on a one-process communicator the buckets are handed over without any copy.
@@ -41,7 +41,7 @@ class Exchanger {
     const uint64_t* records;
     size_t count;
   };
-  Exchanger(MPI_Comm comm, int nthreads, AlltoallvFn alltoallv, const MessageLimits& limits);
+  Exchanger(MPI_Comm comm, int nthreads, AlltoallvFn alltoallv, const util::MessageLimits& limits);
   // Empties every bucket (keeping its memory) and returns them for filling.
   ThreadBuckets& start();
   // The buckets as they are (not emptied), for a caller that sends some of them itself.
@@ -49,13 +49,13 @@ class Exchanger {
   // Collective: delivers the buckets (the records for other ranks counted in the profile's
   // alltoallv bytes); returns what arrived as pieces tagged with their source rank, valid until
   // the next start().
-  const std::vector<Piece>& deliver(PhaseProfile& profile);
+  const std::vector<Piece>& deliver(util::PhaseProfile& profile);
 
  private:
   MPI_Comm comm_;
   int size_ = 1, rank_ = 0;
   AlltoallvFn alltoallv_;
-  MessageLimits limits_;
+  util::MessageLimits limits_;
   ThreadBuckets buckets_;
   std::vector<uint64_t> send_, recv_;
   AlltoallvLayout layout_;

@@ -70,7 +70,7 @@ int narrow_count(int64_t count, const char* what) {
 }
 
 int64_t allreduce(const void* sendbuf, void* recvbuf, int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                  const MessageLimits& limits) {
+                  const util::MessageLimits& limits) {
   const int64_t bytes = element_bytes(type);
   const int64_t per_round = limits.elements_per_part(bytes, 1);
   const int64_t rounds = rounds_for(count, per_round);
@@ -83,7 +83,8 @@ int64_t allreduce(const void* sendbuf, void* recvbuf, int64_t count, MPI_Datatyp
   return rounds;
 }
 
-int64_t bcast(void* buffer, int64_t count, MPI_Datatype type, int root, MPI_Comm comm, const MessageLimits& limits) {
+int64_t bcast(void* buffer, int64_t count, MPI_Datatype type, int root, MPI_Comm comm,
+              const util::MessageLimits& limits) {
   const int64_t bytes = element_bytes(type);
   const int64_t per_round = limits.elements_per_part(bytes, 1);
   const int64_t rounds = rounds_for(count, per_round);
@@ -94,7 +95,7 @@ int64_t bcast(void* buffer, int64_t count, MPI_Datatype type, int root, MPI_Comm
 }
 
 int64_t allgather(const void* sendbuf, void* recvbuf, int64_t count, MPI_Datatype type, MPI_Comm comm,
-                  const MessageLimits& limits) {
+                  const util::MessageLimits& limits) {
   const auto [rank, size] = comm_facts(comm);
   const int64_t bytes = element_bytes(type);
   const int64_t per_round = limits.elements_per_part(bytes, size);
@@ -116,7 +117,7 @@ int64_t allgather(const void* sendbuf, void* recvbuf, int64_t count, MPI_Datatyp
 }
 
 int64_t reduce_scatter_block(const void* sendbuf, void* recvbuf, int64_t count, MPI_Datatype type, MPI_Op op,
-                             MPI_Comm comm, const MessageLimits& limits) {
+                             MPI_Comm comm, const util::MessageLimits& limits) {
   const int size = comm_facts(comm).size;
   const int64_t bytes = element_bytes(type);
   const int64_t per_round = limits.elements_per_part(bytes, size);
@@ -138,7 +139,7 @@ int64_t reduce_scatter_block(const void* sendbuf, void* recvbuf, int64_t count, 
 }
 
 int64_t sendrecv(const void* sendbuf, int64_t sendcount, int dest, void* recvbuf, int64_t recvcount, int source,
-                 MPI_Datatype type, int tag, MPI_Comm comm, const MessageLimits& limits) {
+                 MPI_Datatype type, int tag, MPI_Comm comm, const util::MessageLimits& limits) {
   const int64_t bytes = element_bytes(type);
   const int64_t per_round = limits.elements_per_part(bytes, 1);
   // Each side sends exactly its pieces and receives exactly the partner's (same cut on both
@@ -178,7 +179,7 @@ struct GatherRounds {
   std::vector<int64_t> displs;  // of the whole message, packed
   std::vector<int> counts, round_displs;
 
-  GatherRounds(const std::vector<int64_t>& all_counts, MPI_Datatype type, const MessageLimits& limits)
+  GatherRounds(const std::vector<int64_t>& all_counts, MPI_Datatype type, const util::MessageLimits& limits)
       : bytes(element_bytes(type)), displs(packed_displacements(all_counts)), counts(all_counts.size()),
         round_displs(all_counts.size()) {
     const int64_t total = displs.empty() ? 0 : displs.back() + all_counts.back();
@@ -203,7 +204,7 @@ struct GatherRounds {
 }  // namespace
 
 int64_t allgatherv(const void* sendbuf, void* recvbuf, const std::vector<int64_t>& counts, MPI_Datatype type,
-                   MPI_Comm comm, AllgathervFn algorithm, const MessageLimits& limits) {
+                   MPI_Comm comm, AllgathervFn algorithm, const util::MessageLimits& limits) {
   const int rank = comm_facts(comm).rank;
   GatherRounds g(counts, type, limits);
   if (g.direct) {
@@ -225,7 +226,7 @@ int64_t allgatherv(const void* sendbuf, void* recvbuf, const std::vector<int64_t
 }
 
 int64_t gatherv(const void* sendbuf, void* recvbuf, const std::vector<int64_t>& counts, MPI_Datatype type, int root,
-                MPI_Comm comm, const MessageLimits& limits) {
+                MPI_Comm comm, const util::MessageLimits& limits) {
   const int rank = comm_facts(comm).rank;
   GatherRounds g(counts, type, limits);
   if (g.direct) {
@@ -280,7 +281,7 @@ void exchange_counts(AlltoallvLayout& layout, MPI_Comm comm) {
 }
 
 int64_t alltoallv(const void* sendbuf, void* recvbuf, MPI_Datatype type, AlltoallvLayout& layout, MPI_Comm comm,
-                  AlltoallvFn algorithm, const MessageLimits& limits) {
+                  AlltoallvFn algorithm, const util::MessageLimits& limits) {
   const int size = comm_facts(comm).size;
   const int64_t bytes = element_bytes(type);
   const int64_t per_round = limits.elements_per_part(bytes, size);

@@ -32,19 +32,20 @@ int narrow_count(int64_t count, const char* what);
 
 // MPI_Allreduce (sendbuf may be MPI_IN_PLACE).
 int64_t allreduce(const void* sendbuf, void* recvbuf, int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                  const MessageLimits& limits);
+                  const util::MessageLimits& limits);
 // MPI_Bcast.
-int64_t bcast(void* buffer, int64_t count, MPI_Datatype type, int root, MPI_Comm comm, const MessageLimits& limits);
+int64_t bcast(void* buffer, int64_t count, MPI_Datatype type, int root, MPI_Comm comm,
+              const util::MessageLimits& limits);
 // MPI_Allgather of `count` elements per rank (sendbuf may be MPI_IN_PLACE: this rank's block is
 // already at recvbuf + rank * count).
 int64_t allgather(const void* sendbuf, void* recvbuf, int64_t count, MPI_Datatype type, MPI_Comm comm,
-                  const MessageLimits& limits);
+                  const util::MessageLimits& limits);
 // MPI_Reduce_scatter_block: `count` elements per rank, sendbuf holds size * count.
 int64_t reduce_scatter_block(const void* sendbuf, void* recvbuf, int64_t count, MPI_Datatype type, MPI_Op op,
-                             MPI_Comm comm, const MessageLimits& limits);
+                             MPI_Comm comm, const util::MessageLimits& limits);
 // MPI_Sendrecv. recvcount must be what `source` sends (both sides cut the message alike).
 int64_t sendrecv(const void* sendbuf, int64_t sendcount, int dest, void* recvbuf, int64_t recvcount, int source,
-                 MPI_Datatype type, int tag, MPI_Comm comm, const MessageLimits& limits);
+                 MPI_Datatype type, int tag, MPI_Comm comm, const util::MessageLimits& limits);
 
 // Every rank's `mine`, in rank order (one MPI_Allgather of 64-bit values).
 std::vector<int64_t> allgather_counts(int64_t mine, MPI_Comm comm);
@@ -54,10 +55,10 @@ std::vector<int64_t> packed_displacements(const std::vector<int64_t>& counts);
 // Allgatherv with `algorithm` (comm/collectives.hpp), `counts` from allgather_counts, receive
 // buffer packed. sendbuf may be MPI_IN_PLACE.
 int64_t allgatherv(const void* sendbuf, void* recvbuf, const std::vector<int64_t>& counts, MPI_Datatype type,
-                   MPI_Comm comm, AllgathervFn algorithm, const MessageLimits& limits);
+                   MPI_Comm comm, AllgathervFn algorithm, const util::MessageLimits& limits);
 // MPI_Gatherv to `root`, counts known on every rank (allgather_counts), receive buffer packed.
 int64_t gatherv(const void* sendbuf, void* recvbuf, const std::vector<int64_t>& counts, MPI_Datatype type, int root,
-                MPI_Comm comm, const MessageLimits& limits);
+                MPI_Comm comm, const util::MessageLimits& limits);
 
 // A personalised exchange: the caller sets send_counts (elements per destination rank; the send
 // buffer holds them packed in destination order), exchange_counts() fills the rest, alltoallv()
@@ -80,6 +81,6 @@ void exchange_counts(AlltoallvLayout& layout, MPI_Comm comm);
 // Collective: the data, with `algorithm`. One call when every block fits limit / size bytes (then
 // a rank sends and receives at most the limit), else rounds of at most that much per block.
 int64_t alltoallv(const void* sendbuf, void* recvbuf, MPI_Datatype type, AlltoallvLayout& layout, MPI_Comm comm,
-                  AlltoallvFn algorithm, const MessageLimits& limits);
+                  AlltoallvFn algorithm, const util::MessageLimits& limits);
 
 }  // namespace g500::comm

@@ -34,11 +34,11 @@
 
 #include "util/phase_profile.hpp"
 
-namespace g500::table3 {
+namespace g500::comm::table3 {
 
 constexpr double kWordBytes = 8;
 
-using Volume = std::array<double, comm::kPhaseCount>;  // bytes per phase
+using Volume = std::array<double, util::kPhaseCount>;  // bytes per phase
 enum DirectionIndex { kTopDown = 0, kBottomUp = 1 };
 using DirectionVolumes = std::array<Volume, 2>;  // indexed by DirectionIndex
 
@@ -85,4 +85,4 @@ Volume level_bytes(const Model& model, const Level& level);
 // Table 3 as printed, for one whole BFS with s_b bottom-up levels (bitmaps throughout).
 DirectionVolumes as_printed(const Model& model, double bottom_up_levels);
 
-}  // namespace g500::table3
+}  // namespace g500::comm::table3

@@ -66,10 +66,10 @@ concept MpiRange = std::ranges::contiguous_range<R> && std::ranges::sized_range<
 
 class Communicator {
  public:
-  explicit Communicator(MPI_Comm comm, MessageLimits limits = {}) : comm_(comm), limits_(limits) {}
+  explicit Communicator(MPI_Comm comm, util::MessageLimits limits = {}) : comm_(comm), limits_(limits) {}
 
   MPI_Comm mpi() const { return comm_; }
-  const MessageLimits& limits() const { return limits_; }
+  const util::MessageLimits& limits() const { return limits_; }
   int rank() const {
     int rank = 0;
     MPI_Comm_rank(comm_, &rank);
@@ -167,7 +167,7 @@ class Communicator {
   }
 
   MPI_Comm comm_;
-  MessageLimits limits_;
+  util::MessageLimits limits_;
 };
 
 }  // namespace g500::comm

@@ -52,7 +52,7 @@
 #include "util/page_release.hpp"
 #include "util/raw_buffer.hpp"
 
-namespace g500 {
+namespace g500::graph {
 namespace {
 
 using kernel1::BucketedEntries;
@@ -112,7 +112,7 @@ class SlabbedBuild {
 
   void run() {
     observe_(0, slabs_.count, "routing the edges");
-    Bitmap columns_met;
+    util::Bitmap columns_met;
     std::unique_ptr<BucketedEntries> kept;
     RowLengths lengths = first_pass(kept, columns_met);
     observe_(0, slabs_.count, "planning the rows");
@@ -121,7 +121,7 @@ class SlabbedBuild {
     ColumnKeys order;  // the ids unless the degree order says otherwise
     if (options_.degree_sort) order = neighbor_order(g_, grid_, options_);
     const std::optional<SetMap> column_values = fill_column_values(g_, grid_, options_, order, columns_met);
-    columns_met = Bitmap();
+    columns_met = util::Bitmap();
     const BucketFill fill = fill_of(row_new, column_values);
     Sinks sinks;
     make_sinks(order, sinks);
@@ -167,7 +167,7 @@ class SlabbedBuild {
   // One pass over the input keeping slab s's entries; pass 1 also counts the other rows into
   // `other_lengths`, marks the columns it meets, and keeps the rows of the entries it does not
   // keep in `others` (when it counts the rows met only).
-  std::unique_ptr<BucketedEntries> keep_slab(int64_t s, int64_t* other_lengths, Bitmap* columns,
+  std::unique_ptr<BucketedEntries> keep_slab(int64_t s, int64_t* other_lengths, util::Bitmap* columns,
                                              BucketedEntries* others) {
     // Pass 1 routes the mirrors of slab 0 only to count their rows; one process has them at hand
     // (they are its kept entries' columns) and counts them after the pass (RowAndMirrorCount).
@@ -194,17 +194,17 @@ class SlabbedBuild {
   // and every row's length: a word per row, counted at random places (the other slabs' entries, the
   // routed mirrors), on huge pages; or, where that is smaller, the rows met only, from the rows of
   // the entries it does not keep (graph/row_lengths.hpp).
-  RowLengths first_pass(std::unique_ptr<BucketedEntries>& kept, Bitmap& columns_met) {
+  RowLengths first_pass(std::unique_ptr<BucketedEntries>& kept, util::Bitmap& columns_met) {
     const bool rows_met_only = lengths_of_rows_met(
         GraphShape{source_.global_edges, source_.kronecker_scale, source_.local_count}, d_, options_);
     const bool counts_others = slabs_.count > 1 || (mirror_ && !mirrors_counted_after_pass_);
     std::vector<int64_t> lengths;
-    if (!rows_met_only) assign_huge(lengths, static_cast<size_t>(nrows_), int64_t{0});
+    if (!rows_met_only) util::assign_huge(lengths, static_cast<size_t>(nrows_), int64_t{0});
     std::unique_ptr<BucketedEntries> others;
     if (rows_met_only && counts_others)
       others = std::make_unique<BucketedEntries>(buckets_, 0, buckets_.count, expected_, 1,
                                                  options_.tuning.direct_write_buckets);
-    columns_met = Bitmap(options_.reorder && d_.R > 1 ? d_.col_set_size() : 0);
+    columns_met = util::Bitmap(options_.reorder && d_.R > 1 ? d_.col_set_size() : 0);
     kept = keep_slab(0, counts_others && !rows_met_only ? lengths.data() : nullptr,
                      columns_met.size() > 0 ? &columns_met : nullptr, others.get());
     if (rows_met_only) return lengths_of_rows_met_by(*kept, others.get());
@@ -302,7 +302,7 @@ class SlabbedBuild {
   const bool mirror_;
   const bool mirrors_counted_after_pass_;
   Router router_;
-  RawBuffer<gen::Edge> buffer_;
+  util::RawBuffer<gen::Edge> buffer_;
 };
 
 }  // namespace
@@ -321,9 +321,9 @@ LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, 
   tell(g.kernel1_passes, g.kernel1_passes, "the columns' original ids");
   make_column_originals(g, grid);
   make_search_tables(g);
-  release_free_heap();  // kernel 1's freed scratch: glibc would keep it, counted in the search's memory
+  util::release_free_heap();  // kernel 1's freed scratch: glibc would keep it, counted in the search's memory
   g.global_directed_edges = comm::Communicator(grid.world()).sum(g.local_edges());
   return g;
 }
 
-}  // namespace g500
+}  // namespace g500::graph

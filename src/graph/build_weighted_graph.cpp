@@ -25,7 +25,7 @@
 #include "util/large_array.hpp"
 #include "util/memory.hpp"
 
-namespace g500 {
+namespace g500::graph {
 namespace {
 
 constexpr int64_t kChunkEdges = int64_t{1} << 22;
@@ -42,7 +42,7 @@ struct WeightedEntry {
   float w;
 };
 // Entry buffers are written in full right after they are sized: no zeroing (util/large_array.hpp).
-using EntryArray = LargeArray<WeightedEntry>;
+using EntryArray = util::LargeArray<WeightedEntry>;
 
 // Routes the directed entries of `count` edges to the processes that store them and returns what
 // this process receives (on one process, what it sends: no copy).
@@ -119,7 +119,7 @@ constexpr double kKeptEntryBytes = sizeof(WeightedEntry) + sizeof(LocalId) + siz
 
 bool keep_entries_for_pass_two(const WeightedEdgeSource& source, const ProcessGrid& grid) {
   const double entries_per_rank = 2.0 * static_cast<double>(source.edges.global_edges) / grid.size();
-  return every_node_has_room(entries_per_rank * kKeptEntryBytes, kKeepEntriesMemoryShare, grid.world());
+  return util::every_node_has_room(entries_per_rank * kKeptEntryBytes, kKeepEntriesMemoryShare, grid.world());
 }
 
 // Pass 2's dealer: writes batches of entries (original row-local v, original column-local u, w)
@@ -129,7 +129,7 @@ bool keep_entries_for_pass_two(const WeightedEdgeSource& source, const ProcessGr
 // few, sequentially written destinations), then every range is written by one thread.
 class RowDealer {
  public:
-  RowDealer(WeightedLocalGraph& wg, const LargeArray<int64_t>& row_starts, const LocalId* row_new,
+  RowDealer(WeightedLocalGraph& wg, const util::LargeArray<int64_t>& row_starts, const LocalId* row_new,
             const LocalId* col_new)
       : wg_(wg), row_new_(row_new), col_new_(col_new), cursor_(row_starts.begin(), row_starts.end() - 1) {
     const int64_t nrows = static_cast<int64_t>(cursor_.size());
@@ -200,8 +200,8 @@ bool weighted_kernel1_keeps_entries(double entries, double node_bytes_per_rank, 
   return options.keep_entries && entries * kKeptEntryBytes <= kKeepEntriesMemoryShare * node_bytes_per_rank;
 }
 
-std::vector<MemoryPart> weighted_kernel1_parts(double edges, double entries, double rows, double node_bytes_per_rank,
-                                               const WeightedGraphOptions& options) {
+std::vector<util::MemoryPart> weighted_kernel1_parts(double edges, double entries, double rows,
+                                                     double node_bytes_per_rank, const WeightedGraphOptions& options) {
   const bool keep = weighted_kernel1_keeps_entries(entries, node_bytes_per_rank, options);
   const double chunk = std::min(edges, static_cast<double>(kChunkEdges));
   const double read_buffers = chunk * (sizeof(gen::Edge) + sizeof(float));
@@ -209,12 +209,12 @@ std::vector<MemoryPart> weighted_kernel1_parts(double edges, double entries, dou
   // grouped copy of one batch of them.
   const double batch = 2 * chunk * sizeof(WeightedEntry);
   // Pass 2's start: every kept batch, the CSR, the grouped batch and the read buffers.
-  return {{"kernel 1: read buffers", read_buffers, GrowsWith::kFixed},
+  return {{"kernel 1: read buffers", read_buffers, util::GrowsWith::kFixed},
           {keep ? "kernel 1: kept entries" : "kernel 1: a routed batch", keep ? entries * sizeof(WeightedEntry) : batch,
-           keep ? GrowsWith::kEdgeShare : GrowsWith::kFixed},
-          {"kernel 1: grouped batch", batch, GrowsWith::kFixed},
-          {"weighted neighbours", entries * (sizeof(LocalId) + sizeof(float)), GrowsWith::kEdgeShare},
-          {"row starts", rows * 2 * sizeof(int64_t), GrowsWith::kRowSet}};
+           keep ? util::GrowsWith::kEdgeShare : util::GrowsWith::kFixed},
+          {"kernel 1: grouped batch", batch, util::GrowsWith::kFixed},
+          {"weighted neighbours", entries * (sizeof(LocalId) + sizeof(float)), util::GrowsWith::kEdgeShare},
+          {"row starts", rows * 2 * sizeof(int64_t), util::GrowsWith::kRowSet}};
 }
 
 WeightedEdgeSource kronecker_weighted_edge_source(const gen::KroneckerGenerator& generator, int rank, int nranks) {
@@ -263,23 +263,23 @@ void deal_kept_batches(RowDealer& dealer, std::vector<EntryArray>& kept) {
 
 // The row starts (rows in their new order) from the row lengths, and room for the rows and their
 // weights. The search reads the rows, weights and row starts at random: huge pages (util/huge_pages.hpp).
-LargeArray<int64_t> lay_out_rows(WeightedLocalGraph& wg, const int64_t* row_lengths, const LocalId* row_new,
-                                 int64_t nrows) {
+util::LargeArray<int64_t> lay_out_rows(WeightedLocalGraph& wg, const int64_t* row_lengths, const LocalId* row_new,
+                                       int64_t nrows) {
   LocalGraph& g = wg.graph;
-  LargeArray<int64_t> row_starts;
-  assign_huge(row_starts, static_cast<size_t>(nrows + 1), int64_t{0});
+  util::LargeArray<int64_t> row_starts;
+  util::assign_huge(row_starts, static_cast<size_t>(nrows + 1), int64_t{0});
   for (int64_t v = 0; v < nrows; ++v) row_starts[(row_new ? row_new[v] : v) + 1] = row_lengths[v];
   for (int64_t x = 0; x < nrows; ++x) row_starts[x + 1] += row_starts[x];
   g.neighbors.reserve(row_starts[nrows]);
-  advise_huge_pages(g.neighbors.data(), row_starts[nrows] * sizeof(LocalId));
+  util::advise_huge_pages(g.neighbors.data(), row_starts[nrows] * sizeof(LocalId));
   g.neighbors.resize(row_starts[nrows]);
-  assign_huge(wg.weights, static_cast<size_t>(row_starts[nrows]), 0.0f);
+  util::assign_huge(wg.weights, static_cast<size_t>(row_starts[nrows]), 0.0f);
   return row_starts;
 }
 
 // After the rows are filled: each row sorted by weight, the lightest-weight bounds, the column
 // index when the options ask for it, and the search's tables.
-void finish_weighted_graph(WeightedLocalGraph& wg, LargeArray<int64_t> row_starts, const ProcessGrid& grid,
+void finish_weighted_graph(WeightedLocalGraph& wg, util::LargeArray<int64_t> row_starts, const ProcessGrid& grid,
                            const WeightedGraphOptions& options) {
   LocalGraph& g = wg.graph;
   const Distribution& d = g.dist;
@@ -329,7 +329,7 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
                    const int64_t routed = static_cast<int64_t>(entries.size());
 #pragma omp parallel for schedule(static)
                    for (int64_t k = 0; k < routed; ++k)
-                     AtomicRef<int64_t>(lengths[entries[k].v]).fetch_add(1, std::memory_order_relaxed);
+                     util::AtomicRef<int64_t>(lengths[entries[k].v]).fetch_add(1, std::memory_order_relaxed);
                    if (keep) kept.push_back(std::move(entries));
                  });
   lengths = count_owned_degrees(std::move(lengths), g, grid);
@@ -338,7 +338,7 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
   const LocalId* row_new = options.reorder ? forward.row_new.data() : nullptr;
   const LocalId* col_new = options.reorder ? forward.col_new.data() : nullptr;
 
-  LargeArray<int64_t> row_starts = lay_out_rows(wg, row_lengths, row_new, nrows);
+  util::LargeArray<int64_t> row_starts = lay_out_rows(wg, row_lengths, row_new, nrows);
 
   // Pass 2: deal the entries to their rows (in arrival order; the row sort fixes the order).
   std::vector<int64_t>().swap(lengths);
@@ -360,4 +360,4 @@ WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, 
   return wg;
 }
 
-}  // namespace g500
+}  // namespace g500::graph

@@ -2,7 +2,7 @@
 
 #include "comm/large_count.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 int host_of_owned_block(const Distribution& d, const ProcessGrid& grid) {
   const int64_t k = d.block_owned_by(d.row, d.col);
@@ -23,4 +23,4 @@ const void* hosted_column_block(const void* owned, void* scratch, int64_t count,
   return scratch;
 }
 
-}  // namespace g500
+}  // namespace g500::graph

@@ -11,7 +11,7 @@
 #include "graph/distribution.hpp"
 #include "graph/grid.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 // Returns the `count` values of type `type` of the block this process hosts for its column:
 // `owned` itself when the layout needs no transpose, else `scratch` after one sendrecv over the
@@ -25,4 +25,4 @@ const void* hosted_column_block(const void* owned, void* scratch, int64_t count,
 int host_of_owned_block(const Distribution& d, const ProcessGrid& grid);
 int owner_of_hosted_block(const Distribution& d, const ProcessGrid& grid);
 
-}  // namespace g500
+}  // namespace g500::graph

@@ -12,7 +12,7 @@
 
 #include "graph/local_graph.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 struct ColumnIndex {
   std::vector<int64_t> starts;  // column-local v's entries are [starts[v], starts[v + 1])
@@ -30,4 +30,4 @@ struct ColumnIndex {
 ColumnIndex build_column_index(const int64_t* row_starts, int64_t nrows, const LocalId* neighbors, const float* weights,
                                int64_t ncols);
 
-}  // namespace g500
+}  // namespace g500::graph

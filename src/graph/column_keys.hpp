@@ -18,7 +18,7 @@
 #include "graph/distribution.hpp"
 #include "util/fast_divisor.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 class ColumnKeys {
  public:
@@ -32,8 +32,8 @@ class ColumnKeys {
     keys.kind_ = Kind::kInterleaved;
     keys.blocks_ = static_cast<uint64_t>(R);
     keys.block_ = static_cast<uint64_t>(B);
-    keys.by_blocks_ = FastDivisor(keys.blocks_);
-    keys.by_block_ = FastDivisor(keys.block_);
+    keys.by_blocks_ = util::FastDivisor(keys.blocks_);
+    keys.by_block_ = util::FastDivisor(keys.block_);
     return keys;
   }
   // The order given as a table: column_of_key[key] is the column at that place.
@@ -73,7 +73,7 @@ class ColumnKeys {
  private:
   Kind kind_ = Kind::kIds;
   uint64_t blocks_ = 1, block_ = 1;
-  FastDivisor by_blocks_, by_block_;
+  util::FastDivisor by_blocks_, by_block_;
   std::vector<LocalId> column_of_key_, key_of_column_;
 };
 
@@ -88,4 +88,4 @@ inline ColumnKeys ColumnKeys::tabled(std::vector<LocalId> column_of_key) {
   return keys;
 }
 
-}  // namespace g500
+}  // namespace g500::graph

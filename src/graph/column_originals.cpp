@@ -3,14 +3,14 @@
 
 #include "graph/local_graph.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 namespace {
 
 // A bit for every column the block's entries use. Most entries go to columns already marked (the
 // hubs recur), so a plain read comes before the atomic write.
-Bitmap columns_in_use(const LocalGraph& g) {
-  Bitmap present(g.dist.col_set_size());
+util::Bitmap columns_in_use(const LocalGraph& g) {
+  util::Bitmap present(g.dist.col_set_size());
   const int64_t slots = g.rows.num_slots();
   const int64_t* starts = g.rows.starts();
   auto mark = [&present](LocalId u) {
@@ -53,4 +53,4 @@ void make_column_originals(LocalGraph& g, const ProcessGrid& grid) {
     g.first_neighbors_original[r] = starts[r + 1] > starts[r] ? keep_in_block(originals[g.first_neighbors[r]], d) : 0;
 }
 
-}  // namespace g500
+}  // namespace g500::graph

@@ -4,7 +4,7 @@
 #pragma once
 #include "graph/set_map.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 struct LocalGraph;
 class ProcessGrid;
@@ -12,4 +12,4 @@ class ProcessGrid;
 // first neighbours (collective over the grid column: the owned tables are taken a block at a time).
 void make_column_originals(LocalGraph& g, const ProcessGrid& grid);
 
-}  // namespace g500
+}  // namespace g500::graph

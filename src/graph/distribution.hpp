@@ -25,7 +25,7 @@
 #include "graph/local_id.hpp"
 #include "util/fast_divisor.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 enum class Layout { kYoo, kRowMajor };
 
@@ -43,11 +43,11 @@ struct Distribution {
     int64_t b = (n + parts - 1) / parts;
     block = (b + 63) / 64 * 64;
     if (block == 0) block = 64;
-    by_block = FastDivisor(static_cast<uint64_t>(block));
-    by_rows = FastDivisor(static_cast<uint64_t>(R));
-    by_cols = FastDivisor(static_cast<uint64_t>(C));
+    by_block = util::FastDivisor(static_cast<uint64_t>(block));
+    by_rows = util::FastDivisor(static_cast<uint64_t>(R));
+    by_cols = util::FastDivisor(static_cast<uint64_t>(C));
   }
-  FastDivisor by_block, by_rows, by_cols;
+  util::FastDivisor by_block, by_rows, by_cols;
 
   bool yoo() const { return layout == Layout::kYoo; }
   int64_t row_set_size() const { return block * C; }  // vertices indexed by row-local ids
@@ -118,4 +118,4 @@ class OffsetIdPair {
   int wide_id_bits_ = 32;
 };
 
-}  // namespace g500
+}  // namespace g500::graph

@@ -22,7 +22,7 @@
 #include "graph/grid.hpp"
 #include "util/raw_buffer.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 constexpr int64_t kChunkEdges = int64_t{1} << 22;
 
@@ -241,8 +241,8 @@ class Router {
   uint64_t mirror_first_ = 0, mirror_span_ = 0;
   bool flag_mirrors_ = false;
   bool directed_ = false;
-  RawBuffer<Entry> entries_, send_, recv_;
-  RawBuffer<int> dest_;
+  util::RawBuffer<Entry> entries_, send_, recv_;
+  util::RawBuffer<int> dest_;
   comm::AlltoallvLayout layout_;
 };
 
@@ -256,7 +256,7 @@ struct RoutingSeconds {
 // rank's share (chunks of the router's chunk_edges input edges); every rank makes the same number
 // of calls because routing is collective.
 template <class Body>
-void for_each_routed_chunk(const EdgeSource& source, MPI_Comm comm, Router& router, RawBuffer<gen::Edge>& buffer,
+void for_each_routed_chunk(const EdgeSource& source, MPI_Comm comm, Router& router, util::RawBuffer<gen::Edge>& buffer,
                            RoutingSeconds& seconds, Body body) {
   const int64_t chunk_edges = router.chunk_edges();
   const int64_t chunks = comm::Communicator(comm).max((source.local_count + chunk_edges - 1) / chunk_edges);
@@ -276,4 +276,4 @@ void for_each_routed_chunk(const EdgeSource& source, MPI_Comm comm, Router& rout
   }
 }
 
-}  // namespace g500
+}  // namespace g500::graph

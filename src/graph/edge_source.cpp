@@ -2,7 +2,7 @@
 
 #include <omp.h>
 
-namespace g500 {
+namespace g500::graph {
 
 EdgeSource kronecker_edge_source(const gen::KroneckerGenerator& generator, int rank, int nranks) {
   EdgeSource source;
@@ -25,4 +25,4 @@ EdgeSource kronecker_edge_source(const gen::KroneckerGenerator& generator, int r
   return source;
 }
 
-}  // namespace g500
+}  // namespace g500::graph

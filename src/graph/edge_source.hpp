@@ -10,7 +10,7 @@
 
 #include "gen/kronecker.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 struct EdgeSource {
   int64_t global_edges = 0;
@@ -36,4 +36,4 @@ inline int64_t chunk_edges_for(int64_t local_edges, int64_t largest) {
 // This rank's share of the Kronecker edge list: ranks take equal contiguous index ranges.
 EdgeSource kronecker_edge_source(const gen::KroneckerGenerator& generator, int rank, int nranks);
 
-}  // namespace g500
+}  // namespace g500::graph

@@ -11,7 +11,7 @@
 #include "graph/row_buckets.hpp"
 #include "graph/set_map.hpp"
 
-namespace g500 {
+namespace g500::graph {
 namespace {
 
 // The directory of packed rows (graph/packed_rows.hpp): 2 bytes per row slot, a block's bases per
@@ -39,7 +39,7 @@ class GraphMemoryPlanner {
         nonempty_(shape.scale > 0 ? rows_ * kronecker_nonempty_row_share(shape.scale, shape.nedges, d.C) : rows_),
         slots_(options.bcsr ? nonempty_ : rows_),
         buckets_(d.row_set_size(), expected_entries_per_rank(shape.nedges, ranks_)),
-        per_slot_(options.bcsr ? GrowsWith::kEdgeShare : GrowsWith::kRowSet) {
+        per_slot_(options.bcsr ? util::GrowsWith::kEdgeShare : util::GrowsWith::kRowSet) {
     m_.passes = std::max<int64_t>(1, passes);
   }
 
@@ -227,17 +227,17 @@ class GraphMemoryPlanner {
   void list_graph_parts() {
     m_.graph_parts = {
         {"row index: starts", row_starts_, per_slot_},
-        {"row index: bitmap and offsets", row_bitmap_, GrowsWith::kRowSet},
-        {"neighbours", filled_rows_, GrowsWith::kEdgeShare},
+        {"row index: bitmap and offsets", row_bitmap_, util::GrowsWith::kRowSet},
+        {"neighbours", filled_rows_, util::GrowsWith::kEdgeShare},
         {"packed rows' directory", directory_, per_slot_},
-        {"packed rows' key tables", packed_key_tables_, GrowsWith::kColumnSet},
+        {"packed rows' key tables", packed_key_tables_, util::GrowsWith::kColumnSet},
         {"first neighbours", first_neighbours_, per_slot_},
-        {"degrees", degrees_, GrowsWith::kOwned},
-        {"renumbering: owned", options_.reorder ? 2 * owned_ * kId : 0, GrowsWith::kOwned},
+        {"degrees", degrees_, util::GrowsWith::kOwned},
+        {"renumbering: owned", options_.reorder ? 2 * owned_ * kId : 0, util::GrowsWith::kOwned},
         {"renumbering: rows' original ids", options_.reorder ? row_originals_ * kInBlockId : 0, per_slot_},
         {in_use_only_ ? "renumbering: columns in use, ids" : "renumbering: column map",
-         options_.reorder ? column_ids_ : 0, in_use_only_ ? GrowsWith::kEdgeShare : GrowsWith::kColumnSet},
-        {"renumbering: columns in use, bitmap", options_.reorder ? column_bitmap_ : 0, GrowsWith::kColumnSet}};
+         options_.reorder ? column_ids_ : 0, in_use_only_ ? util::GrowsWith::kEdgeShare : util::GrowsWith::kColumnSet},
+        {"renumbering: columns in use, bitmap", options_.reorder ? column_bitmap_ : 0, util::GrowsWith::kColumnSet}};
   }
 
   // Kernel 1's parts at its largest moment.
@@ -252,30 +252,31 @@ class GraphMemoryPlanner {
       list_parts_filling();
   }
 
-  void push(MemoryPart part) { m_.kernel1_parts.push_back(std::move(part)); }
+  void push(util::MemoryPart part) { m_.kernel1_parts.push_back(std::move(part)); }
   void push_row_map() {
     if (!options_.reorder || d_.C == 1) return;
     if (rows_met_only_) {
-      push({"kernel 1: rows with entries, new ids", nonempty_ * kInBlockId, GrowsWith::kEdgeShare});
-      push({"kernel 1: rows with entries, bitmap", PresentIndex::bytes_for(rows_), GrowsWith::kRowSet});
+      push({"kernel 1: rows with entries, new ids", nonempty_ * kInBlockId, util::GrowsWith::kEdgeShare});
+      push({"kernel 1: rows with entries, bitmap", PresentIndex::bytes_for(rows_), util::GrowsWith::kRowSet});
     } else {
-      push({"kernel 1: forward row map", row_map_, GrowsWith::kRowSet});
+      push({"kernel 1: forward row map", row_map_, util::GrowsWith::kRowSet});
     }
   }
   // The graph's parts as the fill finds them: no neighbours yet (counted as filled), the columns'
   // and the first neighbours' original ids not made yet.
   void push_graph_parts_before_originals(bool with_neighbours) {
-    for (const MemoryPart& part : m_.graph_parts) {
+    for (const util::MemoryPart& part : m_.graph_parts) {
       const bool column_originals = part.name.starts_with("renumbering: column");
       if ((!with_neighbours && part.name == "neighbours") || column_originals) continue;
-      MemoryPart before = part;
+      util::MemoryPart before = part;
       if (part.name == "first neighbours") before.bytes -= first_neighbour_originals_;
       push(before);
     }
   }
-  MemoryPart counting_part() const {
-    return rows_met_counted_ ? MemoryPart{"kernel 1: rows of the entries not kept", stored_rows_, GrowsWith::kEdgeShare}
-                             : MemoryPart{"kernel 1: row lengths", counting_, GrowsWith::kRowSet};
+  util::MemoryPart counting_part() const {
+    return rows_met_counted_
+               ? util::MemoryPart{"kernel 1: rows of the entries not kept", stored_rows_, util::GrowsWith::kEdgeShare}
+               : util::MemoryPart{"kernel 1: row lengths", counting_, util::GrowsWith::kRowSet};
   }
 
   void list_parts_making_originals() {
@@ -284,64 +285,65 @@ class GraphMemoryPlanner {
       return;
     }
     push_graph_parts_before_originals(true);
-    for (const MemoryPart& part : m_.graph_parts)
+    for (const util::MemoryPart& part : m_.graph_parts)
       if (part.name.starts_with("renumbering: column")) push(part);
-    push({"kernel 1: columns in use, marks", cols_ / 8, GrowsWith::kColumnSet});
-    push({"kernel 1: owned ids of a block, in transit", 2 * owned_ * kId, GrowsWith::kOwned});
+    push({"kernel 1: columns in use, marks", cols_ / 8, util::GrowsWith::kColumnSet});
+    push({"kernel 1: owned ids of a block, in transit", 2 * owned_ * kId, util::GrowsWith::kOwned});
   }
 
   void list_parts_planning() {
-    m_.kernel1_parts = {{"kernel 1: kept entries of a slab", kept_per_slab_ * entry_bytes_, GrowsWith::kEdgeShare},
-                        {"kernel 1: chunk segment starts", segment_starts_, GrowsWith::kEdgeShare}};
+    m_.kernel1_parts = {
+        {"kernel 1: kept entries of a slab", kept_per_slab_ * entry_bytes_, util::GrowsWith::kEdgeShare},
+        {"kernel 1: chunk segment starts", segment_starts_, util::GrowsWith::kEdgeShare}};
     if (!rows_met_counted_ || stored_rows_at_peak_) push(counting_part());
     if (rows_met_counted_) {
       const double copies = stored_rows_at_peak_ ? 1 : 2;  // before and after the renumbering
-      push({"kernel 1: row lengths of the rows met, index", copies * lengths_index_, GrowsWith::kRowSet});
-      push({"kernel 1: row lengths of the rows met", copies * lengths_counts_, GrowsWith::kEdgeShare});
+      push({"kernel 1: row lengths of the rows met, index", copies * lengths_index_, util::GrowsWith::kRowSet});
+      push({"kernel 1: row lengths of the rows met", copies * lengths_counts_, util::GrowsWith::kEdgeShare});
     }
-    push({"kernel 1: columns met", columns_met_, GrowsWith::kColumnSet});
+    push({"kernel 1: columns met", columns_met_, util::GrowsWith::kColumnSet});
     if (!stored_rows_at_peak_) {
       push({"row index: starts", row_starts_, per_slot_});
-      push({"row index: bitmap and offsets", row_bitmap_, GrowsWith::kRowSet});
+      push({"row index: bitmap and offsets", row_bitmap_, util::GrowsWith::kRowSet});
     }
-    push({"degrees", degrees_, GrowsWith::kOwned});
-    push({"renumbering: owned", options_.reorder ? 2 * owned_ * kId : 0, GrowsWith::kOwned});
+    push({"degrees", degrees_, util::GrowsWith::kOwned});
+    push({"renumbering: owned", options_.reorder ? 2 * owned_ * kId : 0, util::GrowsWith::kOwned});
     push_row_map();
-    push({"kernel 1: chunk buffers", m_.chunk_buffers, GrowsWith::kFixed});
+    push({"kernel 1: chunk buffers", m_.chunk_buffers, util::GrowsWith::kFixed});
   }
 
   void list_parts_first_pass() {
     m_.kernel1_parts = {
-        {"kernel 1: kept entries of a slab", kept_per_slab_ * entry_bytes_, GrowsWith::kEdgeShare},
-        {"kernel 1: chunk segment starts", segment_starts_, GrowsWith::kEdgeShare},
+        {"kernel 1: kept entries of a slab", kept_per_slab_ * entry_bytes_, util::GrowsWith::kEdgeShare},
+        {"kernel 1: chunk segment starts", segment_starts_, util::GrowsWith::kEdgeShare},
         counting_part(),
-        {"kernel 1: columns met", columns_met_, GrowsWith::kColumnSet},
+        {"kernel 1: columns met", columns_met_, util::GrowsWith::kColumnSet},
         {"kernel 1: staged entries or mirror count",
          m_.first_pass - kept_per_slab_ * entry_bytes_ - segment_starts_ - counting_ - columns_met_ - m_.chunk_buffers,
-         GrowsWith::kEdgeShare},
-        {"kernel 1: chunk buffers", m_.chunk_buffers, GrowsWith::kFixed}};
+         util::GrowsWith::kEdgeShare},
+        {"kernel 1: chunk buffers", m_.chunk_buffers, util::GrowsWith::kFixed}};
   }
 
   void list_parts_filling() {
     push_graph_parts_before_originals(false);
-    push({"kernel 1: chunk segment starts", segment_starts_, GrowsWith::kEdgeShare});
+    push({"kernel 1: chunk segment starts", segment_starts_, util::GrowsWith::kEdgeShare});
     push_row_map();
     if (options_.reorder && in_use_only_) {
-      push({"kernel 1: columns in use, sort keys", column_ids_, GrowsWith::kEdgeShare});
-      push(
-          {"kernel 1: columns in use, bitmap", m_.row_tables - forward_row_maps_ - column_ids_, GrowsWith::kColumnSet});
+      push({"kernel 1: columns in use, sort keys", column_ids_, util::GrowsWith::kEdgeShare});
+      push({"kernel 1: columns in use, bitmap", m_.row_tables - forward_row_maps_ - column_ids_,
+            util::GrowsWith::kColumnSet});
     } else {
-      push({"kernel 1: column maps and sort keys", m_.row_tables - forward_row_maps_, GrowsWith::kColumnSet});
+      push({"kernel 1: column maps and sort keys", m_.row_tables - forward_row_maps_, util::GrowsWith::kColumnSet});
     }
-    push({"kernel 1: chunk buffers", m_.chunk_buffers, GrowsWith::kFixed});
+    push({"kernel 1: chunk buffers", m_.chunk_buffers, util::GrowsWith::kFixed});
     if (passes_ >= fills_ + m_.fill_scratch) {
-      push({"kernel 1: rows filled and a later slab's entries", passes_, GrowsWith::kEdgeShare});
+      push({"kernel 1: rows filled and a later slab's entries", passes_, util::GrowsWith::kEdgeShare});
       return;
     }
     const double thread_scratch = threads_ * kBucketScratchPerThread;
-    push({"kernel 1: rows filled and entries held", fills_, GrowsWith::kEdgeShare});
-    push({"kernel 1: a group's mirrors", m_.fill_scratch - thread_scratch, GrowsWith::kEdgeShare});
-    push({"kernel 1: sort scratch per thread", thread_scratch, GrowsWith::kFixed});
+    push({"kernel 1: rows filled and entries held", fills_, util::GrowsWith::kEdgeShare});
+    push({"kernel 1: a group's mirrors", m_.fill_scratch - thread_scratch, util::GrowsWith::kEdgeShare});
+    push({"kernel 1: sort scratch per thread", thread_scratch, util::GrowsWith::kFixed});
   }
 
   const GraphShape& shape_;
@@ -350,7 +352,7 @@ class GraphMemoryPlanner {
   const int threads_, ranks_;
   const double rows_, cols_, owned_, entries_, nonempty_, slots_;
   const RowBuckets buckets_;
-  const GrowsWith per_slot_;
+  const util::GrowsWith per_slot_;
   GraphMemory m_;
   // The finished graph's sizes (bytes).
   double row_starts_ = 0, row_bitmap_ = 0, row_index_ = 0, filled_rows_ = 0, directory_ = 0, packed_key_tables_ = 0,
@@ -372,4 +374,4 @@ GraphMemory plan_graph_memory(const GraphShape& shape, const Distribution& d, co
   return GraphMemoryPlanner(shape, d, options, passes, threads).plan();
 }
 
-}  // namespace g500
+}  // namespace g500::graph

@@ -2,18 +2,18 @@
 
 #include "util/error.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
-GridShape parse_grid_shape(const std::string& text, int nranks) {
-  const GridShape shape = parse_grid_text(text);
+util::GridShape parse_grid_shape(const std::string& text, int nranks) {
+  const util::GridShape shape = util::parse_grid_text(text);
   if (shape.size() != nranks)
-    throw UsageError("--grid " + text + " needs " + std::to_string(shape.size()) + " MPI ranks but the job has " +
-                     std::to_string(nranks));
+    throw util::UsageError("--grid " + text + " needs " + std::to_string(shape.size()) + " MPI ranks but the job has " +
+                           std::to_string(nranks));
   return shape;
 }
 
-ProcessGrid::ProcessGrid(MPI_Comm world, GridShape shape, const std::vector<std::pair<int, int>>& placement,
-                         MessageLimits limits)
+ProcessGrid::ProcessGrid(MPI_Comm world, util::GridShape shape, const std::vector<std::pair<int, int>>& placement,
+                         util::MessageLimits limits)
     : world_(world), shape_(shape), limits_(limits) {
   MPI_Comm_rank(world, &world_rank_);
   const int n = shape.rows * shape.cols;
@@ -38,4 +38,4 @@ ProcessGrid::~ProcessGrid() {
   if (col_comm_ != MPI_COMM_NULL) MPI_Comm_free(&col_comm_);
 }
 
-}  // namespace g500
+}  // namespace g500::graph

@@ -10,17 +10,17 @@
 #include "util/grid_shape.hpp"
 #include "util/message_limits.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 // Parses "RxC" (util/grid_shape.hpp); throws UsageError when malformed or when R*C != nranks.
-GridShape parse_grid_shape(const std::string& text, int nranks);
+util::GridShape parse_grid_shape(const std::string& text, int nranks);
 
 class ProcessGrid {
  public:
   // placement[rank] = {row, col}; empty means row-major (rank = row * C + col). `limits`: the
   // largest message of one MPI call on the grid's communicators (comm/large_count.hpp).
-  ProcessGrid(MPI_Comm world, GridShape shape, const std::vector<std::pair<int, int>>& placement = {},
-              MessageLimits limits = {});
+  ProcessGrid(MPI_Comm world, util::GridShape shape, const std::vector<std::pair<int, int>>& placement = {},
+              util::MessageLimits limits = {});
   ~ProcessGrid();
   ProcessGrid(const ProcessGrid&) = delete;
   ProcessGrid& operator=(const ProcessGrid&) = delete;
@@ -38,12 +38,12 @@ class ProcessGrid {
   int world_rank_of(int i, int j) const { return rank_of_[static_cast<size_t>(i) * shape_.cols + j]; }
   // Grid row of the process with world rank r.
   int row_of_rank(int r) const { return row_of_rank_[r]; }
-  const MessageLimits& limits() const { return limits_; }
+  const util::MessageLimits& limits() const { return limits_; }
 
  private:
   MPI_Comm world_;
-  GridShape shape_;
-  MessageLimits limits_;
+  util::GridShape shape_;
+  util::MessageLimits limits_;
   int world_rank_ = 0;
   int row_ = 0;
   int col_ = 0;
@@ -53,4 +53,4 @@ class ProcessGrid {
   MPI_Comm col_comm_ = MPI_COMM_NULL;
 };
 
-}  // namespace g500
+}  // namespace g500::graph

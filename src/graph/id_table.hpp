@@ -8,23 +8,24 @@
 #include "graph/distribution.hpp"
 #include "util/large_array.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 class IdTable {
  public:
   IdTable() = default;
-  explicit IdTable(LargeArray<LocalId> ids) : ids_(std::make_shared<const LargeArray<LocalId>>(std::move(ids))) {}
+  explicit IdTable(util::LargeArray<LocalId> ids)
+      : ids_(std::make_shared<const util::LargeArray<LocalId>>(std::move(ids))) {}
 
   const LocalId* data() const { return ids_ ? ids_->data() : nullptr; }
   size_t size() const { return ids_ ? ids_->size() : 0; }
   bool empty() const { return size() == 0; }
   LocalId operator[](size_t i) const { return (*ids_)[i]; }
-  const LargeArray<LocalId>& ids() const { return ids_ ? *ids_ : kNone; }
+  const util::LargeArray<LocalId>& ids() const { return ids_ ? *ids_ : kNone; }
   bool shares_with(const IdTable& other) const { return ids_ == other.ids_; }
 
  private:
-  static inline const LargeArray<LocalId> kNone{};
-  std::shared_ptr<const LargeArray<LocalId>> ids_;
+  static inline const util::LargeArray<LocalId> kNone{};
+  std::shared_ptr<const util::LargeArray<LocalId>> ids_;
 };
 
-}  // namespace g500
+}  // namespace g500::graph

@@ -14,7 +14,7 @@
 #include "graph/distribution.hpp"
 #include "graph/local_id.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 using InBlockId = uint32_t;
 
@@ -34,4 +34,4 @@ inline LocalId read_in_block(InBlockId stored, LocalId beside, const Distributio
     return stored;
 }
 
-}  // namespace g500
+}  // namespace g500::graph

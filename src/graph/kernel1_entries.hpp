@@ -22,7 +22,7 @@
 #include "util/page_release.hpp"
 #include "util/raw_buffer.hpp"
 
-namespace g500::kernel1 {
+namespace g500::graph::kernel1 {
 
 // A kept entry in as few bytes as its bucket allows: the bucket (kept apart) gives the row's high
 // bits, so an entry needs the row's offset in its bucket and the column id, e.g. 11 + 26 bits in
@@ -98,12 +98,12 @@ class BucketedEntries {
   // Appends the chunk's entries of this slab; with `other_lengths`, counts every other entry there
   // (indexed by row), the flagged mirrors (graph/edge_router.hpp) among them; with `columns`, marks
   // every entry's column.
-  void append_chunk(const Entry* in, int64_t n, int64_t* other_lengths, Bitmap* columns = nullptr) {
+  void append_chunk(const Entry* in, int64_t n, int64_t* other_lengths, util::Bitmap* columns = nullptr) {
     append_chunk_picked(in, n, other_lengths, columns, [](Entry e) { return e; });
   }
   // Appends pick(e) of the chunk's entries e, those in this slab's buckets (kNotPicked never is).
   template <class Pick>
-  void append_chunk_picked(const Entry* in, int64_t n, int64_t* other_lengths, Bitmap* columns, Pick pick) {
+  void append_chunk_picked(const Entry* in, int64_t n, int64_t* other_lengths, util::Bitmap* columns, Pick pick) {
     const int T = omp_get_max_threads();
     append(
         T,
@@ -113,7 +113,7 @@ class BucketedEntries {
         other_lengths, columns, pick);
   }
   // Appends entries made by the threads, thread t's in parts[t] (one per thread).
-  void append_per_thread(const std::vector<LargeArray<Entry>>& parts) {
+  void append_per_thread(const std::vector<util::LargeArray<Entry>>& parts) {
     append(
         static_cast<int>(parts.size()),
         [&](int t) {
@@ -167,7 +167,7 @@ class BucketedEntries {
     for (int64_t c = 0; c < chunks_; ++c) {
       const int64_t end = chunk_segment_start(c, b) * width;
       int64_t& from = released_[static_cast<size_t>(c)];
-      if (end > from) release_pages(bytes_.data() + from, static_cast<size_t>(end - from));
+      if (end > from) util::release_pages(bytes_.data() + from, static_cast<size_t>(end - from));
       from = std::max(from, end);
     }
   }
@@ -184,7 +184,7 @@ class BucketedEntries {
   // slice and its counters from the first half to the second; split into functions, the parts
   // would share a dozen locals or fork the threads twice per chunk.
   template <class Slice, class Pick>
-  void append(int T, Slice slice, int64_t* other_lengths, Bitmap* columns, Pick pick) {
+  void append(int T, Slice slice, int64_t* other_lengths, util::Bitmap* columns, Pick pick) {
     const int64_t nb = count_;
     const int width = codec_.width();
     const uint64_t first = static_cast<uint64_t>(first_), span = static_cast<uint64_t>(nb);
@@ -222,7 +222,7 @@ class BucketedEntries {
         if (b < span)
           ++my_counts[b];
         else if (other_lengths)
-          AtomicRef<int64_t>(other_lengths[entry_row_unflagged(e)]).fetch_add(1, std::memory_order_relaxed);
+          util::AtomicRef<int64_t>(other_lengths[entry_row_unflagged(e)]).fetch_add(1, std::memory_order_relaxed);
         // Most entries' columns are marked already (the hubs recur): a plain read first.
         if (columns && !columns->test(entry_col(e))) columns->set_atomic(entry_col(e));
       }
@@ -280,12 +280,12 @@ class BucketedEntries {
   static constexpr size_t kPadding = sizeof(uint64_t);  // get() reads 8 bytes
   // Up to 512 write streams, 32 KiB of cache lines: a core's L1 keeps them.
   static constexpr int64_t kDirectWriteBuckets = 512;
-  RawBuffer<Entry> staged_;  // a chunk's entries dealt to groups of buckets
+  util::RawBuffer<Entry> staged_;  // a chunk's entries dealt to groups of buckets
   const RowBuckets& buckets_;
   CompactEntries codec_;
   int64_t first_, count_;
   int64_t direct_write_buckets_;
-  LargeArray<uint8_t> bytes_;
+  util::LargeArray<uint8_t> bytes_;
   int64_t entries_ = 0;
   // Chunk c's bucket b begins at [c * count_ + b] and ends at [c * count_ + b + 1]: a chunk's end
   // is the next chunk's start.
@@ -332,4 +332,4 @@ class ReleaseBehindFill {
   int64_t mark_ = 0, released_ = 0;
 };
 
-}  // namespace g500::kernel1
+}  // namespace g500::graph::kernel1

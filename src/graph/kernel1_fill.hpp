@@ -22,7 +22,7 @@
 #include "util/page_release.hpp"
 #include "util/raw_buffer.hpp"
 
-namespace g500::kernel1 {
+namespace g500::graph::kernel1 {
 
 // Where filled rows go: the plain neighbour array at the row starts...
 struct PlainRowSink {
@@ -141,7 +141,7 @@ struct BucketFill {
         release.bucket_done(local);
         if (release_mirrors) release_mirrors->bucket_done(local);
       }
-      release_free_heap();  // the group's freed scratch: glibc would keep it, counted in memory
+      util::release_free_heap();  // the group's freed scratch: glibc would keep it, counted in memory
       lo = hi;
     }
   }
@@ -182,8 +182,8 @@ struct BucketFill {
 
   struct Scratch {
     std::vector<int64_t> cursor, digit_count;
-    RawBuffer<uint64_t> items, spare;
-    RawBuffer<LocalId> row_keys;
+    util::RawBuffer<uint64_t> items, spare;
+    util::RawBuffer<LocalId> row_keys;
   };
 
   // A bucket's rows: its kept entries (and mirrors) as items, their keys looked up, radix-sorted by
@@ -307,4 +307,4 @@ struct BucketFill {
   }
 };
 
-}  // namespace g500::kernel1
+}  // namespace g500::graph::kernel1

@@ -18,7 +18,7 @@
 #include "util/large_array.hpp"
 #include "util/raw_buffer.hpp"
 
-namespace g500::kernel1 {
+namespace g500::graph::kernel1 {
 
 // The mirror entries of one slab. An edge whose two rows are both in the slab was routed once,
 // at its lower row (Router::mirror_rows), which halves the entries kept at a time; its other
@@ -97,13 +97,13 @@ class SlabMirrors {
   // mirror(u, v) for every kept entry (v, u) of buckets [lo, hi) whose mirror row u is in the
   // slab (global ids), thread t's in made[t].
   template <class T, class F>
-  void make_per_thread(const BucketedEntries& kept, int64_t lo, int64_t hi, std::vector<LargeArray<T>>& made,
+  void make_per_thread(const BucketedEntries& kept, int64_t lo, int64_t hi, std::vector<util::LargeArray<T>>& made,
                        F mirror) {
     made.resize(omp_get_max_threads());
     for (auto& m : made) m.clear();  // keeps the capacity for the next group
 #pragma omp parallel for schedule(dynamic, 1)
     for (int64_t b = lo; b < hi; ++b) {
-      LargeArray<T>& mine = made[omp_get_thread_num()];
+      util::LargeArray<T>& mine = made[omp_get_thread_num()];
       kept.for_each_segment(b, [&](const Entry* in, int64_t n) {
         // Room for the whole batch (not zeroed), written through a pointer: push_back would
         // reload the array's end after every store.
@@ -127,7 +127,7 @@ class SlabMirrors {
   }
   // The threads' parts together in `out`: returns them and sets n to how many.
   template <class T>
-  static const T* concatenate(const std::vector<LargeArray<T>>& made, RawBuffer<T>& out, int64_t& n) {
+  static const T* concatenate(const std::vector<util::LargeArray<T>>& made, util::RawBuffer<T>& out, int64_t& n) {
     const int threads = static_cast<int>(made.size());
     std::vector<int64_t> starts(threads + 1, 0);
     for (int t = 0; t < threads; ++t) starts[t + 1] = starts[t] + static_cast<int64_t>(made[t].size());
@@ -144,9 +144,9 @@ class SlabMirrors {
   bool one_process_;     // row-local and column-local ids are the vertex ids
   const LocalId* keys_;  // one process: original column-local id -> sort key (null: the id)
   uint64_t slab_first_, slab_span_;
-  std::vector<LargeArray<Entry>> made_entries_;
-  std::vector<LargeArray<gen::Edge>> made_edges_;
-  RawBuffer<gen::Edge> edges_;
+  std::vector<util::LargeArray<Entry>> made_entries_;
+  std::vector<util::LargeArray<gen::Edge>> made_edges_;
+  util::RawBuffer<gen::Edge> edges_;
 };
 
-}  // namespace g500::kernel1
+}  // namespace g500::graph::kernel1

@@ -13,7 +13,7 @@
 #include "util/huge_pages.hpp"
 #include "util/large_array.hpp"
 
-namespace g500::kernel1 {
+namespace g500::graph::kernel1 {
 namespace {
 
 // The row index from the rows' lengths, in the graph's order.
@@ -91,7 +91,7 @@ ColumnKeys neighbor_order(const LocalGraph& g, const ProcessGrid& grid, const Gr
 }
 
 std::optional<SetMap> fill_column_values(const LocalGraph& g, const ProcessGrid& grid, const GraphOptions& options,
-                                         const ColumnKeys& order, const Bitmap& columns_met) {
+                                         const ColumnKeys& order, const util::Bitmap& columns_met) {
   const Distribution& d = g.dist;
   if (options.reorder) {
     if (d.R == 1) return SetMap::whole(g.renumbering.owned_new);  // the keys are the ids with R = 1
@@ -100,11 +100,11 @@ std::optional<SetMap> fill_column_values(const LocalGraph& g, const ProcessGrid&
     return SetMap::from_blocks(columns_met, g.renumbering.owned_new.data(), VertexSet::kColumns, d, grid, value);
   }
   if (!options.degree_sort) return std::nullopt;
-  LargeArray<LocalId> keys;
-  resize_huge_unwritten(keys, static_cast<size_t>(d.col_set_size()));  // read at random
+  util::LargeArray<LocalId> keys;
+  util::resize_huge_unwritten(keys, static_cast<size_t>(d.col_set_size()));  // read at random
 #pragma omp parallel for schedule(static)
   for (int64_t u = 0; u < d.col_set_size(); ++u) keys[u] = order.key(static_cast<LocalId>(u));
   return SetMap::whole(IdTable(std::move(keys)));
 }
 
-}  // namespace g500::kernel1
+}  // namespace g500::graph::kernel1

@@ -11,7 +11,7 @@
 #include "graph/set_map.hpp"
 #include "util/bitmap.hpp"
 
-namespace g500::kernel1 {
+namespace g500::graph::kernel1 {
 
 // Original row-local id -> the graph's, for the rows with edges: with `reorder` kept as the
 // columns' values are (graph/set_map.hpp), the owned map itself on a grid of one column; none
@@ -34,6 +34,6 @@ ColumnKeys neighbor_order(const LocalGraph& g, const ProcessGrid& grid, const Gr
 // is the renumbering's own. Without it, the degree order's keys, a table of the column set (the
 // `--disable reorder` ablation).
 std::optional<SetMap> fill_column_values(const LocalGraph& g, const ProcessGrid& grid, const GraphOptions& options,
-                                         const ColumnKeys& order, const Bitmap& columns_met);
+                                         const ColumnKeys& order, const util::Bitmap& columns_met);
 
-}  // namespace g500::kernel1
+}  // namespace g500::graph::kernel1

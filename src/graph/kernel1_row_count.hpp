@@ -13,7 +13,7 @@
 #include "util/line_scatter.hpp"
 #include "util/raw_buffer.hpp"
 
-namespace g500::kernel1 {
+namespace g500::graph::kernel1 {
 
 // Row lengths (original row ids) of the slab's entries; each bucket's rows are its own.
 void count_rows(const BucketedEntries& kept, int64_t* lengths) {
@@ -45,7 +45,7 @@ class RowAndMirrorCount {
     const std::vector<int64_t>& block_first = blocks.first;
     // Every chunk of a block is full but the last one per thread and range.
     const int64_t pool_chunks = mirror_count_chunks(blocks.largest, threads);
-    RawBuffer<LocalId> pool_memory;  // line-aligned
+    util::RawBuffer<LocalId> pool_memory;  // line-aligned
     LocalId* pool = pool_memory.get(static_cast<size_t>(pool_chunks * kChunk));
     std::vector<uint32_t> chunk_fill(static_cast<size_t>(pool_chunks));
     std::vector<std::vector<int64_t>> lists(static_cast<size_t>(threads * ranges_));  // [thread][range]: its chunks
@@ -57,7 +57,7 @@ class RowAndMirrorCount {
         const int t = omp_get_thread_num();
         std::vector<int64_t>* my_lists = &lists[static_cast<size_t>(t * ranges_)];
         std::vector<int64_t> open(ranges_);  // per range: the chunk being filled
-        LineScatter<LocalId> dealt(pool, ranges_);
+        util::LineScatter<LocalId> dealt(pool, ranges_);
         for (int64_t r = 0; r < ranges_; ++r) {
           open[r] = next_chunk.fetch_add(1, std::memory_order_relaxed);
           dealt.start(r, open[r] * kChunk);
@@ -129,4 +129,4 @@ class RowAndMirrorCount {
   int64_t ranges_;
 };
 
-}  // namespace g500::kernel1
+}  // namespace g500::graph::kernel1

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace g500 {
+namespace g500::graph {
 
 std::vector<uint8_t> lightest_weight_bounds(const int64_t* starts, int64_t n, const float* weights) {
   std::vector<uint8_t> bounds(n);
@@ -20,4 +20,4 @@ std::vector<uint8_t> lightest_weight_bounds(const int64_t* starts, int64_t n, co
   return bounds;
 }
 
-}  // namespace g500
+}  // namespace g500::graph

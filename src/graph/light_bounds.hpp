@@ -7,7 +7,7 @@
 #include <limits>
 #include <vector>
 
-namespace g500 {
+namespace g500::graph {
 
 // Weights below 254/256 keep their value rounded down to 1/256, heavier ones are bounded by
 // 254/256; 255 marks a list without edges.
@@ -24,4 +24,4 @@ inline double lightest_weight_bound(uint8_t bound) {
 // weights ascend), with the OpenMP threads.
 std::vector<uint8_t> lightest_weight_bounds(const int64_t* starts, int64_t n, const float* weights);
 
-}  // namespace g500
+}  // namespace g500::graph

@@ -20,7 +20,7 @@
 #include "util/bitmap.hpp"
 #include "util/large_array.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 // Seconds one rank spent in each step of kernel 1 (graph/build_graph.cpp), added up over its
 // passes over the input.
@@ -43,10 +43,10 @@ struct Kernel1Steps {
 
 struct LocalGraph {
   Distribution dist;
-  RowIndex rows;                  // where each row's neighbours start (CSR or BCSR, 4.1)
-  LargeArray<LocalId> neighbors;  // column-local ids; by descending degree with `degree-sort`,
-                                  // else in a deterministic arrival order; empty when packed
-  PackedRows packed;              // with `packed_rows`: the neighbours after the first, as gaps
+  RowIndex rows;                        // where each row's neighbours start (CSR or BCSR, 4.1)
+  util::LargeArray<LocalId> neighbors;  // column-local ids; by descending degree with `degree-sort`,
+                                        // else in a deterministic arrival order; empty when packed
+  PackedRows packed;                    // with `packed_rows`: the neighbours after the first, as gaps
   // The first neighbour of every row (per non-empty row with BCSR, per row with plain CSR), kept
   // densely so the bottom-up search reads it as one stream: after the degree sort the first
   // neighbour is the likeliest parent, and most rows need no other (see bfs/bottom_up.cpp).
@@ -157,4 +157,4 @@ using Kernel1Observer = std::function<void(int64_t done, int64_t passes, const c
 LocalGraph build_local_graph(const EdgeSource& source, const ProcessGrid& grid, const GraphOptions& options = {},
                              const Kernel1Observer& observe = {});
 
-}  // namespace g500
+}  // namespace g500::graph

@@ -11,7 +11,7 @@
 
 #include <cstdint>
 
-namespace g500 {
+namespace g500::graph {
 
 #if defined(G500_WIDE_IDS) && G500_WIDE_IDS
 using LocalId = uint64_t;
@@ -45,4 +45,4 @@ constexpr LocalId low_id(IdPair pair) { return static_cast<LocalId>(pair); }
 // The configure option that builds 64-bit ids, for messages that name it.
 constexpr const char* kWideIdsOption = "-DG500_WIDE_IDS=ON";
 
-}  // namespace g500
+}  // namespace g500::graph

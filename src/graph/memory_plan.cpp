@@ -13,7 +13,7 @@
 #include "graph/row_buckets.hpp"
 #include "util/bitmap.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 double kronecker_nonempty_row_share(int scale, int64_t nedges, int grid_cols) {
   // The generator's initiator A, B, C, D = 0.57, 0.19, 0.19, 0.05 (reference 3.0): a bit of an
@@ -157,4 +157,4 @@ int64_t choose_passes(const GraphShape& shape, const Distribution& d, const Grap
   return kPreferredMostSlabs;  // the graph alone does not fit: the run's memory check says so
 }
 
-}  // namespace g500
+}  // namespace g500::graph

@@ -12,7 +12,7 @@
 #include "graph/local_graph.hpp"
 #include "util/memory_parts.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 struct GraphShape {
   int64_t nedges = 0;       // input edges, global
@@ -37,7 +37,7 @@ struct GraphMemory {
   bool lengths_of_rows_met = false;  // pass 1 counts the rows met only (graph/row_lengths.hpp)
   // The same figures as parts: those of the finished graph (adding up to `graph`) and those of
   // kernel 1 at its peak (adding up to kernel1_peak()).
-  std::vector<MemoryPart> graph_parts, kernel1_parts;
+  std::vector<util::MemoryPart> graph_parts, kernel1_parts;
   double kernel1_peak() const { return std::max({first_pass, planning, filling, originals}); }
 };
 
@@ -122,4 +122,4 @@ constexpr int64_t kPreferredMostSlabs = 4;
 int64_t choose_passes(const GraphShape& shape, const Distribution& d, const GraphOptions& options,
                       double node_bytes_per_rank, int threads);
 
-}  // namespace g500
+}  // namespace g500::graph

@@ -8,7 +8,7 @@
 #include "comm/large_count.hpp"
 #include "util/bitmap.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 std::vector<int64_t> owned_degrees(RowLengths& lengths, const Distribution& d, const ProcessGrid& grid) {
   std::vector<int64_t> degree;
@@ -44,19 +44,19 @@ void make_search_tables(LocalGraph& g) {
   const int64_t n = static_cast<int64_t>(g.owned_degree.size());
   const LocalId* original = g.renumbering.active() ? g.renumbering.owned_original.data() : nullptr;
   g.degree_in_graph_order.resize(n);
-  g.without_edges.assign(words_for_bits(n), 0);
+  g.without_edges.assign(util::words_for_bits(n), 0);
   const int64_t words = static_cast<int64_t>(g.without_edges.size());
   constexpr int64_t kSaturated = std::numeric_limits<uint32_t>::max();
 #pragma omp parallel for schedule(static)
   for (int64_t w = 0; w < words; ++w) {  // a word's 64 vertices in one thread: no shared words
     uint64_t empty = 0;
-    for (int64_t k = w * kBitsPerWord; k < std::min(n, (w + 1) * kBitsPerWord); ++k) {
+    for (int64_t k = w * util::kBitsPerWord; k < std::min(n, (w + 1) * util::kBitsPerWord); ++k) {
       const int64_t degree = g.owned_degree[original ? original[k] : k];
       g.degree_in_graph_order[k] = static_cast<uint32_t>(std::min(degree, kSaturated));
-      if (degree == 0) empty |= uint64_t{1} << (k % kBitsPerWord);
+      if (degree == 0) empty |= uint64_t{1} << (k % util::kBitsPerWord);
     }
     g.without_edges[w] = empty;
   }
 }
 
-}  // namespace g500
+}  // namespace g500::graph

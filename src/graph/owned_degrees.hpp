@@ -9,7 +9,7 @@
 #include "graph/local_graph.hpp"
 #include "graph/row_lengths.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 // Collective over the grid row: each owned vertex's row lengths (original row-local ids, C x B of
 // them) summed over the processes of the grid row, in original owned offsets. On a grid of one
@@ -22,4 +22,4 @@ std::vector<int64_t> owned_degrees(RowLengths& lengths, const Distribution& d, c
 // only allocates and clears, and everything derived from the graph is in kernel 1's time.
 void make_search_tables(LocalGraph& g);
 
-}  // namespace g500
+}  // namespace g500::graph

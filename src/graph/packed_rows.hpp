@@ -43,7 +43,7 @@
 #include "graph/distribution.hpp"
 #include "util/large_array.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 namespace varint {
 
@@ -145,12 +145,12 @@ struct PackedRows {
     uint64_t packed_rows;
   };
 
-  bool in_use = false;                // the graph's neighbours are these (LocalGraph::neighbors is empty)
-  LargeArray<uint8_t> bytes;          // the gaps of every row that is not short, rows in any order
-  LargeArray<LocalId> short_ids;      // short rows' neighbours after the first, rows in slot order
-  LargeArray<uint64_t> long_offset;   // per packed row, in slot order: where its gaps start in `bytes`
-  LargeArray<SlotBlock> slot_blocks;  // per block of kSlotsPerBlock row slots
-  LargeArray<uint16_t> in_block;      // per row slot: short ids, or packed rows, before it in its block
+  bool in_use = false;                      // the graph's neighbours are these (LocalGraph::neighbors is empty)
+  util::LargeArray<uint8_t> bytes;          // the gaps of every row that is not short, rows in any order
+  util::LargeArray<LocalId> short_ids;      // short rows' neighbours after the first, rows in slot order
+  util::LargeArray<uint64_t> long_offset;   // per packed row, in slot order: where its gaps start in `bytes`
+  util::LargeArray<SlotBlock> slot_blocks;  // per block of kSlotsPerBlock row slots
+  util::LargeArray<uint16_t> in_block;      // per row slot: short ids, or packed rows, before it in its block
   // The sort keys of the columns (graph/column_keys.hpp): the ids, the blocks interleaved, or
   // (without the renumbering) tables.
   ColumnKeys keys;
@@ -354,4 +354,4 @@ inline int64_t packed_row_bytes(const LocalId* keys, int64_t n) {
   return packed_row_bytes(keys, n, [](LocalId key) { return key; });
 }
 
-}  // namespace g500
+}  // namespace g500::graph

@@ -21,7 +21,7 @@
 #include "util/bitmap.hpp"
 #include "util/large_array.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 class PresentIndex {
  public:
@@ -31,11 +31,11 @@ class PresentIndex {
   static constexpr uint64_t kRelativeMask = (uint64_t{1} << kRelativeBits) - 1;
   // Bytes per vertex of the set, for the memory plan.
   static constexpr double kBytesPerVertex =
-      static_cast<double>(kBlockWords * sizeof(uint64_t)) / static_cast<double>(kWordsPerBlock * kBitsPerWord);
+      static_cast<double>(kBlockWords * sizeof(uint64_t)) / static_cast<double>(kWordsPerBlock * util::kBitsPerWord);
 
   PresentIndex() = default;
   // Of the vertices marked in `present`.
-  explicit PresentIndex(const Bitmap& present) : PresentIndex(none_of(present.size())) {
+  explicit PresentIndex(const util::Bitmap& present) : PresentIndex(none_of(present.size())) {
     const uint64_t* bits = present.data();
 #pragma omp parallel for schedule(static)
     for (int64_t w = 0; w < words_; ++w) data_[at(w)] = bits[w];
@@ -45,7 +45,7 @@ class PresentIndex {
   static PresentIndex none_of(int64_t size) {
     PresentIndex index;
     index.size_ = size;
-    index.words_ = words_for_bits(size);
+    index.words_ = util::words_for_bits(size);
     const int64_t blocks = (index.words_ + kWordsPerBlock - 1) / kWordsPerBlock;
     index.data_.assign(static_cast<size_t>(blocks * kBlockWords), 0);
     return index;
@@ -59,16 +59,16 @@ class PresentIndex {
   int64_t present() const {
     return words_ == 0 ? 0 : static_cast<int64_t>(count(words_ - 1)) + std::popcount(bits(words_ - 1));
   }
-  bool contains(int64_t u) const { return (bits(u / kBitsPerWord) >> (u % kBitsPerWord)) & 1; }
+  bool contains(int64_t u) const { return (bits(u / util::kBitsPerWord) >> (u % util::kBitsPerWord)) & 1; }
   // The place of present vertex u among the present ones.
   int64_t slot(int64_t u) const {
-    const int64_t w = u / kBitsPerWord;
-    const uint64_t below = (uint64_t{1} << (u % kBitsPerWord)) - 1;
+    const int64_t w = u / util::kBitsPerWord;
+    const uint64_t below = (uint64_t{1} << (u % util::kBitsPerWord)) - 1;
     return static_cast<int64_t>(count(w)) + std::popcount(bits(w) & below);
   }
   // Fetches what slot(u) reads into the cache ahead of use.
   void prefetch(int64_t u) const {
-    const int64_t w = u / kBitsPerWord;
+    const int64_t w = u / util::kBitsPerWord;
     __builtin_prefetch(&data_[head(w)]);
     __builtin_prefetch(&data_[at(w)]);
   }
@@ -86,8 +86,8 @@ class PresentIndex {
   void set_bits(int64_t w, uint64_t bits) { data_[at(w)] = bits; }
   // Marks u present; other threads may mark vertices of the same word.
   void mark_atomic(int64_t u) {
-    AtomicRef<uint64_t>(data_[at(u / kBitsPerWord)])
-        .fetch_or(uint64_t{1} << (u % kBitsPerWord), std::memory_order_relaxed);
+    util::AtomicRef<uint64_t>(data_[at(u / util::kBitsPerWord)])
+        .fetch_or(uint64_t{1} << (u % util::kBitsPerWord), std::memory_order_relaxed);
   }
   // Counts the words [first, end), those before `first` counted and final: one can count a set a
   // range at a time as its vertices are marked in order.
@@ -122,8 +122,8 @@ class PresentIndex {
     }
   }
   // The present vertices as a plain bitmap.
-  Bitmap bitmap() const {
-    Bitmap b(size_);
+  util::Bitmap bitmap() const {
+    util::Bitmap b(size_);
     for (int64_t w = 0; w < words_; ++w) b.data()[w] = bits(w);
     return b;
   }
@@ -149,8 +149,8 @@ class PresentIndex {
   }
 
   int64_t size_ = 0;
-  int64_t words_ = 0;          // words of bits
-  LargeArray<uint64_t> data_;  // per 512 vertices: their count before, 7 relative counts, 8 words of bits
+  int64_t words_ = 0;                // words of bits
+  util::LargeArray<uint64_t> data_;  // per 512 vertices: their count before, 7 relative counts, 8 words of bits
 };
 
-}  // namespace g500
+}  // namespace g500::graph

@@ -9,7 +9,7 @@
 #include "util/huge_pages.hpp"
 #include "util/large_array.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 namespace {
 
@@ -73,9 +73,9 @@ namespace {
 // process's table of its block: id = position * B + table[position][offset]. A set of one block
 // whose table is this process's own `owned` is that table, shared.
 IdTable gather_set_map(const IdTable& owned, const void* block_table, int64_t block, int positions, MPI_Comm comm,
-                       const MessageLimits& limits) {
+                       const util::MessageLimits& limits) {
   if (positions == 1 && block_table == owned.data()) return owned;
-  LargeArray<LocalId> set_map;
+  util::LargeArray<LocalId> set_map;
   set_map.resize(static_cast<size_t>(block) * positions);
   comm::allgather(block_table, set_map.data(), block, local_id_datatype(), comm, limits);
 #pragma omp parallel for schedule(static)
@@ -91,8 +91,8 @@ Renumbering build_renumbering(const std::vector<int64_t>& owned_degree) {
   // Kernel 1 looks up a column's new id (its sort key) for every entry, at random: huge pages for
   // the column map spare a page walk per lookup (5 % of kernel 1 at SCALE 26,
   // util/huge_pages.hpp). On a grid of one row the column map is this table.
-  LargeArray<LocalId> owned_new, owned_original;
-  resize_huge_unwritten(owned_new, static_cast<size_t>(n));
+  util::LargeArray<LocalId> owned_new, owned_original;
+  util::resize_huge_unwritten(owned_new, static_cast<size_t>(n));
   owned_original.resize(static_cast<size_t>(n));
   degree_order(owned_degree, owned_original.data());
 #pragma omp parallel for schedule(static)
@@ -106,7 +106,7 @@ void gather_set_maps(Renumbering& r, const Distribution& d, const ProcessGrid& g
   // The row set of grid row i is the blocks of P(i, 0..C-1) by grid column, the column set of grid
   // column j the blocks hosted by P(0..R-1, j) by grid row: the communicators' rank orders. With
   // the row-major layout the hosted blocks first come from their owners (a transpose).
-  const MessageLimits& limits = grid.limits();
+  const util::MessageLimits& limits = grid.limits();
   forward.row_new = gather_set_map(r.owned_new, r.owned_new.data(), d.block, d.C, grid.row_comm(), limits);
   r.row_original = gather_set_map(r.owned_original, r.owned_original.data(), d.block, d.C, grid.row_comm(), limits);
   std::vector<LocalId> hosted(d.block);
@@ -118,4 +118,4 @@ void gather_set_maps(Renumbering& r, const Distribution& d, const ProcessGrid& g
       gather_set_map(r.owned_original, hosted_table(r.owned_original), d.block, d.R, grid.col_comm(), limits);
 }
 
-}  // namespace g500
+}  // namespace g500::graph

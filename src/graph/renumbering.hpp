@@ -18,7 +18,7 @@
 #include "graph/set_map.hpp"
 #include "util/large_array.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 struct Renumbering {
   IdTable owned_new;       // original owned offset -> new offset (B entries)
@@ -29,7 +29,7 @@ struct Renumbering {
   // (Nakao et al. 2021, section 4.1): the rows a search can reach a vertex from are the ones with
   // edges, so the table is O(m/P) instead of a word per row-set vertex. The row's block is its
   // new id's: the offset inside it is enough (graph/in_block_id.hpp).
-  LargeArray<InBlockId> row_original_by_slot;
+  util::LargeArray<InBlockId> row_original_by_slot;
   IdTable col_original;     // new column-local id -> original column-local id (R x B; the owned table when R = 1):
                             // the SSSP graph's (gather_column_maps); the BFS graph keeps instead
   SetMap column_originals;  // the same for the columns its entries use (make_column_originals)
@@ -80,4 +80,4 @@ Renumbering build_renumbering(const std::vector<int64_t>& owned_degree);
 // forward.col_new and r.col_original.
 void gather_set_maps(Renumbering& r, const Distribution& d, const ProcessGrid& grid, ForwardMaps& forward);
 
-}  // namespace g500
+}  // namespace g500::graph

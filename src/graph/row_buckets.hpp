@@ -9,7 +9,7 @@
 
 #include "graph/local_id.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 struct RowBuckets {
   int shift = 0;
@@ -70,4 +70,4 @@ inline int compact_entry_bytes(const RowBuckets& buckets, int64_t ncols) {
   return std::max(1, (buckets.shift + col_bits + 7) / 8);
 }
 
-}  // namespace g500
+}  // namespace g500::graph

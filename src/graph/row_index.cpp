@@ -1,9 +1,9 @@
 // Row starts as plain CSR or BCSR (graph/row_index.hpp).
 #include "graph/row_index.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
-RowIndex::RowIndex(LargeArray<int64_t> plain_starts, bool compressed)
+RowIndex::RowIndex(util::LargeArray<int64_t> plain_starts, bool compressed)
     : compressed_(compressed), nrows_(static_cast<int64_t>(plain_starts.size()) - 1) {
   if (!compressed) {
     starts_ = std::move(plain_starts);
@@ -28,4 +28,4 @@ RowIndex::Memory RowIndex::memory() const {
   return m;
 }
 
-}  // namespace g500
+}  // namespace g500::graph

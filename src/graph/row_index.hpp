@@ -20,13 +20,13 @@
 #include "util/bitmap.hpp"
 #include "util/large_array.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 class RowIndex {
  public:
   RowIndex() = default;
   // From plain CSR starts (nrows + 1 entries); compressed keeps only BCSR's arrays.
-  RowIndex(LargeArray<int64_t> plain_starts, bool compressed);
+  RowIndex(util::LargeArray<int64_t> plain_starts, bool compressed);
   // From the length of every row, length_of(v) for v in [0, nrows), in parallel and without plain
   // starts in between when compressed.
   template <class LengthOf>
@@ -69,7 +69,7 @@ class RowIndex {
   bool compressed_ = false;
   int64_t nrows_ = 0;
   PresentIndex nonempty_;  // compressed only
-  LargeArray<int64_t> starts_;
+  util::LargeArray<int64_t> starts_;
 };
 
 template <class LengthOf>
@@ -78,7 +78,7 @@ RowIndex RowIndex::from_lengths(int64_t nrows, LengthOf length_of, bool compress
   index.compressed_ = compressed;
   index.nrows_ = nrows;
   index.nonempty_ = PresentIndex::none_of(compressed ? nrows : 0);
-  const int64_t words = words_for_bits(nrows);
+  const int64_t words = util::words_for_bits(nrows);
   const int threads = omp_get_max_threads();
   // Thread t takes the words [words t / T, words (t + 1) / T): first its rows' bits and totals,
   // then, from the totals of the threads before it, its words' offsets and its rows' starts.
@@ -87,13 +87,13 @@ RowIndex RowIndex::from_lengths(int64_t nrows, LengthOf length_of, bool compress
   {
     const int t = omp_get_thread_num();
     const int64_t first_word = words * t / threads, end_word = words * (t + 1) / threads;
-    const int64_t first_row = first_word * kBitsPerWord, end_row = std::min(nrows, end_word * kBitsPerWord);
+    const int64_t first_row = first_word * util::kBitsPerWord, end_row = std::min(nrows, end_word * util::kBitsPerWord);
     int64_t my_slots = 0, my_entries = 0;
     for (int64_t w = first_word; w < end_word; ++w) {
       uint64_t word = 0;
-      for (int64_t v = w * kBitsPerWord; v < std::min(nrows, (w + 1) * kBitsPerWord); ++v) {
+      for (int64_t v = w * util::kBitsPerWord; v < std::min(nrows, (w + 1) * util::kBitsPerWord); ++v) {
         const int64_t n = length_of(v);
-        word |= static_cast<uint64_t>(n > 0) << (v % kBitsPerWord);
+        word |= static_cast<uint64_t>(n > 0) << (v % util::kBitsPerWord);
         my_entries += n;
       }
       if (compressed) index.nonempty_.set_bits(w, word);
@@ -123,4 +123,4 @@ RowIndex RowIndex::from_lengths(int64_t nrows, LengthOf length_of, bool compress
   return index;
 }
 
-}  // namespace g500
+}  // namespace g500::graph

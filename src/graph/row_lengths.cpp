@@ -6,17 +6,17 @@
 #include "graph/grid.hpp"
 #include "graph/set_map.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
-Bitmap RowLengths::rows_met() const {
+util::Bitmap RowLengths::rows_met() const {
   if (!is_whole_) return index_.bitmap();
-  Bitmap met(size_);
+  util::Bitmap met(size_);
   uint64_t* words = met.data();
 #pragma omp parallel for schedule(static)
   for (int64_t w = 0; w < met.num_words(); ++w) {  // a word's 64 rows in one thread: no shared words
     uint64_t bits = 0;
-    for (int64_t x = w * kBitsPerWord; x < std::min(size_, (w + 1) * kBitsPerWord); ++x)
-      if (whole_[x] > 0) bits |= uint64_t{1} << (x % kBitsPerWord);
+    for (int64_t x = w * util::kBitsPerWord; x < std::min(size_, (w + 1) * util::kBitsPerWord); ++x)
+      if (whole_[x] > 0) bits |= uint64_t{1} << (x % util::kBitsPerWord);
     words[w] = bits;
   }
   return met;
@@ -41,13 +41,14 @@ RowLengths RowLengths::renumbered(const LocalId* owned_new, const Distribution& 
   out.index_ = PresentIndex::none_of(size_);
   out.counts_.resize(counts_.size());
   for_each_block_table(owned_new, VertexSet::kRows, d, grid, [&](int position, const LocalId* table) {
-    const int64_t first = position * B, first_word = first / kBitsPerWord, end_word = (first + B) / kBitsPerWord;
+    const int64_t first = position * B, first_word = first / util::kBitsPerWord,
+                  end_word = (first + B) / util::kBitsPerWord;
     auto each_row_met = [&](auto visit) {
 #pragma omp parallel for schedule(static)
       for (int64_t w = first_word; w < end_word; ++w) {
         int64_t at = static_cast<int64_t>(index_.count(w));
         for (uint64_t bits = index_.bits(w); bits != 0; bits &= bits - 1, ++at) {
-          const int64_t x = w * kBitsPerWord + std::countr_zero(bits);
+          const int64_t x = w * util::kBitsPerWord + std::countr_zero(bits);
           visit(first + table[x - first], at);
         }
       }
@@ -59,4 +60,4 @@ RowLengths RowLengths::renumbered(const LocalId* owned_new, const Distribution& 
   return out;
 }
 
-}  // namespace g500
+}  // namespace g500::graph

@@ -26,7 +26,7 @@
 #include "util/bitmap.hpp"
 #include "util/large_array.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 class ProcessGrid;
 
@@ -77,7 +77,7 @@ class RowLengths {
   void for_each_row_met(F f) const {
     for (int64_t w = 0, at = 0; w < index_.words(); ++w)
       for (uint64_t bits = index_.bits(w); bits != 0; bits &= bits - 1, ++at)
-        f(w * kBitsPerWord + std::countr_zero(bits), counts_[at]);
+        f(w * util::kBitsPerWord + std::countr_zero(bits), counts_[at]);
   }
   // A word per row (is_whole() only): moved out, leaving no rows.
   std::vector<int64_t> take_whole() {
@@ -86,7 +86,7 @@ class RowLengths {
   }
   const int64_t* whole_data() const { return whole_.data(); }
   // The rows with entries.
-  Bitmap rows_met() const;
+  util::Bitmap rows_met() const;
   // Collective over the grid row: the lengths in the graph's order, the rows of each block of the
   // row set permuted by its owner's owned_new (graph/renumbering.hpp), a block at a time.
   RowLengths renumbered(const LocalId* owned_new, const Distribution& d, const ProcessGrid& grid) &&;
@@ -96,7 +96,7 @@ class RowLengths {
   int64_t size_ = 0;
   std::vector<int64_t> whole_;
   PresentIndex index_;
-  LargeArray<uint32_t> counts_;  // of the rows met, in the index's order
+  util::LargeArray<uint32_t> counts_;  // of the rows met, in the index's order
 };
 
 template <class CountBucket>
@@ -132,4 +132,4 @@ RowLengths RowLengths::of_rows_met(int64_t nrows, int shift, CountBucket count_b
   return l;
 }
 
-}  // namespace g500
+}  // namespace g500::graph

@@ -7,15 +7,15 @@
 #include "graph/column_blocks.hpp"
 #include "graph/grid.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
-SetMap SetMap::from_blocks(const Bitmap& present, const LocalId* owned, VertexSet set, const Distribution& d,
+SetMap SetMap::from_blocks(const util::Bitmap& present, const LocalId* owned, VertexSet set, const Distribution& d,
                            const ProcessGrid& grid, BlockValue value) {
   const int64_t B = d.block;
   SetMap m;
   if (!keep_present_only(static_cast<double>(present.count()), static_cast<double>(present.size()))) {
-    LargeArray<LocalId> all;  // read at random by kernel 1 (columns): huge pages spare a page walk per lookup
-    resize_huge_unwritten(all, static_cast<size_t>(present.size()));
+    util::LargeArray<LocalId> all;  // read at random by kernel 1 (columns): huge pages spare a page walk per lookup
+    util::resize_huge_unwritten(all, static_cast<size_t>(present.size()));
     for_each_block_table(owned, set, d, grid, [&](int position, const LocalId* table) {
       LocalId* out = all.data() + static_cast<int64_t>(position) * B;
 #pragma omp parallel for schedule(static)
@@ -31,12 +31,13 @@ SetMap SetMap::from_blocks(const Bitmap& present, const LocalId* owned, VertexSe
   m.by_block_ = d.by_block;
   for_each_block_table(owned, set, d, grid, [&](int position, const LocalId* table) {
     const int64_t first = static_cast<int64_t>(position) * B, end = first + B;
-    const int64_t first_word = first / kBitsPerWord, end_word = (end + kBitsPerWord - 1) / kBitsPerWord;
+    const int64_t first_word = first / util::kBitsPerWord,
+                  end_word = (end + util::kBitsPerWord - 1) / util::kBitsPerWord;
 #pragma omp parallel for schedule(static)
     for (int64_t w = first_word; w < end_word; ++w) {
       int64_t at = static_cast<int64_t>(m.index_.count(w));
       for (uint64_t bits = m.index_.bits(w); bits != 0; bits &= bits - 1, ++at) {
-        const int64_t u = w * kBitsPerWord + std::countr_zero(bits);
+        const int64_t u = w * util::kBitsPerWord + std::countr_zero(bits);
         if (u < first || u >= end) continue;
         const LocalId entry = table[u - first];
         if constexpr (kWideIds)
@@ -54,7 +55,7 @@ void for_each_block_table(const LocalId* owned, VertexSet set, const Distributio
   // The row set of grid row i is the blocks of P(i, 0..C-1) by grid column, the column set of grid
   // column j the blocks hosted by P(0..R-1, j) by grid row: the communicators' rank orders. With
   // the row-major layout a hosted block first comes from its owner (a transpose).
-  LargeArray<LocalId> hosted(static_cast<size_t>(set == VertexSet::kColumns ? d.block : 0)),
+  util::LargeArray<LocalId> hosted(static_cast<size_t>(set == VertexSet::kColumns ? d.block : 0)),
       buffer(static_cast<size_t>(d.block));
   const void* mine = set == VertexSet::kColumns
                          ? hosted_column_block(owned, hosted.data(), d.block, local_id_datatype(), d, grid)
@@ -68,4 +69,4 @@ void for_each_block_table(const LocalId* owned, VertexSet set, const Distributio
   }
 }
 
-}  // namespace g500
+}  // namespace g500::graph

@@ -28,7 +28,7 @@
 #include "util/huge_pages.hpp"
 #include "util/large_array.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 class ProcessGrid;
 
@@ -73,7 +73,7 @@ class SetMap {
   // Collective over the grid row or column of `set`: the present vertices' values only where
   // keep_present_only says so, else a whole table; value.of(block position, owned[offset]) from
   // every process's `owned` table (B entries), a block at a time.
-  static SetMap from_blocks(const Bitmap& present, const LocalId* owned, VertexSet set, const Distribution& d,
+  static SetMap from_blocks(const util::Bitmap& present, const LocalId* owned, VertexSet set, const Distribution& d,
                             const ProcessGrid& grid, BlockValue value);
 
   bool empty() const { return table_.empty() && values_.empty(); }
@@ -110,9 +110,10 @@ class SetMap {
   const LocalId* whole_ = nullptr;  // table_'s ids, read without its indirections in the searches' loops
   bool shared_ = false;             // the whole table is another structure's
   PresentIndex index_;
-  LargeArray<InBlockId> values_;  // of the present vertices, in order: the owners' entries (32-bit ids: the values)
+  util::LargeArray<InBlockId>
+      values_;  // of the present vertices, in order: the owners' entries (32-bit ids: the values)
   BlockValue value_;
-  FastDivisor by_block_;
+  util::FastDivisor by_block_;
 };
 
-}  // namespace g500
+}  // namespace g500::graph

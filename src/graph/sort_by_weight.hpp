@@ -8,7 +8,7 @@
 
 #include "graph/local_graph.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 // Sorts the n entries of a list, parallel arrays of weights (>= 0) and ids, by (weight, id), as
 // one key per entry (weight, id) in an IdPair: a weight >= 0 orders as its bit pattern once -0 is made +0 (which
@@ -38,4 +38,4 @@ inline void sort_lists_by_weight(const int64_t* starts, int64_t n, float* weight
   }
 }
 
-}  // namespace g500
+}  // namespace g500::graph

@@ -5,11 +5,11 @@
 #include "comm/typed.hpp"
 #include "util/raw_buffer.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 VertexCount count_vertices(const EdgeSource& source, MPI_Comm comm, int64_t chunk_edges) {
   const double start = MPI_Wtime();
-  RawBuffer<gen::Edge> buffer;
+  util::RawBuffer<gen::Edge> buffer;
   gen::Edge* edges = buffer.get(static_cast<size_t>(std::max<int64_t>(1, std::min(source.local_count, chunk_edges))));
   int64_t largest = -1;
   for (int64_t offset = 0; offset < source.local_count; offset += chunk_edges) {
@@ -22,4 +22,4 @@ VertexCount count_vertices(const EdgeSource& source, MPI_Comm comm, int64_t chun
   return VertexCount{n, MPI_Wtime() - start};
 }
 
-}  // namespace g500
+}  // namespace g500::graph

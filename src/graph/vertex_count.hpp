@@ -10,7 +10,7 @@
 
 #include "graph/edge_source.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 struct VertexCount {
   int64_t nvertices = 0;  // N: 1 + the largest vertex id of any rank's edges, 0 without edges
@@ -21,4 +21,4 @@ struct VertexCount {
 // `chunk_edges` edges at a time.
 VertexCount count_vertices(const EdgeSource& source, MPI_Comm comm, int64_t chunk_edges);
 
-}  // namespace g500
+}  // namespace g500::graph

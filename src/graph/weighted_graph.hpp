@@ -17,7 +17,7 @@
 #include "graph/local_graph.hpp"
 #include "util/memory_parts.hpp"
 
-namespace g500 {
+namespace g500::graph {
 
 // The BFS edge source plus a reader that also yields the weights.
 struct WeightedEdgeSource {
@@ -60,12 +60,12 @@ bool weighted_kernel1_keeps_entries(double entries, double node_bytes_per_rank, 
 // The most kernel 1 with weights holds on a process at once, as parts, for the run's plan
 // (run/run_plan.hpp): `edges` of the edge list read by the process, `entries` directed entries
 // stored by it, its row set of `rows` (the rest: as above). Not counted: the renumbering's tables.
-std::vector<MemoryPart> weighted_kernel1_parts(double edges, double entries, double rows, double node_bytes_per_rank,
-                                               const WeightedGraphOptions& options);
+std::vector<util::MemoryPart> weighted_kernel1_parts(double edges, double entries, double rows,
+                                                     double node_bytes_per_rank, const WeightedGraphOptions& options);
 
 // Kernel 1 with weights (collective); `observe` as build_local_graph's.
 WeightedLocalGraph build_weighted_local_graph(const WeightedEdgeSource& source, const ProcessGrid& grid,
                                               const WeightedGraphOptions& options = {},
                                               const Kernel1Observer& observe = {});
 
-}  // namespace g500
+}  // namespace g500::graph

@@ -179,7 +179,7 @@ struct ChunkFormatter {
 
 // Where this rank's part of a file starts (after the header and the lower ranks' parts); a tsv
 // output, whose size is known only now, is checked against the free space again.
-int64_t part_offset(const OutputFile& out, ChunkFormatter& chunks, RankRange mine, int64_t chunk,
+int64_t part_offset(const util::OutputFile& out, ChunkFormatter& chunks, RankRange mine, int64_t chunk,
                     const std::string& header, const std::string& path, const EdgeWriteOptions& options, int rank,
                     MPI_Comm comm) {
   const bool tsv = chunks.tsv;
@@ -199,13 +199,13 @@ int64_t part_offset(const OutputFile& out, ChunkFormatter& chunks, RankRange min
   const int64_t my_offset = static_cast<int64_t>(header.size()) + before;
   if (tsv && rank == 0)
     error = check_free_space(path, out.target(), total + static_cast<int64_t>(header.size()), false, options.force);
-  agree_or_throw(error, comm);
+  util::agree_or_throw(error, comm);
   return my_offset;
 }
 
 // Writes this rank's part at my_offset (rank 0 the header first) and commits; returns the bytes written.
-int64_t write_part(OutputFile& out, ChunkFormatter& chunks, RankRange mine, int64_t chunk, const std::string& header,
-                   int64_t my_offset, int rank) {
+int64_t write_part(util::OutputFile& out, ChunkFormatter& chunks, RankRange mine, int64_t chunk,
+                   const std::string& header, int64_t my_offset, int rank) {
   int64_t written = 0;
   if (rank == 0) {
     out.start_part(0);
@@ -240,13 +240,14 @@ EdgeWriteResult write_generated_edges(const gen::KroneckerSpec& spec, const std:
 
   // Byte layout: header, then the ranks' parts in rank order.
   const std::string header = tsv ? tsv_header(spec, options.weights) : bin_header_bytes(spec, options.weights);
-  OutputFile out(path, comm, OutputFile::kNewFileMode, options.messages);  // checks the path before any real work
+  util::OutputFile out(path, comm, util::OutputFile::kNewFileMode,
+                       options.messages);  // checks the path before any real work
   std::string error;
   if (rank == 0 && !out.is_stream())
     error = check_free_space(path, out.target(),
                              estimate_file_bytes(gen, spec, options, static_cast<int64_t>(header.size())), tsv,
                              options.force);
-  agree_or_throw(error, comm);
+  util::agree_or_throw(error, comm);
 
   // A file is written in parallel, each rank at its offset; a stream goes through rank 0 in order.
   int64_t my_offset = 0;
@@ -301,10 +302,10 @@ std::string BinEdgeReader::open(const std::string& path) {
 }
 
 void BinEdgeReader::read(int64_t begin, int64_t count, gen::Edge* edges, float* weights) const {
-  if (fd_ < 0) throw UsageError("BinEdgeReader::read on a closed file");
+  if (fd_ < 0) throw util::UsageError("BinEdgeReader::read on a closed file");
   if (begin < 0 || count < 0 || begin > header_.nedges || count > header_.nedges - begin)
-    throw UsageError(fmt::format("'{}': edge range [{}, {}) outside the file's {} edges", path_, begin, begin + count,
-                                 header_.nedges));
+    throw util::UsageError(fmt::format("'{}': edge range [{}, {}) outside the file's {} edges", path_, begin,
+                                       begin + count, header_.nedges));
   const bool has_w = header_.has_weights();
   const int64_t rec = bin_record_bytes(has_w);
   const int64_t step = 1 << 16;
@@ -317,7 +318,7 @@ void BinEdgeReader::read(int64_t begin, int64_t count, gen::Edge* edges, float* 
       ssize_t r = ::pread(fd_, buf.data() + got, want - got, off + static_cast<int64_t>(got));
       if (r < 0 && errno == EINTR) continue;
       if (r <= 0)
-        throw UsageError(
+        throw util::UsageError(
             fmt::format("cannot read '{}': {}", path_, r < 0 ? std::strerror(errno) : "unexpected end of file"));
       got += static_cast<size_t>(r);
     }

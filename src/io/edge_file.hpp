@@ -41,7 +41,7 @@ struct EdgeWriteOptions {
   bool weights = false;
   bool force = false;             // write even when the output looks larger than the free space
   int64_t chunk_edges = 1 << 20;  // edges generated and written per step on each rank
-  MessageLimits messages;         // the largest message carrying a part of a streamed output
+  util::MessageLimits messages;   // the largest message carrying a part of a streamed output
 };
 
 struct EdgeWriteResult {

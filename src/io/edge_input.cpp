@@ -55,7 +55,7 @@ HostName this_host() {
 // Collective; throws the first rank's problem on every rank.
 void open_agreed(const std::string& path, File& file, MPI_Comm comm) {
   struct stat mine {};
-  agree_or_throw(open_input_file(path, file.fd, mine), comm);
+  util::agree_or_throw(open_input_file(path, file.fd, mine), comm);
   struct Agreed {
     struct stat status;
     HostName host;
@@ -67,7 +67,7 @@ void open_agreed(const std::string& path, File& file, MPI_Comm comm) {
   file.same_host = std::strncmp(agreed.host.text, host.text, sizeof host.text) == 0;
   std::string problem = identity_problem(path, file.agreed, mine, file.same_host);
   if (problem.empty() && file.size == 0) problem = "'" + path + "' is empty";
-  agree_or_throw(problem, comm);
+  util::agree_or_throw(problem, comm);
 }
 
 // After this rank read its part: "" when the file is still as the ranks agreed, else the problem
@@ -231,12 +231,12 @@ int check_text(const LocalText& local, const std::string& path, int64_t first_li
     error = local.error_line >= 0
                 ? path + ":" + std::to_string(first_line_number + before + local.error_line) + ": " + local.error
                 : local.error;
-  agree_or_throw(error, comm);
+  util::agree_or_throw(error, comm);
   const std::vector<int> columns = comm::Communicator(comm).allgather(local.first_columns);
   int global = 0;
   for (int c : columns)
     if (global == 0) global = c;
-  if (global == 0) throw UsageError("'" + path + "' contains no edges");
+  if (global == 0) throw util::UsageError("'" + path + "' contains no edges");
   int64_t bad = -1;
   int bad_columns = 0;
   if (local.first_columns != 0 && local.first_columns != global)
@@ -248,7 +248,7 @@ int check_text(const LocalText& local, const std::string& path, int64_t first_li
     error = path + ":" + std::to_string(first_line_number + before + bad) + ": " + std::to_string(bad_columns) +
             " fields, but the first edge line has " + std::to_string(global) +
             " (a weight must be on every line or on none)";
-  agree_or_throw(error, comm);
+  util::agree_or_throw(error, comm);
   return global;
 }
 
@@ -271,7 +271,7 @@ void relabel(const std::vector<RawEdge>& raw, EdgeInput& out, MPI_Comm comm) {
   constexpr int kSamples = 64;
   std::vector<uint64_t> sample;
   for (int k = 0; k < kSamples && !mine.empty(); ++k) sample.push_back(mine[mine.size() * k / kSamples]);
-  const MessageLimits& limits = out.spec.messages;
+  const util::MessageLimits& limits = out.spec.messages;
   const std::vector<int64_t> sample_counts = comm::allgather_counts(static_cast<int64_t>(sample.size()), comm);
   int64_t nsamples = 0;
   for (int64_t c : sample_counts) nsamples += c;
@@ -386,7 +386,7 @@ int64_t read_mtx_header(const File& file, EdgeInput& out, int64_t text_start, Mt
     error = path + ":" + std::to_string(header_lines + 1) + ": " + reader.error;
   if (error.empty() && stage < 2) error = path + ": missing Matrix Market size line";
   const int64_t data_start = reader.offset();
-  agree_or_throw(error, comm);
+  util::agree_or_throw(error, comm);
   if (out.spec.check_declared_size)
     out.spec.check_declared_size(
         {header.nvertices(), header.entries,
@@ -405,7 +405,7 @@ void load_text(const File& file, EdgeInput& out, MPI_Comm comm) {
   char start[3] = {};
   const int64_t start_bytes = std::min<int64_t>(3, file.size);
   std::string error = pread_all(file, path, start, start_bytes, 0);
-  agree_or_throw(error, comm);
+  util::agree_or_throw(error, comm);
   const int64_t text_start = static_cast<int64_t>(utf8_bom_length(std::string_view(start, start_bytes)));
   MtxHeader header;
   int64_t data_start = text_start, header_lines = 0;
@@ -418,12 +418,12 @@ void load_text(const File& file, EdgeInput& out, MPI_Comm comm) {
         file, path, lo, hi, text_start, [&](std::string_view l) { return parse_mtx_entry(l, header); }, local);
   else
     parse_range(file, path, lo, hi, text_start, parse_edge_line, local);
-  agree_or_throw(changed_since_open(path, file), comm);  // before a change shows as a bad line
+  util::agree_or_throw(changed_since_open(path, file), comm);  // before a change shows as a bad line
   const int columns = check_text(local, path, header_lines + 1, comm);
   const int64_t total = comm::Communicator(comm).sum(static_cast<int64_t>(local.edges.size()));
   if (mtx && total != header.entries)
-    throw UsageError(path + ": the size line declares " + std::to_string(header.entries) +
-                     " entries but the file has " + std::to_string(total));
+    throw util::UsageError(path + ": the size line declares " + std::to_string(header.entries) +
+                           " entries but the file has " + std::to_string(total));
   out.global_edges = total;
   out.local_begin = exclusive_scan(static_cast<int64_t>(local.edges.size()), comm);
   out.stats.weighted = columns == 3;
@@ -453,8 +453,8 @@ void load_bin(const File& file, EdgeInput& out, MPI_Comm comm) {
     error = parse_bin_header(head, file.size >= kBinHeaderBytes ? kBinHeaderBytes : 0, file.size, header);
     if (!error.empty()) error = "'" + path + "': " + error;
   }
-  agree_or_throw(error, comm);
-  if (header.nedges == 0) throw UsageError("'" + path + "' contains no edges");
+  util::agree_or_throw(error, comm);
+  if (header.nedges == 0) throw util::UsageError("'" + path + "' contains no edges");
   if (out.spec.check_declared_size)
     out.spec.check_declared_size({header.nvertices, header.nedges,
                                   "'" + path + "' (header: nvertices " + std::to_string(header.nvertices) +
@@ -475,8 +475,8 @@ void load_bin(const File& file, EdgeInput& out, MPI_Comm comm) {
     }
     k += n;
   }
-  agree_or_throw(changed_since_open(path, file), comm);  // before a change shows as a bad record
-  agree_or_throw(error, comm);
+  util::agree_or_throw(changed_since_open(path, file), comm);  // before a change shows as a bad record
+  util::agree_or_throw(error, comm);
   out.nvertices = header.nvertices;
   out.bin_header_nvertices = header.nvertices;
   out.global_edges = m;
@@ -492,7 +492,7 @@ void load_bin(const File& file, EdgeInput& out, MPI_Comm comm) {
 
 // ---- VertexIdMap --------------------------------------------------------------------------------
 
-VertexIdMap VertexIdMap::offset(int64_t n, uint64_t add, MPI_Comm comm, const MessageLimits& limits) {
+VertexIdMap VertexIdMap::offset(int64_t n, uint64_t add, MPI_Comm comm, const util::MessageLimits& limits) {
   VertexIdMap map;
   map.comm_ = comm;
   map.limits_ = limits;
@@ -505,7 +505,7 @@ VertexIdMap VertexIdMap::offset(int64_t n, uint64_t add, MPI_Comm comm, const Me
   return map;
 }
 
-VertexIdMap VertexIdMap::table(std::vector<uint64_t> sorted_ids, MPI_Comm comm, const MessageLimits& limits) {
+VertexIdMap VertexIdMap::table(std::vector<uint64_t> sorted_ids, MPI_Comm comm, const util::MessageLimits& limits) {
   VertexIdMap map;
   map.comm_ = comm;
   map.limits_ = limits;
@@ -568,8 +568,8 @@ std::vector<int64_t> VertexIdMap::find(const std::vector<uint64_t>& file_ids) co
 
 // ---- loading ------------------------------------------------------------------------------------
 
-EdgeSource EdgeInput::edge_source() const {
-  EdgeSource source;
+graph::EdgeSource EdgeInput::edge_source() const {
+  graph::EdgeSource source;
   source.global_edges = global_edges;
   source.local_begin = local_begin;
   source.local_count = static_cast<int64_t>(edges.size());

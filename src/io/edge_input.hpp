@@ -48,7 +48,7 @@ struct InputSpec {
   // graph that cannot run, e.g. one whose memory estimate does not fit. tsv/snap declare nothing.
   std::function<void(const DeclaredSize&)> check_declared_size;
   // The largest message of one MPI call while loading and translating ids (comm/large_count.hpp).
-  MessageLimits messages;
+  util::MessageLimits messages;
 };
 
 struct InputStats {
@@ -68,10 +68,10 @@ class VertexIdMap {
   VertexIdMap() = default;
   // file id = new id + add; slices n*r/P .. n*(r+1)/P. `limits`: the largest message of the
   // translations' MPI calls.
-  static VertexIdMap offset(int64_t n, uint64_t add, MPI_Comm comm, const MessageLimits& limits);
+  static VertexIdMap offset(int64_t n, uint64_t add, MPI_Comm comm, const util::MessageLimits& limits);
   // `sorted_ids` are this rank's file ids (sorted, distinct, above every id of lower ranks);
   // collective.
-  static VertexIdMap table(std::vector<uint64_t> sorted_ids, MPI_Comm comm, const MessageLimits& limits);
+  static VertexIdMap table(std::vector<uint64_t> sorted_ids, MPI_Comm comm, const util::MessageLimits& limits);
 
   int64_t nvertices() const { return n_; }
   int64_t local_begin() const { return starts_[rank_]; }
@@ -88,7 +88,7 @@ class VertexIdMap {
   int64_t n_ = 0;
   uint64_t add_ = 0;
   MPI_Comm comm_ = MPI_COMM_NULL;
-  MessageLimits limits_;
+  util::MessageLimits limits_;
   int rank_ = 0, nranks_ = 1;
   std::vector<int64_t> starts_{0, 0};  // nranks + 1 slice boundaries
   std::vector<uint64_t> ids_;          // table: file ids of this rank's slice
@@ -106,7 +106,7 @@ struct EdgeInput {
   int64_t bin_header_nvertices = 0;  // bin only
 
   // Kernel 1's view of the edges (keeps a reference to *this).
-  EdgeSource edge_source() const;
+  graph::EdgeSource edge_source() const;
 };
 
 // Collective over comm; throws UsageError (on every rank, same message) on any problem.

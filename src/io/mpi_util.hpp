@@ -31,7 +31,7 @@ inline MPI_Datatype bytes_type() {
 // (comm/large_count.hpp).
 template <class T>
 inline std::vector<T> alltoallv(const std::vector<T>& send, const std::vector<int64_t>& counts,
-                                std::vector<int64_t>& recv_counts, MPI_Comm comm, const MessageLimits& limits) {
+                                std::vector<int64_t>& recv_counts, MPI_Comm comm, const util::MessageLimits& limits) {
   comm::AlltoallvLayout layout;
   layout.send_counts = counts;
   comm::exchange_counts(layout, comm);

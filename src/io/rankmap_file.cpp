@@ -61,7 +61,7 @@ void write_rankmap_csv(const std::string& path, const std::vector<std::string>& 
     }
     text += "\n";
   }
-  write_whole_file(path, text);
+  util::write_whole_file(path, text);
 }
 
 void write_coordinate_map(const std::string& path, const std::vector<std::vector<int>>& tuples) {
@@ -74,13 +74,13 @@ void write_coordinate_map(const std::string& path, const std::vector<std::vector
     }
     text += ")\n";
   }
-  write_whole_file(path, text);
+  util::write_whole_file(path, text);
 }
 
 namespace {
 // An error at a line of the rank map, as path:line: what.
-UsageError rankmap_error(const std::string& path, long line, const std::string& what) {
-  return UsageError(path + ":" + std::to_string(line) + ": " + what);
+util::UsageError rankmap_error(const std::string& path, long line, const std::string& what) {
+  return util::UsageError(path + ":" + std::to_string(line) + ": " + what);
 }
 
 // What the lines of a rank map give so far: each rank's cell and the line naming it (0: none
@@ -153,10 +153,10 @@ void check_rankmap_cells(const RankmapLines& lines, int nranks, long long c_coun
 }  // namespace
 
 std::vector<GridPlacement> read_rankmap_csv(const std::string& path, int nranks, int* rows, int* cols) {
-  if (nranks < 1) throw UsageError("rank map " + path + ": the job has no ranks");
+  if (nranks < 1) throw util::UsageError("rank map " + path + ": the job has no ranks");
   std::ifstream in(path);
-  if (!in) throw UsageError("cannot open rank map " + path + ": " + std::strerror(errno));
-  auto fail = [&](long line, const std::string& what) -> UsageError { return rankmap_error(path, line, what); };
+  if (!in) throw util::UsageError("cannot open rank map " + path + ": " + std::strerror(errno));
+  auto fail = [&](long line, const std::string& what) -> util::UsageError { return rankmap_error(path, line, what); };
   RankmapLines lines;
   const size_t ncolumns = read_rankmap_header(in, path, lines.lineno);
   lines.placement.assign(nranks > 0 ? nranks : 0, GridPlacement{-1, -1});

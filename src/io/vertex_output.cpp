@@ -36,9 +36,9 @@ std::string shortest_text(double value) {
 namespace {
 
 template <class T>
-std::vector<T> move_to_slices(const LocalGraph& graph, const ProcessGrid& grid, const VertexIdMap& ids,
+std::vector<T> move_to_slices(const graph::LocalGraph& graph, const graph::ProcessGrid& grid, const VertexIdMap& ids,
                               const std::vector<T>& owned_values, T missing) {
-  const Distribution& d = graph.dist;
+  const graph::Distribution& d = graph.dist;
   const int nranks = grid.size();
   const int64_t first = d.owned_begin();
   const int64_t last = std::min(first + d.block, ids.nvertices());
@@ -61,17 +61,17 @@ std::vector<T> move_to_slices(const LocalGraph& graph, const ProcessGrid& grid, 
 
 }  // namespace
 
-std::vector<int64_t> to_map_slices(const LocalGraph& graph, const ProcessGrid& grid, const VertexIdMap& ids,
-                                   const std::vector<int64_t>& owned_values) {
+std::vector<int64_t> to_map_slices(const graph::LocalGraph& graph, const graph::ProcessGrid& grid,
+                                   const VertexIdMap& ids, const std::vector<int64_t>& owned_values) {
   return move_to_slices<int64_t>(graph, grid, ids, owned_values, -1);
 }
 
-std::vector<double> to_map_slices(const LocalGraph& graph, const ProcessGrid& grid, const VertexIdMap& ids,
-                                  const std::vector<double>& owned_values) {
+std::vector<double> to_map_slices(const graph::LocalGraph& graph, const graph::ProcessGrid& grid,
+                                  const VertexIdMap& ids, const std::vector<double>& owned_values) {
   return move_to_slices<double>(graph, grid, ids, owned_values, std::numeric_limits<double>::infinity());
 }
 
-void write_vertex_file(OutputFile& file, const VertexIdMap& ids, const std::vector<int64_t>& values,
+void write_vertex_file(util::OutputFile& file, const VertexIdMap& ids, const std::vector<int64_t>& values,
                        bool values_are_vertices, const std::string& comment) {
   std::vector<int64_t> wanted;
   if (values_are_vertices)
@@ -97,7 +97,7 @@ void write_vertex_file(OutputFile& file, const VertexIdMap& ids, const std::vect
   file.write_concatenated(text);
 }
 
-void write_vertex_file(OutputFile& file, const VertexIdMap& ids, const std::vector<double>& values,
+void write_vertex_file(util::OutputFile& file, const VertexIdMap& ids, const std::vector<double>& values,
                        const std::string& comment) {
   std::string text;
   int rank = 0;

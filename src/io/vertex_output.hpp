@@ -19,19 +19,19 @@ namespace g500::io {
 
 // Collective: moves owned per-vertex values (BFS distribution, graph.dist.block entries) to the
 // id map's slices: result[k] is the value of new id ids.local_begin() + k.
-std::vector<int64_t> to_map_slices(const LocalGraph& graph, const ProcessGrid& grid, const VertexIdMap& ids,
-                                   const std::vector<int64_t>& owned_values);
+std::vector<int64_t> to_map_slices(const graph::LocalGraph& graph, const graph::ProcessGrid& grid,
+                                   const VertexIdMap& ids, const std::vector<int64_t>& owned_values);
 // The same for real values (SSSP distances); vertices without a value get +infinity.
-std::vector<double> to_map_slices(const LocalGraph& graph, const ProcessGrid& grid, const VertexIdMap& ids,
-                                  const std::vector<double>& owned_values);
+std::vector<double> to_map_slices(const graph::LocalGraph& graph, const graph::ProcessGrid& grid,
+                                  const VertexIdMap& ids, const std::vector<double>& owned_values);
 
 // Collective: writes "file_id value" lines; `values` are the slice values (from to_map_slices).
 // With values_are_vertices, values >= 0 are new ids and are written as file ids (parents).
-void write_vertex_file(OutputFile& file, const VertexIdMap& ids, const std::vector<int64_t>& values,
+void write_vertex_file(util::OutputFile& file, const VertexIdMap& ids, const std::vector<int64_t>& values,
                        bool values_are_vertices, const std::string& comment);
 // The same for real values (SSSP distances; unreached written as "inf"), each in the shortest text
 // that reads back as the same value (as a float when the value is one).
-void write_vertex_file(OutputFile& file, const VertexIdMap& ids, const std::vector<double>& values,
+void write_vertex_file(util::OutputFile& file, const VertexIdMap& ids, const std::vector<double>& values,
                        const std::string& comment);
 
 }  // namespace g500::io

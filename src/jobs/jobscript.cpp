@@ -41,7 +41,7 @@ void check_time(const std::string& text) {
                   is_digits(text.substr(0, first)) && is_digits(text.substr(first + 1, 2)) &&
                   is_digits(text.substr(second + 1, 2)) && std::stoi(text.substr(first + 1, 2)) < 60 &&
                   std::stoi(text.substr(second + 1, 2)) < 60 && text.find_first_not_of("0:") != std::string::npos;
-  if (!ok) throw UsageError("--time '" + text + "' is not a wall time HH:MM:SS (e.g. 01:30:00)");
+  if (!ok) throw util::UsageError("--time '" + text + "' is not a wall time HH:MM:SS (e.g. 01:30:00)");
 }
 
 // "A", "AxB" or "AxBxC" with positive sizes; returns the sizes.
@@ -57,13 +57,13 @@ std::vector<long> parse_node_shape(const std::string& text) {
     sizes.push_back(std::stol(part));
   }
   if (sizes.empty() || sizes.size() > 3 || text.back() == 'x')
-    throw UsageError("--node-shape '" + text +
-                     "' is not A, AxB or AxBxC with positive sizes (Fugaku job shapes are 1D to 3D)");
+    throw util::UsageError("--node-shape '" + text +
+                           "' is not A, AxB or AxBxC with positive sizes (Fugaku job shapes are 1D to 3D)");
   return sizes;
 }
 
 struct Resolved {
-  GridShape grid;
+  util::GridShape grid;
   int ranks = 0;
   bool pass_grid = true;  // false: the grid comes from a rank map not readable here
   std::string threads;    // a number, or a shell expression evaluated in the job
@@ -91,15 +91,15 @@ int plan_threads(const Resolved& r) {
 
 // The plan g500 bfs makes on the job's grid (run/run_plan.hpp): the grid's first process (every
 // process has the same block size) and the node's memory over its ranks.
-RunPlan job_plan(const JobSpec& spec, const Resolved& r) {
+run::RunPlan job_plan(const JobSpec& spec, const Resolved& r) {
   gen::KroneckerSpec graph;
   graph.scale = spec.scale;
-  PlanInput input;
-  input.shape = GraphShape{graph.nedges(), spec.scale, graph.nedges() / (r.grid.rows * r.grid.cols)};
-  input.d = Distribution(graph.nvertices(), r.grid.rows, r.grid.cols, 0, 0);
+  run::PlanInput input;
+  input.shape = graph::GraphShape{graph.nedges(), spec.scale, graph.nedges() / (r.grid.rows * r.grid.cols)};
+  input.d = graph::Distribution(graph.nvertices(), r.grid.rows, r.grid.cols, 0, 0);
   input.threads = plan_threads(r);
   input.node_bytes_per_rank = node_memory_of(spec) / spec.ppn;
-  return plan_run(input);
+  return run::plan_run(input);
 }
 
 // Refuses a run that g500 bfs itself would refuse on the job's nodes, in its order: more memory
@@ -112,13 +112,14 @@ void check_run_fits_nodes(const JobSpec& spec, const Resolved& r) {
     std::string node = spec.nodes == 1 ? "the job's node" : fmt::format("each of the job's {} nodes", spec.nodes);
     const std::string origin = spec.node_memory_bytes > 0 ? spec.node_memory_origin : "a Fugaku node";
     if (!origin.empty()) node += " (" + origin + ")";
-    if (const std::string shortfall = memory_shortfall(what, need, node_bytes, node, false); !shortfall.empty())
-      throw UsageError(shortfall);
+    if (const std::string shortfall = run::memory_shortfall(what, need, node_bytes, node, false); !shortfall.empty())
+      throw util::UsageError(shortfall);
   }
   gen::KroneckerSpec graph;
   graph.scale = spec.scale;
-  const Distribution probe(graph.nvertices(), r.grid.rows, r.grid.cols, 0, 0);
-  if (const std::string overflow = local_id_overflow(what, probe); !overflow.empty()) throw UsageError(overflow);
+  const graph::Distribution probe(graph.nvertices(), r.grid.rows, r.grid.cols, 0, 0);
+  if (const std::string overflow = run::local_id_overflow(what, probe); !overflow.empty())
+    throw util::UsageError(overflow);
 }
 
 // Refuses text that could change the script's lines, before anything else is looked at (the
@@ -145,33 +146,34 @@ void check_script_text(const JobSpec& spec) {
 Resolved resolve(const JobSpec& spec, bool check_memory = true) {
   check_script_text(spec);
   if (spec.system != "slurm" && spec.system != "fugaku")
-    throw UsageError("--system must be slurm or fugaku (got '" + spec.system + "')");
-  if (spec.nodes < 1) throw UsageError(fmt::format("--nodes must be at least 1 (got {})", spec.nodes));
+    throw util::UsageError("--system must be slurm or fugaku (got '" + spec.system + "')");
+  if (spec.nodes < 1) throw util::UsageError(fmt::format("--nodes must be at least 1 (got {})", spec.nodes));
   if (spec.scale < 1 || spec.scale > gen::kMaxScale)
-    throw UsageError(fmt::format("--scale must be between 1 and {} (got {})", gen::kMaxScale, spec.scale));
-  if (spec.ppn < 1) throw UsageError(fmt::format("--ppn must be at least 1 (got {})", spec.ppn));
-  if (spec.threads < 0) throw UsageError(fmt::format("--threads must be at least 1 (got {})", spec.threads));
+    throw util::UsageError(fmt::format("--scale must be between 1 and {} (got {})", gen::kMaxScale, spec.scale));
+  if (spec.ppn < 1) throw util::UsageError(fmt::format("--ppn must be at least 1 (got {})", spec.ppn));
+  if (spec.threads < 0) throw util::UsageError(fmt::format("--threads must be at least 1 (got {})", spec.threads));
   if (static_cast<long>(spec.nodes) * spec.ppn > kMaxRanks)
-    throw UsageError(fmt::format("--nodes {} x --ppn {} is more MPI ranks than g500 supports", spec.nodes, spec.ppn));
+    throw util::UsageError(
+        fmt::format("--nodes {} x --ppn {} is more MPI ranks than g500 supports", spec.nodes, spec.ppn));
   if (spec.eager_limit < 0)
-    throw UsageError(fmt::format("--eager-limit must not be negative (got {})", spec.eager_limit));
-  if (spec.binary.empty()) throw UsageError("--binary must not be empty");
+    throw util::UsageError(fmt::format("--eager-limit must not be negative (got {})", spec.eager_limit));
+  if (spec.binary.empty()) throw util::UsageError("--binary must not be empty");
   check_time(spec.time);
   if (!spec.node_shape.empty() && spec.system != "fugaku")
-    throw UsageError("--node-shape is for --system fugaku (Slurm has no job shapes)");
+    throw util::UsageError("--node-shape is for --system fugaku (Slurm has no job shapes)");
   Resolved r;
   r.ranks = spec.nodes * spec.ppn;
-  r.grid = spec.grid.empty() ? closest_factor_shape(r.ranks) : parse_grid_shape(spec.grid, r.ranks);
+  r.grid = spec.grid.empty() ? util::closest_factor_shape(r.ranks) : graph::parse_grid_shape(spec.grid, r.ranks);
   r.pass_grid = true;
   if (!spec.rankmap.empty()) {
     // g500 bfs takes the grid from the rank map. A map readable here is checked now (the script
     // is often written where `g500 map` ran); otherwise the run itself will check it.
     if (std::ifstream(spec.rankmap).good()) {
-      GridShape map_grid;
+      util::GridShape map_grid;
       io::read_rankmap_csv(spec.rankmap, r.ranks, &map_grid.rows, &map_grid.cols);
       if (!spec.grid.empty() && (map_grid.rows != r.grid.rows || map_grid.cols != r.grid.cols))
-        throw UsageError(fmt::format("--grid {} disagrees with the {}x{} grid of --rankmap {}", spec.grid,
-                                     map_grid.rows, map_grid.cols, spec.rankmap));
+        throw util::UsageError(fmt::format("--grid {} disagrees with the {}x{} grid of --rankmap {}", spec.grid,
+                                           map_grid.rows, map_grid.cols, spec.rankmap));
       r.grid = map_grid;
     } else {
       r.pass_grid = !spec.grid.empty();
@@ -179,14 +181,14 @@ Resolved resolve(const JobSpec& spec, bool check_memory = true) {
   }
   if (spec.system == "fugaku") {
     if (spec.nodes > fugaku_nodes())
-      throw UsageError(fmt::format("--nodes {} is more than Fugaku's {} nodes", spec.nodes, fugaku_nodes()));
+      throw util::UsageError(fmt::format("--nodes {} is more than Fugaku's {} nodes", spec.nodes, fugaku_nodes()));
     if (spec.ppn > kFugakuCoresPerNode)
-      throw UsageError(
+      throw util::UsageError(
           fmt::format("--ppn {} is more ranks than a Fugaku node has cores ({})", spec.ppn, kFugakuCoresPerNode));
     const int threads = spec.threads > 0 ? spec.threads : kFugakuCoresPerNode / spec.ppn;
     if (threads * spec.ppn > kFugakuCoresPerNode)
-      throw UsageError(fmt::format("--ppn {} x --threads {} is more than the {} cores of a Fugaku node", spec.ppn,
-                                   threads, kFugakuCoresPerNode));
+      throw util::UsageError(fmt::format("--ppn {} x --threads {} is more than the {} cores of a Fugaku node", spec.ppn,
+                                         threads, kFugakuCoresPerNode));
     r.threads = std::to_string(threads);
   } else if (spec.threads > 0) {
     r.threads = std::to_string(spec.threads);
@@ -205,10 +207,10 @@ std::string json_name(const JobSpec& spec, const char* job_id_variable) {
 std::string g500_command(const JobSpec& spec, const Resolved& r, const std::string& threads,
                          const char* job_id_variable) {
   std::string command =
-      fmt::format("{} bfs --scale {} --roots {}", shell_word(spec.binary), spec.scale, kGraph500Roots);
+      fmt::format("{} bfs --scale {} --roots {}", util::shell_word(spec.binary), spec.scale, kGraph500Roots);
   if (r.pass_grid) command += fmt::format(" --grid {}x{}", r.grid.rows, r.grid.cols);
   command += " --threads " + threads;
-  if (!spec.rankmap.empty()) command += " --rankmap " + shell_word(spec.rankmap);
+  if (!spec.rankmap.empty()) command += " --rankmap " + util::shell_word(spec.rankmap);
   command += " --json " + json_name(spec, job_id_variable);
   if (spec.force) command += " --force";
   return command;
@@ -255,7 +257,7 @@ std::string fugaku_script(const JobSpec& spec, const Resolved& r) {
     long product = 1;
     for (long size : parse_node_shape(shape)) product *= size;
     if (product != spec.nodes)
-      throw UsageError(fmt::format("--node-shape {} has {} nodes but --nodes is {}", shape, product, spec.nodes));
+      throw util::UsageError(fmt::format("--node-shape {} has {} nodes but --nodes is {}", shape, product, spec.nodes));
   }
   std::string s = "#!/bin/bash\n" + header_comment(spec, r, "pjsub job.sh");
   s += fmt::format("#PJM -N g500-s{}\n", spec.scale);
@@ -284,17 +286,17 @@ std::string default_fugaku_node_shape(int nodes, int ppn, int grid_rows, int gri
   if (nodes == 1) return "1";
   if (grid_cols % ppn == 0 && static_cast<long>(grid_cols / ppn) * grid_rows == nodes)
     return grid_cols / ppn == 1 ? std::to_string(grid_rows) : fmt::format("{}x{}", grid_cols / ppn, grid_rows);
-  const GridShape fallback = closest_factor_shape(nodes);
+  const util::GridShape fallback = util::closest_factor_shape(nodes);
   return fallback.cols == 1 ? std::to_string(fallback.rows) : fmt::format("{}x{}", fallback.rows, fallback.cols);
 }
 
 std::string job_plan_text(const JobSpec& spec) {
   const Resolved r = resolve(spec, false);
-  const RunPlan plan = job_plan(spec, r);
+  const run::RunPlan plan = job_plan(spec, r);
   const double node_bytes = node_memory_of(spec);
   std::string text = fmt::format("SCALE {} on {} node{}, {} rank{} per node: the plan of g500 bfs\n", spec.scale,
                                  spec.nodes, spec.nodes == 1 ? "" : "s", spec.ppn, spec.ppn == 1 ? "" : "s");
-  text += plan_parts_text(plan, "");
+  text += run::plan_parts_text(plan, "");
   constexpr double kGiB = 1024.0 * 1024 * 1024;
   text += fmt::format("peak per node: {:.1f} GiB", plan.peak_bytes() * spec.ppn / kGiB);
   if (node_bytes > 0)
@@ -305,8 +307,9 @@ std::string job_plan_text(const JobSpec& spec) {
   // The memory is not the only limit: g500 bfs refuses the grid before any work if its ids overflow.
   gen::KroneckerSpec graph;
   graph.scale = spec.scale;
-  const Distribution probe(graph.nvertices(), r.grid.rows, r.grid.cols, 0, 0);
-  if (const std::string overflow = local_id_overflow(fmt::format("SCALE {}", spec.scale), probe); !overflow.empty())
+  const graph::Distribution probe(graph.nvertices(), r.grid.rows, r.grid.cols, 0, 0);
+  if (const std::string overflow = run::local_id_overflow(fmt::format("SCALE {}", spec.scale), probe);
+      !overflow.empty())
     text += "g500 bfs refuses this job: " + overflow + "\n";
   return text;
 }

@@ -40,14 +40,14 @@ void refuse_control_characters(const std::string& option, const std::string& val
     if (first.empty()) first = escaped(c);
   }
   if (!first.empty())
-    throw UsageError(
+    throw util::UsageError(
         fmt::format("{} '{}' has a control character ({}), which would break the batch script", option, shown, first));
 }
 
 void refuse_leading_dash(const std::string& option, const std::string& value, const std::string& program) {
   if (value.starts_with('-'))
-    throw UsageError(fmt::format("{} '{}' starts with '-', which {} would read as an option (write ./{})", option,
-                                 value, program, value));
+    throw util::UsageError(fmt::format("{} '{}' starts with '-', which {} would read as an option (write ./{})", option,
+                                       value, program, value));
 }
 
 void check_directive_name(const std::string& option, const std::string& value, const std::string& what,
@@ -56,8 +56,8 @@ void check_directive_name(const std::string& option, const std::string& value, c
   for (char c : value)
     ok = ok && (is_letter_or_digit(c) || c == '.' || c == '_' || c == '-' || (commas_allowed && c == ','));
   if (!ok)
-    throw UsageError(fmt::format("{} '{}' is not a {}: use letters, digits, '.', '_' and '-'{}", option, value, what,
-                                 commas_allowed ? " (and ',' between names)" : ""));
+    throw util::UsageError(fmt::format("{} '{}' is not a {}: use letters, digits, '.', '_' and '-'{}", option, value,
+                                       what, commas_allowed ? " (and ',' between names)" : ""));
 }
 
 }  // namespace g500::jobs

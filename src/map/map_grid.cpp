@@ -22,9 +22,9 @@ namespace g500::map {
 using namespace g500::topo;
 using namespace g500::io;
 
-std::optional<GridShape> parse_grid(const std::string& text) {
+std::optional<util::GridShape> parse_grid(const std::string& text) {
   if (text.empty()) return std::nullopt;
-  return parse_grid_text(text);
+  return util::parse_grid_text(text);
 }
 
 namespace {
@@ -120,11 +120,11 @@ void run_grid(const MapOptions& o, const SystemSpec& system, long long nodes) {
     m = map_named_axes(system, o.axes);
     nodes = static_cast<long long>(m.placement.rows) * m.placement.cols;
     if (o.nodes_given && o.nodes != nodes)
-      throw UsageError("--axes " + o.axes + " spans " + std::to_string(nodes) + " nodes but --nodes is " +
-                       std::to_string(o.nodes));
+      throw util::UsageError("--axes " + o.axes + " spans " + std::to_string(nodes) + " nodes but --nodes is " +
+                             std::to_string(o.nodes));
     if (auto g = parse_grid(o.grid); g && (g->rows != m.placement.rows || g->cols != m.placement.cols))
-      throw UsageError("--grid " + o.grid + " does not match --axes " + o.axes + " (" +
-                       std::to_string(m.placement.rows) + "x" + std::to_string(m.placement.cols) + ")");
+      throw util::UsageError("--grid " + o.grid + " does not match --axes " + o.axes + " (" +
+                             std::to_string(m.placement.rows) + "x" + std::to_string(m.placement.cols) + ")");
   }
   Topology box = box_topology(system, m.extents);
   const int r = m.placement.rows, c = m.placement.cols;
@@ -144,33 +144,34 @@ void run_grid(const MapOptions& o, const SystemSpec& system, long long nodes) {
 }
 
 void run_cuboid(const MapOptions& o, const SystemSpec& system, long long nodes) {
-  if (!o.simulate.empty()) throw UsageError("--simulate compares grid layouts; use it with --method grid");
-  if (!system.has_tofu_axes()) throw UsageError("--method cuboid needs a system with axes X,Y,Z,a,b,c (fugaku or k)");
+  if (!o.simulate.empty()) throw util::UsageError("--simulate compares grid layouts; use it with --method grid");
+  if (!system.has_tofu_axes())
+    throw util::UsageError("--method cuboid needs a system with axes X,Y,Z,a,b,c (fugaku or k)");
   CuboidSpec spec;
-  GridShape grid;
+  util::GridShape grid;
   if (!o.cuboid.empty()) {
     spec = parse_cuboid_spec(o.cuboid);
     validate_cuboid_spec(spec, system);
-    if (spec.comms.size() != 2) throw UsageError("--cuboid for a 2D grid needs two communicators (row/column)");
+    if (spec.comms.size() != 2) throw util::UsageError("--cuboid for a 2D grid needs two communicators (row/column)");
     int sizes[2] = {1, 1};
     for (int k = 0; k < 2; ++k)
       for (const auto& f : spec.comms[k]) sizes[k] *= f.size;
     grid = {sizes[1], sizes[0]};
     if (nodes && grid.size() != nodes)
-      throw UsageError("--cuboid " + o.cuboid + " has " + std::to_string(grid.size()) + " ranks but --nodes is " +
-                       std::to_string(nodes));
+      throw util::UsageError("--cuboid " + o.cuboid + " has " + std::to_string(grid.size()) + " ranks but --nodes is " +
+                             std::to_string(nodes));
     if (auto g = parse_grid(o.grid); g && *g != grid)
-      throw UsageError("--grid " + o.grid + " does not match --cuboid " + o.cuboid);
+      throw util::UsageError("--grid " + o.grid + " does not match --cuboid " + o.cuboid);
   } else {
     long long capacity = 1;
     for (const auto& a : system.axes) capacity *= a.size;
     if (nodes > capacity)
-      throw UsageError("--nodes " + std::to_string(nodes) + " exceeds the system (" + std::to_string(capacity) +
-                       " nodes)");
+      throw util::UsageError("--nodes " + std::to_string(nodes) + " exceeds the system (" + std::to_string(capacity) +
+                             " nodes)");
     auto g = parse_grid(o.grid);
     if (g && g->size() != nodes)
-      throw UsageError("--grid " + o.grid + " does not match --nodes " + std::to_string(nodes));
-    grid = g ? *g : closest_factor_shape(nodes);
+      throw util::UsageError("--grid " + o.grid + " does not match --nodes " + std::to_string(nodes));
+    grid = g ? *g : util::closest_factor_shape(nodes);
     spec = auto_cuboid_spec({grid.cols, grid.rows}, system);  // row group (C members) fastest
   }
   CuboidLayout layout = enumerate_cuboid(spec, system);
@@ -201,16 +202,16 @@ void run_cuboid(const MapOptions& o, const SystemSpec& system, long long nodes) 
 
 void run_map_job(MapOptions o, bool nodes_given) {
   if (o.method != "grid" && o.method != "cuboid")
-    throw UsageError("unknown --method '" + o.method + "' (grid or cuboid)");
+    throw util::UsageError("unknown --method '" + o.method + "' (grid or cuboid)");
   if (o.format != "csv" && o.format != "fugaku-rankmap")
-    throw UsageError("unknown --format '" + o.format + "' (csv or fugaku-rankmap)");
-  if (!o.link_csv.empty() && o.simulate.empty()) throw UsageError("--link-csv needs --simulate");
+    throw util::UsageError("unknown --format '" + o.format + "' (csv or fugaku-rankmap)");
+  if (!o.link_csv.empty() && o.simulate.empty()) throw util::UsageError("--link-csv needs --simulate");
   const SystemSpec system = o.shape.empty() ? system_preset(o.system) : parse_shape(o.shape);
   long long capacity = 1;
   for (const auto& a : system.axes) capacity *= a.size;
   const bool cuboid = o.method == "cuboid" || !o.cuboid.empty();
   o.nodes_given = nodes_given;
-  if (!o.axes.empty() && cuboid) throw UsageError("--axes belongs to --method grid");
+  if (!o.axes.empty() && cuboid) throw util::UsageError("--axes belongs to --method grid");
   long long nodes = o.nodes;
   if (!nodes_given && !(cuboid && !o.cuboid.empty())) {
     const auto g = parse_grid(o.grid);

@@ -46,7 +46,7 @@ struct MapOptions {
 // grid or cuboid mapping. One process's work; throws UsageError. `nodes_given`: --nodes was set.
 void run_map_job(MapOptions o, bool nodes_given);
 
-std::optional<GridShape> parse_grid(const std::string& text);  // "RxC" (util/grid_shape.hpp), none for ""
+std::optional<util::GridShape> parse_grid(const std::string& text);  // "RxC" (util/grid_shape.hpp), none for ""
 void run_grid(const MapOptions& o, const topo::SystemSpec& system, long long nodes);
 void run_cuboid(const MapOptions& o, const topo::SystemSpec& system, long long nodes);
 void run_simulation(const MapOptions& o, const topo::SystemSpec& system, const topo::GridMapping& m);

@@ -45,7 +45,7 @@ void write_link_csv(const std::string& path, const Topology& box, const std::vec
       std::snprintf(buf, sizeof buf, ",%.6g\n", row.report.link_bytes[l]);
       text += buf;
     }
-  write_whole_file(path, text);
+  util::write_whole_file(path, text);
 }
 
 // The patterns --simulate names: all, bfs (the three of a BFS step) or a comma list.
@@ -70,10 +70,10 @@ std::vector<Pattern> patterns_of(const std::string& simulate) {
 // Refuses boxes too large to simulate, or to draw with --link-csv.
 void check_box_size(const MapOptions& o, const Topology& box) {
   if (box.node_count() > kMaxSimulatedNodes)
-    throw UsageError("--simulate supports at most " + std::to_string(kMaxSimulatedNodes) + " nodes");
+    throw util::UsageError("--simulate supports at most " + std::to_string(kMaxSimulatedNodes) + " nodes");
   if (!o.link_csv.empty() && box.node_count() > kMaxLinkCsvNodes)
-    throw UsageError("--link-csv supports at most " + std::to_string(kMaxLinkCsvNodes) +
-                     " nodes (choose a smaller --nodes or --shape for the picture)");
+    throw util::UsageError("--link-csv supports at most " + std::to_string(kMaxLinkCsvNodes) +
+                           " nodes (choose a smaller --nodes or --shape for the picture)");
 }
 
 // The table of loads, one line per layout and pattern; returns whether any pattern was sampled.
@@ -123,7 +123,8 @@ void run_simulation(const MapOptions& o, const SystemSpec& system, const GridMap
   check_box_size(o, box);
   auto layouts = comparison_layouts(system, m);
   auto t0 = std::chrono::steady_clock::now();
-  Progress progress(o.show_progress, "link-load simulation", static_cast<int64_t>(layouts.size() * patterns.size()));
+  util::Progress progress(o.show_progress, "link-load simulation",
+                          static_cast<int64_t>(layouts.size() * patterns.size()));
   auto rows = compare_layouts(box, layouts, patterns, link, budget, !o.link_csv.empty(),
                               [&progress](int64_t done, int64_t) { progress.update(done); });
   progress.finish();

@@ -38,7 +38,7 @@ double rank_cores(const NodeProfile& profile, const RunSetup& setup, bool shared
 
 // On one machine the ranks take turns on the cores: their waits for a core are counted as waiting
 // and added to the level's phases.
-void add_core_turns(PhaseSeconds& s, PhaseSeconds& waiting, const CollectiveTimes& coll, const GridShape& grid,
+void add_core_turns(PhaseSeconds& s, PhaseSeconds& waiting, const CollectiveTimes& coll, const util::GridShape& grid,
                     bool topdown, const GroupView& gather_group, const GroupView& exchange_group) {
   LevelSynchronisation sync;
   sync.bottom_up = !topdown;
@@ -54,7 +54,7 @@ void add_core_turns(PhaseSeconds& s, PhaseSeconds& waiting, const CollectiveTime
 PhaseSeconds level_seconds(const NodeProfile& profile, const NetworkSpec& net, const CollectiveTimes& coll,
                            const LevelStructure& levels, const LevelCounts& c, const RunSetup& setup,
                            LevelVolumes& volumes, PhaseSeconds& waiting) {
-  const GridShape& grid = setup.grid;
+  const util::GridShape& grid = setup.grid;
   const double processes = static_cast<double>(grid.size());
   const bool shared = net.kind == TopologyKind::kSharedMemory;
   const double cores = rank_cores(profile, setup, shared);
@@ -99,11 +99,11 @@ PhaseSeconds level_seconds(const NodeProfile& profile, const NetworkSpec& net, c
 }
 }  // namespace
 
-std::vector<GridShape> candidate_grids(long long processes) {
-  std::vector<GridShape> grids;
+std::vector<util::GridShape> candidate_grids(long long processes) {
+  std::vector<util::GridShape> grids;
   for (long long c = 1; c * c <= processes; ++c)
     if (processes % c == 0 && static_cast<double>(processes / c) / c <= kMaxAspect)
-      grids.push_back(GridShape{static_cast<int>(processes / c), static_cast<int>(c)});
+      grids.push_back(util::GridShape{static_cast<int>(processes / c), static_cast<int>(c)});
   return grids;
 }
 

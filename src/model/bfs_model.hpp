@@ -27,9 +27,9 @@ namespace g500::model {
 struct RunSetup {
   int scale = 0;
   int edgefactor = 16;
-  GridShape grid;   // processes R x C
-  int ppn = 1;      // processes per node (on one shared-memory machine: all of them)
-  int threads = 0;  // per process; 0: the node's cores / ppn
+  util::GridShape grid;  // processes R x C
+  int ppn = 1;           // processes per node (on one shared-memory machine: all of them)
+  int threads = 0;       // per process; 0: the node's cores / ppn
   Mapping mapping = Mapping::kSixD;
   double clock_ghz = 0;  // 0: the profile's clock
   int substeps = 4;      // n of section 4.5
@@ -63,6 +63,6 @@ Prediction predict(const NodeProfile& profile, const NetworkSpec& net, const Lev
                    const RunSetup& setup);
 
 // Grids worth trying for P processes: every R x C = P with R >= C and R / C at most 16.
-std::vector<GridShape> candidate_grids(long long processes);
+std::vector<util::GridShape> candidate_grids(long long processes);
 
 }  // namespace g500::model

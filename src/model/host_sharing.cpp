@@ -50,12 +50,12 @@ std::vector<NetworkSpec::MeasuredAtRanks> parse_measured_at_ranks(const std::str
     std::istringstream fields(line);
     if (!(fields >> m.ranks >> comma1 >> m.latency >> comma2 >> m.bandwidth) || comma1 != ',' || comma2 != ',' ||
         m.ranks < 1 || m.latency <= 0 || m.bandwidth <= 0)
-      throw UsageError(fmt::format("{}: bad line {} (expected ranks,latency_us,bandwidth_gbs)", what, number));
+      throw util::UsageError(fmt::format("{}: bad line {} (expected ranks,latency_us,bandwidth_gbs)", what, number));
     m.latency *= kMicro;
     m.bandwidth *= kGiga;
     rows.push_back(m);
   }
-  if (rows.empty()) throw UsageError(what + ": no measurements");
+  if (rows.empty()) throw util::UsageError(what + ": no measurements");
   return rows;
 }
 

@@ -22,7 +22,7 @@ double one_process_accesses(Direction direction, double examined, double unvisit
   return examined + (direction == Direction::kTopDown ? 0 : unvisited);
 }
 
-ProcessWork process_work(const LevelCounts& c, const GridShape& grid, double mean_degree) {
+ProcessWork process_work(const LevelCounts& c, const util::GridShape& grid, double mean_degree) {
   const double processes = static_cast<double>(grid.size());
   ProcessWork w;
   if (c.direction == Direction::kTopDown) {

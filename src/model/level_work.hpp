@@ -36,7 +36,7 @@ struct ProcessWork {
 };
 
 // `mean_degree`: edge ends per reached vertex (2 m / reached).
-ProcessWork process_work(const LevelCounts& level, const GridShape& grid, double mean_degree);
+ProcessWork process_work(const LevelCounts& level, const util::GridShape& grid, double mean_degree);
 
 // The accesses of a level on one process (what a 1-rank trace measures): E top-down, E + U
 // bottom-up.

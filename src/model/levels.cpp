@@ -134,7 +134,7 @@ std::vector<LevelRow> level_rows(const TraceRun& run) {
       s.examined += root.levels[k].examined / reached;
     }
   }
-  if (traced == 0) throw UsageError(run.path + ": no per-level trace (run g500 bfs with --trace)");
+  if (traced == 0) throw util::UsageError(run.path + ": no per-level trace (run g500 bfs with --trace)");
   std::vector<LevelRow> rows;
   for (const auto& [key, s] : sums)
     rows.push_back(LevelRow{run.scale, key.first, key.second, traced, static_cast<double>(s.count) / traced,
@@ -164,11 +164,11 @@ std::vector<LevelRow> parse_level_rows_csv(const std::string& text, const std::s
     std::string direction;
     if (!(fields >> r.scale >> r.relative >> direction >> r.roots >> r.share >> r.frontier >> r.examined) ||
         (direction != "top-down" && direction != "bottom-up") || r.roots < 1 || r.share < 0 || r.share > 1)
-      throw UsageError(fmt::format("{}: bad level row at line {} (expected {})", what, number, kCsvHeader));
+      throw util::UsageError(fmt::format("{}: bad level row at line {} (expected {})", what, number, kCsvHeader));
     r.direction = direction == "top-down" ? Direction::kTopDown : Direction::kBottomUp;
     rows.push_back(r);
   }
-  if (rows.empty()) throw UsageError(what + ": no level rows");
+  if (rows.empty()) throw util::UsageError(what + ": no level rows");
   return rows;
 }
 

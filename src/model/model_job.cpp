@@ -33,7 +33,7 @@ bool ends_with(const std::string& text, const std::string& tail) {
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw UsageError("cannot read '" + path + "'");
+  if (!in) throw util::UsageError("cannot read '" + path + "'");
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
@@ -60,12 +60,13 @@ NetworkSpec named_network(const std::string& name, const ModelOptions& o) {
   if (name.rfind(kTorusPrefix, 0) == 0) return torus_network(name.substr(kTorusPrefix.size()), injection, latency);
   if (name == "shm") {
     if (!o.latency_us || !o.link_gbs)
-      throw UsageError("--network shm needs --latency and --link-bandwidth (measure them with g500 coll --fit)");
+      throw util::UsageError("--network shm needs --latency and --link-bandwidth (measure them with g500 coll --fit)");
     return shared_memory_network(latency, *o.link_gbs * kGiga,
                                  o.cores > 0 ? o.cores : static_cast<int>(std::thread::hardware_concurrency()),
                                  o.switch_latency_us.value_or(0) * kMicro);
   }
-  throw UsageError("unknown --network '" + name + "' (expected tofud, tofu, fattree, dragonfly, torus:SHAPE or shm)");
+  throw util::UsageError("unknown --network '" + name +
+                         "' (expected tofud, tofu, fattree, dragonfly, torus:SHAPE or shm)");
 }
 
 void apply_overrides(NetworkSpec& net, const ModelOptions& o) {
@@ -75,7 +76,7 @@ void apply_overrides(NetworkSpec& net, const ModelOptions& o) {
   if (o.injection_gbs && net.kind == TopologyKind::kTorus) net.injection_bandwidth = *o.injection_gbs * kGiga;
   if (o.eager_limit) net.eager_limit = *o.eager_limit;
   if (!o.shm_measured.empty()) {
-    if (net.kind != TopologyKind::kSharedMemory) throw UsageError("--shm-measured needs --network shm");
+    if (net.kind != TopologyKind::kSharedMemory) throw util::UsageError("--shm-measured needs --network shm");
     net.measured_at_ranks = parse_measured_at_ranks(read_text(o.shm_measured), o.shm_measured);
   }
   net.max_lanes = o.assumptions.max_lanes;
@@ -100,7 +101,7 @@ const NodePreset& slowest_preset(const NodeProfile& a64fx) {
 std::string preset_line(const NodePreset& node, bool by_default) {
   return fmt::format(
       "node {}: {}, {} at {:.2f} GHz, memory {:.1f} GB/s, {:.1f} GiB{}\n  source: {}\n", node.name, node.label,
-      counted(node.cores, "core"), node.clock_ghz, node.memory_bandwidth / kGiga, node.memory_bytes / kGiB,
+      util::counted(node.cores, "core"), node.clock_ghz, node.memory_bandwidth / kGiga, node.memory_bytes / kGiB,
       by_default ? fmt::format(" (the default; --node chooses one of {})", node_preset_names()) : "", node.source);
 }
 
@@ -131,7 +132,7 @@ Chosen choose(const ModelOptions& o, const std::vector<LevelRow>& rows) {
     } else {
       default_network = "shm";
       c.node_line = fmt::format("node: this machine, {}, {:.1f} GiB (--node names the node the run was taken on: {})\n",
-                                counted(cores, "core"), o.node_memory_bytes / kGiB, node_preset_names());
+                                util::counted(cores, "core"), o.node_memory_bytes / kGiB, node_preset_names());
     }
   }
   c.net = named_network(o.network.empty() ? default_network : o.network, o);
@@ -151,17 +152,17 @@ Prediction best_prediction(const Chosen& c, const std::vector<LevelRow>& rows, R
   std::optional<Prediction> best;
   for (int ppn : {1, 2, 4}) {
     setup.ppn = ppn;
-    for (const GridShape& grid : candidate_grids(nodes * ppn)) {
+    for (const util::GridShape& grid : candidate_grids(nodes * ppn)) {
       setup.grid = grid;
       try {
         Prediction p = predict(c.profile, c.net, levels, setup);
         if (!best || p.teps > best->teps) best = std::move(p);
-      } catch (const UsageError&) {
+      } catch (const util::UsageError&) {
         // this grid cannot be placed on the network
       }
     }
   }
-  if (!best) throw UsageError(fmt::format("no grid of {} nodes can be placed on {}", nodes, c.net.name));
+  if (!best) throw util::UsageError(fmt::format("no grid of {} nodes can be placed on {}", nodes, c.net.name));
   return *best;
 }
 
@@ -169,10 +170,11 @@ std::vector<Prediction> series(const ModelOptions& o, const Chosen& c, const std
   const bool shm = c.net.kind == TopologyKind::kSharedMemory;
   const std::vector<long long>& counts = shm ? o.ranks : o.nodes;
   if (counts.empty())
-    throw UsageError(shm ? "--network shm needs --ranks" : "give --nodes (or --published, --compare, --future-work)");
+    throw util::UsageError(shm ? "--network shm needs --ranks"
+                               : "give --nodes (or --published, --compare, --future-work)");
   if (!o.scale && !o.scale_per_node)
-    throw UsageError("give --scale (strong scaling) or --scale-per-node (weak scaling)");
-  if (!o.grid.empty() && counts.size() != 1) throw UsageError("--grid needs a single node count");
+    throw util::UsageError("give --scale (strong scaling) or --scale-per-node (weak scaling)");
+  if (!o.grid.empty() && counts.size() != 1) throw util::UsageError("--grid needs a single node count");
   std::vector<Prediction> out;
   for (long long count : counts) {
     RunSetup s;
@@ -183,17 +185,17 @@ std::vector<Prediction> series(const ModelOptions& o, const Chosen& c, const std
     s.threads = o.threads;
     s.substeps = o.substeps;
     if (s.scale < 1 || s.scale > gen::kMaxScale)
-      throw UsageError(fmt::format("SCALE {} is outside 1..{}", s.scale, gen::kMaxScale));
+      throw util::UsageError(fmt::format("SCALE {} is outside 1..{}", s.scale, gen::kMaxScale));
     if (o.best && !shm) {
       out.push_back(best_prediction(c, rows, s, count));
       continue;
     }
-    s.grid = !o.grid.empty() ? parse_grid_text(o.grid)
-             : shm           ? closest_factor_shape(count)
+    s.grid = !o.grid.empty() ? util::parse_grid_text(o.grid)
+             : shm           ? util::closest_factor_shape(count)
                              : default_grid(c.net, count, s.ppn, s.mapping);
     if (s.grid.size() != count * (shm ? 1 : s.ppn))
-      throw UsageError(fmt::format("--grid {} does not match {} {}{}", o.grid, shm ? "--ranks" : "--nodes", count,
-                                   shm || s.ppn == 1 ? "" : fmt::format(" at --ppn {}", s.ppn)));
+      throw util::UsageError(fmt::format("--grid {} does not match {} {}{}", o.grid, shm ? "--ranks" : "--nodes", count,
+                                         shm || s.ppn == 1 ? "" : fmt::format(" at --ppn {}", s.ppn)));
     out.push_back(predict(c.profile, c.net, level_structure(rows, s.scale, s.edgefactor), s));
   }
   return out;
@@ -207,7 +209,7 @@ std::string compare_runs(const ModelOptions& o, const Chosen& c, const std::vect
     RunSetup s;
     s.scale = run.scale;
     s.edgefactor = run.edgefactor;
-    s.grid = GridShape{run.rows, run.cols};
+    s.grid = util::GridShape{run.rows, run.cols};
     s.ppn = c.net.kind == TopologyKind::kSharedMemory ? run.ranks : o.ppn;
     s.threads = run.threads;
     s.substeps = run.substeps;
@@ -266,8 +268,8 @@ std::vector<LevelRow> level_rows_of(const std::vector<std::string>& files) {
 const NodePreset* chosen_node(const ModelOptions& o) {
   const bool built_in = !o.profile.empty() && !is_trace_profile(o.profile);
   if (built_in && !o.node.empty() && o.node != o.profile)
-    throw UsageError("--profile " + o.profile + " and --node " + o.node +
-                     " name two nodes: give one (--profile FILE calibrates a --node from a run on it)");
+    throw util::UsageError("--profile " + o.profile + " and --node " + o.node +
+                           " name two nodes: give one (--profile FILE calibrates a --node from a run on it)");
   if (!o.node.empty()) return &node_preset(o.node);
   if (built_in) return &node_preset(o.profile);
   return o.profile.empty() ? &node_preset("a64fx") : nullptr;
@@ -276,7 +278,7 @@ const NodePreset* chosen_node(const ModelOptions& o) {
 Mapping parse_mapping(const std::string& text) {
   if (text == "6d") return Mapping::kSixD;
   if (text == "jobshape") return Mapping::kJobShape;
-  throw UsageError("unknown --mapping '" + text + "' (expected 6d or jobshape)");
+  throw util::UsageError("unknown --mapping '" + text + "' (expected 6d or jobshape)");
 }
 
 ModelOutput run_model_job(const ModelOptions& o) {
@@ -285,7 +287,7 @@ ModelOutput run_model_job(const ModelOptions& o) {
   std::string text;
   std::vector<std::string> warnings;
   if (!o.write_level_table.empty()) {
-    write_whole_file(o.write_level_table, level_rows_csv(rows));
+    util::write_whole_file(o.write_level_table, level_rows_csv(rows));
     text += "wrote " + std::to_string(rows.size()) + " level rows to " + o.write_level_table + "\n";
   }
   if (!o.show_levels.empty())
@@ -319,9 +321,9 @@ ModelOutput run_model_job(const ModelOptions& o) {
     if (!o.compare.empty()) text += compare_runs(o, c, rows, json);
   }
   if (text.empty())
-    throw UsageError(
+    throw util::UsageError(
         "nothing to do: give --nodes, --published, --compare, --future-work, --show-levels or --write-level-table");
-  if (!o.json.empty()) write_whole_file(o.json, json.dump(1) + "\n");
+  if (!o.json.empty()) util::write_whole_file(o.json, json.dump(1) + "\n");
   return {text, warnings};
 }
 

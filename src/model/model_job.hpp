@@ -43,7 +43,7 @@ struct ModelOptions {
   // The memory a node needs for a prediction's run, in bytes: g500 bfs's plan (run/run_plan.hpp,
   // which model/ does not include: cli/cmd_model.cpp sets it); empty: no memory column. Points
   // needing more than node_memory_bytes are marked as not fitting.
-  std::function<double(int scale, const GridShape& grid, int ppn)> node_bytes_needed;
+  std::function<double(int scale, const util::GridShape& grid, int ppn)> node_bytes_needed;
   double node_memory_bytes = 0;
 };
 

@@ -34,7 +34,7 @@ std::string profile_text(const NodeProfile& profile, const NetworkSpec& net) {
       "  source: {}\n",
       profile.name, profile.cores, profile.topdown_rate, profile.bottomup_rate, profile.topdown_word_rate,
       profile.bottomup_word_rate, profile.clock_ghz, profile.level_time_spread, profile.source, net.name,
-      net.latency / kMicro, net.link_bandwidth / kGiga, counted(net.simultaneous_links, "link"),
+      net.latency / kMicro, net.link_bandwidth / kGiga, util::counted(net.simultaneous_links, "link"),
       net.injection_bandwidth / kGiga, net.eager_limit, net.source);
 }
 

@@ -101,8 +101,8 @@ void place_on_torus(const NetworkSpec& net, Mapping mapping, GridView& v) {
   long long capacity = 1;
   for (const auto& a : net.system.axes) capacity *= a.size;
   if (v.node_grid.size() > capacity)
-    throw UsageError("a " + std::to_string(v.node_grid.rows) + "x" + std::to_string(v.node_grid.cols) +
-                     " grid of nodes exceeds " + net.name + " (" + std::to_string(capacity) + " nodes)");
+    throw util::UsageError("a " + std::to_string(v.node_grid.rows) + "x" + std::to_string(v.node_grid.cols) +
+                           " grid of nodes exceeds " + net.name + " (" + std::to_string(capacity) + " nodes)");
   if (mapping == Mapping::kJobShape) {
     // The job-shape torus: the folded R axes, then the folded C axes, each side in snake order.
     topo::SystemSpec shape{"jobshape", fold_logical_axis("R", v.node_grid.rows, net.system)};
@@ -216,10 +216,10 @@ NetworkSpec torus_network(const std::string& shape, double injection_bandwidth, 
   return n;
 }
 
-GridShape node_block(int ppn) {
+util::GridShape node_block(int ppn) {
   int pc = 1;
   while (pc * pc < ppn || ppn % pc != 0) ++pc;
-  return GridShape{ppn / pc, pc};
+  return util::GridShape{ppn / pc, pc};
 }
 
 std::vector<topo::Axis> fold_logical_axis(const std::string& name, int length, const topo::SystemSpec& system) {
@@ -250,13 +250,13 @@ std::vector<topo::Axis> fold_logical_axis(const std::string& name, int length, c
   return axes;
 }
 
-GridShape default_grid(const NetworkSpec& net, long long nodes, int ppn, Mapping mapping) {
+util::GridShape default_grid(const NetworkSpec& net, long long nodes, int ppn, Mapping mapping) {
   if (net.kind == TopologyKind::kTorus && mapping == Mapping::kSixD) {
     const topo::GridMapping m = topo::choose_grid_mapping(net.system, topo::GridRequest{nodes, std::nullopt});
-    const GridShape block = node_block(ppn);
-    return GridShape{m.placement.rows * block.rows, m.placement.cols * block.cols};
+    const util::GridShape block = node_block(ppn);
+    return util::GridShape{m.placement.rows * block.rows, m.placement.cols * block.cols};
   }
-  return closest_factor_shape(nodes * ppn);
+  return util::closest_factor_shape(nodes * ppn);
 }
 
 double links_per_node(const std::vector<topo::Axis>& axes) {
@@ -287,26 +287,26 @@ double alltoall_link_load(const std::vector<topo::Axis>& axes) {
   return busiest / (nodes - 1);
 }
 
-GridView grid_view(const NetworkSpec& net, const GridShape& grid, int ppn, Mapping mapping) {
-  if (grid.rows < 1 || grid.cols < 1) throw UsageError("the grid needs at least one row and one column");
+GridView grid_view(const NetworkSpec& net, const util::GridShape& grid, int ppn, Mapping mapping) {
+  if (grid.rows < 1 || grid.cols < 1) throw util::UsageError("the grid needs at least one row and one column");
   GridView v;
   v.grid = grid;
   if (net.kind == TopologyKind::kSharedMemory) {
     v.processes_per_node = static_cast<int>(grid.size());
-    v.node_grid = GridShape{1, 1};
+    v.node_grid = util::GridShape{1, 1};
     v.column = switched_group(grid.rows, grid.rows, 1);
     v.row = switched_group(grid.cols, grid.cols, 1);
     v.placement = "one machine";
     return v;
   }
-  if (ppn < 1) throw UsageError("processes per node must be at least 1");
-  const GridShape block = node_block(ppn);
+  if (ppn < 1) throw util::UsageError("processes per node must be at least 1");
+  const util::GridShape block = node_block(ppn);
   if (grid.rows % block.rows != 0 || grid.cols % block.cols != 0)
-    throw UsageError("a " + std::to_string(grid.rows) + "x" + std::to_string(grid.cols) + " grid cannot hold " +
-                     std::to_string(block.rows) + "x" + std::to_string(block.cols) + " blocks of " +
-                     std::to_string(ppn) + " processes per node");
+    throw util::UsageError("a " + std::to_string(grid.rows) + "x" + std::to_string(grid.cols) + " grid cannot hold " +
+                           std::to_string(block.rows) + "x" + std::to_string(block.cols) + " blocks of " +
+                           std::to_string(ppn) + " processes per node");
   v.processes_per_node = ppn;
-  v.node_grid = GridShape{grid.rows / block.rows, grid.cols / block.cols};
+  v.node_grid = util::GridShape{grid.rows / block.rows, grid.cols / block.cols};
   if (net.kind == TopologyKind::kTorus) {
     place_on_torus(net, mapping, v);
     return v;

@@ -91,8 +91,8 @@ struct GroupView {
 };
 
 struct GridView {
-  GridShape grid;       // processes
-  GridShape node_grid;  // nodes
+  util::GridShape grid;       // processes
+  util::GridShape node_grid;  // nodes
   int processes_per_node = 1;
   double ranks_per_core = 1;       // shared memory: ranks x threads per core (host_sharing.hpp)
   GroupView column;                // R processes: the allgatherv
@@ -105,12 +105,12 @@ struct GridView {
 // Places an R x C grid at `ppn` processes per node (a node holds a pr x pc block of the grid,
 // Nakao et al. 2020, section 5.3: 2 ppn as 1 x 2, 4 ppn as 2 x 2) on the network. Throws
 // UsageError when the grid does not fit (shape, node count, or no 6D mapping).
-GridView grid_view(const NetworkSpec& net, const GridShape& grid, int ppn, Mapping mapping);
+GridView grid_view(const NetworkSpec& net, const util::GridShape& grid, int ppn, Mapping mapping);
 
 // The grid the BFS would use at `nodes` nodes and `ppn` processes per node: on a torus with the
 // 6D mapping, g500 map's choice (R >= C, R / C closest to 1, from whole axes) times the node
 // block; otherwise the closest factors of the processes (util/grid_shape.hpp).
-GridShape default_grid(const NetworkSpec& net, long long nodes, int ppn, Mapping mapping);
+util::GridShape default_grid(const NetworkSpec& net, long long nodes, int ppn, Mapping mapping);
 
 // A logical job-shape axis of `length` nodes folded into the system: the scheduler lays a
 // logical torus axis longer than a physical one over several physical axes with neighbours
@@ -120,7 +120,7 @@ GridShape default_grid(const NetworkSpec& net, long long nodes, int ppn, Mapping
 std::vector<topo::Axis> fold_logical_axis(const std::string& name, int length, const topo::SystemSpec& system);
 
 // The pr x pc block of one node (pr * pc = ppn, pc the smallest divisor >= sqrt(ppn)).
-GridShape node_block(int ppn);
+util::GridShape node_block(int ppn);
 
 // Largest link load of an all-to-all (one unit from every node to every other) among the nodes
 // of a mesh/torus, per unit a node sends: max over axes of (N / k) * load_1D(k) / (N - 1).

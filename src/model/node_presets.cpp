@@ -58,7 +58,7 @@ std::string node_preset_names() {
 const NodePreset& node_preset(const std::string& name) {
   for (const NodePreset& p : node_presets())
     if (p.name == name) return p;
-  throw UsageError("unknown --node '" + name + "' (expected " + node_preset_names() + ")");
+  throw util::UsageError("unknown --node '" + name + "' (expected " + node_preset_names() + ")");
 }
 
 NodeProfile preset_profile(const NodePreset& node, const NodeProfile& a64fx) {

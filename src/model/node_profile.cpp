@@ -92,7 +92,7 @@ double rate_factor(const NodeProfile& profile, int ppn, double clock_ghz) {
 
 NodeProfile calibrate_from_trace(const TraceRun& run, int cores) {
   if (run.ranks != 1)
-    throw UsageError(fmt::format("{}: calibrate from a 1-rank run (this one has {} ranks)", run.path, run.ranks));
+    throw util::UsageError(fmt::format("{}: calibrate from a 1-rank run (this one has {} ranks)", run.path, run.ranks));
   Points topdown, bottomup;
   for (const auto& root : run.roots)
     for (const auto& level : root.levels) {
@@ -101,7 +101,7 @@ NodeProfile calibrate_from_trace(const TraceRun& run, int cores) {
       p.seconds.push_back(level.seconds);
     }
   if (topdown.edges.empty() || bottomup.edges.empty())
-    throw UsageError(run.path + ": needs a per-level trace with both directions (run g500 bfs with --trace)");
+    throw util::UsageError(run.path + ": needs a per-level trace with both directions (run g500 bfs with --trace)");
   NodeProfile p;
   p.name = "calibrated";
   p.source =

@@ -23,15 +23,16 @@ struct Rate {
 std::vector<std::string> check_calibration(const TraceRun& run, const NodeProfile& measured,
                                            const NodeProfile& memory_bound, const std::string& node) {
   if (run.node_cores > 0 && static_cast<long long>(run.node_ranks) * run.threads > run.node_cores)
-    throw UsageError(fmt::format(
-        "{}: the run was oversubscribed ({} x {} on {} of its node): its rates are those of shared cores; "
-        "calibrate from a run with no more ranks x threads than cores",
-        run.path, counted(run.node_ranks, "rank"), counted(run.threads, "thread"), counted(run.node_cores, "core")));
+    throw util::UsageError(
+        fmt::format("{}: the run was oversubscribed ({} x {} on {} of its node): its rates are those of shared cores; "
+                    "calibrate from a run with no more ranks x threads than cores",
+                    run.path, util::counted(run.node_ranks, "rank"), util::counted(run.threads, "thread"),
+                    util::counted(run.node_cores, "core")));
   std::vector<std::string> warnings;
   for (const Rate& r : {Rate{"top-down", measured.topdown_rate, memory_bound.topdown_rate},
                         Rate{"bottom-up", measured.bottomup_rate, memory_bound.bottomup_rate}}) {
     if (r.measured * kPlausibleFactor < r.memory_bound)
-      throw UsageError(fmt::format(
+      throw util::UsageError(fmt::format(
           "{}: its {} rate, {:.3g} accesses/s per core, is below 1/{:g} of the {:.3g}/s per core of {} from memory "
           "(was the machine busy, or are SCALE {}'s levels too short to time?); calibrate from a run on an idle node "
           "at SCALE 18 or more",

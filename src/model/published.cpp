@@ -18,7 +18,7 @@ constexpr int kTofudInterfaces = 6;  // TNIs (Nakao et al. 2021, section 2)
 // A dragonfly routes uniform traffic over non-minimal (Valiant) paths: half the injection bandwidth.
 constexpr double kDragonflyUniformShare = 0.5;
 
-PublishedPoint point(std::string system, long long nodes, int scale, GridShape grid, int ppn, Mapping mapping,
+PublishedPoint point(std::string system, long long nodes, int scale, util::GridShape grid, int ppn, Mapping mapping,
                      double clock, bool eager, double gteps, std::string label, std::string source) {
   PublishedPoint p;
   p.system = std::move(system);
@@ -103,7 +103,7 @@ NodeProfile calibrate_a64fx(const std::vector<LevelRow>& rows, const Assumptions
   };
   double low = std::log(kRateLow), high = std::log(kRateHigh);
   if (gteps_at(std::exp(high)) < target->gteps)
-    throw UsageError(
+    throw util::UsageError(
         fmt::format("the model cannot reach {} GTEPS at the calibration point: its communication alone "
                     "takes longer",
                     target->gteps));
@@ -145,7 +145,7 @@ std::vector<Scenario> future_work_scenarios() {
   const NetworkSpec tofud = tofud_network();
   // 158,976 = 23 x 4^4 x 3^3 nodes as an 8D torus: 16 links per node sharing the injection bandwidth.
   const std::string eight_d = "23t,4t,4t,4t,4t,3t,3t,3t";
-  const GridShape published{552, 288}, four_ppn{1104, 576};
+  const util::GridShape published{552, 288}, four_ppn{1104, 576};
   std::vector<Scenario> s{
       {"TofuD 6D (published setup)", tofud, 1, published, {}},
       {"TofuD 6D, 4 ppn", tofud, 4, four_ppn, {}},

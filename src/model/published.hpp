@@ -13,7 +13,7 @@ struct PublishedPoint {
   std::string system;  // "fugaku" or "k"
   long long nodes = 0;
   int scale = 0;
-  GridShape grid;  // processes
+  util::GridShape grid;  // processes
   int ppn = 1;
   Mapping mapping = Mapping::kSixD;
   double clock_ghz = 0;  // 2.0 Normal mode, 2.2 Boost (Eco) mode
@@ -63,7 +63,7 @@ struct Scenario {
   std::string name;
   NetworkSpec net;
   int ppn = 1;
-  GridShape grid{0, 0};  // 0 x 0: the network's default grid
+  util::GridShape grid{0, 0};  // 0 x 0: the network's default grid
   Prediction prediction;
 };
 std::vector<Scenario> future_work_scenarios();

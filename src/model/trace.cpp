@@ -16,7 +16,7 @@ constexpr std::array<const char*, kPhaseCount> kPhaseNames{"calculation", "allga
 Direction direction_of(const std::string& text, const std::string& path) {
   if (text == "top-down") return Direction::kTopDown;
   if (text == "bottom-up") return Direction::kBottomUp;
-  throw UsageError(path + ": unknown level direction '" + text + "'");
+  throw util::UsageError(path + ": unknown level direction '" + text + "'");
 }
 
 TracedRoot root_of(const nlohmann::json& j, const std::string& path) {
@@ -47,13 +47,13 @@ double total_seconds(const PhaseSeconds& seconds) {
 
 TraceRun read_trace(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw UsageError("cannot read trace file '" + path + "'");
+  if (!in) throw util::UsageError("cannot read trace file '" + path + "'");
   TraceRun run;
   run.path = path;
   try {
     const nlohmann::json j = nlohmann::json::parse(in);
     const auto& config = j.at("config");
-    if (config.value("kernel", std::string("bfs")) != "bfs") throw UsageError(path + ": not a BFS result");
+    if (config.value("kernel", std::string("bfs")) != "bfs") throw util::UsageError(path + ": not a BFS result");
     run.scale = config.at("scale").get<int>();
     run.edgefactor = config.at("edgefactor").get<int>();
     run.ranks = config.at("ranks").get<int>();
@@ -70,9 +70,9 @@ TraceRun read_trace(const std::string& path) {
       run.phase_seconds[p] = j.at("profile").at(kPhaseNames[p]).at("seconds").get<double>();
     for (const auto& root : j.at("roots")) run.roots.push_back(root_of(root, path));
   } catch (const nlohmann::json::exception& e) {
-    throw UsageError(path + ": not a g500 bfs --json result (" + std::string(e.what()) + ")");
+    throw util::UsageError(path + ": not a g500 bfs --json result (" + std::string(e.what()) + ")");
   }
-  if (run.roots.empty()) throw UsageError(path + ": no roots");
+  if (run.roots.empty()) throw util::UsageError(path + ": no roots");
   return run;
 }
 

@@ -1,6 +1,6 @@
 #include "run/conformance.hpp"
 
-namespace g500 {
+namespace g500::run {
 namespace {
 
 enum class RootRule { kReference, kSampled, kGiven };
@@ -71,4 +71,4 @@ nlohmann::json conformance_json(const RunConfig& config, const FileInputRequest&
   return j;
 }
 
-}  // namespace g500
+}  // namespace g500::run

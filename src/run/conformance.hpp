@@ -17,7 +17,7 @@
 #include "run/file_input.hpp"
 #include "run/run_setup.hpp"
 
-namespace g500 {
+namespace g500::run {
 
 inline constexpr int kSpecEdgefactor = 16;  // "edgefactor = 16", a required setting for submission
 inline constexpr int kSpecRoots = 64;       // "Randomly sample 64 unique search keys"
@@ -40,4 +40,4 @@ void print_conformance_line(FILE* out, const std::vector<std::string>& reasons);
 nlohmann::json conformance_json(const RunConfig& config, const FileInputRequest& input,
                                 const std::vector<std::string>& disabled);
 
-}  // namespace g500
+}  // namespace g500::run

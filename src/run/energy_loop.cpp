@@ -11,7 +11,7 @@
 #include "util/power_command.hpp"
 #include "util/progress.hpp"
 
-namespace g500 {
+namespace g500::run {
 namespace {
 
 // The longest part of a command quoted in the output.
@@ -19,7 +19,7 @@ constexpr size_t kShownCommandChars = 120;
 
 std::string shown_command(const std::string& command) {
   std::string shown(1, '\'');
-  shown += printable(command, kShownCommandChars);
+  shown += util::printable(command, kShownCommandChars);
   return shown + '\'';
 }
 
@@ -35,13 +35,14 @@ std::string format(const char* pattern, double value) {
 }
 
 // "27.1 W (13.600 J over 0.501 s, 1 node)"
-std::string rapl_reading(const EnergyReport& rapl) {
+std::string rapl_reading(const util::EnergyReport& rapl) {
   return format("%.4g W", rapl.watts()) + " (" + format("%.3f J", rapl.joules) + " over " +
          format("%.3f s", rapl.seconds) + ", " + std::to_string(rapl.nodes) + (rapl.nodes == 1 ? " node)" : " nodes)");
 }
 
 // Rank 0's power command report on every rank.
-PowerCommandReport broadcast_command_report(const PowerSampler* sampler, const std::string& command, MPI_Comm world) {
+PowerCommandReport broadcast_command_report(const util::PowerSampler* sampler, const std::string& command,
+                                            MPI_Comm world) {
   PowerCommandReport report;
   report.command = command;
   double numbers[5] = {0, 0, 0, 0, 0};  // ok, samples, mean, min, max
@@ -63,7 +64,7 @@ PowerCommandReport broadcast_command_report(const PowerSampler* sampler, const s
   report.mean_watts = numbers[2];
   report.min_watts = numbers[3];
   report.max_watts = numbers[4];
-  report.error = first_error(report.ok ? std::string() : error, world);  // only rank 0 has it
+  report.error = util::first_error(report.ok ? std::string() : error, world);  // only rank 0 has it
   return report;
 }
 
@@ -101,13 +102,13 @@ EnergyLoopReport run_energy_loop(const std::string& kernel, const std::vector<in
   if (!options.wanted() || roots.empty()) return report;
   int rank = 0;
   MPI_Comm_rank(world, &rank);
-  EnergyMeter rapl = EnergyMeter::for_node(world);
-  std::optional<PowerSampler> sampler;
+  util::EnergyMeter rapl = util::EnergyMeter::for_node(world);
+  std::optional<util::PowerSampler> sampler;
   if (rank == 0 && !options.power_command.empty()) sampler.emplace(options.power_command);
   std::vector<int64_t> nedge(roots.size(), -1);  // each root's count, from its first search
   double seconds_per_edge = 0;                   // summed: the harmonic mean's denominator
   bool every_search_has_edges = true;
-  Progress line(progress, kernel + " energy loop");
+  util::Progress line(progress, kernel + " energy loop");
 
   MPI_Barrier(world);
   const double start = MPI_Wtime();
@@ -144,7 +145,7 @@ EnergyLoopReport run_energy_loop(const std::string& kernel, const std::vector<in
   report.ran = true;
   if (every_search_has_edges && seconds_per_edge > 0)
     report.harmonic_mean_teps = static_cast<double>(report.searches) / seconds_per_edge;
-  report.rapl = gather_energy(rapl, world);
+  report.rapl = util::gather_energy(rapl, world);
   if (!options.power_command.empty())
     report.command = broadcast_command_report(sampler ? &*sampler : nullptr, options.power_command, world);
   warn_of_failed_command(report, rank);
@@ -157,10 +158,10 @@ void check_power_command(const std::string& command, MPI_Comm world) {
   MPI_Comm_rank(world, &rank);
   std::string error;
   if (rank == 0) {
-    const PowerSample trial = sample_power_command(command);
+    const util::PowerSample trial = util::sample_power_command(command);
     if (!trial.ok) error = "--power-command " + shown_command(command) + " failed its trial run: " + trial.error;
   }
-  agree_or_throw(error, world);
+  util::agree_or_throw(error, world);
 }
 
 void print_energy_loop(FILE* out, const EnergyLoopReport& report) {
@@ -225,9 +226,9 @@ nlohmann::json energy_loop_json(const EnergyLoopReport& r) {
                           {"samples", r.command->samples},     {"mean_watts", r.command->mean_watts},
                           {"min_watts", r.command->min_watts}, {"max_watts", r.command->max_watts},
                           {"error", r.command->error}};
-  j["rapl"] = energy_json(r.rapl, r.harmonic_mean_teps);
+  j["rapl"] = util::energy_json(r.rapl, r.harmonic_mean_teps);
   j["rapl"]["scope"] = "package and DRAM of the nodes";
   return j;
 }
 
-}  // namespace g500
+}  // namespace g500::run

@@ -17,7 +17,7 @@
 
 #include "util/energy.hpp"
 
-namespace g500 {
+namespace g500::run {
 
 // The longest loop accepted: longer is a typo (an extra digit, h for m).
 inline constexpr double kMaxEnergyLoopSeconds = 24 * 3600.0;
@@ -59,7 +59,7 @@ struct EnergyLoopReport {
   int64_t nedges = 0;         // their TEPS edges, summed
   double harmonic_mean_teps = 0;
   std::optional<PowerCommandReport> command;  // with --power-command
-  EnergyReport rapl;                          // the nodes' RAPL counters over the loop
+  util::EnergyReport rapl;                    // the nodes' RAPL counters over the loop
 
   // The meter of the TEPS/W: the command when one was given (failed or not: RAPL is not the
   // whole system's power and is not put in its place), else RAPL.
@@ -95,4 +95,4 @@ void print_energy_loop(FILE* out, const EnergyLoopReport& report);
 // "harmonic_mean_TEPS", "teps_per_watt", the command's samples and the RAPL reading.
 nlohmann::json energy_loop_json(const EnergyLoopReport& report);
 
-}  // namespace g500
+}  // namespace g500::run

@@ -4,7 +4,7 @@
 
 #include "util/progress.hpp"
 
-namespace g500 {
+namespace g500::run {
 namespace {
 
 int ceil_log2(int64_t n) {
@@ -28,7 +28,7 @@ std::optional<io::EdgeInput> load_file_input(const FileInputRequest& request, ge
   input_spec.check_declared_size = check_declared_size;
   input_spec.messages = comm.limits();
   {
-    Progress reading(progress, "reading " + request.path);
+    util::Progress reading(progress, "reading " + request.path);
     edges.emplace(io::load_edge_input(input_spec, comm.mpi()));
   }
   const int64_t n = edges->nvertices, m = edges->global_edges;
@@ -67,4 +67,4 @@ nlohmann::json input_json(const io::EdgeInput& edges, int64_t vertices_without_e
           {"read_time_s", st.read_seconds}};
 }
 
-}  // namespace g500
+}  // namespace g500::run

@@ -13,7 +13,7 @@
 #include "io/edge_input.hpp"
 #include "util/message_limits.hpp"
 
-namespace g500 {
+namespace g500::run {
 
 struct FileInputRequest {
   std::string path;    // empty: the run generates its graph
@@ -41,4 +41,4 @@ void print_input_line(FILE* out, const char* command, const io::EdgeInput& edges
 // The "input" object of the JSON results.
 nlohmann::json input_json(const io::EdgeInput& edges, int64_t vertices_without_edges);
 
-}  // namespace g500
+}  // namespace g500::run

@@ -2,11 +2,11 @@
 
 #include "util/counted.hpp"
 
-namespace g500 {
+namespace g500::run {
 
-std::unique_ptr<OutputFile> open_named_output(const std::string& path, const comm::Communicator& comm) {
+std::unique_ptr<util::OutputFile> open_named_output(const std::string& path, const comm::Communicator& comm) {
   if (path.empty()) return nullptr;
-  return std::make_unique<OutputFile>(path, comm.mpi(), OutputFile::kNewFileMode, comm.limits());
+  return std::make_unique<util::OutputFile>(path, comm.mpi(), util::OutputFile::kNewFileMode, comm.limits());
 }
 
 const io::VertexIdMap& OutputIds::of() {
@@ -37,7 +37,8 @@ void print_validation_line(FILE* out, const RunConfig& config, const RunSummary&
     return;
   }
   // Reached only when every root passed: a failed root ends the run with its error instead.
-  std::fprintf(out, "\nvalidation: %d of %s passed\n", summary.nroots_run, counted(summary.nroots_run, "root").c_str());
+  std::fprintf(out, "\nvalidation: %d of %s passed\n", summary.nroots_run,
+               util::counted(summary.nroots_run, "root").c_str());
 }
 
-}  // namespace g500
+}  // namespace g500::run

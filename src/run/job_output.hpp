@@ -16,11 +16,11 @@
 #include "util/message_limits.hpp"
 #include "util/output_file.hpp"
 
-namespace g500 {
+namespace g500::run {
 
 // Collective: the file `path` names (util/output_file.hpp), or null when the option was not given.
 // The communicator's limits bound a streamed output's MPI sends.
-std::unique_ptr<OutputFile> open_named_output(const std::string& path, const comm::Communicator& comm);
+std::unique_ptr<util::OutputFile> open_named_output(const std::string& path, const comm::Communicator& comm);
 
 // The ids of per-vertex result files: the input file's ids, or for a generated graph the
 // generated ids 0..2^SCALE-1 themselves (made when first asked for, collectively), the isolated
@@ -48,4 +48,4 @@ void print_peak_memory(FILE* out, const RunSummary& summary);
 // are printed (every root passed).
 void print_validation_line(FILE* out, const RunConfig& config, const RunSummary& summary);
 
-}  // namespace g500
+}  // namespace g500::run

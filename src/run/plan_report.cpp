@@ -3,40 +3,40 @@
 
 #include <fmt/format.h>
 
-namespace g500 {
+namespace g500::run {
 namespace {
 
 constexpr double kGiB = 1024.0 * 1024 * 1024;
 constexpr double kWordBytes = 8, kBitsPerByte = 8;
 
 // "5.12 B per m/P" and the like: a part's bytes over the size it grows with.
-std::string per_unit(const MemoryPart& part, const RunPlan& plan) {
+std::string per_unit(const util::MemoryPart& part, const RunPlan& plan) {
   auto per = [&](double size, const char* unit) {
     return size > 0 ? fmt::format("{:8.3f} B per {}", part.bytes / size, unit) : std::string();
   };
   switch (part.grows_with) {
-    case GrowsWith::kEdgeShare:
+    case util::GrowsWith::kEdgeShare:
       return per(plan.edge_share, "m/P");
-    case GrowsWith::kOwned:
+    case util::GrowsWith::kOwned:
       return per(plan.owned, "N/P");
-    case GrowsWith::kRowSet:
+    case util::GrowsWith::kRowSet:
       return per(plan.row_set, "N/R");
-    case GrowsWith::kColumnSet:
+    case util::GrowsWith::kColumnSet:
       return per(plan.column_set, "N/C");
-    case GrowsWith::kFixed:
+    case util::GrowsWith::kFixed:
       return "   fixed";
-    case GrowsWith::kSeveral:
+    case util::GrowsWith::kSeveral:
       return "   several sizes";
-    case GrowsWith::kWholeGraph:
+    case util::GrowsWith::kWholeGraph:
       return "   the whole graph";
   }
   return {};
 }
 
-std::string phase_text(const char* name, const std::vector<MemoryPart>& parts, const RunPlan& plan,
+std::string phase_text(const char* name, const std::vector<util::MemoryPart>& parts, const RunPlan& plan,
                        const std::string& prefix) {
-  std::string text = fmt::format("{}{:<52} {:9.3f}\n", prefix, name, total_bytes(parts) / kGiB);
-  for (const MemoryPart& part : parts)
+  std::string text = fmt::format("{}{:<52} {:9.3f}\n", prefix, name, util::total_bytes(parts) / kGiB);
+  for (const util::MemoryPart& part : parts)
     if (part.bytes > 0)
       text += fmt::format("{}  {:<50} {:9.3f}  {}\n", prefix, part.name, part.bytes / kGiB, per_unit(part, plan));
   const PartsBySize by = parts_by_size(parts);
@@ -54,29 +54,29 @@ std::string phase_text(const char* name, const std::vector<MemoryPart>& parts, c
 
 }  // namespace
 
-PartsBySize parts_by_size(const std::vector<MemoryPart>& parts) {
+PartsBySize parts_by_size(const std::vector<util::MemoryPart>& parts) {
   PartsBySize by;
-  for (const MemoryPart& part : parts) {
+  for (const util::MemoryPart& part : parts) {
     switch (part.grows_with) {
-      case GrowsWith::kEdgeShare:
+      case util::GrowsWith::kEdgeShare:
         by.edge_share += part.bytes;
         break;
-      case GrowsWith::kOwned:
+      case util::GrowsWith::kOwned:
         by.owned += part.bytes;
         break;
-      case GrowsWith::kRowSet:
+      case util::GrowsWith::kRowSet:
         by.row_set += part.bytes;
         break;
-      case GrowsWith::kColumnSet:
+      case util::GrowsWith::kColumnSet:
         by.column_set += part.bytes;
         break;
-      case GrowsWith::kFixed:
+      case util::GrowsWith::kFixed:
         by.fixed += part.bytes;
         break;
-      case GrowsWith::kSeveral:
+      case util::GrowsWith::kSeveral:
         by.several += part.bytes;
         break;
-      case GrowsWith::kWholeGraph:
+      case util::GrowsWith::kWholeGraph:
         by.whole_graph += part.bytes;
         break;
     }
@@ -101,4 +101,4 @@ std::string plan_parts_text(const RunPlan& plan, const std::string& prefix) {
   return text;
 }
 
-}  // namespace g500
+}  // namespace g500::run

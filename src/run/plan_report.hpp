@@ -6,7 +6,7 @@
 
 #include "run/run_plan.hpp"
 
-namespace g500 {
+namespace g500::run {
 
 // Lines starting with `prefix` (e.g. "# " for comment lines of a script).
 std::string plan_parts_text(const RunPlan& plan, const std::string& prefix);
@@ -15,6 +15,6 @@ std::string plan_parts_text(const RunPlan& plan, const std::string& prefix);
 struct PartsBySize {
   double edge_share = 0, owned = 0, row_set = 0, column_set = 0, fixed = 0, several = 0, whole_graph = 0;
 };
-PartsBySize parts_by_size(const std::vector<MemoryPart>& parts);
+PartsBySize parts_by_size(const std::vector<util::MemoryPart>& parts);
 
-}  // namespace g500
+}  // namespace g500::run

@@ -12,7 +12,7 @@
 
 #include "util/phase_profile.hpp"
 
-namespace g500 {
+namespace g500::run {
 
 // One kernel's per-root series.
 struct KernelSeries {
@@ -32,7 +32,7 @@ struct ResultBlockInput {
 // SSSP's per-root results both carry seconds, nedge, validate_seconds and profile).
 struct RootSeries {
   std::vector<double> times, nedges, validate_times;
-  comm::PhaseProfile total;
+  util::PhaseProfile total;
 };
 
 template <class Roots>
@@ -70,7 +70,7 @@ void print_reference_result_block(FILE* out, const ResultBlockInput& input);
 // Time per phase summed over the runs, with shares (Nakao et al. 2021, Figs. 8 and 12). When
 // `extra` is given (one string per phase), each phase's line ends with its string and the title
 // with `extra_title`.
-void print_phase_table(FILE* out, const char* kernel_name, const comm::PhaseProfile& total, size_t runs,
+void print_phase_table(FILE* out, const char* kernel_name, const util::PhaseProfile& total, size_t runs,
                        const std::string& extra_title = "", const std::vector<std::string>& extra = {});
 
-}  // namespace g500
+}  // namespace g500::run

@@ -2,7 +2,7 @@
 
 #include "util/stats.hpp"
 
-namespace g500 {
+namespace g500::run {
 
 using nlohmann::json;
 
@@ -18,15 +18,15 @@ json run_config_json(const RunConfig& config, const RunSummary& result) {
           {"nroots_run", result.nroots_run}};
 }
 
-json phase_seconds_json(const comm::PhaseProfile& profile) {
+json phase_seconds_json(const util::PhaseProfile& profile) {
   json j;
   for (size_t p = 0; p < profile.seconds.size(); ++p)
-    j[comm::phase_name(static_cast<comm::Phase>(p))] = profile.seconds[p];
+    j[util::phase_name(static_cast<util::Phase>(p))] = profile.seconds[p];
   return j;
 }
 
 namespace {
-void add_statistics(json& j, const std::string& prefix, const std::string& what, const Statistics& s) {
+void add_statistics(json& j, const std::string& prefix, const std::string& what, const util::Statistics& s) {
   j[prefix + "min_" + what] = s.min;
   j[prefix + "firstquartile_" + what] = s.firstquartile;
   j[prefix + "median_" + what] = s.median;
@@ -48,10 +48,10 @@ json summary_json(const RunConfig& config, const RunSummary& result, const RootS
             {"nvertices_computed", result.nvertices_computed},
             {"input_edges", result.input_edges},  // m, the edges kernel 1 read (bytes per input edge)
             {"validation_passed", !result.validation_failed}};
-  add_statistics(j, prefix, "time", compute_statistics(series.times));
-  add_statistics(j, "", "nedge", compute_statistics(series.nedges));
-  add_statistics(j, prefix, "validate", compute_statistics(series.validate_times));
-  const TepsStatistics teps = compute_teps_statistics(series.times, series.nedges);
+  add_statistics(j, prefix, "time", util::compute_statistics(series.times));
+  add_statistics(j, "", "nedge", util::compute_statistics(series.nedges));
+  add_statistics(j, prefix, "validate", util::compute_statistics(series.validate_times));
+  const util::TepsStatistics teps = util::compute_teps_statistics(series.times, series.nedges);
   j[prefix + "min_TEPS"] = teps.min;
   j[prefix + "firstquartile_TEPS"] = teps.firstquartile;
   j[prefix + "median_TEPS"] = teps.median;
@@ -62,13 +62,13 @@ json summary_json(const RunConfig& config, const RunSummary& result, const RootS
   return j;
 }
 
-json profile_json(const comm::PhaseProfile& total) {
+json profile_json(const util::PhaseProfile& total) {
   json j;
   for (size_t p = 0; p < total.seconds.size(); ++p) {
     const double share = total.total() > 0 ? total.seconds[p] / total.total() : 0.0;
-    j[comm::phase_name(static_cast<comm::Phase>(p))] = {{"seconds", total.seconds[p]}, {"share", share}};
+    j[util::phase_name(static_cast<util::Phase>(p))] = {{"seconds", total.seconds[p]}, {"share", share}};
   }
   return j;
 }
 
-}  // namespace g500
+}  // namespace g500::run

@@ -8,13 +8,13 @@
 #include "run/run_setup.hpp"
 #include "util/phase_profile.hpp"
 
-namespace g500 {
+namespace g500::run {
 
 // "config": SCALE, edge factor, ranks, grid, threads, seeds, roots.
 nlohmann::json run_config_json(const RunConfig& config, const RunSummary& result);
 
 // Seconds per phase name.
-nlohmann::json phase_seconds_json(const comm::PhaseProfile& profile);
+nlohmann::json phase_seconds_json(const util::PhaseProfile& profile);
 
 // A root's fields common to both kernels (root, time, nedge, TEPS, reached, validation, profile).
 template <class Root>
@@ -36,6 +36,6 @@ nlohmann::json summary_json(const RunConfig& config, const RunSummary& result, c
                             const std::string& prefix);
 
 // "profile": seconds and share of the total per phase, summed over the roots.
-nlohmann::json profile_json(const comm::PhaseProfile& total);
+nlohmann::json profile_json(const util::PhaseProfile& total);
 
-}  // namespace g500
+}  // namespace g500::run

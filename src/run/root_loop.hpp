@@ -28,7 +28,7 @@
 #include "util/page_release.hpp"
 #include "util/progress.hpp"
 
-namespace g500 {
+namespace g500::run {
 
 template <class K>
 concept RootLoopKernel = requires(K& kernel, int64_t root, typename K::Run& run, typename K::Result& result) {
@@ -49,10 +49,10 @@ concept RootLoopKernel = requires(K& kernel, int64_t root, typename K::Run& run,
 template <RootLoopKernel K>
 EnergyLoopReport run_root_loop(K& kernel, const std::string& name, const RunConfig& config, const RunRoots& roots,
                                const comm::Communicator& world, std::vector<typename K::Result>& results,
-                               RunSummary& summary, EnergyReport* energy = nullptr) {
+                               RunSummary& summary, util::EnergyReport* energy = nullptr) {
   const std::vector<int64_t>& global = roots.roots;
   if (config.warmup && !global.empty()) {
-    Progress warmup(config.progress, name + " warm-up");
+    util::Progress warmup(config.progress, name + " warm-up");
     kernel.prepare();
     kernel.search(global.front());
   }
@@ -68,9 +68,9 @@ EnergyLoopReport run_root_loop(K& kernel, const std::string& name, const RunConf
       },
       config.progress, world.mpi());
 
-  Progress progress(config.progress, name + " roots", static_cast<int64_t>(global.size()));
-  std::optional<EnergyMeter> meter;
-  if (energy) meter.emplace(EnergyMeter::for_node(world.mpi()));
+  util::Progress progress(config.progress, name + " roots", static_cast<int64_t>(global.size()));
+  std::optional<util::EnergyMeter> meter;
+  if (energy) meter.emplace(util::EnergyMeter::for_node(world.mpi()));
   for (size_t index = 0; index < global.size(); ++index) {
     const int64_t root = global[index];
     progress.update(static_cast<int64_t>(index));
@@ -91,17 +91,17 @@ EnergyLoopReport run_root_loop(K& kernel, const std::string& name, const RunConf
     // mapping threshold (which rises as large blocks are freed) in its heap, and MPI's own small
     // blocks allocated between them keep the heap from shrinking, so each root's validation
     // added to the resident memory (SCALE 18 on 8 ranks: 60 MiB after 4 roots, 480 MiB after 64).
-    if (config.validate) release_free_heap();
+    if (config.validate) util::release_free_heap();
     result.teps = result.seconds > 0 ? static_cast<double>(result.nedge) / result.seconds : 0;
     results.push_back(std::move(result));
     if (index == 0) kernel.after_first_root(root);
   }
   progress.finish();
-  if (energy) *energy = gather_energy(*meter, world.mpi());
+  if (energy) *energy = util::gather_energy(*meter, world.mpi());
   return loop;
 }
 
 // Collective: the peak resident memory of the largest rank so far (util/memory.hpp).
-inline size_t peak_rss_max_rank(const comm::Communicator& world) { return world.max(peak_rss_bytes()); }
+inline size_t peak_rss_max_rank(const comm::Communicator& world) { return world.max(util::peak_rss_bytes()); }
 
-}  // namespace g500
+}  // namespace g500::run

@@ -17,14 +17,15 @@
 #include "graph/local_graph.hpp"
 #include "io/edge_input.hpp"
 
-namespace g500 {
+namespace g500::run {
 
-std::vector<int64_t> choose_roots(const gen::KroneckerSpec& spec, int nroots, const LocalGraph& graph,
-                                  const ProcessGrid& grid);
-std::vector<int64_t> sample_roots(const LocalGraph& graph, const ProcessGrid& grid, int64_t nvertices, int nroots,
-                                  uint64_t seed);
+std::vector<int64_t> choose_roots(const gen::KroneckerSpec& spec, int nroots, const graph::LocalGraph& graph,
+                                  const graph::ProcessGrid& grid);
+std::vector<int64_t> sample_roots(const graph::LocalGraph& graph, const graph::ProcessGrid& grid, int64_t nvertices,
+                                  int nroots, uint64_t seed);
 // File ids -> the graph's ids; throws UsageError naming the id.
-std::vector<int64_t> resolve_roots(const LocalGraph& graph, const ProcessGrid& grid, const io::VertexIdMap& ids,
-                                   const std::vector<uint64_t>& file_ids, const std::string& path);
+std::vector<int64_t> resolve_roots(const graph::LocalGraph& graph, const graph::ProcessGrid& grid,
+                                   const io::VertexIdMap& ids, const std::vector<uint64_t>& file_ids,
+                                   const std::string& path);
 
-}  // namespace g500
+}  // namespace g500::run

@@ -10,7 +10,7 @@
 #include "validate/edge_check.hpp"
 #include "validate/tree_depths.hpp"
 
-namespace g500 {
+namespace g500::run {
 namespace {
 
 struct Sizes {
@@ -23,20 +23,20 @@ Sizes sizes_of(const PlanInput& in) {
           static_cast<double>(in.d.col_set_size()), static_cast<double>(in.d.block)};
 }
 
-void append(std::vector<MemoryPart>& to, const std::vector<MemoryPart>& parts) {
+void append(std::vector<util::MemoryPart>& to, const std::vector<util::MemoryPart>& parts) {
   to.insert(to.end(), parts.begin(), parts.end());
 }
 
 // The BFS with the rows as `options` say (packed_rows) and kernel 1 in the passes choose_passes takes.
-RunPlan plan_bfs(const PlanInput& in, const GraphOptions& options) {
+RunPlan plan_bfs(const PlanInput& in, const graph::GraphOptions& options) {
   const Sizes s = sizes_of(in);
-  const Distribution& d = in.d;
-  const int64_t passes = choose_passes(in.shape, d, options, in.node_bytes_per_rank, in.threads);
-  const GraphMemory graph = plan_graph_memory(in.shape, d, options, passes, in.threads);
+  const graph::Distribution& d = in.d;
+  const int64_t passes = graph::choose_passes(in.shape, d, options, in.node_bytes_per_rank, in.threads);
+  const graph::GraphMemory graph = graph::plan_graph_memory(in.shape, d, options, passes, in.threads);
   RunPlan plan;
   plan.packed_rows = options.packed_rows;
   plan.passes = graph.passes;
-  const MemoryPart runtime{"runtime (MPI, OpenMP, the program)", kRuntimeBytesPerRank, GrowsWith::kFixed};
+  const util::MemoryPart runtime{"runtime (MPI, OpenMP, the program)", kRuntimeBytesPerRank, util::GrowsWith::kFixed};
   plan.kernel1.push_back(runtime);
   append(plan.kernel1, graph.kernel1_parts);
   plan.search.push_back(runtime);
@@ -48,26 +48,26 @@ RunPlan plan_bfs(const PlanInput& in, const GraphOptions& options) {
   constexpr double kTopDownShare = 2.0 / 14.0;
   const double peers = d.yoo() ? d.R : s.ranks;
   plan.search.push_back({"BFS: top-down candidates", s.entries * sizeof(uint64_t) * kTopDownShare * (peers - 1) / peers,
-                         GrowsWith::kEdgeShare});
+                         util::GrowsWith::kEdgeShare});
   plan.search.push_back(
-      {"BFS: parents", s.owned * sizeof(int64_t), GrowsWith::kOwned});  // kernel 1 made the degree tables
+      {"BFS: parents", s.owned * sizeof(int64_t), util::GrowsWith::kOwned});  // kernel 1 made the degree tables
   // Validation: the walk of the tree depths, then the input edge check beside the depths and the
   // owned vertices' tree-edge marks (validate/validate_bfs.hpp).
-  const double walk = tree_depths_bytes(d, d.R * d.C);
+  const double walk = validate::tree_depths_bytes(d, d.R * d.C);
   const double depths = s.owned * sizeof(int32_t),
-               edge_check = input_edge_check_bytes(d, in.threads, in.shape.local_edges);
+               edge_check = validate::input_edge_check_bytes(d, in.threads, in.shape.local_edges);
   const double owned_marks = s.owned / 8;
   if (walk >= depths + edge_check + owned_marks) {
-    plan.search.push_back({"validation: tree depths walk", walk, GrowsWith::kSeveral});
+    plan.search.push_back({"validation: tree depths walk", walk, util::GrowsWith::kSeveral});
   } else {
-    plan.search.push_back({"validation: depths", depths, GrowsWith::kOwned});
-    plan.search.push_back({"validation: input edge check", edge_check, GrowsWith::kSeveral});
-    plan.search.push_back({"validation: tree-edge marks of the owned", owned_marks, GrowsWith::kOwned});
+    plan.search.push_back({"validation: depths", depths, util::GrowsWith::kOwned});
+    plan.search.push_back({"validation: input edge check", edge_check, util::GrowsWith::kSeveral});
+    plan.search.push_back({"validation: tree-edge marks of the owned", owned_marks, util::GrowsWith::kOwned});
   }
   return plan;
 }
 
-GraphOptions with_rows(GraphOptions options, bool packed) {
+graph::GraphOptions with_rows(graph::GraphOptions options, bool packed) {
   options.packed_rows = packed;
   return options;
 }
@@ -77,38 +77,40 @@ GraphOptions with_rows(GraphOptions options, bool packed) {
 // graph on rank 0 with --compare-dijkstra.
 RunPlan plan_sssp(const PlanInput& in) {
   const Sizes s = sizes_of(in);
-  const WeightedGraphOptions& options = in.weighted;
+  const graph::WeightedGraphOptions& options = in.weighted;
   RunPlan plan;
-  plan.keeps_entries = weighted_kernel1_keeps_entries(s.entries, in.node_bytes_per_rank, options);
-  std::vector<MemoryPart> shared{{"runtime (MPI, OpenMP, the program)", kRuntimeBytesPerRank, GrowsWith::kFixed}};
+  plan.keeps_entries = graph::weighted_kernel1_keeps_entries(s.entries, in.node_bytes_per_rank, options);
+  std::vector<util::MemoryPart> shared{
+      {"runtime (MPI, OpenMP, the program)", kRuntimeBytesPerRank, util::GrowsWith::kFixed}};
   // Renumbering tables (kept), forward maps (kernel 1 only), results by original offset.
   if (options.reorder) {
-    shared.push_back({"renumbering: owned", s.owned * (8.0 + 16.0), GrowsWith::kOwned});
-    shared.push_back({"renumbering: row set", s.rows * 8.0, GrowsWith::kRowSet});
-    shared.push_back({"renumbering: column set", s.cols * 8.0, GrowsWith::kColumnSet});
+    shared.push_back({"renumbering: owned", s.owned * (8.0 + 16.0), util::GrowsWith::kOwned});
+    shared.push_back({"renumbering: row set", s.rows * 8.0, util::GrowsWith::kRowSet});
+    shared.push_back({"renumbering: column set", s.cols * 8.0, util::GrowsWith::kColumnSet});
   }
   if (in.compare_dijkstra > 0) {
     const double m = static_cast<double>(in.shape.nedges), n = static_cast<double>(in.d.nvertices);
     shared.push_back({"serial Dijkstra's graph (rank 0)", m * (sizeof(gen::Edge) + sizeof(float)) + 2 * m * 8 + n * 40,
-                      GrowsWith::kWholeGraph});
+                      util::GrowsWith::kWholeGraph});
   }
   plan.kernel1 = shared;
-  append(plan.kernel1, weighted_kernel1_parts(static_cast<double>(in.shape.nedges) / s.ranks, s.entries, s.rows,
-                                              in.node_bytes_per_rank, options));
+  append(plan.kernel1, graph::weighted_kernel1_parts(static_cast<double>(in.shape.nedges) / s.ranks, s.entries, s.rows,
+                                                     in.node_bytes_per_rank, options));
   plan.search = shared;
-  plan.search.push_back({"weighted neighbours", s.entries * (sizeof(LocalId) + sizeof(float)), GrowsWith::kEdgeShare});
-  plan.search.push_back({"row starts", s.rows * 2 * sizeof(int64_t), GrowsWith::kRowSet});
-  plan.search.push_back({"owned degrees", s.owned * 8.0, GrowsWith::kOwned});
+  plan.search.push_back(
+      {"weighted neighbours", s.entries * (sizeof(graph::LocalId) + sizeof(float)), util::GrowsWith::kEdgeShare});
+  plan.search.push_back({"row starts", s.rows * 2 * sizeof(int64_t), util::GrowsWith::kRowSet});
+  plan.search.push_back({"owned degrees", s.owned * 8.0, util::GrowsWith::kOwned});
   if (options.column_index && in.d.C > in.d.R) {
-    plan.search.push_back(
-        {"column index: neighbours", s.entries * (sizeof(LocalId) + sizeof(float)), GrowsWith::kEdgeShare});
-    plan.search.push_back({"column index: starts", s.cols * sizeof(int64_t), GrowsWith::kColumnSet});
+    plan.search.push_back({"column index: neighbours", s.entries * (sizeof(graph::LocalId) + sizeof(float)),
+                           util::GrowsWith::kEdgeShare});
+    plan.search.push_back({"column index: starts", s.cols * sizeof(int64_t), util::GrowsWith::kColumnSet});
   }
   plan.search.push_back(
-      {"SSSP: candidates of a large phase", s.entries * 3 * sizeof(uint64_t) / 4, GrowsWith::kEdgeShare});
-  plan.search.push_back({"SSSP: column-set arrays", s.cols * 16.0, GrowsWith::kColumnSet});
-  plan.search.push_back({"SSSP: row-set arrays", s.rows * 16.0, GrowsWith::kRowSet});
-  plan.search.push_back({"SSSP: owned arrays", s.owned * 40.0, GrowsWith::kOwned});
+      {"SSSP: candidates of a large phase", s.entries * 3 * sizeof(uint64_t) / 4, util::GrowsWith::kEdgeShare});
+  plan.search.push_back({"SSSP: column-set arrays", s.cols * 16.0, util::GrowsWith::kColumnSet});
+  plan.search.push_back({"SSSP: row-set arrays", s.rows * 16.0, util::GrowsWith::kRowSet});
+  plan.search.push_back({"SSSP: owned arrays", s.owned * 40.0, util::GrowsWith::kOwned});
   return plan;
 }
 
@@ -116,10 +118,10 @@ RunPlan plan_sssp(const PlanInput& in) {
 
 double RunPlan::peak_bytes() const { return std::max(kernel1_bytes(), search_bytes()); }
 
-bool auto_packs_rows(const Distribution& d, const GraphOptions& options, bool plain_rows_fit, int64_t plain_passes,
-                     int64_t packed_passes) {
+bool auto_packs_rows(const graph::Distribution& d, const graph::GraphOptions& options, bool plain_rows_fit,
+                     int64_t plain_passes, int64_t packed_passes) {
   if (!plain_rows_fit) return true;
-  return sort_keys_are_column_ids(options, d) && packed_passes < plain_passes;
+  return graph::sort_keys_are_column_ids(options, d) && packed_passes < plain_passes;
 }
 
 RunPlan plan_run(const PlanInput& in) {
@@ -129,7 +131,7 @@ RunPlan plan_run(const PlanInput& in) {
   } else {
     const RunPlan plain = plan_bfs(in, with_rows(in.graph, false));
     const RunPlan packed = plan_bfs(in, with_rows(in.graph, true));
-    const bool plain_rows_fit = plain.peak_bytes() <= kMostMemoryShare * in.node_bytes_per_rank;
+    const bool plain_rows_fit = plain.peak_bytes() <= graph::kMostMemoryShare * in.node_bytes_per_rank;
     const bool pack = in.packed_rows == PackedRowsChoice::kAuto
                           ? auto_packs_rows(in.d, in.graph, plain_rows_fit, plain.passes, packed.passes)
                           : in.packed_rows == PackedRowsChoice::kOn;
@@ -168,4 +170,4 @@ RunPlan agree_run_plan(const PlanInput& input, MPI_Comm comm) {
   return plan;
 }
 
-}  // namespace g500
+}  // namespace g500::run

@@ -15,7 +15,7 @@
 #include "graph/weighted_graph.hpp"
 #include "util/memory_parts.hpp"
 
-namespace g500 {
+namespace g500::run {
 
 // Packed rows (graph/packed_rows.hpp) save memory; on one grid row they search nearly as fast as
 // plain rows, on grids of several rows they decode through key tables and cost the search speed.
@@ -27,15 +27,15 @@ enum class PackedRowsChoice { kAuto, kOn, kOff };
 enum class PlanKernel { kBfs, kSssp };
 
 struct PlanInput {
-  GraphShape shape;  // edges (global, this process's share), the Kronecker SCALE or 0
-  Distribution d;    // this process's place on the grid
+  graph::GraphShape shape;  // edges (global, this process's share), the Kronecker SCALE or 0
+  graph::Distribution d;    // this process's place on the grid
   PlanKernel kernel = PlanKernel::kBfs;
-  GraphOptions graph;  // the BFS's kernel 1 (`passes` > 0: fixed)
+  graph::GraphOptions graph;  // the BFS's kernel 1 (`passes` > 0: fixed)
   PackedRowsChoice packed_rows = PackedRowsChoice::kAuto;
-  WeightedGraphOptions weighted;   // the SSSP's kernel 1
-  int compare_dijkstra = 0;        // SSSP: roots also solved by a serial Dijkstra on rank 0
-  int threads = 1;                 // OpenMP threads per rank
-  double node_bytes_per_rank = 0;  // the node's memory over the ranks sharing it
+  graph::WeightedGraphOptions weighted;  // the SSSP's kernel 1
+  int compare_dijkstra = 0;              // SSSP: roots also solved by a serial Dijkstra on rank 0
+  int threads = 1;                       // OpenMP threads per rank
+  double node_bytes_per_rank = 0;        // the node's memory over the ranks sharing it
 };
 
 struct RunPlan {
@@ -49,12 +49,12 @@ struct RunPlan {
   bool plain_rows_fit = true;
   int64_t plain_passes = 1, packed_passes = 1;
   // Per process, the runtime counted in both.
-  std::vector<MemoryPart> kernel1, search;
+  std::vector<util::MemoryPart> kernel1, search;
   // The sizes the parts grow with (util/memory_parts.hpp): m/P, N/P, N/R, N/C.
   double edge_share = 0, owned = 0, row_set = 0, column_set = 0;
 
-  double kernel1_bytes() const { return total_bytes(kernel1); }
-  double search_bytes() const { return total_bytes(search); }
+  double kernel1_bytes() const { return util::total_bytes(kernel1); }
+  double search_bytes() const { return util::total_bytes(search); }
   double peak_bytes() const;
 };
 
@@ -63,11 +63,11 @@ RunPlan plan_run(const PlanInput& input);
 // `auto`'s row format: packed rows when plain ones do not fit, or, where the sort keys are the
 // column ids (one grid row, `reorder` and `degree-sort`), when packed rows take kernel 1 fewer
 // passes over the input.
-bool auto_packs_rows(const Distribution& d, const GraphOptions& options, bool plain_rows_fit, int64_t plain_passes,
-                     int64_t packed_passes);
+bool auto_packs_rows(const graph::Distribution& d, const graph::GraphOptions& options, bool plain_rows_fit,
+                     int64_t plain_passes, int64_t packed_passes);
 
 // Collective: plan_run on every rank, then one row format and pass count for all (plain rows fit
 // only where they fit every rank's node; the most passes any rank asks for), planned again with them.
 RunPlan agree_run_plan(const PlanInput& input, MPI_Comm comm);
 
-}  // namespace g500
+}  // namespace g500::run

@@ -22,7 +22,7 @@
 #include "util/message_limits.hpp"
 #include "util/provenance.hpp"
 
-namespace g500 {
+namespace g500::run {
 
 // Options every kernel run has.
 struct RunConfig {
@@ -39,9 +39,9 @@ struct RunConfig {
   std::vector<uint64_t> root_ids;     // --root: explicit roots in the file's ids (used when non-empty)
   std::optional<uint64_t> root_seed;  // sample roots with sample_roots (run/roots.hpp) instead of the reference rule
   bool progress = false;              // progress lines on stderr (see util/progress.hpp)
-  MessageLimits messages;             // the largest message of one MPI call (--max-message-bytes)
+  util::MessageLimits messages;       // the largest message of one MPI call (--max-message-bytes)
   EnergyLoopOptions energy_loop;      // --energy-loop, --power-command (run/energy_loop.hpp)
-  Invocation invocation;              // the command, date and hosts of the run (util/provenance.hpp)
+  util::Invocation invocation;        // the command, date and hosts of the run (util/provenance.hpp)
   // The kernel's own limit on its local ids, in bits (0: the build's; the SSSP keeps 32-bit ids in
   // its state words whatever the build).
   int kernel_id_bits = 0;
@@ -74,9 +74,9 @@ struct RunSummary {
 // Collective: the process grid of the run, its threads (set for OpenMP) and the memory check
 // against bytes_per_rank(probe) for this run's distribution; fills summary's ranks, grid, threads,
 // input edges and the largest estimate of a rank.
-std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, const comm::Communicator& world,
-                                       const std::function<double(const Distribution& probe)>& bytes_per_rank,
-                                       RunSummary& summary);
+std::unique_ptr<graph::ProcessGrid> start_run(
+    const RunConfig& config, const comm::Communicator& world,
+    const std::function<double(const graph::Distribution& probe)>& bytes_per_rank, RunSummary& summary);
 
 // The run's roots in global ids (explicit --root ids, sampled with --root seed, else the
 // reference rule) and the ids they are reported by (the file's ids; the same for generated
@@ -84,19 +84,19 @@ std::unique_ptr<ProcessGrid> start_run(const RunConfig& config, const comm::Comm
 // names the search in the error when no vertex has an edge. When fewer roots than asked can be
 // found, rank 0 says so in one line on stderr ("g500 bfs: note: running 39 roots instead of ...").
 // Collective: the vertices with an edge other than a self-loop, over all ranks.
-int64_t global_vertices_with_edges(const LocalGraph& graph, MPI_Comm world);
+int64_t global_vertices_with_edges(const graph::LocalGraph& graph, MPI_Comm world);
 
 struct RunRoots {
   std::vector<int64_t> roots, reported;
 };
-RunRoots choose_run_roots(const RunConfig& config, const LocalGraph& graph, const ProcessGrid& grid,
+RunRoots choose_run_roots(const RunConfig& config, const graph::LocalGraph& graph, const graph::ProcessGrid& grid,
                           const std::string& kernel, RunSummary& summary);
 
 // The grid of a run: --grid RxC (empty: R >= C, closest factors), or the grid and the rank
 // placement of a `g500 map` CSV (--rankmap, empty: row-major placement), which --grid must then
 // agree with. Throws UsageError naming the problem.
 struct GridChoice {
-  GridShape shape;
+  util::GridShape shape;
   std::vector<std::pair<int, int>> placement;  // placement[rank] = {row, col}; empty: row-major
 };
 GridChoice choose_grid(const std::string& grid_text, const std::string& rankmap_path, int nranks);
@@ -118,18 +118,18 @@ inline constexpr double kRuntimeBytesPerRank = 16.0 * 1024 * 1024;
 double this_node_bytes_per_rank(MPI_Comm comm);
 // The refusal when a rank of `probe`'s grid would need local ids wider than the build's (or than
 // the kernel's own `kernel_id_bits`, 0: none), else "".
-std::string local_id_overflow(const std::string& what, const Distribution& probe, int kernel_id_bits = 0);
+std::string local_id_overflow(const std::string& what, const graph::Distribution& probe, int kernel_id_bits = 0);
 
 // Collective: throws UsageError (the same on every rank) when `what` needs more memory than the
 // node has (unless force) or wider local ids than it can have (probe: this run's distribution).
 void check_run_fits(const std::string& what, double bytes_per_rank, bool from_file, bool force,
-                    const Distribution& probe, MPI_Comm world, int kernel_id_bits = 0);
+                    const graph::Distribution& probe, MPI_Comm world, int kernel_id_bits = 0);
 
 // Collective: check_run_fits for a graph of `nvertices` on the grid start_run will build, before
 // it exists: for the sizes a file's header declares, so that a graph that cannot run is refused
 // before its edges are read. `what` names the file and the header fields.
 void check_declared_graph_fits(const RunConfig& config, const comm::Communicator& world, int64_t nvertices,
                                const std::string& what,
-                               const std::function<double(const Distribution& probe)>& bytes_per_rank);
+                               const std::function<double(const graph::Distribution& probe)>& bytes_per_rank);
 
-}  // namespace g500
+}  // namespace g500::run

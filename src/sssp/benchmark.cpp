@@ -27,28 +27,28 @@
 #include "util/progress.hpp"
 #include "validate/validate_sssp.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 namespace {
 
 // Bytes one rank needs: the peak of the run's plan (run/run_plan.hpp). Collective (the node's ranks).
-double estimated_bytes_per_rank(const SsspConfig& config, int64_t nedges, const Distribution& d,
+double estimated_bytes_per_rank(const SsspConfig& config, int64_t nedges, const graph::Distribution& d,
                                 const comm::Communicator& world) {
-  PlanInput input;
-  input.shape = GraphShape{nedges, 0, nedges / (static_cast<int64_t>(d.R) * d.C)};
+  run::PlanInput input;
+  input.shape = graph::GraphShape{nedges, 0, nedges / (static_cast<int64_t>(d.R) * d.C)};
   input.d = d;  // with the graph's N
-  input.kernel = PlanKernel::kSssp;
+  input.kernel = run::PlanKernel::kSssp;
   input.weighted = config.graph;
   input.compare_dijkstra = config.compare_dijkstra;
   input.threads = omp_get_max_threads();
-  input.node_bytes_per_rank = this_node_bytes_per_rank(world.mpi());
-  return plan_run(input).peak_bytes();
+  input.node_bytes_per_rank = run::this_node_bytes_per_rank(world.mpi());
+  return run::plan_run(input).peak_bytes();
 }
 
 bool close_to(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)); }
 
 // Kernel 1's view of a file's edges with their weights (the file's, or `generated`).
-WeightedEdgeSource file_weighted_edge_source(const io::EdgeInput& in, const std::vector<float>& weights) {
-  WeightedEdgeSource source;
+graph::WeightedEdgeSource file_weighted_edge_source(const io::EdgeInput& in, const std::vector<float>& weights) {
+  graph::WeightedEdgeSource source;
   source.edges = in.edge_source();
   const gen::Edge* edges = in.edges.data();
   const float* w = weights.data();
@@ -92,7 +92,7 @@ std::vector<float> file_edge_weights(const io::EdgeInput& in, uint64_t seed, con
       break;
     }
   }
-  agree_or_throw(error, world.mpi());
+  util::agree_or_throw(error, world.mpi());
   float largest = 0;
   for (float w : in.weights) largest = std::max(largest, w);
   max_weight_seen = world.max(largest);
@@ -127,7 +127,7 @@ void open_sssp_edges(const SsspConfig& config, const comm::Communicator& world, 
     edges.source = file_weighted_edge_source(*config.input, edges.file_weights);
   } else {
     edges.generator.emplace(config.spec);
-    edges.source = kronecker_weighted_edge_source(*edges.generator, world.rank(), world.size());
+    edges.source = graph::kronecker_weighted_edge_source(*edges.generator, world.rank(), world.size());
   }
 }
 
@@ -146,13 +146,14 @@ SsspOptions bucket_width_for(const SsspConfig& config, double max_weight, SsspBe
 }
 
 // Kernel 1, timed between barriers, and the largest rank's graph memory.
-WeightedLocalGraph construct_graph(const SsspConfig& config, const WeightedEdgeSource& source, const ProcessGrid& grid,
-                                   const comm::Communicator& world, SsspBenchmarkResult& result) {
+graph::WeightedLocalGraph construct_graph(const SsspConfig& config, const graph::WeightedEdgeSource& source,
+                                          const graph::ProcessGrid& grid, const comm::Communicator& world,
+                                          SsspBenchmarkResult& result) {
   world.barrier();
   double start = MPI_Wtime();
-  Progress construction(config.progress, "kernel 1: building the graph");
-  WeightedLocalGraph graph =
-      build_weighted_local_graph(source, grid, config.graph, [&](int64_t done, int64_t passes, const char* step) {
+  util::Progress construction(config.progress, "kernel 1: building the graph");
+  graph::WeightedLocalGraph graph = graph::build_weighted_local_graph(
+      source, grid, config.graph, [&](int64_t done, int64_t passes, const char* step) {
         if (passes > 0) construction.set_total(passes);
         construction.update(done, step);
       });
@@ -161,7 +162,7 @@ WeightedLocalGraph construct_graph(const SsspConfig& config, const WeightedEdgeS
   result.nvertices_computed = graph.graph.dist.nvertices;
   construction.finish();
   // Generating the edges inside kernel 1 (the slowest rank), and reading the file before it.
-  result.generation_seconds = world.max(graph.graph.kernel1_seconds[Kernel1Steps::kGenerate]);
+  result.generation_seconds = world.max(graph.graph.kernel1_seconds[graph::Kernel1Steps::kGenerate]);
   if (config.input) result.generation_seconds += config.input->stats.read_seconds;
   result.graph_bytes_max_rank = world.max(graph.memory_bytes());
   return graph;
@@ -214,8 +215,8 @@ struct SsspRootKernel {
   using Run = SsspRun;
   using Result = SsspRootResult;
   const SsspConfig& config;
-  const WeightedLocalGraph& graph;
-  const ProcessGrid& grid;
+  const graph::WeightedLocalGraph& graph;
+  const graph::ProcessGrid& grid;
   const comm::Communicator& world;
   DistributedSssp& sssp;
 
@@ -245,20 +246,20 @@ struct SsspRootKernel {
     return r;
   }
 
-  int64_t count_edges() { return sssp_statistics(graph, grid, sssp.distances()).nedge; }
+  int64_t count_edges() { return validate::sssp_statistics(graph, grid, sssp.distances()).nedge; }
 
   // The result validated (or, without validation, only its statistics) into r: the TEPS edge
   // count, reached vertices, sum and maximum of the distances.
   std::string check(int64_t root, SsspRootResult& r) {
-    SsspValidation check;
+    validate::SsspValidation check;
     if (config.validate) {
       const double validate_start = MPI_Wtime();
-      check = validate_sssp(graph, grid, root, sssp.distances(), sssp.parents());
+      check = validate::validate_sssp(graph, grid, root, sssp.distances(), sssp.parents());
       r.validate_seconds = MPI_Wtime() - validate_start;
       if (!check.ok) return "validation failed for root " + std::to_string(r.root) + ": " + check.error;
       r.validated = true;
     } else {
-      check = sssp_statistics(graph, grid, sssp.distances());
+      check = validate::sssp_statistics(graph, grid, sssp.distances());
     }
     r.nedge = check.nedge;
     r.reached = check.reached;
@@ -276,12 +277,12 @@ struct SsspRootKernel {
 
 // The warm-up, the energy loop (with --energy-loop), then every root timed and validated; a
 // failed validation ends the loop.
-void run_roots_of(const SsspConfig& config, const WeightedLocalGraph& graph, const ProcessGrid& grid,
-                  const SsspOptions& search_options, const RunRoots& run_roots, SsspBenchmarkResult& result) {
+void run_roots_of(const SsspConfig& config, const graph::WeightedLocalGraph& graph, const graph::ProcessGrid& grid,
+                  const SsspOptions& search_options, const run::RunRoots& run_roots, SsspBenchmarkResult& result) {
   const comm::Communicator world(grid.world());
   DistributedSssp sssp(graph, grid, search_options);
   SsspRootKernel kernel{config, graph, grid, world, sssp};
-  result.energy_loop = run_root_loop(kernel, "SSSP", config, run_roots, world, result.roots, result);
+  result.energy_loop = run::run_root_loop(kernel, "SSSP", config, run_roots, world, result.roots, result);
 }
 
 }  // namespace
@@ -293,26 +294,27 @@ SsspPart::SsspPart(const SsspConfig& config, const comm::Communicator& world, Ss
 
 SsspPart::~SsspPart() = default;
 
-double SsspPart::bytes_per_rank(const Distribution& probe) const {
+double SsspPart::bytes_per_rank(const graph::Distribution& probe) const {
   return estimated_bytes_per_rank(config_, config_.nedges(), probe, world_);
 }
 
-void SsspPart::build(const ProcessGrid& grid) {
+void SsspPart::build(const graph::ProcessGrid& grid) {
   search_options_ = bucket_width_for(config_, edges_.max_weight, result_);
-  graph_ = std::make_unique<WeightedLocalGraph>(build_weighted_local_graph(edges_.source, grid, config_.graph));
+  graph_ = std::make_unique<graph::WeightedLocalGraph>(
+      graph::build_weighted_local_graph(edges_.source, grid, config_.graph));
   const comm::Communicator ranks(grid.world());
   // Its part of graph_generation (the caller adds a file's reading).
-  result_.generation_seconds = ranks.max(graph_->graph.kernel1_seconds[Kernel1Steps::kGenerate]);
+  result_.generation_seconds = ranks.max(graph_->graph.kernel1_seconds[graph::Kernel1Steps::kGenerate]);
   result_.graph_bytes_max_rank = ranks.max(graph_->memory_bytes());
 }
 
-void SsspPart::run_roots(const ProcessGrid& grid, const RunRoots& roots) {
+void SsspPart::run_roots(const graph::ProcessGrid& grid, const run::RunRoots& roots) {
   run_roots_of(config_, *graph_, grid, search_options_, roots, result_);
 }
 
 void check_declared_sssp_input(const SsspConfig& config, const io::DeclaredSize& size,
                                const comm::Communicator& world) {
-  check_declared_graph_fits(config, world, size.nvertices, size.what, [&](const Distribution& probe) {
+  run::check_declared_graph_fits(config, world, size.nvertices, size.what, [&](const graph::Distribution& probe) {
     return estimated_bytes_per_rank(config, size.nedges, probe, world);
   });
 }
@@ -320,23 +322,23 @@ void check_declared_sssp_input(const SsspConfig& config, const io::DeclaredSize&
 SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, const comm::Communicator& world) {
   SsspBenchmarkResult result;
   if (!(config.sssp.delta > 0) || !std::isfinite(config.sssp.delta))
-    throw UsageError("--delta must be a positive number");
-  const std::unique_ptr<ProcessGrid> run_grid = start_run(
+    throw util::UsageError("--delta must be a positive number");
+  const std::unique_ptr<graph::ProcessGrid> run_grid = run::start_run(
       config, world,
-      [&](const Distribution& probe) { return estimated_bytes_per_rank(config, config.nedges(), probe, world); },
+      [&](const graph::Distribution& probe) { return estimated_bytes_per_rank(config, config.nedges(), probe, world); },
       result);
-  const ProcessGrid& grid = *run_grid;
+  const graph::ProcessGrid& grid = *run_grid;
   SsspEdges edges;
   open_sssp_edges(config, world, edges, result);
   const SsspOptions search_options = bucket_width_for(config, edges.max_weight, result);
-  const WeightedLocalGraph graph = construct_graph(config, edges.source, grid, world, result);
+  const graph::WeightedLocalGraph graph = construct_graph(config, edges.source, grid, world, result);
 
-  const RunRoots run_roots = choose_run_roots(config, graph.graph, grid, "SSSP", result);
+  const run::RunRoots run_roots = run::choose_run_roots(config, graph.graph, grid, "SSSP", result);
   run_roots_of(config, graph, grid, search_options, run_roots, result);
   if (config.compare_dijkstra > 0 && !result.validation_failed)
     compare_with_dijkstra(config, edges, run_roots.roots, world, result);
-  result.peak_rss_bytes_max_rank = peak_rss_max_rank(world);
+  result.peak_rss_bytes_max_rank = run::peak_rss_max_rank(world);
   return result;
 }
 
-}  // namespace g500
+}  // namespace g500::sssp

@@ -19,20 +19,20 @@
 #include "sssp/sssp.hpp"
 #include "util/phase_profile.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 
-struct SsspConfig : RunConfig {
+struct SsspConfig : run::RunConfig {
   // The search's state words keep a 32-bit source id beside the distance (sssp/state_words.hpp).
   SsspConfig() { kernel_id_bits = kSourceIdBits; }
   static constexpr int kSourceIdBits = 32;
   int compare_dijkstra = 0;  // roots also solved by a serial Dijkstra on rank 0 (0 = none)
   SsspOptions sssp;
-  WeightedGraphOptions graph;         // kernel 1: `--disable reorder` turns off the degree-order renumbering
+  graph::WeightedGraphOptions graph;  // kernel 1: `--disable reorder` turns off the degree-order renumbering
   uint64_t weight_seed = 1;           // file input without weights: seed of the generated weights (docs/sssp.md)
   std::vector<std::string> disabled;  // technique names switched off (`--disable`), as given
   // Called (collectively) after the first root was validated, e.g. to write result files.
-  std::function<void(const LocalGraph&, const ProcessGrid&, int64_t root, const std::vector<double>& distances,
-                     const std::vector<int64_t>& parents)>
+  std::function<void(const graph::LocalGraph&, const graph::ProcessGrid&, int64_t root,
+                     const std::vector<double>& distances, const std::vector<int64_t>& parents)>
       first_root_hook;
 };
 
@@ -48,12 +48,12 @@ struct SsspRootResult {
   int64_t buckets = 0, phases = 0, pull_phases = 0, relaxations = 0;
   int64_t light_relaxations = 0, pull_scans = 0, improvements = 0;                    // summed over ranks
   double light_seconds = 0, push_seconds = 0, pull_seconds = 0, parents_seconds = 0;  // rank 0's steps
-  comm::PhaseProfile profile;                                                         // mean over ranks per phase
+  util::PhaseProfile profile;                                                         // mean over ranks per phase
   double dijkstra_seconds = -1;                                                       // when compared
   bool dijkstra_agrees = false;  // sum and max of the distances equal Dijkstra's (relative 1e-9)
 };
 
-struct SsspBenchmarkResult : RunSummary {
+struct SsspBenchmarkResult : run::RunSummary {
   bool generated_weights = false;  // file input without weights
   // The bucket width the searches used: the option's, or raised so that the sub-bucket index of
   // every possible distance stays exact (then the option's value and the largest weight).
@@ -65,7 +65,7 @@ struct SsspBenchmarkResult : RunSummary {
   double sssp_harmonic_teps_same_roots = 0;
   double dijkstra_speedup = 0;  // ratio of the two harmonic means
   bool dijkstra_agrees = true;
-  EnergyLoopReport energy_loop;  // --energy-loop (run/energy_loop.hpp)
+  run::EnergyLoopReport energy_loop;  // --energy-loop (run/energy_loop.hpp)
 };
 
 // The weighted edges kernel 1 reads: a file's (with its weights, or generated ones) or the
@@ -73,7 +73,7 @@ struct SsspBenchmarkResult : RunSummary {
 struct SsspEdges {
   std::optional<gen::KroneckerGenerator> generator;
   std::vector<float> file_weights;
-  WeightedEdgeSource source;
+  graph::WeightedEdgeSource source;
   double max_weight = gen::kGeneratedWeightBound;  // a bound of every edge's weight
 };
 
@@ -86,11 +86,11 @@ class SsspPart {
   SsspPart(const SsspConfig& config, const comm::Communicator& world, SsspBenchmarkResult& result);
   ~SsspPart();
   // The SSSP's share of a rank's memory on the grid `probe` (collective: the node's ranks).
-  double bytes_per_rank(const Distribution& probe) const;
+  double bytes_per_rank(const graph::Distribution& probe) const;
   // Collective: kernel 1's weighted graph (untimed here: the caller's kernel 1 timer covers it).
-  void build(const ProcessGrid& grid);
+  void build(const graph::ProcessGrid& grid);
   // Collective: the warm-up, then each root timed and validated (a failure ends the loop).
-  void run_roots(const ProcessGrid& grid, const RunRoots& roots);
+  void run_roots(const graph::ProcessGrid& grid, const run::RunRoots& roots);
 
  private:
   const SsspConfig& config_;
@@ -98,7 +98,7 @@ class SsspPart {
   SsspBenchmarkResult& result_;
   SsspEdges edges_;
   SsspOptions search_options_;
-  std::unique_ptr<WeightedLocalGraph> graph_;
+  std::unique_ptr<graph::WeightedLocalGraph> graph_;
 };
 
 // Collective over `world`. Validation failures end the root loop and are reported in the result.
@@ -108,4 +108,4 @@ SsspBenchmarkResult run_sssp_benchmark(const SsspConfig& config, const comm::Com
 // would refuse that graph (memory estimate unless config.force, 32-bit local ids), before it is read.
 void check_declared_sssp_input(const SsspConfig& config, const io::DeclaredSize& size, const comm::Communicator& world);
 
-}  // namespace g500
+}  // namespace g500::sssp

@@ -15,7 +15,7 @@
 #include "sssp/sssp.hpp"
 #include "sssp/state_words.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 using namespace sssp_words;
 
 void DistributedSssp::reduce_all(double* values, int count, MPI_Op op, SsspRun& run) {
@@ -33,7 +33,7 @@ void DistributedSssp::reduce_all(double* values, int count, MPI_Op op, SsspRun& 
       reduce_result_[i] = r;
     }
     if (grid_.size() > 1) {
-      comm::ScopedPhase timed(run.profile, comm::Phase::kImbalance);
+      util::ScopedPhase timed(run.profile, util::Phase::kImbalance);
       const comm::Communicator world(grid_.world(), grid_.limits());
       const std::span<double> result(reduce_result_, static_cast<size_t>(count));
       if (op == MPI_MIN)
@@ -46,11 +46,11 @@ void DistributedSssp::reduce_all(double* values, int count, MPI_Op op, SsspRun& 
   std::copy(reduce_result_, reduce_result_ + count, values);
 }
 
-int64_t DistributedSssp::gather_records(std::vector<LocalId> ThreadState::*list, uint64_t id_base, MPI_Comm comm,
+int64_t DistributedSssp::gather_records(std::vector<graph::LocalId> ThreadState::*list, uint64_t id_base, MPI_Comm comm,
                                         int comm_size, SsspRun& run) {
   const int t = omp_get_thread_num();
   ThreadState& ts = threads_[t];
-  std::vector<LocalId>& mine = ts.*list;
+  std::vector<graph::LocalId>& mine = ts.*list;
   reduce_slots_[static_cast<size_t>(t) * kSlotStride + 4] = static_cast<double>(mine.size());
 #pragma omp barrier
   int64_t first = 0, total = 0;
@@ -66,14 +66,14 @@ int64_t DistributedSssp::gather_records(std::vector<LocalId> ThreadState::*list,
 #pragma omp barrier
   }
   uint64_t* out = records_.data() + first;
-  for (LocalId x : mine) *out++ = record_of(id_base + x, distance(x));
+  for (graph::LocalId x : mine) *out++ = record_of(id_base + x, distance(x));
 #pragma omp barrier
 #pragma omp master
   {
     gathered_view_ = &records_;
     reduce_result_[3] = static_cast<double>(total);
     if (comm_size > 1) {
-      comm::ScopedPhase timed(run.profile, comm::Phase::kAllgatherv);
+      util::ScopedPhase timed(run.profile, util::Phase::kAllgatherv);
       const std::vector<int64_t> counts = comm::allgather_counts(total, comm);
       int64_t all = 0;
       for (int64_t c : counts) all += c;
@@ -90,13 +90,13 @@ int64_t DistributedSssp::gather_records(std::vector<LocalId> ThreadState::*list,
 void DistributedSssp::gather_distances(std::vector<float>& out, int index, MPI_Comm comm, SsspRun& run) {
   float* mine = out.data() + static_cast<int64_t>(index) * dist_of_.block;
 #pragma omp for schedule(static)
-  for (int64_t x = 0; x < dist_of_.block; ++x) mine[x] = distance(static_cast<LocalId>(x));
+  for (int64_t x = 0; x < dist_of_.block; ++x) mine[x] = distance(static_cast<graph::LocalId>(x));
 #pragma omp master
   {
-    comm::ScopedPhase timed(run.profile, comm::Phase::kAllgatherv);
+    util::ScopedPhase timed(run.profile, util::Phase::kAllgatherv);
     comm::allgather(MPI_IN_PLACE, out.data(), dist_of_.block, MPI_FLOAT, comm, grid_.limits());
   }
 #pragma omp barrier
 }
 
-}  // namespace g500
+}  // namespace g500::sssp

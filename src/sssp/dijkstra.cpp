@@ -9,7 +9,7 @@
 
 #include "util/timer.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 
 SerialWeightedGraph build_serial_weighted_graph(const gen::KroneckerGenerator& generator) {
   const int64_t m = generator.spec().nedges();
@@ -53,7 +53,7 @@ DijkstraResult dijkstra(const SerialWeightedGraph& g, int64_t root) {
   const float inf = std::numeric_limits<float>::infinity();
   std::vector<float> dist(g.nvertices, inf);
   r.parent.assign(g.nvertices, -1);
-  Timer timer;
+  util::Timer timer;
   using Item = std::pair<float, int64_t>;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
   dist[root] = 0;
@@ -84,4 +84,4 @@ DijkstraResult dijkstra(const SerialWeightedGraph& g, int64_t root) {
   return r;
 }
 
-}  // namespace g500
+}  // namespace g500::sssp

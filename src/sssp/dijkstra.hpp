@@ -8,7 +8,7 @@
 
 #include "gen/kronecker.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 
 struct SerialWeightedGraph {
   int64_t nvertices = 0;
@@ -36,4 +36,4 @@ struct DijkstraResult {
 
 DijkstraResult dijkstra(const SerialWeightedGraph& graph, int64_t root);
 
-}  // namespace g500
+}  // namespace g500::sssp

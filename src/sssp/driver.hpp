@@ -8,14 +8,14 @@
 #include "run/file_input.hpp"
 #include "sssp/benchmark.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 
 struct SsspJob {
   SsspConfig config;
-  FileInputRequest input;      // no path: the Kronecker graph of config.spec
-  std::string json_path;       // --json
-  std::string distances_path;  // --output-distances (first root)
-  std::string parents_path;    // --output-parents (first root)
+  run::FileInputRequest input;  // no path: the Kronecker graph of config.spec
+  std::string json_path;        // --json
+  std::string distances_path;   // --output-distances (first root)
+  std::string parents_path;     // --output-parents (first root)
 };
 
 // Collective over `comm`, the run's ranks (cli/ passes the world's). Prints the report on rank
@@ -23,4 +23,4 @@ struct SsspJob {
 // failed validation or disagreed with Dijkstra.
 int run_sssp_job(SsspJob& job, MPI_Comm comm);
 
-}  // namespace g500
+}  // namespace g500::sssp

@@ -12,10 +12,12 @@
 #include "sssp/state_words.hpp"
 #include "util/atomic_ref.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 using namespace sssp_words;
 
-void DistributedSssp::improve_call(LocalId x, float nd, LocalId from, ThreadState& ts) { improve(x, nd, from, ts); }
+void DistributedSssp::improve_call(graph::LocalId x, float nd, graph::LocalId from, ThreadState& ts) {
+  improve(x, nd, from, ts);
+}
 
 void DistributedSssp::apply_candidates(ThreadState& ts, int t) {
   constexpr size_t kCandidateAhead = 16;
@@ -32,27 +34,27 @@ void DistributedSssp::apply_candidates(ThreadState& ts, int t) {
   // Several grid rows: the target is a column-local id. Owned targets are improved here; the
   // others go to their owner unless a candidate at least as good was sent already (sent_best_).
   // Either way one random access, prefetched ahead.
-  const Distribution& d = dist_of_;
+  const graph::Distribution& d = dist_of_;
   const uint64_t my_row = static_cast<uint64_t>(d.row), block = static_cast<uint64_t>(d.block);
   auto& buffers = out_col_[t];
   for (size_t i = 0; i < n; ++i) {
     if (i + kCandidateAhead < n) {
-      const LocalId ahead = c[i + kCandidateAhead].x;
+      const graph::LocalId ahead = c[i + kCandidateAhead].x;
       const uint64_t owner = d.by_block.divide(ahead);
       if (owner == my_row)
         __builtin_prefetch(&state_[ahead - owner * block]);
       else
         __builtin_prefetch(&sent_best_[ahead]);
     }
-    const LocalId u = c[i].x;
+    const graph::LocalId u = c[i].x;
     const float nd = c[i].d;
     const uint64_t owner = d.by_block.divide(u);
-    const LocalId offset = static_cast<LocalId>(u - owner * block);
+    const graph::LocalId offset = static_cast<graph::LocalId>(u - owner * block);
     if (owner == my_row) {
       improve_call(offset, nd, c[i].from, ts);
       continue;
     }
-    AtomicRef<uint32_t> best(sent_best_[u]);
+    util::AtomicRef<uint32_t> best(sent_best_[u]);
     uint32_t seen = best.load(std::memory_order_relaxed);
     bool better = false;
     while (bits_of(nd) < seen)
@@ -89,4 +91,4 @@ void DistributedSssp::exchange_candidates(comm::ThreadBuckets& buffers, MPI_Comm
   }
 }
 
-}  // namespace g500
+}  // namespace g500::sssp

@@ -9,7 +9,7 @@
 #include "sssp/sssp.hpp"
 #include "sssp/state_words.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 using namespace sssp_words;
 
 void DistributedSssp::heavy_phase(int64_t k, double push_work, ThreadState& ts, SsspRun& run) {
@@ -39,7 +39,7 @@ void DistributedSssp::heavy_phase(int64_t k, double push_work, ThreadState& ts, 
 // scans its edges lighter than t(u) - k*delta (about deg(u) * min(1, t(u) - k*delta) with weights
 // uniform in [0, 1)), plus a pass over the row set. Collective.
 double DistributedSssp::pull_work_estimate(int64_t k, SsspRun& run) {
-  const Distribution& d = dist_of_;
+  const graph::Distribution& d = dist_of_;
   const double lower = static_cast<double>(k) * options_.delta;
   const int64_t bucket_end = (k + 1) * sub_buckets_;
   // The first kExact vertices exactly (with the degree-order renumbering, the busiest ones), then
@@ -50,7 +50,7 @@ double DistributedSssp::pull_work_estimate(int64_t k, SsspRun& run) {
   const int64_t every = d.block >= 64 * kExact ? kSampleEvery : 1;
   const int64_t exact_end = every == 1 ? d.block : kExact;
   auto pull_of = [&](int64_t x) {
-    const double t = distance(static_cast<LocalId>(x));
+    const double t = distance(static_cast<graph::LocalId>(x));
     return degree_[x] == 0 || bucket_of(t) < bucket_end ? 0.0
                                                         : static_cast<double>(degree_[x]) * std::min(1.0, t - lower);
   };
@@ -69,4 +69,4 @@ double DistributedSssp::pull_work_estimate(int64_t k, SsspRun& run) {
   return pull;
 }
 
-}  // namespace g500
+}  // namespace g500::sssp

@@ -14,7 +14,7 @@
 #include "sssp/state_words.hpp"
 #include "util/atomic_ref.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 using namespace sssp_words;
 
 void DistributedSssp::take_sub_bucket(int64_t j, ThreadState& ts) {
@@ -50,7 +50,7 @@ double DistributedSssp::light_phases(int64_t j, int64_t k, ThreadState& ts, Sssp
 template <DistributedSssp::Edges kEdges>
 inline void DistributedSssp::relax_row(int64_t x, float dx, int64_t k, ThreadState& ts) {
   const float* weights = wg_.weights.data();
-  const LocalId* neighbors = graph_.neighbors.data();
+  const graph::LocalId* neighbors = graph_.neighbors.data();
   const int64_t* starts = graph_.rows.starts();
   // A candidate c leaves bucket k when bucket_of(c) / sub_buckets > k, i.e.
   // c * inverse_width_ >= (k + 1) * sub_buckets.
@@ -64,7 +64,7 @@ inline void DistributedSssp::relax_row(int64_t x, float dx, int64_t k, ThreadSta
   for (; e < end; ++e) {
     const float nd = candidate(dx, weights[e]);
     if (kEdges == Edges::kInner && nd * scale >= bucket_end) break;
-    ts.candidates.push_back({neighbors[e], static_cast<LocalId>(source_base_ + x), nd});
+    ts.candidates.push_back({neighbors[e], static_cast<graph::LocalId>(source_base_ + x), nd});
   }
   ts.relaxations += e - first;
   if constexpr (kEdges == Edges::kInner) ts.light_relaxations += e - first;
@@ -97,7 +97,7 @@ void DistributedSssp::fuse_bucket(int64_t k, int64_t j, ThreadState& ts, int t) 
         __builtin_prefetch(&settled_mark_[ts.fused[i + kFusedAhead].x]);
       }
       if (!is_current(ts.fused[i])) continue;
-      const LocalId x = ts.fused[i].x;
+      const graph::LocalId x = ts.fused[i].x;
       settle_one(x, ts);
       selected[m] = record_of(x, ts.fused[i].d);  // one column: row-local = owned
       m += may_have_inner_edge(x, ts.fused[i].d, k) ? 1 : 0;
@@ -144,7 +144,7 @@ void DistributedSssp::relax_records(int64_t nrecords, int64_t k, int64_t j, Sssp
   constexpr int64_t kChunk = 512, kBound = 48;
   auto wanted = [&](uint64_t record) {
     const int64_t x = record_id(record);
-    return kEdges == Edges::kOuter ? light_bound_[x] != kLightBoundNoEdges
+    return kEdges == Edges::kOuter ? light_bound_[x] != graph::kLightBoundNoEdges
                                    : may_have_inner_edge(x, record_distance(record), k);
   };
   std::vector<uint64_t>& selected = ts.selected_records;
@@ -190,10 +190,10 @@ void DistributedSssp::place_improved(int64_t j, ThreadState& ts) {
   ts.improved.clear();
 }
 
-void DistributedSssp::settle_one(LocalId x, ThreadState& ts) {
+void DistributedSssp::settle_one(graph::LocalId x, ThreadState& ts) {
   // A load and a store, not an atomic exchange (a locked instruction per vertex): two threads
   // settling x at once would both list it, which costs one redundant relaxation of its row.
-  AtomicRef<uint8_t> settled(settled_mark_[x]);
+  util::AtomicRef<uint8_t> settled(settled_mark_[x]);
   if (settled.load(std::memory_order_relaxed) != ts.bucket_epoch) {
     settled.store(ts.bucket_epoch, std::memory_order_relaxed);
     ts.settled.push_back(x);
@@ -208,9 +208,9 @@ void DistributedSssp::settle(ThreadState& ts) {
       __builtin_prefetch(&settled_mark_[ts.active[i + 8]]);
       __builtin_prefetch(&degree_[ts.active[i + 8]]);
     }
-    const LocalId x = ts.active[i];
+    const graph::LocalId x = ts.active[i];
     settle_one(x, ts);
   }
 }
 
-}  // namespace g500
+}  // namespace g500::sssp

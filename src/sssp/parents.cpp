@@ -16,11 +16,11 @@
 #include "sssp/sssp.hpp"
 #include "sssp/state_words.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 using namespace sssp_words;
 
 void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
-  const Distribution& d = dist_of_;
+  const graph::Distribution& d = dist_of_;
   const int64_t first = d.owned_begin();
   const int64_t root_local = root >= first && root < first + d.block ? graph_.owned_local(root - first) : -1;
   if (parent_notes_) {
@@ -34,7 +34,7 @@ void DistributedSssp::compute_parents(int64_t root, SsspRun& run) {
 #pragma omp master
   {
     if (ncols > 1) {
-      comm::ScopedPhase timed(run.profile, comm::Phase::kAlltoallv);
+      util::ScopedPhase timed(run.profile, util::Phase::kAlltoallv);
       comm::reduce_scatter_block(proposal_.data(), owned_parent, d.block, MPI_INT64_T, MPI_MAX, grid_.row_comm(),
                                  grid_.limits());
     }
@@ -51,30 +51,32 @@ void DistributedSssp::write_result_from_notes(int64_t root, int64_t root_local) 
   // column-local id, in place (the table reads of sources of vertices of like degree fall close
   // together); then, in original order, a gather of the states, each giving its vertex's distance
   // and, by arithmetic alone, its parent's global id.
-  const Renumbering& ids = graph_.renumbering;
-  const LocalId* original = !ids.active() ? nullptr : notes_by_row_ ? ids.row_original.data() : ids.col_original.data();
+  const graph::Renumbering& ids = graph_.renumbering;
+  const graph::LocalId* original = !ids.active()   ? nullptr
+                                   : notes_by_row_ ? ids.row_original.data()
+                                                   : ids.col_original.data();
   const int64_t nowned = dist_of_.block;
   if (original) {
     constexpr int64_t kSourceAhead = 16;
 #pragma omp for schedule(static)
     for (int64_t v = 0; v < nowned; ++v) {
       if (v + kSourceAhead < nowned) {
-        const LocalId ahead = source_of(state_[v + kSourceAhead]);
+        const graph::LocalId ahead = source_of(state_[v + kSourceAhead]);
         if (ahead != kUnknownSource) __builtin_prefetch(&original[ahead]);
       }
       const uint64_t state = state_[v];
       if (source_of(state) != kUnknownSource) state_[v] = state_of(distance_of(state), original[source_of(state)]);
     }
   }
-  const LocalId* owned_new = renumbered_ ? ids.owned_new.data() : nullptr;
-  const Distribution& d = dist_of_;
+  const graph::LocalId* owned_new = renumbered_ ? ids.owned_new.data() : nullptr;
+  const graph::Distribution& d = dist_of_;
   constexpr int64_t kStateAhead = 32;
   const int t = omp_get_thread_num(), nthreads = omp_get_num_threads();
   const int64_t lo = nowned * t / nthreads, hi = nowned * (t + 1) / nthreads;
   for (int64_t o = lo; o < hi; ++o) {
     if (owned_new && o + kStateAhead < hi) __builtin_prefetch(&state_[owned_new[o + kStateAhead]]);
     const uint64_t state = state_[owned_at(owned_new, o)];
-    const LocalId from = source_of(state);
+    const graph::LocalId from = source_of(state);
     dist_out_[o] = static_cast<double>(distance_of(state));  // infinity (kUnreachedDistance) when unreached
     // Branch-free: in original order reached and unreached vertices alternate at random. An
     // unknown source (unreached vertex) gives -1 whatever the sum.
@@ -88,13 +90,13 @@ void DistributedSssp::write_result_from_notes(int64_t root, int64_t root_local) 
 void DistributedSssp::write_result(const int64_t* owned_parent) {
   // The distances, and with a renumbered graph the parents, gathered into original order: sequential
   // writes, reads at random prefetched kAhead offsets ahead.
-  const LocalId* owned_new = renumbered_ ? graph_.renumbering.owned_new.data() : nullptr;
+  const graph::LocalId* owned_new = renumbered_ ? graph_.renumbering.owned_new.data() : nullptr;
   constexpr int64_t kAhead = 16;
   const int64_t nowned = dist_of_.block;
 #pragma omp for schedule(static) nowait
   for (int64_t o = 0; o < nowned; ++o) {
     const int64_t v = owned_at(owned_new, o);
-    dist_out_[o] = static_cast<double>(distance(static_cast<LocalId>(v)));
+    dist_out_[o] = static_cast<double>(distance(static_cast<graph::LocalId>(v)));
     if (!owned_new) continue;
     if (o + kAhead < nowned) {
       __builtin_prefetch(&state_[owned_new[o + kAhead]]);
@@ -105,12 +107,12 @@ void DistributedSssp::write_result(const int64_t* owned_parent) {
 }
 
 void DistributedSssp::propose_parents(int64_t root, int64_t* proposal, SsspRun& run) {
-  const Distribution& d = dist_of_;
+  const graph::Distribution& d = dist_of_;
   if (grid_.cols() > 1) gather_distances(row_dist_, d.col, grid_.row_comm(), run);
   if (grid_.rows() > 1) gather_distances(col_dist_, d.row, grid_.col_comm(), run);
   const DistanceView row_dist = row_distances(), col_dist = column_distances();
   const float* weights = wg_.weights.data();
-  const LocalId* neighbors = graph_.neighbors.data();
+  const graph::LocalId* neighbors = graph_.neighbors.data();
   const int64_t* starts = graph_.rows.starts();
   // Every parent and proposal is -1 from prepare(); found parents overwrite it.
   auto reached = [&](int64_t v) { return row_dist[v] < kInfinity; };
@@ -132,4 +134,4 @@ void DistributedSssp::propose_parents(int64_t root, int64_t* proposal, SsspRun& 
   for_selected(row_lists(), col_dist, reached, find_parent);
 }
 
-}  // namespace g500
+}  // namespace g500::sssp

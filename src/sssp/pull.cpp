@@ -14,7 +14,7 @@
 #include "sssp/sssp.hpp"
 #include "sssp/state_words.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 using namespace sssp_words;
 namespace {
 
@@ -57,7 +57,7 @@ class PullSelection {
     const float settled_floor = float_at_most(lower);
     for (int b = 0; b < 256; ++b) {
       const float lightest =
-          candidate(settled_floor, static_cast<float>(lightest_weight_bound(static_cast<uint8_t>(b))));
+          candidate(settled_floor, static_cast<float>(graph::lightest_weight_bound(static_cast<uint8_t>(b))));
       scanned_from_[b] = std::max(unsettled, first_bits_where([&](float t) { return lightest < t; }));
     }
   }
@@ -75,7 +75,7 @@ inline double settled_lower_bound(int64_t k, double delta) { return static_cast<
 // (kUnknownSource if none is below t), and where the scan stopped. Settled distances are >= lower.
 struct Pulled {
   float best;
-  LocalId from;
+  graph::LocalId from;
   int64_t stop;
 };
 inline Pulled best_pulled(float t, float lower, const EdgeLists& lists, int64_t u, DistanceView target_dist) {
@@ -105,7 +105,7 @@ int64_t DistributedSssp::pull_pass_size() const {
 // candidates go to the owners along the grid row. Covers exactly the useful relaxations of the
 // push heavy phase (settled targets need none; inner edges were relaxed by the light phases).
 void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
-  const Distribution& d = dist_of_;
+  const graph::Distribution& d = dist_of_;
   const int t = omp_get_thread_num();
   ThreadState& ts = threads_[t];
   const int nrows_grid = grid_.rows(), ncols = grid_.cols();
@@ -139,8 +139,8 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
     scanned += e - rows.starts[u];
     if (!(best < tu)) return;
     const uint64_t owner = ncols > 1 ? d.by_block.divide(static_cast<uint64_t>(u)) : 0;
-    const LocalId offset = static_cast<LocalId>(u - owner * block);
-    const LocalId source = from == kUnknownSource ? from : pull_source_base_ + from;
+    const graph::LocalId offset = static_cast<graph::LocalId>(u - owner * block);
+    const graph::LocalId source = from == kUnknownSource ? from : pull_source_base_ + from;
     if (static_cast<int>(owner) == d.col) {
       improve(offset, best, source, ts);
     } else {
@@ -162,7 +162,7 @@ void DistributedSssp::pull_heavy(int64_t k, SsspRun& run) {
 // those of a push. The relaxations of pull_heavy(), from the other side of the block: a pass over
 // N / C vertices instead of N / R.
 void DistributedSssp::pull_by_columns(int64_t k, SsspRun& run) {
-  const Distribution& d = dist_of_;
+  const graph::Distribution& d = dist_of_;
   const int t = omp_get_thread_num();
   ThreadState& ts = threads_[t];
   if (grid_.cols() > 1) gather_distances(row_dist_, d.col, grid_.row_comm(), run);
@@ -179,7 +179,8 @@ void DistributedSssp::pull_by_columns(int64_t k, SsspRun& run) {
     const auto [best, from, e] = best_pulled(tv, settled_floor, columns, v, row_dist);  // from: row-local
     scanned += e - columns.starts[v];
     if (!(best < tv)) return;
-    ts.candidates.push_back({static_cast<LocalId>(v), from == kUnknownSource ? from : source_base_ + from, best});
+    ts.candidates.push_back(
+        {static_cast<graph::LocalId>(v), from == kUnknownSource ? from : source_base_ + from, best});
     if (ts.candidates.size() >= kCandidateBatch) apply_candidates(ts, t);
   };
   for_selected(columns, row_dist, scans, scan);
@@ -189,4 +190,4 @@ void DistributedSssp::pull_by_columns(int64_t k, SsspRun& run) {
   if (grid_.rows() > 1) exchange_candidates(out_col_, grid_.col_comm(), run);
 }
 
-}  // namespace g500
+}  // namespace g500::sssp

@@ -8,16 +8,16 @@
 #include "run/result_json.hpp"
 #include "util/stats.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 
 void print_sssp_result_block(FILE* out, const SsspConfig& config, const SsspBenchmarkResult& result) {
-  ResultBlockInput in = result_block_input(config, result);
-  in.sssp = kernel_series(result.roots);
-  print_reference_result_block(out, in);
+  run::ResultBlockInput in = run::result_block_input(config, result);
+  in.sssp = run::kernel_series(result.roots);
+  run::print_reference_result_block(out, in);
 }
 
 void print_sssp_phase_profile(FILE* out, const SsspBenchmarkResult& result) {
-  print_phase_table(out, "SSSP", collect_root_series(result.roots).total, result.roots.size());
+  run::print_phase_table(out, "SSSP", run::collect_root_series(result.roots).total, result.roots.size());
   // The search's own steps (rank 0's clock), which say where the calculation above goes.
   double light = 0, push = 0, pull = 0, parents = 0, total = 0;
   int64_t light_relaxations = 0, pulled = 0, relaxations = 0;
@@ -59,7 +59,7 @@ void print_dijkstra_comparison(FILE* out, const SsspBenchmarkResult& result) {
 nlohmann::json sssp_result_json(const SsspConfig& config, const SsspBenchmarkResult& result) {
   using nlohmann::json;
   json j;
-  j["config"] = run_config_json(config, result);
+  j["config"] = run::run_config_json(config, result);
   j["config"]["kernel"] = "sssp";
   j["config"]["options"] = {{"validate", config.validate},
                             {"delta", result.delta},
@@ -75,7 +75,7 @@ nlohmann::json sssp_result_json(const SsspConfig& config, const SsspBenchmarkRes
       config.graph.column_index && j["config"]["grid"]["cols"].get<int>() > j["config"]["grid"]["rows"].get<int>();
   json roots = json::array();
   for (const auto& r : result.roots) {
-    json one = root_json(r);
+    json one = run::root_json(r);
     one["sum_dist"] = r.sum_dist;
     one["max_dist"] = r.max_dist;
     one["buckets"] = r.buckets;
@@ -94,20 +94,20 @@ nlohmann::json sssp_result_json(const SsspConfig& config, const SsspBenchmarkRes
     roots.push_back(one);
   }
   j["roots"] = roots;
-  const RootSeries series = collect_root_series(result.roots);
-  j["summary"] = summary_json(config, result, series, "sssp_");
+  const run::RootSeries series = run::collect_root_series(result.roots);
+  j["summary"] = run::summary_json(config, result, series, "sssp_");
   if (result.dijkstra_roots > 0)
     j["dijkstra"] = {{"roots", result.dijkstra_roots},
                      {"dijkstra_harmonic_mean_TEPS", result.dijkstra_harmonic_teps},
                      {"sssp_harmonic_mean_TEPS", result.sssp_harmonic_teps_same_roots},
                      {"speedup", result.dijkstra_speedup},
                      {"agrees", result.dijkstra_agrees}};
-  j["profile"] = profile_json(series.total);
-  if (result.energy_loop.ran) j["energy"] = energy_loop_json(result.energy_loop);
+  j["profile"] = run::profile_json(series.total);
+  if (result.energy_loop.ran) j["energy"] = run::energy_loop_json(result.energy_loop);
   j["memory"] = {{"graph_bytes_max_rank", result.graph_bytes_max_rank},
                  {"peak_rss_bytes_max_rank", result.peak_rss_bytes_max_rank},
                  {"estimated_bytes_max_rank", result.estimated_bytes_max_rank}};
   return j;
 }
 
-}  // namespace g500
+}  // namespace g500::sssp

@@ -6,11 +6,11 @@
 
 #include "sssp/benchmark.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 
 void print_sssp_result_block(FILE* out, const SsspConfig& config, const SsspBenchmarkResult& result);
 void print_sssp_phase_profile(FILE* out, const SsspBenchmarkResult& result);
 void print_dijkstra_comparison(FILE* out, const SsspBenchmarkResult& result);
 nlohmann::json sssp_result_json(const SsspConfig& config, const SsspBenchmarkResult& result);
 
-}  // namespace g500
+}  // namespace g500::sssp

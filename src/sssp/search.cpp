@@ -11,14 +11,14 @@
 #include "sssp/state_words.hpp"
 #include "util/timer.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 using namespace sssp_words;
 
 SsspRun DistributedSssp::run(int64_t root) {
   SsspRun run;
   run.root = root;
   MPI_Barrier(grid_.world());
-  Timer timer;
+  util::Timer timer;
 #pragma omp parallel num_threads(nthreads_)
   search(root, run);
   run.seconds = timer.seconds();
@@ -31,8 +31,8 @@ SsspRun DistributedSssp::run(int64_t root) {
   }
   double communication = 0;
   for (size_t p = 0; p < run.profile.seconds.size(); ++p)
-    if (p != static_cast<size_t>(comm::Phase::kCalculation)) communication += run.profile.seconds[p];
-  run.profile[comm::Phase::kCalculation] = std::max(0.0, run.seconds - communication);
+    if (p != static_cast<size_t>(util::Phase::kCalculation)) communication += run.profile.seconds[p];
+  run.profile[util::Phase::kCalculation] = std::max(0.0, run.seconds - communication);
   return run;
 }
 
@@ -71,7 +71,7 @@ void DistributedSssp::search(int64_t root, SsspRun& run) {
 }
 
 void DistributedSssp::start_search(int64_t root, ThreadState& ts) {
-  const Distribution& d = dist_of_;
+  const graph::Distribution& d = dist_of_;
   ts.bucket_epoch = bucket_epoch_;
   ts.relaxations = ts.light_relaxations = ts.pull_scans = ts.improvements = 0;
   ts.buckets.clear();
@@ -80,7 +80,7 @@ void DistributedSssp::start_search(int64_t root, ThreadState& ts) {
   if (!prepared_) reset_arrays();
   const int64_t first = d.owned_begin();
   if (omp_get_thread_num() == 0 && root >= first && root < first + d.block) {
-    const auto root_x = static_cast<LocalId>(graph_.owned_local(root - first));
+    const auto root_x = static_cast<graph::LocalId>(graph_.owned_local(root - first));
     state_[root_x] = state_of(0, kUnknownSource);
     ts.buckets.push(0, {root_x, kUnknownSource, 0.0F});
   }
@@ -108,4 +108,4 @@ void DistributedSssp::open_bucket(ThreadState& ts, SsspRun& run) {
   ts.settled_degrees = 0;
 }
 
-}  // namespace g500
+}  // namespace g500::sssp

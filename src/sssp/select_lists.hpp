@@ -11,7 +11,7 @@
 
 #include "sssp/sssp.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 
 // The lists and distances the passes read; inline in the passes, as in the one-file search.
 inline DistanceView DistributedSssp::row_distances() const {
@@ -27,7 +27,7 @@ inline EdgeLists DistributedSssp::row_lists() const {
 }
 
 inline EdgeLists DistributedSssp::column_lists() const {
-  const ColumnIndex& c = wg_.columns;
+  const graph::ColumnIndex& c = wg_.columns;
   return {c.starts.data(), c.rows.data(), c.weights.data(), dist_of_.col_set_size()};
 }
 
@@ -35,7 +35,7 @@ template <class Select, class Visit>
 void DistributedSssp::for_selected(const EdgeLists& lists, DistanceView target_dist, Select select, Visit visit) {
   const int64_t nrows = lists.size;
   const float* weights = lists.weights;
-  const LocalId* neighbors = lists.targets;
+  const graph::LocalId* neighbors = lists.targets;
   const int64_t* starts = lists.starts;
   constexpr int64_t kChunk = 2048, kRowAhead = 12, kTargetAhead = 6;
   std::vector<int64_t>& rows = threads_[omp_get_thread_num()].selected_rows;
@@ -66,4 +66,4 @@ void DistributedSssp::for_selected(const EdgeLists& lists, DistanceView target_d
   }
 }
 
-}  // namespace g500
+}  // namespace g500::sssp

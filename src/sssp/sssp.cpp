@@ -11,7 +11,7 @@
 #include "sssp/state_words.hpp"
 #include "util/huge_pages.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 using namespace sssp_words;
 
 double least_bucket_width(int64_t nvertices, double max_weight, int sub_buckets) {
@@ -20,7 +20,8 @@ double least_bucket_width(int64_t nvertices, double max_weight, int sub_buckets)
   return kRoundingRoom * longest * std::max(1, sub_buckets) / kMaxSubBucketIndex;
 }
 
-DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessGrid& grid, const SsspOptions& options)
+DistributedSssp::DistributedSssp(const graph::WeightedLocalGraph& graph, const graph::ProcessGrid& grid,
+                                 const SsspOptions& options)
     : wg_(graph), graph_(graph.graph), grid_(grid), dist_of_(graph.graph.dist), options_(options),
       sub_buckets_(std::max(1, options.sub_buckets)), inverse_width_(static_cast<double>(sub_buckets_) / options.delta),
       alltoallv_(comm::find_alltoallv("mpi")), allgatherv_(comm::find_allgatherv("mpi")),
@@ -29,7 +30,7 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
       column_light_bound_(graph.column_light_bounds), degree_(graph.graph.owned_degrees_in_graph_order()) {
   const int64_t block = dist_of_.block;
   renumbered_ = graph_.renumbering.active();
-  assign_huge(state_, static_cast<size_t>(block), state_of(kInfinity, kUnknownSource));
+  util::assign_huge(state_, static_cast<size_t>(block), state_of(kInfinity, kUnknownSource));
   parent_.assign(block, -1);
   dist_out_.assign(block, kUnreachedDistance);
   if (grid.rows() > 1) sent_best_.assign(dist_of_.col_set_size(), bits_of(kInfinity));
@@ -38,8 +39,8 @@ DistributedSssp::DistributedSssp(const WeightedLocalGraph& graph, const ProcessG
   // row has its tables), else the column set on a one-column grid.
   notes_by_row_ = grid.rows() == 1;
   parent_notes_ = (grid.rows() == 1 || grid.cols() == 1) && options.parent_notes;
-  if (!notes_by_row_ && grid.cols() == 1) source_base_ = static_cast<LocalId>(dist_of_.row * block);
-  if (notes_by_row_) pull_source_base_ = static_cast<LocalId>(dist_of_.col * block);
+  if (!notes_by_row_ && grid.cols() == 1) source_base_ = static_cast<graph::LocalId>(dist_of_.row * block);
+  if (notes_by_row_) pull_source_base_ = static_cast<graph::LocalId>(dist_of_.col * block);
   if (renumbered_ && !parent_notes_) parent_graph_.assign(block, -1);
   threads_.resize(nthreads_);
   out_col_ = comm::make_thread_buckets(nthreads_, grid.rows());
@@ -85,4 +86,4 @@ void DistributedSssp::prepare() {
   prepared_ = true;
 }
 
-}  // namespace g500
+}  // namespace g500::sssp

@@ -48,7 +48,7 @@
 #include "sssp/sub_bucket_queue.hpp"
 #include "util/phase_profile.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 
 struct SsspOptions {
   // Bucket width. Tuned on SCALE 18..20 Kronecker graphs with uniform [0, 1) weights and average
@@ -88,7 +88,7 @@ double least_bucket_width(int64_t nvertices, double max_weight, int sub_buckets)
 // by weight.
 struct EdgeLists {
   const int64_t* starts;
-  const LocalId* targets;
+  const graph::LocalId* targets;
   const float* weights;
   int64_t size;  // number of lists
 };
@@ -134,14 +134,14 @@ struct SsspRun {
   // Wall time of the search's steps on this rank (the master thread's clock, each step ending at
   // a barrier): light phases, push and pull heavy phases (with their decision), parent pass.
   double light_seconds = 0, push_seconds = 0, pull_seconds = 0, parents_seconds = 0;
-  comm::PhaseProfile profile;  // this rank's time per phase
+  util::PhaseProfile profile;  // this rank's time per phase
 };
 
 class DistributedSssp {
  public:
-  static constexpr LocalId kUnknownSource =
+  static constexpr graph::LocalId kUnknownSource =
       ~uint32_t{0};  // a distance's source when not known (32 bits: state_words.hpp)
-  DistributedSssp(const WeightedLocalGraph& graph, const ProcessGrid& grid, const SsspOptions& options);
+  DistributedSssp(const graph::WeightedLocalGraph& graph, const graph::ProcessGrid& grid, const SsspOptions& options);
   // Resets the distances to unreached and the parents to -1 for the next run(), as the
   // reference's clean_shortest and clean_pred do before its SSSP timer. A run() without it does
   // the same inside its own time.
@@ -162,15 +162,15 @@ class DistributedSssp {
   // As a candidate, `from` is the id of the row it was relaxed from, in the source ids of state_
   // (kUnknownSource when not known).
   struct Improvement {
-    LocalId x;
-    LocalId from;
+    graph::LocalId x;
+    graph::LocalId from;
     float d;
   };
   struct alignas(64) ThreadState {
     SubBucketQueue<Improvement> buckets;     // by sub-bucket, lazily deleted (stale entries)
-    std::vector<LocalId> active;             // owned vertices to relax in the current phase
+    std::vector<graph::LocalId> active;      // owned vertices to relax in the current phase
     std::vector<Improvement> improved;       // improvements made in the current phase
-    std::vector<LocalId> settled;            // owned vertices settled in the current bucket
+    std::vector<graph::LocalId> settled;     // owned vertices settled in the current bucket
     std::vector<Improvement> fused;          // bucket fusion: the improvements being relaxed
     std::vector<Improvement> deferred;       // bucket fusion: improvements into later sub-buckets
     std::vector<int64_t> selected_rows;      // for_selected(): one chunk's selected lists
@@ -213,7 +213,7 @@ class DistributedSssp {
   // Every thread's `list` with the distances, as (row-local or column-local id, distance bits)
   // records in records_, gathered over `comm` (the grid row or column) when it has several ranks;
   // `id_base` is this process's first id in that numbering. Returns the number of records.
-  int64_t gather_records(std::vector<LocalId> ThreadState::*list, uint64_t id_base, MPI_Comm comm, int comm_size,
+  int64_t gather_records(std::vector<graph::LocalId> ThreadState::*list, uint64_t id_base, MPI_Comm comm, int comm_size,
                          SsspRun& run);
   // Relaxes the inner or outer edges of row-local row x at distance dx (of bucket k): their
   // (target, candidate) pairs go to ts.candidates, for apply_candidates().
@@ -236,12 +236,12 @@ class DistributedSssp {
   void exchange_candidates(comm::ThreadBuckets& buffers, MPI_Comm comm, SsspRun& run);
   // Atomic minimum of the owned vertex's state (distance, then source); every improvement goes to
   // `improved`.
-  inline void improve(LocalId x, float nd, LocalId from, ThreadState& ts);
+  inline void improve(graph::LocalId x, float nd, graph::LocalId from, ThreadState& ts);
   // improve() as a call, for the loops of apply_candidates() (exchange.cpp): GCC compiled it so
   // when the search was one file, and inlined there it would change the code of that hot loop.
-  [[gnu::noinline]] void improve_call(LocalId x, float nd, LocalId from, ThreadState& ts);
+  [[gnu::noinline]] void improve_call(graph::LocalId x, float nd, graph::LocalId from, ThreadState& ts);
   // Owned vertex x's tentative distance.
-  inline float distance(LocalId x) const;
+  inline float distance(graph::LocalId x) const;
   // Whether an improvement's entry is current: its vertex still has the distance it set (each
   // improvement makes one entry, so exactly the latest one is).
   inline bool is_current(const Improvement& i) const;
@@ -254,7 +254,7 @@ class DistributedSssp {
   void place_improved(int64_t j, ThreadState& ts);
   // Puts owned x into the thread's settled list unless some thread settled it in this bucket (a rare
   // race may list it twice).
-  void settle_one(LocalId x, ThreadState& ts);
+  void settle_one(graph::LocalId x, ThreadState& ts);
   void settle(ThreadState& ts);  // settle_one() for the active list
   double pull_work_estimate(int64_t k, SsspRun& run);
   inline EdgeLists row_lists() const;
@@ -287,19 +287,19 @@ class DistributedSssp {
   void propose_parents(int64_t root, int64_t* proposal, SsspRun& run);
   void write_result(const int64_t* owned_parent);
   // Owned vertex (graph's id) at original offset o.
-  int64_t owned_at(const LocalId* owned_new, int64_t o) const { return owned_new ? owned_new[o] : o; }
+  int64_t owned_at(const graph::LocalId* owned_new, int64_t o) const { return owned_new ? owned_new[o] : o; }
   // Global (original) id of row-local / column-local x of the graph.
   int64_t global_of_row(int64_t x) const {
-    return dist_of_.global_from_row_local(graph_.original_row_local(static_cast<LocalId>(x)), dist_of_.row);
+    return dist_of_.global_from_row_local(graph_.original_row_local(static_cast<graph::LocalId>(x)), dist_of_.row);
   }
   int64_t global_of_col(int64_t x) const {
-    return dist_of_.global_from_col_local(graph_.original_col_local(static_cast<LocalId>(x)), dist_of_.col);
+    return dist_of_.global_from_col_local(graph_.original_col_local(static_cast<graph::LocalId>(x)), dist_of_.col);
   }
 
-  const WeightedLocalGraph& wg_;
-  const LocalGraph& graph_;
-  const ProcessGrid& grid_;
-  const Distribution& dist_of_;
+  const graph::WeightedLocalGraph& wg_;
+  const graph::LocalGraph& graph_;
+  const graph::ProcessGrid& grid_;
+  const graph::Distribution& dist_of_;
   SsspOptions options_;
   int64_t sub_buckets_;
   double inverse_width_;  // sub_buckets / delta
@@ -322,7 +322,7 @@ class DistributedSssp {
   // pull_source_base_ + u (on one-row grids the column set is block `col` of the row set).
   bool parent_notes_ = false;
   bool notes_by_row_ = false;
-  LocalId source_base_ = 0, pull_source_base_ = 0;
+  graph::LocalId source_base_ = 0, pull_source_base_ = 0;
 
   // Every per-vertex array of the search is indexed in the graph's ids (degree order when the
   // graph is renumbered); run() ends by writing the results at original offsets.
@@ -350,4 +350,4 @@ class DistributedSssp {
   double reduce_result_[4] = {0, 0, 0, 0};
 };
 
-}  // namespace g500
+}  // namespace g500::sssp

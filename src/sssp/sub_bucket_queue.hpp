@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-namespace g500 {
+namespace g500::sssp {
 
 template <class Entry>
 class SubBucketQueue {
@@ -98,4 +98,4 @@ class SubBucketQueue {
   int64_t ring_entries_ = 0;
 };
 
-}  // namespace g500
+}  // namespace g500::sssp

@@ -30,8 +30,8 @@ std::string pattern_name(Pattern p) {
 Pattern parse_pattern(const std::string& name) {
   for (Pattern p : all_patterns())
     if (pattern_name(p) == name) return p;
-  throw UsageError("unknown pattern '" + name +
-                   "' (known: col-allgatherv, row-alltoallv, row-ring, alltoall, bcast, bfs, all)");
+  throw util::UsageError("unknown pattern '" + name +
+                         "' (known: col-allgatherv, row-alltoallv, row-ring, alltoall, bcast, bfs, all)");
 }
 
 int64_t message_count(Pattern p, int rows, int cols) {

@@ -38,7 +38,7 @@ CuboidSpec parse_cuboid_spec(const std::string& text) {
   const std::string help = " (expected e.g. a2,Y4,c2/X8,Z8,b3)";
   CuboidSpec spec;
   size_t start = 0;
-  if (text.empty()) throw UsageError("empty --cuboid" + help);
+  if (text.empty()) throw util::UsageError("empty --cuboid" + help);
   while (start <= text.size()) {
     size_t end = text.find('/', start);
     if (end == std::string::npos) end = text.size();
@@ -51,7 +51,7 @@ CuboidSpec parse_cuboid_spec(const std::string& text) {
       std::string item = part.substr(p, q - p);
       size_t digits = item.find_first_of("0123456789");
       if (digits == std::string::npos || digits == 0)
-        throw UsageError("bad factor '" + item + "' in --cuboid '" + text + "'" + help);
+        throw util::UsageError("bad factor '" + item + "' in --cuboid '" + text + "'" + help);
       std::string name = item.substr(0, digits);
       CuboidFactor f;
       if (name.back() == '\'') {
@@ -59,13 +59,13 @@ CuboidSpec parse_cuboid_spec(const std::string& text) {
         name.pop_back();
       }
       if (name == "A" || name == "B" || name == "C") name[0] = static_cast<char>(std::tolower(name[0]));
-      if (axis_code(name) < 0) throw UsageError("unknown axis '" + name + "' in --cuboid" + help);
+      if (axis_code(name) < 0) throw util::UsageError("unknown axis '" + name + "' in --cuboid" + help);
       std::string number = item.substr(digits);
       if (number.size() > 6 || number.find_first_not_of("0123456789") != std::string::npos)
-        throw UsageError("bad factor size '" + number + "' in --cuboid '" + text + "'" + help);
+        throw util::UsageError("bad factor size '" + number + "' in --cuboid '" + text + "'" + help);
       f.axis = name;
       f.size = std::stoi(number);
-      if (f.size < 1) throw UsageError("factor sizes in --cuboid must be at least 1");
+      if (f.size < 1) throw util::UsageError("factor sizes in --cuboid must be at least 1");
       comm.push_back(f);
       p = q + 1;
     }
@@ -89,37 +89,38 @@ std::string format_cuboid_spec(const CuboidSpec& spec) {
 }
 
 void validate_cuboid_spec(const CuboidSpec& spec, const SystemSpec& system) {
-  if (!system.has_tofu_axes()) throw UsageError("--method cuboid needs a system with axes X,Y,Z,a,b,c (fugaku or k)");
-  if (spec.comms.empty()) throw UsageError("--cuboid has no communicators");
+  if (!system.has_tofu_axes())
+    throw util::UsageError("--method cuboid needs a system with axes X,Y,Z,a,b,c (fugaku or k)");
+  if (spec.comms.empty()) throw util::UsageError("--cuboid has no communicators");
   std::map<std::pair<std::string, bool>, int> parts;
   std::array<long long, kAxisCodes> used{1, 1, 1, 1, 1, 1, 1};
   for (const auto& comm : spec.comms) {
     if (comm.size() > static_cast<size_t>(kMaxAxesPerComm))
-      throw UsageError("a communicator in --cuboid uses more than 3 axes (it must be a 3D cuboid)");
+      throw util::UsageError("a communicator in --cuboid uses more than 3 axes (it must be a 3D cuboid)");
     std::map<std::string, int> seen;
     for (const auto& f : comm) {
-      if (seen[f.axis]++) throw UsageError("axis " + f.axis + " appears twice in one --cuboid communicator");
+      if (seen[f.axis]++) throw util::UsageError("axis " + f.axis + " appears twice in one --cuboid communicator");
       if (parts[{f.axis, f.outer}]++)
-        throw UsageError("axis " + f.axis + (f.outer ? "'" : "") + " is used by two communicators");
+        throw util::UsageError("axis " + f.axis + (f.outer ? "'" : "") + " is used by two communicators");
       used[axis_code(f.axis)] *= f.size;
     }
   }
   const bool yb = used[kYB] > 1 || parts.count({"YB", false}) || parts.count({"YB", true});
   if (yb &&
       (parts.count({"Y", false}) || parts.count({"Y", true}) || parts.count({"b", false}) || parts.count({"b", true})))
-    throw UsageError("YB (the merged Y*b segment) cannot be combined with Y or b in --cuboid");
+    throw util::UsageError("YB (the merged Y*b segment) cannot be combined with Y or b in --cuboid");
   for (const char* ac : {"a", "c"})
     if (used[axis_code(ac)] > kTwoNodeAxis)
-      throw UsageError(std::string("axis ") + ac + " takes at most 2 in --cuboid");
+      throw util::UsageError(std::string("axis ") + ac + " takes at most 2 in --cuboid");
   if (used[B] != 1 && used[B] != kRingB)
-    throw UsageError("axis b takes 3 (the whole ring) in --cuboid; put a factor 2 on YB instead");
+    throw util::UsageError("axis b takes 3 (the whole ring) in --cuboid; put a factor 2 on YB instead");
   for (int d : {X, Y, Z})
     if (used[d] > system.axes[d].size)
-      throw UsageError("axis " + kAxisNames[d] + " needs " + std::to_string(used[d]) + " but " + system.name + " has " +
-                       std::to_string(system.axes[d].size));
+      throw util::UsageError("axis " + kAxisNames[d] + " needs " + std::to_string(used[d]) + " but " + system.name +
+                             " has " + std::to_string(system.axes[d].size));
   if (used[kYB] > static_cast<long long>(system.axes[Y].size) * kRingB)
-    throw UsageError("YB needs " + std::to_string(used[kYB]) + " but the Y*b ring of " + system.name + " has " +
-                     std::to_string(system.axes[Y].size * kRingB));
+    throw util::UsageError("YB needs " + std::to_string(used[kYB]) + " but the Y*b ring of " + system.name + " has " +
+                           std::to_string(system.axes[Y].size * kRingB));
 }
 
 namespace {
@@ -199,7 +200,8 @@ std::string joined_sizes(const std::vector<int>& comm_sizes) {
 }  // namespace
 
 CuboidSpec auto_cuboid_spec(const std::vector<int>& comm_sizes, const SystemSpec& system) {
-  if (!system.has_tofu_axes()) throw UsageError("--method cuboid needs a system with axes X,Y,Z,a,b,c (fugaku or k)");
+  if (!system.has_tofu_axes())
+    throw util::UsageError("--method cuboid needs a system with axes X,Y,Z,a,b,c (fugaku or k)");
   std::array<long long, kAxisCodes> room{system.axes[X].size,
                                          system.axes[Y].size,
                                          system.axes[Z].size,
@@ -236,13 +238,14 @@ CuboidSpec auto_cuboid_spec(const std::vector<int>& comm_sizes, const SystemSpec
       for (auto& f : comm) --uses[axis_code(f.axis)];
     }
   };
-  if (comm_sizes.empty()) throw UsageError("no communicator sizes for --method cuboid");
+  if (comm_sizes.empty()) throw util::UsageError("no communicator sizes for --method cuboid");
   for (int n : comm_sizes)
-    if (n < 1) throw UsageError("communicator sizes must be at least 1");
+    if (n < 1) throw util::UsageError("communicator sizes must be at least 1");
   rec(rec, 0, room, 0);
   if (!best)
-    throw UsageError("no cuboid factorisation of " + joined_sizes(comm_sizes) + " fits " + system.name +
-                     " (a, c at most 2, b 3, X Y Z within the system; primes other than 2, 3 must fit X, Y or Z)");
+    throw util::UsageError(
+        "no cuboid factorisation of " + joined_sizes(comm_sizes) + " fits " + system.name +
+        " (a, c at most 2, b 3, X Y Z within the system; primes other than 2, 3 must fit X, Y or Z)");
   validate_cuboid_spec(best->second, system);
   return best->second;
 }
@@ -271,7 +274,8 @@ CuboidLayout enumerate_cuboid(const CuboidSpec& spec, const SystemSpec& system) 
     out.comm_sizes.push_back(n);
     nranks *= n;
   }
-  if (nranks > kMaxNodes) throw UsageError("--cuboid describes more than " + std::to_string(kMaxNodes) + " ranks");
+  if (nranks > kMaxNodes)
+    throw util::UsageError("--cuboid describes more than " + std::to_string(kMaxNodes) + " ranks");
   out.coord_of_rank.resize(nranks);
   out.logical_of_rank.resize(nranks);
   for (long long r = 0; r < nranks; ++r) {

@@ -128,13 +128,13 @@ using MappingKey = std::tuple<double, int, int, int, std::vector<int>, unsigned>
 void check_grid_request(const SystemSpec& system, const GridRequest& request) {
   long long capacity = 1;
   for (const auto& a : system.axes) capacity *= a.size;
-  if (request.nodes < 1) throw UsageError("--nodes must be at least 1");
+  if (request.nodes < 1) throw util::UsageError("--nodes must be at least 1");
   if (request.nodes > capacity)
-    throw UsageError("--nodes " + std::to_string(request.nodes) + " exceeds the system (" + describe_axes(system.axes) +
-                     " has " + std::to_string(capacity) + " nodes)");
+    throw util::UsageError("--nodes " + std::to_string(request.nodes) + " exceeds the system (" +
+                           describe_axes(system.axes) + " has " + std::to_string(capacity) + " nodes)");
   if (request.grid && static_cast<long long>(request.grid->rows) * request.grid->cols != request.nodes)
-    throw UsageError("--grid " + std::to_string(request.grid->rows) + "x" + std::to_string(request.grid->cols) +
-                     " does not match --nodes " + std::to_string(request.nodes));
+    throw util::UsageError("--grid " + std::to_string(request.grid->rows) + "x" + std::to_string(request.grid->cols) +
+                           " does not match --nodes " + std::to_string(request.nodes));
 }
 
 // The axes a box spans more than one node of: only these are dealt to rows and columns.
@@ -197,15 +197,15 @@ GridMapping choose_grid_mapping(const SystemSpec& system, const GridRequest& req
   check_grid_request(system, request);
   auto boxes = boxes_with_nodes(system, request.nodes);
   if (boxes.empty())
-    throw UsageError("no box of " + describe_axes(system.axes) + " holds exactly " + std::to_string(request.nodes) +
-                     " nodes (every axis extent must divide it)");
+    throw util::UsageError("no box of " + describe_axes(system.axes) + " holds exactly " +
+                           std::to_string(request.nodes) + " nodes (every axis extent must divide it)");
   std::optional<MappingKey> best;
   std::vector<int> best_box;
   for (const auto& ext : boxes) score_box_splits(system, request, ext, best, best_box);
   if (!best)
-    throw UsageError("--grid " + std::to_string(request.grid->rows) + "x" + std::to_string(request.grid->cols) +
-                     " cannot be formed from whole axes of any " + std::to_string(request.nodes) + "-node box of " +
-                     describe_axes(system.axes) + " (try --method cuboid or another --grid)");
+    throw util::UsageError("--grid " + std::to_string(request.grid->rows) + "x" + std::to_string(request.grid->cols) +
+                           " cannot be formed from whole axes of any " + std::to_string(request.nodes) +
+                           "-node box of " + describe_axes(system.axes) + " (try --method cuboid or another --grid)");
   Topology box = box_topology(system, best_box);
   std::vector<int> rows, cols;
   const std::vector<int> used = used_axes(box, best_box);
@@ -218,7 +218,7 @@ GridMapping map_named_axes(const SystemSpec& system, const std::string& split) {
   const std::string help = " (expected ROW/COL axis names, e.g. XY/Zabc or d0,d1/d2)";
   const auto slash = split.find('/');
   if (slash == std::string::npos || split.find('/', slash + 1) != std::string::npos)
-    throw UsageError("bad --axes '" + split + "'" + help);
+    throw util::UsageError("bad --axes '" + split + "'" + help);
   std::vector<int> extents(system.axes.size(), 1);
   auto parse_side = [&](const std::string& side) {
     std::vector<std::string> names;
@@ -240,9 +240,9 @@ GridMapping map_named_axes(const SystemSpec& system, const std::string& split) {
       int found = -1;
       for (size_t d = 0; d < system.axes.size(); ++d)
         if (system.axes[d].name == name) found = static_cast<int>(d);
-      if (found < 0) throw UsageError("unknown axis '" + name + "' in --axes '" + split + "'" + help);
+      if (found < 0) throw util::UsageError("unknown axis '" + name + "' in --axes '" + split + "'" + help);
       if (extents[found] != 1 || system.axes[found].size == 1)
-        throw UsageError("axis '" + name + "' used twice or of size 1 in --axes '" + split + "'");
+        throw util::UsageError("axis '" + name + "' used twice or of size 1 in --axes '" + split + "'");
       extents[found] = system.axes[found].size;
       axes.push_back(found);
     }
@@ -255,7 +255,7 @@ GridMapping map_named_axes(const SystemSpec& system, const std::string& split) {
 
 GridMapping scheduler_2d_mapping(const SystemSpec& system, const std::vector<int>& extents) {
   if (!system.has_tofu_axes())
-    throw UsageError("the scheduler's 2D job shape YZc x Xab needs a system with axes X,Y,Z,a,b,c");
+    throw util::UsageError("the scheduler's 2D job shape YZc x Xab needs a system with axes X,Y,Z,a,b,c");
   Topology box = box_topology(system, extents);
   enum { X, Y, Z, A, B, C };
   std::vector<int> rows, cols;

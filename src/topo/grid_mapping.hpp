@@ -50,7 +50,7 @@ GridMapping map_grid(const Topology& box, const std::vector<int>& extents, std::
 
 struct GridRequest {
   long long nodes = 0;
-  std::optional<GridShape> grid;  // --grid R x C; otherwise R >= C, R/C closest to 1
+  std::optional<util::GridShape> grid;  // --grid R x C; otherwise R >= C, R/C closest to 1
 };
 // Chooses box and split: R/C closest to 1 first (Nakao et al. 2021, section 5.2), then a ring that closes, then (Tofu
 // systems) a full abc unit, then the smallest hop diameter. Throws UsageError when nothing fits.

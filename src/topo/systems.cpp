@@ -43,7 +43,7 @@ SystemSpec k_system() {
 SystemSpec system_preset(const std::string& name) {
   if (name == "fugaku") return fugaku_system();
   if (name == "k") return k_system();
-  throw UsageError("unknown system preset '" + name + "' (known: fugaku, k; or give --shape)");
+  throw util::UsageError("unknown system preset '" + name + "' (known: fugaku, k; or give --shape)");
 }
 
 SystemSpec parse_shape(const std::string& text) {
@@ -52,7 +52,7 @@ SystemSpec parse_shape(const std::string& text) {
   std::set<std::string> names;
   long long nodes = 1;
   size_t start = 0;
-  if (text.empty()) throw UsageError("empty --shape" + help);
+  if (text.empty()) throw util::UsageError("empty --shape" + help);
   while (start <= text.size()) {
     size_t end = text.find(',', start);
     if (end == std::string::npos) end = text.size();
@@ -64,24 +64,24 @@ SystemSpec parse_shape(const std::string& text) {
       item = item.substr(eq + 1);
       bool ok = !name.empty() && std::isalpha(static_cast<unsigned char>(name[0]));
       for (char ch : name) ok = ok && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
-      if (!ok) throw UsageError("bad axis name '" + name + "' in --shape '" + text + "'" + help);
+      if (!ok) throw util::UsageError("bad axis name '" + name + "' in --shape '" + text + "'" + help);
     }
-    if (item.size() < 2) throw UsageError("bad axis '" + item + "' in --shape '" + text + "'" + help);
+    if (item.size() < 2) throw util::UsageError("bad axis '" + item + "' in --shape '" + text + "'" + help);
     const char flag = item.back();
     std::string digits = item.substr(0, item.size() - 1);
     if (flag != 't' && flag != 'm')
-      throw UsageError("axis '" + item + "' in --shape needs a t (torus) or m (mesh) suffix" + help);
+      throw util::UsageError("axis '" + item + "' in --shape needs a t (torus) or m (mesh) suffix" + help);
     if (digits.empty() || digits.size() > 7 || digits.find_first_not_of("0123456789") != std::string::npos)
-      throw UsageError("bad axis size '" + digits + "' in --shape '" + text + "'" + help);
+      throw util::UsageError("bad axis size '" + digits + "' in --shape '" + text + "'" + help);
     int size = std::stoi(digits);
-    if (size < 1) throw UsageError("axis size must be at least 1 in --shape '" + text + "'");
+    if (size < 1) throw util::UsageError("axis size must be at least 1 in --shape '" + text + "'");
     nodes *= size;
     if (nodes > kMaxNodes)
-      throw UsageError("--shape '" + text + "' has more than " + std::to_string(kMaxNodes) + " nodes");
-    if (!names.insert(name).second) throw UsageError("axis name '" + name + "' repeated in --shape");
+      throw util::UsageError("--shape '" + text + "' has more than " + std::to_string(kMaxNodes) + " nodes");
+    if (!names.insert(name).second) throw util::UsageError("axis name '" + name + "' repeated in --shape");
     spec.axes.push_back(Axis{name, size, flag == 't'});
     if (static_cast<int>(spec.axes.size()) > kMaxShapeAxes)
-      throw UsageError("--shape has more than " + std::to_string(kMaxShapeAxes) + " axes");
+      throw util::UsageError("--shape has more than " + std::to_string(kMaxShapeAxes) + " axes");
     start = end + 1;
   }
   return spec;

@@ -4,7 +4,7 @@
 
 #include "util/error.hpp"
 
-namespace g500 {
+namespace g500::util {
 
 std::string first_error(const std::string& local_error, MPI_Comm comm) {
   int rank = 0, size = 1;
@@ -27,4 +27,4 @@ void agree_or_throw(const std::string& local_error, MPI_Comm comm) {
   if (!message.empty()) throw UsageError(message);
 }
 
-}  // namespace g500
+}  // namespace g500::util

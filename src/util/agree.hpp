@@ -6,10 +6,10 @@
 
 #include <string>
 
-namespace g500 {
+namespace g500::util {
 
 std::string first_error(const std::string& local_error, MPI_Comm comm);
 // Throws UsageError with first_error's message when any rank failed.
 void agree_or_throw(const std::string& local_error, MPI_Comm comm);
 
-}  // namespace g500
+}  // namespace g500::util

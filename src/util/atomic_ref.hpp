@@ -6,7 +6,7 @@
 #include <atomic>
 #include <type_traits>
 
-namespace g500 {
+namespace g500::util {
 
 template <class T>
 class PortableAtomicRef {
@@ -70,4 +70,4 @@ template <class T>
 using AtomicRef = PortableAtomicRef<T>;
 #endif
 
-}  // namespace g500
+}  // namespace g500::util

@@ -9,7 +9,7 @@
 
 #include "util/atomic_ref.hpp"
 
-namespace g500 {
+namespace g500::util {
 
 constexpr int64_t kBitsPerWord = 64;
 
@@ -51,4 +51,4 @@ class Bitmap {
   std::vector<uint64_t> words_;
 };
 
-}  // namespace g500
+}  // namespace g500::util

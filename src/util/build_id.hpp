@@ -5,7 +5,7 @@
 // preceded by kBuildIdMarker in the executable. util/build_info.hpp adds what only a run knows.
 #pragma once
 
-namespace g500 {
+namespace g500::util {
 
 inline constexpr char kBuildIdMarker[] = "g500-build-id:";
 
@@ -14,4 +14,4 @@ const char* build_version();     // "0.9.0": project(VERSION) of CMakeLists.txt
 const char* build_compiler();    // "GNU 12.2.0"
 const char* build_arch_flags();  // G500_ARCH_FLAGS, e.g. "-march=native" ("" for none)
 
-}  // namespace g500
+}  // namespace g500::util

@@ -11,7 +11,7 @@
 
 #include "util/build_id.hpp"
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 // The OpenMP specification versions by the date the compiler's _OPENMP macro carries.
@@ -66,4 +66,4 @@ std::string version_text(const BuildInfo& info) {
          "MPI library: " + info.mpi_library + "\n" + "OpenMP: " + info.openmp + "\n";
 }
 
-}  // namespace g500
+}  // namespace g500::util

@@ -5,7 +5,7 @@
 #pragma once
 #include <string>
 
-namespace g500 {
+namespace g500::util {
 
 struct BuildInfo {
   std::string version;      // "0.9.0"
@@ -29,4 +29,4 @@ std::string installed_binary();
 // The lines of `g500 --version`, each ending in a newline.
 std::string version_text(const BuildInfo& info);
 
-}  // namespace g500
+}  // namespace g500::util

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-namespace g500 {
+namespace g500::util {
 
 inline std::string counted(long long n, std::string_view noun) {
   std::string text = std::to_string(n) + " ";
@@ -13,4 +13,4 @@ inline std::string counted(long long n, std::string_view noun) {
   return text;
 }
 
-}  // namespace g500
+}  // namespace g500::util

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <utility>
 
-namespace g500 {
+namespace g500::util {
 
 std::optional<double> duration_seconds(const std::string& text) {
   static const std::pair<const char*, double> kUnits[] = {{"ms", 1e-3}, {"s", 1.0}, {"m", 60.0}, {"h", 3600.0}};
@@ -22,4 +22,4 @@ std::optional<double> duration_seconds(const std::string& text) {
   return std::nullopt;
 }
 
-}  // namespace g500
+}  // namespace g500::util

@@ -4,10 +4,10 @@
 #include <optional>
 #include <string>
 
-namespace g500 {
+namespace g500::util {
 
 // The text's seconds, or nullopt when it is not a finite number (decimal, an optional exponent,
 // no blanks) directly followed by ms, s, m or h.
 std::optional<double> duration_seconds(const std::string& text);
 
-}  // namespace g500
+}  // namespace g500::util

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 constexpr const char* kZonePrefix = "intel-rapl:";
@@ -148,4 +148,4 @@ nlohmann::json energy_json(const EnergyReport& energy, double harmonic_mean_teps
           {"teps_per_watt", energy.teps_per_watt(harmonic_mean_teps)}};
 }
 
-}  // namespace g500
+}  // namespace g500::util

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace g500 {
+namespace g500::util {
 
 // A counter that is counted: a top-level package zone (intel-rapl:N) or a "dram" sub-zone
 // (intel-rapl:N:M). Other sub-zones (core, uncore) are parts of their package and are skipped.
@@ -72,4 +72,4 @@ std::string energy_line(const EnergyReport& energy, double harmonic_mean_teps);
 // {"available": false} or {"available", "joules", "seconds", "watts", "teps_per_watt", "nodes", "source"}.
 nlohmann::json energy_json(const EnergyReport& energy, double harmonic_mean_teps);
 
-}  // namespace g500
+}  // namespace g500::util

@@ -5,10 +5,10 @@
 #include <stdexcept>
 #include <string>
 
-namespace g500 {
+namespace g500::util {
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-}  // namespace g500
+}  // namespace g500::util

@@ -6,7 +6,7 @@
 #include <bit>
 #include <cstdint>
 
-namespace g500 {
+namespace g500::util {
 
 class FastDivisor {
  public:
@@ -37,4 +37,4 @@ class FastDivisor {
   bool power_of_two_ = false;
 };
 
-}  // namespace g500
+}  // namespace g500::util

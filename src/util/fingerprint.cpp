@@ -8,7 +8,7 @@
 #include "util/build_id.hpp"
 #include "util/build_info.hpp"
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 // The parts compared, in the order a difference is reported. The first check every rank makes is
@@ -163,4 +163,4 @@ std::string fingerprint_disagreement(const RunFingerprint& mine, MPI_Comm comm) 
   return message;
 }
 
-}  // namespace g500
+}  // namespace g500::util

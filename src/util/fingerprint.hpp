@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace g500 {
+namespace g500::util {
 
 struct RunFingerprint {
   std::string build;                   // build_id()
@@ -34,4 +34,4 @@ std::string describe_difference(const RunFingerprint& rank0, const RunFingerprin
 // reduction when they agree.
 std::string fingerprint_disagreement(const RunFingerprint& mine, MPI_Comm comm);
 
-}  // namespace g500
+}  // namespace g500::util

@@ -4,7 +4,7 @@
 
 #include "util/error.hpp"
 
-namespace g500 {
+namespace g500::util {
 
 GridShape closest_factor_shape(long long n) {
   long long cols = static_cast<long long>(std::sqrt(static_cast<double>(n)));
@@ -27,4 +27,4 @@ GridShape parse_grid_text(const std::string& text) {
   return shape;
 }
 
-}  // namespace g500
+}  // namespace g500::util

@@ -4,7 +4,7 @@
 #pragma once
 #include <string>
 
-namespace g500 {
+namespace g500::util {
 
 struct GridShape {
   int rows = 1;  // R
@@ -20,4 +20,4 @@ GridShape closest_factor_shape(long long n);
 // Parses "RxC", R and C decimal from 1 to 999999999; throws UsageError naming --grid and the text.
 GridShape parse_grid_text(const std::string& text);
 
-}  // namespace g500
+}  // namespace g500::util

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-namespace g500 {
+namespace g500::util {
 
 void advise_huge_pages(void* p, size_t bytes) {
 #ifdef MADV_HUGEPAGE
@@ -18,4 +18,4 @@ void advise_huge_pages(void* p, size_t bytes) {
 #endif
 }
 
-}  // namespace g500
+}  // namespace g500::util

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace g500 {
+namespace g500::util {
 
 // madvise(MADV_HUGEPAGE) on the whole 2 MiB pages inside [p, p + bytes).
 void advise_huge_pages(void* p, size_t bytes);
@@ -37,4 +37,4 @@ void resize_huge_unwritten(std::vector<T, A>& v, size_t n) {
   v.swap(fresh);
 }
 
-}  // namespace g500
+}  // namespace g500::util

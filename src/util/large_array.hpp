@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-namespace g500 {
+namespace g500::util {
 
 template <class T>
 class DefaultInitAllocator {
@@ -43,4 +43,4 @@ class DefaultInitAllocator {
 template <class T>
 using LargeArray = std::vector<T, DefaultInitAllocator<T>>;
 
-}  // namespace g500
+}  // namespace g500::util

@@ -14,7 +14,7 @@
 #include <emmintrin.h>
 #endif
 
-namespace g500 {
+namespace g500::util {
 
 constexpr size_t kCacheLineBytes = 64;
 
@@ -88,4 +88,4 @@ class LineScatter {
   std::vector<int64_t> begin_, next_;
 };
 
-}  // namespace g500
+}  // namespace g500::util

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-namespace g500 {
+namespace g500::util {
 
 size_t physical_memory_bytes() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
@@ -99,4 +99,4 @@ int ranks_on_this_node(MPI_Comm comm) {
   return size;
 }
 
-}  // namespace g500
+}  // namespace g500::util

@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-namespace g500 {
+namespace g500::util {
 
 size_t physical_memory_bytes();
 // What a run starting now can use on this node: the kernel's estimate of memory available
@@ -24,4 +24,4 @@ double node_memory_for_run_bytes(MPI_Comm comm);
 // together use at most `share` of that node's physical memory.
 bool every_node_has_room(double bytes_per_rank, double share, MPI_Comm comm);
 
-}  // namespace g500
+}  // namespace g500::util

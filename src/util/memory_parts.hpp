@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace g500 {
+namespace g500::util {
 
 enum class GrowsWith {
   kEdgeShare,  // m/P: a process's share of the input edges (its adjacency holds about 2 m/P entries)
@@ -29,4 +29,4 @@ inline double total_bytes(const std::vector<MemoryPart>& parts) {
   return sum;
 }
 
-}  // namespace g500
+}  // namespace g500::util

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <string>
 
-namespace g500 {
+namespace g500::util {
 
 struct MessageLimits {
   // 1 GiB: far below 2^31-1 bytes, and far above what a round needs to amortise its latency.
@@ -37,4 +37,4 @@ struct MessageLimits {
   }
 };
 
-}  // namespace g500
+}  // namespace g500::util

@@ -21,7 +21,7 @@
 #include "util/path_names.hpp"
 #include "util/stop_report.hpp"
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 constexpr int kStreamTag = 0x6f7574;                     // rank 0 receives stream parts on this tag
@@ -324,4 +324,4 @@ void write_whole_file(const std::string& path, std::string_view text, unsigned m
   OutputFile(path, MPI_COMM_SELF, mode).write_from_rank0(text);
 }
 
-}  // namespace g500
+}  // namespace g500::util

@@ -26,7 +26,7 @@
 
 #include "util/message_limits.hpp"
 
-namespace g500 {
+namespace g500::util {
 
 class OutputFile {
  public:
@@ -81,4 +81,4 @@ class OutputFile {
 // For a single process: writes `text` to `path` as OutputFile does (atomically, or streamed).
 void write_whole_file(const std::string& path, std::string_view text, unsigned mode = OutputFile::kNewFileMode);
 
-}  // namespace g500
+}  // namespace g500::util

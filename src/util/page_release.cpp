@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-namespace g500 {
+namespace g500::util {
 
 void release_pages(void* p, size_t bytes) {
   static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
@@ -23,4 +23,4 @@ void release_free_heap() {
 #endif
 }
 
-}  // namespace g500
+}  // namespace g500::util

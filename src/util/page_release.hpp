@@ -4,7 +4,7 @@
 #pragma once
 #include <cstddef>
 
-namespace g500 {
+namespace g500::util {
 
 // madvise(MADV_DONTNEED) on the whole pages inside [p, p + bytes): their memory goes back to the
 // system and the range reads as zeros afterwards. Only for anonymous memory that is not read
@@ -16,4 +16,4 @@ void release_pages(void* p, size_t bytes);
 // would count in memory until reused.
 void release_free_heap();
 
-}  // namespace g500
+}  // namespace g500::util

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <vector>
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 constexpr int kMaxSymlinkHops = 40;  // as the kernel's own limit (ELOOP)
@@ -64,4 +64,4 @@ bool is_stream_output(const std::string& path, const struct stat& st) {
   return S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || (S_ISREG(st.st_mode) && names_open_descriptor(path));
 }
 
-}  // namespace g500
+}  // namespace g500::util

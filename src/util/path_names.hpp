@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace g500 {
+namespace g500::util {
 
 // "a/b/c" -> "a/b", "c" -> ".", "/c" -> "/".
 std::string directory_of(const std::string& path);
@@ -28,4 +28,4 @@ bool names_open_descriptor(const std::string& path);
 // FIFO, or a regular file behind a name of an open descriptor. ("-" is one too, without a stat.)
 bool is_stream_output(const std::string& path, const struct stat& st);
 
-}  // namespace g500
+}  // namespace g500::util

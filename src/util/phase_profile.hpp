@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-namespace g500::comm {
+namespace g500::util {
 
 enum class Phase { kCalculation, kAllgatherv, kAlltoallv, kSendrecv, kImbalance, kCount };
 
@@ -77,4 +77,4 @@ class ScopedPhase {
   double start_;
 };
 
-}  // namespace g500::comm
+}  // namespace g500::util

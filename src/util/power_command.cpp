@@ -18,7 +18,7 @@
 
 extern char** environ;
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -271,4 +271,4 @@ double PowerSampler::mean_watts() const {
   return std::accumulate(samples_.begin(), samples_.end(), 0.0) / static_cast<double>(samples_.size());
 }
 
-}  // namespace g500
+}  // namespace g500::util

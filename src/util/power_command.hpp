@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-namespace g500 {
+namespace g500::util {
 
 // A sample that does not finish within this long has failed (a meter answers in well under a
 // second; an IPMI query over the network can take one or two).
@@ -76,4 +76,4 @@ class PowerSampler {
   std::thread thread_;
 };
 
-}  // namespace g500
+}  // namespace g500::util

@@ -15,7 +15,7 @@
 #include "util/stop_report.hpp"
 #include "util/terminal.hpp"
 
-namespace g500 {
+namespace g500::util {
 
 // Whether this rank should print progress: rank 0 of comm, stderr reaching a terminal (or
 // `force`: --progress, e.g. for a log file), not quiet.
@@ -85,4 +85,4 @@ class Progress {
   std::optional<stop_report::StopPhase> stop_phase_;  // after phase_: ends before the name is freed
 };
 
-}  // namespace g500
+}  // namespace g500::util

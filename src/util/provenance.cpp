@@ -10,7 +10,7 @@
 #include "util/build_info.hpp"
 #include "util/shell_word.hpp"
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 // Every rank's host name (MPI_Get_processor_name), distinct and sorted, on every rank.
@@ -95,4 +95,4 @@ std::string provenance_line(const Invocation& invocation, int threads_per_rank) 
                      hosts, invocation.date);
 }
 
-}  // namespace g500
+}  // namespace g500::util

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace g500 {
+namespace g500::util {
 
 struct Invocation {
   std::string command;
@@ -37,4 +37,4 @@ nlohmann::json provenance_json(const Invocation& invocation, int threads_per_ran
 // (the first three hosts by name, then how many more).
 std::string provenance_line(const Invocation& invocation, int threads_per_rank);
 
-}  // namespace g500
+}  // namespace g500::util

@@ -7,7 +7,7 @@
 #include <new>
 #include <type_traits>
 
-namespace g500 {
+namespace g500::util {
 
 template <class T>
 class RawBuffer {
@@ -35,4 +35,4 @@ class RawBuffer {
   size_t capacity_ = 0;
 };
 
-}  // namespace g500
+}  // namespace g500::util

@@ -6,7 +6,7 @@
 #include "util/agree.hpp"
 #include "util/path_names.hpp"
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 // Which file a path names, as far as the clash rules need it.
@@ -85,4 +85,4 @@ void refuse_same_files(const std::vector<FileOption>& files, MPI_Comm comm) {
   agree_or_throw(rank == 0 ? same_file_problem(files) : std::string(), comm);
 }
 
-}  // namespace g500
+}  // namespace g500::util

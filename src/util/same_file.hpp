@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace g500 {
+namespace g500::util {
 
 enum class FileUse { kInput, kOutput };
 
@@ -31,4 +31,4 @@ std::string same_file_problem(const std::vector<FileOption>& files);
 // rank throws the UsageError when it found a clash.
 void refuse_same_files(const std::vector<FileOption>& files, MPI_Comm comm);
 
-}  // namespace g500
+}  // namespace g500::util

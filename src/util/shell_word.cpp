@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <string_view>
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 bool literal_in_shell(char c) {
@@ -22,4 +22,4 @@ std::string shell_word(const std::string& text) {
   return quoted + "'";
 }
 
-}  // namespace g500
+}  // namespace g500::util

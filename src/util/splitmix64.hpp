@@ -5,7 +5,7 @@
 #pragma once
 #include <cstdint>
 
-namespace g500 {
+namespace g500::util {
 
 inline uint64_t splitmix64(uint64_t x) {
   x += 0x9E3779B97F4A7C15ULL;
@@ -14,4 +14,4 @@ inline uint64_t splitmix64(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-}  // namespace g500
+}  // namespace g500::util

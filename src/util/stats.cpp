@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace g500 {
+namespace g500::util {
 
 Statistics compute_statistics(const std::vector<double>& values) {
   Statistics s;
@@ -42,4 +42,4 @@ TepsStatistics compute_teps_statistics(const std::vector<double>& times, const s
   return t;
 }
 
-}  // namespace g500
+}  // namespace g500::util

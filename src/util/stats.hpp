@@ -3,7 +3,7 @@
 #pragma once
 #include <vector>
 
-namespace g500 {
+namespace g500::util {
 
 struct Statistics {
   double min = 0, firstquartile = 0, median = 0, thirdquartile = 0, max = 0, mean = 0, stddev = 0;
@@ -20,4 +20,4 @@ struct TepsStatistics {
 
 TepsStatistics compute_teps_statistics(const std::vector<double>& times, const std::vector<double>& nedges);
 
-}  // namespace g500
+}  // namespace g500::util

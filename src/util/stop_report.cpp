@@ -5,7 +5,7 @@
 #include <csignal>
 #include <cstring>
 
-namespace g500::stop_report {
+namespace g500::util::stop_report {
 namespace {
 
 // Only lock-free atomics and async-signal-safe calls (write, unlink, signal, raise) are used in
@@ -150,4 +150,4 @@ void forget_temporary(const char* path) {
   }
 }
 
-}  // namespace g500::stop_report
+}  // namespace g500::util::stop_report

@@ -13,7 +13,7 @@
 #include <atomic>
 #include <cstdint>
 
-namespace g500::stop_report {
+namespace g500::util::stop_report {
 
 // Handles SIGTERM, SIGINT and SIGHUP from now on. `command` ("g500 bfs") must outlive the process
 // (a string literal or static storage); only a process with `prints` writes the line.
@@ -56,4 +56,4 @@ void set_progress_line_open(bool open);
 // The line install() would print for `signal_name` now (without its newline), for tests.
 int format_stop_line(char* buffer, int capacity, const char* signal_name);
 
-}  // namespace g500::stop_report
+}  // namespace g500::util::stop_report

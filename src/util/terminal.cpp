@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 // Set by Open MPI's launcher in every rank it starts (and only then): its parent is the launcher.
@@ -31,4 +31,4 @@ bool stderr_reaches_terminal() {
   return names_terminal(parent_stderr_target());
 }
 
-}  // namespace g500
+}  // namespace g500::util

@@ -4,8 +4,8 @@
 // what mpiexec's stderr is (Linux /proc), so progress shows on a terminal under mpiexec too.
 #pragma once
 
-namespace g500 {
+namespace g500::util {
 
 bool stderr_reaches_terminal();
 
-}  // namespace g500
+}  // namespace g500::util

@@ -2,7 +2,7 @@
 #pragma once
 #include <mpi.h>
 
-namespace g500 {
+namespace g500::util {
 
 class Timer {
  public:
@@ -14,4 +14,4 @@ class Timer {
   double start_;
 };
 
-}  // namespace g500
+}  // namespace g500::util

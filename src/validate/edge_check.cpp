@@ -11,11 +11,11 @@
 #include "comm/typed.hpp"
 #include "validate/edge_check_parts.hpp"
 
-namespace g500 {
+namespace g500::validate {
 namespace {
 
 // Collective: every rank must take the same way, even one started with another thread count.
-bool replicated_way(const Distribution& d, EdgeCheckWay way, int64_t chunk_edges, MPI_Comm comm) {
+bool replicated_way(const graph::Distribution& d, EdgeCheckWay way, int64_t chunk_edges, MPI_Comm comm) {
   if (way != EdgeCheckWay::kFewerBytes) return way == EdgeCheckWay::kReplicated;
   return comm::Communicator(comm).all(edge_check::replicated_bytes(d, chunk_edges) <=
                                       edge_check::owner_queries_bytes(d, omp_get_max_threads(), chunk_edges));
@@ -33,9 +33,10 @@ void keep_lowest_bad_edge(EdgeCheck& result, MPI_Comm comm) {
 
 }  // namespace
 
-EdgeCheck check_input_edges(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
-                            const std::vector<int64_t>& parents, const std::vector<int32_t>& depth, int32_t max_depth,
-                            const EdgeCheckOptions& given, Bitmap& tree_edge_seen) {
+EdgeCheck check_input_edges(const graph::EdgeSource& source, const graph::Distribution& d,
+                            const graph::ProcessGrid& grid, const std::vector<int64_t>& parents,
+                            const std::vector<int32_t>& depth, int32_t max_depth, const EdgeCheckOptions& given,
+                            util::Bitmap& tree_edge_seen) {
   EdgeCheckOptions options = given;
   if (options.chunk_edges <= 0) options.chunk_edges = check_chunk_edges(source.local_count);
   const bool narrow = options.narrow_depths && max_depth <= kNarrowMaxDepth;
@@ -47,9 +48,9 @@ EdgeCheck check_input_edges(const EdgeSource& source, const Distribution& d, con
   return result;
 }
 
-double input_edge_check_bytes(const Distribution& d, int threads, int64_t local_edges) {
+double input_edge_check_bytes(const graph::Distribution& d, int threads, int64_t local_edges) {
   const int64_t chunk = std::min(local_edges, check_chunk_edges(local_edges));
   return std::min(edge_check::replicated_bytes(d, chunk), edge_check::owner_queries_bytes(d, threads, chunk));
 }
 
-}  // namespace g500
+}  // namespace g500::validate

@@ -29,7 +29,7 @@
 #include "graph/grid.hpp"
 #include "util/bitmap.hpp"
 
-namespace g500 {
+namespace g500::validate {
 
 // The deepest tree whose depths the check stores in 8 bits: depth + 2 <= 254 (see
 // validate/edge_check_parts.hpp).
@@ -39,7 +39,7 @@ inline constexpr int32_t kNarrowMaxDepth = 252;
 inline constexpr int64_t kCheckChunkEdges = int64_t{1} << 20;
 // The chunk of a rank whose share is `local_edges`: kCheckChunkEdges, fewer on a small share
 // (graph/edge_source.hpp, chunk_edges_for).
-inline int64_t check_chunk_edges(int64_t local_edges) { return chunk_edges_for(local_edges, kCheckChunkEdges); }
+inline int64_t check_chunk_edges(int64_t local_edges) { return graph::chunk_edges_for(local_edges, kCheckChunkEdges); }
 
 enum class EdgeCheckWay { kFewerBytes, kOwnerQueries, kReplicated };  // the last two for tests
 
@@ -61,13 +61,14 @@ struct EdgeCheck {
 // Collective. `depth` and `parents` hold the owned vertices' depths and parents (original
 // offsets); max_depth is the deepest over all ranks. Sets in tree_edge_seen (B bits, one per
 // owned vertex) the owned vertices whose parent is among their input neighbours.
-EdgeCheck check_input_edges(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
-                            const std::vector<int64_t>& parents, const std::vector<int32_t>& depth, int32_t max_depth,
-                            const EdgeCheckOptions& options, Bitmap& tree_edge_seen);
+EdgeCheck check_input_edges(const graph::EdgeSource& source, const graph::Distribution& d,
+                            const graph::ProcessGrid& grid, const std::vector<int64_t>& parents,
+                            const std::vector<int32_t>& depth, int32_t max_depth, const EdgeCheckOptions& options,
+                            util::Bitmap& tree_edge_seen);
 
 // The bytes check_input_edges allocates on one process at its peak (narrow depths, the default
 // chunk of a share of `local_edges`, `threads` OpenMP threads), beside `depth` and the seen
 // bitmap: for the memory estimate of a run.
-double input_edge_check_bytes(const Distribution& d, int threads, int64_t local_edges);
+double input_edge_check_bytes(const graph::Distribution& d, int threads, int64_t local_edges);
 
-}  // namespace g500
+}  // namespace g500::validate

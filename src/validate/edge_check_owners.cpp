@@ -17,7 +17,7 @@
 #include "util/atomic_ref.hpp"
 #include "validate/edge_check_parts.hpp"
 
-namespace g500::edge_check {
+namespace g500::validate::edge_check {
 namespace {
 
 using Depth = uint32_t;  // stored depths as records carry them (edge_check_parts.hpp): 0 unreached, depth + 2 reached
@@ -31,7 +31,7 @@ constexpr int kHalfBits = 32;
 // per rank (R * C of each).
 class Owners {
  public:
-  Owners(const Distribution& d, const ProcessGrid& grid)
+  Owners(const graph::Distribution& d, const graph::ProcessGrid& grid)
       : by_block_(d.by_block), block_(d.block), rank_(static_cast<size_t>(d.R) * d.C), first_(rank_.size()) {
     for (int i = 0; i < d.R; ++i)
       for (int j = 0; j < d.C; ++j) {
@@ -50,7 +50,7 @@ class Owners {
   int64_t first_of_rank(int rank) const { return first_[rank]; }
 
  private:
-  FastDivisor by_block_;
+  util::FastDivisor by_block_;
   int64_t block_;
   std::vector<int> rank_;       // per block
   std::vector<int64_t> first_;  // per world rank
@@ -69,7 +69,7 @@ struct RecordLayout {
   int offset_bits, id_bits, depth_bits;
   bool first_in_one_word, second_in_one_word;
 
-  RecordLayout(const Distribution& d, int32_t max_depth, bool one_word_records) {
+  RecordLayout(const graph::Distribution& d, int32_t max_depth, bool one_word_records) {
     const uint64_t vertices = static_cast<uint64_t>(d.block) * d.R * d.C;
     offset_bits = std::bit_width(static_cast<uint64_t>(d.block - 1));
     id_bits = std::bit_width(vertices - 1);
@@ -85,7 +85,7 @@ struct RecordLayout {
 template <class Rows, int kFirstWords, int kSecondWords>
 struct OwnerCheck {
   using Row = typename Rows::Row;
-  const Distribution& d;
+  const graph::Distribution& d;
   const Owners& owners;
   const RecordLayout& layout;
   const int64_t* parent;  // owned vertices' parents
@@ -97,7 +97,8 @@ struct OwnerCheck {
   BadEdge bad{};
 
   void mark(int64_t k) {
-    AtomicRef<uint64_t>(seen[k / kBitsPerWord]).fetch_or(uint64_t{1} << (k % kBitsPerWord), std::memory_order_relaxed);
+    util::AtomicRef<uint64_t>(seen[k / util::kBitsPerWord])
+        .fetch_or(uint64_t{1} << (k % util::kBitsPerWord), std::memory_order_relaxed);
   }
 
   // The first record's fields: a's owned offset, b.
@@ -138,7 +139,7 @@ struct OwnerCheck {
         }
       }
     }
-    comm::PhaseProfile unused;
+    util::PhaseProfile unused;
     answer_first(to_first.deliver(unused));
     answer_second(to_second.deliver(unused));
   }
@@ -211,9 +212,9 @@ struct OwnerCheck {
 
 // Collective: the chunks, each through both exchanges.
 template <class Rows, int kFirstWords, int kSecondWords>
-EdgeCheck check_chunks(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
+EdgeCheck check_chunks(const graph::EdgeSource& source, const graph::Distribution& d, const graph::ProcessGrid& grid,
                        const std::vector<int64_t>& parents, const std::vector<int32_t>& depth,
-                       const RecordLayout& layout, const EdgeCheckOptions& options, Bitmap& tree_edge_seen) {
+                       const RecordLayout& layout, const EdgeCheckOptions& options, util::Bitmap& tree_edge_seen) {
   std::vector<typename Rows::Row> word(d.block);
 #pragma omp parallel for schedule(static)
   for (int64_t k = 0; k < d.block; ++k) word[k] = Rows::word(depth[k], static_cast<uint64_t>(parents[k]));
@@ -233,9 +234,9 @@ EdgeCheck check_chunks(const EdgeSource& source, const Distribution& d, const Pr
 }
 
 template <class Rows>
-EdgeCheck check_with_rows(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
+EdgeCheck check_with_rows(const graph::EdgeSource& source, const graph::Distribution& d, const graph::ProcessGrid& grid,
                           const std::vector<int64_t>& parents, const std::vector<int32_t>& depth,
-                          const RecordLayout& layout, const EdgeCheckOptions& options, Bitmap& seen) {
+                          const RecordLayout& layout, const EdgeCheckOptions& options, util::Bitmap& seen) {
   if (layout.first_in_one_word && layout.second_in_one_word)
     return check_chunks<Rows, 1, 1>(source, d, grid, parents, depth, layout, options, seen);
   if (layout.second_in_one_word)
@@ -246,15 +247,15 @@ EdgeCheck check_with_rows(const EdgeSource& source, const Distribution& d, const
 
 }  // namespace
 
-EdgeCheck check_by_owners(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
+EdgeCheck check_by_owners(const graph::EdgeSource& source, const graph::Distribution& d, const graph::ProcessGrid& grid,
                           const std::vector<int64_t>& parents, const std::vector<int32_t>& depth, int32_t max_depth,
-                          bool narrow, const EdgeCheckOptions& options, Bitmap& tree_edge_seen) {
+                          bool narrow, const EdgeCheckOptions& options, util::Bitmap& tree_edge_seen) {
   const RecordLayout layout(d, max_depth, options.one_word_records);
   if (narrow) return check_with_rows<NarrowRows>(source, d, grid, parents, depth, layout, options, tree_edge_seen);
   return check_with_rows<WideRows>(source, d, grid, parents, depth, layout, options, tree_edge_seen);
 }
 
-double owner_queries_bytes(const Distribution& d, int threads, int64_t chunk_edges) {
+double owner_queries_bytes(const graph::Distribution& d, int threads, int64_t chunk_edges) {
   // One chunk of edges read; per exchange, its records in the threads' buckets (grown by doubling:
   // up to three times their size while the last doubling copies them), packed to send and
   // received (about one record per edge of the chunk each, as edges go to owners at random), and
@@ -272,4 +273,4 @@ double owner_queries_bytes(const Distribution& d, int threads, int64_t chunk_edg
          exchange(layout.first_in_one_word) + exchange(layout.second_in_one_word);
 }
 
-}  // namespace g500::edge_check
+}  // namespace g500::validate::edge_check

@@ -18,7 +18,7 @@
 #include "validate/edge_check.hpp"
 #include "validate/tree_depths.hpp"
 
-namespace g500::edge_check {
+namespace g500::validate::edge_check {
 
 // Depths as stored for the check: 0 for unreached, depth + 2 for reached. With depths up to
 // max(T) - 3, (T)(du - dv + 1) <= 2 holds exactly when both are unreached or both are reached
@@ -90,15 +90,16 @@ struct BadEdge {
 
 // The two ways (edge_check.hpp). Each fills tree_edge_seen (owned vertices, by owned offset),
 // the reached entries and this rank's lowest failing edge.
-EdgeCheck check_by_owners(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
+EdgeCheck check_by_owners(const graph::EdgeSource& source, const graph::Distribution& d, const graph::ProcessGrid& grid,
                           const std::vector<int64_t>& parents, const std::vector<int32_t>& depth, int32_t max_depth,
-                          bool narrow, const EdgeCheckOptions& options, Bitmap& tree_edge_seen);
-EdgeCheck check_replicated(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
-                           const std::vector<int64_t>& parents, const std::vector<int32_t>& depth, bool narrow,
-                           const EdgeCheckOptions& options, Bitmap& tree_edge_seen);
+                          bool narrow, const EdgeCheckOptions& options, util::Bitmap& tree_edge_seen);
+EdgeCheck check_replicated(const graph::EdgeSource& source, const graph::Distribution& d,
+                           const graph::ProcessGrid& grid, const std::vector<int64_t>& parents,
+                           const std::vector<int32_t>& depth, bool narrow, const EdgeCheckOptions& options,
+                           util::Bitmap& tree_edge_seen);
 // Their peak bytes on one process (narrow words, chunks of `chunk_edges`, `threads` OpenMP threads).
-double owner_queries_bytes(const Distribution& d, int threads, int64_t chunk_edges);
-double replicated_bytes(const Distribution& d, int64_t chunk_edges);
+double owner_queries_bytes(const graph::Distribution& d, int threads, int64_t chunk_edges);
+double replicated_bytes(const graph::Distribution& d, int64_t chunk_edges);
 
 // Sets the result's failing edge from `bad`.
 inline void report(const BadEdge& bad, EdgeCheck& result) {
@@ -114,10 +115,10 @@ inline void report(const BadEdge& bad, EdgeCheck& result) {
 // f(edges, count) once per round; every rank makes as many rounds as the longest share (with
 // count 0 after its own), so that f may take part in collective exchanges.
 template <class F>
-void for_each_input_chunk(const EdgeSource& source, int64_t chunk_edges, MPI_Comm comm, F f) {
+void for_each_input_chunk(const graph::EdgeSource& source, int64_t chunk_edges, MPI_Comm comm, F f) {
   const int64_t chunk = std::max<int64_t>(1, std::min(source.local_count, chunk_edges));
   const int64_t chunks = comm::Communicator(comm).max((source.local_count + chunk - 1) / chunk);
-  RawBuffer<gen::Edge> buffer;
+  util::RawBuffer<gen::Edge> buffer;
   gen::Edge* edges = buffer.get(chunk);
   for (int64_t c = 0; c < chunks; ++c) {
     const int64_t offset = std::min(source.local_count, c * chunk);
@@ -127,4 +128,4 @@ void for_each_input_chunk(const EdgeSource& source, int64_t chunk_edges, MPI_Com
   }
 }
 
-}  // namespace g500::edge_check
+}  // namespace g500::validate::edge_check

@@ -18,13 +18,14 @@
 #include "util/huge_pages.hpp"
 #include "validate/edge_check_parts.hpp"
 
-namespace g500::edge_check {
+namespace g500::validate::edge_check {
 namespace {
 
 // Where vertex v's word is: its owner's world rank * B + its owned offset, the allgather's order.
 class WordIndex {
  public:
-  WordIndex(const Distribution& d, const ProcessGrid& grid) : d_(d), base_(static_cast<size_t>(d.R) * d.C) {
+  WordIndex(const graph::Distribution& d, const graph::ProcessGrid& grid)
+      : d_(d), base_(static_cast<size_t>(d.R) * d.C) {
     for (int i = 0; i < d.R; ++i)
       for (int j = 0; j < d.C; ++j)
         base_[d.block_owned_by(i, j)] = static_cast<int64_t>(grid.world_rank_of(i, j)) * d.block;
@@ -34,7 +35,7 @@ class WordIndex {
   // A copy for the hot loop, all in registers (members read through a reference would be loaded
   // again after every store the compiler cannot tell apart).
   struct Lookup {
-    FastDivisor by_block;
+    util::FastDivisor by_block;
     int64_t block;
     const int64_t* base;
     int64_t operator()(int64_t v) const {
@@ -45,7 +46,7 @@ class WordIndex {
   Lookup lookup() const { return Lookup{d_.by_block, d_.block, base_.data()}; }
 
  private:
-  const Distribution& d_;
+  const graph::Distribution& d_;
   std::vector<int64_t> base_;  // per block
 };
 
@@ -57,23 +58,23 @@ class WordIndex {
 class Candidates {
  public:
   Candidates() : per_thread_(omp_get_max_threads()) {}
-  std::vector<IdPair>& mine() { return per_thread_[omp_get_thread_num()]; }
+  std::vector<graph::IdPair>& mine() { return per_thread_[omp_get_thread_num()]; }
   // Each thread on its own list, in the parallel region that filled it.
-  static void resolve(std::vector<IdPair>& list, const int64_t* parent, uint64_t* seen) {
+  static void resolve(std::vector<graph::IdPair>& list, const int64_t* parent, uint64_t* seen) {
     constexpr int64_t kAhead = 16;
     const int64_t n = static_cast<int64_t>(list.size());
     for (int64_t i = 0; i < n; ++i) {
-      if (i + kAhead < n) __builtin_prefetch(parent + high_id(list[i + kAhead]));
-      const uint64_t v = high_id(list[i]), u = low_id(list[i]);
+      if (i + kAhead < n) __builtin_prefetch(parent + graph::high_id(list[i + kAhead]));
+      const uint64_t v = graph::high_id(list[i]), u = graph::low_id(list[i]);
       if (parent[v] == static_cast<int64_t>(u))
-        AtomicRef<uint64_t>(seen[v / kBitsPerWord])
-            .fetch_or(uint64_t{1} << (v % kBitsPerWord), std::memory_order_relaxed);
+        util::AtomicRef<uint64_t>(seen[v / util::kBitsPerWord])
+            .fetch_or(uint64_t{1} << (v % util::kBitsPerWord), std::memory_order_relaxed);
     }
     list.clear();
   }
 
  private:
-  std::vector<std::vector<IdPair>> per_thread_;
+  std::vector<std::vector<graph::IdPair>> per_thread_;
 };
 
 // The check of one chunk of edges. Candidates (a's tree edge may be b) are kept per thread: on
@@ -83,7 +84,7 @@ template <class Rows>
 struct PairCheck {
   using Row = typename Rows::Row;
   using Depth = typename Rows::Depth;
-  const Distribution& d;
+  const graph::Distribution& d;
   const WordIndex& index;
   const Row* word;
   const int64_t* parent;  // owned vertices' parents
@@ -99,11 +100,11 @@ struct PairCheck {
     int64_t reached = 0;
 #pragma omp parallel reduction(+ : reached)
     {
-      std::vector<IdPair>& mine = candidates.mine();
+      std::vector<graph::IdPair>& mine = candidates.mine();
       std::vector<std::vector<uint64_t>>* out = one_process ? nullptr : &buckets[omp_get_thread_num()];
       auto keep = [&](int64_t v, int64_t u) {
         if (one_process) {
-          mine.push_back(pack_ids(static_cast<LocalId>(v), static_cast<LocalId>(u)));
+          mine.push_back(graph::pack_ids(static_cast<graph::LocalId>(v), static_cast<graph::LocalId>(u)));
           return;
         }
         std::vector<uint64_t>& to = (*out)[index.owner(v)];
@@ -137,8 +138,8 @@ struct PairCheck {
 
   // Collective over the world (several processes): the candidates go to their vertex's owner,
   // which marks the vertex when the parent matches.
-  void deliver(const ProcessGrid& grid) {
-    comm::PhaseProfile unused;
+  void deliver(const graph::ProcessGrid& grid) {
+    util::PhaseProfile unused;
     const comm::Received in = comm::exchange(buckets, grid.world(), comm::find_alltoallv("mpi"), unused, grid.limits());
     comm::clear_thread_buckets(buckets);
     const int64_t pairs = static_cast<int64_t>(in.records.size()) / 2;
@@ -148,21 +149,21 @@ struct PairCheck {
       if (i + kAhead < pairs) __builtin_prefetch(parent + in.records[2 * (i + kAhead)]);
       const int64_t k = static_cast<int64_t>(in.records[2 * i]);
       if (parent[k] == static_cast<int64_t>(in.records[2 * i + 1])) {
-        AtomicRef<uint64_t>(seen[k / kBitsPerWord])
-            .fetch_or(uint64_t{1} << (k % kBitsPerWord), std::memory_order_relaxed);
+        util::AtomicRef<uint64_t>(seen[k / util::kBitsPerWord])
+            .fetch_or(uint64_t{1} << (k % util::kBitsPerWord), std::memory_order_relaxed);
       }
     }
   }
 };
 
 template <class Rows>
-EdgeCheck check_pairs(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
+EdgeCheck check_pairs(const graph::EdgeSource& source, const graph::Distribution& d, const graph::ProcessGrid& grid,
                       const std::vector<int64_t>& parents, const std::vector<int32_t>& depth,
-                      const EdgeCheckOptions& options, Bitmap& tree_edge_seen) {
+                      const EdgeCheckOptions& options, util::Bitmap& tree_edge_seen) {
   using Row = typename Rows::Row;
   const int nranks = grid.size();
   std::vector<Row> word;  // read at random: huge pages spare a page walk per read (util/huge_pages.hpp)
-  assign_huge(word, static_cast<size_t>(d.block) * nranks, Row{0});
+  util::assign_huge(word, static_cast<size_t>(d.block) * nranks, Row{0});
   Row* mine = word.data() + static_cast<int64_t>(grid.world_rank()) * d.block;
 #pragma omp parallel for schedule(static)
   for (int64_t k = 0; k < d.block; ++k) mine[k] = Rows::word(depth[k], static_cast<uint64_t>(parents[k]));
@@ -184,14 +185,15 @@ EdgeCheck check_pairs(const EdgeSource& source, const Distribution& d, const Pro
 
 }  // namespace
 
-EdgeCheck check_replicated(const EdgeSource& source, const Distribution& d, const ProcessGrid& grid,
-                           const std::vector<int64_t>& parents, const std::vector<int32_t>& depth, bool narrow,
-                           const EdgeCheckOptions& options, Bitmap& tree_edge_seen) {
+EdgeCheck check_replicated(const graph::EdgeSource& source, const graph::Distribution& d,
+                           const graph::ProcessGrid& grid, const std::vector<int64_t>& parents,
+                           const std::vector<int32_t>& depth, bool narrow, const EdgeCheckOptions& options,
+                           util::Bitmap& tree_edge_seen) {
   if (narrow) return check_pairs<NarrowRows>(source, d, grid, parents, depth, options, tree_edge_seen);
   return check_pairs<WideRows>(source, d, grid, parents, depth, options, tree_edge_seen);
 }
 
-double replicated_bytes(const Distribution& d, int64_t chunk_edges) {
+double replicated_bytes(const graph::Distribution& d, int64_t chunk_edges) {
   const double vertices = static_cast<double>(d.block) * d.R * d.C;
   // One chunk of edges, and at most about one candidate (two records, sent and received) per
   // edge of it.
@@ -199,4 +201,4 @@ double replicated_bytes(const Distribution& d, int64_t chunk_edges) {
   return vertices * sizeof(NarrowRows::Row) + chunk * sizeof(gen::Edge) + chunk * 4 * sizeof(uint64_t);
 }
 
-}  // namespace g500::edge_check
+}  // namespace g500::validate::edge_check

@@ -11,7 +11,7 @@
 #include "util/atomic_ref.hpp"
 #include "validate/tree_levels.hpp"
 
-namespace g500 {
+namespace g500::validate {
 namespace {
 
 // One process (it owns every vertex, offsets are the ids): each vertex walks up its
@@ -19,7 +19,7 @@ namespace {
 // A chain that ends at an unreached vertex or at one already known to fail, or that runs into a
 // cycle (Brent's detection: at most a few times tail + cycle steps), marks its vertices failed.
 // Threads may walk the same chain; they write the same values, so the races are benign.
-std::string walk_chains(const Distribution& d, int64_t root, const std::vector<int64_t>& parents,
+std::string walk_chains(const graph::Distribution& d, int64_t root, const std::vector<int64_t>& parents,
                         std::vector<int32_t>& depth) {
   constexpr int32_t kUnknown = -2, kFailed = -3;
   const int64_t n = d.block;
@@ -27,8 +27,10 @@ std::string walk_chains(const Distribution& d, int64_t root, const std::vector<i
 #pragma omp parallel for schedule(static)
   for (int64_t v = 0; v < n; ++v) depth[v] = parents[v] < 0 ? kUnreachedDepth : kUnknown;
   depth[root] = 0;
-  auto load = [&](int64_t x) { return AtomicRef<int32_t>(depth[x]).load(std::memory_order_relaxed); };
-  auto store = [&](int64_t x, int32_t value) { AtomicRef<int32_t>(depth[x]).store(value, std::memory_order_relaxed); };
+  auto load = [&](int64_t x) { return util::AtomicRef<int32_t>(depth[x]).load(std::memory_order_relaxed); };
+  auto store = [&](int64_t x, int32_t value) {
+    util::AtomicRef<int32_t>(depth[x]).store(value, std::memory_order_relaxed);
+  };
 #pragma omp parallel for schedule(dynamic, 4096)
   for (int64_t v = 0; v < n; ++v) {
     if (load(v) != kUnknown) continue;
@@ -67,19 +69,19 @@ std::string walk_chains(const Distribution& d, int64_t root, const std::vector<i
 
 }  // namespace
 
-std::string tree_depths(const Distribution& d, const ProcessGrid& grid, int64_t root,
+std::string tree_depths(const graph::Distribution& d, const graph::ProcessGrid& grid, int64_t root,
                         const std::vector<int64_t>& parents, std::vector<int32_t>& depth, TreeWalk walk) {
   std::string error;
   if (walk == TreeWalk::kDefault && grid.size() == 1)
     error = walk_chains(d, root, parents, depth);
   else
     error = walk_tree_levels(d, grid, root, parents, depth, walk == TreeWalk::kChildLists);
-  return first_error(error, grid.world());
+  return util::first_error(error, grid.world());
 }
 
-double tree_depths_bytes(const Distribution& d, int nranks) {
+double tree_depths_bytes(const graph::Distribution& d, int nranks) {
   const double depths = static_cast<double>(d.block) * sizeof(int32_t);
   return depths + (nranks == 1 ? 0.0 : tree_levels_bytes(d));
 }
 
-}  // namespace g500
+}  // namespace g500::validate

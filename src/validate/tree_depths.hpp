@@ -10,7 +10,7 @@
 #include "graph/distribution.hpp"
 #include "graph/grid.hpp"
 
-namespace g500 {
+namespace g500::validate {
 
 inline constexpr int32_t kUnreachedDepth = -1;
 
@@ -25,12 +25,12 @@ enum class TreeWalk {
 // already checked to be vertex ids). Fills depth[k] for owned vertex owned_begin() + k
 // (kUnreachedDepth when it has no parent) and returns "" or, on every rank, the first rank's
 // description of a vertex whose chain does not reach the root.
-std::string tree_depths(const Distribution& d, const ProcessGrid& grid, int64_t root,
+std::string tree_depths(const graph::Distribution& d, const graph::ProcessGrid& grid, int64_t root,
                         const std::vector<int64_t>& parents, std::vector<int32_t>& depth,
                         TreeWalk walk = TreeWalk::kDefault);
 
 // The bytes tree_depths allocates on one process at its peak, the depths included (for the
 // memory estimate of a run; the default walk on `nranks` processes).
-double tree_depths_bytes(const Distribution& d, int nranks);
+double tree_depths_bytes(const graph::Distribution& d, int nranks);
 
-}  // namespace g500
+}  // namespace g500::validate

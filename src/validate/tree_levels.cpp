@@ -14,7 +14,7 @@
 #include "util/bitmap.hpp"
 #include "validate/tree_depths.hpp"
 
-namespace g500 {
+namespace g500::validate {
 namespace {
 
 // The child lists' peak per owned vertex: a record received (8 bytes) and its place in the lists
@@ -24,20 +24,20 @@ constexpr double kChildListBytes = 3 * sizeof(uint64_t);
 // bitmap round reads every owned vertex and gathers N bits, a list round only its level.
 constexpr int32_t kBitmapRounds = 32;
 
-int owner_rank(const Distribution& d, const ProcessGrid& grid, int64_t v) {
+int owner_rank(const graph::Distribution& d, const graph::ProcessGrid& grid, int64_t v) {
   return grid.world_rank_of(d.owner_row(v), d.owner_col(v));
 }
 
 // The frontier bitmaps (all vertices, and the owned part of the next level) against the lists.
-bool bitmaps_fit(const Distribution& d) {
+bool bitmaps_fit(const graph::Distribution& d) {
   const double ranks = static_cast<double>(d.R) * d.C;
-  return (ranks + 1) / kBitsPerWord * sizeof(uint64_t) <= kChildListBytes;
+  return (ranks + 1) / util::kBitsPerWord * sizeof(uint64_t) <= kChildListBytes;
 }
 
 // Rounds with frontier bitmaps from the root's level until no vertex joins a level (returns
 // true) or kBitmapRounds levels are done (returns false; `level` is the last level reached).
 // Vertex v's bit is at its owner's world rank * B + its owned offset: the allgather's order.
-bool walk_with_bitmaps(const Distribution& d, const ProcessGrid& grid, int64_t root,
+bool walk_with_bitmaps(const graph::Distribution& d, const graph::ProcessGrid& grid, int64_t root,
                        const std::vector<int64_t>& parents, std::vector<int32_t>& depth, int32_t& level) {
   const int nranks = grid.size();
   std::vector<int64_t> bit_base(static_cast<size_t>(d.R) * d.C);  // per block: its owner's first bit
@@ -48,21 +48,21 @@ bool walk_with_bitmaps(const Distribution& d, const ProcessGrid& grid, int64_t r
     const int64_t k = d.block_of(v);
     return bit_base[k] + (v - k * d.block);
   };
-  const int64_t words = d.block / kBitsPerWord;
+  const int64_t words = d.block / util::kBitsPerWord;
   std::vector<uint64_t> frontier(static_cast<size_t>(words) * nranks, 0), next(words);
-  frontier[bit_of(root) / kBitsPerWord] |= uint64_t{1} << (bit_of(root) % kBitsPerWord);
+  frontier[bit_of(root) / util::kBitsPerWord] |= uint64_t{1} << (bit_of(root) % util::kBitsPerWord);
   for (level = 0; level < kBitmapRounds; ++level) {
     const int32_t next_depth = level + 1;
     int64_t joined = 0;
 #pragma omp parallel for schedule(static) reduction(+ : joined)
     for (int64_t w = 0; w < words; ++w) {
       uint64_t bits = 0;
-      for (int b = 0; b < kBitsPerWord; ++b) {
-        const int64_t k = w * kBitsPerWord + b;
+      for (int b = 0; b < util::kBitsPerWord; ++b) {
+        const int64_t k = w * util::kBitsPerWord + b;
         const int64_t p = parents[k];
         if (p < 0 || depth[k] != kUnreachedDepth) continue;
         const int64_t bit = bit_of(p);
-        if (!((frontier[bit / kBitsPerWord] >> (bit % kBitsPerWord)) & 1U)) continue;
+        if (!((frontier[bit / util::kBitsPerWord] >> (bit % util::kBitsPerWord)) & 1U)) continue;
         depth[k] = next_depth;
         bits |= uint64_t{1} << b;
         ++joined;
@@ -86,7 +86,7 @@ struct ChildLists {
 // One record (parent's owned offset << 32 | child's owned offset) per owned vertex with a parent
 // but no depth, in a send buffer of exactly their size ordered by the parent's owner; sets
 // layout.send_counts.
-std::unique_ptr<uint64_t[]> pack_child_records(const Distribution& d, const ProcessGrid& grid,
+std::unique_ptr<uint64_t[]> pack_child_records(const graph::Distribution& d, const graph::ProcessGrid& grid,
                                                const std::vector<int64_t>& parents, const std::vector<int32_t>& depth,
                                                comm::AlltoallvLayout& layout) {
   const int nranks = grid.size(), nthreads = omp_get_max_threads();
@@ -132,7 +132,7 @@ ChildLists group_by_parent(const uint64_t* records, const comm::AlltoallvLayout&
   const int64_t nrecords = layout.recv_total;
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < nrecords; ++r)
-    AtomicRef<int64_t>(lists.start[records[r] >> 32]).fetch_add(1, std::memory_order_relaxed);
+    util::AtomicRef<int64_t>(lists.start[records[r] >> 32]).fetch_add(1, std::memory_order_relaxed);
   for (int64_t k = 1; k < block; ++k) lists.start[k] += lists.start[k - 1];
   lists.start[block] = nrecords;
   lists.children.resize(nrecords);
@@ -141,7 +141,8 @@ ChildLists group_by_parent(const uint64_t* records, const comm::AlltoallvLayout&
     const int64_t begin = layout.recv_displs[source], end = begin + layout.recv_counts[source];
 #pragma omp for schedule(static)
     for (int64_t r = begin; r < end; ++r) {
-      const int64_t at = AtomicRef<int64_t>(lists.start[records[r] >> 32]).fetch_sub(1, std::memory_order_relaxed) - 1;
+      const int64_t at =
+          util::AtomicRef<int64_t>(lists.start[records[r] >> 32]).fetch_sub(1, std::memory_order_relaxed) - 1;
       lists.children[at] = (static_cast<uint64_t>(source) << 32) | (records[r] & 0xffffffffU);
     }
   }
@@ -152,8 +153,8 @@ ChildLists group_by_parent(const uint64_t* records, const comm::AlltoallvLayout&
 // parent but no depth goes to the parent's owner; the child's owner is the rank the record came
 // from. Offsets fit in 32 bits (B <= 2^32, checked when the graph is built). The records go out
 // of a send buffer of exactly their size, which is freed before the lists are made.
-ChildLists exchange_child_lists(const Distribution& d, const ProcessGrid& grid, const std::vector<int64_t>& parents,
-                                const std::vector<int32_t>& depth) {
+ChildLists exchange_child_lists(const graph::Distribution& d, const graph::ProcessGrid& grid,
+                                const std::vector<int64_t>& parents, const std::vector<int32_t>& depth) {
   comm::AlltoallvLayout layout;
   std::unique_ptr<uint64_t[]> send = pack_child_records(d, grid, parents, depth, layout);
   comm::exchange_counts(layout, grid.world());
@@ -166,14 +167,14 @@ ChildLists exchange_child_lists(const Distribution& d, const ProcessGrid& grid, 
 
 // Rounds by child lists from `level` (the owned vertices at that depth form the frontier) until
 // no vertex joins a level.
-void walk_with_child_lists(const Distribution& d, const ProcessGrid& grid, const std::vector<int64_t>& parents,
-                           std::vector<int32_t>& depth, int32_t level) {
+void walk_with_child_lists(const graph::Distribution& d, const graph::ProcessGrid& grid,
+                           const std::vector<int64_t>& parents, std::vector<int32_t>& depth, int32_t level) {
   const ChildLists lists = exchange_child_lists(d, grid, parents, depth);
   std::vector<uint64_t> frontier;
   for (int64_t k = 0; k < d.block; ++k)
     if (depth[k] == level) frontier.push_back(static_cast<uint64_t>(k));
   comm::ThreadBuckets out = comm::make_thread_buckets(omp_get_max_threads(), grid.size());
-  comm::PhaseProfile unused;
+  util::PhaseProfile unused;
   for (;; ++level) {
     comm::clear_thread_buckets(out);
     const int64_t nfrontier = static_cast<int64_t>(frontier.size());
@@ -198,7 +199,7 @@ void walk_with_child_lists(const Distribution& d, const ProcessGrid& grid, const
 
 }  // namespace
 
-std::string walk_tree_levels(const Distribution& d, const ProcessGrid& grid, int64_t root,
+std::string walk_tree_levels(const graph::Distribution& d, const graph::ProcessGrid& grid, int64_t root,
                              const std::vector<int64_t>& parents, std::vector<int32_t>& depth, bool lists_only) {
   const int64_t first = d.owned_begin();
   depth.assign(d.block, kUnreachedDepth);
@@ -213,9 +214,9 @@ std::string walk_tree_levels(const Distribution& d, const ProcessGrid& grid, int
   return {};
 }
 
-double tree_levels_bytes(const Distribution& d) {
+double tree_levels_bytes(const graph::Distribution& d) {
   const double owned = static_cast<double>(d.block), ranks = static_cast<double>(d.R) * d.C;
-  return bitmaps_fit(d) ? (ranks + 1) * owned / kBitsPerWord * sizeof(uint64_t) : kChildListBytes * owned;
+  return bitmaps_fit(d) ? (ranks + 1) * owned / util::kBitsPerWord * sizeof(uint64_t) : kChildListBytes * owned;
 }
 
-}  // namespace g500
+}  // namespace g500::validate

@@ -19,17 +19,17 @@
 #include "graph/distribution.hpp"
 #include "graph/grid.hpp"
 
-namespace g500 {
+namespace g500::validate {
 
 // Collective. Fills depth[k] for owned vertex owned_begin() + k (kUnreachedDepth when its chain
 // does not reach the root); returns "" or this rank's description of such a vertex with a parent.
 // `lists_only`: child lists from the root (for tests: the bitmaps' limits are not reached there).
-std::string walk_tree_levels(const Distribution& d, const ProcessGrid& grid, int64_t root,
+std::string walk_tree_levels(const graph::Distribution& d, const graph::ProcessGrid& grid, int64_t root,
                              const std::vector<int64_t>& parents, std::vector<int32_t>& depth, bool lists_only = false);
 
 // The bytes walk_tree_levels allocates on one process at its peak, beside the depths, for a tree
 // of at most kBitmapRounds levels (all Kronecker graphs); a deeper tree (a road network read from
 // a file) needs the child lists' 24 bytes per owned vertex for its remaining levels.
-double tree_levels_bytes(const Distribution& d);
+double tree_levels_bytes(const graph::Distribution& d);
 
-}  // namespace g500
+}  // namespace g500::validate

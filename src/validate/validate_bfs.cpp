@@ -14,12 +14,12 @@
 #include "util/splitmix64.hpp"
 #include "validate/tree_depths.hpp"
 
-namespace g500 {
+namespace g500::validate {
 
 namespace {
 
 // Rule 1: parent values are vertex ids or -1, padding vertices unreached, the root its own parent.
-std::string check_parent_values(const Distribution& d, int64_t root, const std::vector<int64_t>& parents) {
+std::string check_parent_values(const graph::Distribution& d, int64_t root, const std::vector<int64_t>& parents) {
   const int64_t first = d.owned_begin();
   for (int64_t k = 0; k < d.block; ++k) {
     const int64_t v = first + k, p = parents[k];
@@ -41,10 +41,10 @@ std::string describe_bad_edge(const EdgeCheck& edges) {
 // Rule 4: every reached vertex but the root found its parent among its input neighbours (marked
 // on its owner by the edge check). Also sums the reached vertices' degrees as kernel 1 counted
 // them, the cross-check of the TEPS edge count.
-std::string check_parents_are_neighbours(const LocalGraph& graph, int64_t root, const std::vector<int64_t>& parents,
-                                         const std::vector<int32_t>& depth, const Bitmap& tree_edge_seen,
-                                         int64_t& degree_sum) {
-  const Distribution& d = graph.dist;
+std::string check_parents_are_neighbours(const graph::LocalGraph& graph, int64_t root,
+                                         const std::vector<int64_t>& parents, const std::vector<int32_t>& depth,
+                                         const util::Bitmap& tree_edge_seen, int64_t& degree_sum) {
+  const graph::Distribution& d = graph.dist;
   const int64_t first = d.owned_begin();
   std::string error;
   degree_sum = 0;
@@ -61,12 +61,13 @@ std::string check_parents_are_neighbours(const LocalGraph& graph, int64_t root, 
 
 }  // namespace
 
-ValidationResult validate_bfs(const LocalGraph& graph, const EdgeSource& edges, const ProcessGrid& grid, int64_t root,
-                              const std::vector<int64_t>& parents, const ValidateOptions& options) {
-  const Distribution& d = graph.dist;
+ValidationResult validate_bfs(const graph::LocalGraph& graph, const graph::EdgeSource& edges,
+                              const graph::ProcessGrid& grid, int64_t root, const std::vector<int64_t>& parents,
+                              const ValidateOptions& options) {
+  const graph::Distribution& d = graph.dist;
   const comm::Communicator ranks(grid.world(), grid.limits());
   ValidationResult result;
-  result.error = first_error(check_parent_values(d, root, parents), grid.world());
+  result.error = util::first_error(check_parent_values(d, root, parents), grid.world());
   if (!result.error.empty()) return result;
   std::vector<int32_t> depth;
   result.error = tree_depths(d, grid, root, parents, depth, options.tree_walk);
@@ -76,16 +77,16 @@ ValidationResult validate_bfs(const LocalGraph& graph, const EdgeSource& edges, 
   for (int64_t k = 0; k < d.block; ++k) max_depth = std::max(max_depth, depth[k]);
   max_depth = ranks.max(max_depth);
 
-  Bitmap tree_edge_seen(d.block);
+  util::Bitmap tree_edge_seen(d.block);
   const EdgeCheckOptions check_options{options.narrow_depths, options.chunk_edges, options.way};
   const EdgeCheck checked = check_input_edges(edges, d, grid, parents, depth, max_depth, check_options, tree_edge_seen);
-  result.error = first_error(describe_bad_edge(checked), grid.world());
+  result.error = util::first_error(describe_bad_edge(checked), grid.world());
   if (!result.error.empty()) return result;
   int64_t degree_sum = 0;
-  result.error =
-      first_error(check_parents_are_neighbours(graph, root, parents, depth, tree_edge_seen, degree_sum), grid.world());
+  result.error = util::first_error(
+      check_parents_are_neighbours(graph, root, parents, depth, tree_edge_seen, degree_sum), grid.world());
   if (!result.error.empty()) return result;
-  tree_edge_seen = Bitmap();
+  tree_edge_seen = util::Bitmap();
 
   const int64_t first = d.owned_begin();
   std::vector<int64_t> levels(max_depth + 1, 0);
@@ -93,7 +94,7 @@ ValidationResult validate_bfs(const LocalGraph& graph, const EdgeSource& edges, 
   for (int64_t k = 0; k < d.block; ++k) {
     if (depth[k] == kUnreachedDepth) continue;
     ++levels[depth[k]];
-    hash += splitmix64(static_cast<uint64_t>(first + k) * 64 + static_cast<uint64_t>(depth[k]));
+    hash += util::splitmix64(static_cast<uint64_t>(first + k) * 64 + static_cast<uint64_t>(depth[k]));
   }
   ranks.sum_in_place(levels);
   hash = ranks.sum(hash);
@@ -113,4 +114,4 @@ ValidationResult validate_bfs(const LocalGraph& graph, const EdgeSource& edges, 
   return result;
 }
 
-}  // namespace g500
+}  // namespace g500::validate

@@ -23,7 +23,7 @@
 #include "validate/edge_check.hpp"
 #include "validate/tree_depths.hpp"
 
-namespace g500 {
+namespace g500::validate {
 
 struct ValidationResult {
   bool ok = false;
@@ -45,7 +45,8 @@ struct ValidateOptions {
 // Collective. `edges` is this rank's share of the input edges (the source kernel 1 built `graph`
 // from, or any other split of the same edge list over the ranks); `parents` holds the owned
 // vertices' parents (global ids, -1 when unreached).
-ValidationResult validate_bfs(const LocalGraph& graph, const EdgeSource& edges, const ProcessGrid& grid, int64_t root,
-                              const std::vector<int64_t>& parents, const ValidateOptions& options = {});
+ValidationResult validate_bfs(const graph::LocalGraph& graph, const graph::EdgeSource& edges,
+                              const graph::ProcessGrid& grid, int64_t root, const std::vector<int64_t>& parents,
+                              const ValidateOptions& options = {});
 
-}  // namespace g500
+}  // namespace g500::validate

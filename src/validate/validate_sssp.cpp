@@ -14,14 +14,14 @@
 #include "util/bitmap.hpp"
 #include "validate/tree_depths.hpp"
 
-namespace g500 {
+namespace g500::validate {
 namespace {
 
 bool within(double got, double want) {
   return std::fabs(got - want) <= kDistanceTolerance * std::max(1.0, std::fabs(want));
 }
 
-std::string check_values(const Distribution& d, int64_t root, const std::vector<double>& dist,
+std::string check_values(const graph::Distribution& d, int64_t root, const std::vector<double>& dist,
                          const std::vector<int64_t>& parents) {
   const int64_t first = d.owned_begin();
   for (int64_t k = 0; k < d.block; ++k) {
@@ -43,14 +43,15 @@ std::string check_values(const Distribution& d, int64_t root, const std::vector<
 
 // values[original[x]] for every x: values gathered by original id, in the graph's order.
 template <class T>
-std::vector<T> in_graph_order(const std::vector<T>& values, const IdTable& original) {
+std::vector<T> in_graph_order(const std::vector<T>& values, const graph::IdTable& original) {
   std::vector<T> out(values.size());
 #pragma omp parallel for schedule(static)
   for (size_t x = 0; x < values.size(); ++x) out[x] = values[original[x]];
   return out;
 }
 
-void distance_summary(const Distribution& d, const std::vector<double>& dist, MPI_Comm comm, SsspValidation& result) {
+void distance_summary(const graph::Distribution& d, const std::vector<double>& dist, MPI_Comm comm,
+                      SsspValidation& result) {
   double sum = 0, max = 0;
   int64_t reached = 0;
   for (int64_t k = 0; k < d.block; ++k)
@@ -72,12 +73,12 @@ struct SetValues {
   std::vector<double> row_dist, col_dist;
   std::vector<int64_t> row_parent;
 };
-SetValues gather_set_values(const LocalGraph& graph, const ProcessGrid& grid, const std::vector<double>& dist,
-                            const std::vector<int64_t>& parents) {
-  const Distribution& d = graph.dist;
+SetValues gather_set_values(const graph::LocalGraph& graph, const graph::ProcessGrid& grid,
+                            const std::vector<double>& dist, const std::vector<int64_t>& parents) {
+  const graph::Distribution& d = graph.dist;
   SetValues g{std::vector<double>(d.row_set_size()), std::vector<double>(d.col_set_size()),
               std::vector<int64_t>(d.row_set_size())};
-  const MessageLimits& limits = grid.limits();
+  const util::MessageLimits& limits = grid.limits();
   comm::allgather(dist.data(), g.row_dist.data(), d.block, MPI_DOUBLE, grid.row_comm(), limits);
   comm::allgather(dist.data(), g.col_dist.data(), d.block, MPI_DOUBLE, grid.col_comm(), limits);
   comm::allgather(parents.data(), g.row_parent.data(), d.block, MPI_INT64_T, grid.row_comm(), limits);
@@ -94,10 +95,10 @@ SetValues gather_set_values(const LocalGraph& graph, const ProcessGrid& grid, co
 // for every entry (the first failure is this process's error), and for rules 3 and 5 the row-set
 // vertices whose parent is a neighbour (parent_edge) at the right distance (parent_weight).
 // Counts the entries with a reached v (for the TEPS edge count).
-std::string check_entries(const WeightedLocalGraph& wg, const SetValues& g, Bitmap& parent_edge, Bitmap& parent_weight,
-                          int64_t& reached_entries) {
-  const LocalGraph& graph = wg.graph;
-  const Distribution& d = graph.dist;
+std::string check_entries(const graph::WeightedLocalGraph& wg, const SetValues& g, util::Bitmap& parent_edge,
+                          util::Bitmap& parent_weight, int64_t& reached_entries) {
+  const graph::LocalGraph& graph = wg.graph;
+  const graph::Distribution& d = graph.dist;
   int64_t bad_v = -1, bad_u = -1;
   double bad_w = 0;
   const int64_t nrows = d.row_set_size();
@@ -107,7 +108,7 @@ std::string check_entries(const WeightedLocalGraph& wg, const SetValues& g, Bitm
     const double dv = g.row_dist[v];
     const int64_t parent = g.row_parent[v];
     for (int64_t e = graph.row_begin(v); e < graph.row_end(v); ++e) {
-      const LocalId u = graph.neighbors[e];
+      const graph::LocalId u = graph.neighbors[e];
       const double du = g.col_dist[u], w = static_cast<double>(wg.weights[e]);
       // dist[v] <= dist[u] + w; an unreached v next to a reached u fails it (infinity).
       if (std::isfinite(du) && !(dv <= du + w || within(dv, du + w))) {
@@ -127,8 +128,8 @@ std::string check_entries(const WeightedLocalGraph& wg, const SetValues& g, Bitm
   }
   reached_entries = reached;
   if (bad_v < 0) return {};
-  const int64_t v = d.global_from_row_local(graph.original_row_local(static_cast<LocalId>(bad_v)), d.row);
-  const int64_t u = d.global_from_col_local(graph.original_col_local(static_cast<LocalId>(bad_u)), d.col);
+  const int64_t v = d.global_from_row_local(graph.original_row_local(static_cast<graph::LocalId>(bad_v)), d.row);
+  const int64_t u = d.global_from_col_local(graph.original_col_local(static_cast<graph::LocalId>(bad_u)), d.col);
   return "edge (" + std::to_string(u) + ", " + std::to_string(v) + ", " + std::to_string(bad_w) + "): dist " +
          std::to_string(g.row_dist[bad_v]) + " of " + std::to_string(v) + " exceeds dist " +
          std::to_string(g.col_dist[bad_u]) + " of " + std::to_string(u) +
@@ -137,15 +138,16 @@ std::string check_entries(const WeightedLocalGraph& wg, const SetValues& g, Bitm
 
 // Rules 3 and 5 for the owned vertices, from the row bitmaps of check_entries() ORed along the
 // grid row; sums the reached owned vertices' degrees (for the TEPS edge count).
-std::string check_parent_edges(const LocalGraph& graph, const ProcessGrid& grid, int64_t root,
+std::string check_parent_edges(const graph::LocalGraph& graph, const graph::ProcessGrid& grid, int64_t root,
                                const std::vector<double>& dist, const std::vector<int64_t>& parents,
-                               const Bitmap& parent_edge, const Bitmap& parent_weight, int64_t& degree_sum) {
-  const Distribution& d = graph.dist;
-  std::vector<uint64_t> owned_edge(d.block / kBitsPerWord), owned_weight(d.block / kBitsPerWord);
-  comm::reduce_scatter_block(parent_edge.data(), owned_edge.data(), d.block / kBitsPerWord, MPI_UINT64_T, MPI_BOR,
+                               const util::Bitmap& parent_edge, const util::Bitmap& parent_weight,
+                               int64_t& degree_sum) {
+  const graph::Distribution& d = graph.dist;
+  std::vector<uint64_t> owned_edge(d.block / util::kBitsPerWord), owned_weight(d.block / util::kBitsPerWord);
+  comm::reduce_scatter_block(parent_edge.data(), owned_edge.data(), d.block / util::kBitsPerWord, MPI_UINT64_T, MPI_BOR,
                              grid.row_comm(), grid.limits());
-  comm::reduce_scatter_block(parent_weight.data(), owned_weight.data(), d.block / kBitsPerWord, MPI_UINT64_T, MPI_BOR,
-                             grid.row_comm(), grid.limits());
+  comm::reduce_scatter_block(parent_weight.data(), owned_weight.data(), d.block / util::kBitsPerWord, MPI_UINT64_T,
+                             MPI_BOR, grid.row_comm(), grid.limits());
   const int64_t first = d.owned_begin();
   std::string error;
   degree_sum = 0;
@@ -155,8 +157,8 @@ std::string check_parent_edges(const LocalGraph& graph, const ProcessGrid& grid,
     degree_sum += graph.owned_degree[k];
     if (v == root || !error.empty()) continue;
     const int64_t x = graph.owned_local(k);  // the bitmaps are in the graph's ids
-    const bool edge = (owned_edge[x / kBitsPerWord] >> (x % kBitsPerWord)) & 1U;
-    const bool weight = (owned_weight[x / kBitsPerWord] >> (x % kBitsPerWord)) & 1U;
+    const bool edge = (owned_edge[x / util::kBitsPerWord] >> (x % util::kBitsPerWord)) & 1U;
+    const bool weight = (owned_weight[x / util::kBitsPerWord] >> (x % util::kBitsPerWord)) & 1U;
     if (!edge)
       error = "the parent " + std::to_string(parents[k]) + " of vertex " + std::to_string(v) +
               " is not one of its neighbours (not an input edge)";
@@ -169,9 +171,10 @@ std::string check_parent_edges(const LocalGraph& graph, const ProcessGrid& grid,
 
 }  // namespace
 
-SsspValidation sssp_statistics(const WeightedLocalGraph& wg, const ProcessGrid& grid, const std::vector<double>& dist) {
+SsspValidation sssp_statistics(const graph::WeightedLocalGraph& wg, const graph::ProcessGrid& grid,
+                               const std::vector<double>& dist) {
   SsspValidation result;
-  const Distribution& d = wg.graph.dist;
+  const graph::Distribution& d = wg.graph.dist;
   distance_summary(d, dist, grid.world(), result);
   int64_t degree_sum = 0;
   for (int64_t k = 0; k < d.block; ++k)
@@ -181,24 +184,24 @@ SsspValidation sssp_statistics(const WeightedLocalGraph& wg, const ProcessGrid& 
   return result;
 }
 
-SsspValidation validate_sssp(const WeightedLocalGraph& wg, const ProcessGrid& grid, int64_t root,
+SsspValidation validate_sssp(const graph::WeightedLocalGraph& wg, const graph::ProcessGrid& grid, int64_t root,
                              const std::vector<double>& dist, const std::vector<int64_t>& parents) {
-  const LocalGraph& graph = wg.graph;
-  const Distribution& d = graph.dist;
+  const graph::LocalGraph& graph = wg.graph;
+  const graph::Distribution& d = graph.dist;
   SsspValidation result;
-  result.error = first_error(check_values(d, root, dist, parents), grid.world());
+  result.error = util::first_error(check_values(d, root, dist, parents), grid.world());
   if (!result.error.empty()) return result;
   std::vector<int32_t> depth;  // rule 2 only needs the walk to reach every vertex with a parent
   result.error = tree_depths(d, grid, root, parents, depth);
   if (!result.error.empty()) return result;
 
   const SetValues g = gather_set_values(graph, grid, dist, parents);
-  Bitmap parent_edge(d.row_set_size()), parent_weight(d.row_set_size());
+  util::Bitmap parent_edge(d.row_set_size()), parent_weight(d.row_set_size());
   int64_t reached_entries = 0;
-  result.error = first_error(check_entries(wg, g, parent_edge, parent_weight, reached_entries), grid.world());
+  result.error = util::first_error(check_entries(wg, g, parent_edge, parent_weight, reached_entries), grid.world());
   if (!result.error.empty()) return result;
   int64_t degree_sum = 0;
-  result.error = first_error(
+  result.error = util::first_error(
       check_parent_edges(graph, grid, root, dist, parents, parent_edge, parent_weight, degree_sum), grid.world());
   if (!result.error.empty()) return result;
 
@@ -216,4 +219,4 @@ SsspValidation validate_sssp(const WeightedLocalGraph& wg, const ProcessGrid& gr
   return result;
 }
 
-}  // namespace g500
+}  // namespace g500::validate

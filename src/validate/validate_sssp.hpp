@@ -16,7 +16,7 @@
 
 #include "graph/weighted_graph.hpp"
 
-namespace g500 {
+namespace g500::validate {
 
 struct SsspValidation {
   bool ok = false;
@@ -31,12 +31,12 @@ struct SsspValidation {
 inline constexpr double kDistanceTolerance = 1e-6;
 
 // Collective. `dist` and `parents` hold the owned vertices' values (infinity / -1 when unreached).
-SsspValidation validate_sssp(const WeightedLocalGraph& graph, const ProcessGrid& grid, int64_t root,
+SsspValidation validate_sssp(const graph::WeightedLocalGraph& graph, const graph::ProcessGrid& grid, int64_t root,
                              const std::vector<double>& dist, const std::vector<int64_t>& parents);
 
 // Sum and maximum of the finite owned distances over all ranks, and the TEPS edge count (reached
 // vertices' degrees / 2), without validating (for --no-validate).
-SsspValidation sssp_statistics(const WeightedLocalGraph& graph, const ProcessGrid& grid,
+SsspValidation sssp_statistics(const graph::WeightedLocalGraph& graph, const graph::ProcessGrid& grid,
                                const std::vector<double>& dist);
 
-}  // namespace g500
+}  // namespace g500::validate

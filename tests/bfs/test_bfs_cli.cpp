@@ -12,7 +12,7 @@
 #include "testvectors.hpp"
 #include "usage_error.hpp"
 
-namespace g500 {
+namespace g500::bfs {
 namespace {
 
 using testing::run_g500;
@@ -288,4 +288,4 @@ TEST(BfsCli, FewerRootsThanAskedAreStated) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::bfs

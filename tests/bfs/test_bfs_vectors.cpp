@@ -10,18 +10,18 @@
 #include "testvectors.hpp"
 #include "validate/validate_bfs.hpp"
 
-namespace g500 {
+namespace g500::bfs {
 namespace {
 
-void check_scale(int scale, int threads, GridShape shape = {}, GraphOptions graph_options = {},
-                 BfsOptions bfs_options = {}, MessageLimits limits = {}) {
+void check_scale(int scale, int threads, util::GridShape shape = {}, graph::GraphOptions graph_options = {},
+                 BfsOptions bfs_options = {}, util::MessageLimits limits = {}) {
   omp_set_num_threads(threads);
   const auto vec = testing::load_graph_vector(scale);
   auto built = testing::build_test_graph(scale, shape, graph_options, limits);
-  const LocalGraph& graph = built->graph;
+  const graph::LocalGraph& graph = built->graph;
   EXPECT_EQ(graph.global_directed_edges, 2 * (vec.nedges_generated - vec.self_loops));
 
-  const auto roots = choose_roots(built->spec, 64, graph, *built->grid);
+  const auto roots = run::choose_roots(built->spec, 64, graph, *built->grid);
   ASSERT_EQ(roots.size(), vec.roots.size());
   DistributedBfs bfs(graph, *built->grid, bfs_options);
   for (size_t k = 0; k < roots.size(); ++k) {
@@ -30,7 +30,8 @@ void check_scale(int scale, int threads, GridShape shape = {}, GraphOptions grap
     bfs.prepare();
     BfsRun run = bfs.run(roots[k]);
     EXPECT_EQ(run.level_sizes, want.level_sizes) << "scale " << scale << " root " << want.root;
-    ValidationResult check = validate_bfs(graph, testing::input_edges(*built), *built->grid, roots[k], bfs.parents());
+    validate::ValidationResult check =
+        validate::validate_bfs(graph, testing::input_edges(*built), *built->grid, roots[k], bfs.parents());
     ASSERT_TRUE(check.ok) << check.error;
     EXPECT_EQ(check.reached, want.reached);
     EXPECT_EQ(check.level_sizes, want.level_sizes);
@@ -49,24 +50,24 @@ TEST(BfsVectors, TransposedGridShape) {
   // R < C is allowed with --grid; the results must not depend on the shape.
   int nranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  GridShape shape = closest_factor_shape(nranks);
-  check_scale(12, 1, GridShape{shape.cols, shape.rows});
-  check_scale(12, 1, GridShape{1, nranks});
+  util::GridShape shape = util::closest_factor_shape(nranks);
+  check_scale(12, 1, util::GridShape{shape.cols, shape.rows});
+  check_scale(12, 1, util::GridShape{1, nranks});
   // A long grid row: overlap's segments travel both ways through several processes.
   BfsOptions pairs_per_round;
   pairs_per_round.substeps = 3;
   pairs_per_round.bu_alltoallv = false;
-  check_scale(12, 2, GridShape{1, nranks}, {}, pairs_per_round);
+  check_scale(12, 2, util::GridShape{1, nranks}, {}, pairs_per_round);
   BfsOptions bitmaps_only;
   bitmaps_only.sparse_switch = false;
-  check_scale(12, 1, GridShape{1, nranks}, {}, bitmaps_only);
+  check_scale(12, 1, util::GridShape{1, nranks}, {}, bitmaps_only);
   // The row-major layout (`yoo` off) on R < C grids (2x3 at 6 ranks): blocks move between
   // columns of different lengths.
-  GraphOptions no_yoo;
-  no_yoo.layout = Layout::kRowMajor;
-  check_scale(12, 2, GridShape{shape.cols, shape.rows}, no_yoo);
+  graph::GraphOptions no_yoo;
+  no_yoo.layout = graph::Layout::kRowMajor;
+  check_scale(12, 2, util::GridShape{shape.cols, shape.rows}, no_yoo);
   BfsOptions no_sparse = bitmaps_only;
-  check_scale(12, 1, GridShape{shape.cols, shape.rows}, no_yoo, no_sparse);
+  check_scale(12, 1, util::GridShape{shape.cols, shape.rows}, no_yoo, no_sparse);
 }
 
 // Every MPI call with counts cut into rounds of at most 64 bytes (comm/large_count.hpp; one or
@@ -75,10 +76,10 @@ TEST(BfsVectors, TransposedGridShape) {
 // both grid shapes (2: 2x1 and 1x2, 6: 3x2 and 2x3) and in the row-major layout.
 TEST(BfsVectors, TinyMessageRounds) {
   constexpr int64_t kTinyMessageBytes = 64;
-  const MessageLimits tiny{kTinyMessageBytes};
+  const util::MessageLimits tiny{kTinyMessageBytes};
   int nranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  const GridShape shape = closest_factor_shape(nranks), transposed{shape.cols, shape.rows};
+  const util::GridShape shape = util::closest_factor_shape(nranks), transposed{shape.cols, shape.rows};
   check_scale(12, 1, shape, {}, {}, tiny);
   check_scale(12, 2, transposed, {}, {}, tiny);
   BfsOptions other_algorithms;
@@ -88,29 +89,29 @@ TEST(BfsVectors, TinyMessageRounds) {
   BfsOptions pairs_and_bitmaps;
   pairs_and_bitmaps.bu_alltoallv = false;
   pairs_and_bitmaps.sparse_switch = false;
-  GraphOptions no_yoo;
-  no_yoo.layout = Layout::kRowMajor;
+  graph::GraphOptions no_yoo;
+  no_yoo.layout = graph::Layout::kRowMajor;
   check_scale(12, 1, transposed, no_yoo, pairs_and_bitmaps, tiny);
   check_scale(14, 2, shape, {}, {}, tiny);
 }
 
 // Every technique switch, off alone and all off together, gives the same validated results.
 TEST(BfsVectors, TechniqueSwitches) {
-  GraphOptions no_bcsr;
+  graph::GraphOptions no_bcsr;
   no_bcsr.bcsr = false;
-  GraphOptions no_degree_sort;
+  graph::GraphOptions no_degree_sort;
   no_degree_sort.degree_sort = false;
-  GraphOptions no_reorder;
+  graph::GraphOptions no_reorder;
   no_reorder.reorder = false;
-  GraphOptions no_yoo;
-  no_yoo.layout = Layout::kRowMajor;
-  GraphOptions no_packed_rows;
+  graph::GraphOptions no_yoo;
+  no_yoo.layout = graph::Layout::kRowMajor;
+  graph::GraphOptions no_packed_rows;
   no_packed_rows.packed_rows = false;
-  GraphOptions no_graph_techniques = no_bcsr;
+  graph::GraphOptions no_graph_techniques = no_bcsr;
   no_graph_techniques.packed_rows = false;
   no_graph_techniques.degree_sort = false;
   no_graph_techniques.reorder = false;
-  no_graph_techniques.layout = Layout::kRowMajor;
+  no_graph_techniques.layout = graph::Layout::kRowMajor;
   BfsOptions no_bu_alltoallv;
   no_bu_alltoallv.bu_alltoallv = false;
   BfsOptions no_lb_topdown;
@@ -146,15 +147,15 @@ TEST(BfsVectors, TechniqueSwitches) {
 // Kernel 1's path for short memory (pass 2 generates the edges again instead of keeping pass 1's
 // entries) gives the same validated results, with and without the graph techniques.
 TEST(BfsVectors, RegeneratedSecondPass) {
-  GraphOptions regenerate;
+  graph::GraphOptions regenerate;
   regenerate.passes = 16;  // many slabs, each a pass over the edges
-  GraphOptions no_reorder = regenerate;
+  graph::GraphOptions no_reorder = regenerate;
   no_reorder.reorder = false;
-  GraphOptions no_degree_sort = regenerate;
+  graph::GraphOptions no_degree_sort = regenerate;
   no_degree_sort.degree_sort = false;
-  GraphOptions no_yoo = regenerate;
-  no_yoo.layout = Layout::kRowMajor;
-  GraphOptions no_packed_rows = regenerate;
+  graph::GraphOptions no_yoo = regenerate;
+  no_yoo.layout = graph::Layout::kRowMajor;
+  graph::GraphOptions no_packed_rows = regenerate;
   no_packed_rows.packed_rows = false;
   for (int scale : {10, 14}) {
     check_scale(scale, 2, {}, regenerate, {});
@@ -171,16 +172,16 @@ TEST(BfsVectors, RegeneratedSecondPass) {
 // degree renumbering (the search works in other ids) and without, on row-major and Yoo layouts.
 TEST(BfsVectors, RunLeavesParentsInVertexOrder) {
   omp_set_num_threads(2);
-  GraphOptions no_reorder;
+  graph::GraphOptions no_reorder;
   no_reorder.reorder = false;
-  GraphOptions row_major;
-  row_major.layout = Layout::kRowMajor;
-  for (const GraphOptions& options : {GraphOptions{}, no_reorder, row_major}) {
+  graph::GraphOptions row_major;
+  row_major.layout = graph::Layout::kRowMajor;
+  for (const graph::GraphOptions& options : {graph::GraphOptions{}, no_reorder, row_major}) {
     auto built = testing::build_test_graph(10, {}, options);
-    const LocalGraph& graph = built->graph;
-    const Distribution& d = graph.dist;
+    const graph::LocalGraph& graph = built->graph;
+    const graph::Distribution& d = graph.dist;
     DistributedBfs bfs(graph, *built->grid, {});
-    for (const int64_t root : choose_roots(built->spec, 4, graph, *built->grid)) {
+    for (const int64_t root : run::choose_roots(built->spec, 4, graph, *built->grid)) {
       const testing::SerialView view = testing::serial_view(built->spec, root);
       bfs.prepare();
       bfs.run(root);
@@ -203,4 +204,4 @@ TEST(BfsVectors, RunLeavesParentsInVertexOrder) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::bfs

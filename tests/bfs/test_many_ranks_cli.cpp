@@ -11,7 +11,7 @@
 #include "run_command.hpp"
 #include "testvectors.hpp"
 
-namespace g500 {
+namespace g500::bfs {
 namespace {
 
 TEST(ManyRanksCli, SixtyFourRanksMatchTheVectors) {
@@ -35,4 +35,4 @@ TEST(ManyRanksCli, SixtyFourRanksMatchTheVectors) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::bfs

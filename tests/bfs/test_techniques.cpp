@@ -17,11 +17,11 @@
 #include "local_graph_fixture.hpp"
 #include "run/roots.hpp"
 
-namespace g500 {
+namespace g500::bfs {
 namespace {
 
 TEST(Renumbering, DegreeOrderIsAStablePermutationByDescendingDegree) {
-  EXPECT_EQ(degree_order({3, 0, 5, 3, 1}), (std::vector<LocalId>{2, 0, 3, 4, 1}));
+  EXPECT_EQ(graph::degree_order({3, 0, 5, 3, 1}), (std::vector<graph::LocalId>{2, 0, 3, 4, 1}));
   std::mt19937_64 rng(7);
   std::vector<int64_t> degree(5000);
   // Degrees counted per thread and, beyond a few thousand, sorted by comparison: ties in both.
@@ -29,8 +29,8 @@ TEST(Renumbering, DegreeOrderIsAStablePermutationByDescendingDegree) {
   const int threads_before = omp_get_max_threads();
   for (const int threads : {1, 2, 3, 7}) {
     omp_set_num_threads(threads);
-    const std::vector<LocalId> order = degree_order(degree);
-    std::vector<LocalId> sorted = order;
+    const std::vector<graph::LocalId> order = graph::degree_order(degree);
+    std::vector<graph::LocalId> sorted = order;
     std::sort(sorted.begin(), sorted.end());
     for (size_t k = 0; k < sorted.size(); ++k) ASSERT_EQ(sorted[k], k) << threads;  // a permutation
     for (size_t k = 1; k < order.size(); ++k) {
@@ -44,7 +44,7 @@ TEST(Renumbering, DegreeOrderIsAStablePermutationByDescendingDegree) {
 }
 
 TEST(Renumbering, HugeDegreesAreOrderedToo) {
-  EXPECT_EQ(degree_order({1, int64_t{1} << 40, 0, 1}), (std::vector<LocalId>{1, 0, 3, 2}));
+  EXPECT_EQ(graph::degree_order({1, int64_t{1} << 40, 0, 1}), (std::vector<graph::LocalId>{1, 0, 3, 2}));
 }
 
 // Both layouts of 4.3 on grids with and without a single row or column: every vertex has one
@@ -52,14 +52,14 @@ TEST(Renumbering, HugeDegreesAreOrderedToo) {
 // set position p is owned by P(i, p), column set j is contiguous, and with Yoo's layout position t
 // of column set j is owned by P(t, j) (no transpose) while the row-major one moves it elsewhere.
 TEST(Distribution, LayoutsPlaceEveryVertexConsistently) {
-  for (Layout layout : {Layout::kYoo, Layout::kRowMajor}) {
+  for (graph::Layout layout : {graph::Layout::kYoo, graph::Layout::kRowMajor}) {
     for (auto [R, C] : {std::pair{1, 1}, {2, 1}, {1, 3}, {2, 2}, {3, 2}, {2, 3}}) {
       const int64_t n = 1000;
       std::set<int64_t> seen;
       bool some_block_moves = false;
       for (int i = 0; i < R; ++i) {
         for (int j = 0; j < C; ++j) {
-          const Distribution d(n, R, C, i, j, layout);
+          const graph::Distribution d(n, R, C, i, j, layout);
           ASSERT_EQ(d.block % 64, 0);
           for (int64_t k = 0; k < d.block; ++k) {
             const int64_t v = d.owned_begin() + k;
@@ -77,16 +77,16 @@ TEST(Distribution, LayoutsPlaceEveryVertexConsistently) {
           for (int t = 0; t < R; ++t) {
             const int64_t k = d.column_block(j, t);
             const bool owned_in_column = d.owner_row_of_block(k) == t && d.owner_col_of_block(k) == j;
-            if (layout == Layout::kYoo || R == 1 || C == 1) {
+            if (layout == graph::Layout::kYoo || R == 1 || C == 1) {
               ASSERT_TRUE(owned_in_column);
             }
             if (!owned_in_column) some_block_moves = true;
           }
-          ASSERT_EQ(d.columns_aligned(), layout == Layout::kYoo || R == 1 || C == 1);
+          ASSERT_EQ(d.columns_aligned(), layout == graph::Layout::kYoo || R == 1 || C == 1);
         }
       }
-      EXPECT_EQ(static_cast<int64_t>(seen.size()), Distribution(n, R, C, 0, 0).block * R * C);
-      EXPECT_EQ(some_block_moves, layout == Layout::kRowMajor && R > 1 && C > 1) << R << "x" << C;
+      EXPECT_EQ(static_cast<int64_t>(seen.size()), graph::Distribution(n, R, C, 0, 0).block * R * C);
+      EXPECT_EQ(some_block_moves, layout == graph::Layout::kRowMajor && R > 1 && C > 1) << R << "x" << C;
     }
   }
 }
@@ -125,7 +125,7 @@ TEST(SparseSwitch, RoundTripsAndPicksTheSmallerForm) {
 TEST(Renumbering, ParentsAreWrittenInOriginalIds) {
   const int scale = 10;
   auto built = testing::build_test_graph(scale);
-  const LocalGraph& graph = built->graph;
+  const graph::LocalGraph& graph = built->graph;
   ASSERT_TRUE(graph.renumbering.active());
   // The renumbering moved vertices (else this test would prove nothing).
   int64_t moved = 0;
@@ -139,7 +139,7 @@ TEST(Renumbering, ParentsAreWrittenInOriginalIds) {
   std::set<std::pair<int64_t, int64_t>> edge_set;
   for (const auto& e : edges) edge_set.insert({std::min(e.v0, e.v1), std::max(e.v0, e.v1)});
 
-  const auto roots = choose_roots(built->spec, 8, graph, *built->grid);
+  const auto roots = run::choose_roots(built->spec, 8, graph, *built->grid);
   DistributedBfs bfs(graph, *built->grid, BfsOptions{});
   const int64_t first = graph.dist.owned_begin();
   for (int64_t root : roots) {
@@ -159,10 +159,11 @@ TEST(Renumbering, ParentsAreWrittenInOriginalIds) {
 }
 
 // The neighbours of every row slot of a graph, plain or packed, as column ids in stored order.
-std::vector<LocalId> row_neighbors(const LocalGraph& g, int64_t slot) {
+std::vector<graph::LocalId> row_neighbors(const graph::LocalGraph& g, int64_t slot) {
   const int64_t begin = g.rows.starts()[slot], n = g.rows.starts()[slot + 1] - begin;
-  if (!g.packed.active()) return std::vector<LocalId>(g.neighbors.begin() + begin, g.neighbors.begin() + begin + n);
-  std::vector<LocalId> row(n);
+  if (!g.packed.active())
+    return std::vector<graph::LocalId>(g.neighbors.begin() + begin, g.neighbors.begin() + begin + n);
+  std::vector<graph::LocalId> row(n);
   if (n > 0) g.packed.decode_row(slot, n, g.first_neighbors[slot], row.data());
   return row;
 }
@@ -174,35 +175,36 @@ std::vector<LocalId> row_neighbors(const LocalGraph& g, int64_t slot) {
 TEST(PackedRows, KeepTheRowsAndTheParents) {
   int nranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  const GridShape shape = closest_factor_shape(nranks);
+  const util::GridShape shape = util::closest_factor_shape(nranks);
   omp_set_num_threads(1);  // top-down's first candidate per vertex is then deterministic
-  for (const GridShape grid_shape : {shape, GridShape{shape.cols, shape.rows}}) {
+  for (const util::GridShape grid_shape : {shape, util::GridShape{shape.cols, shape.rows}}) {
     for (const bool reorder : {true, false}) {
       for (const bool several_slabs : {false, true}) {
         for (const bool degree_sort : {true, false}) {
-          GraphOptions packed_options;
+          graph::GraphOptions packed_options;
           packed_options.reorder = reorder;
           packed_options.passes = several_slabs ? 5 : 0;  // 0: one slab at this SCALE
           packed_options.degree_sort = degree_sort;
-          GraphOptions plain_options = packed_options;
+          graph::GraphOptions plain_options = packed_options;
           plain_options.packed_rows = false;
           const std::string name = std::to_string(grid_shape.rows) + "x" + std::to_string(grid_shape.cols) +
                                    (reorder ? "" : " reorder off") + (several_slabs ? " several slabs" : "") +
                                    (degree_sort ? "" : " degree-sort off");
           auto packed_built = testing::build_test_graph(12, grid_shape, packed_options);
           auto plain_built = testing::build_test_graph(12, grid_shape, plain_options);
-          const LocalGraph& packed = packed_built->graph;
-          const LocalGraph& plain = plain_built->graph;
+          const graph::LocalGraph& packed = packed_built->graph;
+          const graph::LocalGraph& plain = plain_built->graph;
           ASSERT_TRUE(packed.packed.active()) << name;
           ASSERT_FALSE(plain.packed.active()) << name;
           ASSERT_TRUE(packed.neighbors.empty()) << name;
           ASSERT_EQ(packed.local_edges(), plain.local_edges()) << name;
           // Key tables of the column set only for the degree order without the renumbering.
           EXPECT_EQ(packed.packed.key_table_bytes() > 0, degree_sort && !reorder) << name;
-          EXPECT_LT(packed.packed.bytes.size(), static_cast<size_t>(packed.local_edges()) * sizeof(LocalId)) << name;
+          EXPECT_LT(packed.packed.bytes.size(), static_cast<size_t>(packed.local_edges()) * sizeof(graph::LocalId))
+              << name;
           EXPECT_LT(packed.memory_bytes(), plain.memory_bytes()) << name;
           for (int64_t slot = 0; slot < plain.rows.num_slots(); ++slot) {
-            std::vector<LocalId> want = row_neighbors(plain, slot);
+            std::vector<graph::LocalId> want = row_neighbors(plain, slot);
             if (!degree_sort) std::sort(want.begin(), want.end());
             ASSERT_EQ(row_neighbors(packed, slot), want) << name << " slot " << slot;
             if (!want.empty()) {
@@ -210,7 +212,7 @@ TEST(PackedRows, KeepTheRowsAndTheParents) {
             }
           }
           if (!degree_sort) continue;  // other first neighbours: other (valid) parents
-          const auto roots = choose_roots(packed_built->spec, 16, packed, *packed_built->grid);
+          const auto roots = run::choose_roots(packed_built->spec, 16, packed, *packed_built->grid);
           DistributedBfs packed_bfs(packed, *packed_built->grid, BfsOptions{});
           DistributedBfs plain_bfs(plain, *plain_built->grid, BfsOptions{});
           for (int64_t root : roots) {
@@ -228,4 +230,4 @@ TEST(PackedRows, KeepTheRowsAndTheParents) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::bfs

@@ -19,12 +19,12 @@
 #include "run/roots.hpp"
 #include "run/run_setup.hpp"
 
-namespace g500 {
+namespace g500::bfs {
 namespace {
 
-using comm::Phase;
 using testing::SendBytes;
 using testing::SendKind;
+using util::Phase;
 
 constexpr int kRootsPerCase = 4;
 
@@ -34,12 +34,12 @@ int world_size() {
   return size;
 }
 
-int64_t phase_bytes(const comm::PhaseBytes& b, Phase p) { return b[static_cast<size_t>(p)]; }
+int64_t phase_bytes(const util::PhaseBytes& b, util::Phase p) { return b[static_cast<size_t>(p)]; }
 
 // The phase whose bytes the counter's kind must equal.
-constexpr std::pair<SendKind, Phase> kKindPhases[] = {{SendKind::kAllgatherv, Phase::kAllgatherv},
-                                                      {SendKind::kAlltoallv, Phase::kAlltoallv},
-                                                      {SendKind::kPointToPoint, Phase::kSendrecv}};
+constexpr std::pair<SendKind, util::Phase> kKindPhases[] = {{SendKind::kAllgatherv, util::Phase::kAllgatherv},
+                                                            {SendKind::kAlltoallv, util::Phase::kAlltoallv},
+                                                            {SendKind::kPointToPoint, util::Phase::kSendrecv}};
 
 // This rank's bytes of every level equal the counter's segment of that level; nothing is sent
 // before the first level or after the last, and no phase but the three patterns has bytes.
@@ -48,43 +48,43 @@ void expect_levels_counted(const BfsRun& run, const std::vector<SendBytes>& segm
   EXPECT_EQ(segments.front(), SendBytes{}) << what;
   EXPECT_EQ(segments.back(), SendBytes{}) << what;
   for (size_t l = 0; l < run.levels.size(); ++l) {
-    const comm::PhaseBytes& measured = run.levels[l].bytes_sent;
+    const util::PhaseBytes& measured = run.levels[l].bytes_sent;
     for (const auto& [kind, phase] : kKindPhases)
       EXPECT_EQ(phase_bytes(measured, phase), bytes_of(segments[l + 1], kind))
-          << what << ", level " << l << ", " << comm::phase_name(phase);
-    EXPECT_EQ(phase_bytes(measured, Phase::kCalculation), 0) << what;
-    EXPECT_EQ(phase_bytes(measured, Phase::kImbalance), 0) << what;
+          << what << ", level " << l << ", " << util::phase_name(phase);
+    EXPECT_EQ(phase_bytes(measured, util::Phase::kCalculation), 0) << what;
+    EXPECT_EQ(phase_bytes(measured, util::Phase::kImbalance), 0) << what;
   }
 }
 
 // The counter's bytes per direction and kind, summed over the ranks.
-table3::DirectionVolumes counted_over_ranks(const BfsRun& run, const std::vector<SendBytes>& segments) {
-  std::vector<int64_t> sums(2 * comm::kPhaseCount, 0);
+comm::table3::DirectionVolumes counted_over_ranks(const BfsRun& run, const std::vector<SendBytes>& segments) {
+  std::vector<int64_t> sums(2 * util::kPhaseCount, 0);
   for (size_t l = 0; l < run.levels.size() && l + 1 < segments.size(); ++l) {
     const size_t d = run.levels[l].direction == Direction::kBottomUp ? 1 : 0;
     for (const auto& [kind, phase] : kKindPhases)
-      sums[d * comm::kPhaseCount + static_cast<size_t>(phase)] += bytes_of(segments[l + 1], kind);
+      sums[d * util::kPhaseCount + static_cast<size_t>(phase)] += bytes_of(segments[l + 1], kind);
   }
   MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
-  table3::DirectionVolumes v{};
+  comm::table3::DirectionVolumes v{};
   for (size_t d = 0; d < 2; ++d)
-    for (size_t p = 0; p < comm::kPhaseCount; ++p) v[d][p] = static_cast<double>(sums[d * comm::kPhaseCount + p]);
+    for (size_t p = 0; p < util::kPhaseCount; ++p) v[d][p] = static_cast<double>(sums[d * util::kPhaseCount + p]);
   return v;
 }
 
-double total_bytes(const table3::DirectionVolumes& v) {
+double total_bytes(const comm::table3::DirectionVolumes& v) {
   double sum = 0;
-  for (const table3::Volume& direction : v)
+  for (const comm::table3::Volume& direction : v)
     for (double bytes : direction) sum += bytes;
   return sum;
 }
 
 struct Case {
   int scale = 14;
-  GridShape shape;
+  util::GridShape shape;
   BfsOptions bfs;
-  GraphOptions graph;
-  MessageLimits limits;
+  graph::GraphOptions graph;
+  util::MessageLimits limits;
   std::string name;
 };
 
@@ -96,7 +96,7 @@ struct CountedRun {
 };
 
 struct CountedCase {
-  table3::Model model;
+  comm::table3::Model model;
   std::vector<CountedRun> runs;
 };
 
@@ -105,19 +105,19 @@ struct CountedCase {
 CountedCase check_case(const Case& c) {
   omp_set_num_threads(1);
   auto built = testing::build_test_graph(c.scale, c.shape, c.graph, c.limits);
-  const LocalGraph& graph = built->graph;
-  const ProcessGrid& grid = *built->grid;
-  table3::Model model;
+  const graph::LocalGraph& graph = built->graph;
+  const graph::ProcessGrid& grid = *built->grid;
+  comm::table3::Model model;
   model.n = built->spec.nvertices();
   model.m = built->spec.nedges();
   model.R = graph.dist.R;
   model.C = graph.dist.C;
-  model.vertices_with_edges = global_vertices_with_edges(graph, MPI_COMM_WORLD);
+  model.vertices_with_edges = run::global_vertices_with_edges(graph, MPI_COMM_WORLD);
   model.sparse_switch = c.bfs.sparse_switch;
   model.pairs_by_alltoallv = c.bfs.bu_alltoallv;
   DistributedBfs bfs(graph, grid, c.bfs);
   CountedCase counted_case{model, {}};
-  for (const int64_t root : choose_roots(built->spec, kRootsPerCase, graph, grid)) {
+  for (const int64_t root : run::choose_roots(built->spec, kRootsPerCase, graph, grid)) {
     const std::string what = c.name + " SCALE " + std::to_string(c.scale) + " root " + std::to_string(root);
     bfs.prepare();
     testing::start_send_counter();
@@ -125,7 +125,7 @@ CountedCase check_case(const Case& c) {
     testing::stop_send_counter();
     const std::vector<SendBytes> segments = testing::send_counter_segments();
     expect_levels_counted(run, segments, what);
-    const table3::DirectionVolumes counted = counted_over_ranks(run, segments);
+    const comm::table3::DirectionVolumes counted = counted_over_ranks(run, segments);
     sum_level_bytes(run.levels, MPI_COMM_WORLD);
     CountedRun counted_run{run.levels, run.level_sizes, run_volumes(run.levels, run.level_sizes, model)};
     EXPECT_EQ(counted_run.volumes.measured, counted) << what << ": sums over the ranks";
@@ -136,24 +136,26 @@ CountedCase check_case(const Case& c) {
 }
 
 // The case's grid, when it matches the number of ranks (else the test has nothing to run).
-bool runs_here(const GridShape& shape) { return shape.size() == world_size(); }
+bool runs_here(const util::GridShape& shape) { return shape.size() == world_size(); }
 
-const std::vector<GridShape>& test_grids() {
-  static const std::vector<GridShape> grids{{1, 2}, {2, 1}, {2, 2}, {3, 2}, {2, 3}, {4, 2}};
+const std::vector<util::GridShape>& test_grids() {
+  static const std::vector<util::GridShape> grids{{1, 2}, {2, 1}, {2, 2}, {3, 2}, {2, 3}, {4, 2}};
   return grids;
 }
 
-std::string grid_name(const GridShape& shape) { return std::to_string(shape.rows) + "x" + std::to_string(shape.cols); }
+std::string grid_name(const util::GridShape& shape) {
+  return std::to_string(shape.rows) + "x" + std::to_string(shape.cols);
+}
 
 TEST(Volumes, EveryLevelEqualsTheMpiCallsAtScale14And16) {
-  for (const GridShape& shape : test_grids()) {
+  for (const util::GridShape& shape : test_grids()) {
     if (!runs_here(shape)) continue;
     for (int scale : {14, 16}) check_case(Case{scale, shape, {}, {}, {}, grid_name(shape)});
   }
 }
 
 TEST(Volumes, EveryLevelEqualsTheMpiCallsAtScale18) {
-  for (const GridShape& shape : {GridShape{1, 2}, GridShape{2, 2}, GridShape{4, 2}}) {
+  for (const util::GridShape& shape : {util::GridShape{1, 2}, util::GridShape{2, 2}, util::GridShape{4, 2}}) {
     if (!runs_here(shape)) continue;
     check_case(Case{18, shape, {}, {}, {}, grid_name(shape)});
   }
@@ -169,9 +171,9 @@ TEST(Volumes, EveryLevelEqualsTheMpiCallsWithTechniquesOff) {
   one_segment.overlap = false;
   BfsOptions three_segments;
   three_segments.substeps = 3;
-  GraphOptions row_major;
-  row_major.layout = Layout::kRowMajor;
-  for (const GridShape& shape : test_grids()) {
+  graph::GraphOptions row_major;
+  row_major.layout = graph::Layout::kRowMajor;
+  for (const util::GridShape& shape : test_grids()) {
     if (!runs_here(shape)) continue;
     const std::string name = grid_name(shape);
     check_case(Case{14, shape, bitmaps, {}, {}, name + " sparse-switch off"});
@@ -184,20 +186,20 @@ TEST(Volumes, EveryLevelEqualsTheMpiCallsWithTechniquesOff) {
 
 // Messages cut into rounds of 64 bytes: many calls per exchange, the same bytes.
 TEST(Volumes, EveryLevelEqualsTheMpiCallsInRounds) {
-  for (const GridShape& shape : test_grids()) {
+  for (const util::GridShape& shape : test_grids()) {
     if (!runs_here(shape)) continue;
-    check_case(Case{14, shape, {}, {}, MessageLimits{64}, grid_name(shape) + " 64-byte rounds"});
+    check_case(Case{14, shape, {}, {}, util::MessageLimits{64}, grid_name(shape) + " 64-byte rounds"});
   }
 }
 
 // Another collective algorithm sends other messages (point-to-point ones, forwarded blocks), but
 // the bytes counted are what the BFS hands to the collective: the same as with MPI's own.
-std::vector<std::vector<comm::PhaseBytes>> level_bytes_of_runs(const Case& c) {
+std::vector<std::vector<util::PhaseBytes>> level_bytes_of_runs(const Case& c) {
   omp_set_num_threads(1);
   auto built = testing::build_test_graph(c.scale, c.shape, c.graph, c.limits);
   DistributedBfs bfs(built->graph, *built->grid, c.bfs);
-  std::vector<std::vector<comm::PhaseBytes>> runs;
-  for (const int64_t root : choose_roots(built->spec, kRootsPerCase, built->graph, *built->grid)) {
+  std::vector<std::vector<util::PhaseBytes>> runs;
+  for (const int64_t root : run::choose_roots(built->spec, kRootsPerCase, built->graph, *built->grid)) {
     bfs.prepare();
     runs.emplace_back();
     for (const LevelTrace& level : bfs.run(root).levels) runs.back().push_back(level.bytes_sent);
@@ -206,7 +208,7 @@ std::vector<std::vector<comm::PhaseBytes>> level_bytes_of_runs(const Case& c) {
 }
 
 TEST(Volumes, OtherCollectiveAlgorithmsCountTheSameBytes) {
-  for (const GridShape& shape : test_grids()) {
+  for (const util::GridShape& shape : test_grids()) {
     if (!runs_here(shape)) continue;
     const auto with_mpi = level_bytes_of_runs(Case{14, shape, {}, {}, {}, grid_name(shape)});
     for (const auto& [alltoallv, allgatherv] : {std::pair{"pairwise", "ring"}, {"dimwise", "bruck"}}) {
@@ -221,8 +223,8 @@ TEST(Volumes, OtherCollectiveAlgorithmsCountTheSameBytes) {
 
 // Table 3 of Nakao et al. 2021 beside the measured bytes (comm/table3.hpp, docs/volumes.md).
 
-double sent(const LevelTrace& level, Phase p) { return static_cast<double>(phase_bytes(level.bytes_sent, p)); }
-double predicted(const table3::Volume& v, Phase p) { return v[static_cast<size_t>(p)]; }
+double sent(const LevelTrace& level, util::Phase p) { return static_cast<double>(phase_bytes(level.bytes_sent, p)); }
+double predicted(const comm::table3::Volume& v, util::Phase p) { return v[static_cast<size_t>(p)]; }
 
 // Where its assumptions hold, level by level: the frontier bitmap gathered along the column
 // (when Table 3 takes the bitmap, and always with sparse-switch off) and the visited bitmap
@@ -230,19 +232,20 @@ double predicted(const table3::Volume& v, Phase p) { return v[static_cast<size_t
 // message and the blocks' padding to 64 vertices: within 10 % at SCALE 16 (the header words
 // alone are 12.5 % of the rotated bitmaps at SCALE 14 on 4x2, with 4 segments per block).
 void expect_bitmaps_within_ten_percent(const CountedCase& c, const std::string& what) {
-  const table3::Model& model = c.model;
+  const comm::table3::Model& model = c.model;
   for (const CountedRun& run : c.runs)
     for (size_t l = 0; l < run.levels.size(); ++l) {
       const LevelTrace& level = run.levels[l];
       if (level.direction != Direction::kBottomUp) continue;
-      const table3::Volume table3 =
-          table3::level_bytes(model, table3_level(run.levels, run.level_sizes, l, model.vertices_with_edges));
+      const comm::table3::Volume table3 =
+          comm::table3::level_bytes(model, table3_level(run.levels, run.level_sizes, l, model.vertices_with_edges));
       const std::string where = what + ", level " + std::to_string(l);
-      if (model.R > 1 && !table3::sparse(model, level.frontier_size)) {
-        EXPECT_NEAR(sent(level, Phase::kAllgatherv) / predicted(table3, Phase::kAllgatherv), 1.0, 0.1) << where;
+      if (model.R > 1 && !comm::table3::sparse(model, level.frontier_size)) {
+        EXPECT_NEAR(sent(level, util::Phase::kAllgatherv) / predicted(table3, util::Phase::kAllgatherv), 1.0, 0.1)
+            << where;
       }
       if (model.C > 1 && !model.sparse_switch) {
-        EXPECT_NEAR(sent(level, Phase::kSendrecv) / predicted(table3, Phase::kSendrecv), 1.0, 0.1) << where;
+        EXPECT_NEAR(sent(level, util::Phase::kSendrecv) / predicted(table3, util::Phase::kSendrecv), 1.0, 0.1) << where;
       }
     }
 }
@@ -250,7 +253,7 @@ void expect_bitmaps_within_ten_percent(const CountedCase& c, const std::string& 
 TEST(VolumesBesideTable3, BottomUpBitmapsWithinTenPercent) {
   BfsOptions bitmaps;
   bitmaps.sparse_switch = false;
-  for (const GridShape& shape : test_grids()) {
+  for (const util::GridShape& shape : test_grids()) {
     if (!runs_here(shape)) continue;
     expect_bitmaps_within_ten_percent(check_case(Case{16, shape, {}, {}, {}, grid_name(shape)}), grid_name(shape));
     expect_bitmaps_within_ten_percent(check_case(Case{16, shape, bitmaps, {}, {}, grid_name(shape)}),
@@ -270,10 +273,10 @@ void expect_top_down_departures(const CountedCase& c, const std::string& what) {
   for (const CountedRun& run : c.runs) {
     for (const LevelTrace& level : run.levels)
       if (level.direction == Direction::kTopDown) frontier += static_cast<double>(level.frontier_size);
-    allgatherv += run.volumes.measured[table3::kTopDown][static_cast<size_t>(Phase::kAllgatherv)];
-    allgatherv_table3 += run.volumes.table3[table3::kTopDown][static_cast<size_t>(Phase::kAllgatherv)];
-    alltoallv += run.volumes.measured[table3::kTopDown][static_cast<size_t>(Phase::kAlltoallv)];
-    alltoallv_table3 += run.volumes.table3[table3::kTopDown][static_cast<size_t>(Phase::kAlltoallv)];
+    allgatherv += run.volumes.measured[comm::table3::kTopDown][static_cast<size_t>(util::Phase::kAllgatherv)];
+    allgatherv_table3 += run.volumes.table3[comm::table3::kTopDown][static_cast<size_t>(util::Phase::kAllgatherv)];
+    alltoallv += run.volumes.measured[comm::table3::kTopDown][static_cast<size_t>(util::Phase::kAlltoallv)];
+    alltoallv_table3 += run.volumes.table3[comm::table3::kTopDown][static_cast<size_t>(util::Phase::kAlltoallv)];
   }
   EXPECT_EQ(allgatherv, 4 * (C - 1) * frontier) << what;
   EXPECT_EQ(allgatherv_table3, 8 * (R - 1) * frontier) << what;
@@ -290,7 +293,7 @@ void expect_top_down_departures(const CountedCase& c, const std::string& what) {
 }
 
 TEST(VolumesBesideTable3, TopDownDepartsByItsTransposedRoles) {
-  for (const GridShape& shape : test_grids()) {
+  for (const util::GridShape& shape : test_grids()) {
     if (!runs_here(shape)) continue;
     for (int scale : {14, 16})
       expect_top_down_departures(check_case(Case{scale, shape, {}, {}, {}, grid_name(shape)}), grid_name(shape));
@@ -298,4 +301,4 @@ TEST(VolumesBesideTable3, TopDownDepartsByItsTransposedRoles) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::bfs

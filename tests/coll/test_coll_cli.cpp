@@ -10,7 +10,7 @@
 #include "run_command.hpp"
 #include "usage_error.hpp"
 
-namespace g500 {
+namespace g500::coll {
 namespace {
 
 void expect_refused(int ranks, const std::string& args, const std::string& message) {
@@ -128,4 +128,4 @@ TEST(CollCli, OptionsOfAnotherModeAreRefused) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::coll

@@ -12,7 +12,7 @@
 #include "run_command.hpp"
 #include "testvectors.hpp"
 
-namespace g500 {
+namespace g500::combined {
 namespace {
 
 using testing::run_g500;
@@ -130,4 +130,4 @@ TEST(BfsSsspCli, OneKernelRunsPrintTheOtherKernelAsZeros) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::combined

@@ -30,7 +30,7 @@ struct World {
   }
 };
 
-MessageLimits limit(int64_t bytes) { return MessageLimits{bytes}; }
+util::MessageLimits limit(int64_t bytes) { return util::MessageLimits{bytes}; }
 
 // The value of element i of the block that `from` sends to `to`: distinct for every element.
 uint64_t value(int from, int to, int64_t i) { return (uint64_t(from) << 48) | (uint64_t(to) << 32) | uint64_t(i); }
@@ -44,12 +44,12 @@ int64_t block_length(int from, int to, int salt) {
 }
 
 // Expected rounds when blocks of at most `largest` elements of `bytes` go to `parts` peers.
-int64_t expected_rounds(int64_t largest, int64_t bytes, int64_t parts, const MessageLimits& l) {
+int64_t expected_rounds(int64_t largest, int64_t bytes, int64_t parts, const util::MessageLimits& l) {
   const int64_t per = l.elements_per_part(bytes, parts);
   return largest <= per ? 1 : (largest + per - 1) / per;
 }
 
-void run_alltoallv(AlltoallvFn algorithm, const std::string& name, const MessageLimits& l, int salt) {
+void run_alltoallv(AlltoallvFn algorithm, const std::string& name, const util::MessageLimits& l, int salt) {
   World w;
   AlltoallvLayout layout;
   layout.send_counts.resize(w.size);
@@ -74,7 +74,7 @@ void run_alltoallv(AlltoallvFn algorithm, const std::string& name, const Message
 TEST(LargeCount, AlltoallvEveryAlgorithmEveryLimit) {
   for (const std::string& name : alltoallv_names()) {
     for (int64_t bytes : kTinyLimits) run_alltoallv(find_alltoallv(name), name, limit(bytes), 0);
-    run_alltoallv(find_alltoallv(name), name, MessageLimits{}, 2);
+    run_alltoallv(find_alltoallv(name), name, util::MessageLimits{}, 2);
   }
 }
 
@@ -110,7 +110,7 @@ TEST(LargeCount, AlltoallvOfBytesCutsRecordsAndRejoinsThem) {
   EXPECT_EQ(recv, want);
 }
 
-void run_allgatherv(const std::string& name, const MessageLimits& l, bool in_place) {
+void run_allgatherv(const std::string& name, const util::MessageLimits& l, bool in_place) {
   World w;
   auto length = [](int r) -> int64_t { return r == 1 ? 0 : (5 * r + 3) % 9; };
   const std::vector<int64_t> counts = allgather_counts(length(w.rank), MPI_COMM_WORLD);
@@ -137,7 +137,7 @@ TEST(LargeCount, AllgathervEveryAlgorithmEveryLimit) {
   for (const std::string& name : allgatherv_names())
     for (bool in_place : {false, true}) {
       for (int64_t bytes : kTinyLimits) run_allgatherv(name, limit(bytes), in_place);
-      run_allgatherv(name, MessageLimits{}, in_place);
+      run_allgatherv(name, util::MessageLimits{}, in_place);
     }
 }
 
@@ -148,7 +148,7 @@ TEST(LargeCount, GathervToEveryRoot) {
   std::vector<double> mine(mine_count);
   for (int64_t i = 0; i < mine_count; ++i) mine[i] = w.rank + i / 16.0;
   for (int root = 0; root < w.size; ++root)
-    for (int64_t bytes : {int64_t{8}, int64_t{64}, MessageLimits::kDefaultBytes}) {
+    for (int64_t bytes : {int64_t{8}, int64_t{64}, util::MessageLimits::kDefaultBytes}) {
       std::vector<double> all(w.rank == root ? std::accumulate(counts.begin(), counts.end(), int64_t{0}) : 0);
       gatherv(mine.data(), all.data(), counts, MPI_DOUBLE, root, MPI_COMM_WORLD, limit(bytes));
       if (w.rank != root) continue;
@@ -162,7 +162,7 @@ TEST(LargeCount, GathervToEveryRoot) {
 TEST(LargeCount, AllgatherInPlaceAndNot) {
   World w;
   constexpr int64_t kCount = 37;
-  for (int64_t bytes : {int64_t{1}, int64_t{64}, int64_t{1000}, MessageLimits::kDefaultBytes})
+  for (int64_t bytes : {int64_t{1}, int64_t{64}, int64_t{1000}, util::MessageLimits::kDefaultBytes})
     for (bool in_place : {false, true}) {
       std::vector<int64_t> mine(kCount), all(kCount * w.size, -1), want;
       for (int64_t i = 0; i < kCount; ++i) mine[i] = 100 * w.rank + i;
@@ -179,8 +179,8 @@ TEST(LargeCount, AllgatherInPlaceAndNot) {
 TEST(LargeCount, ReduceScatterBlockAllreduceAndBcast) {
   World w;
   constexpr int64_t kCount = 29;
-  for (int64_t bytes : {int64_t{1}, int64_t{24}, MessageLimits::kDefaultBytes}) {
-    const MessageLimits l = limit(bytes);
+  for (int64_t bytes : {int64_t{1}, int64_t{24}, util::MessageLimits::kDefaultBytes}) {
+    const util::MessageLimits l = limit(bytes);
     // reduce_scatter_block: rank r gets the sum over ranks of block r.
     std::vector<int64_t> send(kCount * w.size), got(kCount);
     for (int p = 0; p < w.size; ++p)
@@ -212,7 +212,7 @@ TEST(LargeCount, ReduceScatterBlockAllreduceAndBcast) {
 TEST(LargeCount, SendrecvRingWithUnequalLengths) {
   World w;
   const int to = (w.rank + 1) % w.size, from = (w.rank - 1 + w.size) % w.size;
-  for (int64_t bytes : {int64_t{4}, int64_t{12}, MessageLimits::kDefaultBytes}) {
+  for (int64_t bytes : {int64_t{4}, int64_t{12}, util::MessageLimits::kDefaultBytes}) {
     std::vector<int32_t> out(5 * w.rank + 2), in(5 * from + 2, -1);
     std::iota(out.begin(), out.end(), 100 * w.rank);
     sendrecv(out.data(), static_cast<int64_t>(out.size()), to, in.data(), static_cast<int64_t>(in.size()), from,
@@ -271,13 +271,13 @@ TEST(LargeCount, EqualBlockOffsetsAreSixtyFourBit) {
 }
 
 TEST(LargeCount, LimitsAndNarrowing) {
-  EXPECT_EQ(MessageLimits{}.check(), "");
-  EXPECT_EQ(limit(MessageLimits::kLargestBytes).check(), "");
+  EXPECT_EQ(util::MessageLimits{}.check(), "");
+  EXPECT_EQ(limit(util::MessageLimits::kLargestBytes).check(), "");
   EXPECT_NE(limit(0).check(), "");
   EXPECT_NE(limit(int64_t{INT_MAX} + 1).check(), "");
   EXPECT_EQ(limit(64).elements_per_part(8, 6), 1);  // never zero
   EXPECT_EQ(limit(64).elements_per_part(8, 2), 4);
-  EXPECT_EQ(MessageLimits{}.elements_per_part(8, 2), int64_t{1} << 26);
+  EXPECT_EQ(util::MessageLimits{}.elements_per_part(8, 2), int64_t{1} << 26);
   EXPECT_EQ(narrow_count(INT_MAX, "x"), INT_MAX);
   try {
     narrow_count(int64_t{INT_MAX} + 1, "bottom-up segment");

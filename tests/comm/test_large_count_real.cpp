@@ -39,7 +39,7 @@ TEST(LargeCountReal, AlltoallvBeyondIntCountsAndDisplacements) {
   }
   std::vector<unsigned char> recv(static_cast<size_t>(layout.recv_total));
   const int64_t rounds = alltoallv(send.data(), recv.data(), MPI_BYTE, layout, MPI_COMM_WORLD, find_alltoallv("mpi"),
-                                   MessageLimits{kRoundBytes});
+                                   util::MessageLimits{kRoundBytes});
   EXPECT_EQ(rounds, (kLarge + kRoundBytes / 2 - 1) / (kRoundBytes / 2));
   int64_t wrong = 0;
   if (rank == 0) {

@@ -14,7 +14,7 @@
 #include "run_command.hpp"
 #include "testvectors.hpp"
 
-namespace g500 {
+namespace g500::comm {
 namespace {
 
 using testing::read_file;
@@ -159,4 +159,4 @@ TEST(MessagesCli, GridLargerThanTheGraph) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::comm

@@ -94,7 +94,7 @@ TEST(TypedComm, RangesInPlace) {
 
 // 1000 elements under a 24-byte limit: the range moves in rounds of 3 elements, with the same result.
 TEST(TypedComm, RangesInRounds) {
-  const Communicator comm(MPI_COMM_WORLD, MessageLimits{24});
+  const Communicator comm(MPI_COMM_WORLD, util::MessageLimits{24});
   const int r = comm.rank(), p = comm.size();
   std::vector<int64_t> values(1000);
   for (size_t k = 0; k < values.size(); ++k) values[k] = static_cast<int64_t>(k) * (r + 1);

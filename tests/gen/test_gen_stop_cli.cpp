@@ -17,7 +17,7 @@
 
 #include "run_command.hpp"
 
-namespace g500 {
+namespace g500::gen {
 namespace {
 
 constexpr int kRepeats = 3;  // about 3 s each
@@ -85,4 +85,4 @@ TEST(GenStopCli, CtrlCWhileWritingPrintsTheStopLineAndLeavesNoTemporary) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::gen

@@ -7,7 +7,7 @@
 
 #include "graph/in_block_id.hpp"
 
-namespace g500 {
+namespace g500::graph {
 namespace {
 
 TEST(InBlockId, ReadsBackBesideAnyIdOfItsBlock) {
@@ -44,4 +44,4 @@ TEST(InBlockId, SetsBeyond32BitsWithWideIds) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::graph

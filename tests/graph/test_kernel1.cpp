@@ -14,17 +14,17 @@
 #include "graph/set_map.hpp"
 #include "local_graph_fixture.hpp"
 
-namespace g500 {
+namespace g500::graph {
 namespace {
 
 using testing::build_test_graph;
 
-std::vector<GridShape> grids_of_this_run() {
+std::vector<util::GridShape> grids_of_this_run() {
   int nranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  std::vector<GridShape> shapes;
+  std::vector<util::GridShape> shapes;
   for (int r = 1; r <= nranks; ++r)
-    if (nranks % r == 0) shapes.push_back(GridShape{r, nranks / r});
+    if (nranks % r == 0) shapes.push_back(util::GridShape{r, nranks / r});
   return shapes;
 }
 
@@ -78,7 +78,7 @@ TEST(Kernel1, SlabsAndPackingKeepTheGraph) {
   no_bcsr.bcsr = false;
   GraphOptions row_major = plain;
   row_major.layout = Layout::kRowMajor;
-  for (const GridShape shape : grids_of_this_run())
+  for (const util::GridShape shape : grids_of_this_run())
     for (int scale : {10, 13})
       for (const GraphOptions& base : {plain, no_sort, no_reorder, no_bcsr, row_major}) {
         if (scale > 10 && (base.bcsr != plain.bcsr || base.layout != plain.layout)) continue;  // covered at SCALE 10
@@ -136,7 +136,7 @@ EdgeSource sparse_edge_source(const gen::KroneckerGenerator& generator, int64_t 
 // and column sets: translated back, its entries are those of the graph built without the
 // renumbering, plain or packed, dense (the whole column table kept) or sparse, on every grid.
 TEST(Kernel1, OriginalIdsOfTheRowsAndColumnsInUse) {
-  for (const GridShape shape : grids_of_this_run())
+  for (const util::GridShape shape : grids_of_this_run())
     for (const int64_t share : {1, 64})
       for (const bool packed : {false, true}) {
         SCOPED_TRACE(::testing::Message()
@@ -190,7 +190,7 @@ TEST(Kernel1, OriginalIdsOfTheRowsAndColumnsInUse) {
 // for every vertex it keeps, the value of the whole set's gathered table: with a few vertices
 // present (kept for those only) and with all of them (a whole table), under both layouts.
 TEST(Kernel1, SetMapsMadeByBlocksMatchTheGatheredTables) {
-  for (const GridShape shape : grids_of_this_run())
+  for (const util::GridShape shape : grids_of_this_run())
     for (const Layout layout : {Layout::kYoo, Layout::kRowMajor}) {
       SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " layout "
                                         << static_cast<int>(layout));
@@ -208,7 +208,7 @@ TEST(Kernel1, SetMapsMadeByBlocksMatchTheGatheredTables) {
           const bool rows = set == VertexSet::kRows;
           const int64_t size = rows ? d.row_set_size() : d.col_set_size();
           const IdTable& gathered = rows ? ids.row_original : ids.col_original;
-          Bitmap present(size);
+          util::Bitmap present(size);
           for (int64_t u = 0; u < size; u += every) present.set(u);
           const SetMap map = SetMap::from_blocks(present, ids.owned_original.data(), set, d, *built->grid, original);
           EXPECT_EQ(map.is_whole(), every == 1);
@@ -227,7 +227,7 @@ TEST(Kernel1, SetMapsMadeByBlocksMatchTheGatheredTables) {
 // the same as in one slab of one chunk.
 TEST(Kernel1, EntriesReleasedBehindTheFillKeepTheGraph) {
   constexpr int kScale = 17;
-  for (const GridShape shape : grids_of_this_run())
+  for (const util::GridShape shape : grids_of_this_run())
     for (const bool packed : {false, true}) {
       SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " packed " << packed);
       GraphOptions one;
@@ -256,7 +256,7 @@ TEST(Kernel1, MirrorsMadeInTheFillKeepTheGraph) {
   packed_by_id.degree_sort = false;
   GraphOptions packed_no_reorder;
   packed_no_reorder.reorder = false;
-  for (const GridShape shape : grids_of_this_run())
+  for (const util::GridShape shape : grids_of_this_run())
     for (const GraphOptions& base : {sorted, packed_by_id, packed_no_reorder})
       for (int64_t passes : {int64_t{0}, int64_t{4}}) {
         SCOPED_TRACE(::testing::Message()
@@ -282,7 +282,7 @@ TEST(Kernel1, MirrorsMadeInManyGroupsKeepTheGraph) {
   constexpr int kScale = 16;  // 2^21 entries: 32 buckets on one process, fewer on each of more ranks
   GraphOptions sorted;
   sorted.packed_rows = false;
-  for (const GridShape shape : grids_of_this_run())
+  for (const util::GridShape shape : grids_of_this_run())
     for (const GraphOptions& base : {GraphOptions{}, sorted}) {
       SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " packed "
                                         << base.packed_rows);
@@ -306,7 +306,7 @@ TEST(Kernel1, EntriesWrittenThroughGroupsOfBucketsKeepTheGraph) {
   GraphOptions input_order;
   input_order.packed_rows = false;
   input_order.degree_sort = false;
-  for (const GridShape shape : grids_of_this_run())
+  for (const util::GridShape shape : grids_of_this_run())
     for (const GraphOptions& base : {packed, input_order})
       for (int64_t passes : {int64_t{0}, int64_t{3}}) {
         SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " packed "
@@ -335,7 +335,7 @@ TEST(Kernel1, RowsCountedForTheRowsMetOnlyKeepTheGraph) {
   no_reorder.reorder = false;
   GraphOptions both_entries;
   both_entries.mirror = false;
-  for (const GridShape shape : grids_of_this_run())
+  for (const util::GridShape shape : grids_of_this_run())
     for (const GraphOptions& base :
          shape.cols == 1 ? std::vector<GraphOptions>{} : std::vector{packed, no_reorder, both_entries})
       for (const auto& [passes, direct_write_buckets] :
@@ -366,7 +366,7 @@ TEST(Kernel1, RadixSortsOfMorePassesKeepTheGraph) {
   GraphOptions packed;
   GraphOptions plain;
   plain.packed_rows = false;
-  for (const GridShape shape : grids_of_this_run())
+  for (const util::GridShape shape : grids_of_this_run())
     for (const GraphOptions& base : {packed, plain})
       for (int digit_bits : {3, 5}) {
         SCOPED_TRACE(::testing::Message() << "grid " << shape.rows << "x" << shape.cols << " packed "
@@ -380,4 +380,4 @@ TEST(Kernel1, RadixSortsOfMorePassesKeepTheGraph) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::graph

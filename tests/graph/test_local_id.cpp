@@ -9,7 +9,7 @@
 #include "graph/distribution.hpp"
 #include "graph/edge_router.hpp"
 
-namespace g500 {
+namespace g500::graph {
 namespace {
 
 constexpr int64_t kScale41 = int64_t{1} << 41;
@@ -58,4 +58,4 @@ TEST(LocalId, EveryVertexOfScale41PlacesAndComesBack) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::graph

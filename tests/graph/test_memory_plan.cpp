@@ -11,7 +11,7 @@
 #include "graph/distribution.hpp"
 #include "graph/memory_plan.hpp"
 
-namespace g500 {
+namespace g500::graph {
 namespace {
 
 constexpr int64_t kVertices = int64_t{1} << 20;
@@ -155,9 +155,9 @@ TEST(GraphMemoryParts, AddUpToTheFigures) {
     options.mirror = c.mirror;
     options.row_counting = c.rows;
     const GraphMemory m = plan_graph_memory(shape, d, options, c.slabs, kThreads);
-    EXPECT_NEAR(total_bytes(m.graph_parts), m.graph, 1e-9 * m.graph);
-    EXPECT_NEAR(total_bytes(m.kernel1_parts), m.kernel1_peak(), 1e-9 * m.kernel1_peak());
-    for (const MemoryPart& part : m.kernel1_parts) EXPECT_GE(part.bytes, 0) << part.name;
+    EXPECT_NEAR(util::total_bytes(m.graph_parts), m.graph, 1e-9 * m.graph);
+    EXPECT_NEAR(util::total_bytes(m.kernel1_parts), m.kernel1_peak(), 1e-9 * m.kernel1_peak());
+    for (const util::MemoryPart& part : m.kernel1_parts) EXPECT_GE(part.bytes, 0) << part.name;
     first_pass_larger = first_pass_larger || m.first_pass >= m.filling;
     filling_larger = filling_larger || m.first_pass < m.filling;
   }
@@ -190,4 +190,4 @@ TEST(GraphMemory, RowsMetOnlyWhereTheRowsFarOutnumberTheEntries) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::graph

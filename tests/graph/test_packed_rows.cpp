@@ -11,7 +11,7 @@
 
 #include "graph/packed_rows.hpp"
 
-namespace g500 {
+namespace g500::graph {
 namespace {
 
 constexpr LocalId kMaxGap = ~LocalId{0};
@@ -357,4 +357,4 @@ TEST(PackedRows, InterleavedKeysMapKeysToColumns) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::graph

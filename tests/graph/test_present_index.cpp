@@ -9,11 +9,11 @@
 
 #include "graph/present_index.hpp"
 
-namespace g500 {
+namespace g500::graph {
 namespace {
 
-Bitmap random_set(int64_t size, int one_in, uint64_t seed) {
-  Bitmap b(size);
+util::Bitmap random_set(int64_t size, int one_in, uint64_t seed) {
+  util::Bitmap b(size);
   std::mt19937_64 rng(seed);
   for (int64_t u = 0; u < size; ++u)
     if (rng() % one_in == 0) b.set(u);
@@ -21,11 +21,11 @@ Bitmap random_set(int64_t size, int one_in, uint64_t seed) {
 }
 
 // Every slot and count of `index` equals the count of `set`'s bits before it.
-void expect_counts_of(const PresentIndex& index, const Bitmap& set, const std::string& what) {
+void expect_counts_of(const PresentIndex& index, const util::Bitmap& set, const std::string& what) {
   int64_t before = 0;
   for (int64_t u = 0; u < set.size(); ++u) {
-    if (u % kBitsPerWord == 0) {
-      ASSERT_EQ(index.count(u / kBitsPerWord), static_cast<uint64_t>(before)) << what << " word " << u / 64;
+    if (u % util::kBitsPerWord == 0) {
+      ASSERT_EQ(index.count(u / util::kBitsPerWord), static_cast<uint64_t>(before)) << what << " word " << u / 64;
     }
     ASSERT_EQ(index.contains(u), set.test(u)) << what << " vertex " << u;
     if (set.test(u)) {
@@ -40,14 +40,14 @@ TEST(PresentIndex, SlotsAreThePlainCountAtEverySizeAndDensity) {
   const int threads_before = omp_get_max_threads();
   for (const int64_t size : {0, 1, 63, 64, 65, 511, 512, 513, 1000, 4096, 4097, 100000})
     for (const int one_in : {1, 2, 7, 300}) {
-      const Bitmap set = random_set(size, one_in, static_cast<uint64_t>(size * 31 + one_in));
+      const util::Bitmap set = random_set(size, one_in, static_cast<uint64_t>(size * 31 + one_in));
       for (const int threads : {1, 2, 3, 7}) {
         omp_set_num_threads(threads);
         const PresentIndex index(set);
         const std::string what = "size " + std::to_string(size) + " one in " + std::to_string(one_in) + " threads " +
                                  std::to_string(threads);
         expect_counts_of(index, set, what);
-        const Bitmap back = index.bitmap();
+        const util::Bitmap back = index.bitmap();
         for (int64_t w = 0; w < set.num_words(); ++w) ASSERT_EQ(back.data()[w], set.data()[w]) << what;
       }
     }
@@ -58,19 +58,19 @@ TEST(PresentIndex, SlotsAreThePlainCountAtEverySizeAndDensity) {
 // at a time, in order: the same counts as counting the whole set.
 TEST(PresentIndex, CountedARangeAtATimeInOrder) {
   const int64_t size = 5000, range = 192;
-  const Bitmap set = random_set(size, 3, 11);
+  const util::Bitmap set = random_set(size, 3, 11);
   PresentIndex index = PresentIndex::none_of(size);
   for (int64_t first = 0; first < size; first += range) {
     for (int64_t u = first; u < std::min(size, first + range); ++u)
       if (set.test(u)) index.mark_atomic(u);
-    index.count_from(first / kBitsPerWord, std::min(index.words(), (first + range) / kBitsPerWord));
+    index.count_from(first / util::kBitsPerWord, std::min(index.words(), (first + range) / util::kBitsPerWord));
   }
   expect_counts_of(index, set, "ranges of 192");
 }
 
 // A full 512-vertex block (the largest relative count, 448, in its last word) and a set of all ones.
 TEST(PresentIndex, FullBlocks) {
-  Bitmap all(3 * 512 + 5);
+  util::Bitmap all(3 * 512 + 5);
   for (int64_t u = 0; u < all.size(); ++u) all.set(u);
   const PresentIndex index(all);
   expect_counts_of(index, all, "all present");
@@ -89,4 +89,4 @@ TEST(PresentIndex, OnePointTwoFiveBitsPerVertex) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::graph

@@ -14,7 +14,7 @@
 #include "graph/weighted_graph.hpp"
 #include "testvectors.hpp"
 
-namespace g500 {
+namespace g500::graph {
 namespace {
 
 constexpr int kScale = 12;
@@ -31,11 +31,11 @@ int world_rank() {
   return rank;
 }
 
-std::vector<GridShape> grids_of_this_run() {
+std::vector<util::GridShape> grids_of_this_run() {
   const int nranks = world_size();
-  std::vector<GridShape> shapes;
+  std::vector<util::GridShape> shapes;
   for (int r = 1; r <= nranks; ++r)
-    if (nranks % r == 0) shapes.push_back(GridShape{r, nranks / r});
+    if (nranks % r == 0) shapes.push_back(util::GridShape{r, nranks / r});
   return shapes;
 }
 
@@ -64,7 +64,7 @@ TEST(VertexCount, GeneratedGraphHasTheNOfItsEdges) {
   spec.scale = kScale;
   const gen::KroneckerGenerator generator(spec);
   const int rank = world_rank(), nranks = world_size();
-  for (const GridShape shape : grids_of_this_run()) {
+  for (const util::GridShape shape : grids_of_this_run()) {
     const ProcessGrid grid(MPI_COMM_WORLD, shape);
     const Distribution planned(expected, shape.rows, shape.cols, grid.row(), grid.col());
     const LocalGraph graph = build_local_graph(kronecker_edge_source(generator, rank, nranks), grid);
@@ -97,4 +97,4 @@ TEST(VertexCount, RanksWithoutEdgesAndSelfLoopsTakePart) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::graph

@@ -129,7 +129,7 @@ TEST(Jobscript, ReadableRankMapGivesTheGrid) {
   try {
     make_jobscript(s);
     ADD_FAILURE() << "no error";
-  } catch (const UsageError& e) {
+  } catch (const util::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("--grid 3x2 disagrees with the 2x3 grid of --rankmap"), std::string::npos)
         << e.what();
   }
@@ -138,7 +138,7 @@ TEST(Jobscript, ReadableRankMapGivesTheGrid) {
   try {
     make_jobscript(s);
     ADD_FAILURE() << "no error";
-  } catch (const UsageError& e) {
+  } catch (const util::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();  // 6 ranks in the map, 4 in the job
   }
   std::remove(path.c_str());
@@ -161,7 +161,7 @@ void expect_error(const JobSpec& s, const std::string& message) {
   try {
     make_jobscript(s);
     ADD_FAILURE() << "no error; expected: " << message;
-  } catch (const UsageError& e) {
+  } catch (const util::UsageError& e) {
     const std::string what = e.what();
     EXPECT_NE(what.find(message), std::string::npos) << what;
     EXPECT_EQ(what.find('\n'), std::string::npos) << "not one line: " << what;
@@ -171,7 +171,7 @@ void expect_error(const JobSpec& s, const std::string& message) {
 // g500 bfs's memory estimate against a node's memory: Fugaku's 32 GiB unless given, Slurm only
 // when given; force skips it and passes --force to bfs.
 TEST(Jobscript, MemoryOfTheNodesIsChecked) {
-  const std::string needs = std::string("SCALE 30 needs about ") + (kWideIds ? "76.0" : "69.0");
+  const std::string needs = std::string("SCALE 30 needs about ") + (graph::kWideIds ? "76.0" : "69.0");
   expect_error(spec_of("fugaku", 2, 30), needs +
                                              " GiB on each of the job's 2 nodes (a Fugaku node) "
                                              "but it has 32.0 GiB (use more nodes, a smaller SCALE, or --force)");
@@ -187,8 +187,8 @@ TEST(Jobscript, MemoryOfTheNodesIsChecked) {
   EXPECT_TRUE(contains(make_jobscript(s), "--json g500-scale30-2nodes-${PJM_JOBID}.json --force\n"));
   expect_error(spec_of("fugaku", 158977, 20), "--nodes 158977 is more than Fugaku's 158976 nodes");
   expect_error(spec_of("slurm", 1, 42),
-               kWideIds ? "SCALE 42 on a 1x1 grid needs more than 64 bits for a vertex's offset"
-                        : "SCALE 42 on a 1x1 grid needs more than 2^32 vertices per grid row or column");
+               graph::kWideIds ? "SCALE 42 on a 1x1 grid needs more than 64 bits for a vertex's offset"
+                               : "SCALE 42 on a 1x1 grid needs more than 2^32 vertices per grid row or column");
 }
 
 TEST(Jobscript, BadInputIsOneLineUsageError) {
@@ -258,7 +258,7 @@ TEST(Jobscript, ShellWordsAreQuotedUnlessLiteral) {
                                                        {"\"q\"", "'\"q\"'"},
                                                        {"~/g500", "'~/g500'"},
                                                        {"*?[a]{b,c}#!<>", "'*?[a]{b,c}#!<>'"}};
-  for (const auto& [text, word] : cases) EXPECT_EQ(g500::shell_word(text), word) << text;
+  for (const auto& [text, word] : cases) EXPECT_EQ(g500::util::shell_word(text), word) << text;
   JobSpec s = spec_of("slurm", 2, 20);
   s.binary = "./my build/g500";
   s.rankmap = "it's.csv";

@@ -11,7 +11,7 @@
 #include "run_command.hpp"
 #include "usage_error.hpp"
 
-namespace g500 {
+namespace g500::jobs {
 namespace {
 
 TEST(JobscriptCli, PrintsAndWritesTheScript) {
@@ -44,7 +44,7 @@ TEST(JobscriptCli, PlanListsTheParts) {
                         0),
             0u)
       << r.out;
-  const std::string scale37 = kWideIds ? "7.1" : "5.1";
+  const std::string scale37 = graph::kWideIds ? "7.1" : "5.1";
   EXPECT_NE(r.out.find("\npeak per node: " + scale37 + " GiB of 32.0 GiB (a Fugaku node): fits\n"), std::string::npos)
       << r.out;
   // The papers' largest run: the columns' original ids for the columns in use and a PresentIndex
@@ -58,18 +58,19 @@ TEST(JobscriptCli, PlanListsTheParts) {
   EXPECT_NE(r.out.find("  kernel 1: rows with entries, bitmap                    0.580     0.156 B per N/R\n"),
             std::string::npos)
       << r.out;
-  if (!kWideIds) {  // there the fill is the peak
+  if (!graph::kWideIds) {  // there the fill is the peak
     EXPECT_NE(r.out.find("  kernel 1: row lengths of the rows met, index"), std::string::npos) << r.out;
   }
   EXPECT_EQ(r.out.find("  kernel 1: row lengths   "), std::string::npos) << r.out;
   // 7.6e9 vertices per column set: beyond 32-bit local ids, within 64-bit ones (graph/local_id.hpp).
-  const std::string scale41 = kWideIds ? "\npeak per node: 10.0 GiB of 32.0 GiB (a Fugaku node): fits\n"
-                                       : "\npeak per node: 8.3 GiB of 32.0 GiB (a Fugaku node): fits\n"
-                                         "g500 bfs refuses this job: SCALE 41 on a 552x288 grid needs more than 2^32 "
-                                         "vertices per grid row or column; use more ranks, or g500 built with "
-                                         "-DG500_WIDE_IDS=ON\n";
+  const std::string scale41 = graph::kWideIds
+                                  ? "\npeak per node: 10.0 GiB of 32.0 GiB (a Fugaku node): fits\n"
+                                  : "\npeak per node: 8.3 GiB of 32.0 GiB (a Fugaku node): fits\n"
+                                    "g500 bfs refuses this job: SCALE 41 on a 552x288 grid needs more than 2^32 "
+                                    "vertices per grid row or column; use more ranks, or g500 built with "
+                                    "-DG500_WIDE_IDS=ON\n";
   EXPECT_NE(r.out.find(scale41), std::string::npos) << r.out;
-  if (kWideIds) {
+  if (graph::kWideIds) {
     EXPECT_EQ(r.out.find("refuses"), std::string::npos) << r.out;
   }
   r = testing::run_g500(1, "jobscript --system slurm --nodes 4 --scale 20 --node-memory 64 --plan");
@@ -135,22 +136,23 @@ TEST(JobscriptCli, JobsThatCannotRunAreRefused) {
   const std::pair<const char*, std::string> cases[] = {
       {"--system fugaku --nodes 1000000 --scale 30", "--nodes 1000000 is more than Fugaku's 158976 nodes"},
       {"--system fugaku --nodes 1 --scale 42",
-       std::string("SCALE 42 needs about ") + (kWideIds ? "143268569.1" : "143231347.4") +
+       std::string("SCALE 42 needs about ") + (graph::kWideIds ? "143268569.1" : "143231347.4") +
            " GiB on the job's node (a Fugaku node) but it has 32.0 GiB" + advice},
       // --force skips the memory check, not this one (g500 bfs refuses it even with --force).
       {"--system fugaku --nodes 1 --scale 42 --force",
-       kWideIds ? "SCALE 42 on a 1x1 grid needs more than 64 bits for a vertex's offset in its block and its id in a "
-                  "grid row or column; use more ranks"
-                : "SCALE 42 on a 1x1 grid needs more than 2^32 vertices per grid row or column; use more ranks, or "
-                  "g500 built with -DG500_WIDE_IDS=ON"},
-      {"--system fugaku --nodes 1 --scale 30", std::string("SCALE 30 needs about ") + (kWideIds ? "136.3" : "126.5") +
-                                                   " GiB on the job's node (a Fugaku node) but it has 32.0 GiB" +
-                                                   advice},
+       graph::kWideIds
+           ? "SCALE 42 on a 1x1 grid needs more than 64 bits for a vertex's offset in its block and its id in a "
+             "grid row or column; use more ranks"
+           : "SCALE 42 on a 1x1 grid needs more than 2^32 vertices per grid row or column; use more ranks, or "
+             "g500 built with -DG500_WIDE_IDS=ON"},
+      {"--system fugaku --nodes 1 --scale 30",
+       std::string("SCALE 30 needs about ") + (graph::kWideIds ? "136.3" : "126.5") +
+           " GiB on the job's node (a Fugaku node) but it has 32.0 GiB" + advice},
       {"--system fugaku --nodes 32 --ppn 4 --grid 16x8 --scale 33",
-       std::string("SCALE 33 needs about ") + (kWideIds ? "60.8" : "52.3") +
+       std::string("SCALE 33 needs about ") + (graph::kWideIds ? "60.8" : "52.3") +
            " GiB on each of the job's 32 nodes (a Fugaku node) but it has 32.0 GiB" + advice},
       {"--system slurm --nodes 1 --scale 30 --node-memory 64",
-       std::string("SCALE 30 needs about ") + (kWideIds ? "136.2" : "126.4") +
+       std::string("SCALE 30 needs about ") + (graph::kWideIds ? "136.2" : "126.4") +
            " GiB on the job's node (--node-memory) but it has 64.0 GiB" + advice},
   };
   // Every case alone; through 4 ranks, a memory refusal and the ids' (said once).
@@ -178,4 +180,4 @@ TEST(JobscriptCli, ForceWritesTheScriptAndPassesForceToBfs) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::jobs

@@ -16,7 +16,7 @@
 #include "run_command.hpp"
 #include "usage_error.hpp"
 
-namespace g500 {
+namespace g500::jobs {
 namespace {
 
 // The test's own single quoting, for the command lines it runs through sh.
@@ -148,4 +148,4 @@ TEST(JobscriptHostile, ShellMetacharactersReachTheLauncherAsLiteralWords) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::jobs

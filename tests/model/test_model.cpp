@@ -29,7 +29,7 @@ constexpr double kTolerance = 1e-9;
   try {                                                                         \
     statement;                                                                  \
     ADD_FAILURE() << "no UsageError from " #statement;                          \
-  } catch (const g500::UsageError& e) {                                         \
+  } catch (const g500::util::UsageError& e) {                                   \
     EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what(); \
   }
 
@@ -84,10 +84,10 @@ TEST(ModelNetwork, AlltoallLinkLoadsByHand) {
 }
 
 TEST(ModelNetwork, NodeBlocksAndFolding) {
-  EXPECT_EQ(node_block(1), (g500::GridShape{1, 1}));
-  EXPECT_EQ(node_block(2), (g500::GridShape{1, 2}));
-  EXPECT_EQ(node_block(4), (g500::GridShape{2, 2}));
-  EXPECT_EQ(node_block(8), (g500::GridShape{2, 4}));
+  EXPECT_EQ(node_block(1), (g500::util::GridShape{1, 1}));
+  EXPECT_EQ(node_block(2), (g500::util::GridShape{1, 2}));
+  EXPECT_EQ(node_block(4), (g500::util::GridShape{2, 2}));
+  EXPECT_EQ(node_block(8), (g500::util::GridShape{2, 4}));
   const auto fugaku = g500::topo::fugaku_system();
   const auto folded = fold_logical_axis("R", 128, fugaku);
   ASSERT_EQ(folded.size(), 2u);
@@ -102,7 +102,7 @@ TEST(ModelNetwork, NodeBlocksAndFolding) {
 TEST(ModelNetwork, CollectiveTimesByHand) {
   NetworkSpec net = fat_tree_network(1e9, 1e-6);
   net.eager_limit = 1000;
-  const GridView view = grid_view(net, g500::GridShape{4, 2}, 1, Mapping::kSixD);
+  const GridView view = grid_view(net, g500::util::GridShape{4, 2}, 1, Mapping::kSixD);
   const CollectiveTimes t{net, view};
   // Ring: 3 steps; 3e6 bytes over the port. Recursive doubling would take 2 steps + the bytes:
   // 2 us + 3 ms is shorter than 3 us + 3 ms.
@@ -111,21 +111,21 @@ TEST(ModelNetwork, CollectiveTimesByHand) {
   EXPECT_NEAR(t.sendrecv_step(500), 1e-6 + 500 / 0.5e9, 1e-12);    // both ways share the port
   EXPECT_NEAR(t.sendrecv_step(2000), 3e-6 + 2000 / 0.5e9, 1e-12);  // rendezvous: two more latencies
   const NetworkSpec dragonfly = dragonfly_network(1e9, 1e-6, 0.5);
-  const GridView dview = grid_view(dragonfly, g500::GridShape{4, 2}, 1, Mapping::kSixD);
+  const GridView dview = grid_view(dragonfly, g500::util::GridShape{4, 2}, 1, Mapping::kSixD);
   EXPECT_NEAR((CollectiveTimes{dragonfly, dview}.alltoallv(dview.row, 2e6)), 1e-6 + 4e-3, 1e-12);
 }
 
 // Two processes per node (1 x 2 blocks): the row pair shares a node and needs no network.
 TEST(ModelNetwork, ProcessesOfOneNodeDoNotUseLinks) {
   const NetworkSpec net = fat_tree_network(1e9, 1e-6);
-  const GridView view = grid_view(net, g500::GridShape{2, 2}, 2, Mapping::kSixD);
+  const GridView view = grid_view(net, g500::util::GridShape{2, 2}, 2, Mapping::kSixD);
   EXPECT_EQ(view.row.nodes, 1);
   EXPECT_NEAR((CollectiveTimes{net, view}.alltoallv(view.row, 1e6)), 1e-6, 1e-12);
-  EXPECT_THROW(grid_view(net, g500::GridShape{3, 3}, 2, Mapping::kSixD), g500::UsageError);
+  EXPECT_THROW(grid_view(net, g500::util::GridShape{3, 3}, 2, Mapping::kSixD), g500::util::UsageError);
 }
 
 TEST(ModelNetwork, TofudSixDMappingOfTheWholeSystem) {
-  const GridView v = grid_view(tofud_network(), g500::GridShape{552, 288}, 1, Mapping::kSixD);
+  const GridView v = grid_view(tofud_network(), g500::util::GridShape{552, 288}, 1, Mapping::kSixD);
   EXPECT_EQ(v.placement, "XY x Zabc 6D mapping");
   EXPECT_NEAR(v.row.exchange_load, 1, kTolerance);  // the Zabc snake closes: every message one link
   EXPECT_NEAR(v.column.ring_load, 1, kTolerance);
@@ -264,7 +264,7 @@ TEST(ModelPredict, OneProcessByHand) {
                    {0, 0.5, counts(Direction::kBottomUp, 1 << 20, 1000, 0, 4e6, 5e5)}};
   RunSetup setup;
   setup.scale = 20;
-  setup.grid = g500::GridShape{1, 1};
+  setup.grid = g500::util::GridShape{1, 1};
   const Prediction pr = predict(p, net, levels, setup);
   const double words = (1 << 20) / 64.0;
   // Bottom-up: the 4e6 edges and a visit of each of the 5e5 unvisited vertices.
@@ -355,10 +355,12 @@ TEST(ModelWork, RowVisitsAndEdgesByHand) {
   const double n = 1 << 20;
   // 2 x 2 grid, mean degree 60 (b = 2 (1 - 2^-60), 2 to 1e-15): 600 vertices not found visited
   // twice, 400 found visited 1.5 times on average; plus 3,000 edges; over 4 processes.
-  const ProcessWork w = process_work(counts(Direction::kBottomUp, n, 100, 400, 3000, 1000), g500::GridShape{2, 2}, 60);
+  const ProcessWork w =
+      process_work(counts(Direction::kBottomUp, n, 100, 400, 3000, 1000), g500::util::GridShape{2, 2}, 60);
   EXPECT_NEAR(w.accesses, (600 * 2 + 400 * 1.5 + 3000) / 4, 1e-9);
   EXPECT_NEAR(w.words, n / 64 / 2, kTolerance);  // the row set's n / R rows
-  const ProcessWork t = process_work(counts(Direction::kTopDown, n, 100, 0, 3000, 1000), g500::GridShape{2, 2}, 60);
+  const ProcessWork t =
+      process_work(counts(Direction::kTopDown, n, 100, 0, 3000, 1000), g500::util::GridShape{2, 2}, 60);
   EXPECT_NEAR(t.accesses, 3000.0 / 4, kTolerance);
   EXPECT_NEAR(t.words, n / 64 / 4, kTolerance);
   EXPECT_NEAR(one_process_accesses(Direction::kBottomUp, 3000, 1000), 4000, kTolerance);

@@ -11,7 +11,7 @@
 #include "run_command.hpp"
 #include "usage_error.hpp"
 
-namespace g500 {
+namespace g500::model {
 namespace {
 
 TEST(ModelCli, BadInputIsOneLine) {
@@ -95,13 +95,14 @@ TEST(ModelCli, PrintsAPredictionTable) {
 // 64-bit local ids fit SCALE 38 on 4096 nodes in 32 GiB, so that build is given 20.
 TEST(ModelCli, MarksPointsThatDoNotFitANode) {
   auto r = testing::run_g500(
-      1, std::string("model --nodes 256,4096 --scale-per-node 26") + (kWideIds ? " --node-memory 20" : ""));
+      1, std::string("model --nodes 256,4096 --scale-per-node 26") + (graph::kWideIds ? " --node-memory 20" : ""));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("shares % (calc agv atv sr imb) | GiB/node\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find(kWideIds ? "|     17.2\n" : "|     17.1\n"), std::string::npos) << r.out;  // 256 nodes, SCALE 34
-  EXPECT_NE(r.out.find(kWideIds ? "|     22.6 *\n" : "|     41.0 *\n"), std::string::npos)
+  EXPECT_NE(r.out.find(graph::kWideIds ? "|     17.2\n" : "|     17.1\n"), std::string::npos)
+      << r.out;  // 256 nodes, SCALE 34
+  EXPECT_NE(r.out.find(graph::kWideIds ? "|     22.6 *\n" : "|     41.0 *\n"), std::string::npos)
       << r.out;  // 4096 nodes, SCALE 38
-  EXPECT_NE(r.out.find(kWideIds ? "\n* does not fit a node's 20.0 GiB" : "\n* does not fit a node's 32.0 GiB"),
+  EXPECT_NE(r.out.find(graph::kWideIds ? "\n* does not fit a node's 20.0 GiB" : "\n* does not fit a node's 32.0 GiB"),
             std::string::npos)
       << r.out;
   const std::string dir = testing::make_temp_dir();
@@ -240,4 +241,4 @@ TEST(ModelCli, RefusesACalibrationRunWhoseCoresWereNotAtWork) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::model

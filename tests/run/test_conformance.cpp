@@ -10,7 +10,7 @@
 
 #include "run/conformance.hpp"
 
-namespace g500 {
+namespace g500::run {
 namespace {
 
 using Reasons = std::vector<std::string>;
@@ -115,4 +115,4 @@ TEST(Conformance, TheJsonRecordsTheChoicesAndTheVerdict) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::run

@@ -12,7 +12,7 @@
 #include "run_command.hpp"
 #include "testvectors.hpp"
 
-namespace g500 {
+namespace g500::run {
 namespace {
 
 using nlohmann::json;
@@ -187,4 +187,4 @@ TEST(ConformanceCli, AllDeparturesAtEveryRankCount) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::run

@@ -13,7 +13,7 @@
 #include "run/energy_loop.hpp"
 #include "util/error.hpp"
 
-namespace g500 {
+namespace g500::run {
 namespace {
 
 // The stand-in search from root r takes (r + 1) ms and reaches 1000 (r + 1)^2 edges: TEPS 1e6 (r + 1).
@@ -221,7 +221,7 @@ TEST(EnergyLoop, TheTrialRunRefusesAFailingCommandOnEveryRank) {
   try {
     check_power_command("echo none", MPI_COMM_WORLD);
     ADD_FAILURE() << "no UsageError";
-  } catch (const UsageError& e) {
+  } catch (const util::UsageError& e) {
     EXPECT_STREQ(e.what(),
                  "--power-command 'echo none' failed its trial run: printed 'none' on its first line, not a positive "
                  "number of watts");
@@ -229,4 +229,4 @@ TEST(EnergyLoop, TheTrialRunRefusesAFailingCommandOnEveryRank) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::run

@@ -14,7 +14,7 @@
 #include "run_command.hpp"
 #include "usage_error.hpp"
 
-namespace g500 {
+namespace g500::run {
 namespace {
 
 using testing::run_g500;
@@ -180,4 +180,4 @@ TEST(EnergyLoopCli, WithoutALoopTheRaplLineCoversTheTimedSearchesOnly) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::run

@@ -15,7 +15,7 @@
 #include "run/root_loop.hpp"
 #include "util/memory.hpp"
 
-namespace g500 {
+namespace g500::run {
 namespace {
 
 constexpr size_t kMiB = size_t{1} << 20;
@@ -74,9 +74,9 @@ TEST(RootLoop, TheHeapAValidationFreedGoesBackToTheSystem) {
   FragmentingKernel kernel;
   std::vector<StandInResult> results;
   RunSummary summary;
-  const size_t before = resident_bytes();
+  const size_t before = util::resident_bytes();
   run_root_loop(kernel, "BFS", config, roots, world, results, summary);
-  const size_t after = resident_bytes();
+  const size_t after = util::resident_bytes();
   const size_t grown = after > before ? after - before : 0;
   ASSERT_EQ(results.size(), static_cast<size_t>(kRoots));
   EXPECT_FALSE(summary.validation_failed);
@@ -85,4 +85,4 @@ TEST(RootLoop, TheHeapAValidationFreedGoesBackToTheSystem) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::run

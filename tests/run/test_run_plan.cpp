@@ -13,7 +13,7 @@
 #include "run/run_plan.hpp"
 #include "run/run_setup.hpp"
 
-namespace g500 {
+namespace g500::run {
 namespace {
 
 constexpr double kGiB = 1024.0 * 1024 * 1024;
@@ -22,15 +22,15 @@ constexpr int kThreads = 2;
 PlanInput kronecker_input(int scale, int R, int C, double node_bytes_per_rank) {
   const int64_t nedges = int64_t{16} << scale;
   PlanInput input;
-  input.shape = GraphShape{nedges, scale, nedges / (R * C)};
-  input.d = Distribution(int64_t{1} << scale, R, C, 0, 0);
+  input.shape = graph::GraphShape{nedges, scale, nedges / (R * C)};
+  input.d = graph::Distribution(int64_t{1} << scale, R, C, 0, 0);
   input.threads = kThreads;
   input.node_bytes_per_rank = node_bytes_per_rank;
   return input;
 }
 
-const MemoryPart* find_part(const std::vector<MemoryPart>& parts, const std::string& name) {
-  for (const MemoryPart& part : parts)
+const util::MemoryPart* find_part(const std::vector<util::MemoryPart>& parts, const std::string& name) {
+  for (const util::MemoryPart& part : parts)
     if (part.name == name) return &part;
   return nullptr;
 }
@@ -67,31 +67,31 @@ TEST(RunPlan, ChoosesTheRowFormatAndThePasses) {
 TEST(RunPlan, PartsInTable2Terms) {
   const RunPlan plan = plan_run(kronecker_input(37, 138, 72, 32 * kGiB));
   EXPECT_EQ(plan.passes, 1);
-  EXPECT_NEAR(plan.peak_bytes() / kGiB, kWideIds ? 7.14 : 4.96, 0.05);
-  EXPECT_DOUBLE_EQ(plan.peak_bytes(), kWideIds ? plan.search_bytes() : plan.kernel1_bytes());
+  EXPECT_NEAR(plan.peak_bytes() / kGiB, graph::kWideIds ? 7.14 : 4.96, 0.05);
+  EXPECT_DOUBLE_EQ(plan.peak_bytes(), graph::kWideIds ? plan.search_bytes() : plan.kernel1_bytes());
   EXPECT_DOUBLE_EQ(plan.row_set, 72.0 * plan.owned);
   EXPECT_DOUBLE_EQ(plan.column_set, 138.0 * plan.owned);
   EXPECT_DOUBLE_EQ(plan.edge_share, static_cast<double>(int64_t{16} << 37) / (138 * 72));
   // The rows' original ids per row with edges, the columns' per column in use: both O(m/P); a
   // PresentIndex of the column set; the parents: a word per owned vertex.
-  const MemoryPart* rows = find_part(plan.search, "renumbering: rows' original ids");
+  const util::MemoryPart* rows = find_part(plan.search, "renumbering: rows' original ids");
   ASSERT_NE(rows, nullptr);
-  EXPECT_EQ(rows->grows_with, GrowsWith::kEdgeShare);
-  const MemoryPart* columns = find_part(plan.search, "renumbering: columns in use, ids");
+  EXPECT_EQ(rows->grows_with, util::GrowsWith::kEdgeShare);
+  const util::MemoryPart* columns = find_part(plan.search, "renumbering: columns in use, ids");
   ASSERT_NE(columns, nullptr);
-  EXPECT_EQ(columns->grows_with, GrowsWith::kEdgeShare);
+  EXPECT_EQ(columns->grows_with, util::GrowsWith::kEdgeShare);
   EXPECT_LT(columns->bytes, 4 * 2 * plan.edge_share);  // at most one per entry
-  const MemoryPart* column_bitmap = find_part(plan.search, "renumbering: columns in use, bitmap");
+  const util::MemoryPart* column_bitmap = find_part(plan.search, "renumbering: columns in use, bitmap");
   ASSERT_NE(column_bitmap, nullptr);
-  EXPECT_NEAR(column_bitmap->bytes / plan.column_set, PresentIndex::kBytesPerVertex, 1e-6);
-  const MemoryPart* keys = find_part(plan.search, "packed rows' key tables");
+  EXPECT_NEAR(column_bitmap->bytes / plan.column_set, graph::PresentIndex::kBytesPerVertex, 1e-6);
+  const util::MemoryPart* keys = find_part(plan.search, "packed rows' key tables");
   EXPECT_TRUE(keys == nullptr || keys->bytes == 0);  // the keys follow from the ids
-  const MemoryPart* parents = find_part(plan.search, "BFS: parents");
+  const util::MemoryPart* parents = find_part(plan.search, "BFS: parents");
   ASSERT_NE(parents, nullptr);
   EXPECT_DOUBLE_EQ(parents->bytes, 8 * plan.owned);
   const PartsBySize search = parts_by_size(plan.search);
-  EXPECT_NEAR(search.column_set / plan.column_set, PresentIndex::kBytesPerVertex, 1e-6);
-  EXPECT_NEAR(search.row_set / plan.row_set, PresentIndex::kBytesPerVertex, 1e-6);
+  EXPECT_NEAR(search.column_set / plan.column_set, graph::PresentIndex::kBytesPerVertex, 1e-6);
+  EXPECT_NEAR(search.row_set / plan.row_set, graph::PresentIndex::kBytesPerVertex, 1e-6);
   EXPECT_DOUBLE_EQ(search.fixed, kRuntimeBytesPerRank);
   const std::string text = plan_parts_text(plan, "# ");
   EXPECT_NE(text.find("# memory plan per process, 138x72 grid: plain rows, kernel 1 in 1 pass\n"), std::string::npos)
@@ -107,10 +107,10 @@ TEST(RunPlan, SsspKeepsItsEntriesWhenTheyFit) {
   RunPlan plan = plan_run(input);
   EXPECT_TRUE(plan.keeps_entries);
   const double entries = 2.0 * static_cast<double>(int64_t{16} << 20) / 4;
-  const MemoryPart* kept = find_part(plan.kernel1, "kernel 1: kept entries");
+  const util::MemoryPart* kept = find_part(plan.kernel1, "kernel 1: kept entries");
   ASSERT_NE(kept, nullptr);
   // Row and column ids and the weight, 4 bytes each (8 with 64-bit ids, the weight padded).
-  EXPECT_DOUBLE_EQ(kept->bytes, entries * (kWideIds ? 24 : 12));
+  EXPECT_DOUBLE_EQ(kept->bytes, entries * (graph::kWideIds ? 24 : 12));
   EXPECT_DOUBLE_EQ(plan.peak_bytes(), std::max(plan.kernel1_bytes(), plan.search_bytes()));
   input.node_bytes_per_rank = 64.0 * 1024 * 1024;  // 64 MiB: the entries are read again instead
   plan = plan_run(input);
@@ -119,10 +119,10 @@ TEST(RunPlan, SsspKeepsItsEntriesWhenTheyFit) {
   // Dijkstra's serial graph on rank 0 counts in both phases.
   input.compare_dijkstra = 1;
   const RunPlan compared = plan_run(input);
-  const MemoryPart* serial = find_part(compared.search, "serial Dijkstra's graph (rank 0)");
+  const util::MemoryPart* serial = find_part(compared.search, "serial Dijkstra's graph (rank 0)");
   ASSERT_NE(serial, nullptr);
   EXPECT_NEAR(compared.peak_bytes() - plan.peak_bytes(), serial->bytes, 1e-6 * serial->bytes);
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::run

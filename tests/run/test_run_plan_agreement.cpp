@@ -9,7 +9,7 @@
 #include "run/run_plan.hpp"
 #include "util/grid_shape.hpp"
 
-namespace g500 {
+namespace g500::run {
 namespace {
 
 TEST(RunPlanAgreement, OneRowFormatAndPassCountForAllRanks) {
@@ -17,11 +17,11 @@ TEST(RunPlanAgreement, OneRowFormatAndPassCountForAllRanks) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
   constexpr int kScale = 14;
-  const GridShape grid = closest_factor_shape(nranks);
+  const util::GridShape grid = util::closest_factor_shape(nranks);
   const int64_t nedges = int64_t{16} << kScale;
   PlanInput input;
-  input.shape = GraphShape{nedges, kScale, nedges / nranks};
-  input.d = Distribution(int64_t{1} << kScale, grid.rows, grid.cols, rank / grid.cols, rank % grid.cols);
+  input.shape = graph::GraphShape{nedges, kScale, nedges / nranks};
+  input.d = graph::Distribution(int64_t{1} << kScale, grid.rows, grid.cols, rank / grid.cols, rank % grid.cols);
   input.threads = 1;
   input.packed_rows = PackedRowsChoice::kAuto;
   // The last rank's node is small: plain rows do not fit there, even in the most passes.
@@ -44,4 +44,4 @@ TEST(RunPlanAgreement, OneRowFormatAndPassCountForAllRanks) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::run

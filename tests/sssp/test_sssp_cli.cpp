@@ -12,7 +12,7 @@
 #include "testvectors.hpp"
 #include "usage_error.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 namespace {
 
 using testing::run_g500;
@@ -198,4 +198,4 @@ TEST(SsspCli, FewerRootsThanAskedAreStated) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::sssp

@@ -13,7 +13,7 @@
 
 #include "run_command.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 namespace {
 
 using testing::read_file;
@@ -112,4 +112,4 @@ TEST(SsspExtremeWeights, WeightsOverTwelveDecadesAreValidatedAtEveryDelta) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::sssp

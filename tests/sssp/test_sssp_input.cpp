@@ -15,7 +15,7 @@
 #include "testvectors.hpp"
 #include "usage_error.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 namespace {
 
 using testing::read_file;
@@ -218,4 +218,4 @@ TEST(SsspInput, NonFiniteWeightsAreNamed) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::sssp

@@ -19,7 +19,7 @@
 #include "sssp_fixture.hpp"
 #include "testvectors.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 namespace {
 
 // The test vector's weighted edge list as a serial graph (independent of our generator).
@@ -44,14 +44,14 @@ bool gives_distance(const SerialWeightedGraph& g, const std::vector<double>& dis
 
 struct Case {
   int scale = 10;
-  GridShape shape;  // one not matching the rank count (the default 1x1): the default grid
+  util::GridShape shape;  // one not matching the rank count (the default 1x1): the default grid
   bool reorder = true;
   bool parent_notes = true;
   int threads = 1;
   size_t roots = 4;
 };
 
-std::string describe(const Case& c, const ProcessGrid& grid, int64_t root) {
+std::string describe(const Case& c, const graph::ProcessGrid& grid, int64_t root) {
   return "scale " + std::to_string(c.scale) + " grid " + std::to_string(grid.rows()) + "x" +
          std::to_string(grid.cols()) + (c.reorder ? " renumbered" : " not renumbered") +
          (c.parent_notes ? "" : " parent-notes off") + " threads " + std::to_string(c.threads) + " root " +
@@ -62,12 +62,12 @@ void check_output_order(const Case& c) {
   omp_set_num_threads(c.threads);
   const auto vec = testing::load_graph_vector(c.scale);
   const SerialWeightedGraph serial = vector_graph(c.scale);
-  WeightedGraphOptions graph_options;
+  graph::WeightedGraphOptions graph_options;
   graph_options.reorder = c.reorder;
   auto built = testing::build_weighted_test_graph(c.scale, c.shape, graph_options);
-  const WeightedLocalGraph& graph = built->graph;
+  const graph::WeightedLocalGraph& graph = built->graph;
   ASSERT_EQ(graph.graph.renumbering.active(), c.reorder);
-  const Distribution& d = graph.graph.dist;
+  const graph::Distribution& d = graph.graph.dist;
   SsspOptions options;
   options.parent_notes = c.parent_notes;
   DistributedSssp sssp(graph, *built->grid, options);
@@ -123,7 +123,7 @@ int world_size() {
 
 // A case of the given grid (the default: the rank count's default grid), renumbering, parent
 // search and threads.
-Case make_case(GridShape shape, bool reorder, bool parent_notes, int threads) {
+Case make_case(util::GridShape shape, bool reorder, bool parent_notes, int threads) {
   Case c;
   c.shape = shape;
   c.reorder = reorder;
@@ -155,4 +155,4 @@ TEST(SsspOutputOrder, Scale12) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::sssp

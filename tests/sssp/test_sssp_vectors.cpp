@@ -17,26 +17,26 @@
 #include "testvectors.hpp"
 #include "validate/validate_sssp.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 namespace {
 
 void expect_close(double got, double want, const std::string& what) {
   EXPECT_LE(std::fabs(got - want), 1e-6 * std::fabs(want)) << what << ": got " << got << " want " << want;
 }
 
-void check_scale(int scale, int threads, double delta = SsspOptions{}.delta, GridShape shape = {},
-                 int sub_buckets = SsspOptions{}.sub_buckets, WeightedGraphOptions graph_options = {},
+void check_scale(int scale, int threads, double delta = SsspOptions{}.delta, util::GridShape shape = {},
+                 int sub_buckets = SsspOptions{}.sub_buckets, graph::WeightedGraphOptions graph_options = {},
                  size_t max_roots = 64, int64_t* buckets = nullptr, double pull_factor = SsspOptions{}.pull_factor,
-                 int64_t* pull_phases = nullptr, MessageLimits limits = {}) {
+                 int64_t* pull_phases = nullptr, util::MessageLimits limits = {}) {
   omp_set_num_threads(threads);
   const auto vec = testing::load_graph_vector(scale);
   auto built = testing::build_weighted_test_graph(scale, shape, graph_options, limits);
-  const WeightedLocalGraph& graph = built->graph;
+  const graph::WeightedLocalGraph& graph = built->graph;
   // The column index exactly on grids with more columns than rows (the pulls then use it).
   EXPECT_EQ(!graph.columns.empty(), graph_options.column_index && built->grid->cols() > built->grid->rows());
   EXPECT_EQ(graph.graph.global_directed_edges, 2 * (vec.nedges_generated - vec.self_loops));
   EXPECT_EQ(graph.graph.renumbering.active(), graph_options.reorder);
-  const auto roots = choose_roots(built->spec, 64, graph.graph, *built->grid);
+  const auto roots = run::choose_roots(built->spec, 64, graph.graph, *built->grid);
   ASSERT_EQ(roots.size(), vec.roots.size());
   SsspOptions options;
   options.delta = delta;
@@ -49,7 +49,8 @@ void check_scale(int scale, int threads, double delta = SsspOptions{}.delta, Gri
     const SsspRun run = sssp.run(roots[k]);
     if (buckets) *buckets += run.buckets;
     if (pull_phases) *pull_phases += run.pull_phases;
-    SsspValidation check = validate_sssp(graph, *built->grid, roots[k], sssp.distances(), sssp.parents());
+    validate::SsspValidation check =
+        validate::validate_sssp(graph, *built->grid, roots[k], sssp.distances(), sssp.parents());
     ASSERT_TRUE(check.ok) << "scale " << scale << " root " << want.root << ": " << check.error;
     // The work counters: every reached vertex but the root had its distance lowered at least
     // once (on its owner); light and pulled edges are parts of all relaxed edges; the timed steps
@@ -106,7 +107,7 @@ TEST(SsspVectors, SubBuckets) {
 TEST(SsspVectors, WithoutRenumbering) {
   // The degree-order renumbering changes every internal id, not the results (which are reported
   // by original vertex id either way).
-  WeightedGraphOptions plain;
+  graph::WeightedGraphOptions plain;
   plain.reorder = false;
   check_scale(10, 2, SsspOptions{}.delta, {}, SsspOptions{}.sub_buckets, plain);
   check_scale(12, 1, SsspOptions{}.delta, {}, SsspOptions{}.sub_buckets, plain);
@@ -115,7 +116,7 @@ TEST(SsspVectors, WithoutRenumbering) {
 TEST(SsspVectors, KernelOneRegeneratingTheEdges) {
   // Kernel 1's path for when pass 1's entries do not fit in memory: pass 2 generates and routes
   // the edges again. Same graph, same distances.
-  WeightedGraphOptions regenerate;
+  graph::WeightedGraphOptions regenerate;
   regenerate.keep_entries = false;
   check_scale(12, 2, SsspOptions{}.delta, {}, SsspOptions{}.sub_buckets, regenerate);
 }
@@ -125,20 +126,20 @@ TEST(SsspVectors, TransposedGridShape) {
   // phases must have run for that to be tested.
   int nranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  GridShape shape = closest_factor_shape(nranks);
+  util::GridShape shape = util::closest_factor_shape(nranks);
   const SsspOptions defaults;
   int64_t pulls = 0;
-  check_scale(12, 1, defaults.delta, GridShape{shape.cols, shape.rows}, defaults.sub_buckets, {}, 64, nullptr,
+  check_scale(12, 1, defaults.delta, util::GridShape{shape.cols, shape.rows}, defaults.sub_buckets, {}, 64, nullptr,
               defaults.pull_factor, &pulls);
   EXPECT_GT(pulls, 0);
   pulls = 0;
-  check_scale(12, 2, defaults.delta, GridShape{1, nranks}, defaults.sub_buckets, {}, 64, nullptr, defaults.pull_factor,
-              &pulls);
+  check_scale(12, 2, defaults.delta, util::GridShape{1, nranks}, defaults.sub_buckets, {}, 64, nullptr,
+              defaults.pull_factor, &pulls);
   EXPECT_GT(pulls, 0);
   // The same grid with the row-set pull (no column index): same distances.
-  WeightedGraphOptions rows_only;
+  graph::WeightedGraphOptions rows_only;
   rows_only.column_index = false;
-  check_scale(12, 1, defaults.delta, GridShape{1, nranks}, defaults.sub_buckets, rows_only);
+  check_scale(12, 1, defaults.delta, util::GridShape{1, nranks}, defaults.sub_buckets, rows_only);
 }
 
 // Every MPI call with counts cut into rounds of at most 64 bytes (comm/large_count.hpp): weighted
@@ -149,26 +150,26 @@ TEST(SsspVectors, TinyMessageRounds) {
   constexpr size_t kRoots = 16;
   int nranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  const GridShape shape = closest_factor_shape(nranks);
+  const util::GridShape shape = util::closest_factor_shape(nranks);
   const SsspOptions defaults;
-  for (const GridShape& grid : {shape, GridShape{shape.cols, shape.rows}})
+  for (const util::GridShape& grid : {shape, util::GridShape{shape.cols, shape.rows}})
     check_scale(12, 1, defaults.delta, grid, defaults.sub_buckets, {}, kRoots, nullptr, defaults.pull_factor, nullptr,
-                MessageLimits{kTinyMessageBytes});
+                util::MessageLimits{kTinyMessageBytes});
 }
 
 TEST(SsspVectors, SortByWeightOrdersMinusZeroAsZero) {
   // A -0 weight (a file may have one) would sort after every other weight by its bits: it is made
   // +0 first, in lists of one entry too.
-  std::vector<IdPair> scratch;
+  std::vector<graph::IdPair> scratch;
   float weights[] = {0.5f, -0.0f, 0.25f, 0.25f};
-  LocalId ids[] = {1, 7, 9, 3};
-  sort_by_weight(weights, ids, 4, scratch);
+  graph::LocalId ids[] = {1, 7, 9, 3};
+  graph::sort_by_weight(weights, ids, 4, scratch);
   EXPECT_EQ(std::vector<float>(weights, weights + 4), (std::vector<float>{0.0f, 0.25f, 0.25f, 0.5f}));
   EXPECT_FALSE(std::signbit(weights[0]));
-  EXPECT_EQ(std::vector<LocalId>(ids, ids + 4), (std::vector<LocalId>{7, 3, 9, 1}));
+  EXPECT_EQ(std::vector<graph::LocalId>(ids, ids + 4), (std::vector<graph::LocalId>{7, 3, 9, 1}));
   float single = -0.0f;
-  LocalId single_id = 4;
-  sort_by_weight(&single, &single_id, 1, scratch);
+  graph::LocalId single_id = 4;
+  graph::sort_by_weight(&single, &single_id, 1, scratch);
   EXPECT_FALSE(std::signbit(single));
 }
 
@@ -176,10 +177,11 @@ TEST(SsspVectors, ColumnIndexIsTheTranspose) {
   // Every entry (row u, column v, weight w) of the block appears once in column v, and every
   // column is sorted by (weight, row).
   auto built = testing::build_weighted_test_graph(10);
-  const WeightedLocalGraph& g = built->graph;
+  const graph::WeightedLocalGraph& g = built->graph;
   const int64_t nrows = g.graph.dist.row_set_size(), ncols = g.graph.dist.col_set_size();
   const int64_t* starts = g.graph.rows.starts();
-  const ColumnIndex c = build_column_index(starts, nrows, g.graph.neighbors.data(), g.weights.data(), ncols);
+  const graph::ColumnIndex c =
+      graph::build_column_index(starts, nrows, g.graph.neighbors.data(), g.weights.data(), ncols);
   using Entry = std::tuple<int64_t, int64_t, float>;
   std::vector<Entry> by_rows, by_columns;
   for (int64_t u = 0; u < nrows; ++u)
@@ -201,4 +203,4 @@ TEST(SsspVectors, ColumnIndexIsTheTranspose) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::sssp

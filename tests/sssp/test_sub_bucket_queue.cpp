@@ -10,7 +10,7 @@
 
 #include "sssp/sub_bucket_queue.hpp"
 
-namespace g500 {
+namespace g500::sssp {
 namespace {
 
 struct Entry {
@@ -105,4 +105,4 @@ TEST(SubBucketQueue, HoldsTheEntriesNotTheRangeOfDistances) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::sssp

@@ -17,7 +17,7 @@ template <class Graph>
 struct BuiltTestGraph {
   gen::KroneckerSpec spec;
   std::unique_ptr<gen::KroneckerGenerator> generator;
-  std::unique_ptr<ProcessGrid> grid;
+  std::unique_ptr<graph::ProcessGrid> grid;
   Graph graph;
 };
 
@@ -25,16 +25,16 @@ struct BuiltTestGraph {
 // of ranks is replaced by the default grid. `limits`: the grid's message limit (tiny in the tests
 // of comm/large_count's rounds).
 template <class Graph, class Build>
-std::unique_ptr<BuiltTestGraph<Graph>> build_test_graph_with(int scale, GridShape shape, Build build,
-                                                             MessageLimits limits = {}) {
+std::unique_ptr<BuiltTestGraph<Graph>> build_test_graph_with(int scale, util::GridShape shape, Build build,
+                                                             util::MessageLimits limits = {}) {
   auto built = std::make_unique<BuiltTestGraph<Graph>>();
   built->spec.scale = scale;
   int rank = 0, nranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  if (shape.rows * shape.cols != nranks) shape = closest_factor_shape(nranks);
+  if (shape.rows * shape.cols != nranks) shape = util::closest_factor_shape(nranks);
   built->generator = std::make_unique<gen::KroneckerGenerator>(built->spec);
-  built->grid = std::make_unique<ProcessGrid>(MPI_COMM_WORLD, shape, std::vector<std::pair<int, int>>{}, limits);
+  built->grid = std::make_unique<graph::ProcessGrid>(MPI_COMM_WORLD, shape, std::vector<std::pair<int, int>>{}, limits);
   built->graph = build(*built->generator, rank, nranks, *built->grid);
   return built;
 }

@@ -106,12 +106,12 @@ TEST(CuboidMapping, AutomaticFactorisationIsValid) {
     EXPECT_LE(spec.comms[1].size(), 3u);
     expect_bijective(enumerate_cuboid(spec, sys));
   }
-  EXPECT_THROW(auto_cuboid_spec({7 * 59, 2}, k_system()), g500::UsageError);  // 59 fits no axis, not even YB (54)
+  EXPECT_THROW(auto_cuboid_spec({7 * 59, 2}, k_system()), g500::util::UsageError);  // 59 fits no axis, not even YB (54)
 }
 
 TEST(CuboidMapping, BadSpecsAreUsageErrors) {
   for (const char* bad : {"", "A3/X2", "B2,X2/Z2", "Q2/X2", "A2,A2/X2", "X2/X2", "X30/Z2", "YB4,Y2/Z2",
                           "A2,X2,Z2,Y2/B3", "A/X2", "A2;X2"})
-    EXPECT_THROW(enumerate_cuboid(parse_cuboid_spec(bad), k_system()), g500::UsageError) << bad;
-  EXPECT_THROW(validate_cuboid_spec(parse_cuboid_spec("A2/X2"), parse_shape("2m,2m")), g500::UsageError);
+    EXPECT_THROW(enumerate_cuboid(parse_cuboid_spec(bad), k_system()), g500::util::UsageError) << bad;
+  EXPECT_THROW(validate_cuboid_spec(parse_cuboid_spec("A2/X2"), parse_shape("2m,2m")), g500::util::UsageError);
 }

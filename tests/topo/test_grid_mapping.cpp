@@ -21,7 +21,7 @@ void expect_bijective(const Topology& box, const Placement& p) {
 
 TEST(GridMapping, Fig11AbcRingOfTwelve) {
   auto system = fugaku_system();
-  GridMapping m = choose_grid_mapping(system, {12, g500::GridShape{1, 12}});
+  GridMapping m = choose_grid_mapping(system, {12, g500::util::GridShape{1, 12}});
   Topology box = box_topology(system, m.extents);
   EXPECT_EQ(m.extents, (std::vector<int>{1, 1, 1, 2, 3, 2}));
   EXPECT_EQ(axes_label(box, m.col_axes), "abc");
@@ -96,19 +96,19 @@ TEST(GridMapping, RingConditionsOf000) {
 
 TEST(GridMapping, RequestedGrid) {
   auto system = parse_shape("2m,3t,2m");
-  GridMapping ring = choose_grid_mapping(system, {12, g500::GridShape{1, 12}});
+  GridMapping ring = choose_grid_mapping(system, {12, g500::util::GridShape{1, 12}});
   EXPECT_EQ(ring.placement.cols, 12);
   EXPECT_TRUE(ring.ring_adjacent);
-  GridMapping g = choose_grid_mapping(system, {12, g500::GridShape{4, 3}});
+  GridMapping g = choose_grid_mapping(system, {12, g500::util::GridShape{4, 3}});
   EXPECT_EQ(g.placement.rows, 4);
   EXPECT_TRUE(g.ring_adjacent);
-  EXPECT_THROW(choose_grid_mapping(system, {12, g500::GridShape{5, 3}}), g500::UsageError);  // 15 != 12
-  EXPECT_THROW(choose_grid_mapping(system, {13, std::nullopt}), g500::UsageError);           // > 12 nodes
-  EXPECT_EQ(choose_grid_mapping(system, {12, g500::GridShape{12, 1}}).placement.cols, 1);
+  EXPECT_THROW(choose_grid_mapping(system, {12, g500::util::GridShape{5, 3}}), g500::util::UsageError);  // 15 != 12
+  EXPECT_THROW(choose_grid_mapping(system, {13, std::nullopt}), g500::util::UsageError);                 // > 12 nodes
+  EXPECT_EQ(choose_grid_mapping(system, {12, g500::util::GridShape{12, 1}}).placement.cols, 1);
   auto f = fugaku_system();
-  EXPECT_THROW(choose_grid_mapping(f, {158977, std::nullopt}), g500::UsageError);
+  EXPECT_THROW(choose_grid_mapping(f, {158977, std::nullopt}), g500::util::UsageError);
   // 4m,3m has only whole-axis products 3, 4 and 12: a 2 x 6 grid cannot be formed.
-  EXPECT_THROW(choose_grid_mapping(parse_shape("4m,3m"), {12, g500::GridShape{2, 6}}), g500::UsageError);
+  EXPECT_THROW(choose_grid_mapping(parse_shape("4m,3m"), {12, g500::util::GridShape{2, 6}}), g500::util::UsageError);
 }
 
 TEST(GridMapping, NamedAxes) {
@@ -127,5 +127,5 @@ TEST(GridMapping, NamedAxes) {
   EXPECT_EQ(fig11.placement.cols, 12);
   EXPECT_EQ(map_named_axes(parse_shape("4t,4t,2m"), "d0/d1,d2").placement.cols, 8);
   for (const char* bad : {"XY", "XY/Zabc/", "XQ/Z", "XX/Z", "X/X"})
-    EXPECT_THROW(map_named_axes(system, bad), g500::UsageError) << bad;
+    EXPECT_THROW(map_named_axes(system, bad), g500::util::UsageError) << bad;
 }

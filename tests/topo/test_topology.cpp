@@ -68,7 +68,7 @@ TEST(Systems, ShapeParsing) {
   EXPECT_EQ(named.axes[1].name, "b");
   for (const char* bad :
        {"", "2", "2x", "m", "2m,,3t", "0m", "-2m", "2m,a=", "a=2m,a=3t", "99999999t", "4096t,4096t,4096t"})
-    EXPECT_THROW(parse_shape(bad), g500::UsageError) << bad;
-  EXPECT_THROW(system_preset("summit"), g500::UsageError);
+    EXPECT_THROW(parse_shape(bad), g500::util::UsageError) << bad;
+  EXPECT_THROW(system_preset("summit"), g500::util::UsageError);
   EXPECT_TRUE(system_preset("fugaku").has_tofu_axes());
 }

@@ -8,7 +8,7 @@
 
 #include "util/atomic_ref.hpp"
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 constexpr int kThreads = 4;
@@ -52,4 +52,4 @@ TEST(AtomicRef, ChosenRefCountsExactly) { counts_exactly<AtomicRef>(); }
 TEST(AtomicRef, ChosenRefKeepsTheMinimum) { keeps_the_minimum<AtomicRef>(); }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::util

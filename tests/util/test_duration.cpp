@@ -3,7 +3,7 @@
 
 #include "util/duration.hpp"
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 TEST(Duration, ReadsANumberAndItsUnit) {
@@ -25,4 +25,4 @@ TEST(Duration, RefusesWhatIsNotOne) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::util

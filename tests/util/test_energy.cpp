@@ -9,7 +9,7 @@
 #include "run_command.hpp"
 #include "util/energy.hpp"
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 namespace fs = std::filesystem;
@@ -118,4 +118,4 @@ TEST(Energy, NotAvailableWithoutCountersOrWhenOneDisappears) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::util

@@ -9,7 +9,7 @@
 
 #include "util/fingerprint.hpp"
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 RunFingerprint fingerprint(std::vector<std::string> arguments) {
@@ -98,4 +98,4 @@ TEST(FingerprintCollective, EveryRankLearnsOfTheLowestRankThatDiffers) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::util

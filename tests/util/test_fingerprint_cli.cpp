@@ -10,7 +10,7 @@
 #include "run_command.hpp"
 #include "util/build_id.hpp"
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 using testing::run_command;
@@ -88,4 +88,4 @@ TEST(FingerprintCli, AgreeingRanksRun) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::util

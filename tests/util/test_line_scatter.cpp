@@ -11,7 +11,7 @@
 #include "util/line_scatter.hpp"
 #include "util/raw_buffer.hpp"
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 template <class T>
@@ -76,4 +76,4 @@ TEST(LineScatter, MovedStreamKeepsWhatItWrote) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::util

@@ -9,7 +9,7 @@
 #include "run/run_setup.hpp"
 #include "util/memory.hpp"
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 TEST(NodeMemory, AvailableIsWithinThePhysicalMemory) {
@@ -34,11 +34,11 @@ TEST(NodeMemory, TheRunCountsWhatItsRanksHoldAsItsOwn) {
 
 TEST(NodeMemory, TheRefusalNamesAvailableMemory) {
   constexpr double kGiB = 1024.0 * 1024 * 1024;
-  EXPECT_EQ(memory_shortfall("SCALE 30", 40 * kGiB, 20 * kGiB, "this node", false, true),
+  EXPECT_EQ(run::memory_shortfall("SCALE 30", 40 * kGiB, 20 * kGiB, "this node", false, true),
             "SCALE 30 needs about 40.0 GiB on this node but it has 20.0 GiB available (use more nodes, a smaller "
             "SCALE, or --force)");
-  EXPECT_EQ(memory_shortfall("SCALE 30", 40 * kGiB, 64 * kGiB, "this node", false, true), "");
+  EXPECT_EQ(run::memory_shortfall("SCALE 30", 40 * kGiB, 64 * kGiB, "this node", false, true), "");
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::util

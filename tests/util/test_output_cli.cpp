@@ -13,7 +13,7 @@
 #include "run_command.hpp"
 #include "usage_error.hpp"
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 using testing::read_file;
@@ -191,4 +191,4 @@ TEST(OutputCli, TheTemporaryOfAKilledRunIsRemovedByTheNextRun) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::util

@@ -19,7 +19,7 @@
 #include "util/error.hpp"
 #include "util/output_file.hpp"
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 int world_rank() {
@@ -289,4 +289,4 @@ TEST(OutputFile, PartsMadePieceByPieceTileTheFile) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::util

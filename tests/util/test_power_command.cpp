@@ -10,7 +10,7 @@
 #include "run_command.hpp"
 #include "util/power_command.hpp"
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -183,4 +183,4 @@ TEST(PowerSampler, TheFirstFailureEndsTheSampling) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::util

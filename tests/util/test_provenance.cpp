@@ -11,7 +11,7 @@
 #include "util/build_info.hpp"
 #include "util/provenance.hpp"
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 constexpr long long kLeapDay2024Noon = 1709208000;  // 2024-02-29T12:00:00Z
@@ -74,4 +74,4 @@ TEST(Provenance, TextLineNamesFewHostsAndCountsTheRest) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::util

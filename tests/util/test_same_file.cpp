@@ -13,7 +13,7 @@
 #include "same_file_messages.hpp"
 #include "util/same_file.hpp"
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 constexpr FileUse kIn = FileUse::kInput, kOut = FileUse::kOutput;
@@ -89,4 +89,4 @@ TEST(SameFile, DistinctFilesAndExemptCasesPass) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::util

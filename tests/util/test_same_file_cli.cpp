@@ -16,7 +16,7 @@
 #include "same_file_messages.hpp"
 #include "usage_error.hpp"
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 const std::string kGraph = "0 1\n1 2\n2 3\n3 0\n";
@@ -167,4 +167,4 @@ TEST(SameFileCli, FourRanksRefuseAsOne) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::util

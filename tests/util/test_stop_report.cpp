@@ -16,7 +16,7 @@
 #include "util/progress.hpp"
 #include "util/stop_report.hpp"
 
-namespace g500 {
+namespace g500::util {
 namespace {
 
 std::string line_now() {
@@ -113,4 +113,4 @@ TEST(StopReportCli, AStoppedBfsSaysWhereItWasAndLeavesNothing) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::util

@@ -15,7 +15,7 @@ namespace {
 
 void expect_version_text(const CommandResult& r) {
   EXPECT_EQ(r.status, 0) << r.err;
-  const BuildInfo build = build_info();
+  const util::BuildInfo build = util::build_info();
   EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "g500 " + build.version);
   EXPECT_NE(r.out.find("\nbuild: " + build.build + "\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\ncompiler: " + build.compiler + ", instruction-set flags: "), std::string::npos) << r.out;
@@ -23,7 +23,8 @@ void expect_version_text(const CommandResult& r) {
   EXPECT_TRUE(std::regex_search(r.out, std::regex("\nOpenMP: \\d\\.\\d \\(\\d{6}\\)\n"))) << r.out;
   EXPECT_TRUE(std::regex_search(r.out, std::regex("\nKronecker generator: (AVX2|portable) path on this processor\n")))
       << r.out;
-  EXPECT_NE(r.out.find("\nlocal vertex ids: " + std::to_string(kLocalIdBits) + "-bit"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nlocal vertex ids: " + std::to_string(graph::kLocalIdBits) + "-bit"), std::string::npos)
+      << r.out;
 }
 
 TEST(VersionCli, DashDashVersionAndSubcommandPrintTheBuild) {
@@ -37,7 +38,7 @@ TEST(VersionCli, DashDashVersionAndSubcommandPrintTheBuild) {
 }
 
 void expect_provenance(const nlohmann::json& p, int ranks, const std::string& command_tail) {
-  const BuildInfo build = build_info();
+  const util::BuildInfo build = util::build_info();
   EXPECT_EQ(p.at("version"), build.version);
   EXPECT_EQ(p.at("build"), build.build);
   EXPECT_EQ(p.at("compiler"), build.compiler);

@@ -159,7 +159,7 @@ TEST(EdgeFile, BinRoundTripsThroughReader) {
     std::vector<Edge> part(100);
     reader.read(12345, 100, part.data(), nullptr);
     EXPECT_EQ(0, std::memcmp(part.data(), want.data() + 12345, 100 * sizeof(Edge)));
-    EXPECT_THROW(reader.read(n - 5, 10, part.data(), nullptr), g500::UsageError);
+    EXPECT_THROW(reader.read(n - 5, 10, part.data(), nullptr), g500::util::UsageError);
     // Header bytes as documented.
     if (world_rank() == 0) {
       std::string bytes = read_all(out);
@@ -231,13 +231,13 @@ TEST(EdgeFile, UnwritableOutputThrowsOnEveryRankAndLeavesNothing) {
   try {
     write_generated_edges(spec_for(6), dir.path + "/no/such/dir/out.tsv", opt, MPI_COMM_WORLD);
     ADD_FAILURE() << "no error";
-  } catch (const g500::UsageError& e) {
+  } catch (const g500::util::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("does not exist"), std::string::npos) << e.what();
   }
   try {
     write_generated_edges(spec_for(6), dir.path, opt, MPI_COMM_WORLD);
     ADD_FAILURE() << "no error";
-  } catch (const g500::UsageError& e) {
+  } catch (const g500::util::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
   }
   if (world_rank() == 0) {
@@ -252,7 +252,7 @@ TEST(EdgeFile, OneRankFailureReachesAllRanks) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   BinEdgeReader reader;
   std::string err = rank == size - 1 ? reader.open("/nonexistent/file.bin") : std::string();
-  EXPECT_THROW(g500::agree_or_throw(err, MPI_COMM_WORLD), g500::UsageError);
+  EXPECT_THROW(g500::util::agree_or_throw(err, MPI_COMM_WORLD), g500::util::UsageError);
 }
 
 TEST(EdgeFile, TsvWeightFormatMatchesPrintf) {

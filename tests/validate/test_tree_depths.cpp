@@ -15,7 +15,7 @@
 #include "graph/grid.hpp"
 #include "validate/tree_depths.hpp"
 
-namespace g500 {
+namespace g500::validate {
 namespace {
 
 constexpr int64_t kVertices = 5000;
@@ -48,17 +48,18 @@ std::vector<int32_t> serial_depths(const std::vector<int64_t>& parent) {
   return depth;
 }
 
-using Param = std::tuple<bool, Layout>;  // transposed grid shape, vertex layout
+using Param = std::tuple<bool, graph::Layout>;  // transposed grid shape, vertex layout
 
 class TreeDepths : public ::testing::TestWithParam<Param> {
  protected:
   void SetUp() override {
     int nranks = 1;
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-    GridShape shape = closest_factor_shape(nranks);
-    if (std::get<0>(GetParam())) shape = GridShape{shape.cols, shape.rows};
-    grid_ = std::make_unique<ProcessGrid>(MPI_COMM_WORLD, shape);
-    d_ = Distribution(kVertices, grid_->rows(), grid_->cols(), grid_->row(), grid_->col(), std::get<1>(GetParam()));
+    util::GridShape shape = util::closest_factor_shape(nranks);
+    if (std::get<0>(GetParam())) shape = util::GridShape{shape.cols, shape.rows};
+    grid_ = std::make_unique<graph::ProcessGrid>(MPI_COMM_WORLD, shape);
+    d_ = graph::Distribution(kVertices, grid_->rows(), grid_->cols(), grid_->row(), grid_->col(),
+                             std::get<1>(GetParam()));
     parent_ = make_tree();
   }
   std::vector<int64_t> owned_parents() const {
@@ -70,8 +71,8 @@ class TreeDepths : public ::testing::TestWithParam<Param> {
     return tree_depths(d_, *grid_, kRoot, owned_parents(), depth, how);
   }
 
-  std::unique_ptr<ProcessGrid> grid_;
-  Distribution d_;
+  std::unique_ptr<graph::ProcessGrid> grid_;
+  graph::Distribution d_;
   std::vector<int64_t> parent_;
 };
 
@@ -118,11 +119,12 @@ TEST_P(TreeDepths, ParentUnreachedIsReported) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Grids, TreeDepths,
-                         ::testing::Combine(::testing::Bool(), ::testing::Values(Layout::kYoo, Layout::kRowMajor)),
+                         ::testing::Combine(::testing::Bool(),
+                                            ::testing::Values(graph::Layout::kYoo, graph::Layout::kRowMajor)),
                          [](const ::testing::TestParamInfo<Param>& param_info) {
                            return std::string(std::get<0>(param_info.param) ? "Transposed" : "Default") +
-                                  (std::get<1>(param_info.param) == Layout::kYoo ? "Yoo" : "RowMajor");
+                                  (std::get<1>(param_info.param) == graph::Layout::kYoo ? "Yoo" : "RowMajor");
                          });
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::validate

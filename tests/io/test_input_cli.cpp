@@ -22,7 +22,7 @@
 #include "run_command.hpp"
 #include "testvectors.hpp"
 
-namespace g500 {
+namespace g500::io {
 namespace {
 
 using testing::read_file;
@@ -368,8 +368,8 @@ TEST(InputCli, HeadersThatLieAboutSizesAreRefusedBeforeReading) {
     expect_input_error(ranks, "--input " + memory_bin + " --force",
                        "'" + memory_bin + "' (header: nvertices 4398046511104, nedges 2) on a " +
                            (ranks <= 1 ? "1x1" : "2x2") +
-                           (kWideIds ? " grid needs more than 64 bits for a vertex's offset in its block"
-                                     : " grid needs more than 2^32 vertices per grid row or column"),
+                           (graph::kWideIds ? " grid needs more than 64 bits for a vertex's offset in its block"
+                                            : " grid needs more than 2^32 vertices per grid row or column"),
                        out);
     expect_input_error(ranks, "--input " + too_big_mtx,
                        too_big_mtx + ":2: the size line declares 4398046511105 rows, more than the 2^42 vertices", out);
@@ -405,4 +405,4 @@ TEST(InputCli, HeadersThatLieAboutSizesAreRefusedBeforeReading) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::io

@@ -101,9 +101,9 @@ TEST(InputLoad, ManyRandomIdsAtAnyRankCount) {
     if (k % 100 == 0) text += "# comment " + std::to_string(k) + "\n";
   }
   const std::string path = shared_file("random.tsv", text);
-  for (const int64_t limit : {MessageLimits::kDefaultBytes, int64_t{16}}) {
+  for (const int64_t limit : {util::MessageLimits::kDefaultBytes, int64_t{16}}) {
     SCOPED_TRACE("message limit " + std::to_string(limit));
-    EdgeInput in = load_edge_input({path, Format::tsv, false, {}, MessageLimits{limit}}, MPI_COMM_WORLD);
+    EdgeInput in = load_edge_input({path, Format::tsv, false, {}, util::MessageLimits{limit}}, MPI_COMM_WORLD);
     EXPECT_EQ(in.nvertices, static_cast<int64_t>(distinct.size()));
     EXPECT_TRUE(in.stats.weighted);
     EXPECT_EQ(static_cast<int64_t>(in.weights.size()), static_cast<int64_t>(in.edges.size()));
@@ -138,7 +138,7 @@ std::string error_of(const std::string& path, Format format) {
   std::string message;
   try {
     load_edge_input({path, format, false, {}, {}}, MPI_COMM_WORLD);
-  } catch (const UsageError& e) {
+  } catch (const util::UsageError& e) {
     message = e.what();
   }
   // Every rank saw the same message.
@@ -233,18 +233,18 @@ TEST(InputLoad, DeclaredSizesAreCheckedBeforeTheEdgesAreRead) {
                  false,
                  [&](const DeclaredSize& size) {
                    seen.push_back(size);
-                   throw UsageError("refused: " + size.what);
+                   throw util::UsageError("refused: " + size.what);
                  },
                  {}};
   try {
     load_edge_input(spec, MPI_COMM_WORLD);
     ADD_FAILURE() << "the check was not called";
-  } catch (const UsageError& e) {
+  } catch (const util::UsageError& e) {
     EXPECT_EQ(std::string(e.what()), "refused: '" + bin_path + "' (header: nvertices 1000, nedges 2)");
   }
   spec.path = mtx_path;
   spec.format = Format::mtx;
-  EXPECT_THROW(load_edge_input(spec, MPI_COMM_WORLD), UsageError);
+  EXPECT_THROW(load_edge_input(spec, MPI_COMM_WORLD), util::UsageError);
   ASSERT_EQ(seen.size(), 2u);
   EXPECT_EQ(seen[0].nvertices, 1000);
   EXPECT_EQ(seen[0].nedges, 2);

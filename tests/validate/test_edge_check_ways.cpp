@@ -19,23 +19,23 @@
 #include "validate/edge_check.hpp"
 #include "validate/tree_depths.hpp"
 
-namespace g500 {
+namespace g500::validate {
 namespace {
 
 enum class Shape { kDefault, kTransposed, kOneRow, kOneColumn };
-using Param = std::tuple<Shape, Layout, int>;  // grid, vertex layout, SCALE
+using Param = std::tuple<Shape, graph::Layout, int>;  // grid, vertex layout, SCALE
 
-GridShape grid_shape(Shape shape) {
+util::GridShape grid_shape(Shape shape) {
   int nranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  const GridShape closest = closest_factor_shape(nranks);
+  const util::GridShape closest = util::closest_factor_shape(nranks);
   switch (shape) {
     case Shape::kTransposed:
-      return GridShape{closest.cols, closest.rows};
+      return util::GridShape{closest.cols, closest.rows};
     case Shape::kOneRow:
-      return GridShape{1, nranks};
+      return util::GridShape{1, nranks};
     case Shape::kOneColumn:
-      return GridShape{nranks, 1};
+      return util::GridShape{nranks, 1};
     default:
       return closest;
   }
@@ -93,18 +93,18 @@ Expected expected_check(const testing::SerialView& view, const std::vector<int64
 class EdgeCheckWays : public ::testing::TestWithParam<Param> {
  protected:
   void SetUp() override {
-    GraphOptions options;
+    graph::GraphOptions options;
     options.layout = std::get<1>(GetParam());
     built_ = testing::build_test_graph(std::get<2>(GetParam()), grid_shape(std::get<0>(GetParam())), options);
-    root_ = choose_roots(built_->spec, 1, built_->graph, *built_->grid).at(0);
-    DistributedBfs bfs(built_->graph, *built_->grid, BfsOptions{});
+    root_ = run::choose_roots(built_->spec, 1, built_->graph, *built_->grid).at(0);
+    bfs::DistributedBfs bfs(built_->graph, *built_->grid, bfs::BfsOptions{});
     bfs.prepare();
     bfs.run(root_);
     parents_ = bfs.parents();
     view_ = testing::serial_view(built_->spec, root_);
     global_parent_ = testing::gather_parents(dist(), parents_);
   }
-  const Distribution& dist() const { return built_->graph.dist; }
+  const graph::Distribution& dist() const { return built_->graph.dist; }
 
   // A reached leaf (no children), the same on every rank.
   int64_t leaf() const {
@@ -122,7 +122,7 @@ class EdgeCheckWays : public ::testing::TestWithParam<Param> {
 
   // Every way, depth width and chunk size against the serial values.
   void expect_all_ways_find_the_expected() {
-    const Distribution& d = dist();
+    const graph::Distribution& d = dist();
     std::vector<int32_t> depth;
     ASSERT_EQ(tree_depths(d, *built_->grid, root_, parents_, depth), "");
     int32_t max_depth = *std::max_element(depth.begin(), depth.end());
@@ -140,7 +140,7 @@ class EdgeCheckWays : public ::testing::TestWithParam<Param> {
       for (int64_t chunk : {kCheckChunkEdges, kSmallChunk}) {
         SCOPED_TRACE(::testing::Message() << "way " << static_cast<int>(variant.way) << " narrow " << variant.narrow
                                           << " one word " << variant.one_word << " chunk " << chunk);
-        Bitmap seen(d.block);
+        util::Bitmap seen(d.block);
         const EdgeCheck got =
             check_input_edges(testing::input_edges(*built_), d, *built_->grid, parents_, depth, max_depth,
                               EdgeCheckOptions{variant.narrow, chunk, variant.way, variant.one_word}, seen);
@@ -200,17 +200,19 @@ TEST_P(EdgeCheckWays, AgreeWithASerialPass) {
 std::string param_name(const ::testing::TestParamInfo<Param>& info) {
   static const char* const kShapes[] = {"Default", "Transposed", "OneRow", "OneColumn"};
   return std::string(kShapes[static_cast<int>(std::get<0>(info.param))]) +
-         (std::get<1>(info.param) == Layout::kYoo ? "Yoo" : "RowMajor") + "Scale" +
+         (std::get<1>(info.param) == graph::Layout::kYoo ? "Yoo" : "RowMajor") + "Scale" +
          std::to_string(std::get<2>(info.param));
 }
 
 // Each grid with both layouts, one at each SCALE (with one grid row the layouts are the same).
-INSTANTIATE_TEST_SUITE_P(
-    Grids, EdgeCheckWays,
-    ::testing::Values(Param{Shape::kDefault, Layout::kYoo, 11}, Param{Shape::kDefault, Layout::kRowMajor, 8},
-                      Param{Shape::kTransposed, Layout::kYoo, 8}, Param{Shape::kTransposed, Layout::kRowMajor, 11},
-                      Param{Shape::kOneRow, Layout::kYoo, 11}, Param{Shape::kOneColumn, Layout::kRowMajor, 8}),
-    param_name);
+INSTANTIATE_TEST_SUITE_P(Grids, EdgeCheckWays,
+                         ::testing::Values(Param{Shape::kDefault, graph::Layout::kYoo, 11},
+                                           Param{Shape::kDefault, graph::Layout::kRowMajor, 8},
+                                           Param{Shape::kTransposed, graph::Layout::kYoo, 8},
+                                           Param{Shape::kTransposed, graph::Layout::kRowMajor, 11},
+                                           Param{Shape::kOneRow, graph::Layout::kYoo, 11},
+                                           Param{Shape::kOneColumn, graph::Layout::kRowMajor, 8}),
+                         param_name);
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::validate

@@ -11,7 +11,7 @@
 #include "serial_view.hpp"
 #include "validate/validate_bfs.hpp"
 
-namespace g500 {
+namespace g500::validate {
 namespace {
 
 // Parameter: the graph with its default techniques (BCSR, renumbered) or with plain CSR in the
@@ -19,11 +19,11 @@ namespace {
 class ValidationCorruption : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override {
-    GraphOptions options;
+    graph::GraphOptions options;
     if (GetParam()) options.bcsr = options.reorder = false;
     built_ = testing::build_test_graph(10, {}, options);
-    root_ = choose_roots(built_->spec, 1, built_->graph, *built_->grid).at(0);
-    DistributedBfs bfs(built_->graph, *built_->grid, BfsOptions{});
+    root_ = run::choose_roots(built_->spec, 1, built_->graph, *built_->grid).at(0);
+    bfs::DistributedBfs bfs(built_->graph, *built_->grid, bfs::BfsOptions{});
     bfs.prepare();
     bfs.run(root_);
     parents_ = bfs.parents();
@@ -191,4 +191,4 @@ INSTANTIATE_TEST_SUITE_P(Layouts, ValidationCorruption, ::testing::Values(false,
                          });
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::validate

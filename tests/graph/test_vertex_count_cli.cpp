@@ -17,7 +17,7 @@
 #include "gen/roots.hpp"
 #include "run_command.hpp"
 
-namespace g500 {
+namespace g500::graph {
 namespace {
 
 using testing::read_file;
@@ -138,4 +138,4 @@ TEST(VertexCountCli, SsspOnAnMtxFileComputesNFromItsEdges) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::graph

@@ -23,7 +23,7 @@ std::string error_of(const std::string& path, int nranks) {
   try {
     int r = 0, c = 0;
     read_rankmap_csv(path, nranks, &r, &c);
-  } catch (const g500::UsageError& e) {
+  } catch (const g500::util::UsageError& e) {
     return e.what();
   }
   return "";
@@ -82,6 +82,6 @@ TEST(RankmapFile, ProblemsNameFileAndLine) {
 }
 
 TEST(RankmapFile, UnwritableOutputIsAUsageError) {
-  EXPECT_THROW(write_rankmap_csv("/nonexistent/dir/map.csv", {"x"}, {}), g500::UsageError);
-  EXPECT_THROW(write_coordinate_map("/nonexistent/dir/map.txt", {}), g500::UsageError);
+  EXPECT_THROW(write_rankmap_csv("/nonexistent/dir/map.csv", {"x"}, {}), g500::util::UsageError);
+  EXPECT_THROW(write_coordinate_map("/nonexistent/dir/map.txt", {}), g500::util::UsageError);
 }

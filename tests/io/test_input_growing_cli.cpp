@@ -16,7 +16,7 @@
 #include "run_command.hpp"
 #include "usage_error.hpp"
 
-namespace g500 {
+namespace g500::io {
 namespace {
 
 constexpr int64_t kLines = 300000;                     // about 3.6 MB of edges
@@ -96,4 +96,4 @@ TEST(InputGrowingCli, AFileAppendedToWhileReadIsReadWholeOrRefused) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::io

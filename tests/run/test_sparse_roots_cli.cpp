@@ -10,7 +10,7 @@
 
 #include "run_command.hpp"
 
-namespace g500 {
+namespace g500::run {
 namespace {
 
 constexpr int kSecondsAllowed = 30;  // the run takes about a second; a per-batch call took minutes at 64 ranks
@@ -36,4 +36,4 @@ TEST(SparseRootsCli, AMillionIdsWithOneEdgeGetTheirRootsInSeconds) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::run

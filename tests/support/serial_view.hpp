@@ -46,7 +46,7 @@ inline SerialView serial_view(const gen::KroneckerSpec& spec, int64_t root) {
 }
 
 // Collective: the whole parent array (global ids) from every rank's owned parents.
-inline std::vector<int64_t> gather_parents(const Distribution& d, const std::vector<int64_t>& parents) {
+inline std::vector<int64_t> gather_parents(const graph::Distribution& d, const std::vector<int64_t>& parents) {
   int nranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
   std::vector<int64_t> all(static_cast<size_t>(d.block) * nranks), begins(nranks);
@@ -61,7 +61,7 @@ inline std::vector<int64_t> gather_parents(const Distribution& d, const std::vec
 }
 
 // Sets v's parent in this rank's owned parents when it owns v.
-inline void set_parent(const Distribution& d, std::vector<int64_t>& parents, int64_t v, int64_t p) {
+inline void set_parent(const graph::Distribution& d, std::vector<int64_t>& parents, int64_t v, int64_t p) {
   if (v >= d.owned_begin() && v < d.owned_begin() + d.block) parents[v - d.owned_begin()] = p;
 }
 

@@ -13,22 +13,22 @@
 #include "testvectors.hpp"
 #include "validate/validate_sssp.hpp"
 
-namespace g500 {
+namespace g500::validate {
 namespace {
 
 class SsspCorruption : public ::testing::Test {
  protected:
   void SetUp() override {
     built_ = testing::build_weighted_test_graph(10);
-    root_ = choose_roots(built_->spec, 1, built_->graph.graph, *built_->grid).at(0);
-    DistributedSssp sssp(built_->graph, *built_->grid, SsspOptions{});
+    root_ = run::choose_roots(built_->spec, 1, built_->graph.graph, *built_->grid).at(0);
+    sssp::DistributedSssp sssp(built_->graph, *built_->grid, sssp::SsspOptions{});
     sssp.run(root_);
     dist_ = sssp.distances();
     parents_ = sssp.parents();
-    serial_ = build_serial_weighted_graph(*built_->generator);
-    reference_ = dijkstra(serial_, root_);
+    serial_ = sssp::build_serial_weighted_graph(*built_->generator);
+    reference_ = sssp::dijkstra(serial_, root_);
     // Global parent array, to find leaves.
-    const Distribution& d = built_->graph.graph.dist;
+    const graph::Distribution& d = built_->graph.graph.dist;
     int nranks = 1;
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
     std::vector<int64_t> all(static_cast<size_t>(d.block) * nranks), begins(nranks);
@@ -55,7 +55,7 @@ class SsspCorruption : public ::testing::Test {
     return -1;
   }
   bool owns(int64_t v) const {
-    const Distribution& d = built_->graph.graph.dist;
+    const graph::Distribution& d = built_->graph.graph.dist;
     return v >= d.owned_begin() && v < d.owned_begin() + d.block;
   }
   void set(int64_t v, double dist, int64_t parent) {
@@ -74,8 +74,8 @@ class SsspCorruption : public ::testing::Test {
   int64_t root_ = 0;
   std::vector<double> dist_;
   std::vector<int64_t> parents_, global_parent_;
-  SerialWeightedGraph serial_;
-  DijkstraResult reference_;
+  sssp::SerialWeightedGraph serial_;
+  sssp::DijkstraResult reference_;
 };
 
 TEST_F(SsspCorruption, UncorruptedPassesAndMatchesDijkstra) {
@@ -145,7 +145,7 @@ TEST_F(SsspCorruption, NeighbourParentWithWrongWeight) {
 TEST_F(SsspCorruption, MissingVertex) {
   const int64_t v = first_leaf();
   ASSERT_GE(v, 0);
-  set(v, kUnreachedDistance, -1);
+  set(v, sssp::kUnreachedDistance, -1);
   EXPECT_NE(validate().find("left unreached"), std::string::npos);
 }
 
@@ -180,4 +180,4 @@ TEST_F(SsspCorruption, Cycle) {
 }
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::validate

@@ -20,17 +20,17 @@
 #include "serial_view.hpp"
 #include "validate/validate_bfs.hpp"
 
-namespace g500 {
+namespace g500::validate {
 namespace {
 
 // An edge source that reads another and replaces some edges (by global index) on the way; a
 // self-loop in place of an edge drops it from the graph.
 class CorruptedEdges {
  public:
-  explicit CorruptedEdges(EdgeSource base) : base_(std::move(base)) {}
+  explicit CorruptedEdges(graph::EdgeSource base) : base_(std::move(base)) {}
   void replace(int64_t index, gen::Edge edge) { replaced_[index] = edge; }
-  EdgeSource source() const {
-    EdgeSource s = base_;
+  graph::EdgeSource source() const {
+    graph::EdgeSource s = base_;
     s.read = [this](int64_t offset, int64_t count, gen::Edge* out) {
       base_.read(offset, count, out);
       const int64_t first = base_.local_begin + offset;
@@ -41,23 +41,23 @@ class CorruptedEdges {
   }
 
  private:
-  EdgeSource base_;
+  graph::EdgeSource base_;
   std::map<int64_t, gen::Edge> replaced_;
 };
 
-using Param = std::tuple<bool, Layout>;  // transposed grid shape, vertex layout
+using Param = std::tuple<bool, graph::Layout>;  // transposed grid shape, vertex layout
 
 class UntrustedGraph : public ::testing::TestWithParam<Param> {
  protected:
   void SetUp() override {
     int nranks = 1;
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-    GridShape shape = closest_factor_shape(nranks);
-    if (std::get<0>(GetParam())) shape = GridShape{shape.cols, shape.rows};
+    util::GridShape shape = util::closest_factor_shape(nranks);
+    if (std::get<0>(GetParam())) shape = util::GridShape{shape.cols, shape.rows};
     options_.layout = std::get<1>(GetParam());
     built_ = testing::build_test_graph(10, shape, options_);
-    root_ = choose_roots(built_->spec, 1, built_->graph, *built_->grid).at(0);
-    DistributedBfs bfs(built_->graph, *built_->grid, BfsOptions{});
+    root_ = run::choose_roots(built_->spec, 1, built_->graph, *built_->grid).at(0);
+    bfs::DistributedBfs bfs(built_->graph, *built_->grid, bfs::BfsOptions{});
     bfs.prepare();
     bfs.run(root_);
     parents_ = bfs.parents();
@@ -68,12 +68,15 @@ class UntrustedGraph : public ::testing::TestWithParam<Param> {
     ASSERT_TRUE(expected_.ok) << expected_.error;
   }
 
-  const Distribution& dist() const { return built_->graph.dist; }
+  const graph::Distribution& dist() const { return built_->graph.dist; }
   // Kernel 1 on the corrupted edges, on the same grid.
-  LocalGraph build_corrupted_graph() const { return build_local_graph(corrupted_->source(), *built_->grid, options_); }
+  graph::LocalGraph build_corrupted_graph() const {
+    return graph::build_local_graph(corrupted_->source(), *built_->grid, options_);
+  }
   // Both ways of checking the edges (by owner queries, or where they are read) must agree;
   // returns the owner queries' result.
-  ValidationResult validate(const LocalGraph& graph, const EdgeSource& edges, const std::vector<int64_t>& parents) {
+  ValidationResult validate(const graph::LocalGraph& graph, const graph::EdgeSource& edges,
+                            const std::vector<int64_t>& parents) {
     ValidateOptions owners, replicated;
     owners.way = EdgeCheckWay::kOwnerQueries;
     replicated.way = EdgeCheckWay::kReplicated;
@@ -103,7 +106,7 @@ class UntrustedGraph : public ::testing::TestWithParam<Param> {
     EXPECT_EQ(r.depth_hash, expected_.depth_hash);
   }
 
-  GraphOptions options_;
+  graph::GraphOptions options_;
   std::unique_ptr<testing::BuiltGraph> built_;
   int64_t root_ = 0;
   std::vector<int64_t> parents_, global_parent_;
@@ -134,7 +137,7 @@ TEST_P(UntrustedGraph, CorrectResultPassesWhenTheGraphLostATreeEdge) {
   moved.index = edge_index(moved.v, moved.p);
   ASSERT_GE(moved.index, 0);
   corrupted_->replace(moved.index, gen::Edge{moved.v, moved.w});
-  const LocalGraph corrupted = build_corrupted_graph();
+  const graph::LocalGraph corrupted = build_corrupted_graph();
   expect_same_result(validate(corrupted, testing::input_edges(*built_), parents_));
 }
 
@@ -143,7 +146,7 @@ TEST_P(UntrustedGraph, ParentEdgeOnlyInTheGraphIsRejected) {
   ASSERT_GE(moved.v, 0);
   moved.index = edge_index(moved.v, moved.p);
   corrupted_->replace(moved.index, gen::Edge{moved.v, moved.w});
-  const LocalGraph corrupted = build_corrupted_graph();
+  const graph::LocalGraph corrupted = build_corrupted_graph();
   testing::set_parent(dist(), parents_, moved.v, moved.w);  // same depths: a BFS tree of the corrupted graph
   EXPECT_TRUE(validate(corrupted, corrupted_->source(), parents_).ok);
   const ValidationResult r = validate(corrupted, testing::input_edges(*built_), parents_);
@@ -181,7 +184,7 @@ TEST_P(UntrustedGraph, DepthsAgainstAnEdgeTheGraphDroppedAreRejected) {
                               std::to_string(d - 1) + " and " + std::to_string(d + 1) + rule);
   }
   ASSERT_FALSE(expected_errors.empty());
-  const LocalGraph corrupted = build_corrupted_graph();
+  const graph::LocalGraph corrupted = build_corrupted_graph();
   // The correct result: its edges are right, but kernel 1's degrees miss the dropped edges.
   const ValidationResult counted = validate(corrupted, testing::input_edges(*built_), parents_);
   EXPECT_FALSE(counted.ok);
@@ -196,7 +199,7 @@ TEST_P(UntrustedGraph, DepthsAgainstAnEdgeTheGraphDroppedAreRejected) {
 
 TEST_P(UntrustedGraph, GraphWithoutEdgesValidatesAlike) {
   // What the validator may take from kernel 1: the distribution and the owned degrees.
-  LocalGraph bare;
+  graph::LocalGraph bare;
   bare.dist = built_->graph.dist;
   bare.owned_degree = built_->graph.owned_degree;
   bare.renumbering = built_->graph.renumbering;
@@ -208,11 +211,12 @@ TEST_P(UntrustedGraph, GraphWithoutEdgesValidatesAlike) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Grids, UntrustedGraph,
-                         ::testing::Combine(::testing::Bool(), ::testing::Values(Layout::kYoo, Layout::kRowMajor)),
+                         ::testing::Combine(::testing::Bool(),
+                                            ::testing::Values(graph::Layout::kYoo, graph::Layout::kRowMajor)),
                          [](const ::testing::TestParamInfo<Param>& param_info) {
                            return std::string(std::get<0>(param_info.param) ? "Transposed" : "Default") +
-                                  (std::get<1>(param_info.param) == Layout::kYoo ? "Yoo" : "RowMajor");
+                                  (std::get<1>(param_info.param) == graph::Layout::kYoo ? "Yoo" : "RowMajor");
                          });
 
 }  // namespace
-}  // namespace g500
+}  // namespace g500::validate
