@@ -196,57 +196,58 @@ BfsRun DistributedBfs::run(int64_t root) {
     root_degree = start_from(root);
   }
   root_degree = comm::Communicator(grid_.world()).sum(root_degree);
-  int64_t frontier_vertices = 1, frontier_edges = root_degree;
-  int64_t unvisited_edges = graph_.global_directed_edges - root_degree;
+  LevelCounts c{1, root_degree, graph_.global_directed_edges - root_degree, false};
   result.level_sizes.push_back(1);
   result.levels.reserve(kLevelsReserved);
-  Direction direction =
-      next_direction(Direction::kTopDown, frontier_vertices, frontier_edges, unvisited_edges, d.nvertices, options_);
-  // Bottom-up steps do not sum their discoveries' degrees (Discoveries::counted), so after one the
-  // unvisited edges are summed afresh when a top-down step next needs them.
-  bool unvisited_edges_stale = false;
-  while (frontier_vertices > 0) {
+  Direction direction = next_direction(Direction::kTopDown, c.frontier_vertices, c.frontier_edges, c.unvisited_edges,
+                                       d.nvertices, options_);
+  while (c.frontier_vertices > 0) {
     const double level_start = MPI_Wtime();
     const util::PhaseBytes sent_before = profile.bytes_sent;
     const StepResult step =
-        direction == Direction::kTopDown ? top_down_step(frontier_edges, profile) : bottom_up_step(profile);
-    const bool recount = direction == Direction::kTopDown && unvisited_edges_stale;
-    int64_t counts[4] = {0, 0, step.edges_examined, 0};
-    if (recount) {
-      util::ScopedPhase timed(profile, util::Phase::kCalculation);
-      counts[3] = local_unvisited_edges();
-    }
-    {
-      util::ScopedPhase timed(profile, util::Phase::kImbalance);
-      MPI_Barrier(grid_.world());
-      for (const Discoveries& found : found_) {
-        counts[0] += found.size();
-        counts[1] += found.edges;
-      }
-      comm::Communicator(grid_.world()).sum_in_place(counts);
-      frontier_vertices = counts[0];
-      frontier_edges = counts[1];
-      if (direction == Direction::kBottomUp) {
-        unvisited_edges_stale = true;
-      } else if (recount) {
-        unvisited_edges = counts[3];
-        unvisited_edges_stale = false;
-      } else {
-        unvisited_edges -= frontier_edges;
-      }
-      result.levels.push_back(LevelTrace{direction, result.level_sizes.back(), counts[2], MPI_Wtime() - level_start,
-                                         util::bytes_since(sent_before, profile.bytes_sent)});
-    }
-    if (frontier_vertices == 0) break;
-    result.level_sizes.push_back(frontier_vertices);
+        direction == Direction::kTopDown ? top_down_step(c.frontier_edges, profile) : bottom_up_step(profile);
+    close_level(direction, step, level_start, sent_before, c, result);
+    if (c.frontier_vertices == 0) break;
+    result.level_sizes.push_back(c.frontier_vertices);
     util::ScopedPhase timed(profile, util::Phase::kCalculation);
     const Direction previous = direction;
-    direction = next_direction(direction, frontier_vertices, frontier_edges, unvisited_edges, d.nvertices, options_);
+    direction =
+        next_direction(direction, c.frontier_vertices, c.frontier_edges, c.unvisited_edges, d.nvertices, options_);
     advance_frontier(previous, direction);
   }
   for (Discoveries& found : found_) found.clear();
   result.seconds = MPI_Wtime() - start;
   return result;
+}
+
+void DistributedBfs::close_level(Direction direction, const StepResult& step, double level_start,
+                                 const util::PhaseBytes& sent_before, LevelCounts& c, BfsRun& result) {
+  util::PhaseProfile& profile = result.profile;
+  const bool recount = direction == Direction::kTopDown && c.unvisited_edges_stale;
+  int64_t counts[4] = {0, 0, step.edges_examined, 0};  // discoveries, their degrees, edges examined, unvisited edges
+  if (recount) {
+    util::ScopedPhase timed(profile, util::Phase::kCalculation);
+    counts[3] = local_unvisited_edges();
+  }
+  util::ScopedPhase timed(profile, util::Phase::kImbalance);
+  MPI_Barrier(grid_.world());
+  for (const Discoveries& found : found_) {
+    counts[0] += found.size();
+    counts[1] += found.edges;
+  }
+  comm::Communicator(grid_.world()).sum_in_place(counts);
+  c.frontier_vertices = counts[0];
+  c.frontier_edges = counts[1];
+  if (direction == Direction::kBottomUp) {
+    c.unvisited_edges_stale = true;
+  } else if (recount) {
+    c.unvisited_edges = counts[3];
+    c.unvisited_edges_stale = false;
+  } else {
+    c.unvisited_edges -= c.frontier_edges;
+  }
+  result.levels.push_back(LevelTrace{direction, result.level_sizes.back(), counts[2], MPI_Wtime() - level_start,
+                                     util::bytes_since(sent_before, profile.bytes_sent)});
 }
 
 }  // namespace g500::bfs

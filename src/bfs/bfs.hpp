@@ -50,6 +50,18 @@ class DistributedBfs {
   struct StepResult {
     int64_t edges_examined = 0;
   };
+  // What the direction choice reads between levels, summed over all ranks.
+  struct LevelCounts {
+    int64_t frontier_vertices = 0, frontier_edges = 0, unvisited_edges = 0;
+    // Bottom-up steps do not sum their discoveries' degrees (Discoveries::counted), so after one the
+    // unvisited edges are summed afresh when a top-down step next needs them.
+    bool unvisited_edges_stale = false;
+  };
+  // Collective: ends a level run in `direction`: the new frontier's size and degrees summed over the
+  // ranks (after the barrier that measures the imbalance), the unvisited edges brought up to date,
+  // and the level's trace appended to `result`.
+  void close_level(Direction direction, const StepResult& step, double level_start, const util::PhaseBytes& sent_before,
+                   LevelCounts& counts, BfsRun& result);
   // frontier_edges: the global degree sum of the frontier (a bound on the discoveries).
   StepResult top_down_step(int64_t frontier_edges, util::PhaseProfile& profile);
   StepResult bottom_up_step(util::PhaseProfile& profile);

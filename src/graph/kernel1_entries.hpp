@@ -179,6 +179,10 @@ class BucketedEntries {
   // with many buckets the entries are first dealt to groups of buckets (a few hundred streams),
   // then each group to its buckets (a few hundred more), two passes that stay in cache (a radix
   // partition in two digits).
+  // One function of about 90 lines on purpose: one OpenMP parallel region per chunk whose threads
+  // count, meet at a barrier while one of them lays out the buckets, then write, each keeping its
+  // slice and its counters from the first half to the second; split into functions, the parts
+  // would share a dozen locals or fork the threads twice per chunk.
   template <class Slice, class Pick>
   void append(int T, Slice slice, int64_t* other_lengths, util::Bitmap* columns, Pick pick) {
     const int64_t nb = count_;

@@ -41,25 +41,10 @@ class RowAndMirrorCount {
 
   void count(const BucketedEntries& kept, int64_t* lengths) {
     const int threads = omp_get_max_threads();
-    std::vector<int64_t> sizes(kept.buckets());
-#pragma omp parallel for schedule(static)
-    for (int64_t b = 0; b < kept.buckets(); ++b) sizes[b] = kept.bucket_size(b);
-    // Blocks of whole buckets of about block_target entries, 4 bytes each once dealt: at most an
-    // eighth of the kept entries' 5 bytes or more.
-    const int64_t block_target = mirror_count_block(kept.entries());
-    std::vector<int64_t> block_first{0};
-    int64_t largest = 0;
-    for (int64_t b = 0, in_block = 0; b < kept.buckets(); ++b) {
-      if (in_block > 0 && in_block + sizes[b] > block_target) {
-        block_first.push_back(b);
-        in_block = 0;
-      }
-      in_block += sizes[b];
-      largest = std::max(largest, in_block);
-    }
-    block_first.push_back(kept.buckets());
+    const Blocks blocks = blocks_of(kept);
+    const std::vector<int64_t>& block_first = blocks.first;
     // Every chunk of a block is full but the last one per thread and range.
-    const int64_t pool_chunks = mirror_count_chunks(largest, threads);
+    const int64_t pool_chunks = mirror_count_chunks(blocks.largest, threads);
     util::RawBuffer<LocalId> pool_memory;  // line-aligned
     LocalId* pool = pool_memory.get(static_cast<size_t>(pool_chunks * kChunk));
     std::vector<uint32_t> chunk_fill(static_cast<size_t>(pool_chunks));
@@ -113,6 +98,30 @@ class RowAndMirrorCount {
   }
 
  private:
+  struct Blocks {
+    std::vector<int64_t> first;  // each block's first bucket, then the number of buckets
+    int64_t largest = 0;         // entries of the largest block
+  };
+  // Blocks of whole buckets of about mirror_count_block entries, 4 bytes each once dealt: at most an
+  // eighth of the kept entries' 5 bytes or more.
+  static Blocks blocks_of(const BucketedEntries& kept) {
+    std::vector<int64_t> sizes(kept.buckets());
+#pragma omp parallel for schedule(static)
+    for (int64_t b = 0; b < kept.buckets(); ++b) sizes[b] = kept.bucket_size(b);
+    const int64_t block_target = mirror_count_block(kept.entries());
+    Blocks blocks{{0}, 0};
+    for (int64_t b = 0, in_block = 0; b < kept.buckets(); ++b) {
+      if (in_block > 0 && in_block + sizes[b] > block_target) {
+        blocks.first.push_back(b);
+        in_block = 0;
+      }
+      in_block += sizes[b];
+      blocks.largest = std::max(blocks.largest, in_block);
+    }
+    blocks.first.push_back(kept.buckets());
+    return blocks;
+  }
+
   static constexpr int kRangeBits = kMirrorCountRangeBits;
   static constexpr int64_t kChunk = kMirrorCountChunk;  // whole cache lines
   uint64_t first_, span_;
