@@ -11,6 +11,7 @@
 
 #include "comm/typed.hpp"
 #include "graph/column_blocks.hpp"
+#include "run/run_plan.hpp"
 #include "util/error.hpp"
 
 namespace g500::bfs {
@@ -25,7 +26,10 @@ DistributedBfs::DistributedBfs(const graph::LocalGraph& graph, const graph::Proc
       parent_(dist_.block, -1),
       original_of_(graph.renumbering.active() ? graph.renumbering.owned_original.data() : nullptr),
       degree_(graph.owned_degrees_in_graph_order()), visited_(dist_.block), frontier_bits_(dist_.block),
-      next_bits_(dist_.block), found_(nthreads_), thread_pieces_(nthreads_),
+      next_bits_(dist_.block), found_(nthreads_), thread_pieces_(nthreads_), thread_listed_edges_(nthreads_, 0),
+      candidates_per_round_(options.candidates_per_round > 0
+                                ? options.candidates_per_round
+                                : run::top_down_candidates_per_round(graph.global_directed_edges, grid.size())),
       column_frontier_(dist_.R > 1 ? dist_.col_set_size() : 0),
       rotating_(dist_.C > 1 ? dist_.block / util::kBitsPerWord : 0), visited_before_(dist_.block / util::kBitsPerWord) {
   const graph::Distribution& d = dist_;
@@ -136,6 +140,20 @@ void DistributedBfs::record_discoveries(int t) {
   found.parents.clear();
 }
 
+int64_t DistributedBfs::small_discoveries_degrees() const {
+  int64_t found = 0;
+  for (const Discoveries& mine : found_) found += mine.counted;
+  if (static_cast<double>(found) * options_.beta > static_cast<double>(dist_.block)) return -1;
+  const uint64_t* bits = next_bits_.data();
+  const int64_t words = next_bits_.num_words();
+  int64_t sum = 0;
+#pragma omp parallel for num_threads(nthreads_) reduction(+ : sum) schedule(static)
+  for (int64_t w = 0; w < words; ++w)
+    for (uint64_t word = bits[w]; word; word &= word - 1)
+      sum += degree_[w * util::kBitsPerWord + std::countr_zero(word)];
+  return sum;
+}
+
 int64_t DistributedBfs::local_unvisited_edges() const {
   const uint64_t* visited = visited_.data();  // vertices without edges start visited
   const int64_t words = visited_.num_words();
@@ -204,8 +222,9 @@ BfsRun DistributedBfs::run(int64_t root) {
   while (c.frontier_vertices > 0) {
     const double level_start = MPI_Wtime();
     const util::PhaseBytes sent_before = profile.bytes_sent;
-    const StepResult step =
-        direction == Direction::kTopDown ? top_down_step(c.frontier_edges, profile) : bottom_up_step(profile);
+    const StepResult step = direction == Direction::kTopDown
+                                ? top_down_step(c.frontier_edges_known ? c.frontier_edges : kUnknownEdges, profile)
+                                : bottom_up_step(profile);
     close_level(direction, step, level_start, sent_before, c, result);
     if (c.frontier_vertices == 0) break;
     result.level_sizes.push_back(c.frontier_vertices);
@@ -224,10 +243,18 @@ void DistributedBfs::close_level(Direction direction, const StepResult& step, do
                                  const util::PhaseBytes& sent_before, LevelCounts& c, BfsRun& result) {
   util::PhaseProfile& profile = result.profile;
   const bool recount = direction == Direction::kTopDown && c.unvisited_edges_stale;
-  int64_t counts[4] = {0, 0, step.edges_examined, 0};  // discoveries, their degrees, edges examined, unvisited edges
+  // Discoveries, their degrees, edges examined, unvisited edges, ranks whose discoveries' degrees
+  // were not summed.
+  int64_t counts[5] = {0, 0, step.edges_examined, 0, 0};
   if (recount) {
     util::ScopedPhase timed(profile, util::Phase::kCalculation);
     counts[3] = local_unvisited_edges();
+  }
+  if (direction == Direction::kBottomUp) {
+    util::ScopedPhase timed(profile, util::Phase::kCalculation);
+    const int64_t degrees = small_discoveries_degrees();
+    counts[1] = std::max<int64_t>(0, degrees);
+    counts[4] = degrees < 0 ? 1 : 0;
   }
   util::ScopedPhase timed(profile, util::Phase::kImbalance);
   MPI_Barrier(grid_.world());
@@ -238,6 +265,7 @@ void DistributedBfs::close_level(Direction direction, const StepResult& step, do
   comm::Communicator(grid_.world()).sum_in_place(counts);
   c.frontier_vertices = counts[0];
   c.frontier_edges = counts[1];
+  c.frontier_edges_known = direction == Direction::kTopDown || counts[4] == 0;
   if (direction == Direction::kBottomUp) {
     c.unvisited_edges_stale = true;
   } else if (recount) {

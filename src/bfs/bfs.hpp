@@ -53,17 +53,22 @@ class DistributedBfs {
   // What the direction choice reads between levels, summed over all ranks.
   struct LevelCounts {
     int64_t frontier_vertices = 0, frontier_edges = 0, unvisited_edges = 0;
-    // Bottom-up steps do not sum their discoveries' degrees (Discoveries::counted), so after one the
-    // unvisited edges are summed afresh when a top-down step next needs them.
+    // Bottom-up steps do not subtract their discoveries' degrees (Discoveries::counted), so after
+    // one the unvisited edges are summed afresh when a top-down step next needs them.
     bool unvisited_edges_stale = false;
+    // Whether frontier_edges is the frontier's degree sum: after a top-down step, and after a
+    // bottom-up step whose discoveries were few on every process (small_discoveries_degrees).
+    bool frontier_edges_known = true;
   };
   // Collective: ends a level run in `direction`: the new frontier's size and degrees summed over the
   // ranks (after the barrier that measures the imbalance), the unvisited edges brought up to date,
   // and the level's trace appended to `result`.
   void close_level(Direction direction, const StepResult& step, double level_start, const util::PhaseBytes& sent_before,
                    LevelCounts& counts, BfsRun& result);
-  // frontier_edges: the global degree sum of the frontier (a bound on the discoveries).
+  // frontier_edges: the global degree sum of the frontier (a bound on the discoveries and on any
+  // process's candidates), or kUnknownEdges after a bottom-up step that did not sum it.
   StepResult top_down_step(int64_t frontier_edges, util::PhaseProfile& profile);
+  static constexpr int64_t kUnknownEdges = -1;
   StepResult bottom_up_step(util::PhaseProfile& profile);
 
   // The parts of a top-down step (top_down.cpp), in order.
@@ -71,16 +76,34 @@ class DistributedBfs {
   void snapshot_visited(int64_t frontier_edges, util::PhaseProfile& profile);
   // Step 1: the frontier of the whole grid row into gathered_, as row-local ids.
   void gather_row_frontier(util::PhaseProfile& profile);
-  // Step 2: the candidates of the gathered frontier's edges into the buckets (our own vertices
+  // Whether every process knows, without a collective, that no process's candidates pass one
+  // round's: alone in the candidates' communicator, or the frontier's degree sum below a round.
+  bool one_candidate_round(int64_t frontier_edges) const;
+  // Steps 2 and 3 in one parallel region, in one round: thread t lists the work items of its share
+  // of the frontier into thread_pieces_[t] (ends with a barrier), then all threads expand them
+  // into their buckets. Returns the edges examined.
+  int64_t list_and_expand_row_frontier(comm::ThreadBuckets& buckets, util::PhaseProfile& profile);
+  // In rounds: step 2 alone, the lists' starts in first_piece_; returns the entries they cover.
+  int64_t list_row_frontier(util::PhaseProfile& profile);
+  // Thread t's share of the listing; returns the entries of its items.
+  int64_t list_row_pieces(int t);
+  // Where thread t's list starts in the lists' concatenation (and their total, last).
+  std::vector<int64_t> piece_starts() const;
+  // Collective over the candidates' communicator: the rounds in which every process's candidates
+  // fit candidates_per_round_.
+  int candidate_rounds(int64_t listed_edges, util::PhaseProfile& profile);
+  // The items [first, end) of the concatenated lists: round `round` of `rounds`, cut where the
+  // entries before an item reach round / rounds of listed_edges.
+  std::pair<int64_t, int64_t> round_pieces(int round, int rounds, int64_t listed_edges) const;
+  // Step 3 in a round: the candidates of items [first, end) into the buckets (our own vertices
   // settled at once); returns the edges examined.
-  int64_t expand_row_frontier(comm::ThreadBuckets& buckets, util::PhaseProfile& profile);
-  // Inside step 2's parallel region: thread t lists the work items of its share of the frontier
-  // into thread_pieces_[t] (ends with a barrier), then all threads expand them; `mine` is thread
-  // t's buckets. Returns the edges thread t examined.
-  void list_row_pieces(int t);
-  int64_t expand_row_pieces(int t, std::vector<std::vector<uint64_t>>& mine);
-  // Step 3: exchanges the candidates and keeps the first one for each unvisited vertex.
-  void settle_candidates(util::PhaseProfile& profile);
+  int64_t expand_row_frontier(int64_t first, int64_t end, comm::ThreadBuckets& buckets, util::PhaseProfile& profile);
+  // Thread t's share of items [first, end), into its buckets `mine`; returns the edges it examined.
+  int64_t expand_row_pieces(int t, const int64_t* first_piece, int64_t first, int64_t end,
+                            std::vector<std::vector<uint64_t>>& mine);
+  // Step 4: exchanges the candidates and keeps the first one for each unvisited vertex; after the
+  // last round the level's discoveries are recorded.
+  void settle_candidates(bool last_round, util::PhaseProfile& profile);
 
   // The parts of a bottom-up step after gather_column_frontier (bottom_up.cpp).
   // Step 2: the C sub-steps over the blocks of row set i, the visited words rotating along the
@@ -110,6 +133,10 @@ class DistributedBfs {
   // Clears the search state and makes `root` (a global id) the frontier when we own it; returns
   // its degree (0 when another rank owns it).
   int64_t start_from(int64_t root);
+  // After a bottom-up step: the degree sum of this rank's discoveries (next_bits_) when they are
+  // as few as a frontier the next level may search top-down (a 1/beta share of the owned), so that
+  // the top-down step knows its candidates' bound without a collective; else -1.
+  int64_t small_discoveries_degrees() const;
   // Sum of the degrees of the owned vertices not visited yet (Beamer's m_u, this rank's part).
   int64_t local_unvisited_edges() const;
   // Applies received (child offset, column-local parent) pairs found by grid column source_col;
@@ -180,12 +207,17 @@ class DistributedBfs {
   static constexpr int64_t kPiecesPerChunk = 4;       // top-down dynamic-schedule unit
   static constexpr int64_t kRowsPerListChunk = 16;    // frontier rows a thread takes at a time to list their pieces
   std::vector<std::vector<RowPiece>> thread_pieces_;  // top-down work items, listed per thread
-  util::Bitmap column_frontier_;                      // frontier over this grid column's vertex range (R > 1)
-  std::vector<uint64_t> hosted_frontier_;             // row-major layout: the column's block from its owner
-  bool transpose_leaves_rank_ = false;                // row-major layout: our block is hosted by another rank
-  std::vector<uint64_t> rotating_;        // visited words passed around the grid row (Nakao et al. 2021, section 4.5)
-  std::vector<uint64_t> visited_before_;  // visited_ when the current top-down step began
-  bool snapshot_taken_ = false;           // visited_before_ is this top-down step's
+  std::vector<int64_t> first_piece_;                  // in rounds: piece_starts() of the level
+  std::vector<int64_t> thread_listed_edges_;          // the entries of thread t's items
+  // Candidates a process may list in one round of a top-down level, the same on every process
+  // (run::top_down_candidates_per_round, which the run's plan counts).
+  int64_t candidates_per_round_ = 0;
+  util::Bitmap column_frontier_;           // frontier over this grid column's vertex range (R > 1)
+  std::vector<uint64_t> hosted_frontier_;  // row-major layout: the column's block from its owner
+  bool transpose_leaves_rank_ = false;     // row-major layout: our block is hosted by another rank
+  std::vector<uint64_t> rotating_;         // visited words passed around the grid row (Nakao et al. 2021, section 4.5)
+  std::vector<uint64_t> visited_before_;   // visited_ when the current top-down step began
+  bool snapshot_taken_ = false;            // visited_before_ is this top-down step's
   // A top-down step snapshots visited_ when it may discover more than this many vertices per
   // bitmap word; fewer are set in the next frontier bitmap one by one from the lists.
   static constexpr int64_t kSnapshotDiscoveriesPerWord = 1;

@@ -1,5 +1,6 @@
 // Tunable parameters of the distributed BFS (kernel 2).
 #pragma once
+#include <cstdint>
 #include <string>
 
 namespace g500::bfs {
@@ -22,6 +23,9 @@ struct BfsOptions {
   bool sparse_switch = true;  // 4.5: lists instead of bitmaps when few vertices are involved
   bool overlap = true;        // 4.5: n x C sub-steps, rotation both ways, arrival order
   int substeps = 4;           // n of `overlap` (the paper's value)
+  // Top-down candidates a process lists in one round of a level (0: as the run's plan counts them,
+  // run::top_down_candidates_per_round; tests make it small to run levels in many rounds).
+  int64_t candidates_per_round = 0;
 };
 
 }  // namespace g500::bfs

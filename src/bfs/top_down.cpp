@@ -19,6 +19,7 @@
 #include <cstring>
 
 #include "bfs/bfs.hpp"
+#include "comm/typed.hpp"
 
 namespace g500::bfs {
 
@@ -26,11 +27,25 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(int64_t frontier_edges,
   snapshot_visited(frontier_edges, profile);
   // 1. Gather the frontier of this grid row (owned offsets), as row-local ids.
   gather_row_frontier(profile);
-  // 2. Expand: candidates (y offset in its owner's block, x row-local) per destination row.
-  const int64_t examined = expand_row_frontier(candidate_exchange_.start(), profile);
-  // 3. Exchange along the grid column (the world with the row-major layout) and keep the first
-  // candidate per unvisited vertex.
-  settle_candidates(profile);
+  // 2. List the work items of the frontier's rows and 3. expand them: candidates (y offset in its
+  // owner's block, x row-local) per destination row; 4. exchange those along the grid column (the
+  // world with the row-major layout), keeping the first candidate per unvisited vertex. In one
+  // round when every process knows that none has more candidates than a round's (the usual case:
+  // the items are listed and expanded in one parallel region); else in the rounds the processes
+  // agree on, so that a level's candidates are never all held at once.
+  if (one_candidate_round(frontier_edges)) {
+    const int64_t examined = list_and_expand_row_frontier(candidate_exchange_.start(), profile);
+    settle_candidates(true, profile);
+    return StepResult{examined};
+  }
+  const int64_t listed_edges = list_row_frontier(profile);
+  const int rounds = candidate_rounds(listed_edges, profile);
+  int64_t examined = 0;
+  for (int round = 0; round < rounds; ++round) {
+    const auto [first, end] = round_pieces(round, rounds, listed_edges);
+    examined += expand_row_frontier(first, end, candidate_exchange_.start(), profile);
+    settle_candidates(round + 1 == rounds, profile);
+  }
   return StepResult{examined};
 }
 
@@ -63,19 +78,84 @@ void DistributedBfs::gather_row_frontier(util::PhaseProfile& profile) {
       gathered_[k] += static_cast<graph::LocalId>(r * dist_.block);
 }
 
-int64_t DistributedBfs::expand_row_frontier(comm::ThreadBuckets& buckets, util::PhaseProfile& profile) {
+bool DistributedBfs::one_candidate_round(int64_t frontier_edges) const {
+  // Alone in its communicator a process settles every candidate at once and buffers none; else its
+  // entries of the frontier's rows are part of the frontier's degree sum.
+  return candidate_exchange_.size() == 1 ||
+         (frontier_edges != kUnknownEdges && frontier_edges <= candidates_per_round_);
+}
+
+std::vector<int64_t> DistributedBfs::piece_starts() const {
+  std::vector<int64_t> first_piece(nthreads_ + 1, 0);
+  for (int t = 0; t < nthreads_; ++t)
+    first_piece[t + 1] = first_piece[t] + static_cast<int64_t>(thread_pieces_[t].size());
+  return first_piece;
+}
+
+int64_t DistributedBfs::list_and_expand_row_frontier(comm::ThreadBuckets& buckets, util::PhaseProfile& profile) {
   util::ScopedPhase timed(profile, util::Phase::kCalculation);
   int64_t examined = 0;
 #pragma omp parallel num_threads(nthreads_) reduction(+ : examined)
   {
     const int t = omp_get_thread_num();
     list_row_pieces(t);  // ends with a barrier: every thread's list is complete
-    examined += expand_row_pieces(t, buckets[t]);
+    const std::vector<int64_t> first_piece = piece_starts();
+    examined += expand_row_pieces(t, first_piece.data(), 0, first_piece.back(), buckets[t]);
   }
   return examined;
 }
 
-void DistributedBfs::list_row_pieces(int t) {
+int64_t DistributedBfs::list_row_frontier(util::PhaseProfile& profile) {
+  util::ScopedPhase timed(profile, util::Phase::kCalculation);
+#pragma omp parallel num_threads(nthreads_)
+  {
+    const int t = omp_get_thread_num();
+    thread_listed_edges_[t] = list_row_pieces(t);
+  }
+  first_piece_ = piece_starts();
+  int64_t listed = 0;
+  for (int t = 0; t < nthreads_; ++t) listed += thread_listed_edges_[t];
+  return listed;
+}
+
+int DistributedBfs::candidate_rounds(int64_t listed_edges, util::PhaseProfile& profile) {
+  util::ScopedPhase timed(profile, util::Phase::kAlltoallv);
+  const int64_t most = comm::Communicator(candidate_exchange_.communicator()).max(listed_edges);
+  return static_cast<int>(std::max<int64_t>(1, (most + candidates_per_round_ - 1) / candidates_per_round_));
+}
+
+std::pair<int64_t, int64_t> DistributedBfs::round_pieces(int round, int rounds, int64_t listed_edges) const {
+  const int64_t total = first_piece_[nthreads_];
+  if (rounds == 1) return {0, total};
+  // The item at which the entries before it first reach `share` of the listed ones.
+  auto cut = [&](int part) {
+    if (part == rounds) return total;
+    const int64_t share = listed_edges * part / rounds;
+    int64_t before = 0, k = 0;
+    for (int t = 0; t < nthreads_; ++t)
+      for (const RowPiece& piece : thread_pieces_[t]) {
+        if (before >= share) return k;
+        before += piece.end - piece.begin;
+        ++k;
+      }
+    return total;
+  };
+  return {cut(round), cut(round + 1)};
+}
+
+int64_t DistributedBfs::expand_row_frontier(int64_t first, int64_t end, comm::ThreadBuckets& buckets,
+                                            util::PhaseProfile& profile) {
+  util::ScopedPhase timed(profile, util::Phase::kCalculation);
+  int64_t examined = 0;
+#pragma omp parallel num_threads(nthreads_) reduction(+ : examined)
+  {
+    const int t = omp_get_thread_num();
+    examined += expand_row_pieces(t, first_piece_.data(), first, end, buckets[t]);
+  }
+  return examined;
+}
+
+int64_t DistributedBfs::list_row_pieces(int t) {
   // Work items: whole rows (Algorithm 4), or with `lb-topdown` rows longer than kEdgesPerPiece
   // cut into pieces, so one high-degree frontier vertex no longer keeps one thread busy while the
   // others wait (the load balancing of Nakao et al. 2021, section 4.4). The threads list the
@@ -86,11 +166,13 @@ void DistributedBfs::list_row_pieces(int t) {
   std::vector<RowPiece>& listed = thread_pieces_[t];
   listed.clear();
   const graph::PackedRows& packed = graph_.packed;
+  int64_t edges = 0;
 #pragma omp for schedule(dynamic, kRowsPerListChunk)
   for (int64_t k = 0; k < nfrontier; ++k) {
     const graph::LocalId x = gathered_[k];
     const graph::RowIndex::Extent row = graph_.rows.extent(x);
     if (row.begin == row.end) continue;
+    edges += row.end - row.begin;
     // Candidates carry x's original row-local id, since parents are written in original ids.
     const graph::LocalId x_original = graph_.original_row_local(x, row.slot);
     const int64_t piece_edges = options_.lb_topdown ? kEdgesPerPiece : row.end - row.begin;
@@ -115,9 +197,11 @@ void DistributedBfs::list_row_pieces(int t) {
       if (to < row.end) reader.skip(to - from - (with_first ? 1 : 0));
     }
   }
+  return edges;
 }
 
-int64_t DistributedBfs::expand_row_pieces(int t, std::vector<std::vector<uint64_t>>& mine) {
+int64_t DistributedBfs::expand_row_pieces(int t, const int64_t* first_piece, int64_t first, int64_t end,
+                                          std::vector<std::vector<uint64_t>>& mine) {
   const graph::Distribution& d = dist_;
   const uint64_t own_position = static_cast<uint64_t>(own_column_position_);  // -1: none
   const int* dest = candidate_dest_.data();
@@ -155,12 +239,9 @@ int64_t DistributedBfs::expand_row_pieces(int t, std::vector<std::vector<uint64_
       return false;
     });
   };
-  std::vector<int64_t> first_piece(nthreads_ + 1, 0);  // where each thread's list starts
-  for (int u = 0; u < nthreads_; ++u)
-    first_piece[u + 1] = first_piece[u] + static_cast<int64_t>(thread_pieces_[u].size());
   int lister = 0;
 #pragma omp for schedule(dynamic, kPiecesPerChunk)
-  for (int64_t k = 0; k < first_piece[nthreads_]; ++k) {
+  for (int64_t k = first; k < end; ++k) {
     while (k >= first_piece[lister + 1]) ++lister;
     while (k < first_piece[lister]) --lister;
     expand(thread_pieces_[lister][k - first_piece[lister]]);
@@ -168,7 +249,7 @@ int64_t DistributedBfs::expand_row_pieces(int t, std::vector<std::vector<uint64_
   return examined;
 }
 
-void DistributedBfs::settle_candidates(util::PhaseProfile& profile) {
+void DistributedBfs::settle_candidates(bool last_round, util::PhaseProfile& profile) {
   const graph::Distribution& d = dist_;
   const auto& pieces = candidate_exchange_.deliver(profile);
   util::ScopedPhase timed(profile, util::Phase::kCalculation);
@@ -186,7 +267,7 @@ void DistributedBfs::settle_candidates(util::PhaseProfile& profile) {
                    d.global_from_row_local(static_cast<int64_t>(pair_.id(records[k])), source_row_[piece.source]));
       }
     }
-    record_discoveries(t);
+    if (last_round) record_discoveries(t);
   }
 }
 

@@ -50,6 +50,8 @@ class Exchanger {
   // alltoallv bytes); returns what arrived as pieces tagged with their source rank, valid until
   // the next start().
   const std::vector<Piece>& deliver(util::PhaseProfile& profile);
+  MPI_Comm communicator() const { return comm_; }
+  int size() const { return size_; }
 
  private:
   MPI_Comm comm_;

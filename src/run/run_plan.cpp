@@ -42,15 +42,26 @@ RunPlan plan_bfs(const PlanInput& in, const graph::GraphOptions& options) {
   plan.search.push_back(runtime);
   append(plan.search, graph.graph_parts);
   // Top-down runs while the frontier's edges are below 1/alpha of the unvisited ones, so one
-  // level's candidates (sent and received, 8 bytes each) stay below about 2/14 of the entries.
-  // Only those for other processes are buffered (a process settles its own at once): along the
-  // grid column, or over the world with the row-major layout.
-  constexpr double kTopDownShare = 2.0 / 14.0;
+  // level's candidates stay below about 1/14 of the entries, and a round of a level holds at most
+  // top_down_candidates_per_round of them (8 bytes each): in the threads' buckets (grown by
+  // doubling, so up to twice), packed to send, and received. Only those for other processes are
+  // buffered (a process settles its own at once): along the grid column, or over the world with
+  // the row-major layout.
+  constexpr double kTopDownShare = 1.0 / 14.0, kCandidateCopies = 2 + 1 + 1;
   const double peers = d.yoo() ? d.R : s.ranks;
-  plan.search.push_back({"BFS: top-down candidates", s.entries * sizeof(uint64_t) * kTopDownShare * (peers - 1) / peers,
-                         util::GrowsWith::kEdgeShare});
+  const double per_round = std::min(
+      s.entries * kTopDownShare * (peers - 1) / peers,
+      static_cast<double>(top_down_candidates_per_round(static_cast<int64_t>(s.entries * s.ranks), d.R * d.C)));
+  plan.search.push_back(
+      {"BFS: top-down candidates", per_round * sizeof(uint64_t) * kCandidateCopies, util::GrowsWith::kEdgeShare});
   plan.search.push_back(
       {"BFS: parents", s.owned * sizeof(int64_t), util::GrowsWith::kOwned});  // kernel 1 made the degree tables
+  // The BFS's bitmaps (bfs/bfs.hpp): of the owned vertices visited, the frontier, the next one and
+  // visited before a top-down step, with C > 1 the rotating visited words, with the row-major
+  // layout the column's block from its owner; with R > 1 the frontier of the column set.
+  const double owned_bitmaps = 4 + (d.C > 1 ? 1 : 0) + (d.yoo() ? 0 : 1);
+  plan.search.push_back({"BFS: bitmaps of the owned", owned_bitmaps * s.owned / 8, util::GrowsWith::kOwned});
+  if (d.R > 1) plan.search.push_back({"BFS: column frontier", s.cols / 8, util::GrowsWith::kColumnSet});
   // Validation: the walk of the tree depths, then the input edge check beside the depths and the
   // owned vertices' tree-edge marks (validate/validate_bfs.hpp).
   const double walk = validate::tree_depths_bytes(d, d.R * d.C);
@@ -115,6 +126,10 @@ RunPlan plan_sssp(const PlanInput& in) {
 }
 
 }  // namespace
+
+int64_t top_down_candidates_per_round(int64_t global_entries, int ranks) {
+  return std::max(kMinTopDownCandidatesPerRound, global_entries / ranks / kEntriesPerTopDownCandidate);
+}
 
 double RunPlan::peak_bytes() const { return std::max(kernel1_bytes(), search_bytes()); }
 

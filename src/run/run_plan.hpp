@@ -60,6 +60,14 @@ struct RunPlan {
 
 RunPlan plan_run(const PlanInput& input);
 
+// Top-down candidates a BFS process lists in one round of a level (bfs/top_down.cpp): at least
+// kMinTopDownCandidatesPerRound, else 1 / kEntriesPerTopDownCandidate of a process's average
+// entries, the same on every process. A level's candidates can reach 1 / alpha of the entries
+// (Beamer's rule); in rounds the exchange's buffers never hold more than this many.
+inline constexpr int64_t kMinTopDownCandidatesPerRound = int64_t{1} << 21;
+inline constexpr int64_t kEntriesPerTopDownCandidate = 128;
+int64_t top_down_candidates_per_round(int64_t global_entries, int ranks);
+
 // `auto`'s row format: packed rows when plain ones do not fit, or, where the sort keys are the
 // column ids (one grid row, `reorder` and `degree-sort`), when packed rows take kernel 1 fewer
 // passes over the input.

@@ -95,6 +95,24 @@ TEST(BfsVectors, TinyMessageRounds) {
   check_scale(14, 2, shape, {}, {}, tiny);
 }
 
+// Top-down levels in many rounds of a few candidates each (the buffers' bound at large scale),
+// on both grid shapes and in the row-major layout, whose candidates travel over the world.
+TEST(BfsVectors, TopDownInRounds) {
+  constexpr int64_t kFewCandidates = 64;
+  int nranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  const util::GridShape shape = util::closest_factor_shape(nranks), transposed{shape.cols, shape.rows};
+  BfsOptions rounds;
+  rounds.candidates_per_round = kFewCandidates;
+  check_scale(12, 2, shape, {}, rounds);
+  graph::GraphOptions no_yoo;
+  no_yoo.layout = graph::Layout::kRowMajor;
+  check_scale(12, 1, transposed, no_yoo, rounds);
+  BfsOptions rounds_without_pieces = rounds;  // whole rows as items: a hub row may fill a round alone
+  rounds_without_pieces.lb_topdown = false;
+  check_scale(10, 2, shape, {}, rounds_without_pieces);
+}
+
 // Every technique switch, off alone and all off together, gives the same validated results.
 TEST(BfsVectors, TechniqueSwitches) {
   graph::GraphOptions no_bcsr;
