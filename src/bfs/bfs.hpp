@@ -92,9 +92,9 @@ class DistributedBfs {
   // Collective over the candidates' communicator: the rounds in which every process's candidates
   // fit candidates_per_round_.
   int candidate_rounds(int64_t listed_edges, util::PhaseProfile& profile);
-  // The items [first, end) of the concatenated lists: round `round` of `rounds`, cut where the
-  // entries before an item reach round / rounds of listed_edges.
-  std::pair<int64_t, int64_t> round_pieces(int round, int rounds, int64_t listed_edges) const;
+  // Where each round's items start in the concatenated lists, and their end (rounds + 1 values):
+  // round r at the first item whose entries before it reach r / rounds of listed_edges.
+  std::vector<int64_t> round_starts(int rounds, int64_t listed_edges) const;
   // Step 3 in a round: the candidates of items [first, end) into the buckets (our own vertices
   // settled at once); returns the edges examined.
   int64_t expand_row_frontier(int64_t first, int64_t end, comm::ThreadBuckets& buckets, util::PhaseProfile& profile);

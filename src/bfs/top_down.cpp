@@ -40,10 +40,10 @@ DistributedBfs::StepResult DistributedBfs::top_down_step(int64_t frontier_edges,
   }
   const int64_t listed_edges = list_row_frontier(profile);
   const int rounds = candidate_rounds(listed_edges, profile);
+  const std::vector<int64_t> starts = round_starts(rounds, listed_edges);
   int64_t examined = 0;
   for (int round = 0; round < rounds; ++round) {
-    const auto [first, end] = round_pieces(round, rounds, listed_edges);
-    examined += expand_row_frontier(first, end, candidate_exchange_.start(), profile);
+    examined += expand_row_frontier(starts[round], starts[round + 1], candidate_exchange_.start(), profile);
     settle_candidates(round + 1 == rounds, profile);
   }
   return StepResult{examined};
@@ -124,23 +124,18 @@ int DistributedBfs::candidate_rounds(int64_t listed_edges, util::PhaseProfile& p
   return static_cast<int>(std::max<int64_t>(1, (most + candidates_per_round_ - 1) / candidates_per_round_));
 }
 
-std::pair<int64_t, int64_t> DistributedBfs::round_pieces(int round, int rounds, int64_t listed_edges) const {
-  const int64_t total = first_piece_[nthreads_];
-  if (rounds == 1) return {0, total};
-  // The item at which the entries before it first reach `share` of the listed ones.
-  auto cut = [&](int part) {
-    if (part == rounds) return total;
-    const int64_t share = listed_edges * part / rounds;
-    int64_t before = 0, k = 0;
-    for (int t = 0; t < nthreads_; ++t)
-      for (const RowPiece& piece : thread_pieces_[t]) {
-        if (before >= share) return k;
-        before += piece.end - piece.begin;
-        ++k;
-      }
-    return total;
-  };
-  return {cut(round), cut(round + 1)};
+std::vector<int64_t> DistributedBfs::round_starts(int rounds, int64_t listed_edges) const {
+  std::vector<int64_t> starts(static_cast<size_t>(rounds) + 1, first_piece_[nthreads_]);
+  starts[0] = 0;
+  int next = 1;
+  int64_t before = 0, k = 0;  // the entries of the items before item k
+  for (int t = 0; t < nthreads_ && next < rounds; ++t)
+    for (const RowPiece& piece : thread_pieces_[t]) {
+      while (next < rounds && before >= listed_edges * next / rounds) starts[next++] = k;
+      before += piece.end - piece.begin;
+      ++k;
+    }
+  return starts;
 }
 
 int64_t DistributedBfs::expand_row_frontier(int64_t first, int64_t end, comm::ThreadBuckets& buckets,
