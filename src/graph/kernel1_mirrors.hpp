@@ -5,7 +5,6 @@
 #include <omp.h>
 
 #include <cstdint>
-#include <numeric>
 #include <vector>
 
 #include "comm/large_count.hpp"
@@ -50,24 +49,19 @@ class SlabMirrors {
   bool keyed() const { return one_process_; }
 
   // Collective: where each group of kept buckets ends (counted from the slab's first), cut where
-  // the kept entries of all ranks together reach each multiple of their total over `groups`. The
-  // same ends on every rank, so a mirror never arrives after the group of its row was filled.
+  // the most any rank keeps in each bucket, added up, reaches each multiple of its total over
+  // `groups`: then no rank's group holds more than that share (and a bucket). Ranks keep their
+  // entries in different rows (a grid column whose column set comes last keeps nearly all, spread
+  // evenly; the first only those of its low rows), so cuts by all ranks' entries together would
+  // give the evenly spread ranks a last group of several times their share. The same ends on
+  // every rank, so a mirror never arrives after the group of its row was filled.
   std::vector<int64_t> group_ends(const BucketedEntries& kept) const {
     const int64_t nb = kept.buckets();
     std::vector<int64_t> sizes(static_cast<size_t>(nb));
 #pragma omp parallel for schedule(static)
     for (int64_t b = 0; b < nb; ++b) sizes[b] = kept.bucket_size(b);
-    if (!one_process_) comm::Communicator(grid_.world(), grid_.limits()).sum_in_place(sizes);
-    const int64_t total = std::accumulate(sizes.begin(), sizes.end(), int64_t{0});
-    std::vector<int64_t> ends;
-    int64_t below = 0;  // kept entries of the buckets before b
-    for (int64_t b = 0; b < nb; ++b) {
-      below += sizes[b];
-      const int64_t group = static_cast<int64_t>(ends.size());
-      if (total > 0 && group + 1 < groups && below * groups >= total * (group + 1)) ends.push_back(b + 1);
-    }
-    if (ends.empty() || ends.back() < nb) ends.push_back(nb);  // one group even for no buckets: make() is collective
-    return ends;
+    if (!one_process_) comm::Communicator(grid_.world(), grid_.limits()).max_in_place(sizes);
+    return equal_share_ends(sizes, groups);  // one group even for no buckets: make() is collective
   }
 
   // Collective: makes the mirrors of the kept entries of buckets [lo, hi) (counted from the slab's

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <numeric>
+#include <vector>
 
 #include "graph/local_id.hpp"
 
@@ -39,6 +41,24 @@ inline int64_t mirror_groups(int64_t slab_buckets, int64_t expected_slab_entries
                              int64_t mirrors_per_group = kMirrorsPerGroup) {
   return std::clamp<int64_t>(expected_slab_entries / std::max<int64_t>(1, mirrors_per_group), 1,
                              std::min(kMirrorGroups, std::max<int64_t>(1, slab_buckets)));
+}
+
+// Where each of at most `groups` groups of buckets ends (the end of the last: sizes.size()), cut
+// where `sizes`, added up from the first bucket, reaches each multiple of their total over `groups`;
+// at least one group, even for no buckets. A group holds at most that share of the total and one
+// bucket more.
+inline std::vector<int64_t> equal_share_ends(const std::vector<int64_t>& sizes, int64_t groups) {
+  const int64_t nb = static_cast<int64_t>(sizes.size());
+  const int64_t total = std::accumulate(sizes.begin(), sizes.end(), int64_t{0});
+  std::vector<int64_t> ends;
+  int64_t below = 0;  // the sizes of the buckets before b, added up
+  for (int64_t b = 0; b < nb; ++b) {
+    below += sizes[b];
+    const int64_t group = static_cast<int64_t>(ends.size());
+    if (total > 0 && group + 1 < groups && below * groups >= total * (group + 1)) ends.push_back(b + 1);
+  }
+  if (ends.empty() || ends.back() < nb) ends.push_back(nb);
+  return ends;
 }
 
 // One process does not route the mirrors of the edges it keeps once; it counts their rows after

@@ -275,8 +275,8 @@ TEST(Kernel1, MirrorsMadeInTheFillKeepTheGraph) {
       }
 }
 
-// The mirrors made in many groups of buckets, cut where the kept entries of all ranks reach equal
-// shares (so a rank's groups hold unequal runs of its buckets): the same graph as with both
+// The mirrors made in many groups of buckets, cut where the most any rank keeps per bucket reaches
+// equal shares (so a rank's groups hold unequal runs of its buckets): the same graph as with both
 // entries kept, on every grid, packed and plain.
 TEST(Kernel1, MirrorsMadeInManyGroupsKeepTheGraph) {
   constexpr int kScale = 16;  // 2^21 entries: 32 buckets on one process, fewer on each of more ranks
