@@ -9,6 +9,7 @@
 #include <bit>
 #include <cstring>
 
+#include "bfs/sparse_switch.hpp"
 #include "comm/typed.hpp"
 #include "graph/column_blocks.hpp"
 #include "run/run_plan.hpp"
@@ -30,7 +31,8 @@ DistributedBfs::DistributedBfs(const graph::LocalGraph& graph, const graph::Proc
       candidates_per_round_(options.candidates_per_round > 0
                                 ? options.candidates_per_round
                                 : run::top_down_candidates_per_round(graph.global_directed_edges, grid.size())),
-      column_frontier_(dist_.R > 1 ? dist_.col_set_size() : 0),
+      column_frontier_(dist_.R > 1 ? sparse_switch::gathered_buffer_words(dist_.R, dist_.block / util::kBitsPerWord)
+                                   : 0),
       rotating_(dist_.C > 1 ? dist_.block / util::kBitsPerWord : 0), visited_before_(dist_.block / util::kBitsPerWord) {
   const graph::Distribution& d = dist_;
   for (int t = 0; t < d.R; ++t) {

@@ -212,7 +212,9 @@ class DistributedBfs {
   // Candidates a process may list in one round of a top-down level, the same on every process
   // (run::top_down_candidates_per_round, which the run's plan counts).
   int64_t candidates_per_round_ = 0;
-  util::Bitmap column_frontier_;           // frontier over this grid column's vertex range (R > 1)
+  // The frontier over this grid column's vertex range (R > 1): R blocks' bitmaps, with
+  // sparse-switch gathered as messages and decoded in place (R words more, the bitmaps after them).
+  std::vector<uint64_t> column_frontier_;
   std::vector<uint64_t> hosted_frontier_;  // row-major layout: the column's block from its owner
   bool transpose_leaves_rank_ = false;     // row-major layout: our block is hosted by another rank
   std::vector<uint64_t> rotating_;         // visited words passed around the grid row (Nakao et al. 2021, section 4.5)
@@ -223,7 +225,7 @@ class DistributedBfs {
   static constexpr int64_t kSnapshotDiscoveriesPerWord = 1;
   // Room for the level records of a run without reallocation (Kronecker graphs take 5-10).
   static constexpr size_t kLevelsReserved = 16;
-  std::vector<uint64_t> frontier_message_, frontier_messages_;        // sparse-switch frontier gather
+  std::vector<uint64_t> frontier_message_;                            // sparse-switch: our part's message
   std::vector<std::vector<uint64_t>> send_messages_, recv_messages_;  // rotating segments in flight
 };
 

@@ -276,7 +276,8 @@ const uint64_t* DistributedBfs::gather_column_frontier(util::PhaseProfile& profi
     timed.count_sent(block_words * static_cast<int64_t>(sizeof(uint64_t)) * (R - 1));
     return column_frontier_.data();
   }
-  // sparse-switch: each part as a bitmap or as the list of its frontier vertices.
+  // sparse-switch: each part as a bitmap or as the list of its frontier vertices, gathered into
+  // the column frontier's own words and decoded there.
   int64_t mine = 0;
   {
     util::ScopedPhase timed(profile, util::Phase::kCalculation);
@@ -284,21 +285,17 @@ const uint64_t* DistributedBfs::gather_column_frontier(util::PhaseProfile& profi
     mine = static_cast<int64_t>(
         sparse_switch::encode(part, block_words, sparse_switch::Listed::kSetBits, true, frontier_message_.data()));
   }
-  std::vector<int64_t> displs;
+  std::vector<int64_t> counts;
   {
     util::ScopedPhase timed(profile, util::Phase::kAllgatherv);
-    const std::vector<int64_t> counts = comm::allgather_counts(mine, grid_.col_comm());
-    displs = comm::packed_displacements(counts);
-    frontier_messages_.resize(displs[R - 1] + counts[R - 1]);
-    comm::allgatherv(frontier_message_.data(), frontier_messages_.data(), counts, MPI_UINT64_T, grid_.col_comm(),
+    counts = comm::allgather_counts(mine, grid_.col_comm());
+    comm::allgatherv(frontier_message_.data(), column_frontier_.data(), counts, MPI_UINT64_T, grid_.col_comm(),
                      allgatherv_, grid_.limits());
     timed.count_sent(mine * static_cast<int64_t>(sizeof(uint64_t)) * (R - 1));
   }
   util::ScopedPhase timed(profile, util::Phase::kCalculation);
-  for (int r = 0; r < R; ++r)
-    sparse_switch::decode(frontier_messages_.data() + displs[r], block_words, sparse_switch::Listed::kSetBits,
-                          column_frontier_.data() + r * block_words);
-  return column_frontier_.data();
+  return sparse_switch::decode_gathered_in_place(column_frontier_.data(), counts, block_words,
+                                                 sparse_switch::Listed::kSetBits, frontier_message_.data());
 }
 
 DistributedBfs::StepResult DistributedBfs::bottom_up_step(util::PhaseProfile& profile) {

@@ -47,4 +47,25 @@ void decode(const uint64_t* message, int64_t nwords, Listed listed, uint64_t* wo
   }
 }
 
+uint64_t* decode_gathered_in_place(uint64_t* buffer, const std::vector<int64_t>& counts, int64_t nwords, Listed listed,
+                                   uint64_t* scratch) {
+  const int64_t parts = static_cast<int64_t>(counts.size());
+  uint64_t* bitmaps = buffer + parts;
+  int64_t message_end = 0;
+  for (const int64_t count : counts) message_end += count;
+  for (int64_t q = parts - 1; q >= 0; --q) {
+    const int64_t message_begin = message_end - counts[q];
+    const uint64_t* message = buffer + message_begin;
+    uint64_t* words = bitmaps + q * nwords;
+    if (is_list(message)) {
+      std::memcpy(scratch, message, static_cast<size_t>(counts[q]) * sizeof(uint64_t));
+      decode(scratch, nwords, listed, words);
+    } else {
+      std::memmove(words, message + 1, static_cast<size_t>(nwords) * sizeof(uint64_t));
+    }
+    message_end = message_begin;
+  }
+  return bitmaps;
+}
+
 }  // namespace g500::bfs::sparse_switch

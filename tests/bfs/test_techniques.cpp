@@ -122,6 +122,36 @@ TEST(SparseSwitch, RoundTripsAndPicksTheSmallerForm) {
   }
 }
 
+// Parts gathered as messages (lists and bitmaps, in every mix) packed at the front of one buffer
+// and decoded there: every part's bitmap comes back, R words into the buffer.
+TEST(SparseSwitch, GatheredMessagesDecodeInPlace) {
+  using sparse_switch::Listed;
+  std::mt19937_64 rng(5);
+  const int64_t nwords = 40;
+  for (Listed listed : {Listed::kSetBits, Listed::kClearBits})
+    for (const std::vector<int>& densities :
+         {std::vector<int>{64, 64, 64}, {0, 0, 0, 0}, {0, 64, 1, 32, 0}, {64, 0}, {1}, {32, 0, 0, 64, 64, 2}}) {
+      const int parts = static_cast<int>(densities.size());
+      std::vector<std::vector<uint64_t>> words;
+      std::vector<uint64_t> buffer(sparse_switch::gathered_buffer_words(parts, nwords), 77);
+      std::vector<int64_t> counts;
+      int64_t at = 0;
+      for (const int density : densities) {
+        words.push_back(random_words(nwords, listed == Listed::kSetBits ? density : 64 - density, rng));
+        const size_t length = sparse_switch::encode(words.back().data(), nwords, listed, true, buffer.data() + at);
+        counts.push_back(static_cast<int64_t>(length));
+        at += static_cast<int64_t>(length);
+      }
+      std::vector<uint64_t> scratch(sparse_switch::max_message_words(nwords));
+      const uint64_t* bitmaps =
+          sparse_switch::decode_gathered_in_place(buffer.data(), counts, nwords, listed, scratch.data());
+      ASSERT_EQ(bitmaps, buffer.data() + parts);
+      for (int q = 0; q < parts; ++q)
+        EXPECT_EQ(std::vector<uint64_t>(bitmaps + q * nwords, bitmaps + (q + 1) * nwords), words[q])
+            << "part " << q << " of " << parts;
+    }
+}
+
 TEST(Renumbering, ParentsAreWrittenInOriginalIds) {
   const int scale = 10;
   auto built = testing::build_test_graph(scale);
