@@ -34,6 +34,9 @@ DistributedBfs::DistributedBfs(const graph::LocalGraph& graph, const graph::Proc
       column_frontier_(dist_.R > 1 ? sparse_switch::gathered_buffer_words(dist_.R, dist_.block / util::kBitsPerWord)
                                    : 0),
       rotating_(dist_.C > 1 ? dist_.block / util::kBitsPerWord : 0), visited_before_(dist_.block / util::kBitsPerWord) {
+  // The top-down step's bitmap of the row set shares the column frontier's words when they suffice.
+  const size_t row_set_words = static_cast<size_t>(dist_.row_set_size() / util::kBitsPerWord);
+  if (dist_.C > 1 && column_frontier_.size() < row_set_words) row_frontier_words_.resize(row_set_words);
   const graph::Distribution& d = dist_;
   for (int t = 0; t < d.R; ++t) {
     const int64_t k = d.column_block(d.col, t);
@@ -104,6 +107,8 @@ void DistributedBfs::advance_frontier(Direction previous, Direction next) {
       std::copy(found_[t].vertices.begin(), found_[t].vertices.end(), frontier_.begin() + offsets[t]);
     }
   }
+  // A top-down step followed by another leaves the bitmap behind the lists.
+  frontier_bits_current_ = !(previous == Direction::kTopDown && next == Direction::kTopDown);
   for (Discoveries& found : found_) found.clear();
 }
 
@@ -187,6 +192,7 @@ int64_t DistributedBfs::start_from(int64_t root) {
   // they stay out of every bottom-up search and out of the unvisited lists of sparse-switch.
   std::memcpy(visited_.data(), graph_.without_edges.data(), graph_.without_edges.size() * sizeof(uint64_t));
   frontier_bits_.clear();
+  frontier_bits_current_ = true;
   next_bits_.clear();
   frontier_.clear();
   root_local_ = -1;
@@ -224,9 +230,10 @@ BfsRun DistributedBfs::run(int64_t root) {
   while (c.frontier_vertices > 0) {
     const double level_start = MPI_Wtime();
     const util::PhaseBytes sent_before = profile.bytes_sent;
-    const StepResult step = direction == Direction::kTopDown
-                                ? top_down_step(c.frontier_edges_known ? c.frontier_edges : kUnknownEdges, profile)
-                                : bottom_up_step(profile);
+    const StepResult step =
+        direction == Direction::kTopDown
+            ? top_down_step(c.frontier_vertices, c.frontier_edges_known ? c.frontier_edges : kUnknownEdges, profile)
+            : bottom_up_step(profile);
     close_level(direction, step, level_start, sent_before, c, result);
     if (c.frontier_vertices == 0) break;
     result.level_sizes.push_back(c.frontier_vertices);

@@ -33,6 +33,12 @@ struct BfsRun {
   std::vector<LevelTrace> levels;    // one per level searched (the last one discovers nothing)
 };
 
+// Whether a top-down step gathers the grid row's frontier as the row set's bitmap (N/R bits, in
+// one buffer whatever the frontier) rather than as a list of 32- or 64-bit ids: when the list of
+// an average grid row, frontier_vertices / R ids, would take more than 1/8 of the bitmap's bits.
+// Decided from the frontier's size, which every rank knows, so all grid rows gather alike.
+bool row_frontier_as_bitmap(int64_t frontier_vertices, const graph::Distribution& d);
+
 class DistributedBfs {
  public:
   DistributedBfs(const graph::LocalGraph& graph, const graph::ProcessGrid& grid, const BfsOptions& options);
@@ -67,15 +73,17 @@ class DistributedBfs {
                    LevelCounts& counts, BfsRun& result);
   // frontier_edges: the global degree sum of the frontier (a bound on the discoveries and on any
   // process's candidates), or kUnknownEdges after a bottom-up step that did not sum it.
-  StepResult top_down_step(int64_t frontier_edges, util::PhaseProfile& profile);
+  StepResult top_down_step(int64_t frontier_vertices, int64_t frontier_edges, util::PhaseProfile& profile);
   static constexpr int64_t kUnknownEdges = -1;
   StepResult bottom_up_step(util::PhaseProfile& profile);
 
   // The parts of a top-down step (top_down.cpp), in order.
   // Copies visited_ into visited_before_ when the step may discover many vertices.
   void snapshot_visited(int64_t frontier_edges, util::PhaseProfile& profile);
-  // Step 1: the frontier of the whole grid row into gathered_, as row-local ids.
-  void gather_row_frontier(util::PhaseProfile& profile);
+  // Step 1: the frontier of the whole grid row, as row-local ids: listed in gathered_, or (by
+  // row_frontier_as_bitmap) as the row set's bitmap in row_frontier_.
+  void gather_row_frontier(int64_t frontier_vertices, util::PhaseProfile& profile);
+  void gather_row_frontier_bitmap(util::PhaseProfile& profile);
   // Whether every process knows, without a collective, that no process's candidates pass one
   // round's: alone in the candidates' communicator, or the frontier's degree sum below a round.
   bool one_candidate_round(int64_t frontier_edges) const;
@@ -191,7 +199,13 @@ class DistributedBfs {
     }
   };
   std::vector<Discoveries> found_;
-  std::vector<graph::LocalId> gathered_;  // top-down: the frontier of the whole grid row
+  std::vector<graph::LocalId> gathered_;  // top-down: the frontier of the whole grid row, listed
+  // ... or as the row set's bitmap (null: listed): in the column frontier's words when they are as
+  // many (a bottom-up step's, unused in a top-down one), else in row_frontier_words_.
+  const uint64_t* row_frontier_ = nullptr;
+  std::vector<uint64_t> row_frontier_words_;
+  static constexpr int64_t kWordsPerListChunk = 4;  // bitmap words a thread takes at a time to list their rows
+  bool frontier_bits_current_ = true;               // frontier_bits_ holds frontier_ (not after a top-down step)
   struct RowPiece {
     graph::LocalId row_original;  // the frontier row's original row-local id
     int64_t begin, end;           // entries [begin, end), numbered as in the row index
@@ -203,6 +217,8 @@ class DistributedBfs {
     bool with_first = false;
     const graph::LocalId* short_ids = nullptr;  // a short packed row's neighbours after the first (not gaps)
   };
+  // The items of frontier row x into `listed`; returns its entries.
+  int64_t list_row(graph::LocalId x, std::vector<RowPiece>& listed) const;
   static constexpr int64_t kEdgesPerPiece = 1024;     // top-down work item size with lb-topdown
   static constexpr int64_t kPiecesPerChunk = 4;       // top-down dynamic-schedule unit
   static constexpr int64_t kRowsPerListChunk = 16;    // frontier rows a thread takes at a time to list their pieces

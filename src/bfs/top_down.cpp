@@ -23,10 +23,18 @@
 
 namespace g500::bfs {
 
-DistributedBfs::StepResult DistributedBfs::top_down_step(int64_t frontier_edges, util::PhaseProfile& profile) {
+bool row_frontier_as_bitmap(int64_t frontier_vertices, const graph::Distribution& d) {
+  // The listed frontier of an average grid row stays below N/R/8 bits.
+  constexpr int64_t kListShareOfBitmap = 8, kListBitsPerVertex = sizeof(graph::LocalId) * 8;
+  return d.C > 1 && static_cast<double>(frontier_vertices) * kListBitsPerVertex * kListShareOfBitmap >
+                        static_cast<double>(d.row_set_size()) * d.R;
+}
+
+DistributedBfs::StepResult DistributedBfs::top_down_step(int64_t frontier_vertices, int64_t frontier_edges,
+                                                         util::PhaseProfile& profile) {
   snapshot_visited(frontier_edges, profile);
   // 1. Gather the frontier of this grid row (owned offsets), as row-local ids.
-  gather_row_frontier(profile);
+  gather_row_frontier(frontier_vertices, profile);
   // 2. List the work items of the frontier's rows and 3. expand them: candidates (y offset in its
   // owner's block, x row-local) per destination row; 4. exchange those along the grid column (the
   // world with the row-major layout), keeping the first candidate per unvisited vertex. In one
@@ -59,8 +67,13 @@ void DistributedBfs::snapshot_visited(int64_t frontier_edges, util::PhaseProfile
   std::memcpy(visited_before_.data(), visited_.data(), visited_before_.size() * sizeof(uint64_t));
 }
 
-void DistributedBfs::gather_row_frontier(util::PhaseProfile& profile) {
+void DistributedBfs::gather_row_frontier(int64_t frontier_vertices, util::PhaseProfile& profile) {
   const int C = dist_.C;
+  row_frontier_ = nullptr;
+  if (row_frontier_as_bitmap(frontier_vertices, dist_)) {
+    gather_row_frontier_bitmap(profile);
+    return;
+  }
   std::vector<int64_t> counts, displs;
   {
     util::ScopedPhase timed(profile, util::Phase::kAllgatherv);
@@ -76,6 +89,25 @@ void DistributedBfs::gather_row_frontier(util::PhaseProfile& profile) {
   for (int r = 1; r < C; ++r)
     for (int64_t k = displs[r]; k < displs[r] + counts[r]; ++k)
       gathered_[k] += static_cast<graph::LocalId>(r * dist_.block);
+}
+
+void DistributedBfs::gather_row_frontier_bitmap(util::PhaseProfile& profile) {
+  const int C = dist_.C;
+  const int64_t block_words = dist_.block / util::kBitsPerWord;
+  if (!frontier_bits_current_) {  // after a top-down step only its lists hold the frontier
+    util::ScopedPhase timed(profile, util::Phase::kCalculation);
+    frontier_bits_.clear();
+    for (const graph::LocalId v : frontier_) frontier_bits_.set(v);
+    frontier_bits_current_ = true;
+  }
+  // Block r of the bitmap is P(i, r)'s: the row-local ids in order. A bottom-up step's column
+  // frontier is not needed in a top-down one, so its words serve where they are as many.
+  uint64_t* words = row_frontier_words_.empty() ? column_frontier_.data() : row_frontier_words_.data();
+  util::ScopedPhase timed(profile, util::Phase::kAllgatherv);
+  comm::allgatherv(frontier_bits_.data(), words, std::vector<int64_t>(C, block_words), MPI_UINT64_T, grid_.row_comm(),
+                   allgatherv_, grid_.limits());
+  timed.count_sent(block_words * static_cast<int64_t>(sizeof(uint64_t)) * (C - 1));
+  row_frontier_ = words;
 }
 
 bool DistributedBfs::one_candidate_round(int64_t frontier_edges) const {
@@ -157,42 +189,51 @@ int64_t DistributedBfs::list_row_pieces(int t) {
   // items of the frontier's rows, taking a few rows at a time (finding a row's extent is a random
   // access; listing a packed hub row passes over its gaps, and the hubs come first after the
   // degree-order renumbering), then all threads take items from the concatenation of the lists.
-  const int64_t nfrontier = static_cast<int64_t>(gathered_.size());
   std::vector<RowPiece>& listed = thread_pieces_[t];
   listed.clear();
-  const graph::PackedRows& packed = graph_.packed;
   int64_t edges = 0;
-#pragma omp for schedule(dynamic, kRowsPerListChunk)
-  for (int64_t k = 0; k < nfrontier; ++k) {
-    const graph::LocalId x = gathered_[k];
-    const graph::RowIndex::Extent row = graph_.rows.extent(x);
-    if (row.begin == row.end) continue;
-    edges += row.end - row.begin;
-    // Candidates carry x's original row-local id, since parents are written in original ids.
-    const graph::LocalId x_original = graph_.original_row_local(x, row.slot);
-    const int64_t piece_edges = options_.lb_topdown ? kEdgesPerPiece : row.end - row.begin;
-    if (!packed.active()) {
-      for (int64_t from = row.begin; from < row.end; from += piece_edges)
-        listed.push_back(RowPiece{x_original, from, std::min(row.end, from + piece_edges)});
-      continue;
-    }
-    // Packed rows are read in order: where each piece starts is found by passing over the gaps
-    // before it (eight one-byte gaps at a time, see varint::skip). A short row is one piece.
-    const graph::LocalId first = graph_.first_neighbors[row.slot];
-    if (graph::PackedRows::is_short(row.end - row.begin)) {
-      const graph::LocalId* ids = row.end - row.begin > 1 ? packed.short_row(row.slot) : nullptr;
-      listed.push_back(RowPiece{x_original, row.begin, row.end, nullptr, 0, first, true, ids});
-      continue;
-    }
-    graph::PackedRows::Reader reader = packed.after_first(row.slot, first);
-    for (int64_t from = row.begin; from < row.end; from += piece_edges) {
-      const int64_t to = std::min(row.end, from + piece_edges);
-      const bool with_first = from == row.begin;
-      listed.push_back(RowPiece{x_original, from, to, reader.position(), reader.key(), first, with_first});
-      if (to < row.end) reader.skip(to - from - (with_first ? 1 : 0));
-    }
+  if (row_frontier_) {
+    const int64_t words = dist_.row_set_size() / util::kBitsPerWord;
+#pragma omp for schedule(dynamic, kWordsPerListChunk)
+    for (int64_t w = 0; w < words; ++w)
+      for (uint64_t bits = row_frontier_[w]; bits; bits &= bits - 1)
+        edges += list_row(static_cast<graph::LocalId>(w * util::kBitsPerWord + std::countr_zero(bits)), listed);
+    return edges;
   }
+  const int64_t nfrontier = static_cast<int64_t>(gathered_.size());
+#pragma omp for schedule(dynamic, kRowsPerListChunk)
+  for (int64_t k = 0; k < nfrontier; ++k) edges += list_row(gathered_[k], listed);
   return edges;
+}
+
+int64_t DistributedBfs::list_row(graph::LocalId x, std::vector<RowPiece>& listed) const {
+  const graph::RowIndex::Extent row = graph_.rows.extent(x);
+  if (row.begin == row.end) return 0;
+  // Candidates carry x's original row-local id, since parents are written in original ids.
+  const graph::LocalId x_original = graph_.original_row_local(x, row.slot);
+  const int64_t piece_edges = options_.lb_topdown ? kEdgesPerPiece : row.end - row.begin;
+  const graph::PackedRows& packed = graph_.packed;
+  if (!packed.active()) {
+    for (int64_t from = row.begin; from < row.end; from += piece_edges)
+      listed.push_back(RowPiece{x_original, from, std::min(row.end, from + piece_edges)});
+    return row.end - row.begin;
+  }
+  // Packed rows are read in order: where each piece starts is found by passing over the gaps
+  // before it (eight one-byte gaps at a time, see varint::skip). A short row is one piece.
+  const graph::LocalId first = graph_.first_neighbors[row.slot];
+  if (graph::PackedRows::is_short(row.end - row.begin)) {
+    const graph::LocalId* ids = row.end - row.begin > 1 ? packed.short_row(row.slot) : nullptr;
+    listed.push_back(RowPiece{x_original, row.begin, row.end, nullptr, 0, first, true, ids});
+    return row.end - row.begin;
+  }
+  graph::PackedRows::Reader reader = packed.after_first(row.slot, first);
+  for (int64_t from = row.begin; from < row.end; from += piece_edges) {
+    const int64_t to = std::min(row.end, from + piece_edges);
+    const bool with_first = from == row.begin;
+    listed.push_back(RowPiece{x_original, from, to, reader.position(), reader.key(), first, with_first});
+    if (to < row.end) reader.skip(to - from - (with_first ? 1 : 0));
+  }
+  return row.end - row.begin;
 }
 
 int64_t DistributedBfs::expand_row_pieces(int t, const int64_t* first_piece, int64_t first, int64_t end,

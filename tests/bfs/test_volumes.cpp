@@ -97,6 +97,7 @@ struct CountedRun {
 
 struct CountedCase {
   comm::table3::Model model;
+  graph::Distribution dist;
   std::vector<CountedRun> runs;
 };
 
@@ -116,7 +117,7 @@ CountedCase check_case(const Case& c) {
   model.sparse_switch = c.bfs.sparse_switch;
   model.pairs_by_alltoallv = c.bfs.bu_alltoallv;
   DistributedBfs bfs(graph, grid, c.bfs);
-  CountedCase counted_case{model, {}};
+  CountedCase counted_case{model, graph.dist, {}};
   for (const int64_t root : run::choose_roots(built->spec, kRootsPerCase, graph, grid)) {
     const std::string what = c.name + " SCALE " + std::to_string(c.scale) + " root " + std::to_string(root);
     bfs.prepare();
@@ -262,23 +263,33 @@ TEST(VolumesBesideTable3, BottomUpBitmapsWithinTenPercent) {
 }
 
 // Where it departs by the roles of the top-down step: g500 gathers the frontier along the grid
-// row as 32-bit ids (Table 3: along the column, a word per vertex) and sends the candidates along
-// the column as one word per (vertex, parent) pair, none to the process itself (Table 3: along
-// the row, two words). Over a run, with F the frontier vertices and e their edges:
-//   allgatherv  measured 4 (C-1) F         Table 3 8 F
-//   alltoallv   measured ~ 8 e (R-1)/R     Table 3 16 e (C-1)/C
+// row as 32-bit ids (Table 3: along the column, a word per vertex), or as the row set's bitmap
+// where row_frontier_as_bitmap says (B/8 bytes per process to each other one of its row), and
+// sends the candidates along the column as one word per (vertex, parent) pair, none to the
+// process itself (Table 3: along the row, two words). Over a run, with F the frontier vertices
+// of the levels listed, L the levels gathered as bitmaps and e the frontier's edges:
+//   allgatherv  measured 4 (C-1) F + L R C (C-1) B/8   Table 3 8 F over all levels
+//   alltoallv   measured ~ 8 e (R-1)/R                 Table 3 16 e (C-1)/C
 void expect_top_down_departures(const CountedCase& c, const std::string& what) {
   const double R = c.model.R, C = c.model.C;
-  double frontier = 0, allgatherv = 0, allgatherv_table3 = 0, alltoallv = 0, alltoallv_table3 = 0;
+  double frontier = 0, listed = 0, bitmap_levels = 0, allgatherv = 0, allgatherv_table3 = 0, alltoallv = 0,
+         alltoallv_table3 = 0;
   for (const CountedRun& run : c.runs) {
-    for (const LevelTrace& level : run.levels)
-      if (level.direction == Direction::kTopDown) frontier += static_cast<double>(level.frontier_size);
+    for (const LevelTrace& level : run.levels) {
+      if (level.direction != Direction::kTopDown) continue;
+      frontier += static_cast<double>(level.frontier_size);
+      if (row_frontier_as_bitmap(level.frontier_size, c.dist))
+        ++bitmap_levels;
+      else
+        listed += static_cast<double>(level.frontier_size);
+    }
     allgatherv += run.volumes.measured[comm::table3::kTopDown][static_cast<size_t>(util::Phase::kAllgatherv)];
     allgatherv_table3 += run.volumes.table3[comm::table3::kTopDown][static_cast<size_t>(util::Phase::kAllgatherv)];
     alltoallv += run.volumes.measured[comm::table3::kTopDown][static_cast<size_t>(util::Phase::kAlltoallv)];
     alltoallv_table3 += run.volumes.table3[comm::table3::kTopDown][static_cast<size_t>(util::Phase::kAlltoallv)];
   }
-  EXPECT_EQ(allgatherv, 4 * (C - 1) * frontier) << what;
+  const double bitmap_bytes = R * C * (C - 1) * static_cast<double>(c.dist.block) / 8;
+  EXPECT_EQ(allgatherv, sizeof(graph::LocalId) * (C - 1) * listed + bitmap_levels * bitmap_bytes) << what;
   EXPECT_EQ(allgatherv_table3, 8 * (R - 1) * frontier) << what;
   if (R == 1) {
     EXPECT_EQ(alltoallv, 0) << what;
@@ -295,8 +306,20 @@ void expect_top_down_departures(const CountedCase& c, const std::string& what) {
 TEST(VolumesBesideTable3, TopDownDepartsByItsTransposedRoles) {
   for (const util::GridShape& shape : test_grids()) {
     if (!runs_here(shape)) continue;
-    for (int scale : {14, 16})
-      expect_top_down_departures(check_case(Case{scale, shape, {}, {}, {}, grid_name(shape)}), grid_name(shape));
+    for (int scale : {14, 16}) {
+      const CountedCase counted = check_case(Case{scale, shape, {}, {}, {}, grid_name(shape)});
+      expect_top_down_departures(counted, grid_name(shape));
+      // Both forms met on a grid of several columns (the bitmap in the levels after the largest).
+      if (shape.cols > 1) {
+        int bitmap_levels = 0, listed_levels = 0;
+        for (const CountedRun& run : counted.runs)
+          for (const LevelTrace& level : run.levels)
+            if (level.direction == Direction::kTopDown)
+              ++(row_frontier_as_bitmap(level.frontier_size, counted.dist) ? bitmap_levels : listed_levels);
+        EXPECT_GT(bitmap_levels, 0) << grid_name(shape) << " SCALE " << scale;
+        EXPECT_GT(listed_levels, 0) << grid_name(shape) << " SCALE " << scale;
+      }
+    }
   }
 }
 
