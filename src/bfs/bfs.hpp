@@ -10,6 +10,7 @@
 #include "comm/collectives.hpp"
 #include "comm/exchange.hpp"
 #include "graph/local_graph.hpp"
+#include "run/run_plan.hpp"
 #include "util/bitmap.hpp"
 #include "util/phase_profile.hpp"
 
@@ -32,12 +33,6 @@ struct BfsRun {
   util::PhaseProfile profile;        // this rank's time and bytes sent per phase
   std::vector<LevelTrace> levels;    // one per level searched (the last one discovers nothing)
 };
-
-// Whether a top-down step gathers the grid row's frontier as the row set's bitmap (N/R bits, in
-// one buffer whatever the frontier) rather than as a list of 32- or 64-bit ids: when the list of
-// an average grid row, frontier_vertices / R ids, would take more than 1/8 of the bitmap's bits.
-// Decided from the frontier's size, which every rank knows, so all grid rows gather alike.
-bool row_frontier_as_bitmap(int64_t frontier_vertices, const graph::Distribution& d);
 
 class DistributedBfs {
  public:
@@ -81,7 +76,7 @@ class DistributedBfs {
   // Copies visited_ into visited_before_ when the step may discover many vertices.
   void snapshot_visited(int64_t frontier_edges, util::PhaseProfile& profile);
   // Step 1: the frontier of the whole grid row, as row-local ids: listed in gathered_, or (by
-  // row_frontier_as_bitmap) as the row set's bitmap in row_frontier_.
+  // run::top_down_row_frontier_as_bitmap) as the row set's bitmap in row_frontier_.
   void gather_row_frontier(int64_t frontier_vertices, util::PhaseProfile& profile);
   void gather_row_frontier_bitmap(util::PhaseProfile& profile);
   // Whether every process knows, without a collective, that no process's candidates pass one
@@ -201,7 +196,8 @@ class DistributedBfs {
   std::vector<Discoveries> found_;
   std::vector<graph::LocalId> gathered_;  // top-down: the frontier of the whole grid row, listed
   // ... or as the row set's bitmap (null: listed): in the column frontier's words when they are as
-  // many (a bottom-up step's, unused in a top-down one), else in row_frontier_words_.
+  // many (a bottom-up step's, unused in a top-down one), else in row_frontier_words_; with one
+  // grid column the owned frontier's bitmap itself.
   const uint64_t* row_frontier_ = nullptr;
   std::vector<uint64_t> row_frontier_words_;
   static constexpr int64_t kWordsPerListChunk = 4;  // bitmap words a thread takes at a time to list their rows
@@ -219,6 +215,7 @@ class DistributedBfs {
   };
   // The items of frontier row x into `listed`; returns its entries.
   int64_t list_row(graph::LocalId x, std::vector<RowPiece>& listed) const;
+  static_assert(sizeof(RowPiece) <= run::kTopDownItemBytes, "the run's plan counts a work item's bytes");
   static constexpr int64_t kEdgesPerPiece = 1024;     // top-down work item size with lb-topdown
   static constexpr int64_t kPiecesPerChunk = 4;       // top-down dynamic-schedule unit
   static constexpr int64_t kRowsPerListChunk = 16;    // frontier rows a thread takes at a time to list their pieces

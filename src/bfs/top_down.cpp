@@ -23,13 +23,6 @@
 
 namespace g500::bfs {
 
-bool row_frontier_as_bitmap(int64_t frontier_vertices, const graph::Distribution& d) {
-  // The listed frontier of an average grid row stays below N/R/8 bits.
-  constexpr int64_t kListShareOfBitmap = 8, kListBitsPerVertex = sizeof(graph::LocalId) * 8;
-  return d.C > 1 && static_cast<double>(frontier_vertices) * kListBitsPerVertex * kListShareOfBitmap >
-                        static_cast<double>(d.row_set_size()) * d.R;
-}
-
 DistributedBfs::StepResult DistributedBfs::top_down_step(int64_t frontier_vertices, int64_t frontier_edges,
                                                          util::PhaseProfile& profile) {
   snapshot_visited(frontier_edges, profile);
@@ -70,7 +63,7 @@ void DistributedBfs::snapshot_visited(int64_t frontier_edges, util::PhaseProfile
 void DistributedBfs::gather_row_frontier(int64_t frontier_vertices, util::PhaseProfile& profile) {
   const int C = dist_.C;
   row_frontier_ = nullptr;
-  if (row_frontier_as_bitmap(frontier_vertices, dist_)) {
+  if (run::top_down_row_frontier_as_bitmap(frontier_vertices, dist_)) {
     gather_row_frontier_bitmap(profile);
     return;
   }
@@ -99,6 +92,10 @@ void DistributedBfs::gather_row_frontier_bitmap(util::PhaseProfile& profile) {
     frontier_bits_.clear();
     for (const graph::LocalId v : frontier_) frontier_bits_.set(v);
     frontier_bits_current_ = true;
+  }
+  if (C == 1) {  // the row set is our block
+    row_frontier_ = frontier_bits_.data();
+    return;
   }
   // Block r of the bitmap is P(i, r)'s: the row-local ids in order. A bottom-up step's column
   // frontier is not needed in a top-down one, so its words serve where they are as many.

@@ -93,6 +93,7 @@ class GraphMemoryPlanner {
     degrees_ = owned_ * (kWord + sizeof(uint32_t) + 1.0 / 8);
     const double neighbours = filled_rows_ + directory_ + packed_key_tables_;
     m_.graph = row_index_ + neighbours + first_neighbours_ + degrees_ + renumbering;
+    m_.row_slots = slots_;
     m_.filled_rows = filled_rows_;
   }
 

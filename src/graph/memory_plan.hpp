@@ -33,6 +33,7 @@ struct GraphMemory {
   double filling = 0;                // the most the fill holds at once (see kept_entry_shares)
   double originals = 0;              // after the fill: the columns' original ids made beside the graph
                                      // (graph/column_originals.hpp), then the first neighbours' ones
+  double row_slots = 0;              // rows with a start: those with entries under BCSR, else all
   int64_t passes = 1;                // over the input, each keeping one slab of rows
   bool lengths_of_rows_met = false;  // pass 1 counts the rows met only (graph/row_lengths.hpp)
   // The same figures as parts: those of the finished graph (adding up to `graph`) and those of

@@ -54,6 +54,29 @@ RunPlan plan_bfs(const PlanInput& in, const graph::GraphOptions& options) {
       static_cast<double>(top_down_candidates_per_round(static_cast<int64_t>(s.entries * s.ranks), d.R * d.C)));
   plan.search.push_back(
       {"BFS: top-down candidates", per_round * sizeof(uint64_t) * kCandidateCopies, util::GrowsWith::kEdgeShare});
+  // A top-down level's frontier of the grid row: listed while an average row's list takes at most
+  // 1/8 of the row set's bitmap (the list's buffer keeps its largest), else as that bitmap, in the
+  // column frontier's words where they are as many, on one grid column the owned frontier's
+  // bitmap itself (top_down_row_frontier_as_bitmap). Its work
+  // items: one per row of the frontier with entries here (and per 1024 entries of a hub row);
+  // after a bottom-up step the frontier is below N/beta, so about slots/beta of them (the level
+  // after the largest: 1.9 % of N/R with 48 % of the rows with entries, SCALE 22 on 2x2). The
+  // owned frontier likewise, and a level's top-down discoveries with their parents: on the
+  // Kronecker graphs at most 1/8 of the owned (12 % measured at SCALE 22 on 2x2), on others up
+  // to all of them.
+  constexpr double kFrontierAfterBottomUp = 1.0 / 24;  // beta (bfs/bfs_options.hpp)
+  const double column_frontier_words = d.R > 1 ? s.cols / util::kBitsPerWord + d.R : 0;
+  const bool own_row_bitmap = d.C > 1 && column_frontier_words < s.rows / util::kBitsPerWord;
+  plan.search.push_back({"BFS: top-down frontier of the row",
+                         s.rows / 8 / kTopDownListShareOfBitmap + (own_row_bitmap ? s.rows / 8 : 0),
+                         util::GrowsWith::kRowSet});
+  plan.search.push_back({"BFS: top-down work items", graph.row_slots * kFrontierAfterBottomUp * kTopDownItemBytes,
+                         options.bcsr ? util::GrowsWith::kEdgeShare : util::GrowsWith::kRowSet});
+  const double discoveries = in.shape.scale > 0 ? 1.0 / 8 : 1.0;
+  constexpr double kId = sizeof(graph::LocalId);
+  plan.search.push_back({"BFS: frontier and discoveries of the owned",
+                         s.owned * (kFrontierAfterBottomUp * kId + discoveries * (kId + sizeof(int64_t))),
+                         util::GrowsWith::kOwned});
   plan.search.push_back(
       {"BFS: parents", s.owned * sizeof(int64_t), util::GrowsWith::kOwned});  // kernel 1 made the degree tables
   // The BFS's bitmaps (bfs/bfs.hpp): of the owned vertices visited, the frontier, the next one and
@@ -61,7 +84,9 @@ RunPlan plan_bfs(const PlanInput& in, const graph::GraphOptions& options) {
   // layout the column's block from its owner; with R > 1 the frontier of the column set.
   const double owned_bitmaps = 4 + (d.C > 1 ? 1 : 0) + (d.yoo() ? 0 : 1);
   plan.search.push_back({"BFS: bitmaps of the owned", owned_bitmaps * s.owned / 8, util::GrowsWith::kOwned});
-  if (d.R > 1) plan.search.push_back({"BFS: column frontier", s.cols / 8, util::GrowsWith::kColumnSet});
+  if (d.R > 1)
+    plan.search.push_back(
+        {"BFS: column frontier", column_frontier_words * sizeof(uint64_t), util::GrowsWith::kColumnSet});
   // Validation: the walk of the tree depths, then the input edge check beside the depths and the
   // owned vertices' tree-edge marks (validate/validate_bfs.hpp).
   const double walk = validate::tree_depths_bytes(d, d.R * d.C);
@@ -129,6 +154,12 @@ RunPlan plan_sssp(const PlanInput& in) {
 
 int64_t top_down_candidates_per_round(int64_t global_entries, int ranks) {
   return std::max(kMinTopDownCandidatesPerRound, global_entries / ranks / kEntriesPerTopDownCandidate);
+}
+
+bool top_down_row_frontier_as_bitmap(int64_t frontier_vertices, const graph::Distribution& d) {
+  constexpr double kListBitsPerVertex = sizeof(graph::LocalId) * 8;
+  return static_cast<double>(frontier_vertices) * kListBitsPerVertex * kTopDownListShareOfBitmap >
+         static_cast<double>(d.row_set_size()) * d.R;
 }
 
 double RunPlan::peak_bytes() const { return std::max(kernel1_bytes(), search_bytes()); }

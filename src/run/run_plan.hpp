@@ -68,6 +68,17 @@ inline constexpr int64_t kMinTopDownCandidatesPerRound = int64_t{1} << 21;
 inline constexpr int64_t kEntriesPerTopDownCandidate = 128;
 int64_t top_down_candidates_per_round(int64_t global_entries, int ranks);
 
+// Whether a top-down step gathers the grid row's frontier as the row set's bitmap (N/R bits, in
+// one buffer whatever the frontier) rather than as a list of ids (bfs/top_down.cpp): when the list
+// of an average grid row, frontier_vertices / R ids, would take more than 1 /
+// kTopDownListShareOfBitmap of the bitmap's bits. Decided from the frontier's size, which every
+// rank knows, so all grid rows gather alike.
+inline constexpr int64_t kTopDownListShareOfBitmap = 8;
+bool top_down_row_frontier_as_bitmap(int64_t frontier_vertices, const graph::Distribution& d);
+// The bytes of a top-down work item (a row or a piece of one, bfs/bfs.hpp's RowPiece: six words
+// and two ids, padded), for the plan.
+inline constexpr size_t kTopDownItemBytes = 6 * sizeof(int64_t) + 2 * sizeof(graph::LocalId);
+
 // `auto`'s row format: packed rows when plain ones do not fit, or, where the sort keys are the
 // column ids (one grid row, `reorder` and `degree-sort`), when packed rows take kernel 1 fewer
 // passes over the input.

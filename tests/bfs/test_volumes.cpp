@@ -264,7 +264,7 @@ TEST(VolumesBesideTable3, BottomUpBitmapsWithinTenPercent) {
 
 // Where it departs by the roles of the top-down step: g500 gathers the frontier along the grid
 // row as 32-bit ids (Table 3: along the column, a word per vertex), or as the row set's bitmap
-// where row_frontier_as_bitmap says (B/8 bytes per process to each other one of its row), and
+// where run::top_down_row_frontier_as_bitmap says (B/8 bytes per process to each other one of its row), and
 // sends the candidates along the column as one word per (vertex, parent) pair, none to the
 // process itself (Table 3: along the row, two words). Over a run, with F the frontier vertices
 // of the levels listed, L the levels gathered as bitmaps and e the frontier's edges:
@@ -278,7 +278,7 @@ void expect_top_down_departures(const CountedCase& c, const std::string& what) {
     for (const LevelTrace& level : run.levels) {
       if (level.direction != Direction::kTopDown) continue;
       frontier += static_cast<double>(level.frontier_size);
-      if (row_frontier_as_bitmap(level.frontier_size, c.dist))
+      if (run::top_down_row_frontier_as_bitmap(level.frontier_size, c.dist))
         ++bitmap_levels;
       else
         listed += static_cast<double>(level.frontier_size);
@@ -315,7 +315,8 @@ TEST(VolumesBesideTable3, TopDownDepartsByItsTransposedRoles) {
         for (const CountedRun& run : counted.runs)
           for (const LevelTrace& level : run.levels)
             if (level.direction == Direction::kTopDown)
-              ++(row_frontier_as_bitmap(level.frontier_size, counted.dist) ? bitmap_levels : listed_levels);
+              ++(run::top_down_row_frontier_as_bitmap(level.frontier_size, counted.dist) ? bitmap_levels
+                                                                                         : listed_levels);
         EXPECT_GT(bitmap_levels, 0) << grid_name(shape) << " SCALE " << scale;
         EXPECT_GT(listed_levels, 0) << grid_name(shape) << " SCALE " << scale;
       }

@@ -171,7 +171,7 @@ void expect_error(const JobSpec& s, const std::string& message) {
 // g500 bfs's memory estimate against a node's memory: Fugaku's 32 GiB unless given, Slurm only
 // when given; force skips it and passes --force to bfs.
 TEST(Jobscript, MemoryOfTheNodesIsChecked) {
-  const std::string needs = std::string("SCALE 30 needs about ") + (graph::kWideIds ? "69.1" : "64.2");
+  const std::string needs = std::string("SCALE 30 needs about ") + (graph::kWideIds ? "70.8" : "65.6");
   expect_error(spec_of("fugaku", 2, 30), needs +
                                              " GiB on each of the job's 2 nodes (a Fugaku node) "
                                              "but it has 32.0 GiB (use more nodes, a smaller SCALE, or --force)");
