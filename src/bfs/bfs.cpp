@@ -147,29 +147,25 @@ void DistributedBfs::record_discoveries(int t) {
   found.parents.clear();
 }
 
-int64_t DistributedBfs::small_discoveries_degrees() const {
-  int64_t found = 0;
-  for (const Discoveries& mine : found_) found += mine.counted;
-  if (static_cast<double>(found) * options_.beta > static_cast<double>(dist_.block)) return -1;
-  const uint64_t* bits = next_bits_.data();
-  const int64_t words = next_bits_.num_words();
+int64_t DistributedBfs::degree_sum(const uint64_t* bits, int64_t words, bool clear_bits) const {
+  const uint64_t flip = clear_bits ? ~uint64_t{0} : 0;
   int64_t sum = 0;
 #pragma omp parallel for num_threads(nthreads_) reduction(+ : sum) schedule(static)
   for (int64_t w = 0; w < words; ++w)
-    for (uint64_t word = bits[w]; word; word &= word - 1)
+    for (uint64_t word = bits[w] ^ flip; word; word &= word - 1)
       sum += degree_[w * util::kBitsPerWord + std::countr_zero(word)];
   return sum;
 }
 
+int64_t DistributedBfs::small_discoveries_degrees() const {
+  int64_t found = 0;
+  for (const Discoveries& mine : found_) found += mine.counted;
+  if (static_cast<double>(found) * options_.beta > static_cast<double>(dist_.block)) return -1;
+  return degree_sum(next_bits_.data(), next_bits_.num_words(), false);
+}
+
 int64_t DistributedBfs::local_unvisited_edges() const {
-  const uint64_t* visited = visited_.data();  // vertices without edges start visited
-  const int64_t words = visited_.num_words();
-  int64_t sum = 0;
-#pragma omp parallel for num_threads(nthreads_) reduction(+ : sum) schedule(static)
-  for (int64_t w = 0; w < words; ++w)
-    for (uint64_t word = ~visited[w]; word; word &= word - 1)
-      sum += degree_[w * util::kBitsPerWord + std::countr_zero(word)];
-  return sum;
+  return degree_sum(visited_.data(), visited_.num_words(), true);  // vertices without edges start visited
 }
 
 namespace {

@@ -140,6 +140,9 @@ class DistributedBfs {
   // as few as a frontier the next level may search top-down (a 1/beta share of the owned), so that
   // the top-down step knows its candidates' bound without a collective; else -1.
   int64_t small_discoveries_degrees() const;
+  // The owned vertices' degrees summed over the set bits of words [0, words) of `bits` (the clear
+  // ones with clear_bits), by all threads.
+  int64_t degree_sum(const uint64_t* bits, int64_t words, bool clear_bits) const;
   // Sum of the degrees of the owned vertices not visited yet (Beamer's m_u, this rank's part).
   int64_t local_unvisited_edges() const;
   // Applies received (child offset, column-local parent) pairs found by grid column source_col;
