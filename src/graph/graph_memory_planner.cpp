@@ -76,15 +76,17 @@ class GraphMemoryPlanner {
     // Kernel 1's map of the rows with entries to their new ids (graph/set_map.hpp): the owned one on
     // a grid of one column (shared, not copied), else kept for those rows only where that is smaller.
     rows_met_only_ = keep_present_only(nonempty_, rows_);
-    row_map_ = d_.C == 1 ? 0 : rows_met_only_ ? nonempty_ * kInBlockId + PresentIndex::bytes_for(rows_) : rows_ * kId;
+    rows_met_index_ = present_index_bytes(nonempty_, rows_);
+    row_map_ = d_.C == 1 ? 0 : rows_met_only_ ? nonempty_ * kInBlockId + rows_met_index_.total() : rows_ * kId;
     // The graph keeps the rows' original ids by slot (one per row with edges under BCSR) and the
-    // columns' for the columns in use (graph/column_originals.hpp): a PresentIndex of the column
-    // set, an id per column in use.
+    // columns' for the columns in use (graph/column_originals.hpp): an index of the columns in use
+    // (rank9 or bucketed offsets, the smaller), an id per column in use.
     row_originals_ = d_.C == 1 ? 0 : slots_;
     const double columns_in_use =
         shape_.scale > 0 ? cols_ * kronecker_nonempty_row_share(shape_.scale, shape_.nedges, d_.R) : cols_;
     in_use_only_ = d_.R > 1 && keep_present_only(columns_in_use, cols_);
-    column_bitmap_ = in_use_only_ ? PresentIndex::bytes_for(cols_) : 0;
+    if (in_use_only_) column_index_ = present_index_bytes(columns_in_use, cols_);
+    column_bitmap_ = column_index_.total();
     column_ids_ = d_.R == 1 ? 0 : in_use_only_ ? columns_in_use * kInBlockId : cols_ * kId;
     col_originals_ = column_ids_ + column_bitmap_;
     const double renumbering = options_.reorder ? 2 * owned_ * kId + row_originals_ * kInBlockId + col_originals_ : 0;
@@ -238,7 +240,10 @@ class GraphMemoryPlanner {
         {"renumbering: rows' original ids", options_.reorder ? row_originals_ * kInBlockId : 0, per_slot_},
         {in_use_only_ ? "renumbering: columns in use, ids" : "renumbering: column map",
          options_.reorder ? column_ids_ : 0, in_use_only_ ? util::GrowsWith::kEdgeShare : util::GrowsWith::kColumnSet},
-        {"renumbering: columns in use, bitmap", options_.reorder ? column_bitmap_ : 0, util::GrowsWith::kColumnSet}};
+        {"renumbering: columns in use, index", options_.reorder ? column_index_.of_set : 0,
+         util::GrowsWith::kColumnSet},
+        {"renumbering: columns in use, index offsets", options_.reorder ? column_index_.of_present : 0,
+         util::GrowsWith::kEdgeShare}};
   }
 
   // Kernel 1's parts at its largest moment.
@@ -258,7 +263,8 @@ class GraphMemoryPlanner {
     if (!options_.reorder || d_.C == 1) return;
     if (rows_met_only_) {
       push({"kernel 1: rows with entries, new ids", nonempty_ * kInBlockId, util::GrowsWith::kEdgeShare});
-      push({"kernel 1: rows with entries, bitmap", PresentIndex::bytes_for(rows_), util::GrowsWith::kRowSet});
+      push({"kernel 1: rows with entries, index", rows_met_index_.of_set, util::GrowsWith::kRowSet});
+      push({"kernel 1: rows with entries, index offsets", rows_met_index_.of_present, util::GrowsWith::kEdgeShare});
     } else {
       push({"kernel 1: forward row map", row_map_, util::GrowsWith::kRowSet});
     }
@@ -331,8 +337,8 @@ class GraphMemoryPlanner {
     push_row_map();
     if (options_.reorder && in_use_only_) {
       push({"kernel 1: columns in use, sort keys", column_ids_, util::GrowsWith::kEdgeShare});
-      push({"kernel 1: columns in use, bitmap", m_.row_tables - forward_row_maps_ - column_ids_,
-            util::GrowsWith::kColumnSet});
+      push({"kernel 1: columns in use, index", column_index_.of_set, util::GrowsWith::kColumnSet});
+      push({"kernel 1: columns in use, index offsets", column_index_.of_present, util::GrowsWith::kEdgeShare});
     } else {
       push({"kernel 1: column maps and sort keys", m_.row_tables - forward_row_maps_, util::GrowsWith::kColumnSet});
     }
@@ -359,6 +365,7 @@ class GraphMemoryPlanner {
   double row_starts_ = 0, row_bitmap_ = 0, row_index_ = 0, filled_rows_ = 0, directory_ = 0, packed_key_tables_ = 0,
          first_neighbours_ = 0, row_map_ = 0, row_originals_ = 0, column_bitmap_ = 0, column_ids_ = 0,
          col_originals_ = 0, degrees_ = 0;
+  PresentIndexBytes rows_met_index_, column_index_;
   bool key_tables_ = false, rows_met_only_ = false, in_use_only_ = false;
   // Kernel 1's (bytes, or bytes per entry).
   FullestColumn fullest_{{}};

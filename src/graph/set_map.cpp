@@ -1,6 +1,7 @@
 // Maps of a row or column set made a block at a time (graph/set_map.hpp).
 #include "graph/set_map.hpp"
 
+#include <algorithm>
 #include <bit>
 
 #include "comm/typed.hpp"
@@ -25,12 +26,36 @@ SetMap SetMap::from_blocks(const util::Bitmap& present, const LocalId* owned, Ve
     m.whole_ = m.table_.data();
     return m;
   }
-  m.index_ = PresentIndex(present);
-  m.values_.resize(static_cast<size_t>(m.index_.present()));
+  const int64_t in_use = present.count();
+  m.sparse_ = sparse_index_smaller(static_cast<double>(in_use), static_cast<double>(present.size()));
+  if (m.sparse_)
+    m.sparse_index_ = SparsePresentIndex(present);
+  else
+    m.index_ = PresentIndex(present);
+  m.values_.resize(static_cast<size_t>(in_use));
   m.value_ = value;
   m.by_block_ = d.by_block;
+  auto store = [&](int64_t at, int position, LocalId entry) {
+    if constexpr (kWideIds)
+      m.values_[at] = static_cast<InBlockId>(entry);  // an offset inside the block; u gives the position
+    else
+      m.values_[at] = value.of(position, entry);
+  };
   for_each_block_table(owned, set, d, grid, [&](int position, const LocalId* table) {
     const int64_t first = static_cast<int64_t>(position) * B, end = first + B;
+    if (m.sparse_) {
+      const SparsePresentIndex& index = m.sparse_index_;
+      const int64_t first_bucket = first / SparsePresentIndex::kBucket,
+                    end_bucket = std::min(index.buckets(),
+                                          (end + SparsePresentIndex::kBucket - 1) / SparsePresentIndex::kBucket);
+#pragma omp parallel for schedule(static)
+      for (int64_t b = first_bucket; b < end_bucket; ++b)
+        for (int64_t at = index.begin(b); at < index.begin(b + 1); ++at) {
+          const int64_t u = index.vertex(b, at);
+          if (u >= first && u < end) store(at, position, table[u - first]);
+        }
+      return;
+    }
     const int64_t first_word = first / util::kBitsPerWord,
                   end_word = (end + util::kBitsPerWord - 1) / util::kBitsPerWord;
 #pragma omp parallel for schedule(static)
@@ -39,11 +64,7 @@ SetMap SetMap::from_blocks(const util::Bitmap& present, const LocalId* owned, Ve
       for (uint64_t bits = m.index_.bits(w); bits != 0; bits &= bits - 1, ++at) {
         const int64_t u = w * util::kBitsPerWord + std::countr_zero(bits);
         if (u < first || u >= end) continue;
-        const LocalId entry = table[u - first];
-        if constexpr (kWideIds)
-          m.values_[at] = static_cast<InBlockId>(entry);  // an offset inside the block; u gives the position
-        else
-          m.values_[at] = value.of(position, entry);
+        store(at, position, table[u - first]);
       }
     }
   });

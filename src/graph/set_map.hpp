@@ -5,10 +5,11 @@
 // A table for the whole set is a word per vertex of N/R or N/C, which grows as sqrt(P) at fixed
 // work per process (7.6 billion entries for the column set at SCALE 41 on 552 x 288). A block's
 // entries touch at most m/P rows and columns, so the values are kept for those only, in the
-// order of their PresentIndex (graph/present_index.hpp, 1.25 bits per vertex of the set). A lookup then reads two
-// arrays where the whole table reads one (8 % of the bottom-up scan at SCALE 20 on 2 x 1), so the whole table stays
-// where it is not much larger: on a grid of one row (the column set is the owned block) and where the vertices in use
-// are most of the set.
+// order of their index: rank9 (graph/present_index.hpp, 1.25 bits per vertex of the set) or, where fewer than about
+// one in seven are present, bucketed offsets (graph/sparse_present_index.hpp, a byte per present vertex and 1/16 bit
+// per vertex of the set), whichever is the smaller. A lookup then reads two arrays where the whole table reads one (8 %
+// of the bottom-up scan at SCALE 20 on 2 x 1), so the whole table stays where it is not much larger: on a grid of one
+// row (the column set is the owned block) and where the vertices in use are most of the set.
 //
 // The values come from the owners of the set's blocks: from_blocks takes one block's owned table
 // at a time (a broadcast along the grid row or column), so no table of the whole set exists while
@@ -16,6 +17,7 @@
 // block's position: kept for the vertices in use it is that offset alone (graph/in_block_id.hpp),
 // the position coming from the vertex looked up.
 #pragma once
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <functional>
@@ -24,6 +26,7 @@
 #include "graph/id_table.hpp"
 #include "graph/in_block_id.hpp"
 #include "graph/present_index.hpp"
+#include "graph/sparse_present_index.hpp"
 #include "util/bitmap.hpp"
 #include "util/huge_pages.hpp"
 #include "util/large_array.hpp"
@@ -32,11 +35,28 @@ namespace g500::graph {
 
 class ProcessGrid;
 
+// The index of the vertices in use: bucketed offsets where they are the smaller, else rank9.
+inline bool sparse_index_smaller(double in_use, double set_size) {
+  return SparsePresentIndex::bytes_for(set_size, in_use) < PresentIndex::bytes_for(set_size);
+}
+// Its bytes: those that grow with the set (rank9, or the bucketed offsets' counts), and those
+// that grow with the vertices in use (the offsets, a byte each).
+struct PresentIndexBytes {
+  double of_set = 0, of_present = 0;
+  double total() const { return of_set + of_present; }
+};
+inline PresentIndexBytes present_index_bytes(double in_use, double set_size) {
+  if (sparse_index_smaller(in_use, set_size))
+    return {SparsePresentIndex::bytes_for(set_size, 0),
+            SparsePresentIndex::bytes_for(set_size, in_use) - SparsePresentIndex::bytes_for(set_size, 0)};
+  return {PresentIndex::bytes_for(set_size), 0};
+}
+
 // Values for the vertices in use only when they and their index take at most half the whole
 // table (a LocalId per vertex of the set), the plan's rule as kernel 1's.
 inline bool keep_present_only(double in_use, double set_size) {
   constexpr double kMostShareOfWhole = 0.5;
-  return in_use * sizeof(InBlockId) + PresentIndex::bytes_for(set_size) <=
+  return in_use * sizeof(InBlockId) + present_index_bytes(in_use, set_size).total() <=
          kMostShareOfWhole * set_size * sizeof(LocalId);
 }
 
@@ -87,13 +107,15 @@ class SetMap {
     else
       return values_[slot];  // the value itself fits the 32 bits
   }
-  bool contains(LocalId u) const { return is_whole() || index_.contains(u); }
+  bool contains(LocalId u) const { return is_whole() || (sparse_ ? sparse_index_.contains(u) : index_.contains(u)); }
   // The place of present vertex u among the present ones.
-  int64_t slot(LocalId u) const { return index_.slot(u); }
+  int64_t slot(LocalId u) const { return sparse_ ? sparse_index_.slot(u) : index_.slot(u); }
   // Fetches what a lookup of u reads into the cache ahead of use.
   void prefetch(LocalId u) const {
     if (whole_)
       __builtin_prefetch(&whole_[u]);
+    else if (sparse_)
+      sparse_index_.prefetch(u);
     else
       index_.prefetch(u);
   }
@@ -102,14 +124,19 @@ class SetMap {
   int64_t present_columns() const { return static_cast<int64_t>(values_.size()); }
   // Bytes held (none for a shared whole table).
   size_t memory_bytes() const {
-    return (shared_ ? 0 : table_.size() * sizeof(LocalId)) + index_.memory_bytes() + values_.size() * sizeof(InBlockId);
+    return (shared_ ? 0 : table_.size() * sizeof(LocalId)) + index_.memory_bytes() + sparse_index_.memory_bytes() +
+           values_.size() * sizeof(InBlockId);
   }
+  bool sparse_index() const { return sparse_; }
 
  private:
   IdTable table_;
   const LocalId* whole_ = nullptr;  // table_'s ids, read without its indirections in the searches' loops
   bool shared_ = false;             // the whole table is another structure's
+  // The vertices in use (present-only maps): one of the two, by sparse_index_smaller.
   PresentIndex index_;
+  SparsePresentIndex sparse_index_;
+  bool sparse_ = false;
   util::LargeArray<InBlockId>
       values_;  // of the present vertices, in order: the owners' entries (32-bit ids: the values)
   BlockValue value_;

@@ -188,7 +188,8 @@ TEST(Kernel1, OriginalIdsOfTheRowsAndColumnsInUse) {
 
 // A row or column map made a block at a time from the owners' tables (graph/set_map.hpp) holds,
 // for every vertex it keeps, the value of the whole set's gathered table: with a few vertices
-// present (kept for those only) and with all of them (a whole table), under both layouts.
+// present (kept for those only: one in 5 indexed by rank9, one in 29 by bucketed offsets) and with
+// all of them (a whole table), under both layouts.
 TEST(Kernel1, SetMapsMadeByBlocksMatchTheGatheredTables) {
   for (const util::GridShape shape : grids_of_this_run())
     for (const Layout layout : {Layout::kYoo, Layout::kRowMajor}) {
@@ -204,7 +205,7 @@ TEST(Kernel1, SetMapsMadeByBlocksMatchTheGatheredTables) {
       gather_set_maps(ids, d, *built->grid, forward);
       const BlockValue original = BlockValue::id(d.block);
       for (const VertexSet set : {VertexSet::kRows, VertexSet::kColumns})
-        for (const int64_t every : {int64_t{1}, int64_t{29}}) {
+        for (const int64_t every : {int64_t{1}, int64_t{5}, int64_t{29}}) {
           const bool rows = set == VertexSet::kRows;
           const int64_t size = rows ? d.row_set_size() : d.col_set_size();
           const IdTable& gathered = rows ? ids.row_original : ids.col_original;
@@ -212,6 +213,7 @@ TEST(Kernel1, SetMapsMadeByBlocksMatchTheGatheredTables) {
           for (int64_t u = 0; u < size; u += every) present.set(u);
           const SetMap map = SetMap::from_blocks(present, ids.owned_original.data(), set, d, *built->grid, original);
           EXPECT_EQ(map.is_whole(), every == 1);
+          EXPECT_EQ(map.sparse_index(), every == 29);
           int64_t wrong = 0;
           for (int64_t u = 0; u < size; ++u) {
             ASSERT_EQ(map.contains(static_cast<LocalId>(u)), every == 1 || u % every == 0);

@@ -7,8 +7,10 @@
 #include <cstdint>
 #include <string>
 
+#include "graph/in_block_id.hpp"
 #include "graph/local_id.hpp"
 #include "graph/present_index.hpp"
+#include "graph/sparse_present_index.hpp"
 #include "run/plan_report.hpp"
 #include "run/run_plan.hpp"
 #include "run/run_setup.hpp"
@@ -63,11 +65,12 @@ TEST(RunPlan, ChoosesTheRowFormatAndThePasses) {
 
 // The papers' SCALE 37 on 9936 Fugaku nodes (138x72): it fits a 32 GiB node, and its parts by
 // the size they grow with. The search holds nothing of word size per row-set or column-set
-// vertex: 1.25 bits of each (the BCSR bitmaps and their counts, graph/present_index.hpp).
+// vertex: at most 1.25 bits of each (BCSR's bitmap and its counts, graph/present_index.hpp; the
+// columns in use in bucketed offsets, graph/sparse_present_index.hpp).
 TEST(RunPlan, PartsInTable2Terms) {
   const RunPlan plan = plan_run(kronecker_input(37, 138, 72, 32 * kGiB));
   EXPECT_EQ(plan.passes, 1);
-  EXPECT_NEAR(plan.peak_bytes() / kGiB, graph::kWideIds ? 6.52 : 4.96, 0.05);
+  EXPECT_NEAR(plan.peak_bytes() / kGiB, graph::kWideIds ? 6.32 : 4.75, 0.05);
   EXPECT_DOUBLE_EQ(plan.peak_bytes(), graph::kWideIds ? plan.search_bytes() : plan.kernel1_bytes());
   EXPECT_DOUBLE_EQ(plan.row_set, 72.0 * plan.owned);
   EXPECT_DOUBLE_EQ(plan.column_set, 138.0 * plan.owned);
@@ -81,9 +84,17 @@ TEST(RunPlan, PartsInTable2Terms) {
   ASSERT_NE(columns, nullptr);
   EXPECT_EQ(columns->grows_with, util::GrowsWith::kEdgeShare);
   EXPECT_LT(columns->bytes, 4 * 2 * plan.edge_share);  // at most one per entry
-  const util::MemoryPart* column_bitmap = find_part(plan.search, "renumbering: columns in use, bitmap");
-  ASSERT_NE(column_bitmap, nullptr);
-  EXPECT_NEAR(column_bitmap->bytes / plan.column_set, graph::PresentIndex::kBytesPerVertex, 1e-6);
+  // Their index: bucketed offsets, a byte per column in use and 1/128 byte per column of the set,
+  // under a third of rank9's bytes.
+  const util::MemoryPart* column_index = find_part(plan.search, "renumbering: columns in use, index");
+  const util::MemoryPart* column_offsets = find_part(plan.search, "renumbering: columns in use, index offsets");
+  ASSERT_NE(column_index, nullptr);
+  ASSERT_NE(column_offsets, nullptr);
+  const double in_use = columns->bytes / sizeof(graph::InBlockId);
+  EXPECT_NEAR(column_index->bytes, graph::SparsePresentIndex::bytes_for(plan.column_set, 0), 1);
+  EXPECT_NEAR(column_offsets->bytes, in_use, 1);
+  EXPECT_EQ(column_offsets->grows_with, util::GrowsWith::kEdgeShare);
+  EXPECT_LT(column_index->bytes + column_offsets->bytes, graph::PresentIndex::bytes_for(plan.column_set) / 3);
   const util::MemoryPart* keys = find_part(plan.search, "packed rows' key tables");
   EXPECT_TRUE(keys == nullptr || keys->bytes == 0);  // the keys follow from the ids
   const util::MemoryPart* parents = find_part(plan.search, "BFS: parents");
@@ -115,13 +126,14 @@ TEST(RunPlan, PartsInTable2Terms) {
                                               static_cast<int64_t>(2 * plan.edge_share * 138 * 72), 138 * 72)));
   EXPECT_NEAR(candidates->bytes / (2 * plan.edge_share), 4.0 * 8 / kEntriesPerTopDownCandidate, 1e-6);
   const PartsBySize search = parts_by_size(plan.search);
-  EXPECT_NEAR(search.column_set / plan.column_set, graph::PresentIndex::kBytesPerVertex + 1.0 / 8, 1e-6);
+  EXPECT_NEAR(search.column_set / plan.column_set,
+              graph::SparsePresentIndex::bytes_for(plan.column_set, 0) / plan.column_set + 1.0 / 8, 1e-6);
   EXPECT_NEAR(search.row_set / plan.row_set, graph::PresentIndex::kBytesPerVertex + 1.0 / 64, 1e-6);
   EXPECT_DOUBLE_EQ(search.fixed, kRuntimeBytesPerRank);
   const std::string text = plan_parts_text(plan, "# ");
   EXPECT_NE(text.find("# memory plan per process, 138x72 grid: plain rows, kernel 1 in 1 pass\n"), std::string::npos)
       << text;
-  EXPECT_NE(text.find("1.25 bits per N/C"), std::string::npos) << text;
+  EXPECT_NE(text.find("1.06 bits per N/C"), std::string::npos) << text;
   for (size_t start = 0; start < text.size(); start = text.find('\n', start) + 1)
     EXPECT_EQ(text.compare(start, 2, "# "), 0) << text.substr(start);
 }
