@@ -18,6 +18,7 @@
 #include "util/agree.hpp"
 #include "util/error.hpp"
 #include "util/memory.hpp"
+#include "util/page_release.hpp"
 #include "util/progress.hpp"
 #include "validate/edge_check.hpp"
 #include "validate/tree_depths.hpp"
@@ -242,7 +243,10 @@ struct BfsRootKernel {
   RootResult collect(BfsRun& run) { return collect_run(run, model, world); }
   int64_t count_edges() { return teps_edge_count(graph, bfs.parents(), world.mpi()); }
   std::string check(int64_t root, RootResult& r) {
-    if (config.validate) return validate_root(graph, edges, grid, root, bfs.parents(), r);
+    if (config.validate) {
+      bfs.release_level_buffers();  // the validation's memory, not beside the search's (the run's plan)
+      return validate_root(graph, edges, grid, root, bfs.parents(), r);
+    }
     r.nedge = count_edges();
     return {};
   }

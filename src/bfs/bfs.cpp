@@ -62,6 +62,17 @@ void DistributedBfs::prepare() {
   const int64_t n = static_cast<int64_t>(parent_.size());
 #pragma omp parallel for num_threads(nthreads_) schedule(static)
   for (int64_t k = 0; k < n; ++k) parent[k] = -1;
+  if (held_.released()) {
+    for_each_level_buffer([&](auto& buffer) { held_.restore(buffer); });
+    held_.restored();
+  }
+}
+
+void DistributedBfs::release_level_buffers() {
+  if (held_.released()) return;
+  candidate_exchange_.start();  // empty buckets, made again empty
+  row_exchange_.start();
+  for_each_level_buffer([&](auto& buffer) { held_.release(buffer); });
 }
 
 void DistributedBfs::advance_frontier(Direction previous, Direction next) {

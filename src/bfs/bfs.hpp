@@ -12,6 +12,7 @@
 #include "graph/local_graph.hpp"
 #include "run/run_plan.hpp"
 #include "util/bitmap.hpp"
+#include "util/held_buffers.hpp"
 #include "util/phase_profile.hpp"
 
 namespace g500::bfs {
@@ -37,8 +38,13 @@ struct BfsRun {
 class DistributedBfs {
  public:
   DistributedBfs(const graph::LocalGraph& graph, const graph::ProcessGrid& grid, const BfsOptions& options);
-  // Resets the parent array to -1, as the reference's clean_pred does before its BFS timer.
+  // Resets the parent array to -1, as the reference's clean_pred does before its BFS timer, and
+  // makes the level buffers again after release_level_buffers().
   void prepare();
+  // Frees the buffers a search's levels grow (the column frontier, a top-down level's lists, work
+  // items and candidates' exchange, the bottom-up pairs' exchange) while parents() is validated;
+  // the parents and the owned vertices' bitmaps stay.
+  void release_level_buffers();
   // Collective: runs one BFS from `root` (after prepare()). Its timed region ends with the
   // output complete: parents() of every owned vertex at its original offset, as the reference
   // and the specification have it ("stop the time when the output has been written to memory").
@@ -156,6 +162,25 @@ class DistributedBfs {
   // bits it set in visited_), and as a list when the next level goes top-down (made from the
   // bitmap after a bottom-up step).
   void advance_frontier(Direction previous, Direction next);
+
+  // Visits the buffers release_level_buffers() frees, in one order.
+  template <class Visit>
+  void for_each_level_buffer(Visit visit) {
+    visit(column_frontier_);
+    visit(row_frontier_words_);
+    visit(gathered_);
+    visit(frontier_);
+    visit(first_piece_);
+    visit(frontier_message_);
+    for (Discoveries& d : found_) {
+      visit(d.vertices);
+      visit(d.parents);
+    }
+    for (std::vector<RowPiece>& pieces : thread_pieces_) visit(pieces);
+    candidate_exchange_.for_each_buffer(visit);
+    row_exchange_.for_each_buffer(visit);
+  }
+  util::HeldBuffers held_;
 
   const graph::LocalGraph& graph_;
   const graph::ProcessGrid& grid_;

@@ -52,6 +52,15 @@ class Exchanger {
   const std::vector<Piece>& deliver(util::PhaseProfile& profile);
   MPI_Comm communicator() const { return comm_; }
   int size() const { return size_; }
+  // Each of its buffers (the threads' buckets, the messages), in one order: for freeing them
+  // between searches (util/held_buffers.hpp).
+  template <class Visit>
+  void for_each_buffer(Visit visit) {
+    for (auto& per_thread : buckets_)
+      for (auto& bucket : per_thread) visit(bucket);
+    visit(send_);
+    visit(recv_);
+  }
 
  private:
   MPI_Comm comm_;

@@ -52,7 +52,10 @@ RunPlan plan_bfs(const PlanInput& in, const graph::GraphOptions& options) {
   const double per_round = std::min(
       s.entries * kTopDownShare * (peers - 1) / peers,
       static_cast<double>(top_down_candidates_per_round(static_cast<int64_t>(s.entries * s.ranks), d.R * d.C)));
-  plan.search.push_back(
+  // The search's level buffers (freed while the validation runs: DistributedBfs::release_level_buffers)
+  // and the validation's; the graph, the parents and the owned vertices' bitmaps are held by both.
+  std::vector<util::MemoryPart> levels, validation;
+  levels.push_back(
       {"BFS: top-down candidates", per_round * sizeof(uint64_t) * kCandidateCopies, util::GrowsWith::kEdgeShare});
   // A top-down level's frontier of the grid row: listed while an average row's list takes at most
   // 1/8 of the row set's bitmap (the list's buffer keeps its largest), else as that bitmap, in the
@@ -67,16 +70,16 @@ RunPlan plan_bfs(const PlanInput& in, const graph::GraphOptions& options) {
   constexpr double kFrontierAfterBottomUp = 1.0 / 24;  // beta (bfs/bfs_options.hpp)
   const double column_frontier_words = d.R > 1 ? s.cols / util::kBitsPerWord + d.R : 0;
   const bool own_row_bitmap = d.C > 1 && column_frontier_words < s.rows / util::kBitsPerWord;
-  plan.search.push_back({"BFS: top-down frontier of the row",
-                         s.rows / 8 / kTopDownListShareOfBitmap + (own_row_bitmap ? s.rows / 8 : 0),
-                         util::GrowsWith::kRowSet});
-  plan.search.push_back({"BFS: top-down work items", graph.row_slots * kFrontierAfterBottomUp * kTopDownItemBytes,
-                         options.bcsr ? util::GrowsWith::kEdgeShare : util::GrowsWith::kRowSet});
+  levels.push_back({"BFS: top-down frontier of the row",
+                    s.rows / 8 / kTopDownListShareOfBitmap + (own_row_bitmap ? s.rows / 8 : 0),
+                    util::GrowsWith::kRowSet});
+  levels.push_back({"BFS: top-down work items", graph.row_slots * kFrontierAfterBottomUp * kTopDownItemBytes,
+                    options.bcsr ? util::GrowsWith::kEdgeShare : util::GrowsWith::kRowSet});
   const double discoveries = in.shape.scale > 0 ? 1.0 / 8 : 1.0;
   constexpr double kId = sizeof(graph::LocalId);
-  plan.search.push_back({"BFS: frontier and discoveries of the owned",
-                         s.owned * (kFrontierAfterBottomUp * kId + discoveries * (kId + sizeof(int64_t))),
-                         util::GrowsWith::kOwned});
+  levels.push_back({"BFS: frontier and discoveries of the owned",
+                    s.owned * (kFrontierAfterBottomUp * kId + discoveries * (kId + sizeof(int64_t))),
+                    util::GrowsWith::kOwned});
   plan.search.push_back(
       {"BFS: parents", s.owned * sizeof(int64_t), util::GrowsWith::kOwned});  // kernel 1 made the degree tables
   // The BFS's bitmaps (bfs/bfs.hpp): of the owned vertices visited, the frontier, the next one and
@@ -85,8 +88,7 @@ RunPlan plan_bfs(const PlanInput& in, const graph::GraphOptions& options) {
   const double owned_bitmaps = 4 + (d.C > 1 ? 1 : 0) + (d.yoo() ? 0 : 1);
   plan.search.push_back({"BFS: bitmaps of the owned", owned_bitmaps * s.owned / 8, util::GrowsWith::kOwned});
   if (d.R > 1)
-    plan.search.push_back(
-        {"BFS: column frontier", column_frontier_words * sizeof(uint64_t), util::GrowsWith::kColumnSet});
+    levels.push_back({"BFS: column frontier", column_frontier_words * sizeof(uint64_t), util::GrowsWith::kColumnSet});
   // Validation: the walk of the tree depths, then the input edge check beside the depths and the
   // owned vertices' tree-edge marks (validate/validate_bfs.hpp).
   const double walk = validate::tree_depths_bytes(d, d.R * d.C);
@@ -94,12 +96,14 @@ RunPlan plan_bfs(const PlanInput& in, const graph::GraphOptions& options) {
                edge_check = validate::input_edge_check_bytes(d, in.threads, in.shape.local_edges);
   const double owned_marks = s.owned / 8;
   if (walk >= depths + edge_check + owned_marks) {
-    plan.search.push_back({"validation: tree depths walk", walk, util::GrowsWith::kSeveral});
+    validation.push_back({"validation: tree depths walk", walk, util::GrowsWith::kSeveral});
   } else {
-    plan.search.push_back({"validation: depths", depths, util::GrowsWith::kOwned});
-    plan.search.push_back({"validation: input edge check", edge_check, util::GrowsWith::kSeveral});
-    plan.search.push_back({"validation: tree-edge marks of the owned", owned_marks, util::GrowsWith::kOwned});
+    validation.push_back({"validation: depths", depths, util::GrowsWith::kOwned});
+    validation.push_back({"validation: input edge check", edge_check, util::GrowsWith::kSeveral});
+    validation.push_back({"validation: tree-edge marks of the owned", owned_marks, util::GrowsWith::kOwned});
   }
+  // The phase's peak: the larger of the two moments.
+  append(plan.search, util::total_bytes(levels) >= util::total_bytes(validation) ? levels : validation);
   return plan;
 }
 
