@@ -18,7 +18,6 @@
 #include "util/agree.hpp"
 #include "util/error.hpp"
 #include "util/memory.hpp"
-#include "util/page_release.hpp"
 #include "util/progress.hpp"
 #include "validate/edge_check.hpp"
 #include "validate/tree_depths.hpp"
