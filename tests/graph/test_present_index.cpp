@@ -5,20 +5,11 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
-#include <random>
-
 #include "graph/present_index.hpp"
+#include "random_bitmap.hpp"
 
 namespace g500::graph {
 namespace {
-
-util::Bitmap random_set(int64_t size, int one_in, uint64_t seed) {
-  util::Bitmap b(size);
-  std::mt19937_64 rng(seed);
-  for (int64_t u = 0; u < size; ++u)
-    if (rng() % one_in == 0) b.set(u);
-  return b;
-}
 
 // Every slot and count of `index` equals the count of `set`'s bits before it.
 void expect_counts_of(const PresentIndex& index, const util::Bitmap& set, const std::string& what) {
@@ -40,7 +31,7 @@ TEST(PresentIndex, SlotsAreThePlainCountAtEverySizeAndDensity) {
   const int threads_before = omp_get_max_threads();
   for (const int64_t size : {0, 1, 63, 64, 65, 511, 512, 513, 1000, 4096, 4097, 100000})
     for (const int one_in : {1, 2, 7, 300}) {
-      const util::Bitmap set = random_set(size, one_in, static_cast<uint64_t>(size * 31 + one_in));
+      const util::Bitmap set = testing::random_bitmap(size, one_in, static_cast<uint64_t>(size * 31 + one_in));
       for (const int threads : {1, 2, 3, 7}) {
         omp_set_num_threads(threads);
         const PresentIndex index(set);
@@ -58,7 +49,7 @@ TEST(PresentIndex, SlotsAreThePlainCountAtEverySizeAndDensity) {
 // at a time, in order: the same counts as counting the whole set.
 TEST(PresentIndex, CountedARangeAtATimeInOrder) {
   const int64_t size = 5000, range = 192;
-  const util::Bitmap set = random_set(size, 3, 11);
+  const util::Bitmap set = testing::random_bitmap(size, 3, 11);
   PresentIndex index = PresentIndex::none_of(size);
   for (int64_t first = 0; first < size; first += range) {
     for (int64_t u = first; u < std::min(size, first + range); ++u)

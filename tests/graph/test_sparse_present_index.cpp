@@ -5,21 +5,12 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
-#include <random>
-
 #include "graph/present_index.hpp"
 #include "graph/sparse_present_index.hpp"
+#include "random_bitmap.hpp"
 
 namespace g500::graph {
 namespace {
-
-util::Bitmap random_set(int64_t size, int one_in, uint64_t seed) {
-  util::Bitmap b(size);
-  std::mt19937_64 rng(seed);
-  for (int64_t u = 0; u < size; ++u)
-    if (rng() % one_in == 0) b.set(u);
-  return b;
-}
 
 void expect_counts_of(const SparsePresentIndex& index, const util::Bitmap& set, const std::string& what) {
   int64_t before = 0;
@@ -43,7 +34,7 @@ TEST(SparsePresentIndex, SlotsAreThePlainCountAtEverySizeAndDensity) {
   const int threads_before = omp_get_max_threads();
   for (const int64_t size : {0, 1, 255, 256, 257, 65535, 65536, 65537, 3 * 65536 + 700})
     for (const int one_in : {1, 2, 7, 300}) {
-      const util::Bitmap set = random_set(size, one_in, static_cast<uint64_t>(size * 31 + one_in));
+      const util::Bitmap set = testing::random_bitmap(size, one_in, static_cast<uint64_t>(size * 31 + one_in));
       for (const int threads : {1, 2, 3, 7}) {
         omp_set_num_threads(threads);
         const SparsePresentIndex index(set);
@@ -59,7 +50,7 @@ TEST(SparsePresentIndex, SlotsAreThePlainCountAtEverySizeAndDensity) {
 // of rank9's bytes; its bytes are bytes_for's.
 TEST(SparsePresentIndex, SmallerThanRank9WhereFewArePresent) {
   const int64_t size = 1 << 22;
-  const util::Bitmap set = random_set(size, 50, 7);
+  const util::Bitmap set = testing::random_bitmap(size, 50, 7);
   const SparsePresentIndex index(set);
   const double planned = SparsePresentIndex::bytes_for(static_cast<double>(size), static_cast<double>(set.count()));
   EXPECT_NEAR(static_cast<double>(index.memory_bytes()), planned, 16);
