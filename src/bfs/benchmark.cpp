@@ -168,7 +168,8 @@ graph::LocalGraph build_timed_graph(const BenchmarkConfig& config, const graph::
                                 static_cast<size_t>(graph.local_edges()) * sizeof(graph::LocalId),
                                 packed.short_row_bytes()};
   world.max_in_place(sizes);
-  result.row_index_max_rank = graph::RowIndex::Memory{sizes[0], sizes[1], sizes[2], sizes[3]};
+  // bitmap and offset hold the buckets' counts and the rows' offsets where some rank keeps its rows in buckets
+  result.row_index_max_rank = graph::RowIndex::Memory{sizes[0], sizes[1], sizes[2], sizes[3], world.any(m.bucketed)};
   result.neighbors_bytes_max_rank = sizes[4];
   result.packed_max_rank =
       BenchmarkResult::PackedMemory{packed.active(), sizes[5], sizes[6], sizes[7], sizes[8], sizes[9], sizes[10]};

@@ -26,11 +26,17 @@ namespace g500::bfs {
 namespace {
 
 // Where the candidate rows of a bitmap word live: plain CSR indexes rows directly, BCSR finds a
-// non-empty row's index by rank (Nakao et al. 2021, section 4.1).
-template <bool kCompressed>
+// non-empty row's index by rank (Nakao et al. 2021, section 4.1), its non-empty rows kept as a
+// bitmap or in buckets (graph/row_index.hpp).
+enum class RowForm { kPlain, kBitmap, kBuckets };
+
+template <RowForm kForm>
 struct RowRanges {
-  const int64_t* starts;
-  const graph::PresentIndex* nonempty;  // BCSR's non-empty rows
+  static constexpr bool kCompressed = kForm != RowForm::kPlain;
+  const int64_t* plain_starts;                  // plain CSR's starts
+  const graph::SlotStarts* slot_starts;         // BCSR's
+  const graph::PresentIndex* nonempty;          // BCSR's non-empty rows as a bitmap
+  const graph::SparsePresentIndex* in_buckets;  // or in buckets
   const graph::LocalId* first_neighbors;
   const graph::InBlockId* first_neighbors_original;  // nullptr: the graph's ids are the original ones
   const graph::SetMap* col_original;                 // likewise
@@ -42,18 +48,36 @@ struct RowRanges {
     uint64_t has_edges;
     int64_t first_index;
   };
-  Word word(int64_t gw) const { return Word{has_edges(gw), first_index(gw)}; }
+  Word word(int64_t gw) const {
+    if constexpr (kForm == RowForm::kBuckets) {
+      const graph::SparsePresentIndex::Word made = in_buckets->word(gw);
+      return Word{made.bits, made.before};
+    } else {
+      return Word{has_edges(gw), first_index(gw)};
+    }
+  }
   uint64_t has_edges(int64_t gw) const {
-    if constexpr (kCompressed)
+    if constexpr (kForm == RowForm::kBitmap)
       return nonempty->bits(gw);
+    else if constexpr (kForm == RowForm::kBuckets)
+      return in_buckets->word(gw).bits;
     else
       return ~uint64_t{0};
   }
   int64_t first_index(int64_t gw) const {
-    if constexpr (kCompressed)
+    if constexpr (kForm == RowForm::kBitmap)
       return static_cast<int64_t>(nonempty->count(gw));
+    else if constexpr (kForm == RowForm::kBuckets)
+      return in_buckets->word(gw).before;
     else
       return gw * util::kBitsPerWord;
+  }
+  // Where the neighbours of the row at index r start.
+  int64_t start(int64_t r) const {
+    if constexpr (kCompressed)
+      return (*slot_starts)[r];
+    else
+      return plain_starts[r];
   }
   // Original column-local id of row r's first neighbour, and of any column-local id.
   graph::LocalId first_original(int64_t r) const {
@@ -116,11 +140,13 @@ struct PackedAdjacency {
 // runs one word ahead and prefetches those rows, so their cache misses (the dominant cost of the
 // bottom-up step) overlap with the work on the current word.
 // Found is called as found(offset in block, parent's original column-local id).
-template <bool kCompressed, class Adjacency, class Found>
+template <RowForm kForm, class Adjacency, class Found>
 class BlockScanner {
+  static constexpr bool kCompressed = RowRanges<kForm>::kCompressed;
+
  public:
-  BlockScanner(const RowRanges<kCompressed>& rows, const Adjacency& adjacency, const uint64_t* frontier,
-               uint64_t* rotating, int64_t base_word, Found& on_found)
+  BlockScanner(const RowRanges<kForm>& rows, const Adjacency& adjacency, const uint64_t* frontier, uint64_t* rotating,
+               int64_t base_word, Found& on_found)
       : rows_(rows), adjacency_(adjacency), frontier_(frontier), rotating_(rotating), base_word_(base_word),
         on_found_(on_found) {}
 
@@ -129,21 +155,26 @@ class BlockScanner {
   uint64_t first_pass(int64_t w, uint64_t& found_bits) {
     // Candidates: unvisited rows, with BCSR only non-empty ones. The word's count is read only when
     // it has some: most words of the later levels have none.
-    const uint64_t has_edges = rows_.has_edges(base_word_ + w);
-    uint64_t candidates = ~rotating_[w] & has_edges, unsettled = 0;
+    // In buckets the word's rows and count come from one read of its bucket.
+    typename RowRanges<kForm>::Word word{};
+    if constexpr (kForm == RowForm::kBuckets)
+      word = rows_.word(base_word_ + w);
+    else
+      word.has_edges = rows_.has_edges(base_word_ + w);
+    uint64_t candidates = ~rotating_[w] & word.has_edges, unsettled = 0;
     if (!candidates) return 0;
-    const typename RowRanges<kCompressed>::Word word{has_edges, rows_.first_index(base_word_ + w)};
+    if constexpr (kForm != RowForm::kBuckets) word.first_index = rows_.first_index(base_word_ + w);
     while (candidates) {
       const int bit = std::countr_zero(candidates);
       candidates &= candidates - 1;
       const int64_t r = rows_.index(word, bit);
-      if (!kCompressed && rows_.starts[r] == rows_.starts[r + 1]) continue;  // plain CSR also lists empty rows
-      if (in_frontier(frontier_, rows_.first_neighbors[r])) {                // the row's extent is not needed
+      if (!kCompressed && rows_.start(r) == rows_.start(r + 1)) continue;  // plain CSR also lists empty rows
+      if (in_frontier(frontier_, rows_.first_neighbors[r])) {              // the row's extent is not needed
         ++examined_;
         found(w, bit, rows_.first_original(r), found_bits);
         continue;
       }
-      const int64_t begin = rows_.starts[r], end = rows_.starts[r + 1];
+      const int64_t begin = rows_.start(r), end = rows_.start(r + 1);
       if (end - begin > 1) {
         unsettled |= uint64_t{1} << bit;
         adjacency_.prefetch(r, begin, end - begin);
@@ -157,12 +188,12 @@ class BlockScanner {
   // Second pass: the rest of each unsettled row.
   void second_pass(int64_t w, uint64_t unsettled, uint64_t& found_bits) {
     if (!unsettled) return;
-    const typename RowRanges<kCompressed>::Word word = rows_.word(base_word_ + w);
+    const typename RowRanges<kForm>::Word word = rows_.word(base_word_ + w);
     while (unsettled) {
       const int bit = std::countr_zero(unsettled);
       unsettled &= unsettled - 1;
       const int64_t r = rows_.index(word, bit);
-      const int64_t begin = rows_.starts[r], n = rows_.starts[r + 1] - begin;
+      const int64_t begin = rows_.start(r), n = rows_.start(r + 1) - begin;
       graph::LocalId parent = 0;
       const int64_t at = adjacency_.find_after_first(r, begin, n, rows_.first_neighbors[r], frontier_, parent);
       if (at == n) {
@@ -182,7 +213,7 @@ class BlockScanner {
     on_found_(static_cast<graph::LocalId>(w * util::kBitsPerWord + bit), parent);
   }
 
-  const RowRanges<kCompressed>& rows_;
+  const RowRanges<kForm>& rows_;
   const Adjacency& adjacency_;
   const uint64_t* frontier_;
   uint64_t* rotating_;
@@ -203,11 +234,11 @@ struct ScanCounts {
 
 // Scans block words [w_begin, w_end) (relative to the block starting at global word base_word);
 // called inside a parallel region by every thread.
-template <bool kCompressed, class Adjacency, class Found>
-ScanCounts scan_block(const RowRanges<kCompressed>& rows, const Adjacency& adjacency, const uint64_t* frontier,
+template <RowForm kForm, class Adjacency, class Found>
+ScanCounts scan_block(const RowRanges<kForm>& rows, const Adjacency& adjacency, const uint64_t* frontier,
                       uint64_t* rotating, int64_t base_word, int64_t w_begin, int64_t w_end, bool own_block,
                       uint64_t* visited, uint64_t* next_bits, Found& on_found) {
-  BlockScanner<kCompressed, Adjacency, Found> scanner(rows, adjacency, frontier, rotating, base_word, on_found);
+  BlockScanner<kForm, Adjacency, Found> scanner(rows, adjacency, frontier, rotating, base_word, on_found);
   int64_t found = 0;
   const int64_t nchunks = (w_end - w_begin + kWordsPerScanChunk - 1) / kWordsPerScanChunk;
 #pragma omp for schedule(dynamic, 1)
@@ -443,9 +474,14 @@ int64_t DistributedBfs::scan_block_words(const uint64_t* frontier, uint64_t* rot
   const bool renumbered = graph_.renumbering.active();
   const graph::InBlockId* first_original = renumbered ? graph_.first_neighbors_original.data() : nullptr;
   const graph::SetMap* col_original = renumbered ? &graph_.renumbering.column_originals : nullptr;
-  const RowRanges<true> bcsr{index.starts(), &index.nonempty(), graph_.first_neighbors.data(),
-                             first_original, col_original,      &d};
-  const RowRanges<false> csr{index.starts(), nullptr, graph_.first_neighbors.data(), first_original, col_original, &d};
+  const graph::SlotStarts* starts = &index.slot_starts();
+  const graph::LocalId* first = graph_.first_neighbors.data();
+  const RowRanges<RowForm::kBitmap> bitmap{nullptr, starts,         &index.nonempty(), nullptr,
+                                           first,   first_original, col_original,      &d};
+  const RowRanges<RowForm::kBuckets> in_buckets{nullptr, starts,         nullptr,      &index.nonempty_buckets(),
+                                                first,   first_original, col_original, &d};
+  const RowRanges<RowForm::kPlain> csr{index.plain_starts(), nullptr,      nullptr, nullptr, first,
+                                       first_original,       col_original, &d};
   const PlainAdjacency plain{graph_.neighbors.data()};
   const PackedAdjacency packed{graph_.packed};
   int64_t examined = 0;
@@ -459,7 +495,8 @@ int64_t DistributedBfs::scan_block_words(const uint64_t* frontier, uint64_t* rot
                                                  visited_.data(), next_bits_.data(), on_found);
     };
     auto scan = [&](auto& on_found) {
-      return index.compressed() ? scan_rows(bcsr, on_found) : scan_rows(csr, on_found);
+      if (!index.compressed()) return scan_rows(csr, on_found);
+      return index.bucketed() ? scan_rows(in_buckets, on_found) : scan_rows(bitmap, on_found);
     };
     if (own_block) {  // our own block's finds need no communication: applied at once
       // (by-value captures: the compiler keeps them in registers across the stores)

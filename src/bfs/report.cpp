@@ -41,7 +41,10 @@ void print_graph_memory(FILE* out, const BenchmarkResult& result) {
   std::fprintf(out, "\nGraph memory on the largest rank (%s%s):\n", bcsr ? "bitmap-based CSR" : "plain CSR",
                p.active ? ", packed rows" : "");
   std::fprintf(out, "  %-12s %10.1f MiB\n", "row-starts", m.row_starts / mib);
-  if (bcsr) {
+  if (bcsr && m.bucketed) {  // the non-empty rows as offsets in buckets of rows (graph/row_index.hpp)
+    std::fprintf(out, "  %-12s %10.1f MiB\n", "row buckets", m.bitmap / mib);
+    std::fprintf(out, "  %-12s %10.1f MiB\n", "row offsets", m.offsets / mib);
+  } else if (bcsr) {
     std::fprintf(out, "  %-12s %10.1f MiB\n", "bitmap", m.bitmap / mib);
     std::fprintf(out, "  %-12s %10.1f MiB\n", "offset", m.offsets / mib);
   }
@@ -137,6 +140,7 @@ nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult&
        {{"row_starts", result.row_index_max_rank.row_starts},
         {"bitmap", result.row_index_max_rank.bitmap},
         {"offset", result.row_index_max_rank.offsets},
+        {"rows_in_buckets", result.row_index_max_rank.bucketed},
         {"dst", result.neighbors_bytes_max_rank},
         {"plain_csr_row_starts", result.row_index_max_rank.plain_csr_row_starts},
         {"packed_rows",

@@ -84,11 +84,14 @@ struct RowSlabs {
 
 // The first neighbour of every row the row index addresses (empty rows of plain CSR get 0).
 std::vector<LocalId> first_neighbors_of(const LocalGraph& g) {
-  const int64_t* starts = g.rows.starts();
-  const int64_t count = g.rows.compressed() ? g.rows.nonempty_rows() : g.rows.num_rows();
+  const RowIndex& rows = g.rows;
+  const int64_t count = rows.num_slots();
   std::vector<LocalId> first(count);
 #pragma omp parallel for schedule(static)
-  for (int64_t r = 0; r < count; ++r) first[r] = starts[r + 1] > starts[r] ? g.neighbors[starts[r]] : 0;
+  for (int64_t r = 0; r < count; ++r) {
+    const int64_t begin = rows.slot_start(r);
+    first[r] = rows.slot_start(r + 1) > begin ? g.neighbors[begin] : 0;
+  }
   return first;
 }
 
@@ -252,12 +255,12 @@ class SlabbedBuild {
       sinks.plain.emplace(PlainRowSink{g_.rows, g_.neighbors.data(), options_.degree_sort ? &order : nullptr});
       return;
     }
-    const int64_t slots = g_.rows.compressed() ? g_.rows.nonempty_rows() : g_.rows.num_rows();
+    const int64_t slots = g_.rows.num_slots();
     if (options_.degree_sort) g_.packed.keys = std::move(order);
     g_.packed.in_use = true;
-    const int64_t* starts = g_.rows.starts();
+    const RowIndex& rows = g_.rows;
     g_.packed.place_rows(
-        slots, [starts](int64_t r) { return starts[r + 1] - starts[r]; }, omp_get_max_threads());
+        slots, [&rows](int64_t r) { return rows.slot_start(r + 1) - rows.slot_start(r); }, omp_get_max_threads());
     // Reserved, not touched: only the bytes written count in memory.
     const int64_t ncols = d_.col_set_size();
     g_.packed.bytes.resize(static_cast<size_t>(entries) *

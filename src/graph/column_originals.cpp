@@ -11,8 +11,8 @@ namespace {
 // hubs recur), so a plain read comes before the atomic write.
 util::Bitmap columns_in_use(const LocalGraph& g) {
   util::Bitmap present(g.dist.col_set_size());
-  const int64_t slots = g.rows.num_slots();
-  const int64_t* starts = g.rows.starts();
+  const RowIndex& rows = g.rows;
+  const int64_t slots = rows.num_slots();
   auto mark = [&present](LocalId u) {
     if (!present.test(u)) present.set_atomic(u);
     return false;
@@ -20,13 +20,13 @@ util::Bitmap columns_in_use(const LocalGraph& g) {
   constexpr int64_t kSlotsPerChunk = 1024;
 #pragma omp parallel for schedule(dynamic, kSlotsPerChunk)
   for (int64_t r = 0; r < slots; ++r) {
-    const int64_t n = starts[r + 1] - starts[r];
+    const int64_t begin = rows.slot_start(r), n = rows.slot_start(r + 1) - begin;
     if (n == 0) continue;
     if (g.packed.active()) {
       mark(g.first_neighbors[r]);
       g.packed.for_each_after_first(r, n, g.first_neighbors[r], mark);
     } else {
-      for (int64_t e = starts[r]; e < starts[r + 1]; ++e) mark(g.neighbors[e]);
+      for (int64_t e = begin; e < begin + n; ++e) mark(g.neighbors[e]);
     }
   }
   return present;
@@ -47,10 +47,11 @@ void make_column_originals(LocalGraph& g, const ProcessGrid& grid) {
   const SetMap& originals = ids.column_originals;
   g.first_neighbors_original.resize(g.first_neighbors.size());
   const int64_t slots = static_cast<int64_t>(g.first_neighbors.size());
-  const int64_t* starts = g.rows.starts();
+  const RowIndex& rows = g.rows;
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < slots; ++r)  // an empty row of plain CSR has no first neighbour in use
-    g.first_neighbors_original[r] = starts[r + 1] > starts[r] ? keep_in_block(originals[g.first_neighbors[r]], d) : 0;
+    g.first_neighbors_original[r] =
+        rows.slot_start(r + 1) > rows.slot_start(r) ? keep_in_block(originals[g.first_neighbors[r]], d) : 0;
 }
 
 }  // namespace g500::graph

@@ -10,6 +10,7 @@
 #include "graph/present_index.hpp"
 #include "graph/row_buckets.hpp"
 #include "graph/set_map.hpp"
+#include "graph/slot_starts.hpp"
 
 namespace g500::graph {
 namespace {
@@ -61,11 +62,13 @@ class GraphMemoryPlanner {
   static constexpr double kBucketScratchPerThread = 4.0 * (int64_t{1} << 16) * sizeof(uint64_t);  // items, spare
 
   void size_graph() {
-    // Under BCSR the starts of the rows with edges (at most one per entry) and their PresentIndex
-    // (graph/present_index.hpp, 1.25 bits per row of the row set); plain CSR a start per row.
-    row_starts_ = (slots_ + 1) * kWord;
-    row_bitmap_ = options_.bcsr ? PresentIndex::bytes_for(rows_) : 0;
-    row_index_ = row_starts_ + row_bitmap_;
+    // Under BCSR the starts of the rows with edges (at most one per entry; 32 bits each and a word
+    // per 64, graph/slot_starts.hpp) and their index (rank9,
+    // 1.25 bits per row of the row set, or bucketed offsets, the smaller: graph/row_index.hpp);
+    // plain CSR a start per row.
+    row_starts_ = (slots_ + 1) * (options_.bcsr ? SlotStarts::kBytesPerSlot : kWord);
+    if (options_.bcsr) row_nonempty_ = present_index_bytes(nonempty_, rows_);
+    row_index_ = row_starts_ + row_nonempty_.total();
     key_tables_ = sort_keys_need_tables(options_);
     filled_rows_ = options_.packed_rows ? entries_ * (shape_.scale > 0 ? packed_bytes_per_entry(shape_.scale)
                                                                        : kId)  // other graphs: 4-byte gaps
@@ -230,7 +233,8 @@ class GraphMemoryPlanner {
   void list_graph_parts() {
     m_.graph_parts = {
         {"row index: starts", row_starts_, per_slot_},
-        {"row index: bitmap and offsets", row_bitmap_, util::GrowsWith::kRowSet},
+        {"row index: non-empty rows", row_nonempty_.of_set, util::GrowsWith::kRowSet},
+        {"row index: non-empty rows' offsets", row_nonempty_.of_present, util::GrowsWith::kEdgeShare},
         {"neighbours", filled_rows_, util::GrowsWith::kEdgeShare},
         {"packed rows' directory", directory_, per_slot_},
         {"packed rows' key tables", packed_key_tables_, util::GrowsWith::kColumnSet},
@@ -311,7 +315,8 @@ class GraphMemoryPlanner {
     push({"kernel 1: columns met", columns_met_, util::GrowsWith::kColumnSet});
     if (!stored_rows_at_peak_) {
       push({"row index: starts", row_starts_, per_slot_});
-      push({"row index: bitmap and offsets", row_bitmap_, util::GrowsWith::kRowSet});
+      push({"row index: non-empty rows", row_nonempty_.of_set, util::GrowsWith::kRowSet});
+      push({"row index: non-empty rows' offsets", row_nonempty_.of_present, util::GrowsWith::kEdgeShare});
     }
     push({"degrees", degrees_, util::GrowsWith::kOwned});
     push({"renumbering: owned", options_.reorder ? 2 * owned_ * kId : 0, util::GrowsWith::kOwned});
@@ -362,10 +367,10 @@ class GraphMemoryPlanner {
   const util::GrowsWith per_slot_;
   GraphMemory m_;
   // The finished graph's sizes (bytes).
-  double row_starts_ = 0, row_bitmap_ = 0, row_index_ = 0, filled_rows_ = 0, directory_ = 0, packed_key_tables_ = 0,
+  double row_starts_ = 0, row_index_ = 0, filled_rows_ = 0, directory_ = 0, packed_key_tables_ = 0,
          first_neighbours_ = 0, row_map_ = 0, row_originals_ = 0, column_bitmap_ = 0, column_ids_ = 0,
          col_originals_ = 0, degrees_ = 0;
-  PresentIndexBytes rows_met_index_, column_index_;
+  PresentIndexBytes row_nonempty_, rows_met_index_, column_index_;
   bool key_tables_ = false, rows_met_only_ = false, in_use_only_ = false;
   // Kernel 1's (bytes, or bytes per entry).
   FullestColumn fullest_{{}};

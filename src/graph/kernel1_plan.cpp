@@ -20,10 +20,10 @@ namespace {
 RowIndex index_rows(const RowLengths& lengths, const GraphOptions& options) {
   if (!lengths.is_whole())
     return RowIndex::from_lengths(
-        lengths.size(), [&](int64_t x) { return lengths[x]; }, options.bcsr);
+        lengths.size(), [&](int64_t x) { return lengths[x]; }, options.bcsr, options.tuning.bcsr_rows);
   const int64_t* whole = lengths.whole_data();
   return RowIndex::from_lengths(
-      lengths.size(), [whole](int64_t x) { return whole[x]; }, options.bcsr);
+      lengths.size(), [whole](int64_t x) { return whole[x]; }, options.bcsr, options.tuning.bcsr_rows);
 }
 
 // With `reorder` on several grid columns: the row lengths put in the graph's order and the row
@@ -62,7 +62,7 @@ RowMap plan_rows(LocalGraph& g, RowLengths lengths, const ProcessGrid& grid, con
       g.owned_degree.data();  // on a grid of one column, the row lengths (the row set is the owned block)
   if (!options.reorder) {
     g.rows = d.C == 1 ? RowIndex::from_lengths(
-                            nrows, [degree](int64_t x) { return degree[x]; }, options.bcsr)
+                            nrows, [degree](int64_t x) { return degree[x]; }, options.bcsr, options.tuning.bcsr_rows)
                       : index_rows(lengths, options);
     return std::nullopt;
   }
@@ -71,7 +71,7 @@ RowMap plan_rows(LocalGraph& g, RowLengths lengths, const ProcessGrid& grid, con
     ids.row_original = ids.owned_original;
     const LocalId* original = ids.owned_original.data();
     g.rows = RowIndex::from_lengths(
-        nrows, [&](int64_t x) { return degree[original[x]]; }, options.bcsr);
+        nrows, [&](int64_t x) { return degree[original[x]]; }, options.bcsr, options.tuning.bcsr_rows);
     return SetMap::whole(ids.owned_new);
   }
   RowMap row_new =

@@ -132,6 +132,8 @@ struct GraphOptions {
     // Kernel 1 makes a slab's mirrors in groups of buckets of at least this many expected entries each
     // (0: kMirrorsPerGroup of graph/row_buckets.hpp; tests set it small to cover many groups).
     int64_t mirrors_per_group = 0;
+    // How BCSR keeps its non-empty rows (graph/row_index.hpp): the smaller way, or (tests) one.
+    BcsrRows bcsr_rows = BcsrRows::kSmaller;
   };
   Tuning tuning;
   // How kernel 1's first pass counts the rows (graph/row_lengths.hpp): as the sizes say, or (tests)

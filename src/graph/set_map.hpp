@@ -35,23 +35,6 @@ namespace g500::graph {
 
 class ProcessGrid;
 
-// The index of the vertices in use: bucketed offsets where they are the smaller, else rank9.
-inline bool sparse_index_smaller(double in_use, double set_size) {
-  return SparsePresentIndex::bytes_for(set_size, in_use) < PresentIndex::bytes_for(set_size);
-}
-// Its bytes: those that grow with the set (rank9, or the bucketed offsets' counts), and those
-// that grow with the vertices in use (the offsets, a byte each).
-struct PresentIndexBytes {
-  double of_set = 0, of_present = 0;
-  double total() const { return of_set + of_present; }
-};
-inline PresentIndexBytes present_index_bytes(double in_use, double set_size) {
-  if (sparse_index_smaller(in_use, set_size))
-    return {SparsePresentIndex::bytes_for(set_size, 0),
-            SparsePresentIndex::bytes_for(set_size, in_use) - SparsePresentIndex::bytes_for(set_size, 0)};
-  return {PresentIndex::bytes_for(set_size), 0};
-}
-
 // Values for the vertices in use only when they and their index take at most half the whole
 // table (a LocalId per vertex of the set), the plan's rule as kernel 1's.
 inline bool keep_present_only(double in_use, double set_size) {

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "graph/present_index.hpp"
 #include "util/bitmap.hpp"
 #include "util/large_array.hpp"
 
@@ -40,43 +41,12 @@ class SparsePresentIndex {
 
   SparsePresentIndex() = default;
   // Of the vertices marked in `present`.
-  explicit SparsePresentIndex(const util::Bitmap& present) : size_(present.size()) {
-    const int64_t buckets = (size_ + kBucket - 1) / kBucket;
-    constexpr int64_t kWordsPerBucket = kBucket / util::kBitsPerWord;
-    const uint64_t* bits = present.data();
-    const int64_t words = util::words_for_bits(size_);
-    auto bucket_count = [&](int64_t b) {
-      int64_t n = 0;
-      for (int64_t w = b * kWordsPerBucket; w < std::min(words, (b + 1) * kWordsPerBucket); ++w)
-        n += std::popcount(bits[w]);
-      return n;
-    };
-    // Counts in two passes over the super-buckets (each thread's in order), then the offsets.
-    relative_.assign(static_cast<size_t>(buckets + 1), 0);
-    super_.assign(static_cast<size_t>(buckets / kSuper + 2), 0);
-    const int64_t supers = buckets / kSuper + 1;
-#pragma omp parallel for schedule(static)
-    for (int64_t s = 0; s < supers; ++s) {
-      int64_t before = 0;
-      for (int64_t b = s * kSuper; b < std::min(buckets, (s + 1) * kSuper); ++b) {
-        relative_[b] = static_cast<uint16_t>(before);
-        before += bucket_count(b);
-      }
-      super_[s + 1] = static_cast<uint64_t>(before);
-    }
-    for (int64_t s = 0; s < supers; ++s) super_[s + 1] += super_[s];
-    relative_[buckets] = static_cast<uint16_t>(super_[supers] - super_[buckets / kSuper]);
-    present_ = static_cast<int64_t>(super_[supers]);
-    offsets_.resize(static_cast<size_t>(present_));
-#pragma omp parallel for schedule(static)
-    for (int64_t b = 0; b < buckets; ++b) {
-      int64_t at = begin(b);
-      for (int64_t w = b * kWordsPerBucket; w < std::min(words, (b + 1) * kWordsPerBucket); ++w)
-        for (uint64_t word = bits[w]; word != 0; word &= word - 1)
-          offsets_[at++] =
-              static_cast<uint8_t>((w - b * kWordsPerBucket) * util::kBitsPerWord + std::countr_zero(word));
-    }
-  }
+  explicit SparsePresentIndex(const util::Bitmap& present)
+      : SparsePresentIndex(from_words(present.size(), [bits = present.data()](int64_t w) { return bits[w]; })) {}
+  // Of `size` vertices whose presence bits come a word of 64 at a time, word_of(w) (called twice
+  // per word, from several threads): no bitmap of the set is made.
+  template <class WordOf>
+  static SparsePresentIndex from_words(int64_t size, WordOf word_of);
 
   int64_t size() const { return size_; }
   int64_t present() const { return present_; }
@@ -85,6 +55,25 @@ class SparsePresentIndex {
   int64_t begin(int64_t b) const { return static_cast<int64_t>(super_[b >> kSuperBits]) + relative_[b]; }
   // The present vertex at `slot` of bucket b.
   int64_t vertex(int64_t b, int64_t slot) const { return b * kBucket + offsets_[slot]; }
+  // Word w of the set's bitmap (vertices 64 w ..), made from its bucket's offsets, and the present
+  // vertices before it.
+  struct Word {
+    uint64_t bits;
+    int64_t before;
+  };
+  Word word(int64_t w) const {
+    constexpr int64_t kWordsPerBucket = kBucket / util::kBitsPerWord;
+    const int64_t b = w / kWordsPerBucket;
+    const int quarter = static_cast<int>(w % kWordsPerBucket);
+    int64_t at = begin(b);
+    const int64_t end = begin(b + 1);
+    while (at < end && offsets_[at] / util::kBitsPerWord < quarter) ++at;
+    const int64_t before = at;
+    uint64_t bits = 0;
+    for (; at < end && offsets_[at] / util::kBitsPerWord == quarter; ++at)
+      bits |= uint64_t{1} << (offsets_[at] % util::kBitsPerWord);
+    return Word{bits, before};
+  }
   bool contains(int64_t u) const {
     const int64_t at = place(u);
     return at < begin(u / kBucket + 1) && offsets_[at] == static_cast<uint8_t>(u % kBucket);
@@ -111,5 +100,64 @@ class SparsePresentIndex {
   std::vector<uint64_t> super_;        // per super-bucket and one past the last: present before it
   util::LargeArray<uint8_t> offsets_;  // the present vertices' offsets in their buckets, in order
 };
+
+template <class WordOf>
+SparsePresentIndex SparsePresentIndex::from_words(int64_t size, WordOf word_of) {
+  SparsePresentIndex index;
+  index.size_ = size;
+  const int64_t buckets = (size + kBucket - 1) / kBucket;
+  constexpr int64_t kWordsPerBucket = kBucket / util::kBitsPerWord;
+  const int64_t words = util::words_for_bits(size);
+  auto bucket_count = [&](int64_t b) {
+    int64_t n = 0;
+    for (int64_t w = b * kWordsPerBucket; w < std::min(words, (b + 1) * kWordsPerBucket); ++w)
+      n += std::popcount(word_of(w));
+    return n;
+  };
+  // Counts in two passes over the super-buckets (each thread's in order), then the offsets.
+  index.relative_.assign(static_cast<size_t>(buckets + 1), 0);
+  index.super_.assign(static_cast<size_t>(buckets / kSuper + 2), 0);
+  const int64_t supers = buckets / kSuper + 1;
+#pragma omp parallel for schedule(static)
+  for (int64_t s = 0; s < supers; ++s) {
+    int64_t before = 0;
+    for (int64_t b = s * kSuper; b < std::min(buckets, (s + 1) * kSuper); ++b) {
+      index.relative_[b] = static_cast<uint16_t>(before);
+      before += bucket_count(b);
+    }
+    index.super_[s + 1] = static_cast<uint64_t>(before);
+  }
+  for (int64_t s = 0; s < supers; ++s) index.super_[s + 1] += index.super_[s];
+  index.relative_[buckets] = static_cast<uint16_t>(index.super_[supers] - index.super_[buckets / kSuper]);
+  index.present_ = static_cast<int64_t>(index.super_[supers]);
+  index.offsets_.resize(static_cast<size_t>(index.present_));
+#pragma omp parallel for schedule(static)
+  for (int64_t b = 0; b < buckets; ++b) {
+    int64_t at = index.begin(b);
+    for (int64_t w = b * kWordsPerBucket; w < std::min(words, (b + 1) * kWordsPerBucket); ++w)
+      for (uint64_t word = word_of(w); word != 0; word &= word - 1)
+        index.offsets_[at++] =
+            static_cast<uint8_t>((w - b * kWordsPerBucket) * util::kBitsPerWord + std::countr_zero(word));
+  }
+  return index;
+}
+
+// Which of the two indexes a set of `set_size` vertices, `in_use` of them present, takes: the
+// bucketed offsets where they are the smaller, else rank9.
+inline bool sparse_index_smaller(double in_use, double set_size) {
+  return SparsePresentIndex::bytes_for(set_size, in_use) < PresentIndex::bytes_for(set_size);
+}
+// Its bytes: those that grow with the set (rank9, or the bucketed offsets' counts), and those
+// that grow with the vertices present (the offsets, a byte each).
+struct PresentIndexBytes {
+  double of_set = 0, of_present = 0;
+  double total() const { return of_set + of_present; }
+};
+inline PresentIndexBytes present_index_bytes(double in_use, double set_size) {
+  if (sparse_index_smaller(in_use, set_size))
+    return {SparsePresentIndex::bytes_for(set_size, 0),
+            SparsePresentIndex::bytes_for(set_size, in_use) - SparsePresentIndex::bytes_for(set_size, 0)};
+  return {PresentIndex::bytes_for(set_size), 0};
+}
 
 }  // namespace g500::graph

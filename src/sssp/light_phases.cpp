@@ -51,7 +51,7 @@ template <DistributedSssp::Edges kEdges>
 inline void DistributedSssp::relax_row(int64_t x, float dx, int64_t k, ThreadState& ts) {
   const float* weights = wg_.weights.data();
   const graph::LocalId* neighbors = graph_.neighbors.data();
-  const int64_t* starts = graph_.rows.starts();
+  const int64_t* starts = graph_.rows.plain_starts();
   // A candidate c leaves bucket k when bucket_of(c) / sub_buckets > k, i.e.
   // c * inverse_width_ >= (k + 1) * sub_buckets.
   const double scale = inverse_width_, bucket_end = static_cast<double>((k + 1) * sub_buckets_);
@@ -116,7 +116,7 @@ void DistributedSssp::relax_selected(const uint64_t* records, int64_t n, int64_t
   // ahead, so that the misses of several records overlap instead of being paid one by one (the
   // targets' distances are prefetched by apply_candidates).
   constexpr int64_t kFar = 32, kNear = 12;
-  const int64_t* starts = graph_.rows.starts();
+  const int64_t* starts = graph_.rows.plain_starts();
   for (int64_t r = 0; r < std::min(n, kFar); ++r) __builtin_prefetch(&starts[record_id(records[r])]);
   for (int64_t r = 0; r < n; ++r) {
     if (r + kFar < n) __builtin_prefetch(&starts[record_id(records[r + kFar])]);

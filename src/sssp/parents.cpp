@@ -113,7 +113,7 @@ void DistributedSssp::propose_parents(int64_t root, int64_t* proposal, SsspRun& 
   const DistanceView row_dist = row_distances(), col_dist = column_distances();
   const float* weights = wg_.weights.data();
   const graph::LocalId* neighbors = graph_.neighbors.data();
-  const int64_t* starts = graph_.rows.starts();
+  const int64_t* starts = graph_.rows.plain_starts();
   // Every parent and proposal is -1 from prepare(); found parents overwrite it.
   auto reached = [&](int64_t v) { return row_dist[v] < kInfinity; };
   auto find_parent = [&](int64_t v) {

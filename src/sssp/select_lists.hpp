@@ -23,7 +23,7 @@ inline DistanceView DistributedSssp::column_distances() const {
 }
 
 inline EdgeLists DistributedSssp::row_lists() const {
-  return {graph_.rows.starts(), graph_.neighbors.data(), wg_.weights.data(), dist_of_.row_set_size()};
+  return {graph_.rows.plain_starts(), graph_.neighbors.data(), wg_.weights.data(), dist_of_.row_set_size()};
 }
 
 inline EdgeLists DistributedSssp::column_lists() const {

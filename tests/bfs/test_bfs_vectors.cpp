@@ -162,6 +162,24 @@ TEST(BfsVectors, TechniqueSwitches) {
   }
 }
 
+// BCSR's non-empty rows kept in buckets of rows (graph/row_index.hpp, the form of Fugaku-sized
+// grids, where a process meets few of its rows) and as the bitmap, whichever the sizes would
+// choose: the same validated results, plain and packed, with and without the renumbering.
+TEST(BfsVectors, NonEmptyRowsInBucketsOrAsBitmap) {
+  for (const graph::BcsrRows kept : {graph::BcsrRows::kBuckets, graph::BcsrRows::kBitmap})
+    for (const bool packed : {true, false})
+      for (const bool reorder : {true, false}) {
+        graph::GraphOptions options;
+        options.tuning.bcsr_rows = kept;
+        options.packed_rows = packed;
+        options.reorder = reorder;
+        check_scale(12, 2, {}, options, {});
+      }
+  graph::GraphOptions buckets;
+  buckets.tuning.bcsr_rows = graph::BcsrRows::kBuckets;
+  check_scale(14, 1, {}, buckets, {});
+}
+
 // Kernel 1's path for short memory (pass 2 generates the edges again instead of keeping pass 1's
 // entries) gives the same validated results, with and without the graph techniques.
 TEST(BfsVectors, RegeneratedSecondPass) {

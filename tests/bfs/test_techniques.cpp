@@ -190,7 +190,7 @@ TEST(Renumbering, ParentsAreWrittenInOriginalIds) {
 
 // The neighbours of every row slot of a graph, plain or packed, as column ids in stored order.
 std::vector<graph::LocalId> row_neighbors(const graph::LocalGraph& g, int64_t slot) {
-  const int64_t begin = g.rows.starts()[slot], n = g.rows.starts()[slot + 1] - begin;
+  const int64_t begin = g.rows.slot_start(slot), n = g.rows.slot_start(slot + 1) - begin;
   if (!g.packed.active())
     return std::vector<graph::LocalId>(g.neighbors.begin() + begin, g.neighbors.begin() + begin + n);
   std::vector<graph::LocalId> row(n);

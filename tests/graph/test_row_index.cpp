@@ -1,5 +1,6 @@
 // The row index of graph/row_index.hpp: plain CSR row starts and the bitmap-based BCSR give the same
-// rows, on the paper's example and on random rows, built from plain starts or from row lengths.
+// rows, on the paper's example and on random rows, built from plain starts or from row lengths,
+// with the non-empty rows as a bitmap or in buckets.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -12,6 +13,13 @@
 namespace g500::graph {
 namespace {
 
+// Every slot's start and the end.
+std::vector<int64_t> starts_of(const RowIndex& index) {
+  std::vector<int64_t> starts;
+  for (int64_t s = 0; s <= index.num_slots(); ++s) starts.push_back(index.slot_start(s));
+  return starts;
+}
+
 // Nakao et al. 2021, Fig. 4: edges {(0,4),(0,5),(6,3),(7,1)} over 8 rows. Plain CSR row-starts
 // 0 2 2 2 2 2 2 3 and the end 4; BCSR keeps the bitmap 1 0 0 0 0 0 1 1 (rows 0, 6, 7), the
 // starts of the non-empty rows 0 2 3 and the end 4, and per 64-bit word the set bits before it
@@ -20,7 +28,7 @@ TEST(Bcsr, PaperFigure4) {
   const util::LargeArray<int64_t> plain{0, 2, 2, 2, 2, 2, 2, 3, 4};
   RowIndex csr(plain, false), bcsr(plain, true);
   EXPECT_EQ(bcsr.nonempty().bits(0), 0b11000001u);
-  EXPECT_EQ(std::vector<int64_t>(bcsr.starts(), bcsr.starts() + 4), (std::vector<int64_t>{0, 2, 3, 4}));
+  EXPECT_EQ(starts_of(bcsr), (std::vector<int64_t>{0, 2, 3, 4}));
   EXPECT_EQ(bcsr.nonempty().count(0), 0u);
   EXPECT_EQ(bcsr.nonempty_rows(), 3);
   for (int64_t v = 0; v < 8; ++v) {
@@ -30,7 +38,7 @@ TEST(Bcsr, PaperFigure4) {
   EXPECT_EQ(bcsr.end(0) - bcsr.begin(0), 2);
   EXPECT_EQ(bcsr.end(6) - bcsr.begin(6), 1);
   EXPECT_EQ(bcsr.end(3) - bcsr.begin(3), 0);
-  EXPECT_EQ(bcsr.memory().row_starts, 4 * sizeof(int64_t));
+  EXPECT_EQ(bcsr.memory().row_starts, 4 * sizeof(uint32_t) + sizeof(int64_t));  // 32 bits each, a word per 64
   EXPECT_EQ(bcsr.memory().plain_csr_row_starts, 9 * sizeof(int64_t));
 }
 
@@ -63,9 +71,7 @@ TEST(Bcsr, FromLengthsEqualsFromPlainStarts) {
             "rows " + std::to_string(nrows) + " threads " + std::to_string(threads) + (compressed ? " bcsr" : " plain");
         ASSERT_EQ(built.num_slots(), direct.num_slots()) << what;
         ASSERT_EQ(built.num_entries(), plain[nrows]) << what;
-        EXPECT_EQ(std::vector<int64_t>(built.starts(), built.starts() + built.num_slots() + 1),
-                  std::vector<int64_t>(direct.starts(), direct.starts() + direct.num_slots() + 1))
-            << what;
+        EXPECT_EQ(starts_of(built), starts_of(direct)) << what;
         EXPECT_EQ(built.memory().bitmap, direct.memory().bitmap) << what;
         EXPECT_EQ(built.memory().offsets, direct.memory().offsets) << what;
         for (int64_t w = 0; w < direct.nonempty().words(); ++w) {
@@ -75,6 +81,93 @@ TEST(Bcsr, FromLengthsEqualsFromPlainStarts) {
       }
   }
   omp_set_num_threads(threads_before);
+}
+
+// The non-empty rows in buckets: the same extents and ranks as the bitmap, and every word of the
+// bitmap with its count made back from the buckets, on dense and sparse rows, whatever the threads.
+TEST(Bcsr, RowsInBucketsAgreeWithTheBitmap) {
+  const int threads_before = omp_get_max_threads();
+  std::mt19937_64 rng(9);
+  for (const int64_t nrows : {0, 1, 255, 256, 257, 5000, 70000})
+    for (const int one_in : {1, 3, 60}) {
+      util::LargeArray<int64_t> plain{0};
+      for (int64_t v = 0; v < nrows; ++v)
+        plain.push_back(plain.back() + (rng() % one_in == 0 ? static_cast<int64_t>(1 + rng() % 4) : 0));
+      auto length_of = [&](int64_t v) { return plain[v + 1] - plain[v]; };
+      const RowIndex bitmap(plain, true);
+      for (const int threads : {1, 3}) {
+        omp_set_num_threads(threads);
+        const RowIndex buckets = RowIndex::from_lengths(nrows, length_of, true, BcsrRows::kBuckets);
+        const std::string what = "rows " + std::to_string(nrows) + " one in " + std::to_string(one_in) + " threads " +
+                                 std::to_string(threads);
+        ASSERT_TRUE(buckets.bucketed()) << what;
+        ASSERT_EQ(buckets.nonempty_rows(), bitmap.nonempty_rows()) << what;
+        ASSERT_EQ(buckets.num_entries(), plain[nrows]) << what;
+        EXPECT_EQ(starts_of(buckets), starts_of(bitmap)) << what;
+        for (int64_t v = 0; v < nrows; ++v) {
+          const RowIndex::Extent a = buckets.extent(v), b = bitmap.extent(v);
+          ASSERT_EQ(a.begin, b.begin) << what << " row " << v;
+          ASSERT_EQ(a.end, b.end) << what << " row " << v;
+          if (a.end > a.begin) ASSERT_EQ(a.slot, b.slot) << what << " row " << v;
+          ASSERT_EQ(buckets.contains(v), plain[v + 1] > plain[v]) << what << " row " << v;
+        }
+        for (int64_t w = 0; w < bitmap.nonempty().words(); ++w) {
+          const SparsePresentIndex::Word word = buckets.nonempty_buckets().word(w);
+          ASSERT_EQ(word.bits, bitmap.nonempty().bits(w)) << what << " word " << w;
+          ASSERT_EQ(word.before, static_cast<int64_t>(bitmap.nonempty().count(w))) << what << " word " << w;
+        }
+        // From plain starts the same.
+        const RowIndex direct(plain, true, BcsrRows::kBuckets);
+        EXPECT_EQ(direct.memory().offsets, buckets.memory().offsets) << what;
+        EXPECT_EQ(buckets.memory().offsets, static_cast<size_t>(bitmap.nonempty_rows())) << what;
+        EXPECT_TRUE(buckets.memory().bucketed);
+      }
+    }
+  omp_set_num_threads(threads_before);
+}
+
+// Left to choose, BCSR keeps its rows in buckets where a few of them have edges and as the bitmap
+// where many do: the smaller, by the rule the plan uses.
+TEST(Bcsr, TheSmallerFormIsChosen) {
+  constexpr int64_t kRows = 1 << 16;
+  for (const int one_in : {2, 8, 40, 200}) {
+    util::LargeArray<int64_t> plain{0};
+    for (int64_t v = 0; v < kRows; ++v) plain.push_back(plain.back() + (v % one_in == 0 ? 1 : 0));
+    const RowIndex chosen = RowIndex::from_lengths(
+        kRows, [&](int64_t v) { return plain[v + 1] - plain[v]; }, true);
+    const RowIndex bitmap(plain, true), buckets(plain, true, BcsrRows::kBuckets);
+    const size_t bitmap_bytes = bitmap.memory().bitmap + bitmap.memory().offsets;
+    const size_t bucket_bytes = buckets.memory().bitmap + buckets.memory().offsets;
+    EXPECT_EQ(chosen.bucketed(), bucket_bytes < bitmap_bytes) << "one row in " << one_in;
+    EXPECT_EQ(chosen.bucketed(), one_in >= 8) << "one row in " << one_in;
+  }
+}
+
+// The starts as 32 bits relative to a word per 64 slots: exact across groups whose starts pass
+// 2^32 (so long as a group's own entries stay below it), whatever the threads; a group of more is
+// refused.
+TEST(SlotStarts, ExactAcrossTwoTo32) {
+  const int threads_before = omp_get_max_threads();
+  for (const int threads : {1, 3}) {
+    omp_set_num_threads(threads);
+    constexpr int64_t kCount = 1000;
+    SlotStarts starts;
+    starts.resize(kCount);
+    std::vector<int64_t> want(kCount);
+    for (int64_t s = 0; s < kCount; ++s) want[s] = s * (int64_t{1} << 25) + s % 7;  // past 2^32 every 128 slots
+#pragma omp parallel for schedule(dynamic, 5)
+    for (int64_t s = 0; s < kCount; ++s) starts.set(s, want[s]);
+    starts.finish();
+    for (int64_t s = 0; s < kCount; ++s) ASSERT_EQ(starts[s], want[s]) << s;
+    EXPECT_EQ(starts.back(), want.back());
+  }
+  omp_set_num_threads(threads_before);
+  SlotStarts wide;
+  wide.resize(3);
+  wide.set(0, 0);
+  wide.set(1, 5);
+  wide.set(2, int64_t{1} << 32);
+  EXPECT_THROW(wide.finish(), std::length_error);
 }
 
 }  // namespace

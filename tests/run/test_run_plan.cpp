@@ -10,6 +10,7 @@
 #include "graph/in_block_id.hpp"
 #include "graph/local_id.hpp"
 #include "graph/present_index.hpp"
+#include "graph/slot_starts.hpp"
 #include "graph/sparse_present_index.hpp"
 #include "run/plan_report.hpp"
 #include "run/run_plan.hpp"
@@ -65,12 +66,13 @@ TEST(RunPlan, ChoosesTheRowFormatAndThePasses) {
 
 // The papers' SCALE 37 on 9936 Fugaku nodes (138x72): it fits a 32 GiB node, and its parts by
 // the size they grow with. The search holds nothing of word size per row-set or column-set
-// vertex: at most 1.25 bits of each (BCSR's bitmap and its counts, graph/present_index.hpp; the
-// columns in use in bucketed offsets, graph/sparse_present_index.hpp).
+// vertex: BCSR's non-empty rows and the columns in use in bucketed offsets
+// (graph/sparse_present_index.hpp: 1/16 bit per vertex of the set), the top-down frontier of the
+// row (1/8 bit) and the column frontier (a bit).
 TEST(RunPlan, PartsInTable2Terms) {
   const RunPlan plan = plan_run(kronecker_input(37, 138, 72, 32 * kGiB));
   EXPECT_EQ(plan.passes, 1);
-  EXPECT_NEAR(plan.peak_bytes() / kGiB, graph::kWideIds ? 6.02 : 4.75, 0.05);
+  EXPECT_NEAR(plan.peak_bytes() / kGiB, graph::kWideIds ? 5.74 : 4.48, 0.05);
   EXPECT_DOUBLE_EQ(plan.peak_bytes(), plan.kernel1_bytes());
   EXPECT_DOUBLE_EQ(plan.row_set, 72.0 * plan.owned);
   EXPECT_DOUBLE_EQ(plan.column_set, 138.0 * plan.owned);
@@ -116,7 +118,8 @@ TEST(RunPlan, PartsInTable2Terms) {
   EXPECT_EQ(items->grows_with, util::GrowsWith::kEdgeShare);
   const util::MemoryPart* starts = find_part(plan.search, "row index: starts");
   ASSERT_NE(starts, nullptr);
-  EXPECT_NEAR(items->bytes, (starts->bytes / 8) / 24 * kTopDownItemBytes, 1e-6 * items->bytes);
+  EXPECT_NEAR(items->bytes, (starts->bytes / graph::SlotStarts::kBytesPerSlot) / 24 * kTopDownItemBytes,
+              1e-6 * items->bytes);
   // A top-down level's candidates in rounds: at this scale a round's (1/128 of the entries, 8
   // bytes each, in the buckets grown to twice, packed and received) is below 1/14 of the entries.
   const util::MemoryPart* candidates = find_part(plan.search, "BFS: top-down candidates");
@@ -128,7 +131,8 @@ TEST(RunPlan, PartsInTable2Terms) {
   const PartsBySize search = parts_by_size(plan.search);
   EXPECT_NEAR(search.column_set / plan.column_set,
               graph::SparsePresentIndex::bytes_for(plan.column_set, 0) / plan.column_set + 1.0 / 8, 1e-6);
-  EXPECT_NEAR(search.row_set / plan.row_set, graph::PresentIndex::kBytesPerVertex + 1.0 / 64, 1e-6);
+  EXPECT_NEAR(search.row_set / plan.row_set,
+              graph::SparsePresentIndex::bytes_for(plan.row_set, 0) / plan.row_set + 1.0 / 64, 1e-6);
   EXPECT_DOUBLE_EQ(search.fixed, kRuntimeBytesPerRank);
   const std::string text = plan_parts_text(plan, "# ");
   EXPECT_NE(text.find("# memory plan per process, 138x72 grid: plain rows, kernel 1 in 1 pass\n"), std::string::npos)

@@ -179,7 +179,7 @@ TEST(SsspVectors, ColumnIndexIsTheTranspose) {
   auto built = testing::build_weighted_test_graph(10);
   const graph::WeightedLocalGraph& g = built->graph;
   const int64_t nrows = g.graph.dist.row_set_size(), ncols = g.graph.dist.col_set_size();
-  const int64_t* starts = g.graph.rows.starts();
+  const int64_t* starts = g.graph.rows.plain_starts();
   const graph::ColumnIndex c =
       graph::build_column_index(starts, nrows, g.graph.neighbors.data(), g.weights.data(), ncols);
   using Entry = std::tuple<int64_t, int64_t, float>;
