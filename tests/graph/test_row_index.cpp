@@ -108,7 +108,9 @@ TEST(Bcsr, RowsInBucketsAgreeWithTheBitmap) {
           const RowIndex::Extent a = buckets.extent(v), b = bitmap.extent(v);
           ASSERT_EQ(a.begin, b.begin) << what << " row " << v;
           ASSERT_EQ(a.end, b.end) << what << " row " << v;
-          if (a.end > a.begin) ASSERT_EQ(a.slot, b.slot) << what << " row " << v;
+          if (a.end > a.begin) {
+            ASSERT_EQ(a.slot, b.slot) << what << " row " << v;
+          }
           ASSERT_EQ(buckets.contains(v), plain[v + 1] > plain[v]) << what << " row " << v;
         }
         for (int64_t w = 0; w < bitmap.nonempty().words(); ++w) {
