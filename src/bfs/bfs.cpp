@@ -14,6 +14,7 @@
 #include "graph/column_blocks.hpp"
 #include "run/run_plan.hpp"
 #include "util/error.hpp"
+#include "util/page_release.hpp"
 
 namespace g500::bfs {
 
@@ -73,6 +74,9 @@ void DistributedBfs::release_level_buffers() {
   candidate_exchange_.start();  // empty buckets, made again empty
   row_exchange_.start();
   for_each_level_buffer([&](auto& buffer) { held_.release(buffer); });
+  // Freed blocks below glibc's mapping threshold (which rises as large blocks are freed) would
+  // stay in its heap, resident beside the validation's arrays.
+  util::release_free_heap();
 }
 
 void DistributedBfs::advance_frontier(Direction previous, Direction next) {

@@ -38,12 +38,19 @@ EdgeCheck check_input_edges(const graph::EdgeSource& source, const graph::Distri
                             const std::vector<int32_t>& depth, int32_t max_depth, const EdgeCheckOptions& given,
                             util::Bitmap& tree_edge_seen) {
   EdgeCheckOptions options = given;
-  if (options.chunk_edges <= 0) options.chunk_edges = check_chunk_edges(source.local_count);
+  const bool default_chunk = options.chunk_edges <= 0;
+  if (default_chunk) options.chunk_edges = check_chunk_edges(source.local_count);
   const bool narrow = options.narrow_depths && max_depth <= kNarrowMaxDepth;
+  if (replicated_way(d, options.way, std::min(source.local_count, options.chunk_edges), grid.world())) {
+    EdgeCheck result = edge_check::check_replicated(source, d, grid, parents, depth, narrow, options, tree_edge_seen);
+    keep_lowest_bad_edge(result, grid.world());
+    return result;
+  }
+  if (default_chunk && options.fullest_owner_load > 1)
+    options.chunk_edges = std::max<int64_t>(
+        1, static_cast<int64_t>(static_cast<double>(options.chunk_edges) / options.fullest_owner_load));
   EdgeCheck result =
-      replicated_way(d, options.way, std::min(source.local_count, options.chunk_edges), grid.world())
-          ? edge_check::check_replicated(source, d, grid, parents, depth, narrow, options, tree_edge_seen)
-          : edge_check::check_by_owners(source, d, grid, parents, depth, max_depth, narrow, options, tree_edge_seen);
+      edge_check::check_by_owners(source, d, grid, parents, depth, max_depth, narrow, options, tree_edge_seen);
   keep_lowest_bad_edge(result, grid.world());
   return result;
 }

@@ -48,6 +48,11 @@ struct EdgeCheckOptions {
   int64_t chunk_edges = 0;    // input edges read at a time (0: check_chunk_edges of the rank's share)
   EdgeCheckWay way = EdgeCheckWay::kFewerBytes;
   bool one_word_records = true;  // owner queries: 64-bit records when their fields fit (tests: two words)
+  // The most input-edge endpoints one process owns over the mean (at least 1; kernel 1's owned
+  // degrees tell it). The owner queries' records of a chunk go to the endpoints' owners, so the
+  // fullest owner receives this much more than an average chunk (1.4 times at SCALE 22 on 8x8):
+  // its default chunk is that much smaller, and no owner holds more than the plan's chunk.
+  double fullest_owner_load = 1;
 };
 
 struct EdgeCheck {

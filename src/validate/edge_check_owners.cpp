@@ -258,7 +258,8 @@ EdgeCheck check_by_owners(const graph::EdgeSource& source, const graph::Distribu
 double owner_queries_bytes(const graph::Distribution& d, int threads, int64_t chunk_edges) {
   // One chunk of edges read; per exchange, its records in the threads' buckets (grown by doubling:
   // up to three times their size while the last doubling copies them), packed to send and
-  // received (about one record per edge of the chunk each, as edges go to owners at random), and
+  // received (about one record per edge of the chunk each: the fullest owner's chunk is smaller by
+  // its load, EdgeCheckOptions::fullest_owner_load), and
   // the buckets' headers, one per thread and rank. Measured at SCALE 19 and 20 on a 2x2 grid
   // (validated run against --no-validate): 99 and 88 MiB, estimated 97 and 98.
   // The records' words as laid out for a tree of at most kNarrowMaxDepth levels, and the owned

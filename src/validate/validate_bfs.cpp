@@ -59,6 +59,16 @@ std::string check_parents_are_neighbours(const graph::LocalGraph& graph, int64_t
   return error;
 }
 
+// Collective: the most input-edge endpoints a process owns (kernel 1's degrees of its owned
+// vertices) over the mean, for the edge check's chunk (EdgeCheckOptions::fullest_owner_load).
+double fullest_owner_load(const graph::LocalGraph& graph, const comm::Communicator& ranks) {
+  int64_t mine = 0;
+#pragma omp parallel for schedule(static) reduction(+ : mine)
+  for (int64_t k = 0; k < graph.dist.block; ++k) mine += graph.owned_degree[k];
+  const int64_t total = ranks.sum(mine), most = ranks.max(mine);
+  return total > 0 ? static_cast<double>(most) * ranks.size() / static_cast<double>(total) : 1.0;
+}
+
 }  // namespace
 
 ValidationResult validate_bfs(const graph::LocalGraph& graph, const graph::EdgeSource& edges,
@@ -78,7 +88,8 @@ ValidationResult validate_bfs(const graph::LocalGraph& graph, const graph::EdgeS
   max_depth = ranks.max(max_depth);
 
   util::Bitmap tree_edge_seen(d.block);
-  const EdgeCheckOptions check_options{options.narrow_depths, options.chunk_edges, options.way};
+  EdgeCheckOptions check_options{options.narrow_depths, options.chunk_edges, options.way};
+  check_options.fullest_owner_load = fullest_owner_load(graph, ranks);
   const EdgeCheck checked = check_input_edges(edges, d, grid, parents, depth, max_depth, check_options, tree_edge_seen);
   result.error = util::first_error(describe_bad_edge(checked), grid.world());
   if (!result.error.empty()) return result;

@@ -129,6 +129,9 @@ class EdgeCheckWays : public ::testing::TestWithParam<Param> {
     MPI_Allreduce(MPI_IN_PLACE, &max_depth, 1, MPI_INT32_T, MPI_MAX, MPI_COMM_WORLD);
     const Expected expected = expected_check(view_, global_parent_, root_);
     constexpr int64_t kSmallChunk = 333;  // several chunks per rank, shares of different lengths
+    // The default chunk shrunk for a heavily loaded owner (EdgeCheckOptions::fullest_owner_load).
+    constexpr int64_t kDefaultChunk = 0;
+    constexpr double kHeavyOwnerLoad = 7.5;
     struct Variant {
       EdgeCheckWay way;
       bool narrow;    // 8-bit depths with parent fingerprints, or 32-bit depths
@@ -137,13 +140,14 @@ class EdgeCheckWays : public ::testing::TestWithParam<Param> {
     for (Variant variant :
          {Variant{EdgeCheckWay::kOwnerQueries, true, true}, Variant{EdgeCheckWay::kOwnerQueries, false, false},
           Variant{EdgeCheckWay::kReplicated, true, true}, Variant{EdgeCheckWay::kReplicated, false, true}})
-      for (int64_t chunk : {kCheckChunkEdges, kSmallChunk}) {
+      for (int64_t chunk : {kCheckChunkEdges, kSmallChunk, kDefaultChunk}) {
         SCOPED_TRACE(::testing::Message() << "way " << static_cast<int>(variant.way) << " narrow " << variant.narrow
                                           << " one word " << variant.one_word << " chunk " << chunk);
         util::Bitmap seen(d.block);
-        const EdgeCheck got =
-            check_input_edges(testing::input_edges(*built_), d, *built_->grid, parents_, depth, max_depth,
-                              EdgeCheckOptions{variant.narrow, chunk, variant.way, variant.one_word}, seen);
+        EdgeCheckOptions options{variant.narrow, chunk, variant.way, variant.one_word};
+        if (chunk == kDefaultChunk) options.fullest_owner_load = kHeavyOwnerLoad;
+        const EdgeCheck got = check_input_edges(testing::input_edges(*built_), d, *built_->grid, parents_, depth,
+                                                max_depth, options, seen);
         int64_t entries = got.reached_entries;
         MPI_Allreduce(MPI_IN_PLACE, &entries, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
         EXPECT_EQ(entries, expected.reached_entries);
