@@ -58,7 +58,8 @@ class GraphMemoryPlanner {
  private:
   static constexpr double kWord = sizeof(int64_t), kId = sizeof(LocalId),
                           kEntry = sizeof(Entry),  // Entry: graph/edge_router.hpp
-      kInBlockId = sizeof(InBlockId);              // an id kept as its offset in a block (in_block_id.hpp)
+      kInBlockId = sizeof(InBlockId),              // an id kept as its offset in a block (in_block_id.hpp)
+      kMeasuredShortIdBytes = 4;                   // a short row's id where packed_bytes_per_entry was measured
   static constexpr double kBucketScratchPerThread = 4.0 * (int64_t{1} << 16) * sizeof(uint64_t);  // items, spare
 
   void size_graph() {
@@ -73,6 +74,10 @@ class GraphMemoryPlanner {
     filled_rows_ = options_.packed_rows ? entries_ * (shape_.scale > 0 ? packed_bytes_per_entry(shape_.scale)
                                                                        : kId)  // other graphs: 4-byte gaps
                                         : entries_ * kId;
+    // packed_bytes_per_entry counts short rows' ids at 4 bytes; with 64-bit ids they take kId.
+    if (options_.packed_rows && shape_.scale > 0 && kId > kMeasuredShortIdBytes)
+      filled_rows_ += entries_ * (kId - kMeasuredShortIdBytes) *
+                      kronecker_short_row_id_share(shape_.scale, shape_.nedges, d_.C, PackedRows::kMaxShortRow);
     directory_ = options_.packed_rows ? packed_directory_bytes(slots_, entries_, shape_.scale > 0) : 0;
     packed_key_tables_ = options_.packed_rows && key_tables_ ? 2 * cols_ * kId : 0;
     first_neighbours_ = slots_ * (kId + (options_.reorder ? kInBlockId : 0));

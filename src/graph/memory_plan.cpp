@@ -29,6 +29,24 @@ double kronecker_nonempty_row_share(int scale, int64_t nedges, int grid_cols) {
   return nonempty / std::ldexp(1.0, scale);
 }
 
+double kronecker_short_row_id_share(int scale, int64_t nedges, int grid_cols, int64_t longest_short_row) {
+  constexpr double kZeroBit = 0.76, kOneBit = 0.24;  // as kronecker_nonempty_row_share
+  const double per_block = 2.0 * static_cast<double>(nedges) / std::max(1, grid_cols);
+  double short_ids = 0, entries = 0, binomial = 1;  // per vertex of the graph
+  for (int k = 0; k <= scale; ++k) {
+    const double mean = per_block * std::pow(kZeroBit, scale - k) * std::pow(kOneBit, k);
+    double poisson = std::exp(-mean), ids = 0;  // P(X = x), then the ids after the first up to x
+    for (int64_t x = 1; x <= longest_short_row; ++x) {
+      poisson *= mean / static_cast<double>(x);
+      if (x >= 2) ids += static_cast<double>(x - 1) * poisson;
+    }
+    short_ids += binomial * ids;
+    entries += binomial * mean;
+    binomial = binomial * (scale - k) / (k + 1);
+  }
+  return entries > 0 ? short_ids / entries : 0;
+}
+
 bool lengths_of_rows_met(const GraphShape& shape, const Distribution& d, const GraphOptions& options) {
   const double rows = static_cast<double>(d.row_set_size());
   const double entries = static_cast<double>(expected_entries_per_rank(shape.nedges, d.R * d.C));
