@@ -56,19 +56,19 @@ struct RowRanges {
       return Word{has_edges(gw), first_index(gw)};
     }
   }
+  // The bitmap and plain forms read the two apart (a word without candidates needs no count); the
+  // bucketed form has both from one read of its bucket, in word().
   uint64_t has_edges(int64_t gw) const {
+    static_assert(kForm != RowForm::kBuckets);
     if constexpr (kForm == RowForm::kBitmap)
       return nonempty->bits(gw);
-    else if constexpr (kForm == RowForm::kBuckets)
-      return in_buckets->word(gw).bits;
     else
       return ~uint64_t{0};
   }
   int64_t first_index(int64_t gw) const {
+    static_assert(kForm != RowForm::kBuckets);
     if constexpr (kForm == RowForm::kBitmap)
       return static_cast<int64_t>(nonempty->count(gw));
-    else if constexpr (kForm == RowForm::kBuckets)
-      return in_buckets->word(gw).before;
     else
       return gw * util::kBitsPerWord;
   }
