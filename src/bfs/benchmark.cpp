@@ -154,8 +154,8 @@ graph::LocalGraph build_timed_graph(const BenchmarkConfig& config, const graph::
   result.kernel1_passes = graph.kernel1_passes;  // the same on every rank
   const graph::RowIndex::Memory m = graph.rows.memory();
   const graph::PackedRows& packed = graph.packed;
-  const size_t first_neighbor_bytes = graph.first_neighbors.size() * sizeof(graph::LocalId) +
-                                      graph.first_neighbors_original.size() * sizeof(graph::InBlockId);
+  const size_t first_neighbor_bytes =
+      graph.first_neighbors.memory_bytes() + graph.first_neighbors_original.size() * sizeof(graph::InBlockId);
   unsigned long long sizes[] = {m.row_starts,
                                 m.bitmap,
                                 m.offsets,

@@ -239,7 +239,7 @@ class DistributedBfs {
     graph::LocalId key = 0;
     graph::LocalId first = 0;
     bool with_first = false;
-    const graph::LocalId* short_ids = nullptr;  // a short packed row's neighbours after the first (not gaps)
+    graph::StoredIds short_ids{};  // a short packed row's neighbours after the first (not gaps; null: none)
   };
   // The items of frontier row x into `listed`; returns its entries.
   int64_t list_row(graph::LocalId x, std::vector<RowPiece>& listed) const;

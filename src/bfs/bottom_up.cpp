@@ -37,7 +37,7 @@ struct RowRanges {
   const graph::SlotStarts* slot_starts;         // BCSR's
   const graph::PresentIndex* nonempty;          // BCSR's non-empty rows as a bitmap
   const graph::SparsePresentIndex* in_buckets;  // or in buckets
-  const graph::LocalId* first_neighbors;
+  graph::StoredIds first_neighbors;
   const graph::InBlockId* first_neighbors_original;  // nullptr: the graph's ids are the original ones
   const graph::SetMap* col_original;                 // likewise
   const graph::Distribution* dist;
@@ -475,7 +475,7 @@ int64_t DistributedBfs::scan_block_words(const uint64_t* frontier, uint64_t* rot
   const graph::InBlockId* first_original = renumbered ? graph_.first_neighbors_original.data() : nullptr;
   const graph::SetMap* col_original = renumbered ? &graph_.renumbering.column_originals : nullptr;
   const graph::SlotStarts* starts = &index.slot_starts();
-  const graph::LocalId* first = graph_.first_neighbors.data();
+  const graph::StoredIds first = graph_.first_neighbors.view();
   const RowRanges<RowForm::kBitmap> bitmap{nullptr, starts,         &index.nonempty(), nullptr,
                                            first,   first_original, col_original,      &d};
   const RowRanges<RowForm::kBuckets> in_buckets{nullptr, starts,         nullptr,      &index.nonempty_buckets(),

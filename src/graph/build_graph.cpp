@@ -83,14 +83,15 @@ struct RowSlabs {
 };
 
 // The first neighbour of every row the row index addresses (empty rows of plain CSR get 0).
-std::vector<LocalId> first_neighbors_of(const LocalGraph& g) {
+StoredIdArray first_neighbors_of(const LocalGraph& g) {
   const RowIndex& rows = g.rows;
   const int64_t count = rows.num_slots();
-  std::vector<LocalId> first(count);
+  StoredIdArray first;
+  first.resize(count);
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < count; ++r) {
     const int64_t begin = rows.slot_start(r);
-    first[r] = rows.slot_start(r + 1) > begin ? g.neighbors[begin] : 0;
+    first.set(r, rows.slot_start(r + 1) > begin ? g.neighbors[begin] : 0);
   }
   return first;
 }

@@ -59,6 +59,7 @@ class GraphMemoryPlanner {
   static constexpr double kWord = sizeof(int64_t), kId = sizeof(LocalId),
                           kEntry = sizeof(Entry),  // Entry: graph/edge_router.hpp
       kInBlockId = sizeof(InBlockId),              // an id kept as its offset in a block (in_block_id.hpp)
+      kStoredId = kStoredIdBytes,                  // a first neighbour or short row's id (stored_ids.hpp)
       kMeasuredShortIdBytes = 4;                   // a short row's id where packed_bytes_per_entry was measured
   static constexpr double kBucketScratchPerThread = 4.0 * (int64_t{1} << 16) * sizeof(uint64_t);  // items, spare
 
@@ -74,13 +75,14 @@ class GraphMemoryPlanner {
     filled_rows_ = options_.packed_rows ? entries_ * (shape_.scale > 0 ? packed_bytes_per_entry(shape_.scale)
                                                                        : kId)  // other graphs: 4-byte gaps
                                         : entries_ * kId;
-    // packed_bytes_per_entry counts short rows' ids at 4 bytes; with 64-bit ids they take kId.
-    if (options_.packed_rows && shape_.scale > 0 && kId > kMeasuredShortIdBytes)
-      filled_rows_ += entries_ * (kId - kMeasuredShortIdBytes) *
+    // packed_bytes_per_entry counts short rows' ids at 4 bytes; with 64-bit ids they take 6
+    // (graph/stored_ids.hpp).
+    if (options_.packed_rows && shape_.scale > 0 && kStoredId > kMeasuredShortIdBytes)
+      filled_rows_ += entries_ * (kStoredId - kMeasuredShortIdBytes) *
                       kronecker_short_row_id_share(shape_.scale, shape_.nedges, d_.C, PackedRows::kMaxShortRow);
     directory_ = options_.packed_rows ? packed_directory_bytes(slots_, entries_, shape_.scale > 0) : 0;
     packed_key_tables_ = options_.packed_rows && key_tables_ ? 2 * cols_ * kId : 0;
-    first_neighbours_ = slots_ * (kId + (options_.reorder ? kInBlockId : 0));
+    first_neighbours_ = slots_ * (kStoredId + (options_.reorder ? kInBlockId : 0));
     // Kernel 1's map of the rows with entries to their new ids (graph/set_map.hpp): the owned one on
     // a grid of one column (shared, not copied), else kept for those rows only where that is smaller.
     rows_met_only_ = keep_present_only(nonempty_, rows_);

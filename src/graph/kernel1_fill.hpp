@@ -47,7 +47,7 @@ struct PlainRowSink {
 struct PackedRowSink {
   const RowIndex& rows;
   PackedRows& packed;
-  std::vector<LocalId>& first_neighbors;
+  StoredIdArray& first_neighbors;
   std::atomic<int64_t>& stream_end;
   struct Pending {
     std::vector<uint8_t> bytes;
@@ -58,10 +58,10 @@ struct PackedRowSink {
   void start(int threads) { pending.resize(threads); }
   void row(int thread, int64_t v, const LocalId* keys, int64_t n) {
     const int64_t slot = rows.compressed() ? rows.rank(v) : v;
-    first_neighbors[slot] = packed.column(keys[0]);
+    first_neighbors.set(slot, packed.column(keys[0]));
     if (PackedRows::is_short(n)) {
-      LocalId* ids = packed.short_row(slot);
-      for (int64_t i = 1; i < n; ++i) ids[i - 1] = packed.column(keys[i]);
+      const StoredIdsOut ids = packed.short_row_out(slot);
+      for (int64_t i = 1; i < n; ++i) ids.set(i - 1, packed.column(keys[i]));
       return;
     }
     Pending& p = pending[thread];

@@ -17,6 +17,7 @@
 #include "graph/renumbering.hpp"
 #include "graph/row_index.hpp"
 #include "graph/row_lengths.hpp"
+#include "graph/stored_ids.hpp"
 #include "util/bitmap.hpp"
 #include "util/large_array.hpp"
 
@@ -50,7 +51,7 @@ struct LocalGraph {
   // The first neighbour of every row (per non-empty row with BCSR, per row with plain CSR), kept
   // densely so the bottom-up search reads it as one stream: after the degree sort the first
   // neighbour is the likeliest parent, and most rows need no other (see bfs/bottom_up.cpp).
-  std::vector<LocalId> first_neighbors;
+  StoredIdArray first_neighbors;
   // With `reorder`: the same first neighbours in original column-local ids, so a bottom-up parent
   // found there is written from this stream instead of a random read of the renumbering table;
   // the offsets inside their blocks, the blocks being the new ids' (graph/in_block_id.hpp).
@@ -99,7 +100,7 @@ struct LocalGraph {
   size_t memory_bytes() const {
     const RowIndex::Memory m = rows.memory();
     return m.row_starts + m.bitmap + m.offsets + neighbors.size() * sizeof(LocalId) + packed.memory_bytes() +
-           first_neighbors.size() * sizeof(LocalId) + first_neighbors_original.size() * sizeof(InBlockId) +
+           first_neighbors.memory_bytes() + first_neighbors_original.size() * sizeof(InBlockId) +
            owned_degree.size() * sizeof(int64_t) + degree_in_graph_order.size() * sizeof(uint32_t) +
            without_edges.size() * sizeof(uint64_t) + renumbering.memory_bytes();
   }

@@ -41,6 +41,7 @@
 
 #include "graph/column_keys.hpp"
 #include "graph/distribution.hpp"
+#include "graph/stored_ids.hpp"
 #include "util/large_array.hpp"
 
 namespace g500::graph {
@@ -147,7 +148,7 @@ struct PackedRows {
 
   bool in_use = false;                      // the graph's neighbours are these (LocalGraph::neighbors is empty)
   util::LargeArray<uint8_t> bytes;          // the gaps of every row that is not short, rows in any order
-  util::LargeArray<LocalId> short_ids;      // short rows' neighbours after the first, rows in slot order
+  StoredIdArray short_ids;                  // short rows' neighbours after the first, rows in slot order
   util::LargeArray<uint64_t> long_offset;   // per packed row, in slot order: where its gaps start in `bytes`
   util::LargeArray<SlotBlock> slot_blocks;  // per block of kSlotsPerBlock row slots
   util::LargeArray<uint16_t> in_block;      // per row slot: short ids, or packed rows, before it in its block
@@ -184,15 +185,15 @@ struct PackedRows {
   uint64_t short_place(int64_t r) const { return slot_blocks[r >> kSlotBlockBits].short_ids + in_block[r]; }
   uint64_t packed_index(int64_t r) const { return slot_blocks[r >> kSlotBlockBits].packed_rows + in_block[r]; }
   // The neighbours after the first of short row slot r.
-  const LocalId* short_row(int64_t r) const { return short_ids.data() + short_place(r); }
-  LocalId* short_row(int64_t r) { return short_ids.data() + short_place(r); }
+  StoredIds short_row(int64_t r) const { return short_ids.view(static_cast<int64_t>(short_place(r))); }
+  StoredIdsOut short_row_out(int64_t r) { return short_ids.out(static_cast<int64_t>(short_place(r))); }
   // The gaps of packed row slot r.
   const uint8_t* gaps(int64_t r) const { return bytes.data() + long_offset[packed_index(r)]; }
   // Where the neighbours after the first of row slot r, of n >= 2 entries, start: in short_ids or
   // in the stream. One address for one prefetch: given a prefetch in each arm of a branch, GCC 12
   // at -O2 and -O3 emits neither.
   const void* after_first_start(int64_t r, int64_t n) const {
-    return is_short(n) ? static_cast<const void*>(short_row(r)) : static_cast<const void*>(gaps(r));
+    return is_short(n) ? short_row(r).address() : static_cast<const void*>(gaps(r));
   }
 
   // Makes the directory from the row lengths: every row slot r of length(r) >= 2 entries gets its
@@ -243,7 +244,7 @@ struct PackedRows {
         next.packed_rows += within.packed_rows;
       }
     }
-    short_ids.resize(total.short_ids);
+    short_ids.resize(static_cast<int64_t>(total.short_ids));
     long_offset.resize(total.packed_rows);
   }
   // Reader of row slot r's neighbours after its first one, `first` (a column id); r is not short.
@@ -273,7 +274,7 @@ struct PackedRows {
   int64_t visit_after_first(int64_t r, int64_t n, LocalId first, F f) const {
     if (n < 2) return 0;
     if (is_short(n)) {
-      const LocalId* ids = short_row(r);
+      const StoredIds ids = short_row(r);
       for (int64_t i = 0; i < n - 1; ++i)
         if (f(ids[i])) return i;
       return n - 1;
@@ -315,7 +316,7 @@ struct PackedRows {
     return long_offset.size() * sizeof(uint64_t) + slot_blocks.size() * sizeof(SlotBlock) +
            in_block.size() * sizeof(uint16_t);
   }
-  size_t short_row_bytes() const { return short_ids.size() * sizeof(LocalId); }
+  size_t short_row_bytes() const { return short_ids.memory_bytes(); }
   size_t key_table_bytes() const { return keys.table_bytes(); }
   size_t memory_bytes() const { return bytes.size() + short_row_bytes() + directory_bytes() + key_table_bytes(); }
 };

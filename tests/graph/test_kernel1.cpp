@@ -193,7 +193,7 @@ TEST(Kernel1, OriginalIdsOfTheRowsAndColumnsInUse) {
         }
         // The first neighbours' original ids agree with the table (kept as offsets in their blocks
         // with 64-bit ids, graph/in_block_id.hpp).
-        for (size_t r = 0; r < g.first_neighbors.size(); ++r)
+        for (int64_t r = 0; r < g.first_neighbors.size(); ++r)
           ASSERT_EQ(read_in_block(g.first_neighbors_original[r], g.first_neighbors[r], g.dist),
                     g.original_col_local(g.first_neighbors[r]))
               << r;

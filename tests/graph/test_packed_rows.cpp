@@ -41,7 +41,8 @@ PackedRows pack(const std::vector<std::vector<LocalId>>& rows) {
   for (size_t k = rows.size(); k-- > 0;) {
     const int64_t n = static_cast<int64_t>(rows[k].size());
     if (PackedRows::is_short(n)) {
-      if (n > 1) std::copy(rows[k].begin() + 1, rows[k].end(), packed.short_row(static_cast<int64_t>(k)));
+      const StoredIdsOut ids = packed.short_row_out(static_cast<int64_t>(k));
+      for (int64_t i = 1; i < n; ++i) ids.set(i - 1, rows[k][i]);
       continue;
     }
     packed.long_offset[packed.packed_index(static_cast<int64_t>(k))] = static_cast<uint64_t>(out - packed.bytes.data());
@@ -86,8 +87,8 @@ TEST(Varint, EveryWidthRoundTrips) {
     EXPECT_EQ(varint::skip(buffer, 1, sum), end);
     EXPECT_EQ(sum, static_cast<LocalId>(5 + gap));
     // As the first gap of a packed row from key 0, the others 0 (one byte each); and as the gap
-    // of a short row, kept as it is.
-    const std::vector<std::vector<LocalId>> rows{packed_row_of_gap(gap), {0, gap}};
+    // of a short row, kept as it is where it is an id the row may hold (graph/stored_ids.hpp).
+    const std::vector<std::vector<LocalId>> rows{packed_row_of_gap(gap), {0, std::min(gap, kMostStoredId)}};
     const PackedRows packed = pack(rows);
     EXPECT_EQ(static_cast<int64_t>(packed.bytes.size()), expected_width(gap) + PackedRows::kMaxShortRow - 1);
     EXPECT_EQ(packed.short_ids.size(), 1u);
