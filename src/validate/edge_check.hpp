@@ -51,7 +51,7 @@ struct EdgeCheckOptions {
   // The most input-edge endpoints one process owns over the mean (at least 1; kernel 1's owned
   // degrees tell it). The owner queries' records of a chunk go to the endpoints' owners, so the
   // fullest owner receives this much more than an average chunk (1.4 times at SCALE 22 on 8x8):
-  // its default chunk is that much smaller, and no owner holds more than the plan's chunk.
+  // the default chunk is that much smaller on every rank, and no owner holds more than the plan's chunk.
   double fullest_owner_load = 1;
 };
 
