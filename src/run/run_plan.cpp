@@ -93,7 +93,7 @@ RunPlan plan_bfs(const PlanInput& in, const graph::GraphOptions& options) {
   // owned vertices' tree-edge marks (validate/validate_bfs.hpp).
   const double walk = validate::tree_depths_bytes(d, d.R * d.C);
   const double depths = s.owned * sizeof(int32_t),
-               edge_check = validate::input_edge_check_bytes(d, in.threads, in.shape.local_edges);
+               edge_check = validate::input_edge_check_bytes(d, in.threads, in.shape.local_edges, in.shape.nedges);
   const double owned_marks = s.owned / 8;
   if (walk >= depths + edge_check + owned_marks) {
     validation.push_back({"validation: tree depths walk", walk, util::GrowsWith::kSeveral});

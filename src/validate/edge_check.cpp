@@ -15,9 +15,10 @@ namespace g500::validate {
 namespace {
 
 // Collective: every rank must take the same way, even one started with another thread count.
-bool replicated_way(const graph::Distribution& d, EdgeCheckWay way, int64_t chunk_edges, MPI_Comm comm) {
+bool replicated_way(const graph::Distribution& d, EdgeCheckWay way, int64_t chunk_edges, int64_t global_edges,
+                    MPI_Comm comm) {
   if (way != EdgeCheckWay::kFewerBytes) return way == EdgeCheckWay::kReplicated;
-  return comm::Communicator(comm).all(edge_check::replicated_bytes(d, chunk_edges) <=
+  return comm::Communicator(comm).all(edge_check::replicated_bytes(d, chunk_edges, global_edges) <=
                                       edge_check::owner_queries_bytes(d, omp_get_max_threads(), chunk_edges));
 }
 
@@ -41,7 +42,8 @@ EdgeCheck check_input_edges(const graph::EdgeSource& source, const graph::Distri
   const bool default_chunk = options.chunk_edges <= 0;
   if (default_chunk) options.chunk_edges = check_chunk_edges(source.local_count);
   const bool narrow = options.narrow_depths && max_depth <= kNarrowMaxDepth;
-  if (replicated_way(d, options.way, std::min(source.local_count, options.chunk_edges), grid.world())) {
+  if (replicated_way(d, options.way, std::min(source.local_count, options.chunk_edges), source.global_edges,
+                     grid.world())) {
     EdgeCheck result = edge_check::check_replicated(source, d, grid, parents, depth, narrow, options, tree_edge_seen);
     keep_lowest_bad_edge(result, grid.world());
     return result;
@@ -55,9 +57,10 @@ EdgeCheck check_input_edges(const graph::EdgeSource& source, const graph::Distri
   return result;
 }
 
-double input_edge_check_bytes(const graph::Distribution& d, int threads, int64_t local_edges) {
+double input_edge_check_bytes(const graph::Distribution& d, int threads, int64_t local_edges, int64_t global_edges) {
   const int64_t chunk = std::min(local_edges, check_chunk_edges(local_edges));
-  return std::min(edge_check::replicated_bytes(d, chunk), edge_check::owner_queries_bytes(d, threads, chunk));
+  return std::min(edge_check::replicated_bytes(d, chunk, global_edges),
+                  edge_check::owner_queries_bytes(d, threads, chunk));
 }
 
 }  // namespace g500::validate

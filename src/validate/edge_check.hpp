@@ -72,8 +72,8 @@ EdgeCheck check_input_edges(const graph::EdgeSource& source, const graph::Distri
                             util::Bitmap& tree_edge_seen);
 
 // The bytes check_input_edges allocates on one process at its peak (narrow depths, the default
-// chunk of a share of `local_edges`, `threads` OpenMP threads), beside `depth` and the seen
-// bitmap: for the memory estimate of a run.
-double input_edge_check_bytes(const graph::Distribution& d, int threads, int64_t local_edges);
+// chunk of a share of `local_edges` of `global_edges`, `threads` OpenMP threads), beside `depth`
+// and the seen bitmap: for the memory estimate of a run.
+double input_edge_check_bytes(const graph::Distribution& d, int threads, int64_t local_edges, int64_t global_edges);
 
 }  // namespace g500::validate

@@ -97,9 +97,10 @@ EdgeCheck check_replicated(const graph::EdgeSource& source, const graph::Distrib
                            const graph::ProcessGrid& grid, const std::vector<int64_t>& parents,
                            const std::vector<int32_t>& depth, bool narrow, const EdgeCheckOptions& options,
                            util::Bitmap& tree_edge_seen);
-// Their peak bytes on one process (narrow words, chunks of `chunk_edges`, `threads` OpenMP threads).
+// Their peak bytes on one process (narrow words, chunks of `chunk_edges`, `threads` OpenMP threads,
+// `global_edges` input edges in all).
 double owner_queries_bytes(const graph::Distribution& d, int threads, int64_t chunk_edges);
-double replicated_bytes(const graph::Distribution& d, int64_t chunk_edges);
+double replicated_bytes(const graph::Distribution& d, int64_t chunk_edges, int64_t global_edges);
 
 // Sets the result's failing edge from `bad`.
 inline void report(const BadEdge& bad, EdgeCheck& result) {

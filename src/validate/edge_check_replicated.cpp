@@ -9,6 +9,7 @@
 // than the owner queries' exchange buffers (edge_check.cpp).
 #include <omp.h>
 
+#include <algorithm>
 #include <atomic>
 
 #include "comm/exchange.hpp"
@@ -193,12 +194,17 @@ EdgeCheck check_replicated(const graph::EdgeSource& source, const graph::Distrib
   return check_pairs<WideRows>(source, d, grid, parents, depth, options, tree_edge_seen);
 }
 
-double replicated_bytes(const graph::Distribution& d, int64_t chunk_edges) {
+double replicated_bytes(const graph::Distribution& d, int64_t chunk_edges, int64_t global_edges) {
   const double vertices = static_cast<double>(d.block) * d.R * d.C;
-  // One chunk of edges, and at most about one candidate (two records, sent and received) per
-  // edge of it.
+  // One chunk of edges and its candidates, two records each, sent and received: a vertex's tree
+  // edge is one (each of its copies in the input), and one in 256 of the other entries one level
+  // up passes the fingerprint (NarrowRows::candidate), so a chunk holds about N / M of its edges'
+  // worth of tree edges plus 1/128 of them; at most one per edge.
   const double chunk = static_cast<double>(chunk_edges);
-  return vertices * sizeof(NarrowRows::Row) + chunk * sizeof(gen::Edge) + chunk * 4 * sizeof(uint64_t);
+  constexpr double kFingerprintPasses = 2.0 / 256;  // both directions of an edge
+  const double per_edge =
+      global_edges > 0 ? std::min(1.0, static_cast<double>(d.nvertices) / global_edges + kFingerprintPasses) : 1.0;
+  return vertices * sizeof(NarrowRows::Row) + chunk * sizeof(gen::Edge) + chunk * per_edge * 4 * sizeof(uint64_t);
 }
 
 }  // namespace g500::validate::edge_check
