@@ -266,7 +266,7 @@ class SlabbedBuild {
     const int64_t ncols = d_.col_set_size();
     g_.packed.bytes.resize(static_cast<size_t>(entries) *
                            varint::size(static_cast<LocalId>(std::max<int64_t>(0, ncols - 1))));
-    g_.first_neighbors.assign(slots, 0);
+    g_.first_neighbors.zeroed(slots);
     sinks.packed.emplace(PackedRowSink{g_.rows, g_.packed, g_.first_neighbors, sinks.stream_end, {}});
   }
 

@@ -15,35 +15,43 @@
 
 namespace g500::graph {
 
-double kronecker_nonempty_row_share(int scale, int64_t nedges, int grid_cols) {
+namespace {
+
+// Calls f(vertices, mean) for the classes of a Kronecker graph's vertices by their number k of
+// one-bits: C(scale, k) vertices, each with about `mean` entries in one of the C blocks of its row.
+template <class F>
+void for_each_kronecker_row_class(int scale, int64_t nedges, int grid_cols, F f) {
   // The generator's initiator A, B, C, D = 0.57, 0.19, 0.19, 0.05 (reference 3.0): a bit of an
   // endpoint is 0 with probability A + B = 0.76.
   constexpr double kZeroBit = 0.76, kOneBit = 0.24;
   const double per_block = 2.0 * static_cast<double>(nedges) / std::max(1, grid_cols);
-  double nonempty = 0, binomial = 1;  // binomial = C(scale, k)
+  double binomial = 1;  // C(scale, k)
   for (int k = 0; k <= scale; ++k) {
-    const double p = std::pow(kZeroBit, scale - k) * std::pow(kOneBit, k);
-    nonempty += binomial * -std::expm1(-per_block * p);
+    f(binomial, per_block * std::pow(kZeroBit, scale - k) * std::pow(kOneBit, k));
     binomial = binomial * (scale - k) / (k + 1);
   }
+}
+
+}  // namespace
+
+double kronecker_nonempty_row_share(int scale, int64_t nedges, int grid_cols) {
+  double nonempty = 0;
+  for_each_kronecker_row_class(scale, nedges, grid_cols,
+                               [&](double vertices, double mean) { nonempty += vertices * -std::expm1(-mean); });
   return nonempty / std::ldexp(1.0, scale);
 }
 
 double kronecker_short_row_id_share(int scale, int64_t nedges, int grid_cols, int64_t longest_short_row) {
-  constexpr double kZeroBit = 0.76, kOneBit = 0.24;  // as kronecker_nonempty_row_share
-  const double per_block = 2.0 * static_cast<double>(nedges) / std::max(1, grid_cols);
-  double short_ids = 0, entries = 0, binomial = 1;  // per vertex of the graph
-  for (int k = 0; k <= scale; ++k) {
-    const double mean = per_block * std::pow(kZeroBit, scale - k) * std::pow(kOneBit, k);
+  double short_ids = 0, entries = 0;
+  for_each_kronecker_row_class(scale, nedges, grid_cols, [&](double vertices, double mean) {
     double poisson = std::exp(-mean), ids = 0;  // P(X = x), then the ids after the first up to x
     for (int64_t x = 1; x <= longest_short_row; ++x) {
       poisson *= mean / static_cast<double>(x);
       if (x >= 2) ids += static_cast<double>(x - 1) * poisson;
     }
-    short_ids += binomial * ids;
-    entries += binomial * mean;
-    binomial = binomial * (scale - k) / (k + 1);
-  }
+    short_ids += vertices * ids;
+    entries += vertices * mean;
+  });
   return entries > 0 ? short_ids / entries : 0;
 }
 

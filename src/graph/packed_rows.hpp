@@ -21,7 +21,7 @@
 // rows of a Kronecker graph that is now the next few words of one array instead of a random place
 // in the stream (at SCALE 23, 60 % of the rows read past their first neighbour have at most 4
 // entries), for 4 instead of about 2.5-2.8 bytes per entry on the tenth or so of the entries they
-// hold.
+// hold (6 with 64-bit ids, graph/stored_ids.hpp).
 //
 // Where a row's neighbours after the first start is a two-level directory: per block of 64 row
 // slots, the short rows' ids and the packed rows before the block (`slot_blocks`); per slot, a

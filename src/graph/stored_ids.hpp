@@ -63,7 +63,7 @@ class StoredIdsOut {
   uint8_t* at_;
 };
 
-// An array of stored ids. resize() leaves new ids unwritten (util/large_array.hpp); assign() zeroes.
+// An array of stored ids. resize() leaves new ids unwritten (util/large_array.hpp); zeroed() zeroes.
 class StoredIdArray {
  public:
   StoredIdArray() = default;
@@ -74,11 +74,9 @@ class StoredIdArray {
     size_ = n;
     bytes_.resize(n > 0 ? static_cast<size_t>(n) * kStoredIdBytes + kSlack : 0);
   }
-  void assign(int64_t n, LocalId id) {
+  void zeroed(int64_t n) {
     resize(n);
     std::memset(bytes_.data(), 0, bytes_.size());
-    if (id != 0)
-      for (int64_t i = 0; i < n; ++i) set(i, id);
   }
   LocalId operator[](int64_t i) const { return view()[i]; }
   void set(int64_t i, LocalId id) { out().set(i, id); }

@@ -20,7 +20,7 @@ TEST(StoredIds, EveryIdComesBackBesideItsNeighbours) {
   for (int64_t i = 0; i < kIds; ++i)
     want[i] = i % 3 == 0 ? most - static_cast<LocalId>(i) : static_cast<LocalId>(util::splitmix64(i) & most);
   StoredIdArray ids;
-  ids.assign(kIds, 0);
+  ids.zeroed(kIds);
   for (int64_t i = 0; i < kIds; i += 2) ids.set(i, want[i]);  // the even ones, then the odd between them
   for (int64_t i = 1; i < kIds; i += 2) ids.out(i).set(0, want[i]);
   for (int64_t i = 0; i < kIds; ++i) {
