@@ -233,17 +233,18 @@ class DistributedBfs {
   struct RowPiece {
     graph::LocalId row_original;  // the frontier row's original row-local id
     int64_t begin, end;           // entries [begin, end), numbered as in the row index
-    // With packed rows: where the piece's gaps start and the sort key before them;
-    // a piece that begins with the row's first neighbour (a column id) has it in `first`.
-    const uint8_t* gaps = nullptr;
+    // With packed rows: where the piece's gaps start and the sort key before them, or for a short
+    // row where its stored ids after the first start (graph/packed_rows.hpp); a piece that begins
+    // with the row's first neighbour (a column id) has it in `first`.
+    const uint8_t* after_first = nullptr;
     graph::LocalId key = 0;
     graph::LocalId first = 0;
     bool with_first = false;
-    graph::StoredIds short_ids{};  // a short packed row's neighbours after the first (not gaps; null: none)
+    bool short_row = false;
   };
   // The items of frontier row x into `listed`; returns its entries.
   int64_t list_row(graph::LocalId x, std::vector<RowPiece>& listed) const;
-  static_assert(sizeof(RowPiece) <= run::kTopDownItemBytes, "the run's plan counts a work item's bytes");
+  static_assert(sizeof(RowPiece) == run::kTopDownItemBytes, "the run's plan counts a work item's bytes");
   static constexpr int64_t kEdgesPerPiece = 1024;     // top-down work item size with lb-topdown
   static constexpr int64_t kPiecesPerChunk = 4;       // top-down dynamic-schedule unit
   static constexpr int64_t kRowsPerListChunk = 16;    // frontier rows a thread takes at a time to list their pieces

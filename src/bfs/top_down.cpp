@@ -219,15 +219,15 @@ int64_t DistributedBfs::list_row(graph::LocalId x, std::vector<RowPiece>& listed
   // before it (eight one-byte gaps at a time, see varint::skip). A short row is one piece.
   const graph::LocalId first = graph_.first_neighbors[row.slot];
   if (graph::PackedRows::is_short(row.end - row.begin)) {
-    const graph::StoredIds ids = row.end - row.begin > 1 ? packed.short_row(row.slot) : graph::StoredIds();
-    listed.push_back(RowPiece{x_original, row.begin, row.end, nullptr, 0, first, true, ids});
+    const void* ids = row.end - row.begin > 1 ? packed.short_row(row.slot).address() : nullptr;
+    listed.push_back(RowPiece{x_original, row.begin, row.end, static_cast<const uint8_t*>(ids), 0, first, true, true});
     return row.end - row.begin;
   }
   graph::PackedRows::Reader reader = packed.after_first(row.slot, first);
   for (int64_t from = row.begin; from < row.end; from += piece_edges) {
     const int64_t to = std::min(row.end, from + piece_edges);
     const bool with_first = from == row.begin;
-    listed.push_back(RowPiece{x_original, from, to, reader.position(), reader.key(), first, with_first});
+    listed.push_back(RowPiece{x_original, from, to, reader.position(), reader.key(), first, with_first, false});
     if (to < row.end) reader.skip(to - from - (with_first ? 1 : 0));
   }
   return row.end - row.begin;
@@ -263,11 +263,12 @@ int64_t DistributedBfs::expand_row_pieces(int t, const int64_t* first_piece, int
       candidate(piece.first);
       ++e;
     }
-    if (piece.short_ids) {
-      for (int64_t i = 0; i < piece.end - e; ++i) candidate(piece.short_ids[i]);
+    if (piece.short_row) {
+      const graph::StoredIds ids(piece.after_first, packed.short_ids.width());
+      for (int64_t i = 0; i < piece.end - e; ++i) candidate(ids[i]);
       return;
     }
-    packed.visit(piece.gaps, piece.key, piece.end - e, [&](graph::LocalId y) {
+    packed.visit(piece.after_first, piece.key, piece.end - e, [&](graph::LocalId y) {
       candidate(y);
       return false;
     });

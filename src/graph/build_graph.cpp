@@ -86,7 +86,7 @@ struct RowSlabs {
 StoredIdArray first_neighbors_of(const LocalGraph& g) {
   const RowIndex& rows = g.rows;
   const int64_t count = rows.num_slots();
-  StoredIdArray first;
+  StoredIdArray first(StoredIdWidth(stored_id_bytes(g.dist.col_set_size())));
   first.resize(count);
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < count; ++r) {
@@ -260,12 +260,15 @@ class SlabbedBuild {
     if (options_.degree_sort) g_.packed.keys = std::move(order);
     g_.packed.in_use = true;
     const RowIndex& rows = g_.rows;
-    g_.packed.place_rows(
-        slots, [&rows](int64_t r) { return rows.slot_start(r + 1) - rows.slot_start(r); }, omp_get_max_threads());
-    // Reserved, not touched: only the bytes written count in memory.
     const int64_t ncols = d_.col_set_size();
+    const StoredIdWidth id_width(stored_id_bytes(ncols));
+    g_.packed.place_rows(
+        slots, [&rows](int64_t r) { return rows.slot_start(r + 1) - rows.slot_start(r); }, omp_get_max_threads(),
+        id_width);
+    // Reserved, not touched: only the bytes written count in memory.
     g_.packed.bytes.resize(static_cast<size_t>(entries) *
                            varint::size(static_cast<LocalId>(std::max<int64_t>(0, ncols - 1))));
+    g_.first_neighbors = StoredIdArray(id_width);
     g_.first_neighbors.zeroed(slots);
     sinks.packed.emplace(PackedRowSink{g_.rows, g_.packed, g_.first_neighbors, sinks.stream_end, {}});
   }

@@ -40,7 +40,8 @@ class GraphMemoryPlanner {
         nonempty_(shape.scale > 0 ? rows_ * kronecker_nonempty_row_share(shape.scale, shape.nedges, d.C) : rows_),
         slots_(options.bcsr ? nonempty_ : rows_),
         buckets_(d.row_set_size(), expected_entries_per_rank(shape.nedges, ranks_)),
-        per_slot_(options.bcsr ? util::GrowsWith::kEdgeShare : util::GrowsWith::kRowSet) {
+        per_slot_(options.bcsr ? util::GrowsWith::kEdgeShare : util::GrowsWith::kRowSet),
+        stored_id_(static_cast<double>(stored_id_bytes(d.col_set_size()))) {
     m_.passes = std::max<int64_t>(1, passes);
   }
 
@@ -59,7 +60,6 @@ class GraphMemoryPlanner {
   static constexpr double kWord = sizeof(int64_t), kId = sizeof(LocalId),
                           kEntry = sizeof(Entry),  // Entry: graph/edge_router.hpp
       kInBlockId = sizeof(InBlockId),              // an id kept as its offset in a block (in_block_id.hpp)
-      kStoredId = kStoredIdBytes,                  // a first neighbour or short row's id (stored_ids.hpp)
       kMeasuredShortIdBytes = 4;                   // a short row's id where packed_bytes_per_entry was measured
   static constexpr double kBucketScratchPerThread = 4.0 * (int64_t{1} << 16) * sizeof(uint64_t);  // items, spare
 
@@ -75,14 +75,14 @@ class GraphMemoryPlanner {
     filled_rows_ = options_.packed_rows ? entries_ * (shape_.scale > 0 ? packed_bytes_per_entry(shape_.scale)
                                                                        : kId)  // other graphs: 4-byte gaps
                                         : entries_ * kId;
-    // packed_bytes_per_entry counts short rows' ids at 4 bytes; with 64-bit ids they take 6
-    // (graph/stored_ids.hpp).
-    if (options_.packed_rows && shape_.scale > 0 && kStoredId > kMeasuredShortIdBytes)
-      filled_rows_ += entries_ * (kStoredId - kMeasuredShortIdBytes) *
+    // packed_bytes_per_entry counts short rows' ids at 4 bytes; with 64-bit ids and more than 2^32
+    // columns they take 5 or 6 (graph/stored_ids.hpp).
+    if (options_.packed_rows && shape_.scale > 0 && stored_id_ > kMeasuredShortIdBytes)
+      filled_rows_ += entries_ * (stored_id_ - kMeasuredShortIdBytes) *
                       kronecker_short_row_id_share(shape_.scale, shape_.nedges, d_.C, PackedRows::kMaxShortRow);
     directory_ = options_.packed_rows ? packed_directory_bytes(slots_, entries_, shape_.scale > 0) : 0;
     packed_key_tables_ = options_.packed_rows && key_tables_ ? 2 * cols_ * kId : 0;
-    first_neighbours_ = slots_ * (kStoredId + (options_.reorder ? kInBlockId : 0));
+    first_neighbours_ = slots_ * (stored_id_ + (options_.reorder ? kInBlockId : 0));
     // Kernel 1's map of the rows with entries to their new ids (graph/set_map.hpp): the owned one on
     // a grid of one column (shared, not copied), else kept for those rows only where that is smaller.
     rows_met_only_ = keep_present_only(nonempty_, rows_);
@@ -372,6 +372,7 @@ class GraphMemoryPlanner {
   const double rows_, cols_, owned_, entries_, nonempty_, slots_;
   const RowBuckets buckets_;
   const util::GrowsWith per_slot_;
+  const double stored_id_;  // bytes of a first neighbour or short row's id (graph/stored_ids.hpp)
   GraphMemory m_;
   // The finished graph's sizes (bytes).
   double row_starts_ = 0, row_index_ = 0, filled_rows_ = 0, directory_ = 0, packed_key_tables_ = 0,

@@ -198,10 +198,10 @@ struct PackedRows {
 
   // Makes the directory from the row lengths: every row slot r of length(r) >= 2 entries gets its
   // place among the short rows or the packed ones, in slot order; sizes short_ids and long_offset
-  // (left unwritten). `threads` share the blocks in equal ranges: each counts its range's short
-  // ids and packed rows, then writes their places after the ranges before it.
+  // (left unwritten), the short ids `width` wide. `threads` share the blocks in equal ranges: each
+  // counts its range's short ids and packed rows, then writes their places after the ranges before it.
   template <class LengthOf>
-  void place_rows(int64_t slots, LengthOf length, int threads) {
+  void place_rows(int64_t slots, LengthOf length, int threads, StoredIdWidth width) {
     const int64_t blocks = (slots + kSlotsPerBlock - 1) / kSlotsPerBlock;
     slot_blocks.resize(blocks);
     in_block.resize(slots);
@@ -244,6 +244,7 @@ struct PackedRows {
         next.packed_rows += within.packed_rows;
       }
     }
+    short_ids = StoredIdArray(width);
     short_ids.resize(static_cast<int64_t>(total.short_ids));
     long_offset.resize(total.packed_rows);
   }

@@ -75,9 +75,9 @@ int64_t top_down_candidates_per_round(int64_t global_entries, int ranks);
 // rank knows, so all grid rows gather alike.
 inline constexpr int64_t kTopDownListShareOfBitmap = 8;
 bool top_down_row_frontier_as_bitmap(int64_t frontier_vertices, const graph::Distribution& d);
-// The bytes of a top-down work item (a row or a piece of one, bfs/bfs.hpp's RowPiece: six words
+// The bytes of a top-down work item (a row or a piece of one, bfs/bfs.hpp's RowPiece: five words
 // and two ids, padded), for the plan.
-inline constexpr size_t kTopDownItemBytes = 6 * sizeof(int64_t) + 2 * sizeof(graph::LocalId);
+inline constexpr size_t kTopDownItemBytes = 5 * sizeof(int64_t) + 2 * sizeof(graph::LocalId);
 
 // `auto`'s row format: packed rows when plain ones do not fit, or, where the sort keys are the
 // column ids (one grid row, `reorder` and `degree-sort`), when packed rows take kernel 1 fewer

@@ -26,12 +26,12 @@ int expected_width(LocalId gap) {
 // Packs rows given as ascending keys (the keys are the column ids): short rows to short_ids, the
 // others' gaps to the stream, written in reverse order, so nothing may assume that row r + 1's
 // gaps follow row r's.
-PackedRows pack(const std::vector<std::vector<LocalId>>& rows) {
+PackedRows pack(const std::vector<std::vector<LocalId>>& rows, StoredIdWidth width = StoredIdWidth()) {
   PackedRows packed;
   packed.in_use = true;
   const int64_t slots = static_cast<int64_t>(rows.size());
   packed.place_rows(
-      slots, [&](int64_t r) { return static_cast<int64_t>(rows[r].size()); }, 2);
+      slots, [&](int64_t r) { return static_cast<int64_t>(rows[r].size()); }, 2, width);
   int64_t total = 0;
   for (const auto& row : rows)
     if (!PackedRows::is_short(static_cast<int64_t>(row.size())))
@@ -88,7 +88,7 @@ TEST(Varint, EveryWidthRoundTrips) {
     EXPECT_EQ(sum, static_cast<LocalId>(5 + gap));
     // As the first gap of a packed row from key 0, the others 0 (one byte each); and as the gap
     // of a short row, kept as it is where it is an id the row may hold (graph/stored_ids.hpp).
-    const std::vector<std::vector<LocalId>> rows{packed_row_of_gap(gap), {0, std::min(gap, kMostStoredId)}};
+    const std::vector<std::vector<LocalId>> rows{packed_row_of_gap(gap), {0, std::min(gap, StoredIdWidth().most())}};
     const PackedRows packed = pack(rows);
     EXPECT_EQ(static_cast<int64_t>(packed.bytes.size()), expected_width(gap) + PackedRows::kMaxShortRow - 1);
     EXPECT_EQ(packed.short_ids.size(), 1u);
@@ -207,7 +207,7 @@ TEST(PackedRows, RowsArePlacedInSlotOrderAtAnyThreadCount) {
     PackedRows packed;
     if (threads > 0) {
       packed.place_rows(
-          static_cast<int64_t>(lengths.size()), [&](int64_t r) { return lengths[r]; }, threads);
+          static_cast<int64_t>(lengths.size()), [&](int64_t r) { return lengths[r]; }, threads, StoredIdWidth());
     } else {
       const int levels = omp_get_max_active_levels();  // restored after: later tests keep theirs
       omp_set_max_active_levels(1);
@@ -215,7 +215,7 @@ TEST(PackedRows, RowsArePlacedInSlotOrderAtAnyThreadCount) {
       {
 #pragma omp single
         packed.place_rows(
-            static_cast<int64_t>(lengths.size()), [&](int64_t r) { return lengths[r]; }, 4);
+            static_cast<int64_t>(lengths.size()), [&](int64_t r) { return lengths[r]; }, 4, StoredIdWidth());
       }
       omp_set_max_active_levels(levels);
     }
@@ -306,7 +306,7 @@ TEST(PackedRows, KeyTablesMapKeysToColumns) {
   packed.in_use = true;
   packed.bytes.assign(bytes.begin(), bytes.begin() + size);
   packed.place_rows(
-      1, [&](int64_t) { return static_cast<int64_t>(columns.size()); }, 1);
+      1, [&](int64_t) { return static_cast<int64_t>(columns.size()); }, 1, StoredIdWidth());
   packed.long_offset[packed.packed_index(0)] = 0;
   packed.keys = ColumnKeys::tabled(column_of_key);
   std::vector<LocalId> back(columns.size());
@@ -343,7 +343,7 @@ TEST(PackedRows, InterleavedKeysMapKeysToColumns) {
   packed.in_use = true;
   packed.bytes.assign(bytes.begin(), bytes.begin() + size);
   packed.place_rows(
-      1, [&](int64_t) { return static_cast<int64_t>(columns.size()); }, 1);
+      1, [&](int64_t) { return static_cast<int64_t>(columns.size()); }, 1, StoredIdWidth());
   packed.long_offset[packed.packed_index(0)] = 0;
   packed.keys = keys;
   std::vector<LocalId> back(columns.size());
