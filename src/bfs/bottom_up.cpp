@@ -119,10 +119,12 @@ struct PlainAdjacency {
 struct PackedAdjacency {
   const graph::PackedRows& packed;
 
-  void prefetch(int64_t r, int64_t, int64_t n) const { __builtin_prefetch(packed.after_first_start(r, n)); }
-  int64_t find_after_first(int64_t r, int64_t, int64_t n, graph::LocalId first, const uint64_t* frontier,
+  void prefetch(int64_t r, int64_t begin, int64_t n) const {
+    __builtin_prefetch(packed.after_first_start(r, begin, n));
+  }
+  int64_t find_after_first(int64_t r, int64_t begin, int64_t n, graph::LocalId first, const uint64_t* frontier,
                            graph::LocalId& parent) const {
-    const int64_t before = packed.visit_after_first(r, n, first, [&](graph::LocalId u) {
+    const int64_t before = packed.visit_after_first(r, begin, n, first, [&](graph::LocalId u) {
       parent = u;
       return in_frontier(frontier, u);
     });

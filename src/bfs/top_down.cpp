@@ -219,7 +219,7 @@ int64_t DistributedBfs::list_row(graph::LocalId x, std::vector<RowPiece>& listed
   // before it (eight one-byte gaps at a time, see varint::skip). A short row is one piece.
   const graph::LocalId first = graph_.first_neighbors[row.slot];
   if (graph::PackedRows::is_short(row.end - row.begin)) {
-    const void* ids = row.end - row.begin > 1 ? packed.short_row(row.slot).address() : nullptr;
+    const void* ids = row.end - row.begin > 1 ? packed.short_row(row.slot, row.begin).address() : nullptr;
     listed.push_back(RowPiece{x_original, row.begin, row.end, static_cast<const uint8_t*>(ids), 0, first, true, true});
     return row.end - row.begin;
   }

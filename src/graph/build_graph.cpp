@@ -59,9 +59,11 @@ using kernel1::BucketedEntries;
 using kernel1::BucketFill;
 using kernel1::count_rows;
 using kernel1::fill_column_values;
+using kernel1::index_row_originals;
 using kernel1::neighbor_order;
 using kernel1::PackedRowSink;
 using kernel1::PlainRowSink;
+using kernel1::plan_degrees;
 using kernel1::plan_rows;
 using kernel1::RowAndMirrorCount;
 using kernel1::RowMap;
@@ -121,22 +123,31 @@ class SlabbedBuild {
     RowLengths lengths = first_pass(kept, columns_met);
     observe_(0, slabs_.count, "planning the rows");
     const double plan_start = MPI_Wtime();
-    const RowMap row_new = plan_rows(g_, std::move(lengths), grid_, options_);
+    // The columns' values first, so the columns met are freed before the rows are planned.
+    plan_degrees(g_, lengths, grid_, options_);
     ColumnKeys order;  // the ids unless the degree order says otherwise
     if (options_.degree_sort) order = neighbor_order(g_, grid_, options_);
-    const std::optional<SetMap> column_values = fill_column_values(g_, grid_, options_, order, columns_met);
+    std::optional<SetMap> column_values = fill_column_values(g_, grid_, options_, order, columns_met);
     columns_met = util::Bitmap();
-    const BucketFill fill = fill_of(row_new, column_values);
+    RowMap row_new = plan_rows(g_, std::move(lengths), grid_, options_);
     Sinks sinks;
     make_sinks(order, sinks);
     seconds()[Kernel1Steps::kPlan] += MPI_Wtime() - plan_start;
-    for (int64_t s = 0; s < slabs_.count; ++s) {
-      if (s > 0) {  // only this slab's entries are routed
-        router_.keep_rows(slab_rows(s).first, slab_rows(s).second);
-        kept = keep_slab(s, nullptr, nullptr, nullptr);
+    {
+      const BucketFill fill = fill_of(row_new, column_values);
+      for (int64_t s = 0; s < slabs_.count; ++s) {
+        if (s > 0) {  // only this slab's entries are routed
+          router_.keep_rows(slab_rows(s).first, slab_rows(s).second);
+          kept = keep_slab(s, nullptr, nullptr, nullptr);
+        }
+        fill_slab(s, std::move(kept), fill, column_values ? column_values->whole_table() : nullptr, sinks);
       }
-      fill_slab(s, std::move(kept), fill, column_values ? column_values->whole_table() : nullptr, sinks);
     }
+    row_new.reset();  // the fill's maps, freed before the rows' original ids are made
+    column_values.reset();
+    const double originals_start = MPI_Wtime();
+    index_row_originals(g_, grid_);
+    seconds()[Kernel1Steps::kPlan] += MPI_Wtime() - originals_start;
     if (sinks.packed)
       g_.packed.bytes.resize(static_cast<size_t>(sinks.stream_end.load()));
     else

@@ -24,7 +24,7 @@ util::Bitmap columns_in_use(const LocalGraph& g) {
     if (n == 0) continue;
     if (g.packed.active()) {
       mark(g.first_neighbors[r]);
-      g.packed.for_each_after_first(r, n, g.first_neighbors[r], mark);
+      g.packed.for_each_after_first(r, begin, n, g.first_neighbors[r], mark);
     } else {
       for (int64_t e = begin; e < begin + n; ++e) mark(g.neighbors[e]);
     }

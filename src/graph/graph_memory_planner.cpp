@@ -15,16 +15,25 @@
 namespace g500::graph {
 namespace {
 
-// The directory of packed rows (graph/packed_rows.hpp): 2 bytes per row slot, a block's bases per
-// 64 slots, 8 bytes per packed row. Packed rows (more than 32 entries) per adjacency entry,
-// measured on the Kronecker graphs on one process: 0.0036 at SCALE 16, 0.0040 at 20, 0.0031 at 22,
-// 0.0024 at 24; other graphs take the bound of one per 33 entries.
-double packed_directory_bytes(double slots, double entries, bool kronecker) {
-  constexpr double kKroneckerPackedRowsPerEntry = 0.004;
+// The directory of packed rows (graph/packed_rows.hpp): a block's counts and places per 64 slots,
+// 8 bytes per packed row, and 2 bytes per slot of the blocks with a packed or an empty row.
+// Packed rows (more than 32 entries) per adjacency entry, measured on the Kronecker graphs on one
+// process: 0.0036 at SCALE 16, 0.0040 at 20, 0.0031 at 22, 0.0024 at 24; other graphs take the
+// bound of one per 33 entries. The degree order puts a Kronecker graph's packed rows first in
+// each of the row set's C blocks, so few blocks hold one: 1/64 to 1/32 of a block per packed row
+// (measured at SCALE 18 to 22 on 1 to 6 processes), and one more per block of the row set;
+// elsewhere each packed row may have a block of its own, and without BCSR the empty rows give
+// every block counts.
+double packed_directory_bytes(double slots, double entries, bool kronecker, bool bcsr, int grid_cols) {
+  constexpr double kKroneckerPackedRowsPerEntry = 0.004, kKroneckerCountedBlocksPerPackedRow = 1.0 / 32;
   const double packed_rows =
       entries * (kronecker ? kKroneckerPackedRowsPerEntry : 1.0 / (PackedRows::kMaxShortRow + 1));
-  return slots * sizeof(uint16_t) + std::ceil(slots / PackedRows::kSlotsPerBlock) * sizeof(PackedRows::SlotBlock) +
-         packed_rows * sizeof(uint64_t);
+  const double blocks = std::ceil(slots / PackedRows::kSlotsPerBlock);
+  const double counted =
+      !bcsr ? blocks
+            : std::min(blocks, kronecker ? packed_rows * kKroneckerCountedBlocksPerPackedRow + grid_cols : packed_rows);
+  return blocks * sizeof(PackedRows::SlotBlock) + packed_rows * sizeof(uint64_t) +
+         counted * PackedRows::kSlotsPerBlock * sizeof(uint16_t);
 }
 
 // plan_graph_memory's steps: the finished graph's sizes, then kernel 1's four moments (pass 1, the
@@ -64,10 +73,9 @@ class GraphMemoryPlanner {
   static constexpr double kBucketScratchPerThread = 4.0 * (int64_t{1} << 16) * sizeof(uint64_t);  // items, spare
 
   void size_graph() {
-    // Under BCSR the starts of the rows with edges (at most one per entry; 32 bits each and a word
-    // per 64, graph/slot_starts.hpp) and their index (rank9,
-    // 1.25 bits per row of the row set, or bucketed offsets, the smaller: graph/row_index.hpp);
-    // plain CSR a start per row.
+    // Under BCSR the starts of the rows with edges (at most one per entry; 16 bits each and two
+    // words per 64, graph/slot_starts.hpp) and their index (rank9, 1.25 bits per row of the row
+    // set, or bucketed offsets, the smaller: graph/row_index.hpp); plain CSR a start per row.
     row_starts_ = (slots_ + 1) * (options_.bcsr ? SlotStarts::kBytesPerSlot : kWord);
     if (options_.bcsr) row_nonempty_ = present_index_bytes(nonempty_, rows_);
     row_index_ = row_starts_ + row_nonempty_.total();
@@ -80,7 +88,8 @@ class GraphMemoryPlanner {
     if (options_.packed_rows && shape_.scale > 0 && stored_id_ > kMeasuredShortIdBytes)
       filled_rows_ += entries_ * (stored_id_ - kMeasuredShortIdBytes) *
                       kronecker_short_row_id_share(shape_.scale, shape_.nedges, d_.C, PackedRows::kMaxShortRow);
-    directory_ = options_.packed_rows ? packed_directory_bytes(slots_, entries_, shape_.scale > 0) : 0;
+    directory_ =
+        options_.packed_rows ? packed_directory_bytes(slots_, entries_, shape_.scale > 0, options_.bcsr, d_.C) : 0;
     packed_key_tables_ = options_.packed_rows && key_tables_ ? 2 * cols_ * kId : 0;
     first_neighbours_ = slots_ * (stored_id_ + (options_.reorder ? kInBlockId : 0));
     // Kernel 1's map of the rows with entries to their new ids (graph/set_map.hpp): the owned one on
@@ -183,18 +192,27 @@ class GraphMemoryPlanner {
     counting_ = rows_met_counted_ ? stored_rows_ : rows_ * kWord;
   }
 
-  // After pass 1 its kept entries, the row lengths and the columns met stay while the rows are
-  // planned: the row index, the rows' map and the renumbering's owned tables are made beside them.
-  // The lengths of the rows met are counted beside the stored rows, then put in the graph's order
-  // beside themselves and the row index made from them.
+  // After pass 1 its kept entries and the row lengths stay while the columns' values and then the
+  // rows are planned (kernel1::plan_degrees, fill_column_values, plan_rows). The lengths of the
+  // rows met are counted beside the stored rows and the columns met; the columns' values are made
+  // from the columns met (freed after) with the owned tables of the column's blocks passed along;
+  // then the lengths are put in the graph's order beside themselves and the row index and the
+  // rows' map made from them. Three moments: counting, the columns' values, the rows.
   void size_planning() {
-    const double rows_planned = rows_met_counted_ ? std::max(stored_rows_ + lengths_index_ + lengths_counts_,
-                                                             2 * (lengths_index_ + lengths_counts_) + row_index_)
-                                                  : counting_ + row_index_;
-    stored_rows_at_peak_ = rows_met_counted_ && stored_rows_ >= lengths_index_ + lengths_counts_ + row_index_;
+    column_values_ = options_.reorder ? col_originals_ : options_.degree_sort ? cols_ * kId : 0;
     forward_row_maps_ = options_.reorder ? row_map_ : 0;
-    m_.planning = kept_per_slab_ * entry_bytes_ + segment_starts_ + rows_planned + columns_met_ + forward_row_maps_ +
-                  degrees_ + (options_.reorder ? 2 * owned_ * kId : 0) + m_.chunk_buffers;
+    const double base = kept_per_slab_ * entry_bytes_ + segment_starts_ + degrees_ +
+                        (options_.reorder ? 2 * owned_ * kId : 0) + m_.chunk_buffers;
+    const double lengths = rows_met_counted_ ? lengths_index_ + lengths_counts_ : counting_;
+    const double counting = rows_met_counted_ ? base + stored_rows_ + lengths + columns_met_ : 0;
+    block_tables_ = options_.reorder && d_.R > 1 ? 2 * owned_ * kId : 0;
+    const double columns = base + lengths + columns_met_ + column_values_ + block_tables_;
+    const double rows =
+        base + (rows_met_counted_ ? 2 * lengths : lengths) + row_index_ + column_values_ + forward_row_maps_;
+    planning_moment_ = counting >= std::max(columns, rows) ? PlanningMoment::kCounting
+                       : columns >= rows                   ? PlanningMoment::kColumns
+                                                           : PlanningMoment::kRows;
+    m_.planning = std::max({counting, columns, rows});
   }
 
   // The fill needs the rows' forward map and each column's value (graph/set_map.hpp): with
@@ -205,8 +223,7 @@ class GraphMemoryPlanner {
   // written: a pass keeps its slab's entries; the fill of a share x of the slab leaves the entries
   // held (KeptEntryShares) while the slab's rows grow by x.
   void size_fill() {
-    const double column_values = options_.reorder ? col_originals_ : options_.degree_sort ? cols_ * kId : 0;
-    m_.row_tables = forward_row_maps_ + column_values + (key_tables_ && !options_.packed_rows ? 2 * cols_ * kId : 0);
+    m_.row_tables = forward_row_maps_ + column_values_ + (key_tables_ && !options_.packed_rows ? 2 * cols_ * kId : 0);
     const double slab_rows = filled_rows_ / static_cast<double>(m_.passes);
     constexpr int kSteps = 64;
     for (int64_t s = 0; s < m_.passes; ++s) {
@@ -220,19 +237,23 @@ class GraphMemoryPlanner {
       }
     }
     first_neighbour_originals_ = options_.reorder ? slots_ * kInBlockId : 0;
-    after_fill_ = options_.reorder ? col_originals_ + first_neighbour_originals_ : 0;
+    row_originals_bytes_ = options_.reorder ? row_originals_ * kInBlockId : 0;
+    after_fill_ = options_.reorder ? col_originals_ + first_neighbour_originals_ + row_originals_bytes_ : 0;
     m_.filling = m_.graph - after_fill_ - filled_rows_ + segment_starts_ + m_.row_tables + m_.chunk_buffers +
                  std::max(passes_, fills_ + m_.fill_scratch);
   }
 
-  // The columns' original ids and, with `reorder`, the first neighbours' are made after the fill
-  // (make_column_originals): first the columns in use marked, a bit per column of the set, and the
-  // owned tables of the column's blocks passed along (two blocks of ids), then the first
-  // neighbours' originals.
+  // With `reorder` the original ids are made after the fill, its maps freed: the rows' by slot
+  // (index_row_originals, one owned table of the row's blocks passed along at a time), then the
+  // columns' and the first neighbours' (make_column_originals): first the columns in use marked,
+  // a bit per column of the set, and the owned tables of the column's blocks passed along (two
+  // blocks of ids), then the first neighbours' originals.
   void size_originals() {
+    const double row_originals_scratch = row_originals_bytes_ > 0 ? owned_ * kId : 0;
     originals_scratch_ = options_.reorder && d_.R > 1 ? cols_ / 8 + 2 * owned_ * kId : 0;
-    m_.originals = m_.graph - after_fill_ +
-                   (options_.reorder ? col_originals_ + std::max(originals_scratch_, first_neighbour_originals_) : 0);
+    rows_moment_ = row_originals_bytes_ + row_originals_scratch;
+    columns_moment_ = row_originals_bytes_ + col_originals_ + std::max(originals_scratch_, first_neighbour_originals_);
+    m_.originals = m_.graph - after_fill_ + (options_.reorder ? std::max(rows_moment_, columns_moment_) : 0);
   }
 
   // The parts, named by what they grow with (Nakao et al. 2021, Table 2's terms). Per row slot: one
@@ -248,7 +269,7 @@ class GraphMemoryPlanner {
         {"first neighbours", first_neighbours_, per_slot_},
         {"degrees", degrees_, util::GrowsWith::kOwned},
         {"renumbering: owned", options_.reorder ? 2 * owned_ * kId : 0, util::GrowsWith::kOwned},
-        {"renumbering: rows' original ids", options_.reorder ? row_originals_ * kInBlockId : 0, per_slot_},
+        {kRowOriginalsPart, options_.reorder ? row_originals_ * kInBlockId : 0, per_slot_},
         {in_use_only_ ? "renumbering: columns in use, ids" : "renumbering: column map",
          options_.reorder ? column_ids_ : 0, in_use_only_ ? util::GrowsWith::kEdgeShare : util::GrowsWith::kColumnSet},
         {"renumbering: columns in use, index", options_.reorder ? column_index_.of_set : 0,
@@ -269,6 +290,7 @@ class GraphMemoryPlanner {
       list_parts_filling();
   }
 
+  static constexpr const char* kRowOriginalsPart = "renumbering: rows' original ids";
   void push(util::MemoryPart part) { m_.kernel1_parts.push_back(std::move(part)); }
   void push_row_map() {
     if (!options_.reorder || d_.C == 1) return;
@@ -280,12 +302,13 @@ class GraphMemoryPlanner {
       push({"kernel 1: forward row map", row_map_, util::GrowsWith::kRowSet});
     }
   }
-  // The graph's parts as the fill finds them: no neighbours yet (counted as filled), the columns'
-  // and the first neighbours' original ids not made yet.
-  void push_graph_parts_before_originals(bool with_neighbours) {
+  // The graph's parts before its original ids are made: the columns' and the first neighbours'
+  // not yet; during the fill (`filling`) no neighbours (counted as filled) and no rows' either.
+  void push_graph_parts_before_originals(bool filling) {
     for (const util::MemoryPart& part : m_.graph_parts) {
       const bool column_originals = part.name.starts_with("renumbering: column");
-      if ((!with_neighbours && part.name == "neighbours") || column_originals) continue;
+      const bool row_originals = part.name == kRowOriginalsPart;
+      if ((filling && (part.name == "neighbours" || row_originals)) || column_originals) continue;
       util::MemoryPart before = part;
       if (part.name == "first neighbours") before.bytes -= first_neighbour_originals_;
       push(before);
@@ -298,36 +321,58 @@ class GraphMemoryPlanner {
   }
 
   void list_parts_making_originals() {
+    if (rows_moment_ > columns_moment_) {
+      push_graph_parts_before_originals(false);
+      push({"kernel 1: owned ids of a block, in transit", owned_ * kId, util::GrowsWith::kOwned});
+      return;
+    }
     if (originals_scratch_ <= first_neighbour_originals_) {
       m_.kernel1_parts = m_.graph_parts;
       return;
     }
-    push_graph_parts_before_originals(true);
+    push_graph_parts_before_originals(false);
     for (const util::MemoryPart& part : m_.graph_parts)
       if (part.name.starts_with("renumbering: column")) push(part);
     push({"kernel 1: columns in use, marks", cols_ / 8, util::GrowsWith::kColumnSet});
     push({"kernel 1: owned ids of a block, in transit", 2 * owned_ * kId, util::GrowsWith::kOwned});
   }
 
+  // The columns' values as the fill reads them (`whole`: the bytes of a whole table, with any key
+  // tables).
+  void push_column_values(double whole) {
+    if (options_.reorder && in_use_only_) {
+      push({"kernel 1: columns in use, sort keys", column_ids_, util::GrowsWith::kEdgeShare});
+      push({"kernel 1: columns in use, index", column_index_.of_set, util::GrowsWith::kColumnSet});
+      push({"kernel 1: columns in use, index offsets", column_index_.of_present, util::GrowsWith::kEdgeShare});
+    } else {
+      push({"kernel 1: column maps and sort keys", whole, util::GrowsWith::kColumnSet});
+    }
+  }
+
   void list_parts_planning() {
     m_.kernel1_parts = {
         {"kernel 1: kept entries of a slab", kept_per_slab_ * entry_bytes_, util::GrowsWith::kEdgeShare},
         {"kernel 1: chunk segment starts", segment_starts_, util::GrowsWith::kEdgeShare}};
-    if (!rows_met_counted_ || stored_rows_at_peak_) push(counting_part());
+    const bool counting = planning_moment_ == PlanningMoment::kCounting,
+               rows = planning_moment_ == PlanningMoment::kRows;
+    if (!rows_met_counted_ || counting) push(counting_part());
     if (rows_met_counted_) {
-      const double copies = stored_rows_at_peak_ ? 1 : 2;  // before and after the renumbering
+      const double copies = rows ? 2 : 1;  // before and after the renumbering
       push({"kernel 1: row lengths of the rows met, index", copies * lengths_index_, util::GrowsWith::kRowSet});
       push({"kernel 1: row lengths of the rows met", copies * lengths_counts_, util::GrowsWith::kEdgeShare});
     }
-    push({"kernel 1: columns met", columns_met_, util::GrowsWith::kColumnSet});
-    if (!stored_rows_at_peak_) {
+    if (!rows) push({"kernel 1: columns met", columns_met_, util::GrowsWith::kColumnSet});
+    if (!counting) push_column_values(column_values_);
+    if (planning_moment_ == PlanningMoment::kColumns && block_tables_ > 0)
+      push({"kernel 1: owned ids of a block, in transit", block_tables_, util::GrowsWith::kOwned});
+    if (rows) {
       push({"row index: starts", row_starts_, per_slot_});
       push({"row index: non-empty rows", row_nonempty_.of_set, util::GrowsWith::kRowSet});
       push({"row index: non-empty rows' offsets", row_nonempty_.of_present, util::GrowsWith::kEdgeShare});
     }
     push({"degrees", degrees_, util::GrowsWith::kOwned});
     push({"renumbering: owned", options_.reorder ? 2 * owned_ * kId : 0, util::GrowsWith::kOwned});
-    push_row_map();
+    if (rows) push_row_map();
     push({"kernel 1: chunk buffers", m_.chunk_buffers, util::GrowsWith::kFixed});
   }
 
@@ -344,16 +389,10 @@ class GraphMemoryPlanner {
   }
 
   void list_parts_filling() {
-    push_graph_parts_before_originals(false);
+    push_graph_parts_before_originals(true);
     push({"kernel 1: chunk segment starts", segment_starts_, util::GrowsWith::kEdgeShare});
     push_row_map();
-    if (options_.reorder && in_use_only_) {
-      push({"kernel 1: columns in use, sort keys", column_ids_, util::GrowsWith::kEdgeShare});
-      push({"kernel 1: columns in use, index", column_index_.of_set, util::GrowsWith::kColumnSet});
-      push({"kernel 1: columns in use, index offsets", column_index_.of_present, util::GrowsWith::kEdgeShare});
-    } else {
-      push({"kernel 1: column maps and sort keys", m_.row_tables - forward_row_maps_, util::GrowsWith::kColumnSet});
-    }
+    push_column_values(m_.row_tables - forward_row_maps_);
     push({"kernel 1: chunk buffers", m_.chunk_buffers, util::GrowsWith::kFixed});
     if (passes_ >= fills_ + m_.fill_scratch) {
       push({"kernel 1: rows filled and a later slab's entries", passes_, util::GrowsWith::kEdgeShare});
@@ -382,10 +421,12 @@ class GraphMemoryPlanner {
   bool key_tables_ = false, rows_met_only_ = false, in_use_only_ = false;
   // Kernel 1's (bytes, or bytes per entry).
   FullestColumn fullest_{{}};
-  bool mirror_ = false, rows_met_counted_ = false, stored_rows_at_peak_ = false;
+  bool mirror_ = false, rows_met_counted_ = false;
+  enum class PlanningMoment { kCounting, kColumns, kRows } planning_moment_ = PlanningMoment::kRows;
   double entry_bytes_ = 0, kept_per_slab_ = 0, segment_starts_ = 0, staged_per_entry_ = 0, columns_met_ = 0,
          stored_rows_ = 0, lengths_index_ = 0, lengths_counts_ = 0, counting_ = 0, forward_row_maps_ = 0, passes_ = 0,
-         fills_ = 0, first_neighbour_originals_ = 0, after_fill_ = 0, originals_scratch_ = 0;
+         fills_ = 0, first_neighbour_originals_ = 0, row_originals_bytes_ = 0, after_fill_ = 0, originals_scratch_ = 0,
+         rows_moment_ = 0, columns_moment_ = 0, column_values_ = 0, block_tables_ = 0;
 };
 
 }  // namespace

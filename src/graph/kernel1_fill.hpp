@@ -60,7 +60,7 @@ struct PackedRowSink {
     const int64_t slot = rows.compressed() ? rows.rank(v) : v;
     first_neighbors.set(slot, packed.column(keys[0]));
     if (PackedRows::is_short(n)) {
-      const StoredIdsOut ids = packed.short_row_out(slot);
+      const StoredIdsOut ids = packed.short_row_out(slot, rows.slot_start(slot));
       for (int64_t i = 1; i < n; ++i) ids.set(i - 1, packed.column(keys[i]));
       return;
     }

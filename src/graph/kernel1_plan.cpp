@@ -27,16 +27,50 @@ RowIndex index_rows(const RowLengths& lengths, const GraphOptions& options) {
 }
 
 // With `reorder` on several grid columns: the row lengths put in the graph's order and the row
-// index made from them, then the original id of each row slot; both a block of the row set at a
-// time from its owner (no table of the whole row set).
+// index made from them, a block of the row set at a time from its owner (no table of the whole row
+// set). The rows' original ids follow after the fill (index_row_originals).
 void index_renumbered_rows(LocalGraph& g, RowLengths lengths, const ProcessGrid& grid, const GraphOptions& options) {
-  const Distribution& d = g.dist;
-  const int64_t B = d.block;
-  Renumbering& ids = g.renumbering;
-  lengths = std::move(lengths).renumbered(ids.owned_new.data(), d, grid);
+  lengths = std::move(lengths).renumbered(g.renumbering.owned_new.data(), g.dist, grid);
   g.rows = index_rows(lengths, options);
-  lengths = RowLengths();
-  // From here on only the rows with edges need their original ids: kept by slot.
+}
+
+}  // namespace
+
+void plan_degrees(LocalGraph& g, RowLengths& lengths, const ProcessGrid& grid, const GraphOptions& options) {
+  g.owned_degree = owned_degrees(lengths, g.dist, grid);
+  if (options.reorder) g.renumbering = build_renumbering(g.owned_degree);
+}
+
+RowMap plan_rows(LocalGraph& g, RowLengths lengths, const ProcessGrid& grid, const GraphOptions& options) {
+  const Distribution& d = g.dist;
+  const int64_t nrows = d.row_set_size();
+  const int64_t* degree =
+      g.owned_degree.data();  // on a grid of one column, the row lengths (the row set is the owned block)
+  if (!options.reorder) {
+    g.rows = d.C == 1 ? RowIndex::from_lengths(
+                            nrows, [degree](int64_t x) { return degree[x]; }, options.bcsr, options.tuning.bcsr_rows)
+                      : index_rows(lengths, options);
+    return std::nullopt;
+  }
+  Renumbering& ids = g.renumbering;
+  if (d.C == 1) {
+    ids.row_original = ids.owned_original;
+    const LocalId* original = ids.owned_original.data();
+    g.rows = RowIndex::from_lengths(
+        nrows, [&](int64_t x) { return degree[original[x]]; }, options.bcsr, options.tuning.bcsr_rows);
+    return SetMap::whole(ids.owned_new);
+  }
+  RowMap row_new =
+      SetMap::from_blocks(lengths.rows_met(), ids.owned_new.data(), VertexSet::kRows, d, grid, BlockValue::id(d.block));
+  index_renumbered_rows(g, std::move(lengths), grid, options);
+  return row_new;
+}
+
+void index_row_originals(LocalGraph& g, const ProcessGrid& grid) {
+  const Distribution& d = g.dist;
+  Renumbering& ids = g.renumbering;
+  if (!ids.active() || d.C == 1) return;  // one grid column: the owned table itself (plan_rows)
+  const int64_t B = d.block;
   const RowIndex& rows = g.rows;
   ids.row_original_by_slot.resize(static_cast<size_t>(rows.num_slots()));
   InBlockId* by_slot = ids.row_original_by_slot.data();
@@ -50,34 +84,6 @@ void index_renumbered_rows(LocalGraph& g, RowLengths lengths, const ProcessGrid&
     }
   };
   for_each_block_table(ids.owned_original.data(), VertexSet::kRows, d, grid, take_block);
-}
-
-}  // namespace
-
-RowMap plan_rows(LocalGraph& g, RowLengths lengths, const ProcessGrid& grid, const GraphOptions& options) {
-  const Distribution& d = g.dist;
-  const int64_t nrows = d.row_set_size();
-  g.owned_degree = owned_degrees(lengths, d, grid);
-  const int64_t* degree =
-      g.owned_degree.data();  // on a grid of one column, the row lengths (the row set is the owned block)
-  if (!options.reorder) {
-    g.rows = d.C == 1 ? RowIndex::from_lengths(
-                            nrows, [degree](int64_t x) { return degree[x]; }, options.bcsr, options.tuning.bcsr_rows)
-                      : index_rows(lengths, options);
-    return std::nullopt;
-  }
-  Renumbering& ids = g.renumbering = build_renumbering(g.owned_degree);
-  if (d.C == 1) {
-    ids.row_original = ids.owned_original;
-    const LocalId* original = ids.owned_original.data();
-    g.rows = RowIndex::from_lengths(
-        nrows, [&](int64_t x) { return degree[original[x]]; }, options.bcsr, options.tuning.bcsr_rows);
-    return SetMap::whole(ids.owned_new);
-  }
-  RowMap row_new =
-      SetMap::from_blocks(lengths.rows_met(), ids.owned_new.data(), VertexSet::kRows, d, grid, BlockValue::id(d.block));
-  index_renumbered_rows(g, std::move(lengths), grid, options);
-  return row_new;
 }
 
 ColumnKeys neighbor_order(const LocalGraph& g, const ProcessGrid& grid, const GraphOptions& options) {

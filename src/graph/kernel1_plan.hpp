@@ -18,9 +18,17 @@ namespace g500::graph::kernel1 {
 // without it (the ids stay).
 using RowMap = std::optional<SetMap>;
 
-// From the row lengths of pass 1 (original row ids): the owned degrees, the renumbering with
-// `reorder`, and the row index in the graph's ids. Returns the rows' map for placing the entries.
+// From the row lengths of pass 1 (original row ids): the owned degrees and, with `reorder`, the
+// renumbering (on a grid of one column the lengths are the degrees: moved out).
+void plan_degrees(LocalGraph& g, RowLengths& lengths, const ProcessGrid& grid, const GraphOptions& options);
+// After plan_degrees, from the same lengths: the row index in the graph's ids. Returns the rows'
+// map for placing the entries.
 RowMap plan_rows(LocalGraph& g, RowLengths lengths, const ProcessGrid& grid, const GraphOptions& options);
+
+// With `reorder` on several grid columns, after the fill: the original id of each row slot (the
+// rows with edges, graph/renumbering.hpp), a block of the row set at a time from its owner. Made
+// once the fill's maps are freed, so they and this table are never held together.
+void index_row_originals(LocalGraph& g, const ProcessGrid& grid);
 
 // The sort keys of the columns with `degree-sort` (graph/column_keys.hpp): with `reorder` the
 // renumbered blocks interleaved, from the ids alone; without it the order of the column set's

@@ -24,11 +24,15 @@
 // hold (6 with 64-bit ids, graph/stored_ids.hpp).
 //
 // Where a row's neighbours after the first start is a two-level directory: per block of 64 row
-// slots, the short rows' ids and the packed rows before the block (`slot_blocks`); per slot, a
-// 16-bit count of the same within its block (`in_block`); the stream offset only for the packed
-// rows. That is 2.25 bytes per slot and 8 per packed row where one 64-bit place per slot took 8,
-// and the bottom-up scan, which reads it for nearly every row its first neighbour does not
-// settle, reads four times fewer cache lines of it.
+// slots, the short rows' ids, the packed rows and the entries before the block (`slot_blocks`).
+// In a block of short rows only (no packed or empty row), a row's short ids start where its
+// entries do, less one first neighbour per row before it in the block: the place follows from the
+// row's start, which the searches read anyway. The blocks with a packed or an empty row, which the
+// degree order gathers where each block of the row set begins (its hubs) or where a row's
+// entries pass kMaxShortRow, keep a 16-bit count per slot of the short ids or packed rows before
+// it in the block (`in_block`); the stream offset is kept for the packed rows only. That is 0.5
+// bytes per slot, 2.5 in a block with counts, and 8 per packed row where one 64-bit place per slot
+// took 8.
 #pragma once
 #include <omp.h>
 
@@ -140,18 +144,22 @@ struct PackedRows {
   static constexpr int kSlotBlockBits = 6;  // 64 row slots per block of the directory
   static constexpr int64_t kSlotsPerBlock = int64_t{1} << kSlotBlockBits;
   static_assert((kSlotsPerBlock - 1) * (kMaxShortRow - 1) <= UINT16_MAX, "a block's short ids count in 16 bits");
-  // What comes before a block of row slots: the short rows' ids after their first, the packed rows.
+  // What comes before a block of row slots: the short rows' ids after their first, the packed
+  // rows, the entries; and where the block's counts are in `in_block`, or kShortRowsOnly.
   struct SlotBlock {
     uint64_t short_ids;
     uint64_t packed_rows;
+    uint64_t entries;
+    int64_t counts;
   };
+  static constexpr int64_t kShortRowsOnly = -1;
 
   bool in_use = false;                      // the graph's neighbours are these (LocalGraph::neighbors is empty)
   util::LargeArray<uint8_t> bytes;          // the gaps of every row that is not short, rows in any order
   StoredIdArray short_ids;                  // short rows' neighbours after the first, rows in slot order
   util::LargeArray<uint64_t> long_offset;   // per packed row, in slot order: where its gaps start in `bytes`
   util::LargeArray<SlotBlock> slot_blocks;  // per block of kSlotsPerBlock row slots
-  util::LargeArray<uint16_t> in_block;      // per row slot: short ids, or packed rows, before it in its block
+  util::LargeArray<uint16_t> in_block;      // per slot of the blocks with counts: short ids, or packed rows, before it
   // The sort keys of the columns (graph/column_keys.hpp): the ids, the blocks interleaved, or
   // (without the renumbering) tables.
   ColumnKeys keys;
@@ -180,68 +188,81 @@ struct PackedRows {
     const uint8_t* in_;
     LocalId key_;
   };
-  // Where row slot r's neighbours after the first are, from the directory: in short_ids for a
-  // short row, in long_offset (the place of its gaps) for a packed one.
-  uint64_t short_place(int64_t r) const { return slot_blocks[r >> kSlotBlockBits].short_ids + in_block[r]; }
-  uint64_t packed_index(int64_t r) const { return slot_blocks[r >> kSlotBlockBits].packed_rows + in_block[r]; }
+  // Where row slot r's neighbours after the first are, from the directory and its start `begin`
+  // (the entries before it, as in the row index): in short_ids for a short row, in long_offset
+  // (the place of its gaps) for a packed one.
+  uint64_t short_place(int64_t r, int64_t begin) const {
+    const SlotBlock& block = slot_blocks[r >> kSlotBlockBits];
+    const int64_t in = r & (kSlotsPerBlock - 1);
+    if (block.counts == kShortRowsOnly) [[likely]]
+      return block.short_ids + (static_cast<uint64_t>(begin) - block.entries) - static_cast<uint64_t>(in);
+    return block.short_ids + in_block[block.counts + in];
+  }
+  uint64_t packed_index(int64_t r) const {  // a packed row's block has counts
+    const SlotBlock& block = slot_blocks[r >> kSlotBlockBits];
+    return block.packed_rows + in_block[block.counts + (r & (kSlotsPerBlock - 1))];
+  }
   // The neighbours after the first of short row slot r.
-  StoredIds short_row(int64_t r) const { return short_ids.view(static_cast<int64_t>(short_place(r))); }
-  StoredIdsOut short_row_out(int64_t r) { return short_ids.out(static_cast<int64_t>(short_place(r))); }
+  StoredIds short_row(int64_t r, int64_t begin) const {
+    return short_ids.view(static_cast<int64_t>(short_place(r, begin)));
+  }
+  StoredIdsOut short_row_out(int64_t r, int64_t begin) {
+    return short_ids.out(static_cast<int64_t>(short_place(r, begin)));
+  }
   // The gaps of packed row slot r.
   const uint8_t* gaps(int64_t r) const { return bytes.data() + long_offset[packed_index(r)]; }
-  // Where the neighbours after the first of row slot r, of n >= 2 entries, start: in short_ids or
-  // in the stream. One address for one prefetch: given a prefetch in each arm of a branch, GCC 12
-  // at -O2 and -O3 emits neither.
-  const void* after_first_start(int64_t r, int64_t n) const {
-    return is_short(n) ? short_row(r).address() : static_cast<const void*>(gaps(r));
+  // Where the neighbours after the first of row slot r, of n >= 2 entries from `begin`, start: in
+  // short_ids or in the stream. One address for one prefetch: given a prefetch in each arm of a
+  // branch, GCC 12 at -O2 and -O3 emits neither.
+  const void* after_first_start(int64_t r, int64_t begin, int64_t n) const {
+    return is_short(n) ? short_row(r, begin).address() : static_cast<const void*>(gaps(r));
   }
 
   // Makes the directory from the row lengths: every row slot r of length(r) >= 2 entries gets its
   // place among the short rows or the packed ones, in slot order; sizes short_ids and long_offset
   // (left unwritten), the short ids `width` wide. `threads` share the blocks in equal ranges: each
-  // counts its range's short ids and packed rows, then writes their places after the ranges before it.
+  // counts its range's short ids, packed rows, entries and blocks with counts, then writes their
+  // places after the ranges before it.
   template <class LengthOf>
   void place_rows(int64_t slots, LengthOf length, int threads, StoredIdWidth width) {
     const int64_t blocks = (slots + kSlotsPerBlock - 1) / kSlotsPerBlock;
     slot_blocks.resize(blocks);
-    in_block.resize(slots);
-    std::vector<SlotBlock> range_start(static_cast<size_t>(threads) + 1, SlotBlock{0, 0});
-    SlotBlock total{0, 0};
+    auto block_end = [slots](int64_t b) { return std::min(slots, (b + 1) * kSlotsPerBlock); };
+    const SlotBlock none{0, 0, 0, 0};  // here `counts` counts the blocks with counts
+    std::vector<SlotBlock> range_start(static_cast<size_t>(threads) + 1, none);
+    SlotBlock total = none;
 #pragma omp parallel num_threads(threads)
     {
       const int t = omp_get_thread_num(), nt = omp_get_num_threads();
       const int64_t begin = blocks * t / nt, end = blocks * (t + 1) / nt;
-      SlotBlock count{0, 0};
-      for (int64_t b = begin; b < end; ++b) {  // the counts within each block, and the range's
-        SlotBlock within{0, 0};
-        for (int64_t r = b * kSlotsPerBlock; r < std::min(slots, (b + 1) * kSlotsPerBlock); ++r) {
+      SlotBlock count = none;
+      for (int64_t b = begin; b < end; ++b) {  // each block's totals, and the range's
+        SlotBlock within = none;
+        for (int64_t r = b * kSlotsPerBlock; r < block_end(b); ++r) {
           const int64_t n = length(r);
-          in_block[r] = 0;
-          if (n < 2) continue;
-          uint64_t& before = is_short(n) ? within.short_ids : within.packed_rows;
-          in_block[r] = static_cast<uint16_t>(before);
-          before += is_short(n) ? static_cast<uint64_t>(n - 1) : 1;
+          within.entries += static_cast<uint64_t>(n);
+          if (n == 0 || !is_short(n)) within.counts = 1;
+          if (n >= 2)
+            (is_short(n) ? within.short_ids : within.packed_rows) += static_cast<uint64_t>(is_short(n) ? n - 1 : 1);
         }
         slot_blocks[b] = within;
-        count.short_ids += within.short_ids;
-        count.packed_rows += within.packed_rows;
+        add(count, within);
       }
       range_start[t + 1] = count;
 #pragma omp barrier
 #pragma omp single
       {
-        for (int u = 0; u < nt; ++u) {
-          range_start[u + 1].short_ids += range_start[u].short_ids;
-          range_start[u + 1].packed_rows += range_start[u].packed_rows;
-        }
+        for (int u = 0; u < nt; ++u) add(range_start[u + 1], range_start[u]);
         total = range_start[nt];  // the team may have fewer than `threads`
+        in_block.resize(static_cast<size_t>(total.counts * kSlotsPerBlock));
       }
       SlotBlock next = range_start[t];
       for (int64_t b = begin; b < end; ++b) {
         const SlotBlock within = slot_blocks[b];
         slot_blocks[b] = next;
-        next.short_ids += within.short_ids;
-        next.packed_rows += within.packed_rows;
+        slot_blocks[b].counts = within.counts ? next.counts * kSlotsPerBlock : kShortRowsOnly;
+        if (within.counts) count_in_block(b * kSlotsPerBlock, block_end(b), length, &in_block[slot_blocks[b].counts]);
+        add(next, within);
       }
     }
     short_ids = StoredIdArray(width);
@@ -269,13 +290,13 @@ struct PackedRows {
   }
 
   // Calls f(column) for the n - 1 neighbours after the first of row slot r, which has n entries
-  // and first neighbour `first` (a column id), until f returns true; returns how many came
-  // before that one (n - 1 if none did). Short rows or packed ones alike.
+  // from `begin` and first neighbour `first` (a column id), until f returns true; returns how many
+  // came before that one (n - 1 if none did). Short rows or packed ones alike.
   template <class F>
-  int64_t visit_after_first(int64_t r, int64_t n, LocalId first, F f) const {
+  int64_t visit_after_first(int64_t r, int64_t begin, int64_t n, LocalId first, F f) const {
     if (n < 2) return 0;
     if (is_short(n)) {
-      const StoredIds ids = short_row(r);
+      const StoredIds ids = short_row(r, begin);
       for (int64_t i = 0; i < n - 1; ++i)
         if (f(ids[i])) return i;
       return n - 1;
@@ -284,18 +305,19 @@ struct PackedRows {
   }
 
   // Calls f(column) for the neighbours after the first of row slot r, which has n >= 1 entries
-  // and first neighbour `first` (a column id); stops early when f returns true. Returns the
-  // number of neighbours visited.
+  // from `begin` and first neighbour `first` (a column id); stops early when f returns true.
+  // Returns the number of neighbours visited.
   template <class F>
-  int64_t for_each_after_first(int64_t r, int64_t n, LocalId first, F f) const {
-    const int64_t before = visit_after_first(r, n, first, f);
+  int64_t for_each_after_first(int64_t r, int64_t begin, int64_t n, LocalId first, F f) const {
+    const int64_t before = visit_after_first(r, begin, n, first, f);
     return before == n - 1 ? n - 1 : before + 1;
   }
 
-  // Writes all n >= 1 neighbours of row slot r (column ids, `first` included) to out[0, n).
-  void decode_row(int64_t r, int64_t n, LocalId first, LocalId* out) const {
+  // Writes all n >= 1 neighbours of row slot r (from `begin`; column ids, `first` included) to
+  // out[0, n).
+  void decode_row(int64_t r, int64_t begin, int64_t n, LocalId first, LocalId* out) const {
     *out++ = first;
-    visit_after_first(r, n, first, [&out](LocalId u) {
+    visit_after_first(r, begin, n, first, [&out](LocalId u) {
       *out++ = u;
       return false;
     });
@@ -310,6 +332,26 @@ struct PackedRows {
       if (f(column_of(key))) return i;
     }
     return count;
+  }
+
+  static void add(SlotBlock& to, const SlotBlock& more) {
+    to.short_ids += more.short_ids;
+    to.packed_rows += more.packed_rows;
+    to.entries += more.entries;
+    to.counts += more.counts;
+  }
+  // The counts of the slots [first, end) of one block: the short ids, or packed rows, before each.
+  template <class LengthOf>
+  static void count_in_block(int64_t first, int64_t end, LengthOf& length, uint16_t* out) {
+    uint16_t short_ids = 0, packed_rows = 0;
+    for (int64_t r = first; r < end; ++r) {
+      const int64_t n = length(r);
+      out[r - first] = 0;
+      if (n < 2) continue;
+      uint16_t& before = is_short(n) ? short_ids : packed_rows;
+      out[r - first] = before;
+      before = static_cast<uint16_t>(before + (is_short(n) ? n - 1 : 1));
+    }
   }
 
   // Bytes of each part, as stored.

@@ -21,8 +21,8 @@ RowIndex::RowIndex(util::LargeArray<int64_t> plain_starts, bool compressed, Bcsr
   slot_starts_.resize(nonempty_.present() + 1);
   int64_t slot = 0;
   for (int64_t v = 0; v < nrows_; ++v)
-    if (nonempty_.contains(v)) slot_starts_.set(slot++, plain_starts[v]);
-  slot_starts_.set(slot, plain_starts[nrows_]);
+    if (nonempty_.contains(v)) slot_starts_.set(slot++, plain_starts[v], plain_starts[v + 1] - plain_starts[v]);
+  slot_starts_.set(slot, plain_starts[nrows_], 0);
   slot_starts_.finish();
 }
 

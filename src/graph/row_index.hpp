@@ -6,7 +6,7 @@
 //  - a bitmap with one bit per row, set when the row has at least one edge,
 //  - counts of the set bits before each word (`offset` in Fig. 4; here graph/present_index.hpp's
 //    rank9 layout, a count per 512 rows and 9-bit counts per word),
-//  - the starts of the non-empty rows only (graph/slot_starts.hpp: 32 bits each and a word per 64).
+//  - the starts of the non-empty rows only (graph/slot_starts.hpp: 16 bits each and two words per 64).
 // Row v starts at starts[rank(v)] with rank(v) = the count before v's word + popcount of the bits
 // below v in its word; an empty row gets the empty range at the next non-empty row's start.
 //
@@ -137,10 +137,11 @@ RowIndex RowIndex::bucketed_from_lengths(int64_t nrows, LengthOf length_of) {
     for (int s = 0; s <= t; ++s) at += entries[s];
     for (int64_t b = first; b < end; ++b)
       for (int64_t s = rows.begin(b); s < rows.begin(b + 1); ++s) {
-        starts.set(s, at);
-        at += length_of(rows.vertex(b, s));
+        const int64_t n = length_of(rows.vertex(b, s));
+        starts.set(s, at, n);
+        at += n;
       }
-    if (t == threads - 1) starts.set(slots, at);
+    if (t == threads - 1) starts.set(slots, at, 0);
   }
   starts.finish();
   return index;
@@ -194,7 +195,7 @@ RowIndex RowIndex::from_lengths(int64_t nrows, LengthOf length_of, bool compress
       // unwritten: written below
       if (compressed) {
         index.slot_starts_.resize(slots[threads] + 1);
-        index.slot_starts_.set(slots[threads], entries[threads]);
+        index.slot_starts_.set(slots[threads], entries[threads], 0);
       } else {
         index.starts_.resize(static_cast<size_t>(slots[threads] + 1));
         index.starts_[slots[threads]] = entries[threads];
@@ -207,7 +208,7 @@ RowIndex RowIndex::from_lengths(int64_t nrows, LengthOf length_of, bool compress
       if (!compressed)
         starts[slot++] = at;
       else if (n > 0)
-        index.slot_starts_.set(slot++, at);
+        index.slot_starts_.set(slot++, at, n);
       at += n;
     }
   }

@@ -194,7 +194,7 @@ std::vector<graph::LocalId> row_neighbors(const graph::LocalGraph& g, int64_t sl
   if (!g.packed.active())
     return std::vector<graph::LocalId>(g.neighbors.begin() + begin, g.neighbors.begin() + begin + n);
   std::vector<graph::LocalId> row(n);
-  if (n > 0) g.packed.decode_row(slot, n, g.first_neighbors[slot], row.data());
+  if (n > 0) g.packed.decode_row(slot, begin, n, g.first_neighbors[slot], row.data());
   return row;
 }
 

@@ -38,7 +38,7 @@ std::vector<LocalId> row_of(const LocalGraph& g, int64_t v) {
   if (n == 0) return row;
   const int64_t slot = g.rows.compressed() ? g.rows.rank(v) : v;
   row.push_back(g.first_neighbors[slot]);
-  g.packed.for_each_after_first(slot, n, g.first_neighbors[slot], [&](LocalId u) {
+  g.packed.for_each_after_first(slot, e.begin, n, g.first_neighbors[slot], [&](LocalId u) {
     row.push_back(u);
     return false;
   });

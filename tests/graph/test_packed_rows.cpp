@@ -23,6 +23,13 @@ int expected_width(LocalId gap) {
   return width;
 }
 
+// Where row k's entries start: the entries of the rows before it.
+int64_t start_of(const std::vector<std::vector<LocalId>>& rows, size_t k) {
+  int64_t start = 0;
+  for (size_t r = 0; r < k; ++r) start += static_cast<int64_t>(rows[r].size());
+  return start;
+}
+
 // Packs rows given as ascending keys (the keys are the column ids): short rows to short_ids, the
 // others' gaps to the stream, written in reverse order, so nothing may assume that row r + 1's
 // gaps follow row r's.
@@ -41,7 +48,7 @@ PackedRows pack(const std::vector<std::vector<LocalId>>& rows, StoredIdWidth wid
   for (size_t k = rows.size(); k-- > 0;) {
     const int64_t n = static_cast<int64_t>(rows[k].size());
     if (PackedRows::is_short(n)) {
-      const StoredIdsOut ids = packed.short_row_out(static_cast<int64_t>(k));
+      const StoredIdsOut ids = packed.short_row_out(static_cast<int64_t>(k), start_of(rows, k));
       for (int64_t i = 1; i < n; ++i) ids.set(i - 1, rows[k][i]);
       continue;
     }
@@ -61,9 +68,11 @@ std::vector<LocalId> packed_row_of_gap(LocalId gap) {
   return row;
 }
 
-std::vector<LocalId> decode(const PackedRows& packed, size_t r, const std::vector<LocalId>& row) {
+std::vector<LocalId> decode(const PackedRows& packed, const std::vector<std::vector<LocalId>>& rows, size_t r) {
+  const std::vector<LocalId>& row = rows[r];
   std::vector<LocalId> back(row.size());
-  packed.decode_row(static_cast<int64_t>(r), static_cast<int64_t>(row.size()), packed.column(row[0]), back.data());
+  packed.decode_row(static_cast<int64_t>(r), start_of(rows, r), static_cast<int64_t>(row.size()), packed.column(row[0]),
+                    back.data());
   return back;
 }
 
@@ -92,8 +101,8 @@ TEST(Varint, EveryWidthRoundTrips) {
     const PackedRows packed = pack(rows);
     EXPECT_EQ(static_cast<int64_t>(packed.bytes.size()), expected_width(gap) + PackedRows::kMaxShortRow - 1);
     EXPECT_EQ(packed.short_ids.size(), 1u);
-    EXPECT_EQ(decode(packed, 0, rows[0]), rows[0]) << gap;
-    EXPECT_EQ(decode(packed, 1, rows[1]), rows[1]) << gap;
+    EXPECT_EQ(decode(packed, rows, 0), rows[0]) << gap;
+    EXPECT_EQ(decode(packed, rows, 1), rows[1]) << gap;
   }
 }
 
@@ -115,7 +124,7 @@ TEST(Varint, RandomGapsOfEveryWidthRoundTrip) {
   EXPECT_EQ(packed_row_bytes(keys.data(), static_cast<int64_t>(keys.size())), expected_bytes);
   const PackedRows packed = pack({keys});
   EXPECT_EQ(static_cast<int64_t>(packed.bytes.size()), expected_bytes);
-  EXPECT_EQ(decode(packed, 0, keys), keys);
+  EXPECT_EQ(decode(packed, {keys}, 0), keys);
   // Skipping any number of gaps lands on the key after them.
   for (int64_t count : {0, 1, 7, 8, 9, 63, 64, 1000, static_cast<int>(keys.size()) - 1}) {
     PackedRows::Reader reader = packed.after_first(0, keys[0]);
@@ -162,19 +171,20 @@ TEST(PackedRows, RowsOfOneEntryTakeNoBytes) {
   const PackedRows packed = pack(rows);
   EXPECT_EQ(packed.bytes.size(), 0u);      // all short
   EXPECT_EQ(packed.short_ids.size(), 2u);  // one neighbour after the first each in rows 1 and 4
-  EXPECT_EQ(packed.short_place(1), 0u);
-  EXPECT_EQ(packed.short_place(4), 1u);
+  EXPECT_EQ(packed.short_place(1, 1), 0u);
+  EXPECT_EQ(packed.short_place(4, 5), 1u);
   EXPECT_EQ(packed.long_offset.size(), 0u);
-  for (size_t r = 0; r < rows.size(); ++r) EXPECT_EQ(decode(packed, r, rows[r]), rows[r]) << r;
+  for (size_t r = 0; r < rows.size(); ++r) EXPECT_EQ(decode(packed, rows, r), rows[r]) << r;
   int calls = 0;
-  EXPECT_EQ(packed.for_each_after_first(0, 1, 7, [&](LocalId) { return ++calls > 0; }), 0);
+  EXPECT_EQ(packed.for_each_after_first(0, 0, 1, 7, [&](LocalId) { return ++calls > 0; }), 0);
   EXPECT_EQ(calls, 0);
 }
 
 TEST(PackedRows, RowsArePlacedInSlotOrderAtAnyThreadCount) {
   // Lengths around the short-row bound and empty or one-entry rows, which take no place; over
   // many blocks of the directory, a block of packed rows only and a block of the longest short
-  // rows only (the most a block's 16-bit counts hold).
+  // rows only (the most a block's 16-bit counts hold, were it counted), blocks of short rows only,
+  // whose places follow from the rows' starts, and the others, which keep counts.
   std::mt19937_64 rng(7);
   std::vector<int64_t> lengths(1000);
   for (int64_t& n : lengths) {
@@ -189,8 +199,21 @@ TEST(PackedRows, RowsArePlacedInSlotOrderAtAnyThreadCount) {
       (lengths.size() + PackedRows::kSlotsPerBlock - 1) / PackedRows::kSlotsPerBlock * PackedRows::kSlotsPerBlock, 1);
   for (int64_t k = 0; k < PackedRows::kSlotsPerBlock; ++k) lengths.push_back(PackedRows::kMaxShortRow + 1 + k);
   for (int64_t k = 0; k < PackedRows::kSlotsPerBlock; ++k) lengths.push_back(PackedRows::kMaxShortRow);
+  for (int64_t k = 0; k < PackedRows::kSlotsPerBlock; ++k)  // a block of short rows only, of 1 to 32 entries
+    lengths.push_back(1 + static_cast<int64_t>(rng() % PackedRows::kMaxShortRow));
   lengths.push_back(2);  // a block of one slot at the end
   std::vector<uint64_t> expected_short(lengths.size(), ~uint64_t{0}), expected_packed(lengths.size(), ~uint64_t{0});
+  std::vector<int64_t> begin(lengths.size(), 0);
+  for (size_t r = 1; r < lengths.size(); ++r) begin[r] = begin[r - 1] + lengths[r - 1];
+  // The blocks with counts: those with an empty or a packed row.
+  int64_t counted_blocks = 0;
+  for (size_t first = 0; first < lengths.size(); first += PackedRows::kSlotsPerBlock)
+    counted_blocks += std::any_of(
+        lengths.begin() + static_cast<std::ptrdiff_t>(first),
+        lengths.begin() + static_cast<std::ptrdiff_t>(std::min(lengths.size(), first + PackedRows::kSlotsPerBlock)),
+        [](int64_t n) { return n == 0 || !PackedRows::is_short(n); });
+  EXPECT_LT(counted_blocks, static_cast<int64_t>((lengths.size() + PackedRows::kSlotsPerBlock - 1) /
+                                                 PackedRows::kSlotsPerBlock));  // some blocks are of short rows only
   uint64_t next_short = 0, next_packed = 0;
   for (size_t r = 0; r < lengths.size(); ++r) {
     if (lengths[r] < 2) continue;
@@ -223,7 +246,7 @@ TEST(PackedRows, RowsArePlacedInSlotOrderAtAnyThreadCount) {
     for (size_t r = 0; r < lengths.size(); ++r) {
       if (lengths[r] < 2) continue;
       if (PackedRows::is_short(lengths[r]))
-        short_places[r] = packed.short_place(static_cast<int64_t>(r));
+        short_places[r] = packed.short_place(static_cast<int64_t>(r), begin[r]);
       else
         packed_indexes[r] = packed.packed_index(static_cast<int64_t>(r));
     }
@@ -232,8 +255,9 @@ TEST(PackedRows, RowsArePlacedInSlotOrderAtAnyThreadCount) {
     EXPECT_EQ(packed.short_ids.size(), next_short) << threads;
     EXPECT_EQ(packed.long_offset.size(), next_packed) << threads;
     const size_t blocks = (lengths.size() + PackedRows::kSlotsPerBlock - 1) / PackedRows::kSlotsPerBlock;
-    EXPECT_EQ(packed.directory_bytes(), next_packed * sizeof(uint64_t) + blocks * sizeof(PackedRows::SlotBlock) +
-                                            lengths.size() * sizeof(uint16_t))
+    EXPECT_EQ(packed.directory_bytes(),
+              next_packed * sizeof(uint64_t) + blocks * sizeof(PackedRows::SlotBlock) +
+                  static_cast<size_t>(counted_blocks * PackedRows::kSlotsPerBlock) * sizeof(uint16_t))
         << threads;
   }
 }
@@ -253,7 +277,7 @@ TEST(PackedRows, HubRowsWithDuplicates) {
   const PackedRows packed = pack(rows);
   EXPECT_LT(packed.bytes.size(), static_cast<size_t>(kHubEntries) * 5 / 4);  // mostly one byte per gap
   EXPECT_EQ(packed.short_ids.size(), 1u + 3u);
-  for (size_t r = 0; r < rows.size(); ++r) EXPECT_EQ(decode(packed, r, rows[r]), rows[r]) << r;
+  for (size_t r = 0; r < rows.size(); ++r) EXPECT_EQ(decode(packed, rows, r), rows[r]) << r;
   // Duplicates are gaps of 0: the row of four equal neighbours is three zero bytes.
   EXPECT_EQ(packed_row_bytes(rows[2].data(), 4), 3);
   for (int64_t count = 0; count < kHubEntries; count += 997) {
@@ -273,17 +297,18 @@ TEST(PackedRows, StopsEarlyAtTheFirstMatch) {
     EXPECT_EQ(packed.bytes.empty(), PackedRows::is_short(static_cast<int64_t>(row.size())));
     for (size_t target = 1; target < row.size(); ++target) {
       std::vector<LocalId> seen;
-      const int64_t stopped = packed.for_each_after_first(0, static_cast<int64_t>(row.size()), row[0], [&](LocalId u) {
-        seen.push_back(u);
-        return u == row[target];
-      });
+      const int64_t stopped =
+          packed.for_each_after_first(0, 0, static_cast<int64_t>(row.size()), row[0], [&](LocalId u) {
+            seen.push_back(u);
+            return u == row[target];
+          });
       // Stops at the first entry equal to the target (the duplicate 11 stops at position 1).
       const size_t first_equal = static_cast<size_t>(std::find(row.begin() + 1, row.end(), row[target]) - row.begin());
       EXPECT_EQ(stopped, static_cast<int64_t>(first_equal));
       EXPECT_EQ(seen, std::vector<LocalId>(row.begin() + 1, row.begin() + first_equal + 1));
     }
     const int64_t all =
-        packed.for_each_after_first(0, static_cast<int64_t>(row.size()), row[0], [](LocalId) { return false; });
+        packed.for_each_after_first(0, 0, static_cast<int64_t>(row.size()), row[0], [](LocalId) { return false; });
     EXPECT_EQ(all, static_cast<int64_t>(row.size()) - 1);
   }
 }
@@ -310,11 +335,12 @@ TEST(PackedRows, KeyTablesMapKeysToColumns) {
   packed.long_offset[packed.packed_index(0)] = 0;
   packed.keys = ColumnKeys::tabled(column_of_key);
   std::vector<LocalId> back(columns.size());
-  packed.decode_row(0, static_cast<int64_t>(columns.size()), columns[0], back.data());
+  packed.decode_row(0, 0, static_cast<int64_t>(columns.size()), columns[0], back.data());
   EXPECT_EQ(back, columns);
-  // The gaps, the directory (one block, one slot, one packed row) and the two key tables.
-  EXPECT_EQ(packed.memory_bytes(), static_cast<size_t>(size) + sizeof(PackedRows::SlotBlock) + sizeof(uint16_t) +
-                                       sizeof(uint64_t) + 20 * sizeof(LocalId));
+  // The gaps, the directory (one block, with counts: a packed row) and the two key tables.
+  EXPECT_EQ(packed.memory_bytes(), static_cast<size_t>(size) + sizeof(PackedRows::SlotBlock) +
+                                       PackedRows::kSlotsPerBlock * sizeof(uint16_t) + sizeof(uint64_t) +
+                                       20 * sizeof(LocalId));
 }
 
 TEST(PackedRows, InterleavedKeysMapKeysToColumns) {
@@ -347,14 +373,14 @@ TEST(PackedRows, InterleavedKeysMapKeysToColumns) {
   packed.long_offset[packed.packed_index(0)] = 0;
   packed.keys = keys;
   std::vector<LocalId> back(columns.size());
-  packed.decode_row(0, static_cast<int64_t>(columns.size()), columns[0], back.data());
+  packed.decode_row(0, 0, static_cast<int64_t>(columns.size()), columns[0], back.data());
   EXPECT_EQ(back, columns);
   PackedRows::Reader reader = packed.after_first(0, columns[0]);
   EXPECT_EQ(reader.next(), columns[1]);
   EXPECT_EQ(reader.next(), columns[2]);
   // No key tables: the gaps and the directory only.
-  EXPECT_EQ(packed.memory_bytes(),
-            static_cast<size_t>(size) + sizeof(PackedRows::SlotBlock) + sizeof(uint16_t) + sizeof(uint64_t));
+  EXPECT_EQ(packed.memory_bytes(), static_cast<size_t>(size) + sizeof(PackedRows::SlotBlock) +
+                                       PackedRows::kSlotsPerBlock * sizeof(uint16_t) + sizeof(uint64_t));
 }
 
 }  // namespace

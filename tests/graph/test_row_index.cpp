@@ -145,30 +145,51 @@ TEST(Bcsr, TheSmallerFormIsChosen) {
   }
 }
 
-// The starts as 32 bits relative to a word per 64 slots: exact across groups whose starts pass
-// 2^32 (so long as a group's own entries stay below it), whatever the threads; a group of more is
+// Sets every start from `want` (ascending, the last the end) in parallel, then checks them all.
+void expect_exact(const std::vector<int64_t>& want, int64_t wide_groups) {
+  const int64_t count = static_cast<int64_t>(want.size());
+  SlotStarts starts;
+  starts.resize(count);
+#pragma omp parallel for schedule(dynamic, 5)
+  for (int64_t s = 0; s < count; ++s) starts.set(s, want[s], s + 1 < count ? want[s + 1] - want[s] : 0);
+  starts.finish();
+  for (int64_t s = 0; s < count; ++s) ASSERT_EQ(starts[s], want[s]) << s;
+  EXPECT_EQ(starts.back(), want.back());
+  EXPECT_EQ(starts.wide_groups(), wide_groups);
+}
+
+// The starts as 16 bits relative to the start of their group of 64 slots: exact whatever the
+// threads, for short rows, for rows of 2^16 entries and more (whose groups keep 32 bits), and
+// across starts past 2^32 (so long as a group's own entries stay below it); a group of more is
 // refused.
-TEST(SlotStarts, ExactAcrossTwoTo32) {
+TEST(SlotStarts, ExactForShortAndLongRows) {
   const int threads_before = omp_get_max_threads();
   for (const int threads : {1, 3}) {
     omp_set_num_threads(threads);
     constexpr int64_t kCount = 1000;
-    SlotStarts starts;
-    starts.resize(kCount);
     std::vector<int64_t> want(kCount);
     for (int64_t s = 0; s < kCount; ++s) want[s] = s * (int64_t{1} << 25) + s % 7;  // past 2^32 every 128 slots
-#pragma omp parallel for schedule(dynamic, 5)
-    for (int64_t s = 0; s < kCount; ++s) starts.set(s, want[s]);
-    starts.finish();
-    for (int64_t s = 0; s < kCount; ++s) ASSERT_EQ(starts[s], want[s]) << s;
-    EXPECT_EQ(starts.back(), want.back());
+    expect_exact(want, (kCount + SlotStarts::kGroup - 1) / SlotStarts::kGroup);
+    // Rows of 1 to 12 entries, with one of exactly 2^16 (row 69) and one of 2^20 (row 699),
+    // whose groups take 32 bits, and a group (rows 256 to 319) of 2^16 - 1 entries in all, whose
+    // first row has all but 63 of them: it keeps 16 bits.
+    constexpr int64_t kSixteenBits = int64_t{1} << 16;
+    std::vector<int64_t> mixed{0};
+    for (int64_t row = 0; row + 1 < kCount; ++row) {
+      int64_t length = row % 12 + 1;
+      if (row == 69) length = kSixteenBits;
+      if (row == 699) length = int64_t{1} << 20;
+      if (row >= 256 && row < 320) length = row == 256 ? kSixteenBits - 1 - 63 : 1;
+      mixed.push_back(mixed.back() + length);
+    }
+    expect_exact(mixed, 2);
   }
   omp_set_num_threads(threads_before);
   SlotStarts wide;
   wide.resize(3);
-  wide.set(0, 0);
-  wide.set(1, 5);
-  wide.set(2, int64_t{1} << 32);
+  wide.set(0, 0, 5);
+  wide.set(1, 5, (int64_t{1} << 32) - 5);
+  wide.set(2, int64_t{1} << 32, 0);
   EXPECT_THROW(wide.finish(), std::length_error);
 }
 

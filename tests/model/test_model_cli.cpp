@@ -92,17 +92,17 @@ TEST(ModelCli, PrintsAPredictionTable) {
 
 // Beside each prediction of a series, the memory per node of g500 bfs's plan; the points that do
 // not fit a node (A64FX: 32 GiB unless --node-memory) are marked, in the table and the JSON.
-// 64-bit local ids fit SCALE 38 on 4096 nodes in 32 GiB, so that build is given 16.
+// 64-bit local ids fit SCALE 38 on 4096 nodes in 32 GiB, so that build is given 14.
 TEST(ModelCli, MarksPointsThatDoNotFitANode) {
   auto r = testing::run_g500(
-      1, std::string("model --nodes 256,4096 --scale-per-node 26") + (graph::kWideIds ? " --node-memory 16" : ""));
+      1, std::string("model --nodes 256,4096 --scale-per-node 26") + (graph::kWideIds ? " --node-memory 14" : ""));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("shares % (calc agv atv sr imb) | GiB/node\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find(graph::kWideIds ? "|     13.2\n" : "|     14.4\n"), std::string::npos)
+  EXPECT_NE(r.out.find(graph::kWideIds ? "|     12.1\n" : "|     14.2\n"), std::string::npos)
       << r.out;  // 256 nodes, SCALE 34
-  EXPECT_NE(r.out.find(graph::kWideIds ? "|     16.4 *\n" : "|     39.4 *\n"), std::string::npos)
+  EXPECT_NE(r.out.find(graph::kWideIds ? "|     14.6 *\n" : "|     39.6 *\n"), std::string::npos)
       << r.out;  // 4096 nodes, SCALE 38
-  EXPECT_NE(r.out.find(graph::kWideIds ? "\n* does not fit a node's 16.0 GiB" : "\n* does not fit a node's 32.0 GiB"),
+  EXPECT_NE(r.out.find(graph::kWideIds ? "\n* does not fit a node's 14.0 GiB" : "\n* does not fit a node's 32.0 GiB"),
             std::string::npos)
       << r.out;
   const std::string dir = testing::make_temp_dir();
