@@ -251,9 +251,11 @@ class GraphMemoryPlanner {
   void size_originals() {
     const double row_originals_scratch = row_originals_bytes_ > 0 ? owned_ * kId : 0;
     originals_scratch_ = options_.reorder && d_.R > 1 ? cols_ / 8 + 2 * owned_ * kId : 0;
-    rows_moment_ = row_originals_bytes_ + row_originals_scratch;
-    columns_moment_ = row_originals_bytes_ + col_originals_ + std::max(originals_scratch_, first_neighbour_originals_);
-    m_.originals = m_.graph - after_fill_ + (options_.reorder ? std::max(rows_moment_, columns_moment_) : 0);
+    row_originals_moment_ = row_originals_bytes_ + row_originals_scratch;
+    column_originals_moment_ =
+        row_originals_bytes_ + col_originals_ + std::max(originals_scratch_, first_neighbour_originals_);
+    m_.originals =
+        m_.graph - after_fill_ + (options_.reorder ? std::max(row_originals_moment_, column_originals_moment_) : 0);
   }
 
   // The parts, named by what they grow with (Nakao et al. 2021, Table 2's terms). Per row slot: one
@@ -321,7 +323,7 @@ class GraphMemoryPlanner {
   }
 
   void list_parts_making_originals() {
-    if (rows_moment_ > columns_moment_) {
+    if (row_originals_moment_ > column_originals_moment_) {
       push_graph_parts_before_originals(false);
       push({"kernel 1: owned ids of a block, in transit", owned_ * kId, util::GrowsWith::kOwned});
       return;
@@ -426,7 +428,7 @@ class GraphMemoryPlanner {
   double entry_bytes_ = 0, kept_per_slab_ = 0, segment_starts_ = 0, staged_per_entry_ = 0, columns_met_ = 0,
          stored_rows_ = 0, lengths_index_ = 0, lengths_counts_ = 0, counting_ = 0, forward_row_maps_ = 0, passes_ = 0,
          fills_ = 0, first_neighbour_originals_ = 0, row_originals_bytes_ = 0, after_fill_ = 0, originals_scratch_ = 0,
-         rows_moment_ = 0, columns_moment_ = 0, column_values_ = 0, block_tables_ = 0;
+         row_originals_moment_ = 0, column_originals_moment_ = 0, column_values_ = 0, block_tables_ = 0;
 };
 
 }  // namespace
