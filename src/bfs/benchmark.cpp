@@ -155,7 +155,7 @@ graph::LocalGraph build_timed_graph(const BenchmarkConfig& config, const graph::
   const graph::RowIndex::Memory m = graph.rows.memory();
   const graph::PackedRows& packed = graph.packed;
   const size_t first_neighbor_bytes =
-      graph.first_neighbors.memory_bytes() + graph.first_neighbors_original.size() * sizeof(graph::InBlockId);
+      graph.first_neighbors.memory_bytes() + graph.first_neighbors_original.memory_bytes();
   unsigned long long sizes[] = {m.row_starts,
                                 m.bitmap,
                                 m.offsets,

@@ -38,8 +38,8 @@ struct RowRanges {
   const graph::PresentIndex* nonempty;          // BCSR's non-empty rows as a bitmap
   const graph::SparsePresentIndex* in_buckets;  // or in buckets
   graph::StoredIds first_neighbors;
-  const graph::InBlockId* first_neighbors_original;  // nullptr: the graph's ids are the original ones
-  const graph::SetMap* col_original;                 // likewise
+  graph::InBlockIdsView first_neighbors_original;  // none: the graph's ids are the original ones
+  const graph::SetMap* col_original;               // likewise
   const graph::Distribution* dist;
   // The rows of bitmap word gw: with BCSR its non-empty-row bits and the index of its first
   // non-empty row. Read once per word into registers: the compiler cannot tell the parent stores
@@ -474,7 +474,8 @@ int64_t DistributedBfs::scan_block_words(const uint64_t* frontier, uint64_t* rot
   const bool own_block = target == j;  // sub-step 0: every later one examines another column's block
   const graph::RowIndex& index = graph_.rows;
   const bool renumbered = graph_.renumbering.active();
-  const graph::InBlockId* first_original = renumbered ? graph_.first_neighbors_original.data() : nullptr;
+  const graph::InBlockIdsView first_original =
+      renumbered ? graph_.first_neighbors_original.view() : graph::InBlockIdsView();
   const graph::SetMap* col_original = renumbered ? &graph_.renumbering.column_originals : nullptr;
   const graph::SlotStarts* starts = &index.slot_starts();
   const graph::StoredIds first = graph_.first_neighbors.view();

@@ -45,13 +45,13 @@ void make_column_originals(LocalGraph& g, const ProcessGrid& grid) {
                                                grid, BlockValue::id(d.block));
   }
   const SetMap& originals = ids.column_originals;
-  g.first_neighbors_original.resize(g.first_neighbors.size());
+  g.first_neighbors_original.assign_zeros(g.first_neighbors.size(), d.block);
   const int64_t slots = static_cast<int64_t>(g.first_neighbors.size());
   const RowIndex& rows = g.rows;
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < slots; ++r)  // an empty row of plain CSR has no first neighbour in use
-    g.first_neighbors_original[r] =
-        rows.slot_start(r + 1) > rows.slot_start(r) ? keep_in_block(originals[g.first_neighbors[r]], d) : 0;
+    if (rows.slot_start(r + 1) > rows.slot_start(r))
+      g.first_neighbors_original.set(r, keep_in_block(originals[g.first_neighbors[r]], d));
 }
 
 }  // namespace g500::graph

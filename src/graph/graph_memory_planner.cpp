@@ -50,7 +50,7 @@ class GraphMemoryPlanner {
         slots_(options.bcsr ? nonempty_ : rows_),
         buckets_(d.row_set_size(), expected_entries_per_rank(shape.nedges, ranks_)),
         per_slot_(options.bcsr ? util::GrowsWith::kEdgeShare : util::GrowsWith::kRowSet),
-        stored_id_(static_cast<double>(stored_id_bytes(d.col_set_size()))) {
+        stored_id_(static_cast<double>(stored_id_bytes(d.col_set_size()))), in_block_id_(in_block_id_bytes(d.block)) {
     m_.passes = std::max<int64_t>(1, passes);
   }
 
@@ -68,7 +68,6 @@ class GraphMemoryPlanner {
  private:
   static constexpr double kWord = sizeof(int64_t), kId = sizeof(LocalId),
                           kEntry = sizeof(Entry),  // Entry: graph/edge_router.hpp
-      kInBlockId = sizeof(InBlockId),              // an id kept as its offset in a block (in_block_id.hpp)
       kMeasuredShortIdBytes = 4;                   // a short row's id where packed_bytes_per_entry was measured
   static constexpr double kBucketScratchPerThread = 4.0 * (int64_t{1} << 16) * sizeof(uint64_t);  // items, spare
 
@@ -91,12 +90,12 @@ class GraphMemoryPlanner {
     directory_ =
         options_.packed_rows ? packed_directory_bytes(slots_, entries_, shape_.scale > 0, options_.bcsr, d_.C) : 0;
     packed_key_tables_ = options_.packed_rows && key_tables_ ? 2 * cols_ * kId : 0;
-    first_neighbours_ = slots_ * (stored_id_ + (options_.reorder ? kInBlockId : 0));
+    first_neighbours_ = slots_ * (stored_id_ + (options_.reorder ? in_block_id_ : 0));
     // Kernel 1's map of the rows with entries to their new ids (graph/set_map.hpp): the owned one on
     // a grid of one column (shared, not copied), else kept for those rows only where that is smaller.
     rows_met_only_ = keep_present_only(nonempty_, rows_);
     rows_met_index_ = present_index_bytes(nonempty_, rows_);
-    row_map_ = d_.C == 1 ? 0 : rows_met_only_ ? nonempty_ * kInBlockId + rows_met_index_.total() : rows_ * kId;
+    row_map_ = d_.C == 1 ? 0 : rows_met_only_ ? nonempty_ * in_block_id_ + rows_met_index_.total() : rows_ * kId;
     // The graph keeps the rows' original ids by slot (one per row with edges under BCSR) and the
     // columns' for the columns in use (graph/column_originals.hpp): an index of the columns in use
     // (rank9 or bucketed offsets, the smaller), an id per column in use.
@@ -106,9 +105,9 @@ class GraphMemoryPlanner {
     in_use_only_ = d_.R > 1 && keep_present_only(columns_in_use, cols_);
     if (in_use_only_) column_index_ = present_index_bytes(columns_in_use, cols_);
     column_bitmap_ = column_index_.total();
-    column_ids_ = d_.R == 1 ? 0 : in_use_only_ ? columns_in_use * kInBlockId : cols_ * kId;
+    column_ids_ = d_.R == 1 ? 0 : in_use_only_ ? columns_in_use * in_block_id_ : cols_ * kId;
     col_originals_ = column_ids_ + column_bitmap_;
-    const double renumbering = options_.reorder ? 2 * owned_ * kId + row_originals_ * kInBlockId + col_originals_ : 0;
+    const double renumbering = options_.reorder ? 2 * owned_ * kId + row_originals_ * in_block_id_ + col_originals_ : 0;
     // Owned degrees (original order), and the searches' tables: 32-bit degrees in the graph's
     // order and the bitmap of vertices without edges (make_search_tables).
     degrees_ = owned_ * (kWord + sizeof(uint32_t) + 1.0 / 8);
@@ -236,8 +235,8 @@ class GraphMemoryPlanner {
             std::max(fills_, rows_before + entries_ * fullest_.held(b, a + (b - a) * x) * entry_bytes_ + slab_rows * x);
       }
     }
-    first_neighbour_originals_ = options_.reorder ? slots_ * kInBlockId : 0;
-    row_originals_bytes_ = options_.reorder ? row_originals_ * kInBlockId : 0;
+    first_neighbour_originals_ = options_.reorder ? slots_ * in_block_id_ : 0;
+    row_originals_bytes_ = options_.reorder ? row_originals_ * in_block_id_ : 0;
     after_fill_ = options_.reorder ? col_originals_ + first_neighbour_originals_ + row_originals_bytes_ : 0;
     m_.filling = m_.graph - after_fill_ - filled_rows_ + segment_starts_ + m_.row_tables + m_.chunk_buffers +
                  std::max(passes_, fills_ + m_.fill_scratch);
@@ -271,7 +270,7 @@ class GraphMemoryPlanner {
         {"first neighbours", first_neighbours_, per_slot_},
         {"degrees", degrees_, util::GrowsWith::kOwned},
         {"renumbering: owned", options_.reorder ? 2 * owned_ * kId : 0, util::GrowsWith::kOwned},
-        {kRowOriginalsPart, options_.reorder ? row_originals_ * kInBlockId : 0, per_slot_},
+        {kRowOriginalsPart, options_.reorder ? row_originals_ * in_block_id_ : 0, per_slot_},
         {in_use_only_ ? "renumbering: columns in use, ids" : "renumbering: column map",
          options_.reorder ? column_ids_ : 0, in_use_only_ ? util::GrowsWith::kEdgeShare : util::GrowsWith::kColumnSet},
         {"renumbering: columns in use, index", options_.reorder ? column_index_.of_set : 0,
@@ -297,7 +296,7 @@ class GraphMemoryPlanner {
   void push_row_map() {
     if (!options_.reorder || d_.C == 1) return;
     if (rows_met_only_) {
-      push({"kernel 1: rows with entries, new ids", nonempty_ * kInBlockId, util::GrowsWith::kEdgeShare});
+      push({"kernel 1: rows with entries, new ids", nonempty_ * in_block_id_, util::GrowsWith::kEdgeShare});
       push({"kernel 1: rows with entries, index", rows_met_index_.of_set, util::GrowsWith::kRowSet});
       push({"kernel 1: rows with entries, index offsets", rows_met_index_.of_present, util::GrowsWith::kEdgeShare});
     } else {
@@ -413,7 +412,8 @@ class GraphMemoryPlanner {
   const double rows_, cols_, owned_, entries_, nonempty_, slots_;
   const RowBuckets buckets_;
   const util::GrowsWith per_slot_;
-  const double stored_id_;  // bytes of a first neighbour or short row's id (graph/stored_ids.hpp)
+  const double stored_id_;    // bytes of a first neighbour or short row's id (graph/stored_ids.hpp)
+  const double in_block_id_;  // bytes of an id kept as its offset in a block (graph/in_block_id.hpp)
   GraphMemory m_;
   // The finished graph's sizes (bytes).
   double row_starts_ = 0, row_index_ = 0, filled_rows_ = 0, directory_ = 0, packed_key_tables_ = 0,

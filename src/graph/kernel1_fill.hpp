@@ -171,9 +171,9 @@ struct BucketFill {
       if (k + kAhead < n) columns->prefetch(static_cast<LocalId>(items[k + kAhead] & kItemColMask));
       slots[k] = static_cast<uint64_t>(columns->slot(static_cast<LocalId>(items[k] & kItemColMask)));
     }
-    const InBlockId* stored = columns->values();
+    const InBlockIdsView stored = columns->values();
     for (int64_t k = 0; k < n; ++k) {
-      if (k + kAhead < n) __builtin_prefetch(stored + slots[k + kAhead]);
+      if (k + kAhead < n) stored.prefetch(static_cast<int64_t>(slots[k + kAhead]));
       const uint64_t e = items[k];
       items[k] = keyed((e & ~kItemColMask) |
                        columns->value_at(static_cast<int64_t>(slots[k]), static_cast<LocalId>(e & kItemColMask)));

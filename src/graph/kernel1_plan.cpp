@@ -72,15 +72,15 @@ void index_row_originals(LocalGraph& g, const ProcessGrid& grid) {
   if (!ids.active() || d.C == 1) return;  // one grid column: the owned table itself (plan_rows)
   const int64_t B = d.block;
   const RowIndex& rows = g.rows;
-  ids.row_original_by_slot.resize(static_cast<size_t>(rows.num_slots()));
-  InBlockId* by_slot = ids.row_original_by_slot.data();
+  ids.row_original_by_slot.assign_zeros(rows.num_slots(), B);
+  InBlockIds& by_slot = ids.row_original_by_slot;
   auto take_block = [&](int position, const LocalId* owned_original) {
     const int64_t first = position * B;
 #pragma omp parallel for schedule(static)
     for (int64_t x = first; x < first + B; ++x) {
       const RowIndex::Extent e = rows.extent(x);
       if (e.end > e.begin || !rows.compressed())
-        by_slot[e.slot] = keep_in_block(static_cast<LocalId>(first + owned_original[x - first]), d);
+        by_slot.set(e.slot, keep_in_block(static_cast<LocalId>(first + owned_original[x - first]), d));
     }
   };
   for_each_block_table(ids.owned_original.data(), VertexSet::kRows, d, grid, take_block);

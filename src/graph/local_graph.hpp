@@ -55,7 +55,7 @@ struct LocalGraph {
   // With `reorder`: the same first neighbours in original column-local ids, so a bottom-up parent
   // found there is written from this stream instead of a random read of the renumbering table;
   // the offsets inside their blocks, the blocks being the new ids' (graph/in_block_id.hpp).
-  std::vector<InBlockId> first_neighbors_original;
+  InBlockIds first_neighbors_original;
   std::vector<int64_t> owned_degree;  // B entries: degree of each owned vertex (original offsets)
   Renumbering renumbering;            // with `reorder`: the graph's ids are in degree order (4.2)
   int64_t local_entries = 0;          // edge entries of this block
@@ -100,7 +100,7 @@ struct LocalGraph {
   size_t memory_bytes() const {
     const RowIndex::Memory m = rows.memory();
     return m.row_starts + m.bitmap + m.offsets + neighbors.size() * sizeof(LocalId) + packed.memory_bytes() +
-           first_neighbors.memory_bytes() + first_neighbors_original.size() * sizeof(InBlockId) +
+           first_neighbors.memory_bytes() + first_neighbors_original.memory_bytes() +
            owned_degree.size() * sizeof(int64_t) + degree_in_graph_order.size() * sizeof(uint32_t) +
            without_edges.size() * sizeof(uint64_t) + renumbering.memory_bytes();
   }

@@ -29,7 +29,7 @@ struct Renumbering {
   // (Nakao et al. 2021, section 4.1): the rows a search can reach a vertex from are the ones with
   // edges, so the table is O(m/P) instead of a word per row-set vertex. The row's block is its
   // new id's: the offset inside it is enough (graph/in_block_id.hpp).
-  util::LargeArray<InBlockId> row_original_by_slot;
+  InBlockIds row_original_by_slot;
   IdTable col_original;     // new column-local id -> original column-local id (R x B; the owned table when R = 1):
                             // the SSSP graph's (gather_column_maps); the BFS graph keeps instead
   SetMap column_originals;  // the same for the columns its entries use (make_column_originals)
@@ -37,8 +37,7 @@ struct Renumbering {
   bool active() const { return !owned_new.empty(); }
   // Bytes of the distinct tables.
   size_t memory_bytes() const {
-    size_t bytes =
-        (owned_new.size() + owned_original.size()) * sizeof(LocalId) + row_original_by_slot.size() * sizeof(InBlockId);
+    size_t bytes = (owned_new.size() + owned_original.size()) * sizeof(LocalId) + row_original_by_slot.memory_bytes();
     if (!row_original.shares_with(owned_original)) bytes += row_original.size() * sizeof(LocalId);
     if (!col_original.shares_with(owned_original) && !col_original.shares_with(row_original))
       bytes += col_original.size() * sizeof(LocalId);

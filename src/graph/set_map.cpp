@@ -32,14 +32,14 @@ SetMap SetMap::from_blocks(const util::Bitmap& present, const LocalId* owned, Ve
     m.sparse_index_ = SparsePresentIndex(present);
   else
     m.index_ = PresentIndex(present);
-  m.values_.resize(static_cast<size_t>(in_use));
+  m.values_.assign_zeros(in_use, B);
   m.value_ = value;
   m.by_block_ = d.by_block;
   auto store = [&](int64_t at, int position, LocalId entry) {
     if constexpr (kWideIds)
-      m.values_[at] = static_cast<InBlockId>(entry);  // an offset inside the block; u gives the position
+      m.values_.set(at, static_cast<InBlockId>(entry));  // an offset inside the block; u gives the position
     else
-      m.values_[at] = value.of(position, entry);
+      m.values_.set(at, value.of(position, entry));
   };
   for_each_block_table(owned, set, d, grid, [&](int position, const LocalId* table) {
     const int64_t first = static_cast<int64_t>(position) * B, end = first + B;

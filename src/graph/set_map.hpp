@@ -103,12 +103,12 @@ class SetMap {
       index_.prefetch(u);
   }
   // The stored value of each present vertex, in order (for prefetching).
-  const InBlockId* values() const { return values_.data(); }
+  InBlockIdsView values() const { return values_.view(); }
   int64_t present_columns() const { return static_cast<int64_t>(values_.size()); }
   // Bytes held (none for a shared whole table).
   size_t memory_bytes() const {
     return (shared_ ? 0 : table_.size() * sizeof(LocalId)) + index_.memory_bytes() + sparse_index_.memory_bytes() +
-           values_.size() * sizeof(InBlockId);
+           values_.memory_bytes();
   }
   bool sparse_index() const { return sparse_; }
 
@@ -120,8 +120,7 @@ class SetMap {
   PresentIndex index_;
   SparsePresentIndex sparse_index_;
   bool sparse_ = false;
-  util::LargeArray<InBlockId>
-      values_;  // of the present vertices, in order: the owners' entries (32-bit ids: the values)
+  InBlockIds values_;  // of the present vertices, in order: the owners' entries (32-bit ids: the values)
   BlockValue value_;
   util::FastDivisor by_block_;
 };

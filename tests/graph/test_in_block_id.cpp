@@ -1,9 +1,12 @@
 // graph/in_block_id.hpp: an id kept as its offset inside its block reads back as the same id
 // beside any id of that block, on blocks of a power of two and not, at the first and last offsets
-// and past 2^32 with 64-bit ids; what is kept fits 32 bits.
+// and past 2^32 with 64-bit ids; what is kept fits 32 bits. An array of them keeps each in the
+// bits its block's offsets need with 64-bit ids (32 with 32-bit ids) and reads back every value
+// set, by several threads at once, at the widths 1 to 32.
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <vector>
 
 #include "graph/in_block_id.hpp"
 
@@ -41,6 +44,38 @@ TEST(InBlockId, SetsBeyond32BitsWithWideIds) {
   const InBlockId kept = keep_in_block(static_cast<LocalId>(id), d);
   EXPECT_EQ(kept, static_cast<InBlockId>(offset));
   EXPECT_EQ(static_cast<uint64_t>(read_in_block(kept, static_cast<LocalId>(position * B), d)), id);
+}
+
+TEST(InBlockIds, KeepsTheBitsOfItsBlock) {
+  EXPECT_EQ(in_block_id_bits(int64_t{1} << 26), kWideIds ? 26 : 32);        // SCALE 42 on 65,536 processes
+  EXPECT_EQ(in_block_id_bits(13'831'616), kWideIds ? 24 : 32);              // SCALE 41 on 552 x 288
+  EXPECT_EQ(in_block_id_bits((int64_t{1} << 26) + 1), kWideIds ? 27 : 32);  // one past a power of two
+  EXPECT_EQ(in_block_id_bits(1), kWideIds ? 1 : 32);
+  const int64_t n = 100'003;
+  const InBlockIds ids(n, int64_t{1} << 26);
+  EXPECT_LE(ids.memory_bytes(), static_cast<size_t>(n) * (kWideIds ? 26 : 32) / 8 + 16);
+}
+
+TEST(InBlockIds, ReadsBackWhatThreadsSet) {
+  for (const int64_t block :
+       std::vector<int64_t>{2, 3, int64_t{1} << 13, 69'952, int64_t{1} << 26, 13'831'616, int64_t{1} << 32}) {
+    if (!kWideIds && block > (int64_t{1} << 31)) continue;
+    const int64_t n = 10'007;
+    InBlockIds ids(n, block);
+    std::vector<InBlockId> expected(n);
+    for (int64_t i = 0; i < n; ++i)  // the first and last offsets, and others spread over the block
+      expected[i] = static_cast<InBlockId>(i % 3 == 0 ? block - 1 : i % 3 == 1 ? 0 : (i * 2654435761LL) % block);
+      // Neighbouring indices set by different threads (they share words with 64-bit ids).
+#pragma omp parallel for schedule(static, 1) num_threads(3)
+    for (int64_t i = 0; i < n; ++i)
+      if (i % 7 != 5) ids.set(i, expected[i]);
+    for (int64_t i = 0; i < n; ++i)
+      ASSERT_EQ(ids[i], i % 7 == 5 ? 0 : expected[i]) << "block " << block << " index " << i;
+    const InBlockIdsView view = ids.view();
+    ASSERT_TRUE(view);
+    EXPECT_EQ(view[n - 1], ids[n - 1]);
+    EXPECT_FALSE(InBlockIds().view());
+  }
 }
 
 }  // namespace
