@@ -241,6 +241,7 @@ class DistributedBfs {
     graph::LocalId first = 0;
     bool with_first = false;
     bool short_row = false;
+    uint8_t after_first_shift = 0;  // a short row's: the bit its first stored id starts at
   };
   // The items of frontier row x into `listed`; returns its entries.
   int64_t list_row(graph::LocalId x, std::vector<RowPiece>& listed) const;

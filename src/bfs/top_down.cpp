@@ -219,8 +219,9 @@ int64_t DistributedBfs::list_row(graph::LocalId x, std::vector<RowPiece>& listed
   // before it (eight one-byte gaps at a time, see varint::skip). A short row is one piece.
   const graph::LocalId first = graph_.first_neighbors[row.slot];
   if (graph::PackedRows::is_short(row.end - row.begin)) {
-    const void* ids = row.end - row.begin > 1 ? packed.short_row(row.slot, row.begin).address() : nullptr;
-    listed.push_back(RowPiece{x_original, row.begin, row.end, static_cast<const uint8_t*>(ids), 0, first, true, true});
+    const graph::StoredIds ids = row.end - row.begin > 1 ? packed.short_row(row.slot, row.begin) : graph::StoredIds();
+    listed.push_back(RowPiece{x_original, row.begin, row.end, ids.address(), 0, first, true, true,
+                              static_cast<uint8_t>(ids.shift())});
     return row.end - row.begin;
   }
   graph::PackedRows::Reader reader = packed.after_first(row.slot, first);
@@ -264,7 +265,7 @@ int64_t DistributedBfs::expand_row_pieces(int t, const int64_t* first_piece, int
       ++e;
     }
     if (piece.short_row) {
-      const graph::StoredIds ids(piece.after_first, packed.short_ids.width());
+      const graph::StoredIds ids(piece.after_first, piece.after_first_shift, packed.short_ids.width());
       for (int64_t i = 0; i < piece.end - e; ++i) candidate(ids[i]);
       return;
     }

@@ -88,7 +88,7 @@ struct RowSlabs {
 StoredIdArray first_neighbors_of(const LocalGraph& g) {
   const RowIndex& rows = g.rows;
   const int64_t count = rows.num_slots();
-  StoredIdArray first(StoredIdWidth(stored_id_bytes(g.dist.col_set_size())));
+  StoredIdArray first(StoredIdWidth::for_ids(g.dist.col_set_size()));
   first.resize(count);
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < count; ++r) {
@@ -272,7 +272,7 @@ class SlabbedBuild {
     g_.packed.in_use = true;
     const RowIndex& rows = g_.rows;
     const int64_t ncols = d_.col_set_size();
-    const StoredIdWidth id_width(stored_id_bytes(ncols));
+    const StoredIdWidth id_width = StoredIdWidth::for_ids(ncols);
     g_.packed.place_rows(
         slots, [&rows](int64_t r) { return rows.slot_start(r + 1) - rows.slot_start(r); }, omp_get_max_threads(),
         id_width);

@@ -50,7 +50,7 @@ class GraphMemoryPlanner {
         slots_(options.bcsr ? nonempty_ : rows_),
         buckets_(d.row_set_size(), expected_entries_per_rank(shape.nedges, ranks_)),
         per_slot_(options.bcsr ? util::GrowsWith::kEdgeShare : util::GrowsWith::kRowSet),
-        stored_id_(static_cast<double>(stored_id_bytes(d.col_set_size()))), in_block_id_(in_block_id_bytes(d.block)) {
+        stored_id_(stored_id_bytes(d.col_set_size())), in_block_id_(in_block_id_bytes(d.block)) {
     m_.passes = std::max<int64_t>(1, passes);
   }
 
@@ -82,9 +82,9 @@ class GraphMemoryPlanner {
     filled_rows_ = options_.packed_rows ? entries_ * (shape_.scale > 0 ? packed_bytes_per_entry(shape_.scale)
                                                                        : kId)  // other graphs: 4-byte gaps
                                         : entries_ * kId;
-    // packed_bytes_per_entry counts short rows' ids at 4 bytes; with 64-bit ids and more than 2^32
-    // columns they take 5 or 6 (graph/stored_ids.hpp).
-    if (options_.packed_rows && shape_.scale > 0 && stored_id_ > kMeasuredShortIdBytes)
+    // packed_bytes_per_entry counts short rows' ids at 4 bytes; with 64-bit ids they take the bits
+    // the column set's ids need (graph/stored_ids.hpp).
+    if (options_.packed_rows && shape_.scale > 0 && stored_id_ != kMeasuredShortIdBytes)
       filled_rows_ += entries_ * (stored_id_ - kMeasuredShortIdBytes) *
                       kronecker_short_row_id_share(shape_.scale, shape_.nedges, d_.C, PackedRows::kMaxShortRow);
     directory_ =

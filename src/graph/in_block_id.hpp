@@ -64,7 +64,7 @@ class InBlockIdsView {
     if constexpr (!kWideIds) {
       std::memcpy(&id, bytes_ + i * static_cast<int64_t>(sizeof(InBlockId)), sizeof(id));
     } else {
-      const int64_t bit = i * bits_;
+      const auto bit = static_cast<uint64_t>(i * bits_);
       uint64_t word;
       std::memcpy(&word, bytes_ + bit / kByteBits, sizeof(word));
       id = static_cast<InBlockId>((word >> (bit % kByteBits)) & mask_);

@@ -171,7 +171,7 @@ void expect_error(const JobSpec& s, const std::string& message) {
 // g500 bfs's memory estimate against a node's memory: Fugaku's 32 GiB unless given, Slurm only
 // when given; force skips it and passes --force to bfs.
 TEST(Jobscript, MemoryOfTheNodesIsChecked) {
-  const std::string needs = std::string("SCALE 30 needs about ") + (graph::kWideIds ? "65.7" : "61.6");
+  const std::string needs = std::string("SCALE 30 needs about ") + (graph::kWideIds ? "65.5" : "61.6");
   expect_error(spec_of("fugaku", 2, 30), needs +
                                              " GiB on each of the job's 2 nodes (a Fugaku node) "
                                              "but it has 32.0 GiB (use more nodes, a smaller SCALE, or --force)");
@@ -179,7 +179,7 @@ TEST(Jobscript, MemoryOfTheNodesIsChecked) {
   EXPECT_FALSE(contains(make_jobscript(s), "--force"));  // no memory known: no check
   s.node_memory_bytes = 48.0 * 1024 * 1024 * 1024;
   s.node_memory_origin = "--node-memory";
-  expect_error(s, std::string("SCALE 30 needs about ") + (graph::kWideIds ? "65.6" : "61.6") +
+  expect_error(s, std::string("SCALE 30 needs about ") + (graph::kWideIds ? "65.4" : "61.6") +
                       " GiB on each of the job's 2 nodes (--node-memory) but it has 48.0 GiB");
   s.node_memory_bytes = 200.0 * 1024 * 1024 * 1024;
   EXPECT_FALSE(contains(make_jobscript(s), "--force"));

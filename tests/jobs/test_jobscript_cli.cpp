@@ -137,7 +137,7 @@ TEST(JobscriptCli, JobsThatCannotRunAreRefused) {
   const std::pair<const char*, std::string> cases[] = {
       {"--system fugaku --nodes 1000000 --scale 30", "--nodes 1000000 is more than Fugaku's 158976 nodes"},
       {"--system fugaku --nodes 1 --scale 42",
-       std::string("SCALE 42 needs about ") + (graph::kWideIds ? "139071052.3" : "139031270.1") +
+       std::string("SCALE 42 needs about ") + (graph::kWideIds ? "139068518.0" : "139031270.1") +
            " GiB on the job's node (a Fugaku node) but it has 32.0 GiB" + advice},
       // --force skips the memory check, not this one (g500 bfs refuses it even with --force).
       {"--system fugaku --nodes 1 --scale 42 --force",
@@ -147,13 +147,13 @@ TEST(JobscriptCli, JobsThatCannotRunAreRefused) {
            : "SCALE 42 on a 1x1 grid needs more than 2^32 vertices per grid row or column; use more ranks, or "
              "g500 built with -DG500_WIDE_IDS=ON"},
       {"--system fugaku --nodes 1 --scale 30",
-       std::string("SCALE 30 needs about ") + (graph::kWideIds ? "131.8" : "123.7") +
+       std::string("SCALE 30 needs about ") + (graph::kWideIds ? "131.3" : "123.7") +
            " GiB on the job's node (a Fugaku node) but it has 32.0 GiB" + advice},
       {"--system fugaku --nodes 32 --ppn 4 --grid 16x8 --scale 33",
        std::string("SCALE 33 needs about ") + (graph::kWideIds ? "43.9" : "41.5") +
            " GiB on each of the job's 32 nodes (a Fugaku node) but it has 32.0 GiB" + advice},
       {"--system slurm --nodes 1 --scale 30 --node-memory 64",
-       std::string("SCALE 30 needs about ") + (graph::kWideIds ? "131.7" : "123.6") +
+       std::string("SCALE 30 needs about ") + (graph::kWideIds ? "131.2" : "123.6") +
            " GiB on the job's node (--node-memory) but it has 64.0 GiB" + advice},
   };
   // Every case alone; through 4 ranks, a memory refusal and the ids' (said once).
