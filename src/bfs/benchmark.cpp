@@ -33,6 +33,7 @@ run::PlanInput bfs_plan_input(const BenchmarkConfig& config, const graph::GraphS
   input.kernel = run::PlanKernel::kBfs;
   input.graph = config.graph;
   input.packed_rows = config.packed_rows;
+  input.level_buffers = config.level_buffers;
   input.threads = omp_get_max_threads();
   input.node_bytes_per_rank = run::this_node_bytes_per_rank(world.mpi());
   return input;
@@ -269,6 +270,7 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& given, const comm::Comm
         plan = run::agree_run_plan(bfs_plan_input(given, shape, probe, world), world.mpi());
         config.graph.packed_rows = plan.packed_rows;
         config.graph.passes = plan.passes;
+        config.bfs.level_buffers_by_direction = plan.level_buffers_by_direction;
         // Both kernels' graphs and arrays at once, the runtime counted once.
         return plan.peak_bytes() +
                (config.second ? config.second->bytes_per_rank(probe) - run::kRuntimeBytesPerRank : 0);
@@ -279,6 +281,7 @@ BenchmarkResult run_bfs_benchmark(const BenchmarkConfig& given, const comm::Comm
   world.max_in_place(estimated_parts);
   result.estimated_kernel1_bytes_max_rank = estimated_parts[0];
   result.estimated_search_bytes_max_rank = estimated_parts[1];
+  result.level_buffers_by_direction = plan.level_buffers_by_direction;
   const InputEdges input = open_input_edges(config, world);
   const graph::LocalGraph graph = build_timed_graph(config, input.source, grid, result);
 

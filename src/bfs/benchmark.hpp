@@ -26,6 +26,8 @@ struct BenchmarkConfig : run::RunConfig {
   BfsOptions bfs;
   run::PackedRowsChoice packed_rows =
       run::PackedRowsChoice::kAuto;  // the plan decides graph.packed_rows (run/run_plan.hpp)
+  run::LevelBuffersChoice level_buffers =
+      run::LevelBuffersChoice::kAuto;  // the plan decides bfs.level_buffers_by_direction
   // Called once, after the first root's BFS (and its validation), with its parents (owned
   // vertices, global ids): used for --output-parents/--output-depths.
   std::function<void(const graph::LocalGraph&, const graph::ProcessGrid&, int64_t root,
@@ -75,6 +77,7 @@ struct BenchmarkResult : run::RunSummary {
     size_t gaps = 0, offsets = 0, key_tables = 0, first_neighbors = 0, plain_neighbors = 0, short_rows = 0;
   } packed_max_rank;
   int64_t kernel1_passes = 1;                    // passes over the input edges (kernel 1's slabs)
+  bool level_buffers_by_direction = false;       // the search's (bfs/bfs_options.hpp), as the plan chose
   graph::Kernel1Steps kernel1_seconds_max_rank;  // each step of kernel 1 on its slowest rank
   // The peak of each part of the run, measured (0: the system could not tell them apart) and
   // estimated; largest over ranks.

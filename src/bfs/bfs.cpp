@@ -32,12 +32,16 @@ DistributedBfs::DistributedBfs(const graph::LocalGraph& graph, const graph::Proc
       candidates_per_round_(options.candidates_per_round > 0
                                 ? options.candidates_per_round
                                 : run::top_down_candidates_per_round(graph.global_directed_edges, grid.size())),
-      column_frontier_(dist_.R > 1 ? sparse_switch::gathered_buffer_words(dist_.R, dist_.block / util::kBitsPerWord)
-                                   : 0),
+      column_frontier_(dist_.R > 1 && !options.level_buffers_by_direction
+                           ? sparse_switch::gathered_buffer_words(dist_.R, dist_.block / util::kBitsPerWord)
+                           : 0),
       rotating_(dist_.C > 1 ? dist_.block / util::kBitsPerWord : 0), visited_before_(dist_.block / util::kBitsPerWord) {
-  // The top-down step's bitmap of the row set shares the column frontier's words when they suffice.
+  // The top-down step's bitmap of the row set shares the column frontier's words when they suffice
+  // (kept; by direction each is made when its direction needs it).
   const size_t row_set_words = static_cast<size_t>(dist_.row_set_size() / util::kBitsPerWord);
-  if (dist_.C > 1 && column_frontier_.size() < row_set_words) row_frontier_words_.resize(row_set_words);
+  const size_t column_set_words = sparse_switch::gathered_buffer_words(dist_.R, dist_.block / util::kBitsPerWord);
+  if (!options.level_buffers_by_direction && dist_.C > 1 && (dist_.R == 1 || column_set_words < row_set_words))
+    row_frontier_words_.resize(row_set_words);
   const graph::Distribution& d = dist_;
   for (int t = 0; t < d.R; ++t) {
     const int64_t k = d.column_block(d.col, t);
@@ -63,8 +67,8 @@ void DistributedBfs::prepare() {
   const int64_t n = static_cast<int64_t>(parent_.size());
 #pragma omp parallel for num_threads(nthreads_) schedule(static)
   for (int64_t k = 0; k < n; ++k) parent[k] = -1;
-  if (held_.released()) {
-    for_each_level_buffer([&](auto& buffer) { held_.restore(buffer); });
+  if (held_.released()) {  // by direction they are made as their levels need them
+    if (!options_.level_buffers_by_direction) for_each_level_buffer([&](auto& buffer) { held_.restore(buffer); });
     held_.restored();
   }
 }
@@ -77,6 +81,31 @@ void DistributedBfs::release_level_buffers() {
   // Freed blocks below glibc's mapping threshold (which rises as large blocks are freed) would
   // stay in its heap, resident beside the validation's arrays.
   util::release_free_heap();
+}
+
+void DistributedBfs::free_other_direction_buffers(Direction next) {
+  if (!options_.level_buffers_by_direction) return;
+  size_t freed = 0;
+  auto free = [&](auto& buffer) {
+    freed += buffer.capacity() * sizeof(buffer[0]);
+    std::remove_reference_t<decltype(buffer)>().swap(buffer);
+  };
+  if (next == Direction::kTopDown) {
+    free(column_frontier_);
+    free(frontier_message_);
+  } else {
+    for (std::vector<RowPiece>& pieces : thread_pieces_) free(pieces);
+    free(gathered_);
+    free(first_piece_);
+    free(row_frontier_words_);
+    candidate_exchange_.for_each_buffer(
+        [&](std::vector<uint64_t>& buffer) { freed += buffer.capacity() * sizeof(uint64_t); });
+    candidate_exchange_.free_buffers();
+  }
+  // Blocks below glibc's mapping threshold would stay in its heap, resident beside the other
+  // direction's buffers; giving them back takes a pass over the heap (a fifth of a SCALE 20 search
+  // on 2 ranks when made at every turn), worth it where the buffers are large.
+  if (freed >= kHeapTrimBytes) util::release_free_heap();
 }
 
 void DistributedBfs::advance_frontier(Direction previous, Direction next) {
@@ -241,6 +270,10 @@ BfsRun DistributedBfs::run(int64_t root) {
   while (c.frontier_vertices > 0) {
     const double level_start = MPI_Wtime();
     const util::PhaseBytes sent_before = profile.bytes_sent;
+    {
+      util::ScopedPhase timed(profile, Phase::kCalculation);
+      free_other_direction_buffers(direction);
+    }
     const StepResult step =
         direction == Direction::kTopDown
             ? top_down_step(c.frontier_vertices, c.frontier_edges_known ? c.frontier_edges : kUnknownEdges, profile)

@@ -85,6 +85,19 @@ class DistributedBfs {
   // run::top_down_row_frontier_as_bitmap) as the row set's bitmap in row_frontier_.
   void gather_row_frontier(int64_t frontier_vertices, util::PhaseProfile& profile);
   void gather_row_frontier_bitmap(util::PhaseProfile& profile);
+  // Whether this level gathers the row's frontier bitmap in slices (level buffers by direction).
+  bool gathers_row_frontier_in_slices(int64_t frontier_vertices) const;
+  // The owned frontier's bitmap, made from its list after a top-down step.
+  void make_frontier_bits(util::PhaseProfile& profile);
+  // Slice `slice` of every block of the row's frontier bitmap into row_frontier_words_.
+  void gather_row_frontier_slice(int64_t slice, util::PhaseProfile& profile);
+  // Step 2 over the slices of the row's frontier bitmap: each gathered, then its rows' work items
+  // listed; their starts in first_piece_. Returns the entries they cover.
+  int64_t list_row_frontier_in_slices(util::PhaseProfile& profile);
+  // Level buffers by direction: frees the buffers only the other direction uses, before a level
+  // that goes `next`, and the heap's free pages when they passed kHeapTrimBytes.
+  void free_other_direction_buffers(Direction next);
+  static constexpr size_t kHeapTrimBytes = size_t{64} << 20;
   // Whether every process knows, without a collective, that no process's candidates pass one
   // round's: alone in the candidates' communicator, or the frontier's degree sum below a round.
   bool one_candidate_round(int64_t frontier_edges) const;
@@ -94,7 +107,7 @@ class DistributedBfs {
   int64_t list_and_expand_row_frontier(comm::ThreadBuckets& buckets, util::PhaseProfile& profile);
   // In rounds: step 2 alone, the lists' starts in first_piece_; returns the entries they cover.
   int64_t list_row_frontier(util::PhaseProfile& profile);
-  // Thread t's share of the listing; returns the entries of its items.
+  // Thread t's share of the listing, appended to thread_pieces_[t]; returns the entries of its items.
   int64_t list_row_pieces(int t);
   // Where thread t's list starts in the lists' concatenation (and their total, last).
   std::vector<int64_t> piece_starts() const;
@@ -226,7 +239,10 @@ class DistributedBfs {
   // ... or as the row set's bitmap (null: listed): in the column frontier's words when they are as
   // many (a bottom-up step's, unused in a top-down one), else in row_frontier_words_; with one
   // grid column the owned frontier's bitmap itself.
+  // By direction its slices: row_frontier_ holds words [row_slice_begin_, + row_slice_words_) of
+  // each of the C blocks, one after the other (the whole bitmap: from 0, the block's words).
   const uint64_t* row_frontier_ = nullptr;
+  int64_t row_slice_begin_ = 0, row_slice_words_ = 0;
   std::vector<uint64_t> row_frontier_words_;
   static constexpr int64_t kWordsPerListChunk = 4;  // bitmap words a thread takes at a time to list their rows
   bool frontier_bits_current_ = true;               // frontier_bits_ holds frontier_ (not after a top-down step)

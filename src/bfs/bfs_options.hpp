@@ -26,6 +26,11 @@ struct BfsOptions {
   // Top-down candidates a process lists in one round of a level (0: as the run's plan counts them,
   // run::top_down_candidates_per_round; tests make it small to run levels in many rounds).
   int64_t candidates_per_round = 0;
+  // The level buffers by direction rather than kept through the search (run/run_plan.hpp's
+  // LevelBuffersChoice, which the run's plan makes): a top-down level's (candidates, work items,
+  // the grid row's frontier) freed when the search turns bottom-up, the column frontier freed when
+  // it turns top-down, and the grid row's frontier bitmap gathered in slices.
+  bool level_buffers_by_direction = false;
 };
 
 }  // namespace g500::bfs

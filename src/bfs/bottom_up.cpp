@@ -301,7 +301,11 @@ const uint64_t* DistributedBfs::gather_column_frontier(util::PhaseProfile& profi
         graph::hosted_column_block(part, hosted_frontier_.data(), block_words, MPI_UINT64_T, dist_, grid_));
     if (transpose_leaves_rank_) timed.count_sent(block_words * static_cast<int64_t>(sizeof(uint64_t)));
   }
-  if (R == 1) return part;  // the column is our block alone
+  if (R == 1) return part;         // the column is our block alone
+  if (column_frontier_.empty()) {  // level buffers by direction: made again for the bottom-up levels
+    util::ScopedPhase timed(profile, util::Phase::kCalculation);
+    column_frontier_.resize(sparse_switch::gathered_buffer_words(R, block_words));
+  }
   if (!options_.sparse_switch) {
     util::ScopedPhase timed(profile, util::Phase::kAllgatherv);
     comm::allgatherv(part, column_frontier_.data(), std::vector<int64_t>(R, block_words), MPI_UINT64_T,

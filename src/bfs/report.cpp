@@ -72,6 +72,8 @@ void print_graph_memory(FILE* out, const BenchmarkResult& result) {
         static_cast<double>(result.graph_bytes_max_rank) * result.ranks / static_cast<double>(result.input_edges));
   std::fprintf(out, "  kernel 1 read the input edges %lld time%s (one slab of rows per pass)\n",
                static_cast<long long>(result.kernel1_passes), result.kernel1_passes == 1 ? "" : "s");
+  if (result.level_buffers_by_direction)
+    std::fprintf(out, "  the search's level buffers by direction (each made again when the search turns)\n");
   std::fprintf(out, "kernel 1 time per step (slowest rank):");
   for (int k = 0; k < graph::Kernel1Steps::kCount; ++k)
     std::fprintf(out, " %s %.2f s%s", graph::Kernel1Steps::kNames[k], result.kernel1_seconds_max_rank.seconds[k],
@@ -135,6 +137,7 @@ nlohmann::json result_json(const BenchmarkConfig& config, const BenchmarkResult&
   j["memory"] = {
       {"graph_bytes_max_rank", result.graph_bytes_max_rank},
       {"kernel1_passes", result.kernel1_passes},
+      {"level_buffers", result.level_buffers_by_direction ? "by-direction" : "kept"},
       {"kernel1_seconds_max_rank", kernel1_steps_json(result.kernel1_seconds_max_rank)},
       {"graph_arrays_max_rank",
        {{"row_starts", result.row_index_max_rank.row_starts},

@@ -26,20 +26,22 @@ namespace g500::bfs {
 DistributedBfs::StepResult DistributedBfs::top_down_step(int64_t frontier_vertices, int64_t frontier_edges,
                                                          util::PhaseProfile& profile) {
   snapshot_visited(frontier_edges, profile);
-  // 1. Gather the frontier of this grid row (owned offsets), as row-local ids.
-  gather_row_frontier(frontier_vertices, profile);
+  // 1. Gather the frontier of this grid row (owned offsets), as row-local ids; by direction a
+  // bitmap of it slice by slice, each listed (2.) before the next is gathered.
+  const bool sliced = gathers_row_frontier_in_slices(frontier_vertices);
+  if (!sliced) gather_row_frontier(frontier_vertices, profile);
   // 2. List the work items of the frontier's rows and 3. expand them: candidates (y offset in its
   // owner's block, x row-local) per destination row; 4. exchange those along the grid column (the
   // world with the row-major layout), keeping the first candidate per unvisited vertex. In one
   // round when every process knows that none has more candidates than a round's (the usual case:
   // the items are listed and expanded in one parallel region); else in the rounds the processes
   // agree on, so that a level's candidates are never all held at once.
-  if (one_candidate_round(frontier_edges)) {
+  if (!sliced && one_candidate_round(frontier_edges)) {
     const int64_t examined = list_and_expand_row_frontier(candidate_exchange_.start(), profile);
     settle_candidates(true, profile);
     return StepResult{examined};
   }
-  const int64_t listed_edges = list_row_frontier(profile);
+  const int64_t listed_edges = sliced ? list_row_frontier_in_slices(profile) : list_row_frontier(profile);
   const int rounds = candidate_rounds(listed_edges, profile);
   const std::vector<int64_t> starts = round_starts(rounds, listed_edges);
   int64_t examined = 0;
@@ -84,15 +86,20 @@ void DistributedBfs::gather_row_frontier(int64_t frontier_vertices, util::PhaseP
       gathered_[k] += static_cast<graph::LocalId>(r * dist_.block);
 }
 
+void DistributedBfs::make_frontier_bits(util::PhaseProfile& profile) {
+  if (frontier_bits_current_) return;  // after a top-down step only its lists hold the frontier
+  util::ScopedPhase timed(profile, util::Phase::kCalculation);
+  frontier_bits_.clear();
+  for (const graph::LocalId v : frontier_) frontier_bits_.set(v);
+  frontier_bits_current_ = true;
+}
+
 void DistributedBfs::gather_row_frontier_bitmap(util::PhaseProfile& profile) {
   const int C = dist_.C;
   const int64_t block_words = dist_.block / util::kBitsPerWord;
-  if (!frontier_bits_current_) {  // after a top-down step only its lists hold the frontier
-    util::ScopedPhase timed(profile, util::Phase::kCalculation);
-    frontier_bits_.clear();
-    for (const graph::LocalId v : frontier_) frontier_bits_.set(v);
-    frontier_bits_current_ = true;
-  }
+  make_frontier_bits(profile);
+  row_slice_begin_ = 0;
+  row_slice_words_ = block_words;
   if (C == 1) {  // the row set is our block
     row_frontier_ = frontier_bits_.data();
     return;
@@ -105,6 +112,45 @@ void DistributedBfs::gather_row_frontier_bitmap(util::PhaseProfile& profile) {
                    allgatherv_, grid_.limits());
   timed.count_sent(block_words * static_cast<int64_t>(sizeof(uint64_t)) * (C - 1));
   row_frontier_ = words;
+}
+
+bool DistributedBfs::gathers_row_frontier_in_slices(int64_t frontier_vertices) const {
+  return options_.level_buffers_by_direction && dist_.C > 1 &&
+         run::top_down_row_frontier_as_bitmap(frontier_vertices, dist_);
+}
+
+void DistributedBfs::gather_row_frontier_slice(int64_t slice, util::PhaseProfile& profile) {
+  const int C = dist_.C;
+  const int64_t block_words = dist_.block / util::kBitsPerWord, most = run::row_frontier_slice_words(dist_);
+  row_slice_begin_ = std::min(block_words, slice * most);
+  row_slice_words_ = std::min(block_words - row_slice_begin_, most);
+  if (row_frontier_words_.size() < static_cast<size_t>(C * most)) row_frontier_words_.resize(C * most);
+  util::ScopedPhase timed(profile, util::Phase::kAllgatherv);
+  comm::allgatherv(frontier_bits_.data() + row_slice_begin_, row_frontier_words_.data(),
+                   std::vector<int64_t>(C, row_slice_words_), MPI_UINT64_T, grid_.row_comm(), allgatherv_,
+                   grid_.limits());
+  timed.count_sent(row_slice_words_ * static_cast<int64_t>(sizeof(uint64_t)) * (C - 1));
+  row_frontier_ = row_frontier_words_.data();
+}
+
+int64_t DistributedBfs::list_row_frontier_in_slices(util::PhaseProfile& profile) {
+  make_frontier_bits(profile);
+  for (std::vector<RowPiece>& pieces : thread_pieces_) pieces.clear();
+  std::fill(thread_listed_edges_.begin(), thread_listed_edges_.end(), 0);
+  for (int64_t slice = 0; slice < run::kTopDownListShareOfBitmap; ++slice) {
+    gather_row_frontier_slice(slice, profile);
+    util::ScopedPhase timed(profile, util::Phase::kCalculation);
+#pragma omp parallel num_threads(nthreads_)
+    {
+      const int t = omp_get_thread_num();
+      thread_listed_edges_[t] += list_row_pieces(t);
+    }
+  }
+  row_frontier_ = nullptr;
+  first_piece_ = piece_starts();
+  int64_t listed = 0;
+  for (int t = 0; t < nthreads_; ++t) listed += thread_listed_edges_[t];
+  return listed;
 }
 
 bool DistributedBfs::one_candidate_round(int64_t frontier_edges) const {
@@ -127,6 +173,7 @@ int64_t DistributedBfs::list_and_expand_row_frontier(comm::ThreadBuckets& bucket
 #pragma omp parallel num_threads(nthreads_) reduction(+ : examined)
   {
     const int t = omp_get_thread_num();
+    thread_pieces_[t].clear();
     list_row_pieces(t);  // ends with a barrier: every thread's list is complete
     const std::vector<int64_t> first_piece = piece_starts();
     examined += expand_row_pieces(t, first_piece.data(), 0, first_piece.back(), buckets[t]);
@@ -139,6 +186,7 @@ int64_t DistributedBfs::list_row_frontier(util::PhaseProfile& profile) {
 #pragma omp parallel num_threads(nthreads_)
   {
     const int t = omp_get_thread_num();
+    thread_pieces_[t].clear();
     thread_listed_edges_[t] = list_row_pieces(t);
   }
   first_piece_ = piece_starts();
@@ -187,14 +235,23 @@ int64_t DistributedBfs::list_row_pieces(int t) {
   // access; listing a packed hub row passes over its gaps, and the hubs come first after the
   // degree-order renumbering), then all threads take items from the concatenation of the lists.
   std::vector<RowPiece>& listed = thread_pieces_[t];
-  listed.clear();
   int64_t edges = 0;
-  if (row_frontier_) {
+  if (row_frontier_ && row_slice_words_ == dist_.block / util::kBitsPerWord) {  // the whole bitmap
     const int64_t words = dist_.row_set_size() / util::kBitsPerWord;
 #pragma omp for schedule(dynamic, kWordsPerListChunk)
     for (int64_t w = 0; w < words; ++w)
       for (uint64_t bits = row_frontier_[w]; bits; bits &= bits - 1)
         edges += list_row(static_cast<graph::LocalId>(w * util::kBitsPerWord + std::countr_zero(bits)), listed);
+    return edges;
+  }
+  if (row_frontier_) {  // a slice of each block: word w is word row_slice_begin_ + w % slice of block w / slice
+    const int64_t slice = row_slice_words_, words = dist_.C * slice;
+#pragma omp for schedule(dynamic, kWordsPerListChunk)
+    for (int64_t w = 0; w < words; ++w) {
+      const int64_t first_row = (w / slice) * dist_.block + (row_slice_begin_ + w % slice) * util::kBitsPerWord;
+      for (uint64_t bits = row_frontier_[w]; bits; bits &= bits - 1)
+        edges += list_row(static_cast<graph::LocalId>(first_row + std::countr_zero(bits)), listed);
+    }
     return edges;
   }
   const int64_t nfrontier = static_cast<int64_t>(gathered_.size());

@@ -26,6 +26,7 @@ struct BfsOptions {
   std::string packed_rows_text = "auto";
   CLI::Option* packed_rows_option = nullptr;
   std::string row_lengths_text = "auto";
+  std::string level_buffers_text = "auto";
   bool with_sssp = false;
 };
 
@@ -56,6 +57,11 @@ void add_build_options(CLI::App& app, bfs::BenchmarkConfig& config, BfsOptions& 
                      "would not fit in 85 % of the node's memory, or on one grid row would take "
                      "kernel 1 more passes)")
           ->capture_default_str();
+  app.add_option("--level-buffers", options.level_buffers_text,
+                 "the search's level buffers: kept (for the whole search), by-direction (a top-down level's freed "
+                 "when it turns bottom-up and the column frontier when it turns top-down: less memory, made again "
+                 "at every turn), auto (by-direction when kept would not fit in 85 % of the node's memory)")
+      ->capture_default_str();
   require_range(app.add_option("--kernel1-passes", config.graph.passes,
                                "passes of kernel 1 over the input edges, each keeping one slab of rows (default: the "
                                "fewest whose peak fits a modest share of the node's memory; fewer build faster and "
@@ -102,6 +108,15 @@ void apply_build_choices(const BfsOptions& options, bfs::BenchmarkConfig& config
     throw g500::util::UsageError("--kernel1-row-lengths must be auto, whole or met (got '" + options.row_lengths_text +
                                  "')");
   config.graph.row_counting = counting->second;
+  const std::map<std::string, run::LevelBuffersChoice> level_buffers_choices{
+      {"auto", run::LevelBuffersChoice::kAuto},
+      {"kept", run::LevelBuffersChoice::kKept},
+      {"by-direction", run::LevelBuffersChoice::kByDirection}};
+  const auto buffers = level_buffers_choices.find(options.level_buffers_text);
+  if (buffers == level_buffers_choices.end())
+    throw g500::util::UsageError("--level-buffers must be auto, kept or by-direction (got '" +
+                                 options.level_buffers_text + "')");
+  config.level_buffers = buffers->second;
   bfs::apply_disabled_techniques(options.disabled, config);
   if (options.packed_rows_option->count() > 0 && chosen->second != config.packed_rows)
     throw g500::util::UsageError("--packed-rows " + options.packed_rows_text + " contradicts --disable packed-rows");

@@ -84,6 +84,11 @@ Exchanger::Exchanger(MPI_Comm comm, int nthreads, AlltoallvFn alltoallv, const u
   buckets_ = make_thread_buckets(nthreads, size_);
 }
 
+void Exchanger::free_buffers() {
+  pieces_.clear();
+  for_each_buffer([](std::vector<uint64_t>& buffer) { std::vector<uint64_t>().swap(buffer); });
+}
+
 ThreadBuckets& Exchanger::start() {
   clear_thread_buckets(buckets_);
   return buckets_;

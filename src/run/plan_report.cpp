@@ -88,8 +88,9 @@ std::string plan_parts_text(const RunPlan& plan, const std::string& prefix) {
   std::string text;
   if (plan.kernel == PlanKernel::kBfs)
     text +=
-        fmt::format("{}memory plan per process, {}x{} grid: {} rows, kernel 1 in {} pass{}\n", prefix, plan.grid_rows,
-                    plan.grid_cols, plan.packed_rows ? "packed" : "plain", plan.passes, plan.passes == 1 ? "" : "es");
+        fmt::format("{}memory plan per process, {}x{} grid: {} rows, kernel 1 in {} pass{}{}\n", prefix, plan.grid_rows,
+                    plan.grid_cols, plan.packed_rows ? "packed" : "plain", plan.passes, plan.passes == 1 ? "" : "es",
+                    plan.level_buffers_by_direction ? ", the search's level buffers by direction" : "");
   else
     text += fmt::format("{}memory plan per process, {}x{} grid: kernel 1 {}\n", prefix, plan.grid_rows, plan.grid_cols,
                         plan.keeps_entries ? "keeps its entries (one pass)" : "reads the edges twice");

@@ -27,8 +27,15 @@ void append(std::vector<util::MemoryPart>& to, const std::vector<util::MemoryPar
   to.insert(to.end(), parts.begin(), parts.end());
 }
 
-// The BFS with the rows as `options` say (packed_rows) and kernel 1 in the passes choose_passes takes.
-RunPlan plan_bfs(const PlanInput& in, const graph::GraphOptions& options) {
+// The larger of two moments' parts.
+const std::vector<util::MemoryPart>& larger(const std::vector<util::MemoryPart>& a,
+                                            const std::vector<util::MemoryPart>& b) {
+  return util::total_bytes(a) >= util::total_bytes(b) ? a : b;
+}
+
+// The BFS with the rows as `options` say (packed_rows), kernel 1 in the passes choose_passes takes
+// and the level buffers kept or by direction.
+RunPlan plan_bfs(const PlanInput& in, const graph::GraphOptions& options, bool by_direction) {
   const Sizes s = sizes_of(in);
   const graph::Distribution& d = in.d;
   const int64_t passes = graph::choose_passes(in.shape, d, options, in.node_bytes_per_rank, in.threads);
@@ -36,6 +43,7 @@ RunPlan plan_bfs(const PlanInput& in, const graph::GraphOptions& options) {
   RunPlan plan;
   plan.packed_rows = options.packed_rows;
   plan.passes = graph.passes;
+  plan.level_buffers_by_direction = by_direction;
   const util::MemoryPart runtime{"runtime (MPI, OpenMP, the program)", kRuntimeBytesPerRank, util::GrowsWith::kFixed};
   plan.kernel1.push_back(runtime);
   append(plan.kernel1, graph.kernel1_parts);
@@ -52,34 +60,35 @@ RunPlan plan_bfs(const PlanInput& in, const graph::GraphOptions& options) {
   const double per_round = std::min(
       s.entries * kTopDownShare * (peers - 1) / peers,
       static_cast<double>(top_down_candidates_per_round(static_cast<int64_t>(s.entries * s.ranks), d.R * d.C)));
-  // The search's level buffers (freed while the validation runs: DistributedBfs::release_level_buffers)
-  // and the validation's; the graph, the parents and the owned vertices' bitmaps are held by both.
-  std::vector<util::MemoryPart> levels, validation;
-  levels.push_back(
+  // The search's level buffers (freed while the validation runs: DistributedBfs::release_level_buffers):
+  // the top-down levels', the bottom-up levels' and those of both; then the validation's. The
+  // graph, the parents and the owned vertices' bitmaps are held by both.
+  std::vector<util::MemoryPart> top_down, bottom_up, both, validation;
+  top_down.push_back(
       {"BFS: top-down candidates", per_round * sizeof(uint64_t) * kCandidateCopies, util::GrowsWith::kEdgeShare});
   // A top-down level's frontier of the grid row: listed while an average row's list takes at most
-  // 1/8 of the row set's bitmap (the list's buffer keeps its largest), else as that bitmap, in the
-  // column frontier's words where they are as many, on one grid column the owned frontier's
-  // bitmap itself (top_down_row_frontier_as_bitmap). Its work
-  // items: one per row of the frontier with entries here (and per 1024 entries of a hub row);
-  // after a bottom-up step the frontier is below N/beta, so about slots/beta of them (the level
-  // after the largest: 1.9 % of N/R with 48 % of the rows with entries, SCALE 22 on 2x2). The
-  // owned frontier likewise, and a level's top-down discoveries with their parents: on the
-  // Kronecker graphs at most 1/8 of the owned (12 % measured at SCALE 22 on 2x2), on others up
-  // to all of them.
+  // 1/8 of the row set's bitmap (the list's buffer keeps its largest), else as that bitmap: kept,
+  // in the column frontier's words where they are as many; by direction, gathered in slices as
+  // large as the longest list; on one grid column the owned frontier's bitmap itself
+  // (top_down_row_frontier_as_bitmap). Its work items: one per row of the frontier with entries
+  // here (and per 1024 entries of a hub row); after a bottom-up step the frontier is below N/beta,
+  // so about slots/beta of them (the level after the largest: 1.9 % of N/R with 48 % of the rows
+  // with entries, SCALE 22 on 2x2). The owned frontier likewise, and a level's top-down
+  // discoveries with their parents: on the Kronecker graphs at most 1/8 of the owned (12 %
+  // measured at SCALE 22 on 2x2), on others up to all of them.
   constexpr double kFrontierAfterBottomUp = 1.0 / 24;  // beta (bfs/bfs_options.hpp)
   const double column_frontier_words = d.R > 1 ? s.cols / util::kBitsPerWord + d.R : 0;
-  const bool own_row_bitmap = d.C > 1 && column_frontier_words < s.rows / util::kBitsPerWord;
-  levels.push_back({"BFS: top-down frontier of the row",
-                    s.rows / 8 / kTopDownListShareOfBitmap + (own_row_bitmap ? s.rows / 8 : 0),
-                    util::GrowsWith::kRowSet});
-  levels.push_back({"BFS: top-down work items", graph.row_slots * kFrontierAfterBottomUp * kTopDownItemBytes,
-                    options.bcsr ? util::GrowsWith::kEdgeShare : util::GrowsWith::kRowSet});
+  const bool own_row_bitmap = !by_direction && d.C > 1 && column_frontier_words < s.rows / util::kBitsPerWord;
+  top_down.push_back({"BFS: top-down frontier of the row",
+                      s.rows / 8 / kTopDownListShareOfBitmap + (own_row_bitmap ? s.rows / 8 : 0),
+                      util::GrowsWith::kRowSet});
+  top_down.push_back({"BFS: top-down work items", graph.row_slots * kFrontierAfterBottomUp * kTopDownItemBytes,
+                      options.bcsr ? util::GrowsWith::kEdgeShare : util::GrowsWith::kRowSet});
   const double discoveries = in.shape.scale > 0 ? 1.0 / 8 : 1.0;
   constexpr double kId = sizeof(graph::LocalId);
-  levels.push_back({"BFS: frontier and discoveries of the owned",
-                    s.owned * (kFrontierAfterBottomUp * kId + discoveries * (kId + sizeof(int64_t))),
-                    util::GrowsWith::kOwned});
+  both.push_back({"BFS: frontier and discoveries of the owned",
+                  s.owned * (kFrontierAfterBottomUp * kId + discoveries * (kId + sizeof(int64_t))),
+                  util::GrowsWith::kOwned});
   plan.search.push_back(
       {"BFS: parents", s.owned * sizeof(int64_t), util::GrowsWith::kOwned});  // kernel 1 made the degree tables
   // The BFS's bitmaps (bfs/bfs.hpp): of the owned vertices visited, the frontier, the next one and
@@ -88,7 +97,15 @@ RunPlan plan_bfs(const PlanInput& in, const graph::GraphOptions& options) {
   const double owned_bitmaps = 4 + (d.C > 1 ? 1 : 0) + (d.yoo() ? 0 : 1);
   plan.search.push_back({"BFS: bitmaps of the owned", owned_bitmaps * s.owned / 8, util::GrowsWith::kOwned});
   if (d.R > 1)
-    levels.push_back({"BFS: column frontier", column_frontier_words * sizeof(uint64_t), util::GrowsWith::kColumnSet});
+    bottom_up.push_back(
+        {"BFS: column frontier", column_frontier_words * sizeof(uint64_t), util::GrowsWith::kColumnSet});
+  std::vector<util::MemoryPart> levels = both;
+  if (by_direction) {
+    append(levels, larger(top_down, bottom_up));
+  } else {
+    append(levels, top_down);
+    append(levels, bottom_up);
+  }
   // Validation: the walk of the tree depths, then the input edge check beside the depths and the
   // owned vertices' tree-edge marks (validate/validate_bfs.hpp).
   const double walk = validate::tree_depths_bytes(d, d.R * d.C);
@@ -103,7 +120,7 @@ RunPlan plan_bfs(const PlanInput& in, const graph::GraphOptions& options) {
     validation.push_back({"validation: tree-edge marks of the owned", owned_marks, util::GrowsWith::kOwned});
   }
   // The phase's peak: the larger of the two moments.
-  append(plan.search, util::total_bytes(levels) >= util::total_bytes(validation) ? levels : validation);
+  append(plan.search, larger(levels, validation));
   return plan;
 }
 
@@ -160,6 +177,11 @@ int64_t top_down_candidates_per_round(int64_t global_entries, int ranks) {
   return std::max(kMinTopDownCandidatesPerRound, global_entries / ranks / kEntriesPerTopDownCandidate);
 }
 
+int64_t row_frontier_slice_words(const graph::Distribution& d) {
+  const int64_t block_words = d.block / util::kBitsPerWord;
+  return (block_words + kTopDownListShareOfBitmap - 1) / kTopDownListShareOfBitmap;
+}
+
 bool top_down_row_frontier_as_bitmap(int64_t frontier_vertices, const graph::Distribution& d) {
   constexpr double kListBitsPerVertex = sizeof(graph::LocalId) * 8;
   return static_cast<double>(frontier_vertices) * kListBitsPerVertex * kTopDownListShareOfBitmap >
@@ -179,13 +201,19 @@ RunPlan plan_run(const PlanInput& in) {
   if (in.kernel == PlanKernel::kSssp) {
     plan = plan_sssp(in);
   } else {
-    const RunPlan plain = plan_bfs(in, with_rows(in.graph, false));
-    const RunPlan packed = plan_bfs(in, with_rows(in.graph, true));
+    const bool by_direction = in.level_buffers == LevelBuffersChoice::kByDirection;
+    const RunPlan plain = plan_bfs(in, with_rows(in.graph, false), by_direction);
+    const RunPlan packed = plan_bfs(in, with_rows(in.graph, true), by_direction);
     const bool plain_rows_fit = plain.peak_bytes() <= graph::kMostMemoryShare * in.node_bytes_per_rank;
     const bool pack = in.packed_rows == PackedRowsChoice::kAuto
                           ? auto_packs_rows(in.d, in.graph, plain_rows_fit, plain.passes, packed.passes)
                           : in.packed_rows == PackedRowsChoice::kOn;
     plan = pack ? packed : plain;
+    if (in.level_buffers == LevelBuffersChoice::kAuto &&
+        plan.peak_bytes() > graph::kMostMemoryShare * in.node_bytes_per_rank) {
+      RunPlan turned = plan_bfs(in, with_rows(in.graph, pack), true);
+      if (turned.peak_bytes() < plan.peak_bytes()) plan = std::move(turned);
+    }
     plan.plain_rows_fit = plain_rows_fit;
     plan.plain_passes = plain.passes;
     plan.packed_passes = packed.passes;
@@ -204,7 +232,8 @@ RunPlan plan_run(const PlanInput& in) {
 RunPlan agree_run_plan(const PlanInput& input, MPI_Comm comm) {
   const RunPlan local = plan_run(input);
   if (input.kernel == PlanKernel::kSssp) return local;  // its kernel 1 agrees on keeping the entries itself
-  int64_t facts[] = {local.plain_rows_fit ? 0 : 1, local.plain_passes, local.packed_passes, local.passes};
+  int64_t facts[] = {local.plain_rows_fit ? 0 : 1, local.plain_passes, local.packed_passes, local.passes,
+                     local.level_buffers_by_direction ? 1 : 0};
   comm::Communicator(comm).max_in_place(facts);
   const bool plain_rows_fit = facts[0] == 0;
   const bool pack = input.packed_rows == PackedRowsChoice::kAuto
@@ -213,6 +242,7 @@ RunPlan agree_run_plan(const PlanInput& input, MPI_Comm comm) {
   PlanInput agreed = input;
   agreed.packed_rows = pack ? PackedRowsChoice::kOn : PackedRowsChoice::kOff;
   agreed.graph.passes = input.packed_rows == PackedRowsChoice::kAuto ? (pack ? facts[2] : facts[1]) : facts[3];
+  agreed.level_buffers = facts[4] == 1 ? LevelBuffersChoice::kByDirection : LevelBuffersChoice::kKept;
   RunPlan plan = plan_run(agreed);
   plan.plain_rows_fit = plain_rows_fit;
   plan.plain_passes = facts[1];

@@ -24,6 +24,14 @@ namespace g500::run {
 // kernel 1 more passes over the input (choose_passes).
 enum class PackedRowsChoice { kAuto, kOn, kOff };
 
+// The BFS's level buffers (bfs/bfs_options.hpp): kept through the search, or by direction (a
+// top-down level's freed when the search turns bottom-up, the column frontier when it turns
+// top-down, the grid row's frontier bitmap gathered in slices), which holds the larger
+// direction's buffers instead of both but allocates them again at every turn. `auto` takes them by
+// direction when the run with kept ones would not fit in most of the node's memory and by
+// direction lowers its peak.
+enum class LevelBuffersChoice { kAuto, kKept, kByDirection };
+
 enum class PlanKernel { kBfs, kSssp };
 
 struct PlanInput {
@@ -32,6 +40,7 @@ struct PlanInput {
   PlanKernel kernel = PlanKernel::kBfs;
   graph::GraphOptions graph;  // the BFS's kernel 1 (`passes` > 0: fixed)
   PackedRowsChoice packed_rows = PackedRowsChoice::kAuto;
+  LevelBuffersChoice level_buffers = LevelBuffersChoice::kAuto;
   graph::WeightedGraphOptions weighted;  // the SSSP's kernel 1
   int compare_dijkstra = 0;              // SSSP: roots also solved by a serial Dijkstra on rank 0
   int threads = 1;                       // OpenMP threads per rank
@@ -48,6 +57,7 @@ struct RunPlan {
   // per rank, kernel 1's passes with plain and with packed rows.
   bool plain_rows_fit = true;
   int64_t plain_passes = 1, packed_passes = 1;
+  bool level_buffers_by_direction = false;  // BFS: the level buffers by direction (LevelBuffersChoice)
   // Per process, the runtime counted in both.
   std::vector<util::MemoryPart> kernel1, search;
   // The sizes the parts grow with (util/memory_parts.hpp): m/P, N/P, N/R, N/C.
@@ -72,9 +82,12 @@ int64_t top_down_candidates_per_round(int64_t global_entries, int ranks);
 // one buffer whatever the frontier) rather than as a list of ids (bfs/top_down.cpp): when the list
 // of an average grid row, frontier_vertices / R ids, would take more than 1 /
 // kTopDownListShareOfBitmap of the bitmap's bits. Decided from the frontier's size, which every
-// rank knows, so all grid rows gather alike.
+// rank knows, so all grid rows gather alike. With the level buffers by direction the bitmap is
+// gathered in kTopDownListShareOfBitmap slices, each at most as large as the longest list.
 inline constexpr int64_t kTopDownListShareOfBitmap = 8;
 bool top_down_row_frontier_as_bitmap(int64_t frontier_vertices, const graph::Distribution& d);
+// The words of one slice of an owned block's frontier bitmap (the last slice may be shorter).
+int64_t row_frontier_slice_words(const graph::Distribution& d);
 // The bytes of a top-down work item (a row or a piece of one, bfs/bfs.hpp's RowPiece: five words
 // and two ids, padded), for the plan.
 inline constexpr size_t kTopDownItemBytes = 5 * sizeof(int64_t) + 2 * sizeof(graph::LocalId);

@@ -121,6 +121,30 @@ TEST(BfsCli, PackedRowsAreReportedAndCanBeSwitchedOff) {
   }
 }
 
+// `--level-buffers by-direction` frees each direction's buffers when the search turns (a 2x2 grid:
+// the column frontier and a top-down level's, with its bitmap gathered in slices): the same
+// validated searches as with kept ones, and the run says which it took; by default (auto) they
+// are kept where the run fits.
+TEST(BfsCli, LevelBuffersByDirectionSearchAlike) {
+  const std::string dir = testing::make_temp_dir();
+  const std::string args = "bfs --scale 14 --roots 8 --threads 1 --json " + dir;
+  auto by_direction = run_g500(4, args + "/by.json --level-buffers by-direction");
+  ASSERT_EQ(by_direction.status, 0) << by_direction.err;
+  EXPECT_NE(by_direction.out.find("the search's level buffers by direction"), std::string::npos) << by_direction.out;
+  auto kept = run_g500(4, args + "/kept.json");
+  ASSERT_EQ(kept.status, 0) << kept.err;
+  EXPECT_EQ(kept.out.find("level buffers by direction"), std::string::npos) << kept.out;
+  const auto p = nlohmann::json::parse(testing::read_file(dir + "/by.json"));
+  const auto q = nlohmann::json::parse(testing::read_file(dir + "/kept.json"));
+  EXPECT_EQ(p["memory"]["level_buffers"], "by-direction");
+  EXPECT_EQ(q["memory"]["level_buffers"], "kept");
+  for (size_t k = 0; k < 8; ++k) {
+    EXPECT_EQ(p["roots"][k]["level_sizes"], q["roots"][k]["level_sizes"]);
+    EXPECT_EQ(p["roots"][k]["depth_hash"], q["roots"][k]["depth_hash"]);
+    EXPECT_TRUE(p["roots"][k]["validated"]);
+  }
+}
+
 // The memory estimate g500 bfs checks a run against (graph/memory_plan.hpp, bfs/benchmark.hpp)
 // is within 10 % of the run's measured peak, packed rows or plain, on 1, 2 and 4 ranks. Below
 // SCALE 18 the MPI and program runtime outweighs the graph and the estimate is on the high side.
@@ -199,6 +223,8 @@ TEST(BfsCli, BadInput) {
     expect_usage_error(ranks, "--edgefactor 0", "--edgefactor");
     expect_usage_error(ranks, "--roots 0", "--roots");
     expect_usage_error(ranks, "--packed-rows yes", "--packed-rows must be auto, on or off (got 'yes')");
+    expect_usage_error(ranks, "--level-buffers freed",
+                       "--level-buffers must be auto, kept or by-direction (got 'freed')");
     expect_usage_error(ranks, "--packed-rows on --disable packed-rows",
                        "--packed-rows on contradicts --disable packed-rows");
     expect_usage_error(ranks, "--seed 1", "--seed '1' is not of the form A,B");

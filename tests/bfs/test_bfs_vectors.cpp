@@ -6,6 +6,7 @@
 #include "bfs/bfs.hpp"
 #include "local_graph_fixture.hpp"
 #include "run/roots.hpp"
+#include "run/run_plan.hpp"
 #include "serial_view.hpp"
 #include "testvectors.hpp"
 #include "validate/validate_bfs.hpp"
@@ -13,8 +14,9 @@
 namespace g500::bfs {
 namespace {
 
+// With `bitmap_levels`: counts there the top-down levels that gathered the grid row's frontier as a bitmap.
 void check_scale(int scale, int threads, util::GridShape shape = {}, graph::GraphOptions graph_options = {},
-                 BfsOptions bfs_options = {}, util::MessageLimits limits = {}) {
+                 BfsOptions bfs_options = {}, util::MessageLimits limits = {}, int64_t* bitmap_levels = nullptr) {
   omp_set_num_threads(threads);
   const auto vec = testing::load_graph_vector(scale);
   auto built = testing::build_test_graph(scale, shape, graph_options, limits);
@@ -30,6 +32,10 @@ void check_scale(int scale, int threads, util::GridShape shape = {}, graph::Grap
     bfs.prepare();
     BfsRun run = bfs.run(roots[k]);
     EXPECT_EQ(run.level_sizes, want.level_sizes) << "scale " << scale << " root " << want.root;
+    for (const LevelTrace& level : run.levels)
+      if (bitmap_levels && level.direction == Direction::kTopDown &&
+          run::top_down_row_frontier_as_bitmap(level.frontier_size, graph.dist))
+        ++*bitmap_levels;
     validate::ValidationResult check =
         validate::validate_bfs(graph, testing::input_edges(*built), *built->grid, roots[k], bfs.parents());
     ASSERT_TRUE(check.ok) << check.error;
@@ -111,6 +117,30 @@ TEST(BfsVectors, TopDownInRounds) {
   BfsOptions rounds_without_pieces = rounds;  // whole rows as items: a hub row may fill a round alone
   rounds_without_pieces.lb_topdown = false;
   check_scale(10, 2, shape, {}, rounds_without_pieces);
+}
+
+// The level buffers by direction (each direction's freed when the search turns, the grid row's
+// frontier bitmap gathered in slices): on both grid shapes, in the row-major layout, in rounds and
+// without sparse-switch, with top-down levels that take the bitmap on grids of several columns.
+TEST(BfsVectors, LevelBuffersByDirection) {
+  int nranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  const util::GridShape shape = util::closest_factor_shape(nranks), transposed{shape.cols, shape.rows};
+  BfsOptions by_direction;
+  by_direction.level_buffers_by_direction = true;
+  int64_t bitmap_levels = 0;
+  check_scale(14, 2, shape, {}, by_direction, {}, &bitmap_levels);
+  EXPECT_GT(bitmap_levels, 0);
+  bitmap_levels = 0;
+  check_scale(16, 1, transposed, {}, by_direction, {}, &bitmap_levels);
+  EXPECT_GT(bitmap_levels, 0);
+  graph::GraphOptions no_yoo;
+  no_yoo.layout = graph::Layout::kRowMajor;
+  check_scale(12, 2, transposed, no_yoo, by_direction);
+  BfsOptions in_rounds = by_direction;
+  in_rounds.candidates_per_round = 64;
+  in_rounds.sparse_switch = false;
+  check_scale(12, 1, util::GridShape{1, nranks}, {}, in_rounds);
 }
 
 // Every technique switch, off alone and all off together, gives the same validated results.

@@ -162,6 +162,55 @@ TEST(RunPlan, SearchAndValidationPeakApart) {
   EXPECT_TRUE(has_prefix(grid.search, "BFS: bitmaps of the owned"));
 }
 
+// Level buffers by direction hold the larger direction's (a top-down level's candidates, frontier
+// list and work items, or the bottom-up column frontier) instead of both: at SCALE 24 on 2x2 the
+// search's levels stay its peak and lose the smaller direction's parts. `auto` takes them only
+// where the run with kept ones does not fit and they lower the peak: SCALE 34 on 64x1 with 1 GiB
+// per process, not with 64 GiB; on SCALE 37's 138x72 where the kept ones do not fit and they
+// lower the peak (not where kernel 1 sets it), and not with the papers' 32 GiB.
+TEST(RunPlan, LevelBuffersByDirectionWhereOnlyTheyLowerThePeak) {
+  auto bytes_of = [](const std::vector<util::MemoryPart>& parts, const std::string& prefix) {
+    double sum = 0;
+    for (const util::MemoryPart& p : parts)
+      if (p.name.starts_with(prefix)) sum += p.bytes;
+    return sum;
+  };
+  auto planned = [](PlanInput input, LevelBuffersChoice choice) {
+    input.level_buffers = choice;
+    return plan_run(input);
+  };
+  const PlanInput small = kronecker_input(24, 2, 2, 1 * kGiB);
+  const RunPlan kept = planned(small, LevelBuffersChoice::kKept),
+                by_direction = planned(small, LevelBuffersChoice::kByDirection);
+  EXPECT_FALSE(kept.level_buffers_by_direction);
+  EXPECT_TRUE(by_direction.level_buffers_by_direction);
+  const double top_down = bytes_of(kept.search, "BFS: top-down"),
+               bottom_up = bytes_of(kept.search, "BFS: column frontier");
+  ASSERT_GT(top_down, 0);
+  ASSERT_GT(bottom_up, 0);
+  EXPECT_NEAR(by_direction.search_bytes(), kept.search_bytes() - std::min(top_down, bottom_up), 1.0);
+  EXPECT_EQ(bytes_of(by_direction.search, "BFS: top-down"), top_down >= bottom_up ? top_down : 0);
+  EXPECT_EQ(bytes_of(by_direction.search, "BFS: column frontier"), top_down >= bottom_up ? 0 : bottom_up);
+  EXPECT_EQ(by_direction.kernel1_bytes(), kept.kernel1_bytes());
+
+  PlanInput large = kronecker_input(34, 64, 1, 1 * kGiB);
+  const RunPlan short_of_memory = planned(large, LevelBuffersChoice::kAuto);
+  EXPECT_TRUE(short_of_memory.level_buffers_by_direction);
+  EXPECT_LT(short_of_memory.peak_bytes(), planned(large, LevelBuffersChoice::kKept).peak_bytes());
+  large.node_bytes_per_rank = 64 * kGiB;
+  EXPECT_FALSE(plan_run(large).level_buffers_by_direction);
+  for (const double node : {1 * kGiB, 3 * kGiB, 32 * kGiB}) {
+    const PlanInput papers = kronecker_input(37, 138, 72, node);
+    const RunPlan chosen = plan_run(papers), kept_papers = planned(papers, LevelBuffersChoice::kKept),
+                  by_direction_papers = planned(papers, LevelBuffersChoice::kByDirection);
+    const bool lower = kept_papers.peak_bytes() > graph::kMostMemoryShare * node &&
+                       by_direction_papers.peak_bytes() < kept_papers.peak_bytes();
+    EXPECT_EQ(chosen.level_buffers_by_direction, lower) << node / kGiB << " GiB";
+    EXPECT_DOUBLE_EQ(chosen.peak_bytes(), lower ? by_direction_papers.peak_bytes() : kept_papers.peak_bytes());
+  }
+  EXPECT_FALSE(plan_run(kronecker_input(37, 138, 72, 32 * kGiB)).level_buffers_by_direction);
+}
+
 TEST(RunPlan, SsspKeepsItsEntriesWhenTheyFit) {
   PlanInput input = kronecker_input(20, 2, 2, 8 * kGiB);
   input.kernel = PlanKernel::kSssp;
