@@ -99,13 +99,13 @@ RunPlan plan_bfs(const PlanInput& in, const graph::GraphOptions& options, bool b
   if (d.R > 1)
     bottom_up.push_back(
         {"BFS: column frontier", column_frontier_words * sizeof(uint64_t), util::GrowsWith::kColumnSet});
-  std::vector<util::MemoryPart> levels = both;
-  if (by_direction) {
-    append(levels, larger(top_down, bottom_up));
-  } else {
-    append(levels, top_down);
-    append(levels, bottom_up);
-  }
+  // Kept, all of them; by direction, the larger direction's beside those of both.
+  const bool top_down_held = !by_direction || util::total_bytes(top_down) >= util::total_bytes(bottom_up);
+  const bool bottom_up_held = !by_direction || !top_down_held;
+  std::vector<util::MemoryPart> levels;
+  if (top_down_held) append(levels, top_down);
+  append(levels, both);
+  if (bottom_up_held) append(levels, bottom_up);
   // Validation: the walk of the tree depths, then the input edge check beside the depths and the
   // owned vertices' tree-edge marks (validate/validate_bfs.hpp).
   const double walk = validate::tree_depths_bytes(d, d.R * d.C);
