@@ -98,13 +98,10 @@ void DistributedBfs::free_other_direction_buffers(Direction next) {
     free(gathered_);
     free(first_piece_);
     free(row_frontier_words_);
-    candidate_exchange_.for_each_buffer(
-        [&](std::vector<uint64_t>& buffer) { freed += buffer.capacity() * sizeof(uint64_t); });
-    candidate_exchange_.free_buffers();
+    freed += candidate_exchange_.free_buffers();
   }
   // Blocks below glibc's mapping threshold would stay in its heap, resident beside the other
-  // direction's buffers; giving them back takes a pass over the heap (a fifth of a SCALE 20 search
-  // on 2 ranks when made at every turn), worth it where the buffers are large.
+  // direction's buffers; giving them back takes a pass over the heap, worth it where they are many.
   if (freed >= kHeapTrimBytes) util::release_free_heap();
 }
 

@@ -84,9 +84,14 @@ Exchanger::Exchanger(MPI_Comm comm, int nthreads, AlltoallvFn alltoallv, const u
   buckets_ = make_thread_buckets(nthreads, size_);
 }
 
-void Exchanger::free_buffers() {
+size_t Exchanger::free_buffers() {
   pieces_.clear();
-  for_each_buffer([](std::vector<uint64_t>& buffer) { std::vector<uint64_t>().swap(buffer); });
+  size_t freed = 0;
+  for_each_buffer([&](std::vector<uint64_t>& buffer) {
+    freed += buffer.capacity() * sizeof(uint64_t);
+    std::vector<uint64_t>().swap(buffer);
+  });
+  return freed;
 }
 
 ThreadBuckets& Exchanger::start() {

@@ -52,9 +52,9 @@ class Exchanger {
   const std::vector<Piece>& deliver(util::PhaseProfile& profile);
   MPI_Comm communicator() const { return comm_; }
   int size() const { return size_; }
-  // Frees the memory of the buckets and messages (they grow again as they are filled); the pieces
-  // of the last deliver() are gone.
-  void free_buffers();
+  // Frees the memory of the buckets and messages (they grow again as they are filled) and returns
+  // its bytes; the pieces of the last deliver() are gone.
+  size_t free_buffers();
   // Each of its buffers (the threads' buckets, the messages), in one order: for freeing them
   // between searches (util/held_buffers.hpp).
   template <class Visit>
